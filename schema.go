@@ -1,0 +1,541 @@
+package orc
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Schema is a node of the ORC type tree. A file's schema is the tree rooted at
+// column 0; every node has a column id given by a pre-order walk. Build one
+// with ParseSchema, or by hand and then call Assign.
+type Schema struct {
+	Kind       Kind
+	Children   []*Schema         // struct fields, list element, map key and value, union variants
+	FieldNames []string          // struct field names, parallel to Children
+	Precision  int               // decimal precision, 1..38 (0 for Hive 0.11 unbounded decimals)
+	Scale      int               // decimal scale, 0..Precision
+	MaxLength  int               // char and varchar length in characters
+	Attributes map[string]string // type attributes, such as Iceberg field ids
+
+	id, maxID int
+}
+
+// ID returns the node's column id. It is valid after Assign or ParseSchema.
+func (s *Schema) ID() int { return s.id }
+
+// MaxID returns the largest column id in the node's subtree.
+func (s *Schema) MaxID() int { return s.maxID }
+
+// Assign numbers the tree in pre-order starting from 0 at s.
+func (s *Schema) Assign() { s.assign(0) }
+
+func (s *Schema) assign(next int) int {
+	s.id = next
+	next++
+	for _, c := range s.Children {
+		next = c.assign(next)
+	}
+	s.maxID = next - 1
+	return next
+}
+
+// Walk calls fn for every node in pre-order (column id order).
+func (s *Schema) Walk(fn func(*Schema)) {
+	fn(s)
+	for _, c := range s.Children {
+		c.Walk(fn)
+	}
+}
+
+// Columns returns every node in column id order.
+func (s *Schema) Columns() []*Schema {
+	var out []*Schema
+	s.Walk(func(n *Schema) { out = append(out, n) })
+	return out
+}
+
+// Field returns the child of a struct with the given name, or nil.
+func (s *Schema) Field(name string) *Schema {
+	for i, n := range s.FieldNames {
+		if n == name && i < len(s.Children) {
+			return s.Children[i]
+		}
+	}
+	return nil
+}
+
+// Find returns the node named by a dotted path such as "a.b.c" below a
+// struct, or nil. A field name containing a dot can be quoted with backticks:
+// "a.`b.c`".
+func (s *Schema) Find(path string) *Schema {
+	parts, err := splitPath(path)
+	if err != nil {
+		return nil
+	}
+	n := s
+	for _, p := range parts {
+		if n.Kind != Struct {
+			return nil
+		}
+		if n = n.Field(p); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+func splitPath(path string) ([]string, error) {
+	var parts []string
+	for len(path) > 0 {
+		var part string
+		if path[0] == '`' {
+			end := strings.IndexByte(path[1:], '`')
+			if end < 0 {
+				return nil, fmt.Errorf("orc: unclosed backtick in %q", path)
+			}
+			part, path = path[1:end+1], path[end+2:]
+		} else {
+			end := strings.IndexByte(path, '.')
+			if end < 0 {
+				end = len(path)
+			}
+			part, path = path[:end], path[end:]
+		}
+		parts = append(parts, part)
+		if len(path) > 0 {
+			if path[0] != '.' {
+				return nil, fmt.Errorf("orc: bad path near %q", path)
+			}
+			path = path[1:]
+			if path == "" {
+				return nil, fmt.Errorf("orc: path ends with a dot")
+			}
+		}
+	}
+	return parts, nil
+}
+
+// Copy returns a deep copy of the tree, numbered from 0.
+func (s *Schema) Copy() *Schema {
+	c := s.copyNode()
+	c.Assign()
+	return c
+}
+
+func (s *Schema) copyNode() *Schema {
+	c := *s
+	c.Children = make([]*Schema, len(s.Children))
+	for i, ch := range s.Children {
+		c.Children[i] = ch.copyNode()
+	}
+	c.FieldNames = append([]string(nil), s.FieldNames...)
+	if s.Attributes != nil {
+		c.Attributes = make(map[string]string, len(s.Attributes))
+		for k, v := range s.Attributes {
+			c.Attributes[k] = v
+		}
+	}
+	return &c
+}
+
+// String returns the type in ORC's syntax, such as
+// "struct<a:int,b:map<string,array<decimal(10,2)>>>". Attributes are not shown.
+func (s *Schema) String() string {
+	var b strings.Builder
+	s.write(&b)
+	return b.String()
+}
+
+func (s *Schema) write(b *strings.Builder) {
+	switch s.Kind {
+	case Decimal:
+		fmt.Fprintf(b, "decimal(%d,%d)", s.Precision, s.Scale)
+	case Char, Varchar:
+		fmt.Fprintf(b, "%s(%d)", s.Kind, s.MaxLength)
+	case List:
+		b.WriteString("array<")
+		if len(s.Children) > 0 {
+			s.Children[0].write(b)
+		}
+		b.WriteByte('>')
+	case Map, Union:
+		b.WriteString(s.Kind.String())
+		b.WriteByte('<')
+		for i, c := range s.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			c.write(b)
+		}
+		b.WriteByte('>')
+	case Struct:
+		b.WriteString("struct<")
+		for i, c := range s.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name := ""
+			if i < len(s.FieldNames) {
+				name = s.FieldNames[i]
+			}
+			b.WriteString(quoteName(name))
+			b.WriteByte(':')
+			c.write(b)
+		}
+		b.WriteByte('>')
+	default:
+		b.WriteString(s.Kind.String())
+	}
+}
+
+func quoteName(n string) string {
+	plain := n != ""
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return n
+	}
+	return "`" + strings.ReplaceAll(n, "`", "``") + "`"
+}
+
+// Validate checks the tree's shape: children counts per kind, decimal
+// precision and scale, char lengths, and distinct struct field names.
+func (s *Schema) Validate() error {
+	var err error
+	s.Walk(func(n *Schema) {
+		if err != nil {
+			return
+		}
+		err = n.validateNode()
+	})
+	return err
+}
+
+func (s *Schema) validateNode() error {
+	switch s.Kind {
+	case List:
+		if len(s.Children) != 1 {
+			return fmt.Errorf("orc: array needs 1 element type, has %d", len(s.Children))
+		}
+	case Map:
+		if len(s.Children) != 2 {
+			return fmt.Errorf("orc: map needs key and value types, has %d", len(s.Children))
+		}
+	case Union:
+		if len(s.Children) == 0 || len(s.Children) > 256 {
+			return fmt.Errorf("orc: uniontype needs 1 to 256 variants, has %d", len(s.Children))
+		}
+	case Struct:
+		if len(s.FieldNames) != len(s.Children) {
+			return fmt.Errorf("orc: struct has %d fields but %d names", len(s.Children), len(s.FieldNames))
+		}
+		seen := make(map[string]bool, len(s.FieldNames))
+		for _, n := range s.FieldNames {
+			if seen[n] {
+				return fmt.Errorf("orc: struct field %q appears twice", n)
+			}
+			seen[n] = true
+		}
+	case Decimal:
+		if s.Precision < 1 || s.Precision > 38 || s.Scale < 0 || s.Scale > s.Precision {
+			return fmt.Errorf("orc: bad decimal(%d,%d): precision 1..38, scale 0..precision", s.Precision, s.Scale)
+		}
+	case Char, Varchar:
+		if s.MaxLength < 1 {
+			return fmt.Errorf("orc: %s length must be positive, is %d", s.Kind, s.MaxLength)
+		}
+	default:
+		if !s.Kind.Valid() {
+			return fmt.Errorf("orc: unknown type kind %d", s.Kind)
+		}
+		if len(s.Children) != 0 {
+			return fmt.Errorf("orc: %s cannot have children", s.Kind)
+		}
+	}
+	return nil
+}
+
+// MustParseSchema is ParseSchema that panics on error, for constants in
+// programs and tests.
+func MustParseSchema(s string) *Schema {
+	t, err := ParseSchema(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// ParseSchema parses a type in ORC's syntax, such as
+// "struct<a:int,b:map<string,array<decimal(10,2)>>,c:uniontype<int,string>>".
+// Type names are case-insensitive; field names may be quoted with backticks.
+// "decimal" alone means decimal(38,10), and char and varchar need a length.
+func ParseSchema(text string) (*Schema, error) {
+	p := &schemaParser{s: text}
+	t, err := p.parseType(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.s) {
+		return nil, p.errorf("unexpected %q after the type", p.s[p.pos:])
+	}
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	t.Assign()
+	return t, nil
+}
+
+type schemaParser struct {
+	s   string
+	pos int
+}
+
+func (p *schemaParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("orc: bad type at position %d: %s", p.pos, fmt.Sprintf(format, args...))
+}
+
+func (p *schemaParser) skipSpace() {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t' || p.s[p.pos] == '\n' || p.s[p.pos] == '\r') {
+		p.pos++
+	}
+}
+
+func (p *schemaParser) word() string {
+	p.skipSpace()
+	start := p.pos
+	for p.pos < len(p.s) {
+		c := p.s[p.pos]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+			p.pos++
+		} else {
+			break
+		}
+	}
+	return p.s[start:p.pos]
+}
+
+func (p *schemaParser) expect(c byte) error {
+	p.skipSpace()
+	if p.pos >= len(p.s) || p.s[p.pos] != c {
+		if p.pos >= len(p.s) {
+			return p.errorf("expected %q, found end of text", c)
+		}
+		return p.errorf("expected %q, found %q", c, p.s[p.pos])
+	}
+	p.pos++
+	return nil
+}
+
+func (p *schemaParser) peek(c byte) bool {
+	p.skipSpace()
+	return p.pos < len(p.s) && p.s[p.pos] == c
+}
+
+func (p *schemaParser) number() (int, error) {
+	p.skipSpace()
+	start := p.pos
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+	}
+	if start == p.pos {
+		return 0, p.errorf("expected a number")
+	}
+	n, err := strconv.Atoi(p.s[start:p.pos])
+	if err != nil || n > 1<<30 {
+		return 0, p.errorf("number %q out of range", p.s[start:p.pos])
+	}
+	return n, nil
+}
+
+const maxSchemaDepth = 200
+
+func (p *schemaParser) parseType(depth int) (*Schema, error) {
+	if depth > maxSchemaDepth {
+		return nil, p.errorf("types nested deeper than %d", maxSchemaDepth)
+	}
+	start := p.pos
+	name := strings.ToLower(p.word())
+	switch name {
+	case "boolean":
+		return &Schema{Kind: Boolean}, nil
+	case "tinyint":
+		return &Schema{Kind: Byte}, nil
+	case "smallint":
+		return &Schema{Kind: Short}, nil
+	case "int":
+		return &Schema{Kind: Int}, nil
+	case "bigint":
+		return &Schema{Kind: Long}, nil
+	case "float":
+		return &Schema{Kind: Float}, nil
+	case "double":
+		return &Schema{Kind: Double}, nil
+	case "string":
+		return &Schema{Kind: String}, nil
+	case "binary":
+		return &Schema{Kind: Binary}, nil
+	case "date":
+		return &Schema{Kind: Date}, nil
+	case "timestamp":
+		save := p.pos
+		if strings.EqualFold(p.word(), "with") {
+			if strings.EqualFold(p.word(), "local") && strings.EqualFold(p.word(), "time") && strings.EqualFold(p.word(), "zone") {
+				return &Schema{Kind: TimestampInstant}, nil
+			}
+			return nil, p.errorf("expected \"with local time zone\"")
+		}
+		p.pos = save
+		return &Schema{Kind: Timestamp}, nil
+	case "char", "varchar":
+		t := &Schema{Kind: Char}
+		if name == "varchar" {
+			t.Kind = Varchar
+		}
+		if err := p.expect('('); err != nil {
+			return nil, err
+		}
+		n, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		t.MaxLength = n
+		return t, p.expect(')')
+	case "decimal":
+		t := &Schema{Kind: Decimal, Precision: 38, Scale: 10}
+		if p.peek('(') {
+			p.pos++
+			var err error
+			if t.Precision, err = p.number(); err != nil {
+				return nil, err
+			}
+			t.Scale = 0
+			if p.peek(',') {
+				p.pos++
+				if t.Scale, err = p.number(); err != nil {
+					return nil, err
+				}
+			}
+			if err := p.expect(')'); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
+	case "array":
+		if err := p.expect('<'); err != nil {
+			return nil, err
+		}
+		e, err := p.parseType(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		return &Schema{Kind: List, Children: []*Schema{e}}, p.expect('>')
+	case "map":
+		if err := p.expect('<'); err != nil {
+			return nil, err
+		}
+		k, err := p.parseType(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(','); err != nil {
+			return nil, err
+		}
+		v, err := p.parseType(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		return &Schema{Kind: Map, Children: []*Schema{k, v}}, p.expect('>')
+	case "uniontype":
+		if err := p.expect('<'); err != nil {
+			return nil, err
+		}
+		t := &Schema{Kind: Union}
+		for {
+			c, err := p.parseType(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			t.Children = append(t.Children, c)
+			if p.peek(',') {
+				p.pos++
+				continue
+			}
+			return t, p.expect('>')
+		}
+	case "struct":
+		if err := p.expect('<'); err != nil {
+			return nil, err
+		}
+		t := &Schema{Kind: Struct}
+		if p.peek('>') {
+			p.pos++
+			return t, nil
+		}
+		for {
+			fname, err := p.fieldName()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(':'); err != nil {
+				return nil, err
+			}
+			c, err := p.parseType(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			t.FieldNames = append(t.FieldNames, fname)
+			t.Children = append(t.Children, c)
+			if p.peek(',') {
+				p.pos++
+				continue
+			}
+			return t, p.expect('>')
+		}
+	case "":
+		p.pos = start
+		p.skipSpace()
+		if p.pos >= len(p.s) {
+			return nil, p.errorf("expected a type, found end of text")
+		}
+		return nil, p.errorf("expected a type, found %q", p.s[p.pos])
+	}
+	p.pos = start
+	p.skipSpace()
+	return nil, p.errorf("unknown type %q", name)
+}
+
+func (p *schemaParser) fieldName() (string, error) {
+	p.skipSpace()
+	if p.peek('`') {
+		p.pos++
+		var b strings.Builder
+		for {
+			if p.pos >= len(p.s) {
+				return "", p.errorf("unclosed backtick")
+			}
+			c := p.s[p.pos]
+			p.pos++
+			if c == '`' {
+				if p.pos < len(p.s) && p.s[p.pos] == '`' {
+					b.WriteByte('`')
+					p.pos++
+					continue
+				}
+				return b.String(), nil
+			}
+			b.WriteByte(c)
+		}
+	}
+	w := p.word()
+	if w == "" {
+		return "", p.errorf("expected a field name")
+	}
+	return w, nil
+}

@@ -1,0 +1,341 @@
+package orc
+
+// Typed column vectors. A Batch holds one Vector per top-level column; nested
+// types hold child vectors. The conventions, shared by reader and writer:
+//
+//   - Every vector has one entry per row of its parent. Nulls is either empty
+//     (no row is null) or has exactly one entry per row, true meaning null.
+//     The value slot of a null row exists and holds an unspecified value.
+//   - Struct fields and union variants are parallel to their parent: field i
+//     of a struct of n rows has n entries, null where the struct is null.
+//   - List and map children hold the elements of all rows back to back; row i
+//     owns child entries Offsets[i] to Offsets[i+1]. A null or empty row owns
+//     none.
+//   - Bytes vectors keep all values in one buffer: row i is
+//     Data[Offsets[i]:Offsets[i+1]].
+//
+// Vectors are reused across batches: Reset keeps the capacity, so a reader
+// filling the same Batch again allocates nothing in the steady state.
+
+// Vector is a column of values of one type.
+type Vector interface {
+	// Len returns the number of rows in the vector.
+	Len() int
+	// IsNull reports whether row i is null.
+	IsNull(i int) bool
+	// Reset empties the vector, keeping its buffers for reuse.
+	Reset()
+}
+
+// Nulls is the null mask embedded in every vector.
+type Nulls struct {
+	// Nulls is empty when no row is null, otherwise one entry per row.
+	Nulls []bool
+}
+
+// IsNull reports whether row i is null.
+func (n *Nulls) IsNull(i int) bool { return len(n.Nulls) > i && n.Nulls[i] }
+
+// HasNulls reports whether any row is null.
+func (n *Nulls) HasNulls() bool {
+	for _, b := range n.Nulls {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// LongVector holds boolean (0 or 1), tinyint, smallint, int, bigint and date
+// (days since 1970-01-01) values.
+type LongVector struct {
+	Nulls
+	Values []int64
+}
+
+// Len returns the number of rows.
+func (v *LongVector) Len() int { return len(v.Values) }
+
+// Reset empties the vector.
+func (v *LongVector) Reset() { v.Nulls.Nulls = v.Nulls.Nulls[:0]; v.Values = v.Values[:0] }
+
+// DoubleVector holds float and double values.
+type DoubleVector struct {
+	Nulls
+	Values []float64
+}
+
+// Len returns the number of rows.
+func (v *DoubleVector) Len() int { return len(v.Values) }
+
+// Reset empties the vector.
+func (v *DoubleVector) Reset() { v.Nulls.Nulls = v.Nulls.Nulls[:0]; v.Values = v.Values[:0] }
+
+// BytesVector holds string, char, varchar and binary values in one buffer.
+// Offsets has Len()+1 entries once a row has been added; an empty vector may
+// have no offsets at all.
+type BytesVector struct {
+	Nulls
+	Offsets []int
+	Data    []byte
+}
+
+// Len returns the number of rows.
+func (v *BytesVector) Len() int {
+	if len(v.Offsets) == 0 {
+		return 0
+	}
+	return len(v.Offsets) - 1
+}
+
+// Reset empties the vector.
+func (v *BytesVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.Offsets = v.Offsets[:0]
+	v.Data = v.Data[:0]
+}
+
+// Get returns row i's bytes. They alias the vector's buffer.
+func (v *BytesVector) Get(i int) []byte { return v.Data[v.Offsets[i]:v.Offsets[i+1]] }
+
+// String returns row i as a string (a copy).
+func (v *BytesVector) String(i int) string { return string(v.Get(i)) }
+
+// Append adds a non-null value.
+func (v *BytesVector) Append(b []byte) {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.Data = append(v.Data, b...)
+	v.Offsets = append(v.Offsets, len(v.Data))
+	if len(v.Nulls.Nulls) > 0 {
+		v.Nulls.Nulls = append(v.Nulls.Nulls, false)
+	}
+}
+
+// AppendString adds a non-null value.
+func (v *BytesVector) AppendString(s string) {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.Data = append(v.Data, s...)
+	v.Offsets = append(v.Offsets, len(v.Data))
+	if len(v.Nulls.Nulls) > 0 {
+		v.Nulls.Nulls = append(v.Nulls.Nulls, false)
+	}
+}
+
+// AppendNull adds a null row.
+func (v *BytesVector) AppendNull() {
+	n := v.Len()
+	if len(v.Nulls.Nulls) < n {
+		v.Nulls.Nulls = append(v.Nulls.Nulls, make([]bool, n-len(v.Nulls.Nulls))...)
+	}
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.Offsets = append(v.Offsets, len(v.Data))
+	v.Nulls.Nulls = append(v.Nulls.Nulls, true)
+}
+
+// DecimalVector holds decimal values as unscaled integers at the column's
+// scale: the value of row i is Values[i] / 10^Scale.
+type DecimalVector struct {
+	Nulls
+	Values []Int128
+	Scale  int
+}
+
+// Len returns the number of rows.
+func (v *DecimalVector) Len() int { return len(v.Values) }
+
+// Reset empties the vector.
+func (v *DecimalVector) Reset() { v.Nulls.Nulls = v.Nulls.Nulls[:0]; v.Values = v.Values[:0] }
+
+// TimestampVector holds timestamps as seconds since 1970-01-01 00:00:00 UTC
+// and nanoseconds 0..999,999,999. For TIMESTAMP columns the pair is the wall
+// clock read as if it were UTC (ORC timestamps carry no zone); for
+// TIMESTAMP_INSTANT columns it is the instant.
+type TimestampVector struct {
+	Nulls
+	Seconds []int64
+	Nanos   []int32
+}
+
+// Len returns the number of rows.
+func (v *TimestampVector) Len() int { return len(v.Seconds) }
+
+// Reset empties the vector.
+func (v *TimestampVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.Seconds = v.Seconds[:0]
+	v.Nanos = v.Nanos[:0]
+}
+
+// StructVector holds a struct column: one child vector per field, each with
+// N rows.
+type StructVector struct {
+	Nulls
+	Fields []Vector
+	N      int
+}
+
+// Len returns the number of rows.
+func (v *StructVector) Len() int { return v.N }
+
+// Reset empties the vector and its fields.
+func (v *StructVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.N = 0
+	for _, f := range v.Fields {
+		f.Reset()
+	}
+}
+
+// ListVector holds an array column. Row i's elements are Elem entries
+// Offsets[i] to Offsets[i+1]; Offsets has Len()+1 entries once a row exists.
+type ListVector struct {
+	Nulls
+	Offsets []int64
+	Elem    Vector
+}
+
+// Len returns the number of rows.
+func (v *ListVector) Len() int {
+	if len(v.Offsets) == 0 {
+		return 0
+	}
+	return len(v.Offsets) - 1
+}
+
+// Reset empties the vector and its elements.
+func (v *ListVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.Offsets = v.Offsets[:0]
+	v.Elem.Reset()
+}
+
+// MapVector holds a map column. Row i's entries are Keys and Values entries
+// Offsets[i] to Offsets[i+1].
+type MapVector struct {
+	Nulls
+	Offsets []int64
+	Keys    Vector
+	Values  Vector
+}
+
+// Len returns the number of rows.
+func (v *MapVector) Len() int {
+	if len(v.Offsets) == 0 {
+		return 0
+	}
+	return len(v.Offsets) - 1
+}
+
+// Reset empties the vector, its keys and values.
+func (v *MapVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.Offsets = v.Offsets[:0]
+	v.Keys.Reset()
+	v.Values.Reset()
+}
+
+// UnionVector holds a uniontype column. Row i's value is row i of
+// Children[Tags[i]]; the children are parallel to the union (Len rows each),
+// and only the slot selected by the tag is meaningful.
+type UnionVector struct {
+	Nulls
+	Tags     []uint8
+	Children []Vector
+}
+
+// Len returns the number of rows.
+func (v *UnionVector) Len() int { return len(v.Tags) }
+
+// Reset empties the vector and its children.
+func (v *UnionVector) Reset() {
+	v.Nulls.Nulls = v.Nulls.Nulls[:0]
+	v.Tags = v.Tags[:0]
+	for _, c := range v.Children {
+		c.Reset()
+	}
+}
+
+// NewVector returns an empty vector for values of type s, with room for
+// capacity rows.
+func NewVector(s *Schema, capacity int) Vector {
+	switch s.Kind {
+	case Boolean, Byte, Short, Int, Long, Date:
+		return &LongVector{Values: make([]int64, 0, capacity)}
+	case Float, Double:
+		return &DoubleVector{Values: make([]float64, 0, capacity)}
+	case String, Binary, Char, Varchar:
+		return &BytesVector{Offsets: make([]int, 0, capacity+1)}
+	case Decimal:
+		return &DecimalVector{Values: make([]Int128, 0, capacity), Scale: s.Scale}
+	case Timestamp, TimestampInstant:
+		return &TimestampVector{Seconds: make([]int64, 0, capacity), Nanos: make([]int32, 0, capacity)}
+	case Struct:
+		v := &StructVector{Fields: make([]Vector, len(s.Children))}
+		for i, c := range s.Children {
+			v.Fields[i] = NewVector(c, capacity)
+		}
+		return v
+	case List:
+		return &ListVector{Offsets: make([]int64, 0, capacity+1), Elem: NewVector(s.Children[0], capacity)}
+	case Map:
+		return &MapVector{Offsets: make([]int64, 0, capacity+1),
+			Keys: NewVector(s.Children[0], capacity), Values: NewVector(s.Children[1], capacity)}
+	case Union:
+		v := &UnionVector{Tags: make([]uint8, 0, capacity), Children: make([]Vector, len(s.Children))}
+		for i, c := range s.Children {
+			v.Children[i] = NewVector(c, capacity)
+		}
+		return v
+	}
+	return nil
+}
+
+// Batch is a set of rows in columnar form. For a struct schema Cols holds one
+// vector per top-level field; for any other root type it holds one vector.
+// A Batch is reused across calls: readers Reset it and refill its vectors.
+type Batch struct {
+	Schema  *Schema
+	NumRows int
+	Cols    []Vector
+}
+
+// NewBatch returns an empty batch for schema s with room for capacity rows.
+func NewBatch(s *Schema, capacity int) *Batch {
+	b := &Batch{Schema: s}
+	if s.Kind == Struct {
+		b.Cols = make([]Vector, len(s.Children))
+		for i, c := range s.Children {
+			b.Cols[i] = NewVector(c, capacity)
+		}
+	} else {
+		b.Cols = []Vector{NewVector(s, capacity)}
+	}
+	return b
+}
+
+// Reset empties every column, keeping buffers.
+func (b *Batch) Reset() {
+	b.NumRows = 0
+	for _, c := range b.Cols {
+		c.Reset()
+	}
+}
+
+// Col returns the top-level column with the given field name, or nil.
+func (b *Batch) Col(name string) Vector {
+	if b.Schema == nil || b.Schema.Kind != Struct {
+		return nil
+	}
+	for i, n := range b.Schema.FieldNames {
+		if n == name && i < len(b.Cols) {
+			return b.Cols[i]
+		}
+	}
+	return nil
+}
