@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/orcgo/orc/reader"
+)
+
+func init() {
+	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N]", run: runCat})
+}
+
+// parseFlags parses flags that may come before or after positional args.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func openORC(path string) (*reader.Reader, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	r, err := reader.Open(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, func() { f.Close() }, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func runCat(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
+	limit := fs.Int64("limit", -1, "print at most N rows")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errUsage
+	}
+	r, closeFn, err := openORC(pos[0])
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var opts []reader.ScanOption
+	if *columns != "" {
+		opts = append(opts, reader.WithColumns(splitList(*columns)...))
+	}
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	defer w.Flush()
+	b := br.NewBatch()
+	var line []byte
+	var n int64
+	for *limit < 0 || n < *limit {
+		if err := br.Next(b); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		for i := 0; i < b.NumRows && (*limit < 0 || n < *limit); i++ {
+			line = reader.AppendJSONRow(line[:0], b, i)
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,96 @@
+package orc_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allowed lists, for each package of the module, the module packages its
+// non-test files may import. Imports point down: orc <- format <- stats,
+// bloomfilter <- rowindex, sarg <- writer, reader <- cmd. writer and reader
+// never import each other.
+var allowed = map[string][]string{
+	"":                   {},
+	"format":             {""},
+	"format/orcpb":       {},
+	"stats":              {"", "format", "format/orcpb"},
+	"bloomfilter":        {"", "format", "format/orcpb"},
+	"rowindex":           {"", "format", "format/orcpb", "stats", "bloomfilter"},
+	"sarg":               {"", "stats", "bloomfilter"},
+	"writer":             {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap"},
+	"reader":             {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap"},
+	"internal/examples":  {},
+	"internal/structmap": {""},
+	"internal/testutil":  {"", "format", "stats"},
+	"cmd/orc":            {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer"},
+}
+
+const module = "github.com/orcgo/orc"
+
+func TestDependencies(t *testing.T) {
+	imports := map[string]map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "bench") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		if pkg == "." {
+			pkg = ""
+		}
+		if imports[pkg] == nil {
+			imports[pkg] = map[string]bool{}
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if p == module {
+				imports[pkg][""] = true
+			} else if strings.HasPrefix(p, module+"/") {
+				imports[pkg][strings.TrimPrefix(p, module+"/")] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for p := range imports {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		ok, known := allowed[pkg]
+		if !known {
+			t.Errorf("package %q is not in the dependency table of deps_test.go", pkg)
+			continue
+		}
+		set := map[string]bool{}
+		for _, a := range ok {
+			set[a] = true
+		}
+		for im := range imports[pkg] {
+			if !set[im] {
+				t.Errorf("package %q imports %q, which the layering forbids", pkg, im)
+			}
+		}
+	}
+}

@@ -1,0 +1,458 @@
+package format
+
+// The file tail, read backwards from the end of the file:
+//
+//	... stripes ... | Metadata | Footer | PostScript | psLen (1 byte)
+//
+// psLen is the last byte of the file, so the PostScript is at most 255 bytes.
+// The PostScript is never compressed; it gives the codec, the block size, the
+// compressed lengths of the Footer and Metadata, the file version and the
+// writer version, and (since 0.12) ends with the magic "ORC". The Footer and
+// Metadata sit immediately before it and are compressed with the file codec.
+// A file also starts with the 3 bytes "ORC"; Hive 0.11 files may lack the
+// PostScript magic, and then the header is checked instead.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// Magic is the string at the start of every ORC file and at the end of its
+// PostScript.
+const Magic = "ORC"
+
+// DefaultTailRead is how many bytes ReadTail reads from the end of the file in
+// its first read; a larger tail costs one more read.
+const DefaultTailRead = 16 << 10
+
+// DefaultBlockSize is the compression block size assumed when the
+// PostScript leaves it out (as Java ORC does).
+const DefaultBlockSize = 256 << 10
+
+// MaxBlockSize is the largest compression block size accepted: chunk lengths
+// are 23-bit numbers.
+const MaxBlockSize = 1<<23 - 1
+
+// Tail is the decoded end of an ORC file.
+type Tail struct {
+	PostScript  *orcpb.PostScript
+	Footer      *orcpb.Footer
+	Metadata    *orcpb.Metadata // nil when the file has no metadata section
+	Version     FileVersion
+	Compression orc.CompressionKind
+	BlockSize   int
+	Schema      *orc.Schema
+	FileSize    int64
+	// PostScriptLen, FooterStart and MetadataStart locate the tail sections.
+	PostScriptLen int
+	FooterStart   int64
+	MetadataStart int64
+}
+
+// WriterVersion returns the PostScript's writer version.
+func (t *Tail) WriterVersion() WriterVersion {
+	return WriterVersion(t.PostScript.GetWriterVersion())
+}
+
+// TailOptions bounds what ReadTail accepts.
+type TailOptions struct {
+	// MaxTailSize caps the compressed size of Footer plus Metadata, and each
+	// one's decompressed size. 0 means 256 MiB.
+	MaxTailSize int64
+}
+
+// ReadTail reads and checks the tail of an ORC file of the given size. A
+// zero-length file is an empty ORC file with no rows (the Hive convention).
+func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
+	maxTail := opts.MaxTailSize
+	if maxTail <= 0 {
+		maxTail = 256 << 20
+	}
+	if size == 0 {
+		return emptyTail(), nil
+	}
+	if size < 0 {
+		return nil, fmt.Errorf("orc: negative file size %d", size)
+	}
+	if size <= int64(len(Magic)) {
+		return nil, &orc.CorruptError{Offset: 0, Stripe: -1, Column: -1, Stream: "file",
+			Msg: fmt.Sprintf("file of %d bytes is too short to be ORC", size)}
+	}
+	readLen := int64(DefaultTailRead)
+	if readLen > size {
+		readLen = size
+	}
+	buf := make([]byte, readLen)
+	if err := readAt(r, buf, size-readLen); err != nil {
+		return nil, err
+	}
+	psLen := int(buf[len(buf)-1])
+	if psLen == 0 || int64(psLen)+1 > size {
+		return nil, &orc.CorruptError{Offset: size - 1, Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: fmt.Sprintf("postscript length %d does not fit in a file of %d bytes", psLen, size)}
+	}
+	psStart := size - 1 - int64(psLen)
+	psBytes := buf[len(buf)-1-psLen : len(buf)-1]
+	ps := &orcpb.PostScript{}
+	if err := proto.Unmarshal(psBytes, ps); err != nil {
+		return nil, &orc.CorruptError{Offset: psStart, Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: "postscript does not parse", Err: err}
+	}
+	t := &Tail{PostScript: ps, FileSize: size, PostScriptLen: psLen}
+	if err := checkMagic(r, ps, size); err != nil {
+		return nil, err
+	}
+	if err := t.checkPostScript(); err != nil {
+		return nil, err
+	}
+	footerLen := ps.GetFooterLength()
+	metaLen := ps.GetMetadataLength()
+	statsLen := ps.GetStripeStatisticsLength()
+	if footerLen == 0 {
+		return nil, &orc.CorruptError{Offset: psStart, Stripe: -1, Column: -1, Stream: "postscript", Msg: "footer length is 0"}
+	}
+	if footerLen > uint64(psStart) || metaLen > uint64(psStart) || statsLen > uint64(psStart) ||
+		footerLen+metaLen+statsLen > uint64(psStart)-uint64(len(Magic)) {
+		return nil, &orc.CorruptError{Offset: psStart, Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: fmt.Sprintf("footer (%d bytes) and metadata (%d bytes) do not fit before the postscript at %d", footerLen, metaLen, psStart)}
+	}
+	if int64(footerLen+metaLen) > maxTail {
+		return nil, fmt.Errorf("%w: tail of %d bytes exceeds the limit of %d bytes", orc.ErrUnsupported, footerLen+metaLen, maxTail)
+	}
+	t.FooterStart = psStart - int64(footerLen)
+	t.MetadataStart = t.FooterStart - int64(metaLen)
+	// Read what the first read did not cover.
+	tailStart := t.MetadataStart
+	if bufStart := size - readLen; tailStart < bufStart {
+		more := make([]byte, bufStart-tailStart)
+		if err := readAt(r, more, tailStart); err != nil {
+			return nil, err
+		}
+		buf = append(more, buf...)
+	}
+	section := func(start int64, n uint64) []byte {
+		off := start - (size - int64(len(buf)))
+		return buf[off : off+int64(n)]
+	}
+	dec, err := t.decompressor()
+	if err != nil {
+		return nil, err
+	}
+	footerBytes, err := t.decompress("footer", section(t.FooterStart, footerLen), t.FooterStart, dec, maxTail)
+	if err != nil {
+		return nil, err
+	}
+	t.Footer = &orcpb.Footer{}
+	if err := proto.Unmarshal(footerBytes, t.Footer); err != nil {
+		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer",
+			Msg: "footer does not parse", Err: err}
+	}
+	if metaLen > 0 {
+		metaBytes, err := t.decompress("metadata", section(t.MetadataStart, metaLen), t.MetadataStart, dec, maxTail)
+		if err != nil {
+			return nil, err
+		}
+		t.Metadata = &orcpb.Metadata{}
+		if err := proto.Unmarshal(metaBytes, t.Metadata); err != nil {
+			return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata",
+				Msg: "metadata does not parse", Err: err}
+		}
+	}
+	if err := t.checkFooter(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func emptyTail() *Tail {
+	root := &orc.Schema{Kind: orc.Struct}
+	root.Assign()
+	return &Tail{
+		PostScript:  &orcpb.PostScript{},
+		Footer:      &orcpb.Footer{},
+		Version:     Version0_12,
+		Compression: orc.CompressionNone,
+		BlockSize:   DefaultBlockSize,
+		Schema:      root,
+	}
+}
+
+func readAt(r io.ReaderAt, buf []byte, off int64) error {
+	n, err := r.ReadAt(buf, off)
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		return &orc.CorruptError{Offset: off + int64(n), Stripe: -1, Column: -1, Stream: "file",
+			Msg: fmt.Sprintf("file ends after %d of %d bytes read at %d", n, len(buf), off), Err: err}
+	}
+	return fmt.Errorf("orc: reading %d bytes at offset %d: %w", len(buf), off, err)
+}
+
+func checkMagic(r io.ReaderAt, ps *orcpb.PostScript, size int64) error {
+	if ps.GetMagic() == Magic {
+		return nil
+	}
+	if ps.Magic != nil {
+		return &orc.CorruptError{Offset: size - 1, Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: fmt.Sprintf("postscript magic is %q, not %q", ps.GetMagic(), Magic)}
+	}
+	// Hive 0.11 files may have no magic in the PostScript: check the header.
+	var head [3]byte
+	if err := readAt(r, head[:], 0); err != nil {
+		return err
+	}
+	if string(head[:]) != Magic {
+		return &orc.CorruptError{Offset: 0, Stripe: -1, Column: -1, Stream: "header",
+			Msg: fmt.Sprintf("file starts with %q, not %q, and the postscript has no magic", head[:], Magic)}
+	}
+	return nil
+}
+
+func (t *Tail) checkPostScript() error {
+	ps := t.PostScript
+	switch v := ps.GetVersion(); len(v) {
+	case 0:
+		t.Version = Version0_11
+	case 2:
+		t.Version = FileVersion{v[0], v[1]}
+	default:
+		return &orc.CorruptError{Offset: t.FileSize - 1, Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: fmt.Sprintf("version has %d numbers, want 2", len(v))}
+	}
+	switch t.Version {
+	case Version0_11, Version0_12, VersionUnstablePre2:
+	default:
+		return fmt.Errorf("%w: file version %s was written by a future ORC version (orcgo reads 0.11, 0.12 and UNSTABLE-PRE-2.0)",
+			orc.ErrUnsupported, t.Version)
+	}
+	t.Compression = orc.CompressionKind(ps.GetCompression())
+	switch t.Compression {
+	case orc.CompressionNone, orc.CompressionZlib, orc.CompressionSnappy, orc.CompressionLZO,
+		orc.CompressionLZ4, orc.CompressionZstd:
+	default:
+		return fmt.Errorf("%w: compression %s", orc.ErrUnsupported, t.Compression)
+	}
+	t.BlockSize = DefaultBlockSize
+	if ps.CompressionBlockSize != nil {
+		bs := ps.GetCompressionBlockSize()
+		if bs == 0 || bs > MaxBlockSize {
+			return &orc.CorruptError{Offset: t.FileSize - 1, Stripe: -1, Column: -1, Stream: "postscript",
+				Msg: fmt.Sprintf("compression block size %d out of range 1..%d", bs, MaxBlockSize)}
+		}
+		t.BlockSize = int(bs)
+	}
+	return nil
+}
+
+func (t *Tail) decompressor() (Decompressor, error) {
+	if t.Compression == orc.CompressionNone {
+		return nil, nil
+	}
+	return NewDecompressor(t.Compression)
+}
+
+// decompress returns the decompressed bytes of a tail section.
+func (t *Tail) decompress(name string, data []byte, off int64, dec Decompressor, limit int64) ([]byte, error) {
+	if t.Compression == orc.CompressionNone {
+		return data, nil
+	}
+	in := NewInStream(StreamInfo{Name: name, FileOffset: off, Stripe: -1, Column: -1, Length: uint64(len(data))},
+		data, t.Compression, t.BlockSize, dec)
+	return ReadAll(in, limit)
+}
+
+// ReadAll returns every byte of a ChunkSource, failing once more than limit
+// bytes have come out.
+func ReadAll(src ChunkSource, limit int64) ([]byte, error) {
+	var out []byte
+	for {
+		b, err := src.NextChunk()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(out)+len(b)) > limit {
+			return nil, fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrUnsupported, limit)
+		}
+		out = append(out, b...)
+	}
+}
+
+func (t *Tail) checkFooter() error {
+	f := t.Footer
+	corrupt := func(format string, args ...any) error {
+		return &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer", Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(f.GetTypes()) == 0 {
+		return corrupt("footer has no types")
+	}
+	schema, err := SchemaFromTypes(f.GetTypes())
+	if err != nil {
+		return orc.WithLocation(err, t.FooterStart, -1, -1, "footer")
+	}
+	t.Schema = schema
+	var rows uint64
+	for i, s := range f.GetStripes() {
+		end := s.GetOffset() + s.GetIndexLength() + s.GetDataLength() + s.GetFooterLength()
+		if s.GetOffset() < uint64(len(Magic)) || end < s.GetOffset() || end > uint64(t.MetadataStart) {
+			return corrupt("stripe %d at offset %d with %d bytes lies outside the data area [3, %d)",
+				i, s.GetOffset(), end-s.GetOffset(), t.MetadataStart)
+		}
+		if s.GetFooterLength() == 0 {
+			return corrupt("stripe %d has an empty stripe footer", i)
+		}
+		rows += s.GetNumberOfRows()
+	}
+	if f.NumberOfRows != nil && rows != f.GetNumberOfRows() && len(f.GetStripes()) > 0 {
+		return corrupt("stripes hold %d rows but the footer says %d", rows, f.GetNumberOfRows())
+	}
+	if n := len(f.GetStatistics()); n != 0 && n != schema.MaxID()+1 {
+		// Tolerated by Apache readers only as "no statistics"; so do we.
+		f.Statistics = nil
+	}
+	if t.Metadata != nil && len(t.Metadata.GetStripeStats()) != len(f.GetStripes()) {
+		// Stripe statistics that do not line up with the stripes cannot be
+		// trusted for pruning; drop them rather than refuse the file.
+		t.Metadata = nil
+	}
+	return nil
+}
+
+// Hive11DecimalScale is the scale given to Hive 0.11 decimals, which record
+// neither precision nor scale in the type.
+const Hive11DecimalScale = 6
+
+// maxTypes bounds the size of a type tree read from a file.
+const maxTypes = 1 << 20
+
+// SchemaFromTypes builds the type tree from the footer's pre-order list of
+// types, checking that it is a well-formed tree numbered in pre-order.
+func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
+	if len(types) > maxTypes {
+		return nil, orc.Corruptf("%d types exceed the limit of %d", len(types), maxTypes)
+	}
+	next := 0
+	var build func(depth int) (*orc.Schema, error)
+	build = func(depth int) (*orc.Schema, error) {
+		if depth > 1000 {
+			return nil, orc.Corruptf("type tree deeper than 1000")
+		}
+		id := next
+		if id >= len(types) {
+			return nil, orc.Corruptf("type %d referenced but only %d types exist", id, len(types))
+		}
+		next++
+		pt := types[id]
+		k := pt.GetKind()
+		if k > orcpb.Type_TIMESTAMP_INSTANT {
+			return nil, fmt.Errorf("%w: column %d has type kind %s", orc.ErrUnsupported, id, k)
+		}
+		s := &orc.Schema{Kind: orc.Kind(k), MaxLength: int(pt.GetMaximumLength()),
+			Precision: int(pt.GetPrecision()), Scale: int(pt.GetScale())}
+		if len(pt.GetAttributes()) > 0 {
+			s.Attributes = make(map[string]string, len(pt.GetAttributes()))
+			for _, a := range pt.GetAttributes() {
+				s.Attributes[a.GetKey()] = a.GetValue()
+			}
+		}
+		sub := pt.GetSubtypes()
+		switch s.Kind {
+		case orc.List:
+			if len(sub) != 1 {
+				return nil, orc.Corruptf("list type %d has %d children", id, len(sub))
+			}
+		case orc.Map:
+			if len(sub) != 2 {
+				return nil, orc.Corruptf("map type %d has %d children", id, len(sub))
+			}
+		case orc.Union:
+			if len(sub) == 0 || len(sub) > 256 {
+				return nil, orc.Corruptf("union type %d has %d children", id, len(sub))
+			}
+		case orc.Struct:
+		default:
+			if len(sub) != 0 {
+				return nil, orc.Corruptf("%s type %d has children", s.Kind, id)
+			}
+		}
+		if s.Kind == orc.Decimal {
+			if s.Precision == 0 {
+				// Hive 0.11 decimals carry no precision or scale: each value
+				// has its own. Read them as decimal(38,6), truncating extra
+				// digits, as Apache ORC C++ does by default.
+				s.Precision, s.Scale = 38, Hive11DecimalScale
+			}
+			if s.Precision < 1 || s.Precision > 38 || s.Scale > s.Precision {
+				return nil, orc.Corruptf("decimal type %d has precision %d and scale %d", id, s.Precision, s.Scale)
+			}
+		}
+		for i, c := range sub {
+			if int(c) != next {
+				return nil, orc.Corruptf("type %d child %d is type %d, want %d (types must be in pre-order)", id, i, c, next)
+			}
+			child, err := build(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			s.Children = append(s.Children, child)
+			if s.Kind == orc.Struct {
+				name := fmt.Sprintf("_col%d", i)
+				if i < len(pt.GetFieldNames()) {
+					name = pt.GetFieldNames()[i]
+				}
+				s.FieldNames = append(s.FieldNames, name)
+			}
+		}
+		return s, nil
+	}
+	root, err := build(0)
+	if err != nil {
+		return nil, err
+	}
+	if next != len(types) {
+		return nil, orc.Corruptf("%d types listed but the tree holds %d", len(types), next)
+	}
+	root.Assign()
+	return root, nil
+}
+
+// TypesFromSchema flattens a type tree into the footer's pre-order list.
+func TypesFromSchema(s *orc.Schema) []*orcpb.Type {
+	var out []*orcpb.Type
+	s.Walk(func(n *orc.Schema) {
+		t := &orcpb.Type{Kind: orcpb.Type_Kind(n.Kind).Enum()}
+		for _, c := range n.Children {
+			t.Subtypes = append(t.Subtypes, uint32(c.ID()))
+		}
+		if n.Kind == orc.Struct {
+			t.FieldNames = append([]string(nil), n.FieldNames...)
+		}
+		switch n.Kind {
+		case orc.Char, orc.Varchar:
+			t.MaximumLength = proto.Uint32(uint32(n.MaxLength))
+		case orc.Decimal:
+			t.Precision = proto.Uint32(uint32(n.Precision))
+			t.Scale = proto.Uint32(uint32(n.Scale))
+		}
+		keys := make([]string, 0, len(n.Attributes))
+		for k := range n.Attributes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			t.Attributes = append(t.Attributes, &orcpb.StringPair{Key: proto.String(k), Value: proto.String(n.Attributes[k])})
+		}
+		out = append(out, t)
+	})
+	return out
+}

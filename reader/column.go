@@ -1,0 +1,312 @@
+package reader
+
+// Column readers form a tree mirroring the selected part of the schema. Each
+// reads its streams for one stripe at a time and decodes values into the
+// matching orc.Vector.
+//
+// Nulls and nesting follow the orc package's vector conventions. A column's
+// streams hold values only for rows whose ancestors are not null, so every
+// reader takes the parent's null mask: a row null in the parent is null here
+// and consumes nothing from this column's streams. Struct fields and union
+// variants thus get vectors parallel to their parent; list and map children
+// get exactly the elements of non-null rows, with no parent mask.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// columnReader decodes one column (and its selected children).
+type columnReader interface {
+	// startStripe binds the reader to a stripe's streams and encodings.
+	startStripe(ctx *stripeCtx) error
+	// next decodes n rows into v. parentNulls, when not nil, has n entries
+	// and marks rows whose parent is null; those rows read nothing.
+	next(v orc.Vector, n int, parentNulls []bool) error
+	// skip discards n rows at this column's level (rows whose ancestors are
+	// not null).
+	skip(n int64) error
+}
+
+// stripeCtx is what column readers need to start a stripe.
+type stripeCtx struct {
+	r         *Reader
+	meta      *stripeMeta
+	bytes     *stripeBytes
+	dec       format.Decompressor
+	zone      *time.Location
+	maxValues int64 // bound on the values any column may produce in the stripe
+}
+
+func (c *stripeCtx) corrupt(col int, stream string, format string, args ...any) error {
+	return &orc.CorruptError{Offset: -1, Stripe: c.meta.index, Column: col, Stream: stream, Msg: fmt.Sprintf(format, args...)}
+}
+
+// open points *in at a stream's bytes, creating or reusing the InStream. It
+// reports whether the stream exists; a required stream that is missing is
+// corruption.
+func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, required bool) (bool, error) {
+	loc, ok := c.meta.streams[streamKey{col, kind}]
+	if !ok {
+		if required {
+			return false, c.corrupt(col, kind.String(), "missing %s stream", kind)
+		}
+		return false, nil
+	}
+	data := c.bytes.slice(loc)
+	if data == nil && loc.length > 0 {
+		return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d was not fetched", kind, col, c.meta.index)
+	}
+	si := format.StreamInfo{Name: kind.String(), FileOffset: loc.offset, Stripe: c.meta.index, Column: col, Length: uint64(loc.length)}
+	if *in == nil {
+		*in = format.NewInStream(si, data, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
+	} else {
+		(*in).Reset(si, data)
+	}
+	return true, nil
+}
+
+// maxBytes bounds the decompressed size of a stream from its stored size.
+func (c *stripeCtx) maxBytes(col int, kind orcpb.Stream_Kind) int64 {
+	loc := c.meta.streams[streamKey{col, kind}]
+	if c.r.tail.Compression == orc.CompressionNone {
+		return loc.length
+	}
+	return (loc.length/3 + 1) * int64(c.r.tail.BlockSize)
+}
+
+// isV2 reports whether an encoding uses RLE v2, rejecting kinds the column
+// type cannot have.
+func isV2(k orcpb.ColumnEncoding_Kind) bool {
+	return k == orcpb.ColumnEncoding_DIRECT_V2 || k == orcpb.ColumnEncoding_DICTIONARY_V2
+}
+
+// intDecoder returns a decoder of the right RLE version over in, reusing *d
+// when it already is one.
+func intDecoder(d *format.IntDecoder, in *format.InStream, signed, v2 bool) format.IntDecoder {
+	switch cur := (*d).(type) {
+	case *format.IntRLEv2Decoder:
+		if v2 && cur != nil {
+			cur.Reset(in)
+			return cur
+		}
+	case *format.IntRLEv1Decoder:
+		if !v2 && cur != nil {
+			cur.Reset(in)
+			return cur
+		}
+	}
+	if v2 {
+		*d = format.NewIntRLEv2Decoder(in, signed)
+	} else {
+		*d = format.NewIntRLEv1Decoder(in, signed)
+	}
+	return *d
+}
+
+// presence is embedded in every column reader: the node and its PRESENT
+// stream.
+type presence struct {
+	node      *orc.Schema
+	id        int
+	presentIn *format.InStream
+	present   *format.BoolRLEDecoder
+	has       bool // this stripe has a PRESENT stream for the column
+	buf       []bool
+	ctx       *stripeCtx
+}
+
+func (p *presence) startPresence(ctx *stripeCtx) error {
+	p.ctx = ctx
+	ok, err := ctx.open(&p.presentIn, p.id, orcpb.Stream_PRESENT, false)
+	if err != nil {
+		return err
+	}
+	p.has = ok
+	if ok {
+		if p.present == nil {
+			p.present = format.NewBoolRLEDecoder(p.presentIn)
+		} else {
+			p.present.Reset(p.presentIn)
+		}
+	}
+	return nil
+}
+
+func (p *presence) wrap(err error, stream string) error {
+	if err == nil {
+		return nil
+	}
+	stripe := -1
+	if p.ctx != nil {
+		stripe = p.ctx.meta.index
+	}
+	return orc.WithLocation(err, -1, stripe, p.id, stream)
+}
+
+// readNulls fills nulls for n rows and returns how many are not null.
+func (p *presence) readNulls(nulls *orc.Nulls, n int, parentNulls []bool) (int, error) {
+	if !p.has {
+		if parentNulls == nil {
+			nulls.Nulls = nulls.Nulls[:0]
+			return n, nil
+		}
+		nulls.Nulls = grow(nulls.Nulls, n)
+		copy(nulls.Nulls, parentNulls[:n])
+		return n - countTrue(parentNulls[:n]), nil
+	}
+	m := n
+	if parentNulls != nil {
+		m -= countTrue(parentNulls[:n])
+	}
+	p.buf = grow(p.buf, m)
+	if err := p.present.Next(p.buf[:m]); err != nil {
+		return 0, p.wrap(err, "PRESENT")
+	}
+	nulls.Nulls = grow(nulls.Nulls, n)
+	k := 0
+	if parentNulls == nil {
+		for i, ok := range p.buf[:n] {
+			nulls.Nulls[i] = !ok
+			if ok {
+				k++
+			}
+		}
+	} else {
+		j := 0
+		for i := 0; i < n; i++ {
+			if parentNulls[i] {
+				nulls.Nulls[i] = true
+				continue
+			}
+			ok := p.buf[j]
+			j++
+			nulls.Nulls[i] = !ok
+			if ok {
+				k++
+			}
+		}
+	}
+	if k == n {
+		nulls.Nulls = nulls.Nulls[:0]
+	}
+	return k, nil
+}
+
+// skipNulls reads n presence bits and returns how many rows are not null.
+func (p *presence) skipNulls(n int64) (int64, error) {
+	if !p.has {
+		return n, nil
+	}
+	var k int64
+	for n > 0 {
+		m := n
+		if m > 4096 {
+			m = 4096
+		}
+		p.buf = grow(p.buf, int(m))
+		if err := p.present.Next(p.buf[:m]); err != nil {
+			return 0, p.wrap(err, "PRESENT")
+		}
+		k += int64(int(m) - countFalse(p.buf[:m]))
+		n -= m
+	}
+	return k, nil
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
+}
+
+func countFalse(b []bool) int { return len(b) - countTrue(b) }
+
+// grow returns s with length n, reusing its array when large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
+}
+
+// spread moves the first k values of vals (length n) to the rows that are
+// not null, from the back so nothing is overwritten early.
+func spread[T any](vals []T, k int, nulls []bool) {
+	var zero T
+	j := k - 1
+	for i := len(vals) - 1; i >= 0 && j < i; i-- {
+		if nulls[i] {
+			vals[i] = zero
+		} else {
+			vals[i] = vals[j]
+			j--
+		}
+	}
+}
+
+// newColumnReader builds the reader tree for node, keeping only selected
+// columns, and returns the projected schema node.
+func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReader, *orc.Schema, error) {
+	p := presence{node: node, id: node.ID()}
+	proj := &orc.Schema{Kind: node.Kind, Precision: node.Precision, Scale: node.Scale,
+		MaxLength: node.MaxLength, Attributes: node.Attributes}
+	switch node.Kind {
+	case orc.Boolean:
+		return &boolReader{presence: p}, proj, nil
+	case orc.Byte:
+		return &byteReader{presence: p}, proj, nil
+	case orc.Short, orc.Int, orc.Long, orc.Date:
+		return &intReader{presence: p}, proj, nil
+	case orc.Float, orc.Double:
+		return &floatReader{presence: p, is32: node.Kind == orc.Float}, proj, nil
+	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+		return &bytesReader{presence: p}, proj, nil
+	case orc.Decimal:
+		return &decimalReader{presence: p, decimal64: r.tail.Version == format.VersionUnstablePre2 && node.Precision <= 18}, proj, nil
+	case orc.Timestamp, orc.TimestampInstant:
+		return &timestampReader{presence: p, instant: node.Kind == orc.TimestampInstant}, proj, nil
+	case orc.Struct:
+		sr := &structReader{presence: p}
+		for i, c := range node.Children {
+			if !selected[c.ID()] {
+				continue
+			}
+			cr, cp, err := r.newColumnReader(c, selected)
+			if err != nil {
+				return nil, nil, err
+			}
+			sr.fields = append(sr.fields, cr)
+			proj.Children = append(proj.Children, cp)
+			proj.FieldNames = append(proj.FieldNames, node.FieldNames[i])
+		}
+		return sr, proj, nil
+	case orc.List, orc.Map, orc.Union:
+		var kids []columnReader
+		for _, c := range node.Children {
+			cr, cp, err := r.newColumnReader(c, selected)
+			if err != nil {
+				return nil, nil, err
+			}
+			kids = append(kids, cr)
+			proj.Children = append(proj.Children, cp)
+		}
+		switch node.Kind {
+		case orc.List:
+			return &listReader{lengthsBase: lengthsBase{presence: p}, elem: kids[0]}, proj, nil
+		case orc.Map:
+			return &mapReader{lengthsBase: lengthsBase{presence: p}, keys: kids[0], values: kids[1]}, proj, nil
+		default:
+			return &unionReader{presence: p, kids: kids}, proj, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%w: column %d has type %s", orc.ErrUnsupported, node.ID(), node.Kind)
+}

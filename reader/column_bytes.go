@@ -1,0 +1,206 @@
+package reader
+
+import (
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// bytesReader reads STRING, VARCHAR, CHAR and BINARY.
+//
+// DIRECT(_V2): LENGTH holds each value's byte length (unsigned RLE), DATA the
+// bytes back to back. DICTIONARY(_V2): DATA holds dictionary ids (unsigned
+// RLE), LENGTH the dictionary entries' lengths (dictionary_size of them),
+// DICTIONARY_DATA the entries' bytes; the dictionary is loaded whole per
+// stripe.
+type bytesReader struct {
+	presence
+	dict bool
+
+	dataIn, lengthIn, dictIn *format.InStream
+	lengths                  format.IntDecoder // direct: value lengths
+	ids                      format.IntDecoder // dictionary: ids
+	data                     format.ByteReader // direct: value bytes
+	lens                     []int64
+	dataLimit                int64
+
+	dictData    []byte
+	dictOffsets []int
+}
+
+func (c *bytesReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	kind, enc, err := ctx.meta.encoding(c.id)
+	if err != nil {
+		return err
+	}
+	v2 := isV2(kind)
+	switch kind {
+	case orcpb.ColumnEncoding_DIRECT, orcpb.ColumnEncoding_DIRECT_V2:
+		c.dict = false
+		if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+			return err
+		}
+		if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
+			return err
+		}
+		c.data.Reset(c.dataIn)
+		intDecoder(&c.lengths, c.lengthIn, false, v2)
+		c.dataLimit = ctx.maxBytes(c.id, orcpb.Stream_DATA)
+	case orcpb.ColumnEncoding_DICTIONARY, orcpb.ColumnEncoding_DICTIONARY_V2:
+		if c.node.Kind == orc.Binary {
+			return ctx.corrupt(c.id, "stripe footer", "binary column has encoding %s", kind)
+		}
+		c.dict = true
+		if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+			return err
+		}
+		intDecoder(&c.ids, c.dataIn, false, v2)
+		if err := c.loadDictionary(ctx, int64(enc.GetDictionarySize()), v2); err != nil {
+			return err
+		}
+	default:
+		return ctx.corrupt(c.id, "stripe footer", "%s column has encoding %s", c.node.Kind, kind)
+	}
+	return nil
+}
+
+func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error {
+	if size > ctx.maxValues {
+		return ctx.corrupt(c.id, "stripe footer", "dictionary size %d exceeds what the stripe can hold", size)
+	}
+	c.dictOffsets = grow(c.dictOffsets, int(size)+1)
+	c.dictOffsets[0] = 0
+	c.dictData = c.dictData[:0]
+	if size == 0 {
+		return nil
+	}
+	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
+		return err
+	}
+	var dl format.IntDecoder
+	dl = intDecoder(&c.lengths, c.lengthIn, false, v2)
+	limit := ctx.maxBytes(c.id, orcpb.Stream_DICTIONARY_DATA)
+	var total int64
+	for done := int64(0); done < size; {
+		m := size - done
+		if m > 4096 {
+			m = 4096
+		}
+		c.lens = grow(c.lens, int(m))
+		if err := dl.Next(c.lens); err != nil {
+			return c.wrap(err, "LENGTH")
+		}
+		for i, l := range c.lens {
+			if l < 0 || l > limit-total {
+				return ctx.corrupt(c.id, "LENGTH", "dictionary entry %d has length %d (at most %d bytes remain)", done+int64(i), l, limit-total)
+			}
+			total += l
+			c.dictOffsets[done+int64(i)+1] = int(total)
+		}
+		done += m
+	}
+	if _, err := ctx.open(&c.dictIn, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
+		return err
+	}
+	c.dictData = grow(c.dictData, int(total))
+	if total > 0 {
+		var br format.ByteReader
+		br.Reset(c.dictIn)
+		if err := br.ReadFull(c.dictData); err != nil {
+			return c.wrap(err, "DICTIONARY_DATA")
+		}
+	}
+	return nil
+}
+
+func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.BytesVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	c.lens = grow(c.lens, k)
+	vec.Offsets = grow(vec.Offsets, n+1)
+	vec.Offsets[0] = 0
+	if c.dict {
+		if err := c.ids.Next(c.lens); err != nil {
+			return c.wrap(err, "DATA")
+		}
+		vec.Data = vec.Data[:0]
+		nd := int64(len(c.dictOffsets) - 1)
+		j := 0
+		for i := 0; i < n; i++ {
+			if len(vec.Nulls.Nulls) > 0 && vec.Nulls.Nulls[i] {
+				vec.Offsets[i+1] = len(vec.Data)
+				continue
+			}
+			id := c.lens[j]
+			j++
+			if id < 0 || id >= nd {
+				return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, nd-1), "DATA")
+			}
+			vec.Data = append(vec.Data, c.dictData[c.dictOffsets[id]:c.dictOffsets[id+1]]...)
+			vec.Offsets[i+1] = len(vec.Data)
+		}
+		return nil
+	}
+	if err := c.lengths.Next(c.lens); err != nil {
+		return c.wrap(err, "LENGTH")
+	}
+	var total int64
+	for _, l := range c.lens {
+		if l < 0 || l > c.dataLimit-total {
+			return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+		}
+		total += l
+	}
+	vec.Data = grow(vec.Data, int(total))
+	if err := c.data.ReadFull(vec.Data); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	j := 0
+	off := 0
+	for i := 0; i < n; i++ {
+		if len(vec.Nulls.Nulls) == 0 || !vec.Nulls.Nulls[i] {
+			off += int(c.lens[j])
+			j++
+		}
+		vec.Offsets[i+1] = off
+	}
+	return nil
+}
+
+func (c *bytesReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	if c.dict {
+		return c.wrap(c.ids.Skip(k), "DATA")
+	}
+	for k > 0 {
+		m := k
+		if m > 4096 {
+			m = 4096
+		}
+		c.lens = grow(c.lens, int(m))
+		if err := c.lengths.Next(c.lens); err != nil {
+			return c.wrap(err, "LENGTH")
+		}
+		var total int64
+		for _, l := range c.lens {
+			if l < 0 || l > c.dataLimit {
+				return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+			}
+			total += l
+		}
+		if err := c.data.Skip(total); err != nil {
+			return c.wrap(err, "DATA")
+		}
+		k -= m
+	}
+	return nil
+}

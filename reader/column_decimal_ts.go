@@ -1,0 +1,259 @@
+package reader
+
+import (
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// decimalReader reads DECIMAL. Usual form: DATA holds each unscaled value as
+// a zigzag varint of up to 128 bits, SECONDARY each value's scale (signed
+// RLE); values are rescaled to the column's scale. decimal64 form (file
+// version UNSTABLE-PRE-2.0, precision <= 18): DATA is signed RLE v2 of the
+// unscaled values at the column's scale, with no SECONDARY.
+type decimalReader struct {
+	presence
+	decimal64 bool
+
+	dataIn, scaleIn *format.InStream
+	data            format.ByteReader
+	data64          format.IntDecoder
+	scales          format.IntDecoder
+	buf             []int64
+}
+
+func (c *decimalReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	kind, _, err := ctx.meta.encoding(c.id)
+	if err != nil {
+		return err
+	}
+	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
+		return ctx.corrupt(c.id, "stripe footer", "decimal column has encoding %s", kind)
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	_, hasScale := ctx.meta.streams[streamKey{c.id, orcpb.Stream_SECONDARY}]
+	if c.decimal64 && !hasScale {
+		intDecoder(&c.data64, c.dataIn, true, true)
+		c.scales = nil
+		return nil
+	}
+	c.data.Reset(c.dataIn)
+	if _, err := ctx.open(&c.scaleIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
+		return err
+	}
+	intDecoder(&c.scales, c.scaleIn, true, isV2(kind))
+	c.data64 = nil
+	return nil
+}
+
+func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.DecimalVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	vec.Scale = c.node.Scale
+	vec.Values = grow(vec.Values, n)
+	c.buf = grow(c.buf, k)
+	if c.data64 != nil {
+		if err := c.data64.Next(c.buf); err != nil {
+			return c.wrap(err, "DATA")
+		}
+		for i, u := range c.buf {
+			vec.Values[i] = orc.Int128FromInt64(u)
+		}
+	} else {
+		for i := 0; i < k; i++ {
+			x, err := c.data.ReadVarint128()
+			if err != nil {
+				return c.wrap(err, "DATA")
+			}
+			vec.Values[i] = x
+		}
+		if err := c.scales.Next(c.buf); err != nil {
+			return c.wrap(err, "SECONDARY")
+		}
+		want := c.node.Scale
+		for i, s := range c.buf {
+			if int(s) == want {
+				continue
+			}
+			if s < -100 || s > 100 {
+				return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
+			}
+			r, _, ok := orc.Rescale(vec.Values[i], int(s), want)
+			if !ok {
+				return c.wrap(orc.Unsupportedf("decimal value does not fit decimal(%d,%d)", c.node.Precision, want), "DATA")
+			}
+			vec.Values[i] = r
+		}
+	}
+	if k < n {
+		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *decimalReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	if c.data64 != nil {
+		return c.wrap(c.data64.Skip(k), "DATA")
+	}
+	for i := int64(0); i < k; i++ {
+		if _, err := c.data.ReadVarint128(); err != nil {
+			return c.wrap(err, "DATA")
+		}
+	}
+	return c.wrap(c.scales.Skip(k), "SECONDARY")
+}
+
+// timestampEpoch2015 is 2015-01-01 00:00:00 UTC in Unix seconds, the base of
+// timestamp DATA streams.
+const timestampEpoch2015 = 1420070400
+
+// timestampReader reads TIMESTAMP and TIMESTAMP_INSTANT. DATA holds seconds
+// since 2015-01-01 00:00:00 in the writer's zone (UTC for instants), signed
+// RLE; SECONDARY holds nanoseconds with trailing decimal zeros folded into
+// the low 3 bits (unsigned RLE). TIMESTAMP values are turned into the
+// writer's wall clock read as UTC.
+type timestampReader struct {
+	presence
+	instant bool
+
+	dataIn, nanoIn *format.InStream
+	secs, nanos    format.IntDecoder
+	nbuf           []int64
+
+	zone     *time.Location
+	base     int64 // 2015-01-01 00:00:00 in the writer zone, Unix seconds
+	utc      bool
+	zoneFrom int64 // cached zone period [zoneFrom, zoneTo) with offset zoneOff
+	zoneTo   int64
+	zoneOff  int64
+}
+
+func (c *timestampReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	kind, _, err := ctx.meta.encoding(c.id)
+	if err != nil {
+		return err
+	}
+	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
+		return ctx.corrupt(c.id, "stripe footer", "timestamp column has encoding %s", kind)
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	if _, err := ctx.open(&c.nanoIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
+		return err
+	}
+	intDecoder(&c.secs, c.dataIn, true, isV2(kind))
+	intDecoder(&c.nanos, c.nanoIn, false, isV2(kind))
+	c.zone = ctx.zone
+	if c.instant || c.zone == time.UTC {
+		c.utc = true
+		c.base = timestampEpoch2015
+	} else {
+		c.utc = false
+		c.base = time.Date(2015, 1, 1, 0, 0, 0, 0, c.zone).Unix()
+		c.zoneFrom, c.zoneTo = 1, 0 // empty cache
+	}
+	return nil
+}
+
+// offset returns the writer zone's UTC offset at instant sec.
+func (c *timestampReader) offset(sec int64) int64 {
+	if sec >= c.zoneFrom && sec < c.zoneTo {
+		return c.zoneOff
+	}
+	t := time.Unix(sec, 0).In(c.zone)
+	_, off := t.Zone()
+	start, end := t.ZoneBounds()
+	c.zoneOff = int64(off)
+	c.zoneFrom, c.zoneTo = -1<<62, 1<<62
+	if !start.IsZero() {
+		c.zoneFrom = start.Unix()
+	}
+	if !end.IsZero() {
+		c.zoneTo = end.Unix()
+	}
+	return c.zoneOff
+}
+
+// decodeNanos undoes the SECONDARY encoding: the low 3 bits z say that
+// z+1 trailing decimal zeros were removed (none when z is 0).
+func decodeNanos(v int64) (int32, bool) {
+	z := v & 7
+	m := v >> 3
+	if z != 0 {
+		for i := int64(0); i <= z; i++ {
+			m *= 10
+		}
+	}
+	if m < 0 || m > 999_999_999 {
+		return 0, false
+	}
+	return int32(m), true
+}
+
+func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.TimestampVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	vec.Seconds = grow(vec.Seconds, n)
+	vec.Nanos = grow(vec.Nanos, n)
+	if err := c.secs.Next(vec.Seconds[:k]); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	c.nbuf = grow(c.nbuf, k)
+	if err := c.nanos.Next(c.nbuf); err != nil {
+		return c.wrap(err, "SECONDARY")
+	}
+	for i := 0; i < k; i++ {
+		ns, ok := decodeNanos(c.nbuf[i])
+		if !ok {
+			return c.wrap(orc.Corruptf("timestamp nanoseconds %d out of range", c.nbuf[i]), "SECONDARY")
+		}
+		s := vec.Seconds[i] + c.base
+		// Java's heritage: writers stored seconds truncated toward zero for
+		// negative times; undo it before any zone adjustment.
+		if s < 0 && ns > 999_999 {
+			s--
+		}
+		if !c.utc {
+			s += c.offset(s)
+		}
+		vec.Seconds[i] = s
+		vec.Nanos[i] = ns
+	}
+	if k < n {
+		spread(vec.Seconds, k, vec.Nulls.Nulls)
+		spread(vec.Nanos, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *timestampReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	if err := c.secs.Skip(k); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	return c.wrap(c.nanos.Skip(k), "SECONDARY")
+}

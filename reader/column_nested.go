@@ -1,0 +1,313 @@
+package reader
+
+import (
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// structReader reads STRUCT: only PRESENT; fields are parallel to the struct.
+type structReader struct {
+	presence
+	fields []columnReader
+}
+
+func (c *structReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	for _, f := range c.fields {
+		if err := f.startStripe(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *structReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.StructVector)
+	if _, err := c.readNulls(&vec.Nulls, n, parentNulls); err != nil {
+		return err
+	}
+	vec.N = n
+	var mask []bool
+	if len(vec.Nulls.Nulls) > 0 {
+		mask = vec.Nulls.Nulls
+	}
+	for i, f := range c.fields {
+		if err := f.next(vec.Fields[i], n, mask); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *structReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	for _, f := range c.fields {
+		if err := f.skip(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lengthsBase reads the LENGTH stream of lists and maps.
+type lengthsBase struct {
+	presence
+	lengthIn *format.InStream
+	lengths  format.IntDecoder
+	lens     []int64
+	limit    int64
+}
+
+func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	kind, _, err := ctx.meta.encoding(c.id)
+	if err != nil {
+		return err
+	}
+	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
+		return ctx.corrupt(c.id, "stripe footer", "%s column has encoding %s", c.node.Kind, kind)
+	}
+	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
+		return err
+	}
+	intDecoder(&c.lengths, c.lengthIn, false, isV2(kind))
+	c.limit = ctx.maxValues
+	return nil
+}
+
+// readOffsets fills offsets for n rows and returns the number of children.
+func (c *lengthsBase) readOffsets(nulls *orc.Nulls, offsets *[]int64, n int, parentNulls []bool) (int64, error) {
+	k, err := c.readNulls(nulls, n, parentNulls)
+	if err != nil {
+		return 0, err
+	}
+	c.lens = grow(c.lens, k)
+	if err := c.lengths.Next(c.lens); err != nil {
+		return 0, c.wrap(err, "LENGTH")
+	}
+	offs := grow(*offsets, n+1)
+	offs[0] = 0
+	var total int64
+	j := 0
+	for i := 0; i < n; i++ {
+		if len(nulls.Nulls) == 0 || !nulls.Nulls[i] {
+			l := c.lens[j]
+			j++
+			if l < 0 || l > c.limit-total {
+				return 0, c.wrap(orc.Corruptf("%s length %d is negative or more than the stripe can hold", c.node.Kind, l), "LENGTH")
+			}
+			total += l
+		}
+		offs[i+1] = total
+	}
+	*offsets = offs
+	return total, nil
+}
+
+// skipLengths reads n rows' lengths and returns the number of children.
+func (c *lengthsBase) skipLengths(n int64) (int64, error) {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for k > 0 {
+		m := k
+		if m > 4096 {
+			m = 4096
+		}
+		c.lens = grow(c.lens, int(m))
+		if err := c.lengths.Next(c.lens); err != nil {
+			return 0, c.wrap(err, "LENGTH")
+		}
+		for _, l := range c.lens {
+			if l < 0 || l > c.limit-total {
+				return 0, c.wrap(orc.Corruptf("%s length %d is negative or more than the stripe can hold", c.node.Kind, l), "LENGTH")
+			}
+			total += l
+		}
+		k -= m
+	}
+	return total, nil
+}
+
+// listReader reads LIST: LENGTH per non-null row, then the elements.
+type listReader struct {
+	lengthsBase
+	elem columnReader
+}
+
+func (c *listReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startLengths(ctx); err != nil {
+		return err
+	}
+	return c.elem.startStripe(ctx)
+}
+
+func (c *listReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.ListVector)
+	total, err := c.readOffsets(&vec.Nulls, &vec.Offsets, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	return c.elem.next(vec.Elem, int(total), nil)
+}
+
+func (c *listReader) skip(n int64) error {
+	total, err := c.skipLengths(n)
+	if err != nil {
+		return err
+	}
+	return c.elem.skip(total)
+}
+
+// mapReader reads MAP: LENGTH per non-null row, then keys and values.
+type mapReader struct {
+	lengthsBase
+	keys, values columnReader
+}
+
+func (c *mapReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startLengths(ctx); err != nil {
+		return err
+	}
+	if err := c.keys.startStripe(ctx); err != nil {
+		return err
+	}
+	return c.values.startStripe(ctx)
+}
+
+func (c *mapReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.MapVector)
+	total, err := c.readOffsets(&vec.Nulls, &vec.Offsets, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	if err := c.keys.next(vec.Keys, int(total), nil); err != nil {
+		return err
+	}
+	return c.values.next(vec.Values, int(total), nil)
+}
+
+func (c *mapReader) skip(n int64) error {
+	total, err := c.skipLengths(n)
+	if err != nil {
+		return err
+	}
+	if err := c.keys.skip(total); err != nil {
+		return err
+	}
+	return c.values.skip(total)
+}
+
+// unionReader reads UNION: DATA holds each non-null row's tag (byte RLE);
+// variant i holds the rows tagged i.
+type unionReader struct {
+	presence
+	kids   []columnReader
+	tagsIn *format.InStream
+	tags   *format.ByteRLEDecoder
+	buf    []byte
+	masks  [][]bool
+}
+
+func (c *unionReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	if _, err := ctx.open(&c.tagsIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	if c.tags == nil {
+		c.tags = format.NewByteRLEDecoder(c.tagsIn)
+	} else {
+		c.tags.Reset(c.tagsIn)
+	}
+	for _, k := range c.kids {
+		if err := k.startStripe(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *unionReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.UnionVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	c.buf = grow(c.buf, k)
+	if err := c.tags.Next(c.buf); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	vec.Tags = grow(vec.Tags, n)
+	if len(c.masks) < len(c.kids) {
+		c.masks = make([][]bool, len(c.kids))
+	}
+	for t := range c.kids {
+		c.masks[t] = grow(c.masks[t], n)
+		for i := range c.masks[t] {
+			c.masks[t][i] = true
+		}
+	}
+	j := 0
+	for i := 0; i < n; i++ {
+		if len(vec.Nulls.Nulls) > 0 && vec.Nulls.Nulls[i] {
+			vec.Tags[i] = 0
+			continue
+		}
+		t := c.buf[j]
+		j++
+		if int(t) >= len(c.kids) {
+			return c.wrap(orc.Corruptf("union tag %d but the type has %d variants", t, len(c.kids)), "DATA")
+		}
+		vec.Tags[i] = t
+		c.masks[t][i] = false
+	}
+	for t, kid := range c.kids {
+		if err := kid.next(vec.Children[t], n, c.masks[t]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *unionReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	counts := make([]int64, len(c.kids))
+	for k > 0 {
+		m := k
+		if m > 4096 {
+			m = 4096
+		}
+		c.buf = grow(c.buf, int(m))
+		if err := c.tags.Next(c.buf); err != nil {
+			return c.wrap(err, "DATA")
+		}
+		for _, t := range c.buf {
+			if int(t) >= len(c.kids) {
+				return c.wrap(orc.Corruptf("union tag %d but the type has %d variants", t, len(c.kids)), "DATA")
+			}
+			counts[t]++
+		}
+		k -= m
+	}
+	for t, kid := range c.kids {
+		if err := kid.skip(counts[t]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

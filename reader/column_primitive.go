@@ -1,0 +1,226 @@
+package reader
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// boolReader reads BOOLEAN: DATA is boolean RLE.
+type boolReader struct {
+	presence
+	dataIn *format.InStream
+	data   *format.BoolRLEDecoder
+	buf    []bool
+}
+
+func (c *boolReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	if c.data == nil {
+		c.data = format.NewBoolRLEDecoder(c.dataIn)
+	} else {
+		c.data.Reset(c.dataIn)
+	}
+	return nil
+}
+
+func (c *boolReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	c.buf = grow(c.buf, k)
+	if err := c.data.Next(c.buf); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	vec.Values = grow(vec.Values, n)
+	for i, b := range c.buf {
+		vec.Values[i] = 0
+		if b {
+			vec.Values[i] = 1
+		}
+	}
+	if k < n {
+		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *boolReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	return c.wrap(c.data.Skip(k), "DATA")
+}
+
+// byteReader reads TINYINT: DATA is byte RLE of signed bytes.
+type byteReader struct {
+	presence
+	dataIn *format.InStream
+	data   *format.ByteRLEDecoder
+	buf    []byte
+}
+
+func (c *byteReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	if c.data == nil {
+		c.data = format.NewByteRLEDecoder(c.dataIn)
+	} else {
+		c.data.Reset(c.dataIn)
+	}
+	return nil
+}
+
+func (c *byteReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	c.buf = grow(c.buf, k)
+	if err := c.data.Next(c.buf); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	vec.Values = grow(vec.Values, n)
+	for i, b := range c.buf {
+		vec.Values[i] = int64(int8(b))
+	}
+	if k < n {
+		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *byteReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	return c.wrap(c.data.Skip(k), "DATA")
+}
+
+// intReader reads SMALLINT, INT, BIGINT and DATE: DATA is signed integer RLE.
+type intReader struct {
+	presence
+	dataIn *format.InStream
+	data   format.IntDecoder
+}
+
+func (c *intReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	kind, _, err := ctx.meta.encoding(c.id)
+	if err != nil {
+		return err
+	}
+	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
+		return ctx.corrupt(c.id, "stripe footer", "%s column has encoding %s", c.node.Kind, kind)
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	intDecoder(&c.data, c.dataIn, true, isV2(kind))
+	return nil
+}
+
+func (c *intReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	vec.Values = grow(vec.Values, n)
+	if err := c.data.Next(vec.Values[:k]); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	if k < n {
+		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *intReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	return c.wrap(c.data.Skip(k), "DATA")
+}
+
+// floatReader reads FLOAT (4-byte) and DOUBLE (8-byte) little-endian IEEE 754.
+type floatReader struct {
+	presence
+	is32   bool
+	dataIn *format.InStream
+	data   format.ByteReader
+	buf    []byte
+}
+
+func (c *floatReader) startStripe(ctx *stripeCtx) error {
+	if err := c.startPresence(ctx); err != nil {
+		return err
+	}
+	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+		return err
+	}
+	c.data.Reset(c.dataIn)
+	return nil
+}
+
+func (c *floatReader) width() int {
+	if c.is32 {
+		return 4
+	}
+	return 8
+}
+
+func (c *floatReader) next(v orc.Vector, n int, parentNulls []bool) error {
+	vec := v.(*orc.DoubleVector)
+	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	vec.Values = grow(vec.Values, n)
+	w := c.width()
+	c.buf = grow(c.buf, k*w)
+	if err := c.data.ReadFull(c.buf); err != nil {
+		return c.wrap(err, "DATA")
+	}
+	if c.is32 {
+		for i := 0; i < k; i++ {
+			vec.Values[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(c.buf[4*i:])))
+		}
+	} else {
+		for i := 0; i < k; i++ {
+			vec.Values[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		}
+	}
+	if k < n {
+		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+func (c *floatReader) skip(n int64) error {
+	k, err := c.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	return c.wrap(c.data.Skip(k*int64(c.width())), "DATA")
+}

@@ -1,0 +1,172 @@
+// Package reader reads ORC files: the tail (schema, statistics, stripes,
+// user metadata) and the rows, decoded into reusable typed vectors.
+//
+// Concurrency: a Reader is safe for concurrent use once opened; each
+// BatchReader it creates belongs to one goroutine. Ownership: Open does not
+// close the io.ReaderAt; the caller keeps it open while readers use it.
+// Values in a Batch stay valid until the next call to Next with that Batch.
+package reader
+
+import (
+	"fmt"
+	"io"
+	"time"
+	_ "time/tzdata" // fallback zone database for writer time zones
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// Reader is an open ORC file.
+type Reader struct {
+	r    io.ReaderAt
+	cfg  config
+	tail *format.Tail
+
+	encrypted []bool // per column id: under an encrypted root
+}
+
+// StripeInfo describes one stripe.
+type StripeInfo struct {
+	Index        int
+	Offset       int64 // absolute offset of the stripe's first byte
+	IndexLength  int64 // bytes of index streams (row index, bloom filters)
+	DataLength   int64 // bytes of data streams
+	FooterLength int64 // bytes of the stripe footer
+	NumRows      int64
+}
+
+// Length returns the stripe's total size in bytes.
+func (s StripeInfo) Length() int64 { return s.IndexLength + s.DataLength + s.FooterLength }
+
+// MetadataItem is one user metadata entry.
+type MetadataItem struct {
+	Key   string
+	Value []byte
+}
+
+// Open reads the tail of an ORC file of the given size. It reads the last
+// 16 KiB with one ReadAt, and more only when the tail is larger.
+func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	tail, err := format.ReadTail(r, size, format.TailOptions{MaxTailSize: cfg.maxTailSize})
+	if err != nil {
+		return nil, err
+	}
+	rd := &Reader{r: r, cfg: cfg, tail: tail}
+	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
+	if enc := tail.Footer.GetEncryption(); enc != nil {
+		cols := tail.Schema.Columns()
+		for _, v := range enc.GetVariants() {
+			root := int(v.GetRoot())
+			if root >= len(cols) {
+				return nil, &orc.CorruptError{Offset: tail.FooterStart, Stripe: -1, Column: root, Stream: "footer",
+					Msg: fmt.Sprintf("encryption variant names column %d of %d", root, len(cols))}
+			}
+			for id := root; id <= cols[root].MaxID(); id++ {
+				rd.encrypted[id] = true
+			}
+		}
+	}
+	return rd, nil
+}
+
+// Schema returns the file's type tree. Callers must not modify it.
+func (r *Reader) Schema() *orc.Schema { return r.tail.Schema }
+
+// NumRows returns the number of rows in the file.
+func (r *Reader) NumRows() int64 {
+	if n := r.tail.Footer.NumberOfRows; n != nil {
+		return int64(*n)
+	}
+	var n int64
+	for _, s := range r.tail.Footer.GetStripes() {
+		n += int64(s.GetNumberOfRows())
+	}
+	return n
+}
+
+// Compression returns the file's codec.
+func (r *Reader) Compression() orc.CompressionKind { return r.tail.Compression }
+
+// CompressionBlockSize returns the largest decompressed size of a chunk.
+func (r *Reader) CompressionBlockSize() int { return r.tail.BlockSize }
+
+// Version returns the file format version.
+func (r *Reader) Version() format.FileVersion { return r.tail.Version }
+
+// WriterVersion returns which writer fixes the file claims.
+func (r *Reader) WriterVersion() format.WriterVersion { return r.tail.WriterVersion() }
+
+// Writer returns the id of the software that wrote the file (Footer.writer).
+func (r *Reader) Writer() uint32 { return r.tail.Footer.GetWriter() }
+
+// SoftwareVersion returns the writing software's version string, if recorded.
+func (r *Reader) SoftwareVersion() string { return r.tail.Footer.GetSoftwareVersion() }
+
+// RowIndexStride returns the rows per row group, or 0 when the file has no
+// row index.
+func (r *Reader) RowIndexStride() int { return int(r.tail.Footer.GetRowIndexStride()) }
+
+// Calendar returns the calendar of dates and timestamps as recorded (0
+// unknown, 1 Julian/Gregorian hybrid, 2 proleptic Gregorian).
+func (r *Reader) Calendar() int { return int(r.tail.Footer.GetCalendar()) }
+
+// Size returns the file size given to Open.
+func (r *Reader) Size() int64 { return r.tail.FileSize }
+
+// Tail returns the decoded tail, for tools that need raw metadata. Callers
+// must not modify it.
+func (r *Reader) Tail() *format.Tail { return r.tail }
+
+// Stripes describes the file's stripes in order.
+func (r *Reader) Stripes() []StripeInfo {
+	ss := r.tail.Footer.GetStripes()
+	out := make([]StripeInfo, len(ss))
+	for i, s := range ss {
+		out[i] = stripeInfo(i, s)
+	}
+	return out
+}
+
+func stripeInfo(i int, s *orcpb.StripeInformation) StripeInfo {
+	return StripeInfo{Index: i, Offset: int64(s.GetOffset()), IndexLength: int64(s.GetIndexLength()),
+		DataLength: int64(s.GetDataLength()), FooterLength: int64(s.GetFooterLength()),
+		NumRows: int64(s.GetNumberOfRows())}
+}
+
+// UserMetadata returns the user metadata entries in file order.
+func (r *Reader) UserMetadata() []MetadataItem {
+	var out []MetadataItem
+	for _, m := range r.tail.Footer.GetMetadata() {
+		out = append(out, MetadataItem{Key: m.GetName(), Value: m.GetValue()})
+	}
+	return out
+}
+
+// IsEncrypted reports whether column id lies under an encrypted column,
+// whose data orcgo cannot read.
+func (r *Reader) IsEncrypted(id int) bool {
+	return id >= 0 && id < len(r.encrypted) && r.encrypted[id]
+}
+
+// writerZone resolves a stripe's writer time zone.
+func (r *Reader) writerZone(name string) (*time.Location, error) {
+	if name == "" {
+		return r.cfg.defaultZone, nil
+	}
+	if name == "UTC" || name == "GMT" || name == "Etc/UTC" {
+		return time.UTC, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: writer time zone %q: %v", orc.ErrUnsupported, name, err)
+	}
+	return loc, nil
+}

@@ -1,0 +1,203 @@
+package reader
+
+// Stripe layout, as this file reads it:
+//
+//	offset | index streams (indexLength) | data streams (dataLength) | StripeFooter (footerLength)
+//
+// The StripeFooter lists every stream's kind, column and length, and each
+// column's encoding. Offsets are implicit: index-area streams (ROW_INDEX,
+// BLOOM_FILTER, BLOOM_FILTER_UTF8) follow one another from the stripe offset
+// in list order, data-area streams from offset+indexLength, as Java ORC
+// computes them (C++ sums in list order; the two agree whenever writers list
+// index streams first, as all do).
+
+import (
+	"fmt"
+	"sort"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// streamKey names a stream within a stripe.
+type streamKey struct {
+	column int
+	kind   orcpb.Stream_Kind
+}
+
+// streamLoc is where a stream lies in the file.
+type streamLoc struct {
+	offset int64
+	length int64
+}
+
+// stripeMeta is a stripe's footer with its streams located.
+type stripeMeta struct {
+	index     int
+	info      StripeInfo
+	footer    *orcpb.StripeFooter
+	streams   map[streamKey]streamLoc
+	encodings []*orcpb.ColumnEncoding
+}
+
+func isIndexStream(k orcpb.Stream_Kind) bool {
+	return k == orcpb.Stream_ROW_INDEX || k == orcpb.Stream_BLOOM_FILTER || k == orcpb.Stream_BLOOM_FILTER_UTF8
+}
+
+func (r *Reader) corrupt(stripe, column int, offset int64, stream, format string, args ...any) error {
+	return &orc.CorruptError{Offset: offset, Stripe: stripe, Column: column, Stream: stream, Msg: fmt.Sprintf(format, args...)}
+}
+
+// readStripeMeta reads and checks stripe i's footer.
+func (r *Reader) readStripeMeta(i int) (*stripeMeta, error) {
+	info := stripeInfo(i, r.tail.Footer.GetStripes()[i])
+	footerOff := info.Offset + info.IndexLength + info.DataLength
+	if info.FooterLength > r.cfg.maxStripeFooter {
+		return nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrUnsupported, i, info.FooterLength, r.cfg.maxStripeFooter)
+	}
+	raw := make([]byte, info.FooterLength)
+	if err := readFull(r.r, raw, footerOff); err != nil {
+		return nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
+	}
+	data := raw
+	if r.tail.Compression != orc.CompressionNone {
+		dec, err := format.NewDecompressor(r.tail.Compression)
+		if err != nil {
+			return nil, err
+		}
+		in := format.NewInStream(format.StreamInfo{Name: "stripe footer", FileOffset: footerOff, Stripe: i, Column: -1,
+			Length: uint64(len(raw))}, raw, r.tail.Compression, r.tail.BlockSize, dec)
+		if data, err = format.ReadAll(in, r.cfg.maxStripeFooter); err != nil {
+			return nil, err
+		}
+	}
+	sf := &orcpb.StripeFooter{}
+	if err := proto.Unmarshal(data, sf); err != nil {
+		return nil, &orc.CorruptError{Offset: footerOff, Stripe: i, Column: -1, Stream: "stripe footer", Msg: "stripe footer does not parse", Err: err}
+	}
+	ncols := r.tail.Schema.MaxID() + 1
+	if len(sf.GetColumns()) < ncols && !r.hasEncryption() || len(sf.GetColumns()) == 0 {
+		return nil, r.corrupt(i, -1, footerOff, "stripe footer", "stripe footer has %d column encodings for %d columns", len(sf.GetColumns()), ncols)
+	}
+	m := &stripeMeta{index: i, info: info, footer: sf, streams: make(map[streamKey]streamLoc, len(sf.GetStreams())),
+		encodings: sf.GetColumns()}
+	idxOff, dataOff := info.Offset, info.Offset+info.IndexLength
+	idxEnd, dataEnd := dataOff, footerOff
+	for _, s := range sf.GetStreams() {
+		col := int(s.GetColumn())
+		n := s.GetLength()
+		var off int64
+		if isIndexStream(s.GetKind()) {
+			off = idxOff
+			if n > uint64(idxEnd-idxOff) {
+				return nil, r.corrupt(i, col, idxOff, s.GetKind().String(), "stream of %d bytes overruns the index area ending at %d", n, idxEnd)
+			}
+			idxOff += int64(n)
+		} else {
+			off = dataOff
+			if n > uint64(dataEnd-dataOff) {
+				return nil, r.corrupt(i, col, dataOff, s.GetKind().String(), "stream of %d bytes overruns the data area ending at %d", n, dataEnd)
+			}
+			dataOff += int64(n)
+		}
+		if col >= ncols {
+			return nil, r.corrupt(i, col, off, s.GetKind().String(), "stream names column %d of %d", col, ncols)
+		}
+		m.streams[streamKey{col, s.GetKind()}] = streamLoc{offset: off, length: int64(n)}
+	}
+	return m, nil
+}
+
+func (r *Reader) hasEncryption() bool { return r.tail.Footer.GetEncryption() != nil }
+
+// encoding returns column col's encoding in the stripe.
+func (m *stripeMeta) encoding(col int) (orcpb.ColumnEncoding_Kind, *orcpb.ColumnEncoding, error) {
+	if col >= len(m.encodings) {
+		return 0, nil, &orc.CorruptError{Offset: -1, Stripe: m.index, Column: col, Stream: "stripe footer",
+			Msg: fmt.Sprintf("no encoding for column %d (%d listed)", col, len(m.encodings))}
+	}
+	e := m.encodings[col]
+	return e.GetKind(), e, nil
+}
+
+// ioRange is one ReadAt of a stripe plan.
+type ioRange struct {
+	offset int64
+	length int64
+}
+
+// coalesce merges ranges whose gaps are at most gap bytes.
+func coalesce(locs []streamLoc, gap int64) []ioRange {
+	if len(locs) == 0 {
+		return nil
+	}
+	sorted := append([]streamLoc(nil), locs...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a].offset < sorted[b].offset })
+	var out []ioRange
+	cur := ioRange{sorted[0].offset, sorted[0].length}
+	for _, l := range sorted[1:] {
+		if l.length == 0 {
+			continue
+		}
+		if l.offset <= cur.offset+cur.length+gap {
+			if end := l.offset + l.length; end > cur.offset+cur.length {
+				cur.length = end - cur.offset
+			}
+			continue
+		}
+		if cur.length > 0 {
+			out = append(out, cur)
+		}
+		cur = ioRange{l.offset, l.length}
+	}
+	if cur.length > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// stripeBytes holds the bytes fetched for one stripe's selected streams.
+type stripeBytes struct {
+	ranges []ioRange
+	bufs   [][]byte
+	reads  int
+	read   int64
+}
+
+// fetch reads the coalesced ranges covering locs into b, reusing buffers.
+func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int) error {
+	b.ranges = coalesce(locs, gap)
+	if cap(b.bufs) < len(b.ranges) {
+		b.bufs = append(b.bufs[:cap(b.bufs)], make([][]byte, len(b.ranges)-cap(b.bufs))...)
+	}
+	b.bufs = b.bufs[:len(b.ranges)]
+	for i, rg := range b.ranges {
+		if int64(cap(b.bufs[i])) < rg.length {
+			b.bufs[i] = make([]byte, rg.length)
+		}
+		b.bufs[i] = b.bufs[i][:rg.length]
+		if err := readFull(r.r, b.bufs[i], rg.offset); err != nil {
+			return orc.WithLocation(err, rg.offset, stripe, -1, "")
+		}
+		b.reads++
+		b.read += rg.length
+	}
+	return nil
+}
+
+// slice returns the fetched bytes of a stream.
+func (b *stripeBytes) slice(l streamLoc) []byte {
+	i := sort.Search(len(b.ranges), func(i int) bool { return b.ranges[i].offset+b.ranges[i].length > l.offset })
+	if i == len(b.ranges) || l.length == 0 {
+		return nil
+	}
+	rg := b.ranges[i]
+	start := l.offset - rg.offset
+	if start < 0 || start+l.length > rg.length {
+		return nil
+	}
+	return b.bufs[i][start : start+l.length]
+}
