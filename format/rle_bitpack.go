@@ -1,0 +1,284 @@
+// Bit packing of RLE v2 DIRECT, PATCHED_BASE and DELTA runs.
+//
+// Layout: n values of w bits each (1 <= w <= 64), written one after the
+// other most significant bit first, big-endian across byte boundaries, the
+// last byte padded with zero bits:
+//
+//	w = 3, values 5 1 7 2:   101 001 111 010 0000   ->  0xa7 0xa0
+//
+// The run occupies ceil(n*w/8) bytes.
+//
+// Design note: unpacking is the hot loop of every integer column, so each
+// byte-aligned width (8, 16, 24, 32, 40, 48, 56, 64) and each width that
+// divides a byte (1, 2, 4) has its own loop; other widths load 64 bits at a
+// time and shift the value out, which needs 8 readable bytes from the value's
+// first byte on. Callers pass the rest of the chunk after the run when they
+// have it, so only values in the last 8 bytes of a chunk take the byte-wise
+// path.
+package format
+
+import "encoding/binary"
+
+// packedLen returns the bytes n values of w bits occupy.
+func packedLen(n, w int) int { return (n*w + 7) >> 3 }
+
+// unpackBits decodes len(dst) values of w bits (1..64) from src into dst as
+// uint64 bit patterns. src holds at least packedLen(len(dst), w) bytes; bytes
+// after those may be read but do not change the result.
+func unpackBits(dst []int64, src []byte, w int) {
+	if len(dst) == 0 {
+		return
+	}
+	switch w {
+	case 1:
+		unpack1(dst, src)
+	case 2:
+		unpack2(dst, src)
+	case 4:
+		unpack4(dst, src)
+	case 8:
+		src = src[:len(dst)]
+		for i, b := range src {
+			dst[i] = int64(b)
+		}
+	case 16:
+		src = src[:2*len(dst)]
+		for i := range dst {
+			dst[i] = int64(binary.BigEndian.Uint16(src[2*i:]))
+		}
+	case 24:
+		src = src[:3*len(dst)]
+		for i := range dst {
+			s := src[3*i : 3*i+3 : 3*i+3]
+			dst[i] = int64(uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]))
+		}
+	case 32:
+		src = src[:4*len(dst)]
+		for i := range dst {
+			dst[i] = int64(binary.BigEndian.Uint32(src[4*i:]))
+		}
+	case 40, 48, 56:
+		unpackBytes(dst, src, w>>3)
+	case 64:
+		src = src[:8*len(dst)]
+		for i := range dst {
+			dst[i] = int64(binary.BigEndian.Uint64(src[8*i:]))
+		}
+	default:
+		unpackGeneric(dst, src, w)
+	}
+}
+
+func unpack1(dst []int64, src []byte) {
+	n := len(dst)
+	full := n >> 3
+	src = src[:(n+7)>>3]
+	for i := 0; i < full; i++ {
+		b := src[i]
+		d := dst[8*i : 8*i+8 : 8*i+8]
+		d[0] = int64(b >> 7)
+		d[1] = int64(b >> 6 & 1)
+		d[2] = int64(b >> 5 & 1)
+		d[3] = int64(b >> 4 & 1)
+		d[4] = int64(b >> 3 & 1)
+		d[5] = int64(b >> 2 & 1)
+		d[6] = int64(b >> 1 & 1)
+		d[7] = int64(b & 1)
+	}
+	for i := full << 3; i < n; i++ {
+		dst[i] = int64(src[i>>3] >> (7 - i&7) & 1)
+	}
+}
+
+func unpack2(dst []int64, src []byte) {
+	n := len(dst)
+	full := n >> 2
+	src = src[:(n+3)>>2]
+	for i := 0; i < full; i++ {
+		b := src[i]
+		d := dst[4*i : 4*i+4 : 4*i+4]
+		d[0] = int64(b >> 6)
+		d[1] = int64(b >> 4 & 3)
+		d[2] = int64(b >> 2 & 3)
+		d[3] = int64(b & 3)
+	}
+	for i := full << 2; i < n; i++ {
+		dst[i] = int64(src[i>>2] >> (6 - 2*(i&3)) & 3)
+	}
+}
+
+func unpack4(dst []int64, src []byte) {
+	n := len(dst)
+	full := n >> 1
+	src = src[:(n+1)>>1]
+	for i := 0; i < full; i++ {
+		b := src[i]
+		d := dst[2*i : 2*i+2 : 2*i+2]
+		d[0] = int64(b >> 4)
+		d[1] = int64(b & 15)
+	}
+	if n&1 != 0 {
+		dst[n-1] = int64(src[n>>1] >> 4)
+	}
+}
+
+// unpackBytes handles widths of k = 5, 6 or 7 whole bytes.
+func unpackBytes(dst []int64, src []byte, k int) {
+	shift := uint(64 - 8*k)
+	i := 0
+	// Wide loads while 8 bytes remain from the value's first byte.
+	if len(src) >= 8 {
+		fast := (len(src)-8)/k + 1
+		if fast > len(dst) {
+			fast = len(dst)
+		}
+		for ; i < fast; i++ {
+			dst[i] = int64(binary.BigEndian.Uint64(src[i*k:]) >> shift)
+		}
+	}
+	for ; i < len(dst); i++ {
+		var v uint64
+		for _, b := range src[i*k : i*k+k] {
+			v = v<<8 | uint64(b)
+		}
+		dst[i] = int64(v)
+	}
+}
+
+// unpackGeneric handles widths other than 1, 2, 4 and whole bytes (every
+// such width that has a code is at most 30).
+func unpackGeneric(dst []int64, src []byte, w int) {
+	uw := uint(w)
+	sh := 64 - uw
+	bit := uint(0)
+	i := 0
+	// Value i starts at bit i*w; a 64-bit load at its first byte covers it
+	// when that byte is at most len(src)-8.
+	if len(src) >= 8 && w <= 57 {
+		limit := uint(len(src)-8)*8 + 7 // last bit offset a wide load can start from
+		for ; i < len(dst) && bit <= limit; i++ {
+			v := binary.BigEndian.Uint64(src[bit>>3:])
+			dst[i] = int64(v << (bit & 7) >> sh)
+			bit += uw
+		}
+	}
+	for ; i < len(dst); i++ {
+		var v uint64
+		need := uw
+		for need > 0 {
+			b := uint64(src[bit>>3])
+			avail := 8 - bit&7 // bits left in this byte
+			b &= 1<<avail - 1
+			if avail > need {
+				v = v<<need | b>>(avail-need)
+				bit += need
+				need = 0
+			} else {
+				v = v<<avail | b
+				bit += avail
+				need -= avail
+			}
+		}
+		dst[i] = int64(v)
+	}
+}
+
+// packBits appends vals packed at w bits each (1..64) to dst. Every value
+// must fit in w bits.
+func packBits(dst []byte, vals []uint64, w int) []byte {
+	n := packedLen(len(vals), w)
+	start := len(dst)
+	dst = grow(dst, n)
+	out := dst[start : start+n]
+	switch w {
+	case 1:
+		for i := 0; i < len(vals); i += 8 {
+			var b uint64
+			end := min(i+8, len(vals))
+			for j := i; j < end; j++ {
+				b |= vals[j] << (7 - uint(j-i))
+			}
+			out[i>>3] = byte(b)
+		}
+	case 2:
+		for i := 0; i < len(vals); i += 4 {
+			var b uint64
+			end := min(i+4, len(vals))
+			for j := i; j < end; j++ {
+				b |= vals[j] << (6 - 2*uint(j-i))
+			}
+			out[i>>2] = byte(b)
+		}
+	case 4:
+		for i := 0; i < len(vals); i += 2 {
+			b := vals[i] << 4
+			if i+1 < len(vals) {
+				b |= vals[i+1]
+			}
+			out[i>>1] = byte(b)
+		}
+	case 8:
+		out = out[:len(vals)]
+		for i, v := range vals {
+			out[i] = byte(v)
+		}
+	case 16:
+		out = out[:2*len(vals)]
+		for i, v := range vals {
+			binary.BigEndian.PutUint16(out[2*i:], uint16(v))
+		}
+	case 32:
+		out = out[:4*len(vals)]
+		for i, v := range vals {
+			binary.BigEndian.PutUint32(out[4*i:], uint32(v))
+		}
+	case 64:
+		out = out[:8*len(vals)]
+		for i, v := range vals {
+			binary.BigEndian.PutUint64(out[8*i:], v)
+		}
+	case 24, 40, 48, 56:
+		k := w >> 3
+		for i, v := range vals {
+			o := out[i*k : i*k+k]
+			for j := k - 1; j >= 0; j-- {
+				o[j] = byte(v)
+				v >>= 8
+			}
+		}
+	default:
+		var acc uint64 // pending bits, right-aligned
+		var nacc uint
+		o := 0
+		uw := uint(w)
+		for _, v := range vals {
+			// acc holds at most 7 pending bits before each step, so a
+			// step adds at most 32 bits.
+			for rest := uw; rest > 0; {
+				k := min(rest, 32)
+				rest -= k
+				acc = acc<<k | v>>rest&(1<<k-1)
+				nacc += k
+				for nacc >= 8 {
+					nacc -= 8
+					out[o] = byte(acc >> nacc)
+					o++
+				}
+			}
+		}
+		if nacc > 0 {
+			out[o] = byte(acc << (8 - nacc))
+		}
+	}
+	return dst
+}
+
+// grow extends dst by n bytes (contents of the new bytes undefined).
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) < n {
+		nd := make([]byte, len(dst), 2*cap(dst)+n)
+		copy(nd, dst)
+		dst = nd
+	}
+	return dst[:len(dst)+n]
+}

@@ -1,0 +1,240 @@
+// Integer run-length encoding version 2: the encoder. The byte layout of
+// each run is given in rle_int_v2.go.
+//
+// How runs are chosen:
+//   - Values are held until 512 are buffered or the kind of data changes.
+//   - Three or more equal values in a row end the run before them and become
+//     a run of their own: SHORT_REPEAT for 3..10 copies, DELTA with width
+//     code 0 and delta 0 for 11..512 copies.
+//   - Any other group of values is written as one run, DIRECT or DELTA,
+//     whichever is smaller (DIRECT on a tie):
+//     DIRECT packs the (zigzag-encoded, if signed) values at the smallest of
+//     the widths 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64 that fits them;
+//     DELTA is possible when the values are monotonic, their range fits in
+//     int64 (so no delta overflows) and either all deltas are equal (width
+//     code 0) or the first delta is not 0 (its sign gives the direction);
+//     deltas are packed at 2, 4, 8, 16, ... bits (DELTA has no width 1).
+//   - PATCHED_BASE is never written.
+//
+// Every run starts at the first held value, so the values Buffered reports
+// are exactly the next ones written and open a new run.
+package format
+
+import (
+	"math/bits"
+)
+
+// IntRLEv2Encoder writes an integer RLE v2 stream.
+type IntRLEv2Encoder struct {
+	out    Sink
+	signed bool
+
+	lits [v2MaxRun]int64
+	n    int // values held
+	rep  int // how many of the held values at the end are equal
+
+	tmp [v2MaxRun]uint64 // values or deltas to bit-pack
+	buf []byte           // one encoded run
+	err error
+}
+
+// NewIntRLEv2Encoder returns an encoder writing to out; signed streams
+// zigzag-encode their values.
+func NewIntRLEv2Encoder(out Sink, signed bool) *IntRLEv2Encoder {
+	return &IntRLEv2Encoder{out: out, signed: signed, buf: make([]byte, 0, 2+2*10+v2MaxRun*8)}
+}
+
+// Reset drops held values and the sticky error, and writes to out next.
+func (e *IntRLEv2Encoder) Reset(out Sink) {
+	e.out, e.n, e.rep, e.err = out, 0, 0, nil
+}
+
+// Buffered returns how many written values are not yet in the sink; they
+// start the next run.
+func (e *IntRLEv2Encoder) Buffered() int { return e.n }
+
+// Write adds one value. After a sink error every call returns that error.
+func (e *IntRLEv2Encoder) Write(v int64) error {
+	e.write(v)
+	return e.err
+}
+
+// WriteValues adds vs in order.
+func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
+	for _, v := range vs {
+		e.write(v)
+	}
+	return e.err
+}
+
+func (e *IntRLEv2Encoder) write(v int64) {
+	if e.n > 0 && v == e.lits[e.n-1] {
+		e.rep++
+	} else {
+		if e.rep == e.n && e.n >= v2ShortRepeatMin {
+			e.writeRepeat()
+		}
+		e.rep = 1
+	}
+	e.lits[e.n] = v
+	e.n++
+	if e.rep == v2ShortRepeatMin && e.n > v2ShortRepeatMin {
+		e.writeVariable(e.n - v2ShortRepeatMin)
+	}
+	if e.n == v2MaxRun {
+		if e.rep == e.n {
+			e.writeRepeat()
+		} else {
+			e.writeVariable(e.n)
+		}
+	}
+}
+
+// Flush writes every held value.
+func (e *IntRLEv2Encoder) Flush() error {
+	switch {
+	case e.n == 0:
+	case e.rep == e.n && e.n >= v2ShortRepeatMin:
+		e.writeRepeat()
+	default:
+		e.writeVariable(e.n)
+	}
+	return e.err
+}
+
+// encoded returns v as the encoding stores a non-patched value.
+func (e *IntRLEv2Encoder) encoded(v int64) uint64 {
+	if e.signed {
+		return Zigzag(v)
+	}
+	return uint64(v)
+}
+
+// writeRepeat writes the n held values, all equal, as one run.
+func (e *IntRLEv2Encoder) writeRepeat() {
+	n := e.n
+	e.n, e.rep = 0, 0
+	if e.err != nil {
+		return
+	}
+	u := e.encoded(e.lits[0])
+	b := e.buf[:0]
+	if n <= v2ShortRepeatMax {
+		w := max(1, (bits.Len64(u)+7)>>3)
+		b = append(b, byte(w-1)<<3|byte(n-v2ShortRepeatMin))
+		for i := w - 1; i >= 0; i-- {
+			b = append(b, byte(u>>(8*i)))
+		}
+	} else {
+		b = append(b, v2Delta<<6|byte((n-1)>>8), byte(n-1))
+		b = AppendUvarint(b, u)
+		b = append(b, 0) // delta base 0: every value equal
+	}
+	_, e.err = e.out.Write(b)
+	e.buf = b
+}
+
+// writeVariable writes the first k held values as one DIRECT or DELTA run
+// and moves the rest to the front.
+func (e *IntRLEv2Encoder) writeVariable(k int) {
+	if e.err == nil {
+		b := e.encodeVariable(e.buf[:0], e.lits[:k])
+		_, e.err = e.out.Write(b)
+		e.buf = b
+	}
+	copy(e.lits[:], e.lits[k:e.n])
+	e.n -= k
+	if e.n == 0 {
+		e.rep = 0
+	}
+}
+
+// encodeVariable appends the run for vals (1..512 values) to b.
+func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
+	k := len(vals)
+	zz := e.tmp[:k]
+	var or uint64
+	if e.signed {
+		for i, v := range vals {
+			u := Zigzag(v)
+			zz[i] = u
+			or |= u
+		}
+	} else {
+		for i, v := range vals {
+			zz[i] = uint64(v)
+			or |= uint64(v)
+		}
+	}
+	directW := alignedWidth(bits.Len64(or))
+	directSize := 2 + packedLen(k, directW)
+
+	if k >= 2 {
+		first := vals[1] - vals[0]
+		inc, dec, fixed := true, true, true
+		lo, hi := vals[0], vals[0]
+		prev := vals[0]
+		for _, v := range vals[1:] {
+			inc = inc && v >= prev
+			dec = dec && v <= prev
+			fixed = fixed && v-prev == first
+			lo, hi = min(lo, v), max(hi, v)
+			prev = v
+		}
+		// hi-lo wraps negative exactly when the range does not fit int64;
+		// when it fits, no delta overflows.
+		if hi-lo >= 0 {
+			base := e.encoded(vals[0])
+			headSize := 2 + uvarintLen(base) + uvarintLen(Zigzag(first))
+			switch {
+			case fixed:
+				if headSize <= directSize {
+					return e.appendDelta(b, vals, base, first, 0)
+				}
+			case first != 0 && (inc || dec):
+				var absOr uint64 // OR of the packed |deltas|, for their bit length
+				for i := 2; i < k; i++ {
+					dl := vals[i] - vals[i-1]
+					if dl < 0 {
+						dl = -dl
+					}
+					absOr |= uint64(dl)
+				}
+				w := max(2, alignedWidth(bits.Len64(absOr)))
+				if headSize+packedLen(k-2, w) < directSize {
+					return e.appendDelta(b, vals, base, first, w)
+				}
+			}
+		}
+	}
+	b = append(b, v2Direct<<6|codeFromWidth[directW]<<1|byte((k-1)>>8), byte(k-1))
+	return packBits(b, zz, directW)
+}
+
+// appendDelta appends a DELTA run of vals with packed width w (0: fixed
+// delta).
+func (e *IntRLEv2Encoder) appendDelta(b []byte, vals []int64, base uint64, first int64, w int) []byte {
+	k := len(vals)
+	code := byte(0)
+	if w > 0 {
+		code = codeFromWidth[w]
+	}
+	b = append(b, v2Delta<<6|code<<1|byte((k-1)>>8), byte(k-1))
+	b = AppendUvarint(b, base)
+	b = AppendVarint(b, first)
+	if w == 0 {
+		return b
+	}
+	ds := e.tmp[:k-2]
+	for i := range ds {
+		dl := vals[i+2] - vals[i+1]
+		if dl < 0 {
+			dl = -dl
+		}
+		ds[i] = uint64(dl)
+	}
+	return packBits(b, ds, w)
+}
+
+// uvarintLen returns the bytes of u as a varint.
+func uvarintLen(u uint64) int { return (bits.Len64(u|1) + 6) / 7 }
