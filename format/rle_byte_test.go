@@ -261,4 +261,3 @@ func FuzzByteRLEDecode(f *testing.F) {
 		}
 	})
 }
-
