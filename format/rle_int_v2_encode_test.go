@@ -1,0 +1,326 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func encodeV2(t testing.TB, vals []int64, signed bool) []byte {
+	t.Helper()
+	var s sinkBuf
+	e := NewIntRLEv2Encoder(&s, signed)
+	if err := e.WriteValues(vals); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if e.Buffered() != 0 {
+		t.Fatalf("Buffered after Flush = %d", e.Buffered())
+	}
+	return s.Bytes()
+}
+
+// v2Run describes one run of an encoded stream, as scanned by scanV2.
+type v2Run struct {
+	kind      int // v2ShortRepeat, v2Direct, v2PatchedBase, v2Delta
+	n         int
+	width     int   // packed width (DELTA: 0 for fixed)
+	code      int   // width code as written
+	deltaBase int64 // DELTA only
+}
+
+// scanV2 walks the runs of a stream the way the spec describes them,
+// independently of the decoder.
+func scanV2(t testing.TB, enc []byte) []v2Run {
+	t.Helper()
+	var runs []v2Run
+	p := 0
+	varint := func() uint64 {
+		u, k := binary.Uvarint(enc[p:])
+		if k <= 0 {
+			t.Fatalf("bad varint at %d", p)
+		}
+		p += k
+		return u
+	}
+	for p < len(enc) {
+		h := enc[p]
+		r := v2Run{kind: int(h >> 6)}
+		if r.kind == v2ShortRepeat {
+			r.n = int(h&7) + 3
+			r.width = 8 * (int(h>>3&7) + 1)
+			p += 1 + int(h>>3&7) + 1
+			runs = append(runs, r)
+			continue
+		}
+		r.code = int(h >> 1 & 31)
+		r.n = int(h&1)<<8 | int(enc[p+1]) + 1
+		r.width = int(widthFromCode[r.code])
+		p += 2
+		switch r.kind {
+		case v2Direct:
+			p += packedLen(r.n, r.width)
+		case v2Delta:
+			varint()
+			r.deltaBase = UnZigzag(varint())
+			if r.code == 0 {
+				r.width = 0
+			} else {
+				p += packedLen(r.n-2, r.width)
+			}
+		default:
+			t.Fatalf("PATCHED_BASE run written at %d", p-2)
+		}
+		runs = append(runs, r)
+	}
+	if p != len(enc) {
+		t.Fatalf("runs end at %d of %d bytes", p, len(enc))
+	}
+	return runs
+}
+
+// checkV2Runs checks the rules our writer keeps.
+func checkV2Runs(t testing.TB, enc []byte) []v2Run {
+	t.Helper()
+	runs := scanV2(t, enc)
+	for i, r := range runs {
+		if r.n < 1 || r.n > 512 {
+			t.Fatalf("run %d: %d values", i, r.n)
+		}
+		switch r.kind {
+		case v2Direct:
+			switch r.width {
+			case 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64:
+			default:
+				t.Fatalf("run %d: DIRECT width %d is not aligned", i, r.width)
+			}
+		case v2Delta:
+			switch r.width {
+			case 0, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64:
+			default:
+				t.Fatalf("run %d: DELTA width %d is not aligned", i, r.width)
+			}
+			if r.width != 0 && r.deltaBase == 0 {
+				t.Fatalf("run %d: DELTA base 0 with width %d", i, r.width)
+			}
+		}
+	}
+	return runs
+}
+
+func TestIntRLEv2EncoderChoices(t *testing.T) {
+	type want struct{ kind, n, width int }
+	cases := []struct {
+		name   string
+		vals   []int64
+		signed bool
+		runs   []want
+		enc    []byte // exact bytes, when given
+	}{
+		{"3 repeats", seq(-3, 0, 3), true, []want{{v2ShortRepeat, 3, 8}}, []byte{0x00, 0x05}},
+		{"10 repeats", seq(300, 0, 10), false, []want{{v2ShortRepeat, 10, 16}}, []byte{0x0f, 0x01, 0x2c}},
+		{"11 repeats", seq(300, 0, 11), false, []want{{v2Delta, 11, 0}}, []byte{0xc0, 0x0a, 0xac, 0x02, 0x00}},
+		{"1000 repeats", seq(-1, 0, 1000), true, []want{{v2Delta, 512, 0}, {v2Delta, 488, 0}},
+			[]byte{0xc1, 0xff, 0x01, 0x00, 0xc1, 0xe7, 0x01, 0x00}},
+		{"0..511", seq(0, 1, 512), false, []want{{v2Delta, 512, 0}}, []byte{0xc1, 0xff, 0x00, 0x02}},
+		{"0..512", seq(0, 1, 513), false, []want{{v2Delta, 512, 0}, {v2Direct, 1, 16}}, nil},
+		{"descending by 7", seq(1e9, -7, 300), true, []want{{v2Delta, 300, 0}}, nil},
+		{"one value", []int64{5}, false, []want{{v2Direct, 1, 4}}, []byte{0x46, 0x00, 0x50}},
+		{"two values", []int64{5, 6}, false, []want{{v2Direct, 2, 4}}, []byte{0x46, 0x01, 0x56}},
+		{"values then repeat", []int64{1, 9, 4, 4, 4, 4}, false,
+			[]want{{v2Direct, 2, 4}, {v2ShortRepeat, 4, 8}}, []byte{0x46, 0x01, 0x19, 0x01, 0x04}},
+		{"repeat then values", []int64{4, 4, 4, 1, 9}, false,
+			[]want{{v2ShortRepeat, 3, 8}, {v2Direct, 2, 4}}, nil},
+		{"zeros and ones", []int64{0, 1, 1, 0, 1, 0, 0, 1}, false, []want{{v2Direct, 8, 1}}, []byte{0x40, 0x07, 0x69}},
+		{"MinInt64 MaxInt64", []int64{math.MinInt64, math.MaxInt64}, true, []want{{v2Direct, 2, 64}}, nil},
+		{"range overflows int64", []int64{math.MinInt64, 0, math.MaxInt64}, true, []want{{v2Direct, 3, 64}}, nil},
+		{"sorted with duplicates first", []int64{1, 1, 2, 5, 9, 20}, false, []want{{v2Direct, 6, 8}}, nil},
+	}
+	for _, c := range cases {
+		enc := encodeV2(t, c.vals, c.signed)
+		runs := checkV2Runs(t, enc)
+		if len(runs) != len(c.runs) {
+			t.Errorf("%s: %d runs %+v, want %+v", c.name, len(runs), runs, c.runs)
+			continue
+		}
+		for i, r := range runs {
+			if w := c.runs[i]; r.kind != w.kind || r.n != w.n || r.width != w.width {
+				t.Errorf("%s: run %d = %+v, want %+v", c.name, i, r, w)
+			}
+		}
+		if c.enc != nil && !bytes.Equal(enc, c.enc) {
+			t.Errorf("%s: % x, want % x", c.name, enc, c.enc)
+		}
+		equalInts(t, c.name, decodeV2(t, enc, len(c.vals), c.signed), c.vals)
+	}
+}
+
+// Monotonic data is written as DELTA when that is smaller.
+func TestIntRLEv2EncoderMonotonic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	vals := make([]int64, 2048)
+	v := int64(1_700_000_000_000)
+	for i := range vals {
+		vals[i] = v
+		v += 1 + int64(rng.IntN(100))
+	}
+	enc := encodeV2(t, vals, true)
+	for i, r := range checkV2Runs(t, enc) {
+		if r.kind != v2Delta || r.width != 8 || r.n != 512 {
+			t.Fatalf("run %d = %+v, want DELTA of 512 at 8 bits", i, r)
+		}
+	}
+	equalInts(t, "monotonic", decodeV2(t, enc, len(vals), true), vals)
+}
+
+func adversarialSets() map[string][]int64 {
+	sets := map[string][]int64{}
+	ext := []int64{math.MinInt64, math.MaxInt64, math.MinInt64 + 1, math.MaxInt64 - 1, 0, -1, 1}
+	var alt, ext2 []int64
+	for i := 0; i < 1100; i++ {
+		alt = append(alt, int64(i)*(1-2*int64(i&1))) // 0 -1 2 -3 ...
+		ext2 = append(ext2, ext[i%len(ext)])
+	}
+	sets["alternating signs"] = alt
+	sets["extremes"] = ext2
+	for _, n := range []int{511, 512, 513} {
+		for name, f := range map[string]func(i int) int64{
+			"repeat MinInt64": func(int) int64 { return math.MinInt64 },
+			"repeat MaxInt64": func(int) int64 { return math.MaxInt64 },
+			"up to MaxInt64":  func(i int) int64 { return math.MaxInt64 - int64(n-1-i) },
+			"down to MinInt64": func(i int) int64 {
+				return math.MinInt64 + int64(n-1-i)
+			},
+			"wide steps":  func(i int) int64 { return math.MinInt64 + int64(i)*(math.MaxInt64/int64(n)*2) },
+			"random":      func(i int) int64 { return int64(i*i*7919) ^ int64(i)<<40 },
+			"square wave": func(i int) int64 { return int64(i / 10 % 2) },
+		} {
+			vs := make([]int64, n)
+			for i := range vs {
+				vs[i] = f(i)
+			}
+			sets[name+" "+string(rune('0'+n%10))] = vs
+		}
+	}
+	return sets
+}
+
+func TestIntRLEv2RoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	for name, vals := range adversarialSets() {
+		for _, signed := range []bool{false, true} {
+			enc := checkIntCodec(t, rng, vals, signed, newV2Enc, newV2Dec)
+			checkV2Runs(t, enc)
+			_ = name
+		}
+	}
+	for iter := 0; iter < 40; iter++ {
+		signed := iter%2 == 0
+		vals := randomInts(rng, rng.IntN(6000), signed)
+		enc := checkIntCodec(t, rng, vals, signed, newV2Enc, newV2Dec)
+		checkV2Runs(t, enc)
+	}
+	// The same data through RLE v1.
+	for name, vals := range adversarialSets() {
+		_ = name
+		checkIntCodec(t, rng, vals, true, newV1Enc, newV1Dec)
+	}
+}
+
+func TestIntRLEv2EncoderSinkError(t *testing.T) {
+	s := &sinkBuf{failAfter: 100}
+	e := NewIntRLEv2Encoder(s, true)
+	rng := rand.New(rand.NewPCG(45, 46))
+	err := e.WriteValues(randomInts(rng, 5000, true))
+	if err == nil {
+		err = e.Flush()
+	}
+	if err == nil || err != errSink {
+		t.Fatalf("got %v, want sink error", err)
+	}
+	if err := e.Write(1); err != errSink {
+		t.Fatalf("sticky error lost: %v", err)
+	}
+	var ok sinkBuf
+	e.Reset(&ok)
+	e.Write(7)
+	if err := e.Flush(); err != nil || !bytes.Equal(ok.Bytes(), []byte{0x46, 0x00, 0xe0}) {
+		t.Fatalf("after Reset: %v % x", err, ok.Bytes())
+	}
+}
+
+// valuesFromFuzz turns fuzz bytes into values of several shapes.
+func valuesFromFuzz(data []byte) []int64 {
+	if len(data) == 0 {
+		return nil
+	}
+	mode, data := data[0]%4, data[1:]
+	var out []int64
+	switch mode {
+	case 0: // raw 64-bit values
+		for len(data) >= 8 {
+			out = append(out, int64(binary.LittleEndian.Uint64(data)))
+			data = data[8:]
+		}
+	case 1: // walk with signed byte steps, so monotonic stretches appear
+		v := int64(0)
+		for _, b := range data {
+			v += int64(int8(b))
+			out = append(out, v)
+		}
+	case 2: // repeats of a few values including the extremes
+		pick := []int64{0, 1, -1, math.MaxInt64, math.MinInt64, 1 << 40}
+		for _, b := range data {
+			for k := int(b>>3) + 1; k > 0; k-- {
+				out = append(out, pick[int(b&7)%len(pick)])
+			}
+		}
+	default: // small values
+		for _, b := range data {
+			out = append(out, int64(int8(b)))
+		}
+	}
+	return out
+}
+
+func FuzzIntRLEv2RoundTrip(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, true)
+	f.Add(append([]byte{1}, bytes.Repeat([]byte{3}, 600)...), false)
+	f.Add([]byte{2, 0xff, 0xf9, 0x03, 0x04, 0x13, 0x07}, true)
+	f.Add(append([]byte{3}, bytes.Repeat([]byte{0x80, 0x7f}, 300)...), true)
+	f.Fuzz(func(t *testing.T, data []byte, signed bool) {
+		vals := valuesFromFuzz(data)
+		var s sinkBuf
+		e := NewIntRLEv2Encoder(&s, signed)
+		// Record a position half way.
+		half := len(vals) / 2
+		e.WriteValues(vals[:half])
+		off, skip := s.Len(), e.Buffered()
+		for _, v := range vals[half:] {
+			e.Write(v)
+		}
+		if err := e.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		enc := s.Bytes()
+		checkV2Runs(t, enc)
+		got := make([]int64, len(vals))
+		if err := NewIntRLEv2Decoder(newPieceSource(enc, 1, 7), signed).Next(got); err != nil {
+			t.Fatal(err)
+		}
+		equalInts(t, "round trip", got, vals)
+		d := NewIntRLEv2Decoder(whole(enc[off:]), signed)
+		if err := d.Skip(int64(skip)); err != nil {
+			t.Fatal(err)
+		}
+		rest := make([]int64, len(vals)-half)
+		if err := d.Next(rest); err != nil {
+			t.Fatal(err)
+		}
+		equalInts(t, "from position", rest, vals[half:])
+	})
+}
