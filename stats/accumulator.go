@@ -1,0 +1,500 @@
+package stats
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// Accumulator gathers the statistics of one column while the writer adds its
+// values, typically one per row group, merged into one per stripe and one per
+// file. It is a concrete type so the per-value calls can be inlined; use the
+// method of the column's kind:
+//
+//	boolean                      AddBool (or AddLongs with 0/1)
+//	tinyint smallint int bigint  AddInt, AddLongs
+//	float double                 AddDouble, AddDoubles (floats widened)
+//	string varchar char binary   AddBytes, AddByteRows (char values padded)
+//	decimal                      AddDecimal, AddDecimals (at the column's scale)
+//	date                         AddDate, AddLongs
+//	timestamp(_instant)          AddTimestamp, AddTimestamps
+//	array map                    AddChildren (children of one value)
+//	struct uniontype             AddValue
+//
+// and AddNull for every null at this level (not for rows under a null
+// parent, which do not count at all). Calls of another kind's method update
+// state Column does not read. An Accumulator is not safe for concurrent use.
+type Accumulator struct {
+	kind        orc.Kind
+	scale       int
+	count       uint64 // non-null values
+	hasNull     bool
+	mismatch    bool // merged with an accumulator of another kind
+	bytesOnDisk uint64
+
+	// integers, dates (min/max only)
+	imin, imax, isum int64
+	isumOverflow     bool
+
+	// floats and doubles; dseen is false until a non-NaN value arrives
+	dmin, dmax, dsum float64
+	dseen, dnan      bool
+
+	// strings and binary; smin/smax are copies kept in reused buffers
+	smin, smax []byte
+	bsum       int64
+
+	trues uint64
+
+	// decimals, unscaled at the column's scale
+	decMin, decMax, decSum orc.Int128
+	decSumOverflow         bool
+
+	// timestamps
+	tminSec, tmaxSec int64
+	tminNs, tmaxNs   int32
+
+	// lists and maps
+	cmin, cmax, ctotal uint64
+}
+
+// NewAccumulator returns an empty accumulator for the column t.
+func NewAccumulator(t *orc.Schema) *Accumulator {
+	a := &Accumulator{kind: t.Kind}
+	if t.Kind == orc.Decimal {
+		a.scale = t.Scale
+	}
+	return a
+}
+
+// Reset empties the accumulator for the next row group, keeping its kind and
+// its buffers.
+func (a *Accumulator) Reset() {
+	smin, smax := a.smin[:0], a.smax[:0]
+	*a = Accumulator{kind: a.kind, scale: a.scale, smin: smin, smax: smax}
+}
+
+// AddNull records a null value at this level.
+func (a *Accumulator) AddNull() { a.hasNull = true }
+
+// AddNulls records n null values.
+func (a *Accumulator) AddNulls(n int) {
+	if n > 0 {
+		a.hasNull = true
+	}
+}
+
+// AddValue records a non-null struct or union value.
+func (a *Accumulator) AddValue() { a.count++ }
+
+// SetBytesOnDisk records the column's stream bytes, for stripe and file
+// statistics.
+func (a *Accumulator) SetBytesOnDisk(n uint64) { a.bytesOnDisk = n }
+
+// AddInt records an integer value.
+func (a *Accumulator) AddInt(v int64) {
+	if a.count == 0 {
+		a.imin, a.imax = v, v
+	} else if v < a.imin {
+		a.imin = v
+	} else if v > a.imax {
+		a.imax = v
+	}
+	a.count++
+	s := a.isum + v
+	if (a.isum >= 0) == (v >= 0) && (s >= 0) != (v >= 0) {
+		a.isumOverflow = true
+	}
+	a.isum = s
+}
+
+// AddDate records a date as days since 1970-01-01.
+func (a *Accumulator) AddDate(days int32) { a.addDate(int64(days)) }
+
+func (a *Accumulator) addDate(v int64) {
+	if a.count == 0 {
+		a.imin, a.imax = v, v
+	} else if v < a.imin {
+		a.imin = v
+	} else if v > a.imax {
+		a.imax = v
+	}
+	a.count++
+}
+
+// AddBool records a boolean value.
+func (a *Accumulator) AddBool(v bool) {
+	a.count++
+	if v {
+		a.trues++
+	}
+}
+
+// AddDouble records a float or double value. A NaN makes min and max unknown
+// and the sum NaN.
+func (a *Accumulator) AddDouble(v float64) {
+	a.count++
+	a.dsum += v
+	switch {
+	case v != v:
+		a.dnan = true
+	case !a.dseen:
+		a.dmin, a.dmax, a.dseen = v, v, true
+	case v < a.dmin:
+		a.dmin = v
+	case v > a.dmax:
+		a.dmax = v
+	}
+}
+
+// AddBytes records a string, char (padded), varchar or binary value. The
+// bytes are compared unsigned (UTF-8 order for text) and copied only when
+// they become the new minimum or maximum.
+func (a *Accumulator) AddBytes(v []byte) {
+	if a.count == 0 {
+		a.smin = append(a.smin[:0], v...)
+		a.smax = append(a.smax[:0], v...)
+	} else if bytes.Compare(v, a.smin) < 0 {
+		a.smin = append(a.smin[:0], v...)
+	} else if bytes.Compare(v, a.smax) > 0 {
+		a.smax = append(a.smax[:0], v...)
+	}
+	a.count++
+	a.bsum += int64(len(v))
+}
+
+// AddDecimal records a decimal value given unscaled at the column's scale.
+// The sum becomes unknown once it needs more than 38 digits.
+func (a *Accumulator) AddDecimal(v orc.Int128) {
+	if a.count == 0 {
+		a.decMin, a.decMax = v, v
+	} else if v.Cmp(a.decMin) < 0 {
+		a.decMin = v
+	} else if v.Cmp(a.decMax) > 0 {
+		a.decMax = v
+	}
+	a.count++
+	if !a.decSumOverflow {
+		s, of := a.decSum.Add(v)
+		if of || !fitsDecimal(s) {
+			a.decSumOverflow = true
+		}
+		a.decSum = s
+	}
+}
+
+// AddTimestamp records a timestamp as seconds since 1970-01-01 and nanos
+// 0..999,999,999 (wall clock read as UTC for TIMESTAMP, the instant for
+// TIMESTAMP_INSTANT). Nanos outside that range are carried into seconds.
+func (a *Accumulator) AddTimestamp(sec int64, nanos int32) {
+	if nanos < 0 || nanos > 999_999_999 {
+		carry, n := floorDivMod(int64(nanos), 1_000_000_000)
+		sec, nanos = sec+carry, int32(n)
+	}
+	if a.count == 0 {
+		a.tminSec, a.tminNs, a.tmaxSec, a.tmaxNs = sec, nanos, sec, nanos
+	} else if cmpTime(sec, nanos, a.tminSec, a.tminNs) < 0 {
+		a.tminSec, a.tminNs = sec, nanos
+	} else if cmpTime(sec, nanos, a.tmaxSec, a.tmaxNs) > 0 {
+		a.tmaxSec, a.tmaxNs = sec, nanos
+	}
+	a.count++
+}
+
+// AddChildren records a list or map value with n children.
+func (a *Accumulator) AddChildren(n uint64) {
+	if a.count == 0 {
+		a.cmin, a.cmax = n, n
+	} else if n < a.cmin {
+		a.cmin = n
+	} else if n > a.cmax {
+		a.cmax = n
+	}
+	a.count++
+	a.ctotal += n
+}
+
+// The vector-wise methods take a run of rows. nulls is either empty (no row
+// is null) or parallel to the values, true marking a null at this level.
+
+// AddLongs records integer, date (days) or boolean (0 false, else true)
+// values, by the accumulator's kind.
+func (a *Accumulator) AddLongs(values []int64, nulls []bool) {
+	if len(nulls) != 0 {
+		nulls = nulls[:len(values)]
+	}
+	switch a.kind {
+	case orc.Boolean:
+		for i, v := range values {
+			if len(nulls) != 0 && nulls[i] {
+				a.hasNull = true
+				continue
+			}
+			a.count++
+			if v != 0 {
+				a.trues++
+			}
+		}
+	case orc.Date:
+		for i, v := range values {
+			if len(nulls) != 0 && nulls[i] {
+				a.hasNull = true
+				continue
+			}
+			a.addDate(v)
+		}
+	default:
+		if len(nulls) == 0 && len(values) > 0 {
+			a.addIntsNoNulls(values)
+			return
+		}
+		for i, v := range values {
+			if nulls[i] {
+				a.hasNull = true
+				continue
+			}
+			a.AddInt(v)
+		}
+	}
+}
+
+// addIntsNoNulls is the tight loop for a run without nulls.
+func (a *Accumulator) addIntsNoNulls(values []int64) {
+	mn, mx, sum, of := a.imin, a.imax, a.isum, a.isumOverflow
+	if a.count == 0 {
+		mn, mx = values[0], values[0]
+	}
+	for _, v := range values {
+		mn = min(mn, v)
+		mx = max(mx, v)
+		s := sum + v
+		of = of || ((sum >= 0) == (v >= 0) && (s >= 0) != (v >= 0))
+		sum = s
+	}
+	a.imin, a.imax, a.isum, a.isumOverflow = mn, mx, sum, of
+	a.count += uint64(len(values))
+}
+
+// AddDoubles records float or double values.
+func (a *Accumulator) AddDoubles(values []float64, nulls []bool) {
+	if len(nulls) != 0 {
+		nulls = nulls[:len(values)]
+	}
+	for i, v := range values {
+		if len(nulls) != 0 && nulls[i] {
+			a.hasNull = true
+			continue
+		}
+		a.AddDouble(v)
+	}
+}
+
+// AddByteRows records the byte values data[offsets[i]:offsets[i+1]] for
+// each row i, as orc.BytesVector stores them (len(offsets) = rows + 1).
+func (a *Accumulator) AddByteRows(data []byte, offsets []int, nulls []bool) {
+	rows := len(offsets) - 1
+	if rows <= 0 {
+		return
+	}
+	if len(nulls) != 0 {
+		nulls = nulls[:rows]
+	}
+	for i := 0; i < rows; i++ {
+		if len(nulls) != 0 && nulls[i] {
+			a.hasNull = true
+			continue
+		}
+		a.AddBytes(data[offsets[i]:offsets[i+1]])
+	}
+}
+
+// AddDecimals records decimal values unscaled at the column's scale.
+func (a *Accumulator) AddDecimals(values []orc.Int128, nulls []bool) {
+	if len(nulls) != 0 {
+		nulls = nulls[:len(values)]
+	}
+	for i, v := range values {
+		if len(nulls) != 0 && nulls[i] {
+			a.hasNull = true
+			continue
+		}
+		a.AddDecimal(v)
+	}
+}
+
+// AddTimestamps records timestamps given as parallel seconds and nanos.
+func (a *Accumulator) AddTimestamps(secs []int64, nanos []int32, nulls []bool) {
+	nanos = nanos[:len(secs)]
+	if len(nulls) != 0 {
+		nulls = nulls[:len(secs)]
+	}
+	for i, s := range secs {
+		if len(nulls) != 0 && nulls[i] {
+			a.hasNull = true
+			continue
+		}
+		a.AddTimestamp(s, nanos[i])
+	}
+}
+
+// Merge folds the values of o, an accumulator of the same column, into a.
+// Merging accumulators of different kinds is a caller error that makes
+// a's typed statistics unknown.
+func (a *Accumulator) Merge(o *Accumulator) {
+	if o == nil {
+		return
+	}
+	if o.kind != a.kind || o.scale != a.scale || o.mismatch {
+		a.mismatch = true
+	}
+	a.hasNull = a.hasNull || o.hasNull
+	a.bytesOnDisk += o.bytesOnDisk
+	if o.count == 0 {
+		return
+	}
+	if a.count == 0 {
+		smin, smax := a.smin, a.smax
+		hasNull, mismatch, bod := a.hasNull, a.mismatch, a.bytesOnDisk
+		kind, scale := a.kind, a.scale
+		*a = *o
+		a.smin = append(smin[:0], o.smin...)
+		a.smax = append(smax[:0], o.smax...)
+		a.hasNull, a.mismatch, a.bytesOnDisk = hasNull, mismatch, bod
+		a.kind, a.scale = kind, scale
+		return
+	}
+	a.count += o.count
+	// integers and dates
+	a.imin, a.imax = min(a.imin, o.imin), max(a.imax, o.imax)
+	s := a.isum + o.isum
+	if a.isumOverflow || o.isumOverflow || ((a.isum >= 0) == (o.isum >= 0) && (s >= 0) != (a.isum >= 0)) {
+		a.isumOverflow = true
+	}
+	a.isum = s
+	// doubles
+	switch {
+	case o.dseen && !a.dseen:
+		a.dmin, a.dmax, a.dseen = o.dmin, o.dmax, true
+	case o.dseen:
+		a.dmin, a.dmax = min(a.dmin, o.dmin), max(a.dmax, o.dmax)
+	}
+	a.dnan = a.dnan || o.dnan
+	a.dsum += o.dsum
+	// bytes
+	if bytes.Compare(o.smin, a.smin) < 0 {
+		a.smin = append(a.smin[:0], o.smin...)
+	}
+	if bytes.Compare(o.smax, a.smax) > 0 {
+		a.smax = append(a.smax[:0], o.smax...)
+	}
+	a.bsum += o.bsum
+	a.trues += o.trues
+	// decimals
+	if o.decMin.Cmp(a.decMin) < 0 {
+		a.decMin = o.decMin
+	}
+	if o.decMax.Cmp(a.decMax) > 0 {
+		a.decMax = o.decMax
+	}
+	if a.decSumOverflow || o.decSumOverflow {
+		a.decSumOverflow = true
+	} else if ds, of := a.decSum.Add(o.decSum); of || !fitsDecimal(ds) {
+		a.decSumOverflow = true
+	} else {
+		a.decSum = ds
+	}
+	// timestamps
+	if cmpTime(o.tminSec, o.tminNs, a.tminSec, a.tminNs) < 0 {
+		a.tminSec, a.tminNs = o.tminSec, o.tminNs
+	}
+	if cmpTime(o.tmaxSec, o.tmaxNs, a.tmaxSec, a.tmaxNs) > 0 {
+		a.tmaxSec, a.tmaxNs = o.tmaxSec, o.tmaxNs
+	}
+	// collections
+	a.cmin, a.cmax = min(a.cmin, o.cmin), max(a.cmax, o.cmax)
+	a.ctotal += o.ctotal
+}
+
+// Column returns the statistics gathered so far.
+func (a *Accumulator) Column() Column {
+	c := Column{
+		Kind:         a.kind,
+		NumValues:    a.count,
+		HasNull:      a.hasNull,
+		HasNullKnown: true,
+		BytesOnDisk:  a.bytesOnDisk,
+	}
+	if a.mismatch {
+		return c
+	}
+	some := a.count > 0
+	switch a.kind {
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		c.Int = &IntStats{HasMinMax: some, HasSum: !a.isumOverflow}
+		if some {
+			c.Int.Min, c.Int.Max = a.imin, a.imax
+		}
+		if c.Int.HasSum {
+			c.Int.Sum = a.isum
+		}
+	case orc.Float, orc.Double:
+		s := &DoubleStats{Sum: a.dsum, HasSum: true}
+		if a.dseen && !a.dnan && !math.IsNaN(a.dsum) {
+			s.Min, s.Max, s.HasMinMax = a.dmin, a.dmax, true
+		}
+		if a.dnan {
+			s.Sum = math.NaN()
+		}
+		c.Double = s
+	case orc.String, orc.Char, orc.Varchar:
+		s := &StringStats{Sum: a.bsum, HasSum: true}
+		if some {
+			s.Min, s.Max, s.HasMin, s.HasMax = string(a.smin), string(a.smax), true, true
+		}
+		c.String = s
+	case orc.Binary:
+		c.Binary = &BinaryStats{Sum: a.bsum, HasSum: true}
+	case orc.Boolean:
+		c.Bool = &BoolStats{TrueCount: a.trues}
+	case orc.Decimal:
+		s := &DecimalStats{HasMinMax: some, HasSum: !a.decSumOverflow}
+		if some {
+			s.Min = DecimalValue{Unscaled: a.decMin, Scale: a.scale}
+			s.Max = DecimalValue{Unscaled: a.decMax, Scale: a.scale}
+		}
+		s.Sum = DecimalValue{Scale: a.scale}
+		if s.HasSum {
+			s.Sum.Unscaled = a.decSum
+		}
+		c.Decimal = s
+	case orc.Date:
+		s := &DateStats{}
+		if some && a.imin >= math.MinInt32 && a.imax <= math.MaxInt32 {
+			s.Min, s.Max, s.HasMinMax = int32(a.imin), int32(a.imax), true
+		}
+		c.Date = s
+	case orc.Timestamp, orc.TimestampInstant:
+		s := &TimestampStats{}
+		_, _, ok1 := toMillis(a.tminSec, a.tminNs)
+		_, _, ok2 := toMillis(a.tmaxSec, a.tmaxNs)
+		if some && ok1 && ok2 {
+			s.MinSec, s.MinNanos, s.MaxSec, s.MaxNanos, s.HasMinMax = a.tminSec, a.tminNs, a.tmaxSec, a.tmaxNs, true
+		}
+		c.Timestamp = s
+	case orc.List, orc.Map:
+		s := &CollectionStats{TotalChildren: a.ctotal}
+		if some {
+			s.MinChildren, s.MaxChildren, s.HasMinMax = a.cmin, a.cmax, true
+		}
+		c.Collection = s
+	}
+	return c
+}
+
+// Proto returns the statistics as stored in the file (see Column.Proto).
+func (a *Accumulator) Proto() *orcpb.ColumnStatistics {
+	c := a.Column()
+	return c.Proto()
+}

@@ -1,0 +1,261 @@
+package stats
+
+import (
+	"math"
+
+	"github.com/orcgo/orc"
+)
+
+// Merge folds the statistics o of the same column into c, so that c describes
+// the union of both value sets: row groups merge into a stripe, stripes into
+// the file. Counts add; HasNull is true if either has a null; HasNullKnown
+// only if both know. A typed part stays known only when both sides know it,
+// except that a side with no values contributes nothing (its unknowns do not
+// matter). Sums that overflow become unknown. Merge allocates new typed
+// parts, so statistics that shared them before are not changed.
+//
+// Merging statistics of different kinds is a caller error: the counts are
+// merged and every typed part of c becomes nil.
+func (c *Column) Merge(o *Column) {
+	if o == nil {
+		return
+	}
+	ca, cb := c.NumValues, o.NumValues
+	c.NumValues += o.NumValues
+	c.HasNull = c.HasNull || o.HasNull
+	c.HasNullKnown = c.HasNullKnown && o.HasNullKnown
+	c.BytesOnDisk += o.BytesOnDisk
+	if c.Kind != o.Kind {
+		c.Int, c.Double, c.String, c.Bool, c.Decimal = nil, nil, nil, nil, nil
+		c.Date, c.Timestamp, c.Binary, c.Collection = nil, nil, nil, nil
+		return
+	}
+	switch c.Kind {
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		c.Int = mergeTyped(c.Int, ca, o.Int, cb, mergeInt)
+	case orc.Float, orc.Double:
+		c.Double = mergeTyped(c.Double, ca, o.Double, cb, mergeDouble)
+	case orc.String, orc.Char, orc.Varchar:
+		c.String = mergeTyped(c.String, ca, o.String, cb, mergeString)
+	case orc.Boolean:
+		c.Bool = mergeTyped(c.Bool, ca, o.Bool, cb, func(a *BoolStats, _ uint64, b *BoolStats, _ uint64) BoolStats {
+			return BoolStats{TrueCount: a.TrueCount + b.TrueCount}
+		})
+	case orc.Decimal:
+		c.Decimal = mergeTyped(c.Decimal, ca, o.Decimal, cb, mergeDecimal)
+	case orc.Date:
+		c.Date = mergeTyped(c.Date, ca, o.Date, cb, mergeDate)
+	case orc.Timestamp, orc.TimestampInstant:
+		c.Timestamp = mergeTyped(c.Timestamp, ca, o.Timestamp, cb, mergeTimestamp)
+	case orc.Binary:
+		c.Binary = mergeTyped(c.Binary, ca, o.Binary, cb, func(a *BinaryStats, ca uint64, b *BinaryStats, cb uint64) BinaryStats {
+			sum, ok := mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
+			return BinaryStats{Sum: sum, HasSum: ok}
+		})
+	case orc.List, orc.Map:
+		c.Collection = mergeTyped(c.Collection, ca, o.Collection, cb, mergeCollection)
+	}
+}
+
+// mergeTyped handles the nil cases, then calls f on copies. A nil part with
+// no values is neutral; otherwise nil wins.
+func mergeTyped[T any](a *T, ca uint64, b *T, cb uint64, f func(a *T, ca uint64, b *T, cb uint64) T) *T {
+	switch {
+	case a == nil && b == nil:
+		return nil
+	case a == nil:
+		if ca != 0 {
+			return nil
+		}
+		r := *b
+		return &r
+	case b == nil:
+		if cb != 0 {
+			return nil
+		}
+		r := *a
+		return &r
+	}
+	r := f(a, ca, b, cb)
+	return &r
+}
+
+// pick reports which sides contribute a known value: a side without a known
+// value contributes nothing if it has no values and makes the result unknown
+// otherwise.
+func pick(aKnown bool, ca uint64, bKnown bool, cb uint64) (useA, useB, known bool) {
+	useA, useB = aKnown, bKnown
+	if (!aKnown && ca != 0) || (!bKnown && cb != 0) {
+		return false, false, false
+	}
+	return useA, useB, useA || useB
+}
+
+// mergeSum adds two int64 sums; the result is unknown when a side with
+// values has no sum or the addition overflows.
+func mergeSum(a int64, aOK bool, ca uint64, b int64, bOK bool, cb uint64) (int64, bool) {
+	useA, useB, ok := pick(aOK, ca, bOK, cb)
+	switch {
+	case !ok:
+		return 0, false
+	case useA && useB:
+		s := a + b
+		if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+			return 0, false
+		}
+		return s, true
+	case useA:
+		return a, true
+	}
+	return b, true
+}
+
+func mergeInt(a *IntStats, ca uint64, b *IntStats, cb uint64) IntStats {
+	var r IntStats
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r.Min, r.Max, r.HasMinMax = min(a.Min, b.Min), max(a.Max, b.Max), true
+	case useA:
+		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
+	case useB:
+		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
+	}
+	r.Sum, r.HasSum = mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
+	return r
+}
+
+func mergeDouble(a *DoubleStats, ca uint64, b *DoubleStats, cb uint64) DoubleStats {
+	var r DoubleStats
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r.Min, r.Max, r.HasMinMax = math.Min(a.Min, b.Min), math.Max(a.Max, b.Max), true
+	case useA:
+		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
+	case useB:
+		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
+	}
+	switch useA, useB, ok := pick(a.HasSum, ca, b.HasSum, cb); {
+	case useA && useB:
+		r.Sum, r.HasSum = a.Sum+b.Sum, true
+	case useA:
+		r.Sum, r.HasSum = a.Sum, ok
+	case useB:
+		r.Sum, r.HasSum = b.Sum, ok
+	}
+	if r.HasSum && math.IsNaN(r.Sum) {
+		r.Min, r.Max, r.HasMinMax = 0, 0, false
+	}
+	return r
+}
+
+func mergeString(a *StringStats, ca uint64, b *StringStats, cb uint64) StringStats {
+	var r StringStats
+	switch useA, useB, ok := pick(a.HasMin, ca, b.HasMin, cb); {
+	case useA && useB:
+		// On a tie the exact value wins: a strict lower bound equal to an
+		// exact minimum is below every value of its own side.
+		r.Min, r.MinIsLowerBound = a.Min, a.MinIsLowerBound
+		if b.Min < a.Min || (b.Min == a.Min && !b.MinIsLowerBound) {
+			r.Min, r.MinIsLowerBound = b.Min, b.MinIsLowerBound
+		}
+		r.HasMin = true
+	case useA:
+		r.Min, r.MinIsLowerBound, r.HasMin = a.Min, a.MinIsLowerBound, ok
+	case useB:
+		r.Min, r.MinIsLowerBound, r.HasMin = b.Min, b.MinIsLowerBound, ok
+	}
+	switch useA, useB, ok := pick(a.HasMax, ca, b.HasMax, cb); {
+	case useA && useB:
+		r.Max, r.MaxIsUpperBound = a.Max, a.MaxIsUpperBound
+		if b.Max > a.Max || (b.Max == a.Max && !b.MaxIsUpperBound) {
+			r.Max, r.MaxIsUpperBound = b.Max, b.MaxIsUpperBound
+		}
+		r.HasMax = true
+	case useA:
+		r.Max, r.MaxIsUpperBound, r.HasMax = a.Max, a.MaxIsUpperBound, ok
+	case useB:
+		r.Max, r.MaxIsUpperBound, r.HasMax = b.Max, b.MaxIsUpperBound, ok
+	}
+	if !r.HasMin {
+		r.Min, r.MinIsLowerBound = "", false
+	}
+	if !r.HasMax {
+		r.Max, r.MaxIsUpperBound = "", false
+	}
+	r.Sum, r.HasSum = mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
+	return r
+}
+
+func mergeDecimal(a *DecimalStats, ca uint64, b *DecimalStats, cb uint64) DecimalStats {
+	var r DecimalStats
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, true
+		if cmpDecimal(b.Min, a.Min) < 0 {
+			r.Min = b.Min
+		}
+		if cmpDecimal(b.Max, a.Max) > 0 {
+			r.Max = b.Max
+		}
+	case useA:
+		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
+	case useB:
+		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
+	}
+	switch useA, useB, ok := pick(a.HasSum, ca, b.HasSum, cb); {
+	case useA && useB:
+		r.Sum, r.HasSum = addDecimal(a.Sum, b.Sum)
+	case useA:
+		r.Sum, r.HasSum = a.Sum, ok
+	case useB:
+		r.Sum, r.HasSum = b.Sum, ok
+	}
+	return r
+}
+
+func mergeDate(a *DateStats, ca uint64, b *DateStats, cb uint64) DateStats {
+	var r DateStats
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r.Min, r.Max, r.HasMinMax = min(a.Min, b.Min), max(a.Max, b.Max), true
+	case useA:
+		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
+	case useB:
+		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
+	}
+	return r
+}
+
+func mergeTimestamp(a *TimestampStats, ca uint64, b *TimestampStats, cb uint64) TimestampStats {
+	var r TimestampStats
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r = *a
+		if cmpTime(b.MinSec, b.MinNanos, a.MinSec, a.MinNanos) < 0 {
+			r.MinSec, r.MinNanos = b.MinSec, b.MinNanos
+		}
+		if cmpTime(b.MaxSec, b.MaxNanos, a.MaxSec, a.MaxNanos) > 0 {
+			r.MaxSec, r.MaxNanos = b.MaxSec, b.MaxNanos
+		}
+	case useA:
+		r = *a
+		r.HasMinMax = ok
+	case useB:
+		r = *b
+		r.HasMinMax = ok
+	}
+	return r
+}
+
+func mergeCollection(a *CollectionStats, ca uint64, b *CollectionStats, cb uint64) CollectionStats {
+	r := CollectionStats{TotalChildren: a.TotalChildren + b.TotalChildren}
+	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
+	case useA && useB:
+		r.MinChildren, r.MaxChildren, r.HasMinMax = min(a.MinChildren, b.MinChildren), max(a.MaxChildren, b.MaxChildren), true
+	case useA:
+		r.MinChildren, r.MaxChildren, r.HasMinMax = a.MinChildren, a.MaxChildren, ok
+	case useB:
+		r.MinChildren, r.MaxChildren, r.HasMinMax = b.MinChildren, b.MaxChildren, ok
+	}
+	return r
+}
