@@ -3,8 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
