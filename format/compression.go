@@ -1,0 +1,446 @@
+// Compression chunks and codecs.
+//
+// # Format
+//
+// When a file names a codec in its PostScript, every stream of every stripe,
+// the footer, the metadata section, stripe footers and index streams are cut
+// into chunks, each compressed on its own so a reader can start at any chunk
+// header:
+//
+//	+--------+--------+--------+---------------------------+
+//	| h0     | h1     | h2     | chunkLength payload bytes |
+//	+--------+--------+--------+---------------------------+
+//	header = h0 | h1<<8 | h2<<16 = chunkLength*2 + isOriginal
+//
+// The header is a 24-bit little-endian number: the low bit says the payload
+// is stored as is (isOriginal = 1, used when compression does not shrink a
+// chunk), the other 23 bits give the payload length. A chunk compressed to
+// 100,000 bytes has the header 40 0d 03; five bytes stored as is have
+// 0b 00 00. Neither the payload length nor the decompressed length of a chunk
+// may exceed the PostScript's compression block size. With the codec NONE a
+// stream is its bytes, with no headers at all.
+//
+// Payloads per codec: ZLIB is raw DEFLATE (RFC 1951, no zlib header or
+// checksum), SNAPPY a raw snappy block (not the framing format), LZO a raw
+// LZO1X block, LZ4 a raw LZ4 block (no frame, no size prefix), ZSTD one
+// complete zstd frame per chunk. BROTLI is not supported, and LZO is read
+// only.
+package format
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+
+	"github.com/orcgo/orc"
+)
+
+const (
+	// chunkHeaderSize is the length of a compression chunk header.
+	chunkHeaderSize = 3
+	// maxChunkLength is the largest payload a 23-bit header can describe. It
+	// also bounds what Decompress produces, since Java rejects block sizes
+	// of 2^23 and more, so no valid chunk decompresses to more.
+	maxChunkLength = 1<<23 - 1
+)
+
+// appendChunkHeader appends the 3-byte header of a chunk whose payload is n
+// bytes long; original says the payload is stored uncompressed.
+func appendChunkHeader(dst []byte, n int, original bool) []byte {
+	v := uint32(n) << 1
+	if original {
+		v |= 1
+	}
+	return append(dst, byte(v), byte(v>>8), byte(v>>16))
+}
+
+// putChunkHeader writes a chunk header into b[:3].
+func putChunkHeader(b []byte, n int, original bool) {
+	v := uint32(n) << 1
+	if original {
+		v |= 1
+	}
+	_ = b[2]
+	b[0], b[1], b[2] = byte(v), byte(v>>8), byte(v>>16)
+}
+
+// parseChunkHeader decodes a chunk header from b[:3].
+func parseChunkHeader(b []byte) (n int, original bool) {
+	_ = b[2]
+	v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+	return int(v >> 1), v&1 != 0
+}
+
+// Decompressor decompresses the payload of one compressed chunk.
+// A Decompressor is not safe for concurrent use; reuse one for many chunks.
+type Decompressor interface {
+	// Decompress appends the decompressed form of src to dst[:0] and returns
+	// the result. Output of more than 2^23-1 bytes (more than any valid
+	// chunk holds) is refused. Bad input gives an error wrapping
+	// orc.ErrCorrupt.
+	Decompress(dst, src []byte) ([]byte, error)
+}
+
+// LimitDecompressor is a Decompressor that can stop at an output size. Every
+// Decompressor from NewDecompressor implements it; InStream uses it to hold a
+// chunk to the block size.
+type LimitDecompressor interface {
+	Decompressor
+	// DecompressLimit is Decompress failing with an error wrapping
+	// orc.ErrCorrupt when the output would exceed limit bytes. It allocates
+	// no more than about limit bytes (zstd: limit plus one zstd block of at
+	// most 128 KiB) however large the input claims to expand, and none when
+	// cap(dst) already holds the output.
+	DecompressLimit(dst, src []byte, limit int) ([]byte, error)
+}
+
+// Compressor compresses the payload of one chunk.
+// A Compressor is not safe for concurrent use; reuse one for many chunks.
+type Compressor interface {
+	// Compress appends the compressed form of src to dst[:0] and returns the
+	// result. The output may be larger than src; the caller then stores src
+	// as is.
+	Compress(dst, src []byte) ([]byte, error)
+}
+
+// NewDecompressor returns a decompressor for a codec: ZLIB, SNAPPY, LZO, LZ4
+// or ZSTD. NONE, BROTLI and unknown codecs give an error wrapping
+// orc.ErrUnsupported.
+func NewDecompressor(kind orc.CompressionKind) (Decompressor, error) {
+	switch kind {
+	case orc.CompressionZlib:
+		return &zlibDecompressor{}, nil
+	case orc.CompressionSnappy:
+		return snappyDecompressor{}, nil
+	case orc.CompressionLZO:
+		return lzoDecompressor{}, nil
+	case orc.CompressionLZ4:
+		return lz4Decompressor{}, nil
+	case orc.CompressionZstd:
+		return newZstdDecompressor()
+	}
+	return nil, orc.Unsupportedf("decompression with codec %v", kind)
+}
+
+// NewCompressor returns a compressor for a codec: ZLIB (level 1..9), SNAPPY
+// (no levels), LZ4 (levels 1..9 select the high-compression mode) or ZSTD
+// (levels 1..22, mapped onto the four speeds the Go encoder offers). Level 0
+// is the codec's default. LZO, BROTLI, NONE and unknown codecs give an error
+// wrapping orc.ErrUnsupported; a level out of range is an ordinary error.
+func NewCompressor(kind orc.CompressionKind, level int) (Compressor, error) {
+	switch kind {
+	case orc.CompressionZlib:
+		if level == 0 {
+			level = flate.DefaultCompression
+		} else if level < 1 || level > 9 {
+			return nil, fmt.Errorf("format: ZLIB level %d not in 1..9", level)
+		}
+		w, err := flate.NewWriter(nil, level)
+		if err != nil {
+			return nil, fmt.Errorf("format: ZLIB level %d: %w", level, err)
+		}
+		return &zlibCompressor{w: w}, nil
+	case orc.CompressionSnappy:
+		return snappyCompressor{}, nil
+	case orc.CompressionLZ4:
+		if level == 0 {
+			return &lz4Compressor{}, nil
+		}
+		if level < 1 || level > 9 {
+			return nil, fmt.Errorf("format: LZ4 level %d not in 1..9", level)
+		}
+		return &lz4Compressor{hc: &lz4.CompressorHC{Level: lz4.Level1 << (level - 1)}}, nil
+	case orc.CompressionZstd:
+		el := zstd.SpeedDefault
+		if level != 0 {
+			if level < 1 || level > 22 {
+				return nil, fmt.Errorf("format: ZSTD level %d not in 1..22", level)
+			}
+			el = zstd.EncoderLevelFromZstd(level)
+		}
+		enc, err := zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(el),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(false),
+			zstd.WithZeroFrames(true))
+		if err != nil {
+			return nil, fmt.Errorf("format: ZSTD encoder: %w", err)
+		}
+		return &zstdCompressor{enc: enc}, nil
+	}
+	return nil, orc.Unsupportedf("compression with codec %v", kind)
+}
+
+// codecCorrupt reports a payload the codec rejects.
+func codecCorrupt(kind orc.CompressionKind, err error) error {
+	e := orc.Corruptf("%v chunk does not decompress", kind)
+	e.Err = err
+	return e
+}
+
+// errTooLarge reports a chunk that expands beyond the limit.
+func errTooLarge(limit int) error {
+	return orc.Corruptf("chunk decompresses to more than %d bytes", limit)
+}
+
+// growTo returns dst[:0] with capacity for at least n bytes, keeping dst's
+// array when it is large enough.
+func growTo(dst []byte, n int) []byte {
+	if cap(dst) >= n {
+		return dst[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// nextCap is the capacity to try after a buffer of capacity c proved too
+// small, up to limit.
+func nextCap(c, limit int) int {
+	n := 2 * c
+	if n < 64<<10 {
+		n = 64 << 10
+	}
+	return min(n, limit)
+}
+
+// ---- ZLIB (raw DEFLATE) ----
+
+type zlibDecompressor struct {
+	src  bytes.Reader
+	r    io.ReadCloser // implements flate.Resetter
+	tiny [1]byte
+}
+
+func (z *zlibDecompressor) Decompress(dst, src []byte) ([]byte, error) {
+	return z.DecompressLimit(dst, src, maxChunkLength)
+}
+
+func (z *zlibDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, error) {
+	limit = clampLimit(limit)
+	z.src.Reset(src)
+	if z.r == nil {
+		z.r = flate.NewReader(&z.src)
+	} else if err := z.r.(flate.Resetter).Reset(&z.src, nil); err != nil {
+		return nil, codecCorrupt(orc.CompressionZlib, err)
+	}
+	dst = dst[:0]
+	for {
+		if len(dst) == cap(dst) {
+			if len(dst) >= limit {
+				// Full: the stream must end here.
+				n, err := io.ReadFull(z.r, z.tiny[:])
+				if n > 0 {
+					return nil, errTooLarge(limit)
+				}
+				if err != io.EOF {
+					return nil, codecCorrupt(orc.CompressionZlib, err)
+				}
+				return dst, nil
+			}
+			grown := make([]byte, len(dst), nextCap(cap(dst), limit))
+			copy(grown, dst)
+			dst = grown
+		}
+		end := min(cap(dst), limit)
+		n, err := z.r.Read(dst[len(dst):end])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return nil, codecCorrupt(orc.CompressionZlib, err)
+		}
+	}
+}
+
+type zlibCompressor struct {
+	w   *flate.Writer
+	out appendWriter
+}
+
+// appendWriter is an io.Writer appending to a slice.
+type appendWriter struct{ b []byte }
+
+func (a *appendWriter) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
+
+func (z *zlibCompressor) Compress(dst, src []byte) ([]byte, error) {
+	z.out.b = dst[:0]
+	z.w.Reset(&z.out)
+	if _, err := z.w.Write(src); err != nil {
+		return nil, err
+	}
+	if err := z.w.Close(); err != nil {
+		return nil, err
+	}
+	out := z.out.b
+	z.out.b = nil
+	return out, nil
+}
+
+// ---- SNAPPY (raw block) ----
+
+type snappyDecompressor struct{}
+
+func (snappyDecompressor) Decompress(dst, src []byte) ([]byte, error) {
+	return snappyDecompressor{}.DecompressLimit(dst, src, maxChunkLength)
+}
+
+func (snappyDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, error) {
+	limit = clampLimit(limit)
+	n, err := snappy.DecodedLen(src)
+	if err != nil {
+		return nil, codecCorrupt(orc.CompressionSnappy, err)
+	}
+	if n > limit {
+		return nil, errTooLarge(limit)
+	}
+	out, err := snappy.Decode(growTo(dst, n), src)
+	if err != nil {
+		return nil, codecCorrupt(orc.CompressionSnappy, err)
+	}
+	return out, nil
+}
+
+type snappyCompressor struct{}
+
+func (snappyCompressor) Compress(dst, src []byte) ([]byte, error) {
+	n := snappy.MaxEncodedLen(len(src))
+	if n < 0 {
+		return nil, errors.New("format: snappy input too large")
+	}
+	return snappy.Encode(growTo(dst, n), src), nil
+}
+
+// ---- LZ4 (raw block) ----
+
+type lz4Decompressor struct{}
+
+func (lz4Decompressor) Decompress(dst, src []byte) ([]byte, error) {
+	return lz4Decompressor{}.DecompressLimit(dst, src, maxChunkLength)
+}
+
+func (lz4Decompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, error) {
+	limit = clampLimit(limit)
+	// A raw LZ4 block does not say how large it expands: decode into the
+	// capacity at hand and retry with more until the limit.
+	if cap(dst) > limit {
+		dst = dst[:0:limit]
+	}
+	if cap(dst) == 0 {
+		dst = make([]byte, 0, min(limit, max(4*len(src), 4<<10)))
+	}
+	for {
+		n, err := lz4.UncompressBlock(src, dst[:cap(dst)])
+		if err == nil {
+			return dst[:n], nil
+		}
+		if cap(dst) >= limit {
+			return nil, codecCorrupt(orc.CompressionLZ4, err)
+		}
+		dst = make([]byte, 0, nextCap(cap(dst), limit))
+	}
+}
+
+type lz4Compressor struct {
+	fast lz4.Compressor
+	hc   *lz4.CompressorHC
+}
+
+func (c *lz4Compressor) Compress(dst, src []byte) ([]byte, error) {
+	dst = growTo(dst, lz4.CompressBlockBound(len(src)))
+	dst = dst[:cap(dst)]
+	var n int
+	var err error
+	if c.hc != nil {
+		n, err = c.hc.CompressBlock(src, dst)
+	} else {
+		n, err = c.fast.CompressBlock(src, dst)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 && len(src) > 0 {
+		// Incompressible: return something at least as long as src so the
+		// caller stores the original.
+		return append(dst[:0], src...), nil
+	}
+	return dst[:n], nil
+}
+
+// ---- ZSTD (one frame per chunk) ----
+
+type zstdDecompressor struct {
+	dec *zstd.Decoder
+}
+
+func newZstdDecompressor() (*zstdDecompressor, error) {
+	dec, err := zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecodeAllCapLimit(true),
+		// Windows above 16 MiB are refused; ORC chunks are below 8 MiB.
+		zstd.WithDecoderMaxMemory(1<<24))
+	if err != nil {
+		return nil, fmt.Errorf("format: ZSTD decoder: %w", err)
+	}
+	return &zstdDecompressor{dec: dec}, nil
+}
+
+func (z *zstdDecompressor) Decompress(dst, src []byte) ([]byte, error) {
+	return z.DecompressLimit(dst, src, maxChunkLength)
+}
+
+func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, error) {
+	limit = clampLimit(limit)
+	// The decoder stops at cap(dst) without allocating more. Size the
+	// buffer from the frame header when it gives the content size;
+	// otherwise retry with more room, up to the limit.
+	if cap(dst) > limit {
+		dst = dst[:0:limit]
+	}
+	var h zstd.Header
+	if h.Decode(src) == nil && h.HasFCS {
+		if h.FrameContentSize > uint64(limit) {
+			return nil, errTooLarge(limit)
+		}
+		if uint64(cap(dst)) < h.FrameContentSize {
+			dst = make([]byte, 0, h.FrameContentSize)
+		}
+	}
+	for {
+		out, err := z.dec.DecodeAll(src, dst[:0])
+		if err == nil {
+			return out, nil
+		}
+		if cap(dst) >= limit {
+			// Running out of room is reported either way, depending
+			// on where the decoder noticed.
+			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+				return nil, errTooLarge(limit)
+			}
+			return nil, codecCorrupt(orc.CompressionZstd, err)
+		}
+		dst = make([]byte, 0, nextCap(cap(dst), limit))
+	}
+}
+
+type zstdCompressor struct {
+	enc *zstd.Encoder
+}
+
+func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
+	return z.enc.EncodeAll(src, dst[:0]), nil
+}
+
+// clampLimit bounds a caller's output limit to [0, maxChunkLength].
+func clampLimit(limit int) int {
+	return max(0, min(limit, maxChunkLength))
+}

@@ -1,0 +1,364 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orcgo/orc"
+)
+
+func TestOutStreamFraming(t *testing.T) {
+	// NONE: no headers at all.
+	raw := NewOutStream(orc.CompressionNone, 0, nil)
+	raw.Write([]byte{1, 2})
+	raw.WriteByte(3)
+	if got := raw.AppendPosition(nil); len(got) != 1 || got[0] != 3 {
+		t.Errorf("NONE position %v, want [3]", got)
+	}
+	raw.Flush()
+	if !bytes.Equal(raw.Bytes(), []byte{1, 2, 3}) || raw.Size() != 3 {
+		t.Errorf("NONE stream % x, size %d", raw.Bytes(), raw.Size())
+	}
+
+	// Five bytes that do not compress are stored with the isOriginal bit:
+	// header 0b 00 00.
+	c, _ := NewCompressor(orc.CompressionZlib, 0)
+	s := NewOutStream(orc.CompressionZlib, 1000, c)
+	s.Write([]byte("hello"))
+	if s.Size() != 5 || len(s.Bytes()) != 0 {
+		t.Errorf("before Flush: size %d, %d bytes emitted", s.Size(), len(s.Bytes()))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []byte{0x0b, 0, 0, 'h', 'e', 'l', 'l', 'o'}; !bytes.Equal(s.Bytes(), want) {
+		t.Errorf("stored chunk % x, want % x", s.Bytes(), want)
+	}
+	// A compressible chunk is stored compressed: low header bit clear.
+	s.Reset()
+	s.Write(make([]byte, 1000))
+	b := s.Bytes()
+	n, orig := parseChunkHeader(b)
+	if orig || n != len(b)-3 || n >= 100 {
+		t.Errorf("1000 zeros: header says %d bytes, original %v; stream %d bytes", n, orig, len(b))
+	}
+	// The full buffer went out at once; Flush adds nothing.
+	size := len(b)
+	s.Flush()
+	if len(s.Bytes()) != size {
+		t.Errorf("Flush after a full chunk added %d bytes", len(s.Bytes())-size)
+	}
+	var w bytes.Buffer
+	if n, err := s.WriteTo(&w); err != nil || n != int64(size) || !bytes.Equal(w.Bytes(), s.Bytes()) {
+		t.Errorf("WriteTo: %d, %v", n, err)
+	}
+}
+
+// decodeStream reads back a stored stream.
+func decodeStream(t *testing.T, kind orc.CompressionKind, blockSize int, stream []byte) []byte {
+	t.Helper()
+	var dec Decompressor
+	if kind != orc.CompressionNone {
+		dec, _ = NewDecompressor(kind)
+	}
+	got, err := readAll(t, NewInStream(StreamInfo{Name: "DATA"}, stream, kind, blockSize, dec))
+	if err != nil {
+		t.Fatalf("reading back: %v", err)
+	}
+	return got
+}
+
+// chunkLengths checks a stored stream's framing and returns the header
+// offsets and uncompressed lengths of its chunks.
+func chunkOffsets(t *testing.T, kind orc.CompressionKind, blockSize int, stream []byte) (offs []uint64, lens []int) {
+	t.Helper()
+	dec, _ := NewDecompressor(kind)
+	for off := 0; off < len(stream); {
+		n, orig := parseChunkHeader(stream[off:])
+		if n > blockSize {
+			t.Fatalf("chunk at %d: %d bytes > block size %d", off, n, blockSize)
+		}
+		payload := stream[off+3 : off+3+n]
+		ulen := n
+		if !orig {
+			out, err := dec.Decompress(nil, payload)
+			if err != nil {
+				t.Fatalf("chunk at %d: %v", off, err)
+			}
+			if len(out) <= n {
+				t.Errorf("chunk at %d stored compressed though %d >= %d", off, n, len(out))
+			}
+			ulen = len(out)
+		}
+		offs = append(offs, uint64(off))
+		lens = append(lens, ulen)
+		off += 3 + n
+	}
+	return offs, lens
+}
+
+func TestOutStreamRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	inputs := testInputs(r)
+	codecs := append([]struct {
+		kind  orc.CompressionKind
+		level int
+	}{{orc.CompressionNone, 0}}, writeCodecs...)
+	for _, cc := range codecs {
+		t.Run(codecName(cc.kind, cc.level), func(t *testing.T) {
+			var c Compressor
+			if cc.kind != orc.CompressionNone {
+				c, _ = NewCompressor(cc.kind, cc.level)
+			}
+			for _, bs := range []int{1, 7, 100, 4096, 65536} {
+				s := NewOutStream(cc.kind, bs, c)
+				for _, in := range inputs {
+					if bs < 100 && len(in.data) > 3000 {
+						in.data = in.data[:3000] // tiny chunks: keep it quick
+					}
+					s.Reset()
+					// Mixed writes: single bytes, short and long slices.
+					for p := in.data; len(p) > 0; {
+						switch r.IntN(3) {
+						case 0:
+							s.WriteByte(p[0])
+							p = p[1:]
+						case 1:
+							k := min(len(p), r.IntN(50))
+							s.Write(p[:k])
+							p = p[k:]
+						default:
+							k := min(len(p), r.IntN(3*bs+1))
+							s.Write(p[:k])
+							p = p[k:]
+						}
+					}
+					if s.Size() < 0 {
+						t.Fatal("negative size")
+					}
+					if err := s.Flush(); err != nil {
+						t.Fatal(err)
+					}
+					if s.Size() != int64(len(s.Bytes())) {
+						t.Errorf("after Flush, Size %d != %d stored bytes", s.Size(), len(s.Bytes()))
+					}
+					got := decodeStream(t, cc.kind, bs, s.Bytes())
+					if !bytes.Equal(got, in.data) {
+						t.Fatalf("block size %d, %s: round trip differs (%d bytes, want %d)", bs, in.name, len(got), len(in.data))
+					}
+					if cc.kind == orc.CompressionNone {
+						continue
+					}
+					_, lens := chunkOffsets(t, cc.kind, bs, s.Bytes())
+					for i, l := range lens {
+						if l != bs && i != len(lens)-1 {
+							t.Fatalf("block size %d, %s: chunk %d holds %d bytes", bs, in.name, i, l)
+						}
+					}
+					if in.name == "random" && len(s.Bytes()) > len(in.data)+3*len(lens) {
+						t.Errorf("%s: random data grew to %d bytes", in.name, len(s.Bytes()))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOutStreamSeekEveryPosition records a position before each of many
+// small writes, then seeks an InStream to each and checks the bytes that
+// follow. It also checks the form of a position at a full buffer: the
+// previous chunk with an offset equal to its length.
+func TestOutStreamSeekEveryPosition(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	codecs := append([]struct {
+		kind  orc.CompressionKind
+		level int
+	}{{orc.CompressionNone, 0}}, writeCodecs...)
+	for _, cc := range codecs {
+		t.Run(codecName(cc.kind, cc.level), func(t *testing.T) {
+			var c Compressor
+			var dec Decompressor
+			if cc.kind != orc.CompressionNone {
+				c, _ = NewCompressor(cc.kind, cc.level)
+				dec, _ = NewDecompressor(cc.kind)
+			}
+			const bs = 1000
+			s := NewOutStream(cc.kind, bs, c)
+			var data []byte
+			var positions [][]uint64
+			var at []int
+			for len(data) < 30000 {
+				positions = append(positions, s.AppendPosition(nil))
+				at = append(at, len(data))
+				var p []byte
+				switch r.IntN(4) {
+				case 0:
+					p = randBytes(r, r.IntN(20), 256)
+				case 1:
+					p = make([]byte, r.IntN(300))
+				case 2:
+					p = lzoText(r, r.IntN(100))
+				default:
+					p = make([]byte, bs-len(data)%bs) // fill the buffer exactly
+				}
+				if len(p) == 1 {
+					s.WriteByte(p[0])
+				} else {
+					s.Write(p)
+				}
+				data = append(data, p...)
+			}
+			positions = append(positions, s.AppendPosition(nil))
+			at = append(at, len(data))
+			s.Flush()
+			stream := s.Bytes()
+			in := NewInStream(StreamInfo{Name: "DATA"}, stream, cc.kind, bs, dec)
+			var p PositionProvider
+			for i, pos := range positions {
+				p.Reset(pos)
+				if err := in.Seek(&p); err != nil {
+					t.Fatalf("Seek(%v): %v", pos, err)
+				}
+				if p.Remaining() != 0 {
+					t.Fatalf("Seek(%v) left %d positions", pos, p.Remaining())
+				}
+				want := data[at[i]:]
+				got, err := readAll(t, in)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("after Seek(%v) (byte %d): %d bytes, %v; want %d", pos, at[i], len(got), err, len(want))
+				}
+			}
+			if cc.kind == orc.CompressionNone {
+				return
+			}
+			// [previous chunk, its length] is the same point as [chunk, 0].
+			offs, lens := chunkOffsets(t, cc.kind, bs, stream)
+			total := 0
+			for k := 1; k <= len(offs); k++ {
+				total += lens[k-1]
+				p.Reset([]uint64{offs[k-1], uint64(lens[k-1])})
+				if err := in.Seek(&p); err != nil {
+					t.Fatalf("Seek to the end of chunk %d: %v", k-1, err)
+				}
+				got, err := readAll(t, in)
+				if err != nil || !bytes.Equal(got, data[total:]) {
+					t.Fatalf("after the end of chunk %d: %d bytes, %v", k-1, len(got), err)
+				}
+			}
+		})
+	}
+}
+
+// failingCompressor fails after ok successful calls.
+type failingCompressor struct{ ok int }
+
+var errCompress = errors.New("compressor broke")
+
+func (f *failingCompressor) Compress(dst, src []byte) ([]byte, error) {
+	if f.ok == 0 {
+		return nil, errCompress
+	}
+	f.ok--
+	return append(dst[:0], src...), nil
+}
+
+func TestOutStreamErrors(t *testing.T) {
+	s := NewOutStream(orc.CompressionZlib, 10, &failingCompressor{ok: 1})
+	if _, err := s.Write(make([]byte, 15)); err != nil {
+		t.Fatalf("first chunk: %v", err)
+	}
+	if n, err := s.Write(make([]byte, 10)); !errors.Is(err, errCompress) || n != 5 {
+		t.Fatalf("second chunk: %d, %v", n, err)
+	}
+	// Sticky.
+	if err := s.WriteByte(1); !errors.Is(err, errCompress) {
+		t.Errorf("WriteByte after failure: %v", err)
+	}
+	if _, err := s.Write([]byte{1}); !errors.Is(err, errCompress) {
+		t.Errorf("Write after failure: %v", err)
+	}
+	if err := s.Flush(); !errors.Is(err, errCompress) {
+		t.Errorf("Flush after failure: %v", err)
+	}
+	if _, err := s.WriteTo(&bytes.Buffer{}); !errors.Is(err, errCompress) {
+		t.Errorf("WriteTo after failure: %v", err)
+	}
+	// Reset clears it.
+	s.c = &failingCompressor{ok: 5}
+	s.Reset()
+	if err := s.WriteByte(1); err != nil {
+		t.Errorf("after Reset: %v", err)
+	}
+	for _, bs := range []int{0, -5, maxChunkLength + 1} {
+		c, _ := NewCompressor(orc.CompressionZlib, 0)
+		s := NewOutStream(orc.CompressionZlib, bs, c)
+		if _, err := s.Write([]byte{1}); err == nil {
+			t.Errorf("block size %d: Write succeeded", bs)
+		}
+		if err := s.WriteByte(1); err == nil {
+			t.Errorf("block size %d: WriteByte succeeded", bs)
+		}
+		s.Reset()
+		if err := s.Flush(); err == nil {
+			t.Errorf("block size %d: error gone after Reset", bs)
+		}
+	}
+	s = NewOutStream(orc.CompressionZstd, 100, nil)
+	if _, err := s.Write([]byte{1}); err == nil {
+		t.Errorf("no compressor: Write succeeded")
+	}
+}
+
+// TestOutStreamNoAllocs checks that writing chunks after Reset allocates
+// nothing per chunk.
+func TestOutStreamNoAllocs(t *testing.T) {
+	data := benchChunk()[:64<<10]
+	for _, cc := range writeCodecs {
+		if cc.level != 0 {
+			continue
+		}
+		t.Run(cc.kind.String(), func(t *testing.T) {
+			c, _ := NewCompressor(cc.kind, 0)
+			s := NewOutStream(cc.kind, 4096, c)
+			run := func() {
+				s.Reset()
+				for i := 0; i < len(data); i += 100 {
+					s.Write(data[i:min(i+100, len(data))])
+				}
+				for _, b := range data[:5000] {
+					s.WriteByte(b)
+				}
+				s.Flush()
+			}
+			run()
+			run()
+			if allocs := testing.AllocsPerRun(5, run); allocs != 0 {
+				t.Errorf("%v allocations writing %d chunks", allocs, len(data)/4096+2)
+			}
+		})
+	}
+}
+
+func BenchmarkOutStream(b *testing.B) {
+	data := benchChunk()
+	for _, cc := range writeCodecs {
+		if cc.level != 0 {
+			continue
+		}
+		b.Run(cc.kind.String(), func(b *testing.B) {
+			c, _ := NewCompressor(cc.kind, 0)
+			s := NewOutStream(cc.kind, 64<<10, c)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Reset()
+				for i := 0; i < len(data); i += 1000 {
+					s.Write(data[i:min(i+1000, len(data))])
+				}
+				s.Flush()
+			}
+		})
+	}
+}
