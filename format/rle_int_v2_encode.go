@@ -3,9 +3,13 @@
 //
 // How runs are chosen:
 //   - Values are held until 512 are buffered or the kind of data changes.
-//   - Three or more equal values in a row end the run before them and become
-//     a run of their own: SHORT_REPEAT for 3..10 copies, DELTA with width
-//     code 0 and delta 0 for 11..512 copies.
+//   - Equal values in a row become a run of their own (SHORT_REPEAT for
+//     3..10 copies, DELTA with width code 0 and delta 0 for 11..512): at once
+//     when they open the buffer and there are three; after other values, once
+//     cutting the run there saves bytes, that is once the copies would take
+//     more room packed at the held values' width than a repeat run plus the
+//     header of the run that follows (Java's writer cuts after three in every
+//     case, which turns random 0/1 data into 2-byte runs of 3 values).
 //   - Any other group of values is written as one run, DIRECT or DELTA,
 //     whichever is smaller (DIRECT on a tie):
 //     DIRECT packs the (zigzag-encoded, if signed) values at the smallest of
@@ -30,8 +34,9 @@ type IntRLEv2Encoder struct {
 	signed bool
 
 	lits [v2MaxRun]int64
-	n    int // values held
-	rep  int // how many of the held values at the end are equal
+	n    int    // values held
+	rep  int    // how many of the held values at the end are equal
+	or   uint64 // OR of the held values as encoded, for their bit width
 
 	tmp [v2MaxRun]uint64 // values or deltas to bit-pack
 	buf []byte           // one encoded run
@@ -46,7 +51,7 @@ func NewIntRLEv2Encoder(out Sink, signed bool) *IntRLEv2Encoder {
 
 // Reset drops held values and the sticky error, and writes to out next.
 func (e *IntRLEv2Encoder) Reset(out Sink) {
-	e.out, e.n, e.rep, e.err = out, 0, 0, nil
+	e.out, e.n, e.rep, e.or, e.err = out, 0, 0, 0, nil
 }
 
 // Buffered returns how many written values are not yet in the sink; they
@@ -78,8 +83,10 @@ func (e *IntRLEv2Encoder) write(v int64) {
 	}
 	e.lits[e.n] = v
 	e.n++
-	if e.rep == v2ShortRepeatMin && e.n > v2ShortRepeatMin {
-		e.writeVariable(e.n - v2ShortRepeatMin)
+	u := e.encoded(v)
+	e.or |= u
+	if e.rep >= v2ShortRepeatMin && e.rep < e.n && e.repeatPays(u) {
+		e.writeVariable(e.n - e.rep)
 	}
 	if e.n == v2MaxRun {
 		if e.rep == e.n {
@@ -102,6 +109,15 @@ func (e *IntRLEv2Encoder) Flush() error {
 	return e.err
 }
 
+// repeatPays reports whether the rep copies of u that end the held values
+// take more room packed with the values before them than as a run of their
+// own plus the 2-byte header of the run that will follow.
+func (e *IntRLEv2Encoder) repeatPays(u uint64) bool {
+	w := alignedWidth(bits.Len64(e.or))
+	repeatCost := 1 + max(1, (bits.Len64(u)+7)>>3)
+	return e.rep*w >= 8*(2+repeatCost)
+}
+
 // encoded returns v as the encoding stores a non-patched value.
 func (e *IntRLEv2Encoder) encoded(v int64) uint64 {
 	if e.signed {
@@ -117,6 +133,7 @@ func (e *IntRLEv2Encoder) writeRepeat() {
 	if e.err != nil {
 		return
 	}
+	e.or = 0
 	u := e.encoded(e.lits[0])
 	b := e.buf[:0]
 	if n <= v2ShortRepeatMax {
@@ -146,6 +163,10 @@ func (e *IntRLEv2Encoder) writeVariable(k int) {
 	e.n -= k
 	if e.n == 0 {
 		e.rep = 0
+	}
+	e.or = 0
+	for _, v := range e.lits[:e.n] {
+		e.or |= e.encoded(v)
 	}
 }
 
@@ -188,7 +209,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 			headSize := 2 + uvarintLen(base) + uvarintLen(Zigzag(first))
 			switch {
 			case fixed:
-				if headSize <= directSize {
+				if headSize < directSize {
 					return e.appendDelta(b, vals, base, first, 0)
 				}
 			case first != 0 && (inc || dec):

@@ -131,8 +131,14 @@ func TestIntRLEv2EncoderChoices(t *testing.T) {
 		{"descending by 7", seq(1e9, -7, 300), true, []want{{v2Delta, 300, 0}}, nil},
 		{"one value", []int64{5}, false, []want{{v2Direct, 1, 4}}, []byte{0x46, 0x00, 0x50}},
 		{"two values", []int64{5, 6}, false, []want{{v2Direct, 2, 4}}, []byte{0x46, 0x01, 0x56}},
-		{"values then repeat", []int64{1, 9, 4, 4, 4, 4}, false,
-			[]want{{v2Direct, 2, 4}, {v2ShortRepeat, 4, 8}}, []byte{0x46, 0x01, 0x19, 0x01, 0x04}},
+		// At 4 bits, 4 copies cost 2 bytes packed, no more than cutting.
+		{"values then short repeat", []int64{1, 9, 4, 4, 4, 4, 1}, false,
+			[]want{{v2Direct, 7, 4}}, []byte{0x46, 0x06, 0x19, 0x44, 0x44, 0x10}},
+		// At 4 bits, 8 copies pay for a cut.
+		{"values then repeat", append([]int64{1, 9}, seq(4, 0, 8)...), false,
+			[]want{{v2Direct, 2, 4}, {v2ShortRepeat, 8, 8}}, []byte{0x46, 0x01, 0x19, 0x05, 0x04}},
+		{"wide values then repeat", []int64{1 << 40, 9, 4, 4, 4, 2}, false,
+			[]want{{v2Direct, 2, 48}, {v2ShortRepeat, 3, 8}, {v2Direct, 1, 2}}, nil},
 		{"repeat then values", []int64{4, 4, 4, 1, 9}, false,
 			[]want{{v2ShortRepeat, 3, 8}, {v2Direct, 2, 4}}, nil},
 		{"zeros and ones", []int64{0, 1, 1, 0, 1, 0, 0, 1}, false, []want{{v2Direct, 8, 1}}, []byte{0x40, 0x07, 0x69}},
@@ -156,6 +162,24 @@ func TestIntRLEv2EncoderChoices(t *testing.T) {
 			t.Errorf("%s: % x, want % x", c.name, enc, c.enc)
 		}
 		equalInts(t, c.name, decodeV2(t, enc, len(c.vals), c.signed), c.vals)
+	}
+}
+
+// Random data of a small width stays in DIRECT runs: cutting out every
+// three equal values would cost more than it saves.
+func TestIntRLEv2EncoderRandomBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	for _, w := range []int{1, 2, 4} {
+		vals := make([]int64, 10240)
+		for i := range vals {
+			vals[i] = int64(rng.IntN(1 << w))
+		}
+		enc := encodeV2(t, vals, false)
+		runs := checkV2Runs(t, enc)
+		if max := len(vals)*w/8 + 2*len(vals)/512 + 8; len(enc) > max {
+			t.Errorf("width %d: %d bytes in %d runs, want at most %d", w, len(enc), len(runs), max)
+		}
+		equalInts(t, "random bits", decodeV2(t, enc, len(vals), false), vals)
 	}
 }
 
