@@ -51,7 +51,7 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 			return append(dst, "false"...)
 		case orc.Date:
 			dst = append(dst, '"')
-			dst = time.Unix(x*86400, 0).UTC().AppendFormat(dst, "2006-01-02")
+			dst = AppendDate(dst, x)
 			return append(dst, '"')
 		}
 		return strconv.AppendInt(dst, x, 10)
@@ -117,6 +117,12 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 		return append(dst, '}')
 	}
 	return append(dst, "null"...)
+}
+
+// AppendDate appends days since 1970-01-01 as "YYYY-MM-DD" in the
+// proleptic Gregorian calendar.
+func AppendDate(dst []byte, days int64) []byte {
+	return time.Unix(days*86400, 0).UTC().AppendFormat(dst, "2006-01-02")
 }
 
 // AppendTimestamp appends "YYYY-MM-DD HH:MM:SS.f", the seconds and nanos
