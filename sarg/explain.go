@@ -1,0 +1,117 @@
+package sarg
+
+import (
+	"fmt"
+	"strings"
+)
+
+// format prints a bound tree. Leaves print as written; NOT over a leaf in
+// the leaf's negated form.
+func (b *Bound) format(n bnode, _ []TruthValue) string {
+	var sb strings.Builder
+	b.writeNode(&sb, n)
+	return sb.String()
+}
+
+func (b *Bound) writeNode(sb *strings.Builder, n bnode) {
+	switch n.op {
+	case OpTrue:
+		sb.WriteString("TRUE")
+	case OpFalse:
+		sb.WriteString("FALSE")
+	case OpNull:
+		sb.WriteString("NULL")
+	case OpLeaf:
+		sb.WriteString(b.leaves[n.leaf].text)
+	case OpNot:
+		k := n.kids[0]
+		if k.op == OpLeaf && b.leaves[k.leaf].orig.hasNegatedForm() {
+			sb.WriteString(b.leaves[k.leaf].orig.text(true))
+			return
+		}
+		sb.WriteString("NOT (")
+		b.writeNode(sb, k)
+		sb.WriteString(")")
+	case OpAnd, OpOr:
+		sep := " AND "
+		if n.op == OpOr {
+			sep = " OR "
+		}
+		for i, c := range n.kids {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			paren := c.op == OpOr || c.op == n.op
+			if paren {
+				sb.WriteByte('(')
+			}
+			b.writeNode(sb, c)
+			if paren {
+				sb.WriteByte(')')
+			}
+		}
+	}
+}
+
+// Effective returns the predicate that pruning effectively applies when
+// only the columns for which indexed returns true have statistics: every
+// leaf on another column (and NOT over it) can't decide, which for pruning
+// is the same as TRUE, so it is replaced by TRUE and simplified away. For
+// c1 = '619sdc' OR c2 = 100 AND c3 = 200 with c1 and c3 indexed the result
+// is "c1 = '619sdc' OR c3 = 200"; with only c1 indexed it is "TRUE": no
+// unit can be skipped.
+func (b *Bound) Effective(indexed func(columnID int) bool) string {
+	return b.EffectiveFor(func(leaf int) bool { return indexed(b.leaves[leaf].colID) })
+}
+
+// EffectiveFor is Effective with the decision per leaf (an index into
+// Leaves): decided(i) false means leaf i can't decide, as when it evaluated
+// to YesNoNull in a unit.
+func (b *Bound) EffectiveFor(decided func(leaf int) bool) string {
+	n, _ := b.reduce(b.root, decided)
+	return b.format(foldB(n), nil)
+}
+
+// reduce replaces undecided leaves by TRUE, reporting whether the whole
+// subtree became unknown.
+func (b *Bound) reduce(n bnode, decided func(int) bool) (bnode, bool) {
+	switch n.op {
+	case OpLeaf:
+		if !decided(n.leaf) {
+			return bnode{op: OpTrue}, true
+		}
+		return n, false
+	case OpNot:
+		k, unknown := b.reduce(n.kids[0], decided)
+		if unknown {
+			return bnode{op: OpTrue}, true // NOT of unknown stays unknown
+		}
+		return bnode{op: OpNot, kids: []bnode{k}}, false
+	case OpAnd, OpOr:
+		kids := make([]bnode, len(n.kids))
+		for i, c := range n.kids {
+			kids[i], _ = b.reduce(c, decided)
+		}
+		return bnode{op: n.op, kids: kids}, false
+	}
+	return n, false
+}
+
+// Explain evaluates the predicate against one unit's statistics and
+// describes the decision: one line per leaf with its truth value, the
+// effective predicate (leaves that can't decide removed) and the result.
+func (b *Bound) Explain(src Source) string {
+	vals := b.EvaluateLeaves(src, nil)
+	var sb strings.Builder
+	for i, l := range b.leaves {
+		fmt.Fprintf(&sb, "leaf %d: %s -> %s\n", i, l.text, vals[i])
+	}
+	eff := b.EffectiveFor(func(i int) bool { return vals[i] != YesNoNull })
+	res := b.Combine(vals)
+	verdict := "read"
+	if !res.IsNeeded() {
+		verdict = "skip"
+	}
+	fmt.Fprintf(&sb, "effective: %s\nresult: %s (%s)\n", eff, res, verdict)
+	return sb.String()
+}

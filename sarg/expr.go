@@ -1,0 +1,393 @@
+package sarg
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Op is the kind of an Expr node.
+type Op uint8
+
+// The node kinds. The zero Expr is the constant TRUE: no predicate, every
+// row matches.
+const (
+	OpTrue  Op = iota // constant TRUE
+	OpFalse           // constant FALSE
+	OpNull            // constant NULL (unknown for every row)
+	OpAnd             // all children TRUE
+	OpOr              // some child TRUE
+	OpNot             // negation of its one child
+	OpLeaf            // a comparison of one column with literals
+)
+
+// LeafOp is the comparison of a leaf. Greater-than, not-equal, NOT IN,
+// NOT BETWEEN and IS NOT NULL are written as NOT over a leaf.
+type LeafOp uint8
+
+// The leaf comparisons (ORC's PredicateLeaf operators).
+const (
+	Equals         LeafOp = iota // col = v (NULL when col is null)
+	NullSafeEquals               // col <=> v (never NULL; NULL <=> NULL is TRUE)
+	LessThan                     // col < v
+	LessThanEquals               // col <= v
+	In                           // col IN (v1, v2, ...)
+	Between                      // lo <= col AND col <= hi
+	IsNull                       // col IS NULL
+)
+
+var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL"}
+
+// String returns ORC's name for the operator, such as "LESS_THAN_EQUALS".
+func (o LeafOp) String() string {
+	if int(o) < len(leafOpNames) {
+		return leafOpNames[o]
+	}
+	return fmt.Sprintf("LeafOp(%d)", o)
+}
+
+// Leaf is a comparison of one column with literals.
+type Leaf struct {
+	Op LeafOp
+	// Column names the column: struct field names joined by dots, with
+	// backticks around a name that is not a plain identifier ("a.b",
+	// "a.`odd.name`"; a backtick inside backticks is doubled). See Col.
+	Column string
+	// Literals holds one literal for Equals, NullSafeEquals, LessThan and
+	// LessThanEquals, two (lo, hi) for Between, any number for In and none
+	// for IsNull.
+	Literals []Literal
+}
+
+// Expr is a predicate: a tree of AND, OR and NOT over leaves and constants.
+// Build one with the functions And, Or, Not, Eq, Lt, ... or with Parse.
+// Expr values are immutable once built; functions that transform them return
+// new trees.
+type Expr struct {
+	Op       Op
+	Children []Expr // AND and OR: two or more children; NOT: one
+	Leaf     *Leaf  // for OpLeaf
+}
+
+// True returns the constant TRUE.
+func True() Expr { return Expr{Op: OpTrue} }
+
+// False returns the constant FALSE.
+func False() Expr { return Expr{Op: OpFalse} }
+
+// NullExpr returns the constant NULL (unknown for every row).
+func NullExpr() Expr { return Expr{Op: OpNull} }
+
+// And returns the conjunction of es. With no arguments it is TRUE, with one
+// it is that argument.
+func And(es ...Expr) Expr { return junction(OpAnd, OpTrue, es) }
+
+// Or returns the disjunction of es. With no arguments it is FALSE, with one
+// it is that argument.
+func Or(es ...Expr) Expr { return junction(OpOr, OpFalse, es) }
+
+func junction(op, empty Op, es []Expr) Expr {
+	switch len(es) {
+	case 0:
+		return Expr{Op: empty}
+	case 1:
+		return es[0]
+	}
+	return Expr{Op: op, Children: append([]Expr(nil), es...)}
+}
+
+// Not returns the negation of e.
+func Not(e Expr) Expr { return Expr{Op: OpNot, Children: []Expr{e}} }
+
+func leaf(op LeafOp, col string, lits ...Literal) Expr {
+	return Expr{Op: OpLeaf, Leaf: &Leaf{Op: op, Column: col, Literals: lits}}
+}
+
+// Eq returns col = v.
+func Eq(col string, v Literal) Expr { return leaf(Equals, col, v) }
+
+// NullSafeEq returns col <=> v: TRUE when both are null or both equal,
+// otherwise FALSE (never NULL).
+func NullSafeEq(col string, v Literal) Expr { return leaf(NullSafeEquals, col, v) }
+
+// Ne returns col <> v, that is NOT (col = v).
+func Ne(col string, v Literal) Expr { return Not(Eq(col, v)) }
+
+// Lt returns col < v.
+func Lt(col string, v Literal) Expr { return leaf(LessThan, col, v) }
+
+// Le returns col <= v.
+func Le(col string, v Literal) Expr { return leaf(LessThanEquals, col, v) }
+
+// Gt returns col > v, that is NOT (col <= v).
+func Gt(col string, v Literal) Expr { return Not(Le(col, v)) }
+
+// Ge returns col >= v, that is NOT (col < v).
+func Ge(col string, v Literal) Expr { return Not(Lt(col, v)) }
+
+// InList returns col IN (vs...). A NULL among vs makes a non-matching row
+// NULL instead of FALSE; an empty list matches no row.
+func InList(col string, vs ...Literal) Expr {
+	return leaf(In, col, append([]Literal(nil), vs...)...)
+}
+
+// NotIn returns col NOT IN (vs...), that is NOT (col IN (vs...)).
+func NotIn(col string, vs ...Literal) Expr { return Not(InList(col, vs...)) }
+
+// BetweenOf returns col BETWEEN lo AND hi (both ends included).
+func BetweenOf(col string, lo, hi Literal) Expr { return leaf(Between, col, lo, hi) }
+
+// IsNullOf returns col IS NULL.
+func IsNullOf(col string) Expr { return leaf(IsNull, col) }
+
+// IsNotNull returns col IS NOT NULL, that is NOT (col IS NULL).
+func IsNotNull(col string) Expr { return Not(IsNullOf(col)) }
+
+// Col joins struct field names into a column path for the builders, quoting
+// each name that is not a plain identifier: Col("a", "b.c") is "a.`b.c`".
+func Col(names ...string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(quoteIdent(n))
+	}
+	return b.String()
+}
+
+// Equal reports whether two trees are the same, node by node, with equal
+// literals (see Literal.Equal).
+func (e Expr) Equal(o Expr) bool {
+	if e.Op != o.Op || len(e.Children) != len(o.Children) {
+		return false
+	}
+	if e.Op == OpLeaf {
+		if e.Leaf == nil || o.Leaf == nil {
+			return e.Leaf == o.Leaf
+		}
+		if !e.Leaf.equal(o.Leaf) {
+			return false
+		}
+	}
+	for i := range e.Children {
+		if !e.Children[i].Equal(o.Children[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *Leaf) equal(o *Leaf) bool {
+	if l.Op != o.Op || l.Column != o.Column || len(l.Literals) != len(o.Literals) {
+		return false
+	}
+	for i := range l.Literals {
+		if !l.Literals[i].Equal(o.Literals[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// String returns the predicate in the text form Parse reads, with as few
+// parentheses as precedence (NOT > AND > OR) allows. NOT over a leaf is
+// written in its negated form: x > 5, x <> 5, x NOT IN (...),
+// x IS NOT NULL.
+func (e Expr) String() string {
+	var b strings.Builder
+	e.write(&b)
+	return b.String()
+}
+
+func (e Expr) write(b *strings.Builder) {
+	switch e.Op {
+	case OpTrue:
+		b.WriteString("TRUE")
+	case OpFalse:
+		b.WriteString("FALSE")
+	case OpNull:
+		b.WriteString("NULL")
+	case OpLeaf:
+		if e.Leaf == nil {
+			b.WriteString("<nil leaf>")
+			return
+		}
+		b.WriteString(e.Leaf.text(false))
+	case OpNot:
+		if len(e.Children) == 1 && e.Children[0].Op == OpLeaf && e.Children[0].Leaf != nil && e.Children[0].Leaf.hasNegatedForm() {
+			b.WriteString(e.Children[0].Leaf.text(true))
+			return
+		}
+		b.WriteString("NOT (")
+		for _, c := range e.Children {
+			c.write(b)
+		}
+		b.WriteString(")")
+	case OpAnd, OpOr:
+		sep := " AND "
+		if e.Op == OpOr {
+			sep = " OR "
+		}
+		for i, c := range e.Children {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			paren := c.Op == OpOr || (c.Op == OpAnd && e.Op == OpAnd)
+			if paren {
+				b.WriteByte('(')
+			}
+			c.write(b)
+			if paren {
+				b.WriteByte(')')
+			}
+		}
+	default:
+		fmt.Fprintf(b, "<op %d>", e.Op)
+	}
+}
+
+func (l *Leaf) hasNegatedForm() bool {
+	switch l.Op {
+	case NullSafeEquals:
+		return false
+	case Equals, LessThan, LessThanEquals:
+		return len(l.Literals) == 1
+	case Between:
+		return len(l.Literals) == 2
+	}
+	return true
+}
+
+// text writes the leaf, or its negation when neg (only for ops with a
+// negated form).
+func (l *Leaf) text(neg bool) string {
+	var b []byte
+	b = append(b, canonicalColumn(l.Column)...)
+	lit := func(i int) {
+		if i < len(l.Literals) {
+			b = l.Literals[i].appendText(b)
+		} else {
+			b = append(b, '?')
+		}
+	}
+	switch l.Op {
+	case Equals, NullSafeEquals, LessThan, LessThanEquals:
+		ops := [...][2]string{Equals: {" = ", " <> "}, NullSafeEquals: {" <=> ", ""}, LessThan: {" < ", " >= "}, LessThanEquals: {" <= ", " > "}}
+		if neg {
+			b = append(b, ops[l.Op][1]...)
+		} else {
+			b = append(b, ops[l.Op][0]...)
+		}
+		lit(0)
+	case In:
+		if neg {
+			b = append(b, " NOT"...)
+		}
+		b = append(b, " IN ("...)
+		for i := range l.Literals {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			lit(i)
+		}
+		b = append(b, ')')
+	case Between:
+		if neg {
+			b = append(b, " NOT"...)
+		}
+		b = append(b, " BETWEEN "...)
+		lit(0)
+		b = append(b, " AND "...)
+		lit(1)
+	case IsNull:
+		if neg {
+			b = append(b, " IS NOT NULL"...)
+		} else {
+			b = append(b, " IS NULL"...)
+		}
+	default:
+		b = append(b, " ?op? "...)
+	}
+	return string(b)
+}
+
+// String returns the leaf in Parse's text form.
+func (l *Leaf) String() string { return l.text(false) }
+
+var keywords = map[string]bool{
+	"AND": true, "OR": true, "NOT": true, "IN": true, "BETWEEN": true, "IS": true, "NULL": true,
+	"TRUE": true, "FALSE": true, "DATE": true, "TIMESTAMP": true, "DECIMAL": true, "DOUBLE": true,
+}
+
+func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
+func isIdentChar(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+func quoteIdent(n string) string {
+	plain := n != "" && isIdentStart(n[0]) && !keywords[strings.ToUpper(n)]
+	for i := 0; plain && i < len(n); i++ {
+		plain = isIdentChar(n[i])
+	}
+	// A lone X followed by a quote would read as a bytes literal; the name
+	// itself is fine since names are never followed by a quote.
+	if plain {
+		return n
+	}
+	return "`" + strings.ReplaceAll(n, "`", "``") + "`"
+}
+
+// canonicalColumn re-quotes a column path so that Parse reads it back; a
+// malformed path is returned as is.
+func canonicalColumn(path string) string {
+	parts, err := splitColumn(path)
+	if err != nil {
+		return path
+	}
+	return Col(parts...)
+}
+
+// splitColumn splits a column path into field names, undoing backticks.
+func splitColumn(path string) ([]string, error) {
+	var parts []string
+	i := 0
+	for {
+		if i >= len(path) {
+			return nil, fmt.Errorf("sarg: empty field name in column %q", path)
+		}
+		var name []byte
+		if path[i] == '`' {
+			i++
+			for {
+				if i >= len(path) {
+					return nil, fmt.Errorf("sarg: unclosed backtick in column %q", path)
+				}
+				if path[i] == '`' {
+					if i+1 < len(path) && path[i+1] == '`' {
+						name = append(name, '`')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				name = append(name, path[i])
+				i++
+			}
+		} else {
+			for i < len(path) && path[i] != '.' && path[i] != '`' {
+				name = append(name, path[i])
+				i++
+			}
+			if len(name) == 0 {
+				return nil, fmt.Errorf("sarg: empty field name in column %q", path)
+			}
+		}
+		parts = append(parts, string(name))
+		if i == len(path) {
+			return parts, nil
+		}
+		if path[i] != '.' {
+			return nil, fmt.Errorf("sarg: expected '.' at byte %d of column %q", i, path)
+		}
+		i++
+	}
+}

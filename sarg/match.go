@@ -1,0 +1,419 @@
+package sarg
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/orcgo/orc"
+)
+
+// ColumnVectors maps a column id to the vector holding that column's values
+// for the rows of a batch. A nested field's vector must be parallel to the
+// top-level rows, null where the field or a struct above it is null.
+type ColumnVectors map[int]orc.Vector
+
+// Row outcomes in row-level evaluation, ordered so that Kleene's AND is the
+// minimum, OR the maximum and NOT 2-v.
+const (
+	rowFalse uint8 = 0
+	rowNull  uint8 = 1
+	rowTrue  uint8 = 2
+)
+
+// setLinearMax is the largest set searched linearly; larger sets are
+// searched by binary search (numbers) or a map (strings).
+const setLinearMax = 8
+
+// Matcher filters batches by a bound predicate, row by row, in SQL's
+// three-valued logic: a row matches only when the predicate is TRUE. It
+// keeps scratch buffers between calls, so it is for one goroutine; make one
+// per scan with Bound.NewMatcher.
+type Matcher struct {
+	b       *Bound
+	scratch [][]uint8 // one buffer per tree depth
+}
+
+// NewMatcher returns a Matcher for b.
+func (b *Bound) NewMatcher() *Matcher { return &Matcher{b: b} }
+
+// Match is NewMatcher().Match: convenient, but it allocates scratch space
+// on every call.
+func (b *Bound) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
+	return b.NewMatcher().Match(cols, n, dst)
+}
+
+// Match evaluates the predicate on rows 0..n-1 of cols and returns dst
+// (grown if needed) with dst[i] true iff row i matches. Every column the
+// leaves read must be in cols with at least n rows and the vector type of
+// its kind; decimal vectors must be at the column's scale.
+func (m *Matcher) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
+	out, err := m.eval3(cols, n)
+	if err != nil {
+		return dst[:0], err
+	}
+	if cap(dst) < n {
+		dst = make([]bool, n)
+	}
+	dst = dst[:n]
+	for i, v := range out[:n] {
+		dst[i] = v == rowTrue
+	}
+	return dst, nil
+}
+
+// eval3 evaluates every row to rowFalse, rowNull or rowTrue, into a
+// scratch buffer.
+func (m *Matcher) eval3(cols ColumnVectors, n int) ([]uint8, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("sarg: negative row count %d", n)
+	}
+	out := m.buf(0, n)
+	if err := m.evalNode(m.b.root, cols, n, 0, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (m *Matcher) buf(depth, n int) []uint8 {
+	for len(m.scratch) <= depth {
+		m.scratch = append(m.scratch, nil)
+	}
+	if cap(m.scratch[depth]) < n {
+		m.scratch[depth] = make([]uint8, n)
+	}
+	return m.scratch[depth][:n]
+}
+
+func fill(out []uint8, v uint8) {
+	for i := range out {
+		out[i] = v
+	}
+}
+
+func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uint8) error {
+	switch nd.op {
+	case OpTrue:
+		fill(out, rowTrue)
+	case OpFalse:
+		fill(out, rowFalse)
+	case OpNull:
+		fill(out, rowNull)
+	case OpLeaf:
+		l := m.b.leaves[nd.leaf]
+		v, ok := cols[l.colID]
+		if !ok || v == nil {
+			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
+		}
+		return l.match(v, n, out)
+	case OpNot:
+		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
+			return err
+		}
+		for i, v := range out {
+			out[i] = rowTrue - v
+		}
+	case OpAnd, OpOr:
+		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
+			return err
+		}
+		tmp := m.buf(depth+1, n)
+		for _, k := range nd.kids[1:] {
+			if err := m.evalNode(k, cols, n, depth+1, tmp); err != nil {
+				return err
+			}
+			if nd.op == OpAnd {
+				for i, v := range tmp {
+					out[i] = min(out[i], v)
+				}
+			} else {
+				for i, v := range tmp {
+					out[i] = max(out[i], v)
+				}
+			}
+		}
+	default:
+		return fmt.Errorf("sarg: bad node %d", nd.op)
+	}
+	return nil
+}
+
+func nullsOf(v orc.Vector) []bool {
+	switch x := v.(type) {
+	case *orc.LongVector:
+		return x.Nulls.Nulls
+	case *orc.DoubleVector:
+		return x.Nulls.Nulls
+	case *orc.BytesVector:
+		return x.Nulls.Nulls
+	case *orc.DecimalVector:
+		return x.Nulls.Nulls
+	case *orc.TimestampVector:
+		return x.Nulls.Nulls
+	case *orc.StructVector:
+		return x.Nulls.Nulls
+	case *orc.ListVector:
+		return x.Nulls.Nulls
+	case *orc.MapVector:
+		return x.Nulls.Nulls
+	case *orc.UnionVector:
+		return x.Nulls.Nulls
+	}
+	return nil
+}
+
+func t2(b bool) uint8 {
+	if b {
+		return rowTrue
+	}
+	return rowFalse
+}
+
+// match evaluates the leaf on the first n rows of v into out.
+func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
+	if v.Len() < n {
+		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
+	}
+	nulls := nullsOf(v)
+	if len(nulls) > 0 && len(nulls) < n {
+		return fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
+	}
+	if l.op == IsNull {
+		if len(nulls) == 0 {
+			fill(out, rowFalse)
+			return nil
+		}
+		for i := range out {
+			out[i] = t2(nulls[i])
+		}
+		return nil
+	}
+	bad := func() error {
+		return fmt.Errorf("sarg: column %d is %s but its vector is %T", l.colID, l.col.Kind, v)
+	}
+	switch l.dom {
+	case domInt, domBool:
+		x, ok := v.(*orc.LongVector)
+		if !ok {
+			return bad()
+		}
+		matchOrdered(l.op, l.ints, l.sortedInts, x.Values[:n], out)
+	case domFloat:
+		x, ok := v.(*orc.DoubleVector)
+		if !ok {
+			return bad()
+		}
+		matchOrdered(l.op, l.floats, l.sortedFloats, x.Values[:n], out)
+	case domBytes:
+		x, ok := v.(*orc.BytesVector)
+		if !ok {
+			return bad()
+		}
+		if len(x.Offsets) < n+1 {
+			return fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
+		}
+		if err := l.matchBytes(x, n, out); err != nil {
+			return err
+		}
+	case domDecimal:
+		x, ok := v.(*orc.DecimalVector)
+		if !ok {
+			return bad()
+		}
+		if x.Scale != l.scale {
+			return fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
+		}
+		l.matchDecimal(x.Values[:n], out)
+	case domTime:
+		x, ok := v.(*orc.TimestampVector)
+		if !ok {
+			return bad()
+		}
+		if len(x.Nanos) < n {
+			return fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
+		}
+		l.matchTime(x.Seconds[:n], x.Nanos[:n], out)
+	default:
+		return bad()
+	}
+	if len(nulls) > 0 {
+		nullOut := rowNull
+		if l.op == NullSafeEquals {
+			nullOut = rowFalse
+		}
+		for i, isNull := range nulls[:n] {
+			if isNull {
+				out[i] = nullOut
+			}
+		}
+	}
+	if l.op == In && l.nullInList {
+		for i, v := range out {
+			if v == rowFalse {
+				out[i] = rowNull // x IN (.., NULL) is NULL when x matches none
+			}
+		}
+	}
+	return nil
+}
+
+// matchOrdered evaluates a comparison on integers or floats. NaN values
+// compare false with everything, as in IEEE 754.
+// Sets larger than setLinearMax are searched in sorted (vals without NaN,
+// sorted).
+func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
+	switch op {
+	case Equals:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x == c)
+		}
+	case LessThan:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x < c)
+		}
+	case LessThanEquals:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x <= c)
+		}
+	case Between:
+		lo, hi := vals[0], vals[1]
+		for i, x := range xs {
+			out[i] = t2(lo <= x && x <= hi)
+		}
+	case In, NullSafeEquals:
+		if len(vals) <= setLinearMax {
+			for i, x := range xs {
+				hit := false
+				for _, c := range vals {
+					hit = hit || x == c
+				}
+				out[i] = t2(hit)
+			}
+			return
+		}
+		for i, x := range xs {
+			_, hit := slices.BinarySearch(sorted, x)
+			out[i] = t2(hit && x == x) // NaN is not in sorted, but BinarySearch calls NaN equal to NaN
+		}
+	}
+}
+
+func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
+	off, data := x.Offsets, x.Data
+	for i := 0; i < n; i++ {
+		if off[i] < 0 || off[i] > off[i+1] || off[i+1] > len(data) {
+			return fmt.Errorf("sarg: bytes vector for column %d has bad offsets at row %d", l.colID, i)
+		}
+	}
+	switch l.op {
+	case Equals:
+		c := l.strs[0]
+		for i := 0; i < n; i++ {
+			out[i] = t2(string(data[off[i]:off[i+1]]) == c)
+		}
+	case LessThan:
+		c := l.strs[0]
+		for i := 0; i < n; i++ {
+			out[i] = t2(string(data[off[i]:off[i+1]]) < c)
+		}
+	case LessThanEquals:
+		c := l.strs[0]
+		for i := 0; i < n; i++ {
+			out[i] = t2(string(data[off[i]:off[i+1]]) <= c)
+		}
+	case Between:
+		lo, hi := l.strs[0], l.strs[1]
+		for i := 0; i < n; i++ {
+			s := data[off[i]:off[i+1]]
+			out[i] = t2(lo <= string(s) && string(s) <= hi)
+		}
+	case In, NullSafeEquals:
+		if len(l.strs) <= setLinearMax {
+			for i := 0; i < n; i++ {
+				s := data[off[i]:off[i+1]]
+				hit := false
+				for _, c := range l.strs {
+					hit = hit || string(s) == c
+				}
+				out[i] = t2(hit)
+			}
+			return nil
+		}
+		for i := 0; i < n; i++ {
+			_, hit := l.strSet[string(data[off[i]:off[i+1]])]
+			out[i] = t2(hit)
+		}
+	}
+	return nil
+}
+
+func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
+	vals := l.decs
+	switch l.op {
+	case Equals:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x == c)
+		}
+	case LessThan:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x.Cmp(c) < 0)
+		}
+	case LessThanEquals:
+		c := vals[0]
+		for i, x := range xs {
+			out[i] = t2(x.Cmp(c) <= 0)
+		}
+	case Between:
+		lo, hi := vals[0], vals[1]
+		for i, x := range xs {
+			out[i] = t2(x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0)
+		}
+	case In, NullSafeEquals:
+		for i, x := range xs {
+			hit := false
+			for _, c := range vals {
+				hit = hit || x == c
+			}
+			out[i] = t2(hit)
+		}
+	}
+}
+
+func (l *boundLeaf) matchTime(secs []int64, nanos []int32, out []uint8) {
+	vals := l.tss
+	switch l.op {
+	case Equals:
+		c := vals[0]
+		for i, s := range secs {
+			out[i] = t2(s == c.sec && nanos[i] == c.nanos)
+		}
+	case LessThan:
+		c := vals[0]
+		for i, s := range secs {
+			out[i] = t2(s < c.sec || s == c.sec && nanos[i] < c.nanos)
+		}
+	case LessThanEquals:
+		c := vals[0]
+		for i, s := range secs {
+			out[i] = t2(s < c.sec || s == c.sec && nanos[i] <= c.nanos)
+		}
+	case Between:
+		lo, hi := vals[0], vals[1]
+		for i, s := range secs {
+			v := tsVal{s, nanos[i]}
+			out[i] = t2(cmpTS(v, lo) >= 0 && cmpTS(v, hi) <= 0)
+		}
+	case In, NullSafeEquals:
+		for i, s := range secs {
+			hit := false
+			for _, c := range vals {
+				hit = hit || s == c.sec && nanos[i] == c.nanos
+			}
+			out[i] = t2(hit)
+		}
+	}
+}

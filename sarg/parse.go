@@ -1,0 +1,649 @@
+package sarg
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/orcgo/orc"
+)
+
+// ParseError is a syntax error in a predicate's text: the byte offset where
+// it was found and what was expected there.
+type ParseError struct {
+	Pos int    // byte offset into the text
+	Msg string // such as `expected a literal, found ")"`
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("sarg: syntax error at byte %d: %s", e.Pos, e.Msg)
+}
+
+// MustParse is Parse that panics on error, for constants in programs and
+// tests.
+func MustParse(text string) Expr {
+	e, err := Parse(text)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+// maxParseDepth bounds the nesting of parentheses and NOTs, so hostile text
+// cannot exhaust the stack.
+const maxParseDepth = 200
+
+// Parse reads a predicate in a SQL-like text form:
+//
+//	c1 = '619sdc' OR c2 = 100 AND c3 = 200
+//	ts BETWEEN TIMESTAMP '2024-03-10 01:30:00' AND TIMESTAMP '2024-03-10 03:00:00'
+//	s IN ('a', 'b', NULL)  AND  x IS NOT NULL  AND  NOT (y <> 3 OR z >= 2.5)
+//
+// Precedence is NOT > AND > OR; parentheses group. Comparisons are
+// =, <=> (null-safe equals), <, <=, >, >=, <> and != between a column and a
+// literal (either side), [NOT] IN (...), [NOT] BETWEEN lo AND hi and
+// IS [NOT] NULL. Keywords are case-insensitive.
+//
+// Columns are field names joined by dots (a.b.c); a name that is not an
+// identifier or is a keyword goes in backticks (`odd name`, a backtick
+// inside is doubled).
+//
+// Literals: integers (-3), decimals (12.50, DECIMAL '5'), floats with an
+// exponent (1e3, DOUBLE 'NaN', DOUBLE '-Infinity'), strings ('it''s'),
+// bytes (X'0aff'), TRUE and FALSE, DATE '2024-01-01', and timestamps:
+// TIMESTAMP '2024-03-10 01:30:00.25' is a wall clock,
+// TIMESTAMP '2024-03-10 01:30:00 America/New_York' a wall clock in a zone,
+// TIMESTAMP '2024-03-10 01:30:00Z' or '...+01:00' an instant. NULL is allowed
+// in IN lists and with <=>; elsewhere write IS NULL. TRUE, FALSE and NULL
+// alone are constant predicates.
+//
+// Errors are *ParseError values giving the byte offset.
+func Parse(text string) (Expr, error) {
+	p := &parser{src: text}
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	e, err := p.parseOr(0)
+	if err != nil {
+		return Expr{}, err
+	}
+	if p.tok.kind != tEOF {
+		return Expr{}, p.errorf(p.tok.pos, "expected AND, OR or end of text, found %s", p.tok.describe())
+	}
+	return e, nil
+}
+
+type tokKind uint8
+
+const (
+	tEOF     tokKind = iota
+	tIdent           // plain identifier (may be a keyword)
+	tQuoted          // backtick-quoted identifier (never a keyword)
+	tNumber          // unsigned number
+	tString          // '...' with quotes removed
+	tHex             // X'...' decoded
+	tPunct           // operators and ( ) , .
+)
+
+type token struct {
+	kind tokKind
+	pos  int
+	text string // raw text for idents, numbers, punctuation; value for strings
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "end of text"
+	case tString:
+		return "string " + strconv.Quote(t.text)
+	case tHex:
+		return "bytes literal"
+	case tQuoted:
+		return "`" + t.text + "`"
+	}
+	return strconv.Quote(t.text)
+}
+
+func (t token) is(kw string) bool { return t.kind == tIdent && strings.EqualFold(t.text, kw) }
+
+func (t token) punct(s string) bool { return t.kind == tPunct && t.text == s }
+
+type parser struct {
+	src string
+	pos int // next byte to lex
+	tok token
+}
+
+func (p *parser) errorf(pos int, format string, args ...any) error {
+	return &ParseError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// advance lexes the next token into p.tok.
+func (p *parser) advance() error {
+	s := p.src
+	for p.pos < len(s) && (s[p.pos] == ' ' || s[p.pos] == '\t' || s[p.pos] == '\n' || s[p.pos] == '\r') {
+		p.pos++
+	}
+	start := p.pos
+	if start >= len(s) {
+		p.tok = token{kind: tEOF, pos: start}
+		return nil
+	}
+	c := s[start]
+	switch {
+	case (c == 'x' || c == 'X') && start+1 < len(s) && s[start+1] == '\'':
+		p.pos++
+		str, err := p.lexString()
+		if err != nil {
+			return err
+		}
+		if len(str)%2 != 0 {
+			return p.errorf(start, "bytes literal needs an even number of hex digits")
+		}
+		b, err := hex.DecodeString(str)
+		if err != nil {
+			return p.errorf(start, "bytes literal holds a non-hex digit")
+		}
+		p.tok = token{kind: tHex, pos: start, text: string(b)}
+	case isIdentStart(c):
+		for p.pos < len(s) && isIdentChar(s[p.pos]) {
+			p.pos++
+		}
+		p.tok = token{kind: tIdent, pos: start, text: s[start:p.pos]}
+	case c == '`':
+		p.pos++
+		var b strings.Builder
+		for {
+			if p.pos >= len(s) {
+				return p.errorf(start, "unclosed backtick")
+			}
+			if s[p.pos] == '`' {
+				if p.pos+1 < len(s) && s[p.pos+1] == '`' {
+					b.WriteByte('`')
+					p.pos += 2
+					continue
+				}
+				p.pos++
+				break
+			}
+			b.WriteByte(s[p.pos])
+			p.pos++
+		}
+		if b.Len() == 0 {
+			return p.errorf(start, "empty quoted name")
+		}
+		p.tok = token{kind: tQuoted, pos: start, text: b.String()}
+	case c >= '0' && c <= '9' || c == '.' && start+1 < len(s) && s[start+1] >= '0' && s[start+1] <= '9':
+		for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+			p.pos++
+		}
+		if p.pos < len(s) && s[p.pos] == '.' {
+			p.pos++
+			for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+				p.pos++
+			}
+		}
+		if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
+			q := p.pos + 1
+			if q < len(s) && (s[q] == '+' || s[q] == '-') {
+				q++
+			}
+			if q >= len(s) || s[q] < '0' || s[q] > '9' {
+				return p.errorf(p.pos, "expected exponent digits")
+			}
+			for q < len(s) && s[q] >= '0' && s[q] <= '9' {
+				q++
+			}
+			p.pos = q
+		}
+		if p.pos < len(s) && isIdentChar(s[p.pos]) {
+			return p.errorf(p.pos, "unexpected %q after a number", s[p.pos])
+		}
+		p.tok = token{kind: tNumber, pos: start, text: s[start:p.pos]}
+	case c == '\'':
+		str, err := p.lexString()
+		if err != nil {
+			return err
+		}
+		p.tok = token{kind: tString, pos: start, text: str}
+	default:
+		for _, op := range [...]string{"<=>", "<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", ",", ".", "-", "+"} {
+			if strings.HasPrefix(s[start:], op) {
+				p.pos += len(op)
+				p.tok = token{kind: tPunct, pos: start, text: op}
+				return nil
+			}
+		}
+		return p.errorf(start, "unexpected character %q", c)
+	}
+	return nil
+}
+
+// lexString reads a single-quoted string starting at p.pos ('' is a quote).
+func (p *parser) lexString() (string, error) {
+	start := p.pos
+	p.pos++
+	var b strings.Builder
+	for {
+		if p.pos >= len(p.src) {
+			return "", p.errorf(start, "unclosed string")
+		}
+		c := p.src[p.pos]
+		p.pos++
+		if c == '\'' {
+			if p.pos < len(p.src) && p.src[p.pos] == '\'' {
+				b.WriteByte('\'')
+				p.pos++
+				continue
+			}
+			return b.String(), nil
+		}
+		b.WriteByte(c)
+	}
+}
+
+func (p *parser) parseOr(depth int) (Expr, error) {
+	var parts []Expr
+	for {
+		e, err := p.parseAnd(depth)
+		if err != nil {
+			return Expr{}, err
+		}
+		parts = append(parts, e)
+		if !p.tok.is("OR") {
+			break
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+	}
+	return Or(parts...), nil
+}
+
+func (p *parser) parseAnd(depth int) (Expr, error) {
+	var parts []Expr
+	for {
+		e, err := p.parseNot(depth)
+		if err != nil {
+			return Expr{}, err
+		}
+		parts = append(parts, e)
+		if !p.tok.is("AND") {
+			break
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+	}
+	return And(parts...), nil
+}
+
+func (p *parser) parseNot(depth int) (Expr, error) {
+	if depth > maxParseDepth {
+		return Expr{}, p.errorf(p.tok.pos, "predicate nested deeper than %d", maxParseDepth)
+	}
+	if p.tok.is("NOT") {
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		e, err := p.parseNot(depth + 1)
+		if err != nil {
+			return Expr{}, err
+		}
+		return Not(e), nil
+	}
+	return p.parsePrimary(depth)
+}
+
+func (p *parser) parsePrimary(depth int) (Expr, error) {
+	t := p.tok
+	switch {
+	case t.punct("("):
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		e, err := p.parseOr(depth + 1)
+		if err != nil {
+			return Expr{}, err
+		}
+		if !p.tok.punct(")") {
+			return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
+		}
+		return e, p.advance()
+	case t.kind == tIdent && !keywords[strings.ToUpper(t.text)], t.kind == tQuoted:
+		col, err := p.parseColumn()
+		if err != nil {
+			return Expr{}, err
+		}
+		return p.parseComparison(col)
+	case t.is("TRUE"), t.is("FALSE"), t.is("NULL"):
+		// A constant predicate unless a comparison operator follows, in
+		// which case it is a literal on the left of a comparison.
+		save := *p
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if !p.isComparisonOp() {
+			switch {
+			case t.is("TRUE"):
+				return True(), nil
+			case t.is("FALSE"):
+				return False(), nil
+			}
+			return NullExpr(), nil
+		}
+		*p = save
+		return p.parseLiteralFirst()
+	case t.kind == tNumber, t.kind == tString, t.kind == tHex, t.punct("-"), t.punct("+"),
+		t.is("DATE"), t.is("TIMESTAMP"), t.is("DECIMAL"), t.is("DOUBLE"):
+		return p.parseLiteralFirst()
+	}
+	return Expr{}, p.errorf(t.pos, "expected a column, a literal, NOT or \"(\", found %s", t.describe())
+}
+
+func (p *parser) isComparisonOp() bool {
+	if p.tok.kind != tPunct {
+		return false
+	}
+	switch p.tok.text {
+	case "=", "<=>", "<", "<=", ">", ">=", "<>", "!=":
+		return true
+	}
+	return false
+}
+
+// parseLiteralFirst reads "literal op column" and flips it.
+func (p *parser) parseLiteralFirst() (Expr, error) {
+	lit, litPos, err := p.parseLiteral()
+	if err != nil {
+		return Expr{}, err
+	}
+	if !p.isComparisonOp() {
+		return Expr{}, p.errorf(p.tok.pos, "expected a comparison operator after a literal, found %s", p.tok.describe())
+	}
+	op := p.tok.text
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	if !(p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted) {
+		return Expr{}, p.errorf(p.tok.pos, "expected a column after %q, found %s", op, p.tok.describe())
+	}
+	col, err := p.parseColumn()
+	if err != nil {
+		return Expr{}, err
+	}
+	flipped := map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=", "<>": "<>", "!=": "!="}[op]
+	return compare(col, flipped, lit, litPos)
+}
+
+// parseColumn reads name { "." name }.
+func (p *parser) parseColumn() (string, error) {
+	var names []string
+	for {
+		t := p.tok
+		if !(t.kind == tIdent || t.kind == tQuoted) {
+			return "", p.errorf(t.pos, "expected a field name, found %s", t.describe())
+		}
+		names = append(names, t.text)
+		if err := p.advance(); err != nil {
+			return "", err
+		}
+		if !p.tok.punct(".") {
+			return Col(names...), nil
+		}
+		if err := p.advance(); err != nil {
+			return "", err
+		}
+	}
+}
+
+func compare(col, op string, lit Literal, litPos int) (Expr, error) {
+	if lit.IsNull() && op != "<=>" {
+		return Expr{}, &ParseError{Pos: litPos, Msg: "NULL is only allowed in IN lists and with <=>; write IS NULL or IS NOT NULL"}
+	}
+	switch op {
+	case "=":
+		return Eq(col, lit), nil
+	case "<=>":
+		return NullSafeEq(col, lit), nil
+	case "<":
+		return Lt(col, lit), nil
+	case "<=":
+		return Le(col, lit), nil
+	case ">":
+		return Gt(col, lit), nil
+	case ">=":
+		return Ge(col, lit), nil
+	}
+	return Ne(col, lit), nil // <> and !=
+}
+
+func (p *parser) parseComparison(col string) (Expr, error) {
+	t := p.tok
+	if p.isComparisonOp() {
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		lit, litPos, err := p.parseLiteral()
+		if err != nil {
+			return Expr{}, err
+		}
+		return compare(col, t.text, lit, litPos)
+	}
+	negate := false
+	if t.is("IS") {
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if p.tok.is("NOT") {
+			negate = true
+			if err := p.advance(); err != nil {
+				return Expr{}, err
+			}
+		}
+		if !p.tok.is("NULL") {
+			return Expr{}, p.errorf(p.tok.pos, "expected NULL after IS, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if negate {
+			return IsNotNull(col), nil
+		}
+		return IsNullOf(col), nil
+	}
+	if t.is("NOT") {
+		negate = true
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		t = p.tok
+		if !t.is("IN") && !t.is("BETWEEN") {
+			return Expr{}, p.errorf(t.pos, "expected IN or BETWEEN after NOT, found %s", t.describe())
+		}
+	}
+	var e Expr
+	switch {
+	case t.is("IN"):
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if !p.tok.punct("(") {
+			return Expr{}, p.errorf(p.tok.pos, "expected \"(\" after IN, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		var lits []Literal
+		for !p.tok.punct(")") {
+			if len(lits) > 0 {
+				if !p.tok.punct(",") {
+					return Expr{}, p.errorf(p.tok.pos, "expected \",\" or \")\" in the IN list, found %s", p.tok.describe())
+				}
+				if err := p.advance(); err != nil {
+					return Expr{}, err
+				}
+			}
+			lit, _, err := p.parseLiteral()
+			if err != nil {
+				return Expr{}, err
+			}
+			lits = append(lits, lit)
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		e = InList(col, lits...)
+	case t.is("BETWEEN"):
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		lo, loPos, err := p.parseLiteral()
+		if err != nil {
+			return Expr{}, err
+		}
+		if !p.tok.is("AND") {
+			return Expr{}, p.errorf(p.tok.pos, "expected AND in BETWEEN, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		hi, hiPos, err := p.parseLiteral()
+		if err != nil {
+			return Expr{}, err
+		}
+		if lo.IsNull() || hi.IsNull() {
+			pos := loPos
+			if !lo.IsNull() {
+				pos = hiPos
+			}
+			return Expr{}, p.errorf(pos, "NULL is not allowed in BETWEEN")
+		}
+		e = BetweenOf(col, lo, hi)
+	default:
+		return Expr{}, p.errorf(t.pos, "expected a comparison operator, IN, BETWEEN or IS after column %s, found %s", col, t.describe())
+	}
+	if negate {
+		e = Not(e)
+	}
+	return e, nil
+}
+
+// parseLiteral reads one literal and returns it with its position.
+func (p *parser) parseLiteral() (Literal, int, error) {
+	t := p.tok
+	pos := t.pos
+	adv := func(l Literal) (Literal, int, error) { return l, pos, p.advance() }
+	switch {
+	case t.is("NULL"):
+		return adv(NullValue())
+	case t.is("TRUE"):
+		return adv(Bool(true))
+	case t.is("FALSE"):
+		return adv(Bool(false))
+	case t.kind == tString:
+		return adv(String(t.text))
+	case t.kind == tHex:
+		return adv(Bytes([]byte(t.text)))
+	case t.kind == tNumber:
+		return p.number("", pos)
+	case t.punct("-"), t.punct("+"):
+		sign := t.text
+		if err := p.advance(); err != nil {
+			return Literal{}, pos, err
+		}
+		if p.tok.kind != tNumber {
+			return Literal{}, pos, p.errorf(p.tok.pos, "expected a number after %q, found %s", sign, p.tok.describe())
+		}
+		return p.number(sign, pos)
+	case t.is("DATE"), t.is("TIMESTAMP"), t.is("DECIMAL"), t.is("DOUBLE"):
+		if err := p.advance(); err != nil {
+			return Literal{}, pos, err
+		}
+		s := p.tok
+		if s.kind != tString {
+			return Literal{}, pos, p.errorf(s.pos, "expected a quoted string after %s, found %s", strings.ToUpper(t.text), s.describe())
+		}
+		var lit Literal
+		switch strings.ToUpper(t.text) {
+		case "DATE":
+			d, ok := parseDate(s.text)
+			if !ok || d < math.MinInt32 || d > math.MaxInt32 {
+				return Literal{}, pos, p.errorf(s.pos, "expected a date 'YYYY-MM-DD', found %s", s.describe())
+			}
+			lit = Date(int32(d))
+		case "TIMESTAMP":
+			l, err := parseTimestamp(s.text)
+			if err != nil {
+				return Literal{}, pos, p.errorf(s.pos, "bad timestamp %s: %v", s.describe(), err)
+			}
+			lit = l
+		case "DECIMAL":
+			l, err := ParseDecimalLiteral(s.text)
+			if err != nil {
+				return Literal{}, pos, p.errorf(s.pos, "expected a decimal number, found %s", s.describe())
+			}
+			lit = l
+		case "DOUBLE":
+			f, ok := parseDouble(s.text)
+			if !ok {
+				return Literal{}, pos, p.errorf(s.pos, "expected a floating-point number, NaN or Infinity, found %s", s.describe())
+			}
+			lit = Float(f)
+		}
+		return adv(lit)
+	}
+	return Literal{}, pos, p.errorf(pos, "expected a literal, found %s", t.describe())
+}
+
+func parseDouble(s string) (float64, bool) {
+	switch strings.ToLower(s) {
+	case "nan":
+		return math.NaN(), true
+	case "infinity", "+infinity", "inf", "+inf":
+		return math.Inf(1), true
+	case "-infinity", "-inf":
+		return math.Inf(-1), true
+	}
+	if s == "" || strings.ContainsAny(s, "_xXpPnN") { // no hex floats, underscores, NaN spellings
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// number converts the current number token, with an optional sign.
+func (p *parser) number(sign string, pos int) (Literal, int, error) {
+	text := p.tok.text
+	full := sign + text
+	var lit Literal
+	switch {
+	case strings.ContainsAny(text, "eE"):
+		f, err := strconv.ParseFloat(full, 64)
+		if err != nil {
+			return Literal{}, pos, p.errorf(pos, "float %s out of range", full)
+		}
+		lit = Float(f)
+	case strings.Contains(text, "."):
+		l, err := ParseDecimalLiteral(full)
+		if err != nil {
+			return Literal{}, pos, p.errorf(pos, "bad decimal %s: %v", full, err)
+		}
+		lit = l
+	default:
+		if v, err := strconv.ParseInt(full, 10, 64); err == nil {
+			lit = Int(v)
+		} else if d, sc, err := orc.ParseDecimal(full); err == nil {
+			lit = Decimal(d, sc)
+		} else {
+			return Literal{}, pos, p.errorf(pos, "integer %s does not fit in 128 bits", full)
+		}
+	}
+	return lit, pos, p.advance()
+}
