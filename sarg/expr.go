@@ -319,8 +319,10 @@ var keywords = map[string]bool{
 	"TRUE": true, "FALSE": true, "DATE": true, "TIMESTAMP": true, "DECIMAL": true, "DOUBLE": true,
 }
 
-func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
-func isIdentChar(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' }
+func isIdentStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
 func quoteIdent(n string) string {
 	plain := n != "" && isIdentStart(n[0]) && !keywords[strings.ToUpper(n)]

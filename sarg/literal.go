@@ -17,16 +17,16 @@ type LiteralKind uint8
 
 // The literal kinds.
 const (
-	NullLit             LiteralKind = iota // SQL NULL; only in IN lists and with NullSafeEquals
-	IntLit                                 // 64-bit integer
-	FloatLit                               // 64-bit IEEE 754 (NaN and infinities allowed)
-	StringLit                              // text, compared as UTF-8 bytes
-	BytesLit                               // raw bytes
-	BoolLit                                // TRUE or FALSE
-	DecimalLit                             // unscaled orc.Int128 and a scale
-	DateLit                                // days since 1970-01-01 (proleptic Gregorian)
-	TimestampLit                           // wall clock (seconds+nanos read as UTC), optionally with the zone it was written in
-	InstantLit                             // a point in time: seconds+nanos since 1970-01-01 00:00:00 UTC
+	NullLit      LiteralKind = iota // SQL NULL; only in IN lists and with NullSafeEquals
+	IntLit                          // 64-bit integer
+	FloatLit                        // 64-bit IEEE 754 (NaN and infinities allowed)
+	StringLit                       // text, compared as UTF-8 bytes
+	BytesLit                        // raw bytes
+	BoolLit                         // TRUE or FALSE
+	DecimalLit                      // unscaled orc.Int128 and a scale
+	DateLit                         // days since 1970-01-01 (proleptic Gregorian)
+	TimestampLit                    // wall clock (seconds+nanos read as UTC), optionally with the zone it was written in
+	InstantLit                      // a point in time: seconds+nanos since 1970-01-01 00:00:00 UTC
 )
 
 var literalKindNames = [...]string{"null", "integer", "float", "string", "bytes", "boolean", "decimal", "date", "timestamp", "instant"}

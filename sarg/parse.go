@@ -51,7 +51,7 @@ const maxParseDepth = 200
 // inside is doubled).
 //
 // Literals: integers (-3), decimals (12.50, DECIMAL '5'), floats with an
-// exponent (1e3, DOUBLE 'NaN', DOUBLE '-Infinity'), strings ('it''s'),
+// exponent (1e3, DOUBLE 'NaN', DOUBLE '-Infinity'), strings ('it”s'),
 // bytes (X'0aff'), TRUE and FALSE, DATE '2024-01-01', and timestamps:
 // TIMESTAMP '2024-03-10 01:30:00.25' is a wall clock,
 // TIMESTAMP '2024-03-10 01:30:00 America/New_York' a wall clock in a zone,
@@ -78,13 +78,13 @@ func Parse(text string) (Expr, error) {
 type tokKind uint8
 
 const (
-	tEOF     tokKind = iota
-	tIdent           // plain identifier (may be a keyword)
-	tQuoted          // backtick-quoted identifier (never a keyword)
-	tNumber          // unsigned number
-	tString          // '...' with quotes removed
-	tHex             // X'...' decoded
-	tPunct           // operators and ( ) , .
+	tEOF    tokKind = iota
+	tIdent          // plain identifier (may be a keyword)
+	tQuoted         // backtick-quoted identifier (never a keyword)
+	tNumber         // unsigned number
+	tString         // '...' with quotes removed
+	tHex            // X'...' decoded
+	tPunct          // operators and ( ) , .
 )
 
 type token struct {
@@ -222,7 +222,7 @@ func (p *parser) advance() error {
 	return nil
 }
 
-// lexString reads a single-quoted string starting at p.pos ('' is a quote).
+// lexString reads a single-quoted string starting at p.pos (” is a quote).
 func (p *parser) lexString() (string, error) {
 	start := p.pos
 	p.pos++
