@@ -178,7 +178,7 @@ func (e Expr) Equal(o Expr) bool {
 }
 
 func (l *Leaf) equal(o *Leaf) bool {
-	if l.Op != o.Op || l.Column != o.Column || len(l.Literals) != len(o.Literals) {
+	if l.Op != o.Op || canonicalColumn(l.Column) != canonicalColumn(o.Column) || len(l.Literals) != len(o.Literals) {
 		return false
 	}
 	for i := range l.Literals {
