@@ -83,11 +83,14 @@ type Bound struct {
 // column, and is converted to the column's domain only when the conversion
 // keeps the predicate's meaning exactly:
 //
-//   - integer, float and decimal literals compare by numeric value with
-//     integer, float and decimal columns; a literal that is not a value of
-//     the column's domain is rewritten (x < 5.5 on an integer column is
-//     x <= 5, x = 5.5 matches no row, x <=> 5.5 is FALSE). NaN is allowed
-//     only on float columns.
+//   - integer, float and decimal literals compare by exact numeric value
+//     with integer and decimal columns; a literal that is not a value of the
+//     column's domain is rewritten (x < 5.5 on an integer column is x <= 5,
+//     x = 5.5 matches no row, x <=> 5.5 is FALSE). A float literal's value
+//     is the shortest decimal that reads back as the same float (1e-1 is
+//     0.1). On float and double columns comparisons happen in double
+//     precision, as in SQL engines: the literal is rounded to the nearest
+//     double. NaN is allowed only on float and double columns.
 //   - string and bytes literals compare bytewise with string, varchar, char
 //     and binary columns; on a char(n) column the literal is padded with
 //     spaces to n characters, as the stored values are.
@@ -396,18 +399,11 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 			bl.ints = append(bl.ints, lit.i)
 		}
 	case domFloat:
-		convs := make([]conv[float64], len(lits))
-		for i, lit := range lits {
-			if lit.kind == FloatLit && math.IsNaN(lit.f) {
-				bl.nanLit = true
-				nan := math.NaN()
-				convs[i] = conv[float64]{exact: true, floor: nan, hasFloor: true, ceil: nan, hasCeil: true}
-				continue
-			}
-			v, _ := numOf(lit)
-			convs[i] = float64Conv(v)
+		for _, lit := range lits {
+			f := nearestFloat(lit)
+			bl.nanLit = bl.nanLit || math.IsNaN(f)
+			bl.floats = append(bl.floats, f)
 		}
-		bl.op, bl.floats, constant = rewrite(l.Op, convs)
 	case domDecimal:
 		convs := make([]conv[orc.Int128], len(lits))
 		for i, lit := range lits {

@@ -3,6 +3,7 @@ package sarg
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/orcgo/orc"
@@ -11,7 +12,8 @@ import (
 // Exact conversion of numeric literals into a column's domain.
 //
 // A literal is turned into an exact rational number (or ±infinity), then
-// located in the column's domain: floor is the largest domain value <= the
+// located in the column's domain (integers, or decimals of the column's
+// scale): floor is the largest domain value <= the
 // literal, ceil the smallest >= it. A comparison is rewritten on these so
 // that it selects exactly the same rows: x < 5.5 on an integer column is
 // x <= 5, x = 5.5 matches no value, 10^40 on a decimal(38,0) column is
@@ -33,7 +35,9 @@ type conv[T any] struct {
 }
 
 // numOf converts an int, float or decimal literal; ok is false for other
-// kinds and for NaN.
+// kinds and for NaN. A float's value is the shortest decimal that reads
+// back as the same float: 1e-1 is 1/10, not the binary fraction nearest to
+// it, since that is what was written.
 func numOf(l Literal) (numVal, bool) {
 	switch l.kind {
 	case IntLit:
@@ -47,7 +51,11 @@ func numOf(l Literal) (numVal, bool) {
 		case math.IsInf(l.f, -1):
 			return numVal{inf: -1}, true
 		}
-		return numVal{r: new(big.Rat).SetFloat64(l.f)}, true
+		r, ok := new(big.Rat).SetString(strconv.FormatFloat(l.f, 'g', -1, 64))
+		if !ok {
+			return numVal{}, false
+		}
+		return numVal{r: r}, true
 	case DecimalLit:
 		d := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(l.scale)), nil)
 		return numVal{r: new(big.Rat).SetFrac(l.d.Big(), d)}, true
@@ -131,27 +139,19 @@ func decimalConv(v numVal, scale int) conv[orc.Int128] {
 	return c
 }
 
-// float64Conv locates v among float64 values (infinities included, so floor
-// and ceil always exist).
-func float64Conv(v numVal) conv[float64] {
-	switch v.inf {
-	case 1:
-		return conv[float64]{exact: true, floor: math.Inf(1), hasFloor: true, ceil: math.Inf(1), hasCeil: true}
-	case -1:
-		return conv[float64]{exact: true, floor: math.Inf(-1), hasFloor: true, ceil: math.Inf(-1), hasCeil: true}
+// nearestFloat is the double a numeric literal stands for on a float or
+// double column, where comparisons happen in double precision as in SQL
+// engines: the literal rounded to the nearest double.
+func nearestFloat(l Literal) float64 {
+	switch l.kind {
+	case IntLit:
+		return float64(l.i)
+	case DecimalLit:
+		v, _ := numOf(l)
+		f, _ := v.r.Float64()
+		return f
 	}
-	f, exact := v.r.Float64()
-	c := conv[float64]{exact: exact, floor: f, hasFloor: true, ceil: f, hasCeil: true}
-	if exact {
-		return c
-	}
-	above := math.IsInf(f, 1) || !math.IsInf(f, -1) && new(big.Rat).SetFloat64(f).Cmp(v.r) > 0
-	if above {
-		c.floor = math.Nextafter(f, math.Inf(-1))
-	} else {
-		c.ceil = math.Nextafter(f, math.Inf(1))
-	}
-	return c
+	return l.f
 }
 
 // tsVal is a timestamp in the domain of its column: seconds since

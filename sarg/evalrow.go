@@ -177,16 +177,21 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 		return 0, false, fmt.Errorf("sarg: value %v (%T) for %s column %d", v, v, l.col.Kind, l.colID)
 	}
 	switch l.col.Kind {
-	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
+	case orc.Float, orc.Double:
+		x, ok := v.(float64)
+		if !ok {
+			return wrong()
+		}
+		y := nearestFloat(lit)
+		if math.IsNaN(x) || math.IsNaN(y) {
+			return 0, false, nil
+		}
+		return cmpOrdered(x, y), true, nil
+	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Decimal:
 		var x numVal
 		switch t := v.(type) {
 		case int64:
 			x = numVal{r: new(big.Rat).SetInt64(t)}
-		case float64:
-			if math.IsNaN(t) {
-				return 0, false, nil
-			}
-			x, _ = numOf(Float(t))
 		case stats.DecimalValue:
 			x, _ = numOf(Decimal(t.Unscaled, t.Scale))
 		default:
