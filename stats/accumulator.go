@@ -262,18 +262,22 @@ func (a *Accumulator) AddLongs(values []int64, nulls []bool) {
 
 // addIntsNoNulls is the tight loop for a run without nulls.
 func (a *Accumulator) addIntsNoNulls(values []int64) {
-	mn, mx, sum, of := a.imin, a.imax, a.isum, a.isumOverflow
+	mn, mx, sum := a.imin, a.imax, a.isum
 	if a.count == 0 {
 		mn, mx = values[0], values[0]
 	}
+	// An addition overflowed iff the result's sign differs from both
+	// operands' signs; or-ing those sign bits keeps the loop branch-free.
+	var of int64
 	for _, v := range values {
 		mn = min(mn, v)
 		mx = max(mx, v)
 		s := sum + v
-		of = of || ((sum >= 0) == (v >= 0) && (s >= 0) != (v >= 0))
+		of |= (s ^ sum) & (s ^ v)
 		sum = s
 	}
-	a.imin, a.imax, a.isum, a.isumOverflow = mn, mx, sum, of
+	a.imin, a.imax, a.isum = mn, mx, sum
+	a.isumOverflow = a.isumOverflow || of < 0
 	a.count += uint64(len(values))
 }
 
