@@ -24,8 +24,9 @@ import (
 //	struct uniontype             AddValue
 //
 // and AddNull for every null at this level (not for rows under a null
-// parent, which do not count at all). Calls of another kind's method update
-// state Column does not read. An Accumulator is not safe for concurrent use.
+// parent, which do not count at all). Calling another kind's method is a
+// caller error: it counts the value but leaves the typed statistics
+// unspecified. An Accumulator is not safe for concurrent use.
 type Accumulator struct {
 	kind        orc.Kind
 	scale       int

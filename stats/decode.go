@@ -91,7 +91,8 @@ func (w WriterInfo) effectiveVersion() uint32 {
 // FromProto decodes the statistics of the column t from pb. It never fails:
 // what is missing, untrusted or malformed is reported as unknown.
 //
-//   - pb nil: nothing known (HasNullKnown false). t nil: counts only.
+//   - pb nil: nothing known (HasNullKnown false). t nil: counts only, with
+//     Kind set to orc.Struct (a kind without typed statistics).
 //   - has_null absent: HasNullKnown false and HasNull true (Java's reading).
 //   - The typed part is nil when the sub-message for t's kind is absent
 //     (another kind's sub-message is ignored) and when its values are

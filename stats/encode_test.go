@@ -339,9 +339,18 @@ func TestProtoOtherKinds(t *testing.T) {
 	if ds := a.Proto().DateStatistics; ds.GetMinimum() != -3 || ds.GetMaximum() != 19000 {
 		t.Errorf("date: %v", ds)
 	}
+	a = NewAccumulator(schema(t, "date"))
+	a.AddLongs([]int64{5, math.MaxInt32 + 1}, nil)
+	if pb := a.Proto(); pb.DateStatistics != nil || pb.GetNumberOfValues() != 2 {
+		t.Errorf("date beyond int32: %v", pb)
+	}
 	a = NewAccumulator(schema(t, "struct<a:int>"))
 	a.AddValue()
-	a.AddNull()
+	a.AddNulls(0)
+	if pb := a.Proto(); pb.GetHasNull() {
+		t.Errorf("AddNulls(0) recorded a null")
+	}
+	a.AddNulls(2)
 	if pb := a.Proto(); pb.GetNumberOfValues() != 1 || !pb.GetHasNull() {
 		t.Errorf("struct: %v", pb)
 	}
