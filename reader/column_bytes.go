@@ -105,11 +105,11 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	if _, err := ctx.open(&c.dictIn, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
 		return err
 	}
-	c.dictData = grow(c.dictData, int(total))
+	c.dictData = grow(c.dictData, int(total)+dictSlack)
 	if total > 0 {
 		var br format.ByteReader
 		br.Reset(c.dictIn)
-		if err := br.ReadFull(c.dictData); err != nil {
+		if err := br.ReadFull(c.dictData[:total]); err != nil {
 			return c.wrap(err, "DICTIONARY_DATA")
 		}
 	}
@@ -129,23 +129,7 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		if err := c.ids.Next(c.lens); err != nil {
 			return c.wrap(err, "DATA")
 		}
-		vec.Data = vec.Data[:0]
-		nd := int64(len(c.dictOffsets) - 1)
-		j := 0
-		for i := 0; i < n; i++ {
-			if len(vec.Nulls.Nulls) > 0 && vec.Nulls.Nulls[i] {
-				vec.Offsets[i+1] = len(vec.Data)
-				continue
-			}
-			id := c.lens[j]
-			j++
-			if id < 0 || id >= nd {
-				return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, nd-1), "DATA")
-			}
-			vec.Data = append(vec.Data, c.dictData[c.dictOffsets[id]:c.dictOffsets[id+1]]...)
-			vec.Offsets[i+1] = len(vec.Data)
-		}
-		return nil
+		return c.copyFromDictionary(vec, n)
 	}
 	if err := c.lengths.Next(c.lens); err != nil {
 		return c.wrap(err, "LENGTH")
@@ -203,4 +187,55 @@ func (c *bytesReader) skip(n int64) error {
 		k -= m
 	}
 	return nil
+}
+
+// copyFromDictionary fills vec with the dictionary entries named by the ids
+// in c.lens (one per non-null row).
+func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
+	ids := c.lens
+	offs := c.dictOffsets
+	dict := c.dictData
+	nd := uint64(len(offs) - 1) // offsets has one entry more than the dictionary
+	total := 0
+	for _, id := range ids {
+		if uint64(id) >= nd {
+			return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, int64(nd)-1), "DATA")
+		}
+		total += offs[id+1] - offs[id]
+	}
+	// Both buffers have dictSlack spare bytes at the end, so short entries
+	// are copied with one fixed-size move instead of a memmove call.
+	data := grow(vec.Data, total+dictSlack)
+	out := vec.Offsets[:n+1]
+	pos := 0
+	if nulls := vec.Nulls.Nulls; len(nulls) > 0 {
+		j := 0
+		for i := 0; i < n; i++ {
+			if !nulls[i] {
+				id := ids[j]
+				j++
+				pos = copyEntry(data, pos, dict, offs[id], offs[id+1])
+			}
+			out[i+1] = pos
+		}
+	} else {
+		for i, id := range ids[:n] {
+			pos = copyEntry(data, pos, dict, offs[id], offs[id+1])
+			out[i+1] = pos
+		}
+	}
+	vec.Data = data[:total]
+	return nil
+}
+
+// dictSlack is the spare room after dictionary and output buffers.
+const dictSlack = 16
+
+// copyEntry copies dict[s:e] to data[pos:] and returns the new end.
+func copyEntry(data []byte, pos int, dict []byte, s, e int) int {
+	if e-s <= dictSlack {
+		*(*[dictSlack]byte)(data[pos : pos+dictSlack]) = *(*[dictSlack]byte)(dict[s : s+dictSlack])
+		return pos + e - s
+	}
+	return pos + copy(data[pos:], dict[s:e])
 }
