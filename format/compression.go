@@ -1,3 +1,5 @@
+package format
+
 // Compression chunks and codecs.
 //
 // # Format
@@ -25,7 +27,6 @@
 // LZO1X block, LZ4 a raw LZ4 block (no frame, no size prefix), ZSTD one
 // complete zstd frame per chunk. BROTLI is not supported, and LZO is read
 // only.
-package format
 
 import (
 	"bytes"

@@ -1,3 +1,5 @@
+package format
+
 // Reading one stream as stored in a file.
 //
 // # Format
@@ -13,7 +15,6 @@
 // that chunk's decompressed bytes. The inner offset may equal the chunk's
 // decompressed length, which means the point is the start of the next chunk
 // (a writer records that when its buffer is exactly full).
-package format
 
 import (
 	"errors"

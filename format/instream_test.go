@@ -449,3 +449,22 @@ func BenchmarkInStream(b *testing.B) {
 		})
 	}
 }
+
+func TestPositionProvider(t *testing.T) {
+	p := NewPositionProvider([]uint64{4, 5})
+	for _, want := range []uint64{4, 5} {
+		if got, err := p.Next(); err != nil || got != want {
+			t.Fatalf("Next = %d, %v; want %d", got, err, want)
+		}
+	}
+	if p.Remaining() != 0 {
+		t.Errorf("Remaining = %d", p.Remaining())
+	}
+	if _, err := p.Next(); !errors.Is(err, orc.ErrCorrupt) {
+		t.Errorf("exhausted: %v, want ErrCorrupt", err)
+	}
+	p.Reset([]uint64{9})
+	if got, err := p.Next(); err != nil || got != 9 {
+		t.Errorf("after Reset: %d, %v", got, err)
+	}
+}

@@ -1,3 +1,5 @@
+package format
+
 // LZO1X block decompression, for reading ORC files written with LZO.
 //
 // # Format
@@ -29,7 +31,6 @@
 //
 // The decoder below checks every read of the input and every copy against
 // the output produced so far and the caller's limit.
-package format
 
 import "github.com/orcgo/orc"
 

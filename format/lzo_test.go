@@ -325,3 +325,23 @@ func lzoTestEncode(dst, src []byte) []byte {
 	literals(src[lit:])
 	return append(out, 0x11, 0, 0)
 }
+
+// FuzzLZORoundTrip decodes what the test encoder makes of arbitrary input,
+// and decodes the input itself as a block: that must not panic and may only
+// fail with ErrCorrupt.
+func FuzzLZORoundTrip(f *testing.F) {
+	f.Add([]byte("abcabcabcabcabc"))
+	f.Add(make([]byte, 1000))
+	f.Add([]byte{0x13, 'a', 'b', 0x64, 0x00, 0x11, 0, 0})
+	d := lzoDecompressor{}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		z := lzoTestEncode(nil, src)
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, src) {
+			t.Fatalf("round trip of %d bytes: %v", len(src), err)
+		}
+		if _, err := d.DecompressLimit(nil, src, 1<<16); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+			t.Fatalf("error %v does not wrap ErrCorrupt", err)
+		}
+	})
+}

@@ -1,3 +1,5 @@
+package format
+
 // Writing one stream of a stripe.
 //
 // # Format
@@ -12,7 +14,6 @@
 // Positions (AppendPosition) name the point where the next byte will go:
 // uncompressed [bytes written]; compressed [bytes of chunks emitted so far,
 // headers included; bytes buffered for the next chunk].
-package format
 
 import (
 	"fmt"

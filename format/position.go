@@ -1,5 +1,13 @@
 package format
 
+// Row-index positions. A RowIndexEntry's positions field is one flat list of
+// uint64s: for each stream of the column, in a fixed order, the stream's
+// place (one number uncompressed: byte offset; two compressed: chunk header
+// offset, offset in the decompressed chunk), then what the decoder on top of
+// it needs (values already buffered in the current run, bits used in the
+// current byte). The readers of a column take their numbers from one
+// PositionProvider in that order.
+
 import "github.com/orcgo/orc"
 
 // PositionProvider hands out the positions of one row-index entry in order.
