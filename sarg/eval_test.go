@@ -485,7 +485,7 @@ func TestDecimalScales(t *testing.T) {
 	hugeScaled, _ := orc.Int128FromBig(orc.Pow10(37).Big())
 	bigSt := colStats(orc.Decimal, 10, false)
 	bigSt.Decimal = &stats.DecimalStats{HasMinMax: true,
-		Min: stats.DecimalValue{Unscaled: i(1), Scale: 38},     // 1e-38
+		Min: stats.DecimalValue{Unscaled: i(1), Scale: 38},      // 1e-38
 		Max: stats.DecimalValue{Unscaled: hugeScaled, Scale: 0}} // 1e37
 	for _, tc := range []struct {
 		text string
@@ -648,8 +648,8 @@ func TestBloomFilterRules(t *testing.T) {
 		{"i IN (5, 6)", rng(1, 9, false), has(7), No},
 		{"i IN (5, NULL)", rng(1, 9, false), has(7), Null},
 		{"i IN (5, NULL)", rng(1, 9, false), has(5), YesNull},
-		{"i < 5", rng(1, 9, false), has(), YesNo},      // never probed for ranges
-		{"i = 50", rng(1, 9, false), allBloom{}, No},   // min/max said NO: no probe
+		{"i < 5", rng(1, 9, false), has(), YesNo},    // never probed for ranges
+		{"i = 50", rng(1, 9, false), allBloom{}, No}, // min/max said NO: no probe
 		{"i BETWEEN 5 AND 5", rng(1, 9, false), has(), YesNo},
 		{"i = 5.5", rng(1, 9, false), allBloom{}, No}, // rewritten to IN (): nothing to probe
 	} {
