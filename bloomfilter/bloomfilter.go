@@ -50,6 +50,7 @@ package bloomfilter
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // DefaultFPP is the false-positive probability Java ORC (since ORC-1338) and
@@ -74,6 +75,21 @@ type Filter struct {
 	words   []uint64
 	numBits uint32 // 64 * len(words)
 	k       int32
+	magic   uint64 // for mod: ^uint64(0)/numBits + 1
+}
+
+// newFilter wraps words (at least one) in a Filter with k hash functions.
+func newFilter(words []uint64, k int32) *Filter {
+	m := uint32(64 * len(words))
+	return &Filter{words: words, numBits: m, k: k, magic: ^uint64(0)/uint64(m) + 1}
+}
+
+// mod returns c % numBits without a division: Lemire, Kaser and Kurz,
+// "Faster Remainder by Direct Computation" (2019), exact for every 32-bit
+// c and divisor. The probe loop runs k of these per value.
+func (f *Filter) mod(c uint32) uint32 {
+	hi, _ := bits.Mul64(f.magic*uint64(c), uint64(f.numBits))
+	return uint32(hi)
 }
 
 // New returns an empty filter sized for expectedEntries values at a
@@ -98,7 +114,7 @@ func New(expectedEntries int, fpp float64) *Filter {
 	}
 	k := int64(math.Floor(float64(m)/n*ln2 + 0.5))
 	k = min(max(k, 1), MaxHashFunctions)
-	return &Filter{words: make([]uint64, m/64), numBits: uint32(m), k: int32(k)}
+	return newFilter(make([]uint64, m/64), int32(k))
 }
 
 // NumBits returns the filter's size m in bits, a multiple of 64.
@@ -110,13 +126,12 @@ func (f *Filter) NumHashFunctions() int { return int(f.k) }
 // AddHash adds a value by its 64-bit hash (HashBytes, HashLong, HashDouble).
 func (f *Filter) AddHash(h uint64) {
 	h1, h2 := int32(h), int32(h>>32)
-	m := f.numBits
 	for i := int32(1); i <= f.k; i++ {
 		c := h1 + i*h2
 		if c < 0 {
 			c = ^c
 		}
-		p := uint32(c) % m
+		p := f.mod(uint32(c))
 		f.words[p>>6] |= 1 << (p & 63)
 	}
 }
@@ -124,13 +139,12 @@ func (f *Filter) AddHash(h uint64) {
 // TestHash reports whether a value with hash h may have been added.
 func (f *Filter) TestHash(h uint64) bool {
 	h1, h2 := int32(h), int32(h>>32)
-	m := f.numBits
 	for i := int32(1); i <= f.k; i++ {
 		c := h1 + i*h2
 		if c < 0 {
 			c = ^c
 		}
-		p := uint32(c) % m
+		p := f.mod(uint32(c))
 		if f.words[p>>6]&(1<<(p&63)) == 0 {
 			return false
 		}

@@ -58,7 +58,7 @@ func TestNewSizing(t *testing.T) {
 //	i=1: c = -1214973746 + 1539996777 = 325023031; 325023031 % 64 = 55
 //	i=2: c = -1214973746 + 3079993554 = 1865019808; % 64 = 32
 func TestBitPositions(t *testing.T) {
-	f := &Filter{words: make([]uint64, 1), numBits: 64, k: 2}
+	f := newFilter(make([]uint64, 1), 2)
 	f.AddLong(1)
 	want := uint64(1)<<55 | uint64(1)<<32
 	if f.words[0] != want {
@@ -66,7 +66,7 @@ func TestBitPositions(t *testing.T) {
 	}
 	// i=3: c = -1214973746 + 4619990331 = 3405016585, which wraps to
 	// 3405016585 - 2^32 = -889950711; negative, so ^c = 889950710; % 64 = 54.
-	f = &Filter{words: make([]uint64, 1), numBits: 64, k: 3}
+	f = newFilter(make([]uint64, 1), 3)
 	f.AddLong(1)
 	want |= uint64(1) << 54
 	if f.words[0] != want {
@@ -200,7 +200,7 @@ func TestMergeAndReset(t *testing.T) {
 	if err := a.Merge(New(1000, 0.05)); err == nil {
 		t.Error("merging filters of different sizes succeeded")
 	}
-	if err := a.Merge(&Filter{words: make([]uint64, len(a.words)), numBits: a.numBits, k: a.k + 1}); err == nil {
+	if err := a.Merge(newFilter(make([]uint64, len(a.words)), a.k+1)); err == nil {
 		t.Error("merging filters with different k succeeded")
 	}
 	if err := a.Merge(nil); err == nil {
@@ -258,5 +258,30 @@ func BenchmarkAddLong(b *testing.B) {
 	b.ReportAllocs()
 	for i := int64(0); b.Loop(); i++ {
 		f.AddLong(i)
+	}
+}
+
+// The division-free mod must equal % for every position the probe loop can
+// ask for (0..2^31-1) and every filter size.
+func TestModMatchesDivision(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	sizes := []int{1, 2, 3, 975, 1498, MaxBits / 64}
+	for i := 0; i < 50; i++ {
+		sizes = append(sizes, 1+r.IntN(MaxBits/64))
+	}
+	for _, words := range sizes {
+		f := newFilter(make([]uint64, words), 1)
+		m := uint32(64 * words)
+		for _, c := range []uint32{0, 1, m - 1, m, m + 1, 1<<31 - 1, 1 << 31, math.MaxUint32} {
+			if got := f.mod(c); got != c%m {
+				t.Fatalf("m=%d: mod(%d) = %d, want %d", m, c, got, c%m)
+			}
+		}
+		for j := 0; j < 2000; j++ {
+			c := r.Uint32()
+			if got := f.mod(c); got != c%m {
+				t.Fatalf("m=%d: mod(%d) = %d, want %d", m, c, got, c%m)
+			}
+		}
 	}
 }

@@ -69,5 +69,5 @@ func FromProto(pb *orcpb.BloomFilter) (*Filter, error) {
 	default:
 		return nil, orc.Corruptf("bloom filter with an empty bitset")
 	}
-	return &Filter{words: words, numBits: uint32(64 * len(words)), k: int32(k)}, nil
+	return newFilter(words, int32(k)), nil
 }

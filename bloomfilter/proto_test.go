@@ -17,7 +17,7 @@ func TestProtoLayout(t *testing.T) {
 	// h = 0x00000000_00000045 -> h1 = 0x45 = 69, h2 = 0 -> bit 69, which is
 	// word 1 bit 5 -> utf8bitset byte 8 = 0x20.
 	// h = 0x00000001_00000002 -> c = 2 + 1 = 3 -> word 0 bit 3 -> byte 0 = 0x08.
-	f := &Filter{words: make([]uint64, 2), numBits: 128, k: 1}
+	f := newFilter(make([]uint64, 2), 1)
 	f.AddHash(0x45)
 	f.AddHash(0x0000000100000002)
 	pb := f.Proto()
