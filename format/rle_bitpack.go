@@ -15,6 +15,7 @@
 // first byte on. Callers pass the rest of the chunk after the run when they
 // have it, so only values in the last 8 bytes of a chunk take the byte-wise
 // path.
+
 package format
 
 import "encoding/binary"

@@ -9,6 +9,7 @@
 // A row-index position is the byte-RLE position of the byte that holds the
 // value (stream position, bytes of its group to skip) followed by how many
 // bits of that byte come before it (0..7).
+
 package format
 
 import (

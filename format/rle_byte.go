@@ -12,6 +12,7 @@
 // A row-index position inside a byte-RLE stream is the stream position of the
 // group that holds the value, then the number of values of that group before
 // it; the decoder is Reset at the group and Skips that many.
+
 package format
 
 import (

@@ -16,6 +16,7 @@
 //
 // except that in a DELTA header code 0 means width 0 (every delta equals the
 // delta base), so DELTA cannot express a width of 1.
+
 package format
 
 import (

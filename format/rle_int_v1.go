@@ -15,6 +15,7 @@
 //
 // Run arithmetic wraps around like the Java reader's: Java's writer computes
 // deltas with wrapping subtraction, so a run may step across MaxInt64.
+
 package format
 
 import (

@@ -37,6 +37,7 @@
 // Values that do not fit int64 (a DELTA run stepping past MaxInt64, a base
 // plus patch overflowing) are reported as corruption: no correct writer
 // produces them. Unsigned streams hold values read as uint64 bit patterns.
+
 package format
 
 import (

@@ -22,6 +22,7 @@
 //
 // Every run starts at the first held value, so the values Buffered reports
 // are exactly the next ones written and open a new run.
+
 package format
 
 import (
