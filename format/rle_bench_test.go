@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -119,7 +120,6 @@ func BenchmarkIntRLEv2Decode(b *testing.B) {
 			n := len(in.vals)
 			b.SetBytes(int64(8 * n))
 			b.ReportAllocs()
-			b.ReportMetric(float64(len(in.enc))/float64(n), "B/value")
 			for b.Loop() {
 				src.rewind()
 				d.Reset(src)
@@ -129,6 +129,7 @@ func BenchmarkIntRLEv2Decode(b *testing.B) {
 					}
 				}
 			}
+			b.ReportMetric(float64(len(in.enc))/float64(n), "B/value")
 		})
 	}
 }
@@ -245,5 +246,31 @@ func BenchmarkBoolRLEDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Small compression blocks put many runs across chunk boundaries (the slow
+// path that copies a run into scratch first).
+func BenchmarkIntRLEv2DecodeSmallChunks(b *testing.B) {
+	for _, sh := range []benchShape{intShapes[3], intShapes[8]} {
+		vals, enc := benchEncodeV2(b, sh)
+		for _, size := range []int{1000, 100} {
+			b.Run(fmt.Sprintf("%s/%d", sh.name, size), func(b *testing.B) {
+				src := &chunkedSource{data: enc, size: size}
+				d := NewIntRLEv2Decoder(src, sh.signed)
+				dst := make([]int64, 1024)
+				b.SetBytes(int64(8 * len(vals)))
+				b.ReportAllocs()
+				for b.Loop() {
+					src.rewind()
+					d.Reset(src)
+					for p := 0; p < len(vals); p += len(dst) {
+						if err := d.Next(dst); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
 	}
 }
