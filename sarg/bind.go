@@ -90,7 +90,11 @@ type Bound struct {
 //     is the shortest decimal that reads back as the same float (1e-1 is
 //     0.1). On float and double columns comparisons happen in double
 //     precision, as in SQL engines: the literal is rounded to the nearest
-//     double. NaN is allowed only on float and double columns.
+//     double. NaN is allowed only on float and double columns, where
+//     values are ordered with NaN equal to itself and above every number
+//     and -0.0 equal to +0.0 (Hive's and Spark's order; since x > c is
+//     NOT (x <= c), an order in which NaN fails every comparison could not
+//     be kept).
 //   - string and bytes literals compare bytewise with string, varchar, char
 //     and binary columns; on a char(n) column the literal is padded with
 //     spaces to n characters, as the stored values are.

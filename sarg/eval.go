@@ -384,6 +384,22 @@ func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
 	return true, true
 }
 
+// cmpFloat is the order of float and double values in row-level
+// evaluation: numeric order with -0.0 equal to +0.0, and NaN equal to
+// itself and above every number (as in Hive and Spark, and as Java's
+// Double.compare). It makes x >= c, written NOT (x < c), true for a NaN x.
+func cmpFloat(a, b float64) int {
+	switch an, bn := a != a, b != b; {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmpOrdered(a, b)
+}
+
 func okScale(s int) bool   { return s >= 0 && s <= 38 }
 func okNanos(n int32) bool { return n >= 0 && n <= 999_999_999 }
 

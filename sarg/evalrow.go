@@ -2,7 +2,6 @@ package sarg
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/orcgo/orc"
@@ -182,11 +181,7 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 		if !ok {
 			return wrong()
 		}
-		y := nearestFloat(lit)
-		if math.IsNaN(x) || math.IsNaN(y) {
-			return 0, false, nil
-		}
-		return cmpOrdered(x, y), true, nil
+		return cmpFloat(x, nearestFloat(lit)), true, nil
 	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Decimal:
 		var x numVal
 		switch t := v.(type) {

@@ -61,8 +61,9 @@ func NullValue() Literal { return Literal{} }
 func Int(v int64) Literal { return Literal{kind: IntLit, i: v} }
 
 // Float returns a floating-point literal. A NaN literal never lets
-// statistics prune (engines disagree on how NaN compares); in row-level
-// filtering it compares as IEEE 754 says (every comparison false).
+// statistics prune (engines disagree on how NaN compares). In row-level
+// filtering floats are ordered with NaN equal to itself and above every
+// number, and -0.0 equal to +0.0 (see Bind).
 func Float(v float64) Literal { return Literal{kind: FloatLit, f: v} }
 
 // String returns a text literal.

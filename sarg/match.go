@@ -202,7 +202,11 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 		if !ok {
 			return bad()
 		}
-		matchOrdered(l.op, l.floats, l.sortedFloats, x.Values[:n], out)
+		if l.nanLit {
+			matchFloatTotal(l.op, l.floats, x.Values[:n], out)
+		} else {
+			matchOrdered(l.op, l.floats, l.sortedFloats, x.Values[:n], out)
+		}
 	case domBytes:
 		x, ok := v.(*orc.BytesVector)
 		if !ok {
@@ -256,8 +260,9 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 	return nil
 }
 
-// matchOrdered evaluates a comparison on integers or floats. NaN values
-// compare false with everything, as in IEEE 754.
+// matchOrdered evaluates a comparison on integers, or on floats with a
+// literal that is not NaN. Go's operators give the order of cmpFloat there:
+// a NaN value is neither equal to nor less than any number.
 // Sets larger than setLinearMax are searched in sorted (vals without NaN,
 // sorted).
 func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
@@ -295,8 +300,32 @@ func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []
 		}
 		for i, x := range xs {
 			_, hit := slices.BinarySearch(sorted, x)
-			out[i] = t2(hit && x == x) // NaN is not in sorted, but BinarySearch calls NaN equal to NaN
+			out[i] = t2(hit) // sorted holds no NaN, and a NaN x compares unequal to every number
 		}
+	}
+}
+
+// matchFloatTotal evaluates a comparison with a NaN among the literals, in
+// the total order of cmpFloat (NaN above every number and equal to
+// itself). Such leaves are rare; this path compares value by value.
+func matchFloatTotal(op LeafOp, vals []float64, xs []float64, out []uint8) {
+	for i, x := range xs {
+		var hit bool
+		switch op {
+		case Equals:
+			hit = cmpFloat(x, vals[0]) == 0
+		case LessThan:
+			hit = cmpFloat(x, vals[0]) < 0
+		case LessThanEquals:
+			hit = cmpFloat(x, vals[0]) <= 0
+		case Between:
+			hit = cmpFloat(x, vals[0]) >= 0 && cmpFloat(x, vals[1]) <= 0
+		case In, NullSafeEquals:
+			for _, c := range vals {
+				hit = hit || cmpFloat(x, c) == 0
+			}
+		}
+		out[i] = t2(hit)
 	}
 }
 

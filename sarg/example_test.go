@@ -1,0 +1,63 @@
+package sarg_test
+
+import (
+	"fmt"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+)
+
+func Example() {
+	schema := orc.MustParseSchema("struct<c1:string,c2:int,c3:int>")
+	e, err := sarg.Parse("c1 = '619sdc' OR c2 = 100 AND c3 = 200")
+	if err != nil {
+		panic(err)
+	}
+	b, err := sarg.Bind(e, schema)
+	if err != nil {
+		panic(err)
+	}
+	// A row group whose statistics cover c1 and c3 only.
+	unit := sarg.MapSource{Columns: map[int]*stats.Column{
+		1: {Kind: orc.String, NumValues: 100, HasNullKnown: true,
+			String: &stats.StringStats{Min: "a", Max: "b", HasMin: true, HasMax: true}},
+		3: {Kind: orc.Int, NumValues: 100, HasNullKnown: true,
+			Int: &stats.IntStats{Min: 0, Max: 10, HasMinMax: true}},
+	}}
+	v := b.Evaluate(unit)
+	fmt.Println(v, v.IsNeeded())
+	fmt.Println(b.Effective(func(col int) bool { return col == 1 || col == 3 }))
+	// Output:
+	// NO false
+	// c1 = '619sdc' OR c3 = 200
+}
+
+func ExampleMatcher_Match() {
+	schema := orc.MustParseSchema("struct<x:int,s:string>")
+	b := sarg.MustBind(sarg.MustParse("x > 2 AND s IN ('a', NULL) OR x IS NULL"), schema)
+	x := &orc.LongVector{Values: []int64{1, 3, 5, 0}, Nulls: orc.Nulls{Nulls: []bool{false, false, false, true}}}
+	s := &orc.BytesVector{}
+	for _, v := range []string{"a", "a", "b", "c"} {
+		s.AppendString(v)
+	}
+	m := b.NewMatcher()
+	rows, err := m.Match(sarg.ColumnVectors{1: x, 2: s}, 4, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rows)
+	// Output: [false true false true]
+}
+
+func ExampleNormalize() {
+	e := sarg.Not(sarg.And(sarg.Gt("x", sarg.Int(5)), sarg.IsNotNull("y")))
+	fmt.Println(sarg.Normalize(e))
+	// Output: x <= 5 OR y IS NULL
+}
+
+func ExampleParse_error() {
+	_, err := sarg.Parse("x BETWEEN 1 OR 2")
+	fmt.Println(err)
+	// Output: sarg: syntax error at byte 12: expected AND in BETWEEN, found "OR"
+}
