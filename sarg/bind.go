@@ -35,8 +35,8 @@ type boundLeaf struct {
 	anc   []int // ids of the struct columns between the root and col (the root excluded)
 	dom   domain
 
-	op         LeafOp // Equals, NullSafeEquals (any of vals), LessThan, LessThanEquals, In, Between, IsNull
-	nullInList bool   // In: the list held NULL
+	op         LeafOp // any LeafOp; LeafNullSafeEquals may hold several values (matches any)
+	nullInList bool   // LeafIn: the list held NULL
 	nanLit     bool   // a float NaN literal: statistics can't decide
 	ints       []int64
 	floats     []float64
@@ -163,13 +163,13 @@ func validate(e Expr, depth int) error {
 		}
 		want := -1
 		switch l.Op {
-		case Equals, NullSafeEquals, LessThan, LessThanEquals:
+		case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
 			want = 1
-		case Between:
+		case LeafBetween:
 			want = 2
-		case IsNull:
+		case LeafIsNull:
 			want = 0
-		case In:
+		case LeafIn:
 		default:
 			return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)
 		}
@@ -177,7 +177,7 @@ func validate(e Expr, depth int) error {
 			return fmt.Errorf("sarg: %s needs %d literals, has %d: %s", l.Op, want, len(l.Literals), l)
 		}
 		for _, lit := range l.Literals {
-			if lit.IsNull() && l.Op != In && l.Op != NullSafeEquals {
+			if lit.IsNull() && l.Op != LeafIn && l.Op != LeafNullSafeEquals {
 				return fmt.Errorf("sarg: NULL is only allowed in IN lists and with <=> (write IS NULL): %s", l)
 			}
 			if lit.kind > InstantLit {
@@ -358,18 +358,18 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		}
 		return nil, 0, fmt.Errorf("sarg: %s: %s", l, why)
 	}
-	if l.Op == IsNull {
+	if l.Op == LeafIsNull {
 		return bl, 0, nil
 	}
 	if bl.dom == domNone {
 		return nil, 0, fmt.Errorf("sarg: %s: %s column %s allows only IS NULL", l, col.Kind, canonicalColumn(l.Column))
 	}
-	if l.Op == NullSafeEquals && l.Literals[0].IsNull() {
-		bl.op = IsNull // col <=> NULL is col IS NULL
+	if l.Op == LeafNullSafeEquals && l.Literals[0].IsNull() {
+		bl.op = LeafIsNull // col <=> NULL is col IS NULL
 		return bl, 0, nil
 	}
 	lits := l.Literals
-	if l.Op == In {
+	if l.Op == LeafIn {
 		var kept []Literal
 		for _, lit := range lits {
 			if lit.IsNull() {
@@ -439,7 +439,7 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 
 // prepare builds the lookup structures of large IN lists.
 func (l *boundLeaf) prepare() {
-	if l.op != In && l.op != NullSafeEquals {
+	if l.op != LeafIn && l.op != LeafNullSafeEquals {
 		return
 	}
 	if len(l.ints) > setLinearMax {
@@ -547,18 +547,18 @@ func checkComparable(col *orc.Schema, lit Literal) string {
 // (see convert.go). constant is OpLeaf when a leaf remains, else the value
 // the leaf has on every row.
 func rewrite[T any](op LeafOp, convs []conv[T]) (LeafOp, []T, Op) {
-	never := func() (LeafOp, []T, Op) { return In, nil, OpLeaf } // IN (): FALSE, or NULL on null rows
+	never := func() (LeafOp, []T, Op) { return LeafIn, nil, OpLeaf } // IN (): FALSE, or NULL on null rows
 	switch op {
-	case Equals, NullSafeEquals:
+	case LeafEquals, LeafNullSafeEquals:
 		c := convs[0]
 		if c.exact {
 			return op, []T{c.floor}, OpLeaf
 		}
-		if op == NullSafeEquals {
+		if op == LeafNullSafeEquals {
 			return op, nil, OpFalse
 		}
 		return never()
-	case LessThan, LessThanEquals:
+	case LeafLessThan, LeafLessThanEquals:
 		c := convs[0]
 		if c.exact {
 			return op, []T{c.floor}, OpLeaf
@@ -566,21 +566,21 @@ func rewrite[T any](op LeafOp, convs []conv[T]) (LeafOp, []T, Op) {
 		if !c.hasFloor {
 			return never()
 		}
-		return LessThanEquals, []T{c.floor}, OpLeaf
-	case Between:
+		return LeafLessThanEquals, []T{c.floor}, OpLeaf
+	case LeafBetween:
 		lo, hi := convs[0], convs[1]
 		if !lo.hasCeil || !hi.hasFloor {
 			return never()
 		}
-		return Between, []T{lo.ceil, hi.floor}, OpLeaf
-	case In:
+		return LeafBetween, []T{lo.ceil, hi.floor}, OpLeaf
+	case LeafIn:
 		var vals []T
 		for _, c := range convs {
 			if c.exact {
 				vals = append(vals, c.floor)
 			}
 		}
-		return In, vals, OpLeaf
+		return LeafIn, vals, OpLeaf
 	}
 	return op, nil, OpLeaf
 }
@@ -648,27 +648,27 @@ func bindTimes(bl *boundLeaf, lits []Literal, neg bool) Op {
 		return s[0]
 	}
 	switch bl.orig.Op {
-	case Equals, NullSafeEquals, In:
+	case LeafEquals, LeafNullSafeEquals, LeafIn:
 		var all []tsVal
 		for _, s := range sets {
 			all = append(all, s...)
 		}
 		switch {
-		case bl.orig.Op == In:
-			bl.op = In
-		case len(all) == 0 && bl.orig.Op == NullSafeEquals:
+		case bl.orig.Op == LeafIn:
+			bl.op = LeafIn
+		case len(all) == 0 && bl.orig.Op == LeafNullSafeEquals:
 			return OpFalse
 		case len(all) == 1:
 			bl.op = bl.orig.Op
-		case bl.orig.Op == Equals:
-			bl.op = In // several instants (an overlap) or none (a gap)
+		case bl.orig.Op == LeafEquals:
+			bl.op = LeafIn // several instants (an overlap) or none (a gap)
 		default:
-			bl.op = NullSafeEquals // matches any of the instants
+			bl.op = LeafNullSafeEquals // matches any of the instants
 		}
 		bl.tss = all
-	case LessThan, LessThanEquals:
+	case LeafLessThan, LeafLessThanEquals:
 		bl.tss = []tsVal{pick(0, true)}
-	case Between:
+	case LeafBetween:
 		bl.tss = []tsVal{pick(0, false), pick(1, true)}
 	}
 	return OpLeaf

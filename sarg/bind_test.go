@@ -19,7 +19,7 @@ var testSchema = orc.MustParseSchema("struct<i:int,l:bigint,by:tinyint,f:double,
 
 func colID(t testing.TB, path string) int {
 	t.Helper()
-	b := MustBind(IsNullOf(path), testSchema)
+	b := MustBind(IsNull(path), testSchema)
 	return b.leaves[0].colID
 }
 
@@ -131,7 +131,7 @@ func TestBindErrors(t *testing.T) {
 		Eq("i", NullValue()),
 		{Op: OpLeaf},
 		{Op: OpNot},
-		{Op: OpLeaf, Leaf: &Leaf{Op: Between, Column: "i", Literals: []Literal{Int(1)}}},
+		{Op: OpLeaf, Leaf: &Leaf{Op: LeafBetween, Column: "i", Literals: []Literal{Int(1)}}},
 		{Op: 99},
 		Eq("`unclosed", Int(1)),
 	} {
@@ -156,34 +156,34 @@ func TestBindConversions(t *testing.T) {
 		in string
 		w  want
 	}{
-		{"i = 5", want{op: Equals, ints: []int64{5}}},
-		{"i = 5.00", want{op: Equals, ints: []int64{5}}},
-		{"i = 5e0", want{op: Equals, ints: []int64{5}}},
-		{"i = 5.5", want{op: In}},
-		{"i < 5.5", want{op: LessThanEquals, ints: []int64{5}}},
-		{"i <= -5.5", want{op: LessThanEquals, ints: []int64{-6}}},
-		{"i < 5", want{op: LessThan, ints: []int64{5}}},
-		{"i BETWEEN 1.5 AND 3.5", want{op: Between, ints: []int64{2, 3}}},
-		{"i BETWEEN -1e30 AND 1e30", want{op: Between, ints: []int64{minI, maxI}}},
-		{"i BETWEEN 1e30 AND 2e30", want{op: In}},
-		{"i IN (1, 2.5, 3.0, NULL)", want{op: In, ints: []int64{1, 3}}},
-		{"i < 1e30", want{op: LessThanEquals, ints: []int64{maxI}}},
-		{"i < -1e30", want{op: In}},
-		{"i = DOUBLE 'Infinity'", want{op: In}},
-		{"i < DOUBLE 'Infinity'", want{op: LessThanEquals, ints: []int64{maxI}}},
-		{"i > DOUBLE '-Infinity'", want{op: In}}, // NOT (i <= -inf): the leaf matches nothing
-		{"i = 99999999999999999999", want{op: In}},
+		{"i = 5", want{op: LeafEquals, ints: []int64{5}}},
+		{"i = 5.00", want{op: LeafEquals, ints: []int64{5}}},
+		{"i = 5e0", want{op: LeafEquals, ints: []int64{5}}},
+		{"i = 5.5", want{op: LeafIn}},
+		{"i < 5.5", want{op: LeafLessThanEquals, ints: []int64{5}}},
+		{"i <= -5.5", want{op: LeafLessThanEquals, ints: []int64{-6}}},
+		{"i < 5", want{op: LeafLessThan, ints: []int64{5}}},
+		{"i BETWEEN 1.5 AND 3.5", want{op: LeafBetween, ints: []int64{2, 3}}},
+		{"i BETWEEN -1e30 AND 1e30", want{op: LeafBetween, ints: []int64{minI, maxI}}},
+		{"i BETWEEN 1e30 AND 2e30", want{op: LeafIn}},
+		{"i IN (1, 2.5, 3.0, NULL)", want{op: LeafIn, ints: []int64{1, 3}}},
+		{"i < 1e30", want{op: LeafLessThanEquals, ints: []int64{maxI}}},
+		{"i < -1e30", want{op: LeafIn}},
+		{"i = DOUBLE 'Infinity'", want{op: LeafIn}},
+		{"i < DOUBLE 'Infinity'", want{op: LeafLessThanEquals, ints: []int64{maxI}}},
+		{"i > DOUBLE '-Infinity'", want{op: LeafIn}}, // NOT (i <= -inf): the leaf matches nothing
+		{"i = 99999999999999999999", want{op: LeafIn}},
 		{"i <=> 5.5", want{print: "FALSE"}},
 		{"NOT i <=> 5.5", want{print: "TRUE"}},
 		{"i <=> 5.5 OR i = 1", want{print: "i = 1"}},
-		{"dt = DATE '1970-01-02'", want{op: Equals, ints: []int64{1}}},
-		{"dt = '1970-01-02'", want{op: Equals, ints: []int64{1}}},
-		{"dt = TIMESTAMP '1970-01-02 00:00:00'", want{op: Equals, ints: []int64{1}}},
-		{"dt = TIMESTAMP '1970-01-02 00:00:01'", want{op: In}},
-		{"dt < TIMESTAMP '1970-01-02 00:00:01'", want{op: LessThanEquals, ints: []int64{1}}},
-		{"dt < TIMESTAMP '1969-12-31 12:00:00 Europe/Paris'", want{op: LessThanEquals, ints: []int64{-1}}},
-		{"dt < '1970-01-02 00:00:01'", want{op: LessThanEquals, ints: []int64{1}}},
-		{"bo = TRUE", want{op: Equals, ints: []int64{1}}},
+		{"dt = DATE '1970-01-02'", want{op: LeafEquals, ints: []int64{1}}},
+		{"dt = '1970-01-02'", want{op: LeafEquals, ints: []int64{1}}},
+		{"dt = TIMESTAMP '1970-01-02 00:00:00'", want{op: LeafEquals, ints: []int64{1}}},
+		{"dt = TIMESTAMP '1970-01-02 00:00:01'", want{op: LeafIn}},
+		{"dt < TIMESTAMP '1970-01-02 00:00:01'", want{op: LeafLessThanEquals, ints: []int64{1}}},
+		{"dt < TIMESTAMP '1969-12-31 12:00:00 Europe/Paris'", want{op: LeafLessThanEquals, ints: []int64{-1}}},
+		{"dt < '1970-01-02 00:00:01'", want{op: LeafLessThanEquals, ints: []int64{1}}},
+		{"bo = TRUE", want{op: LeafEquals, ints: []int64{1}}},
 	} {
 		b, err := Bind(MustParse(tc.in), testSchema)
 		if err != nil {
@@ -226,26 +226,26 @@ func TestBindDecimalFloatStringConversions(t *testing.T) {
 		return b.leaves[0]
 	}
 	// decimal(10,2)
-	if l := one("d = 12.5"); l.op != Equals || l.decs[0] != orc.Int128FromInt64(1250) || string(l.probes[0]) != "12.5" {
+	if l := one("d = 12.5"); l.op != LeafEquals || l.decs[0] != orc.Int128FromInt64(1250) || string(l.probes[0]) != "12.5" {
 		t.Errorf("d = 12.5: %s %v %q", l.op, l.decs, l.probes)
 	}
-	if l := one("d = 12.505"); l.op != In || len(l.decs) != 0 {
+	if l := one("d = 12.505"); l.op != LeafIn || len(l.decs) != 0 {
 		t.Errorf("d = 12.505: %s %v", l.op, l.decs)
 	}
-	if l := one("d < 12.505"); l.op != LessThanEquals || l.decs[0] != orc.Int128FromInt64(1250) {
+	if l := one("d < 12.505"); l.op != LeafLessThanEquals || l.decs[0] != orc.Int128FromInt64(1250) {
 		t.Errorf("d < 12.505: %s %v", l.op, l.decs)
 	}
 	if l := one("d = 7"); l.decs[0] != orc.Int128FromInt64(700) {
 		t.Errorf("d = 7: %v", l.decs)
 	}
-	if l := one("d = 1e-1"); l.op != Equals || l.decs[0] != orc.Int128FromInt64(10) {
+	if l := one("d = 1e-1"); l.op != LeafEquals || l.decs[0] != orc.Int128FromInt64(10) {
 		t.Errorf("d = 1e-1: %s %v (a float is its shortest decimal)", l.op, l.decs)
 	}
-	if l := one("big < 1e40"); l.op != LessThanEquals || l.decs[0] != maxInt128 {
+	if l := one("big < 1e40"); l.op != LeafLessThanEquals || l.decs[0] != maxInt128 {
 		t.Errorf("big < 1e40: %s %v", l.op, l.decs)
 	}
 	// float columns: nearest double
-	if l := one("f = 0.1"); l.op != Equals || l.floats[0] != 0.1 {
+	if l := one("f = 0.1"); l.op != LeafEquals || l.floats[0] != 0.1 {
 		t.Errorf("f = 0.1: %s %v", l.op, l.floats)
 	}
 	if l := one("f = 9007199254740993"); l.floats[0] != 9007199254740992 {
@@ -273,7 +273,7 @@ func TestBindDecimalFloatStringConversions(t *testing.T) {
 	if l := one("s = X'6162'"); l.strs[0] != "ab" {
 		t.Errorf("string with bytes: %q", l.strs[0])
 	}
-	if l := one("st.inner.x <=> NULL"); l.op != IsNull || l.colID != 18 || len(l.anc) != 2 {
+	if l := one("st.inner.x <=> NULL"); l.op != LeafIsNull || l.colID != 18 || len(l.anc) != 2 {
 		t.Errorf("<=> NULL: %s col %d anc %v", l.op, l.colID, l.anc)
 	}
 }
@@ -288,7 +288,7 @@ func TestBindSharesLeaves(t *testing.T) {
 		t.Errorf("Columns() = %v", got)
 	}
 	info := b.Leaves()
-	if info[0].Text != "i = 1" || info[0].Column != 1 || info[0].Name != "i" || info[0].Op != Equals || info[0].Kind != orc.Int {
+	if info[0].Text != "i = 1" || info[0].Column != 1 || info[0].Name != "i" || info[0].Op != LeafEquals || info[0].Kind != orc.Int {
 		t.Errorf("Leaves()[0] = %+v", info[0])
 	}
 }

@@ -160,14 +160,14 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 		}
 		// ORC-623: every row is null.
 		switch l.op {
-		case IsNull:
+		case LeafIsNull:
 			return Yes
-		case NullSafeEquals:
+		case LeafNullSafeEquals:
 			return No
 		}
 		return Null
 	}
-	if l.op == IsNull {
+	if l.op == LeafIsNull {
 		if hasNull {
 			return YesNo
 		}
@@ -175,7 +175,7 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 	}
 
 	t, f := l.rangeOutcome(st)
-	if t && !l.nanLit && (l.op == Equals || l.op == NullSafeEquals || l.op == In) {
+	if t && !l.nanLit && (l.op == LeafEquals || l.op == LeafNullSafeEquals || l.op == LeafIn) {
 		if bf := src.Bloom(l.colID); bf != nil {
 			// The probe replaces the min/max answer (checklist 5.2 step 8).
 			t, f = l.probe(bf), true
@@ -186,14 +186,14 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 		v |= setTrue
 	}
 	if f {
-		if l.op == In && l.nullInList {
+		if l.op == LeafIn && l.nullInList {
 			v |= setNull // x IN (.., NULL) is NULL, not FALSE, when x matches none
 		} else {
 			v |= setFalse
 		}
 	}
 	if hasNull {
-		if l.op == NullSafeEquals {
+		if l.op == LeafNullSafeEquals {
 			v |= setFalse
 		} else {
 			v |= setNull
@@ -279,7 +279,7 @@ func outcome[T any](r *rng[T], op LeafOp, vals []T) (t, f bool) {
 		return true, true // inverted bounds: don't trust them
 	}
 	switch op {
-	case Equals, NullSafeEquals, In:
+	case LeafEquals, LeafNullSafeEquals, LeafIn:
 		for _, c := range vals {
 			if r.existsEQ(c) {
 				t = true
@@ -295,11 +295,11 @@ func outcome[T any](r *rng[T], op LeafOp, vals []T) (t, f bool) {
 			}
 		}
 		return t, f
-	case LessThan:
+	case LeafLessThan:
 		return r.existsLT(vals[0]), r.existsGE(vals[0])
-	case LessThanEquals:
+	case LeafLessThanEquals:
 		return r.existsLE(vals[0]), r.existsGT(vals[0])
-	case Between:
+	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		t = r.cmp(lo, hi) <= 0 && r.existsLE(hi) && r.existsGE(lo)
 		f = r.existsLT(lo) || r.existsGT(hi)

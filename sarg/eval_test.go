@@ -138,7 +138,7 @@ func TestOperatorKindLocation(t *testing.T) {
 		case "<=>":
 			return NullSafeEq(col, lit)
 		case "IN":
-			return InList(col, lit)
+			return In(col, lit)
 		case "<":
 			return Lt(col, lit)
 		}
@@ -186,18 +186,18 @@ func TestOperatorKindLocation(t *testing.T) {
 			}{
 				{5, 25, Y}, {10, 20, Y}, {5, 10, YN}, {20, 25, YN}, {12, 18, YN}, {5, 8, N}, {21, 25, N}, {25, 5, N}, {15, 15, YN},
 			} {
-				e := BetweenOf(kc.col, lit(bt.lo), lit(bt.hi))
+				e := Between(kc.col, lit(bt.lo), lit(bt.hi))
 				w := withNull(bt.want, hasNull)
 				if got := evalOne(t, e, id, st); got != w {
 					t.Errorf("%s, stats [10,20] nulls=%v: %s, want %s", e, hasNull, got, w)
 				}
 			}
 			// IN with several literals: one inside makes it possible.
-			e := InList(kc.col, lit(5), lit(25), lit(15))
+			e := In(kc.col, lit(5), lit(25), lit(15))
 			if got := evalOne(t, e, id, st); got != withNull(YN, hasNull) {
 				t.Errorf("%s: %s", e, got)
 			}
-			e = InList(kc.col, lit(5), lit(25))
+			e = In(kc.col, lit(5), lit(25))
 			if got := evalOne(t, e, id, st); got != withNull(N, hasNull) {
 				t.Errorf("%s: %s", e, got)
 			}
@@ -206,7 +206,7 @@ func TestOperatorKindLocation(t *testing.T) {
 			if hasNull {
 				want = YN
 			}
-			if got := evalOne(t, IsNullOf(kc.col), id, st); got != want {
+			if got := evalOne(t, IsNull(kc.col), id, st); got != want {
 				t.Errorf("%s IS NULL, nulls=%v: %s, want %s", kc.col, hasNull, got, want)
 			}
 		}
@@ -853,18 +853,18 @@ func TestZonedWallClockOnInstants(t *testing.T) {
 		op   LeafOp
 		vals []tsVal
 	}{
-		{"tsi = TIMESTAMP '2024-11-03 01:30:00 America/New_York'", In, []tsVal{early, late}},
-		{"tsi <=> TIMESTAMP '2024-11-03 01:30:00 America/New_York'", NullSafeEquals, []tsVal{early, late}},
-		{"tsi < TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LessThan, []tsVal{late}},
-		{"tsi >= TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LessThan, []tsVal{early}},
-		{"tsi BETWEEN TIMESTAMP '2024-11-03 01:30:00 America/New_York' AND TIMESTAMP '2024-11-03 01:30:00 America/New_York'", Between, []tsVal{early, late}},
-		{"tsi NOT BETWEEN TIMESTAMP '2024-11-03 01:30:00 America/New_York' AND TIMESTAMP '2024-11-03 01:30:00 America/New_York'", Between, []tsVal{late, early}},
-		{"tsi = TIMESTAMP '2024-03-10 02:30:00 America/New_York'", In, nil},
-		{"tsi < TIMESTAMP '2024-03-10 02:30:00 America/New_York'", LessThan, []tsVal{jump}},
-		{"tsi > TIMESTAMP '2024-03-10 02:30:00 America/New_York'", LessThanEquals, []tsVal{jump}},
-		{"tsi = TIMESTAMP '2024-07-01 12:00:00.5 America/New_York'", Equals, []tsVal{{utc("2024-07-01 16:00:00").sec, 500_000_000}}},
-		{"tsi = TIMESTAMP '2024-07-01 12:00:00+02:00'", Equals, []tsVal{utc("2024-07-01 10:00:00")}},
-		{"tsi = '2024-07-01 12:00:00Z'", Equals, []tsVal{utc("2024-07-01 12:00:00")}},
+		{"tsi = TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafIn, []tsVal{early, late}},
+		{"tsi <=> TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafNullSafeEquals, []tsVal{early, late}},
+		{"tsi < TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafLessThan, []tsVal{late}},
+		{"tsi >= TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafLessThan, []tsVal{early}},
+		{"tsi BETWEEN TIMESTAMP '2024-11-03 01:30:00 America/New_York' AND TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafBetween, []tsVal{early, late}},
+		{"tsi NOT BETWEEN TIMESTAMP '2024-11-03 01:30:00 America/New_York' AND TIMESTAMP '2024-11-03 01:30:00 America/New_York'", LeafBetween, []tsVal{late, early}},
+		{"tsi = TIMESTAMP '2024-03-10 02:30:00 America/New_York'", LeafIn, nil},
+		{"tsi < TIMESTAMP '2024-03-10 02:30:00 America/New_York'", LeafLessThan, []tsVal{jump}},
+		{"tsi > TIMESTAMP '2024-03-10 02:30:00 America/New_York'", LeafLessThanEquals, []tsVal{jump}},
+		{"tsi = TIMESTAMP '2024-07-01 12:00:00.5 America/New_York'", LeafEquals, []tsVal{{utc("2024-07-01 16:00:00").sec, 500_000_000}}},
+		{"tsi = TIMESTAMP '2024-07-01 12:00:00+02:00'", LeafEquals, []tsVal{utc("2024-07-01 10:00:00")}},
+		{"tsi = '2024-07-01 12:00:00Z'", LeafEquals, []tsVal{utc("2024-07-01 12:00:00")}},
 	} {
 		l := one(tc.text)
 		if l.op != tc.op || fmt.Sprint(l.tss) != fmt.Sprint(tc.vals) {

@@ -77,17 +77,17 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 // evalPlain evaluates the leaf as written on one value.
 func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 	op := l.orig.Op
-	nullSafeNull := op == NullSafeEquals && l.orig.Literals[0].IsNull()
+	nullSafeNull := op == LeafNullSafeEquals && l.orig.Literals[0].IsNull()
 	if v == nil {
 		switch {
-		case op == IsNull || nullSafeNull:
+		case op == LeafIsNull || nullSafeNull:
 			return rowTrue, nil
-		case op == NullSafeEquals:
+		case op == LeafNullSafeEquals:
 			return rowFalse, nil
 		}
 		return rowNull, nil
 	}
-	if op == IsNull || nullSafeNull {
+	if op == LeafIsNull || nullSafeNull {
 		return rowFalse, nil
 	}
 	lits := l.orig.Literals
@@ -98,16 +98,16 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 		lower, upper = upper, lower
 	}
 	switch op {
-	case Equals, NullSafeEquals:
+	case LeafEquals, LeafNullSafeEquals:
 		eq, err := l.plainEqual(v, lits[0])
 		return t2(eq), err
-	case LessThan, LessThanEquals:
+	case LeafLessThan, LeafLessThanEquals:
 		c, ok, err := l.plainCompare(v, lits[0], upper)
 		if err != nil || !ok {
 			return rowFalse, err
 		}
-		return t2(c < 0 || op == LessThanEquals && c == 0), nil
-	case Between:
+		return t2(c < 0 || op == LeafLessThanEquals && c == 0), nil
+	case LeafBetween:
 		c1, ok1, err := l.plainCompare(v, lits[0], lower)
 		if err != nil {
 			return 0, err
@@ -117,7 +117,7 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 			return 0, err
 		}
 		return t2(ok1 && ok2 && c1 >= 0 && c2 <= 0), nil
-	case In:
+	case LeafIn:
 		sawNull := false
 		for _, lit := range lits {
 			if lit.IsNull() {

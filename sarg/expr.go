@@ -26,13 +26,13 @@ type LeafOp uint8
 
 // The leaf comparisons (ORC's PredicateLeaf operators).
 const (
-	Equals         LeafOp = iota // col = v (NULL when col is null)
-	NullSafeEquals               // col <=> v (never NULL; NULL <=> NULL is TRUE)
-	LessThan                     // col < v
-	LessThanEquals               // col <= v
-	In                           // col IN (v1, v2, ...)
-	Between                      // lo <= col AND col <= hi
-	IsNull                       // col IS NULL
+	LeafEquals         LeafOp = iota // col = v (NULL when col is null)
+	LeafNullSafeEquals               // col <=> v (never NULL; NULL <=> NULL is TRUE)
+	LeafLessThan                     // col < v
+	LeafLessThanEquals               // col <= v
+	LeafIn                           // col IN (v1, v2, ...)
+	LeafBetween                      // lo <= col AND col <= hi
+	LeafIsNull                       // col IS NULL
 )
 
 var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL"}
@@ -52,9 +52,9 @@ type Leaf struct {
 	// backticks around a name that is not a plain identifier ("a.b",
 	// "a.`odd.name`"; a backtick inside backticks is doubled). See Col.
 	Column string
-	// Literals holds one literal for Equals, NullSafeEquals, LessThan and
-	// LessThanEquals, two (lo, hi) for Between, any number for In and none
-	// for IsNull.
+	// Literals holds one literal for LeafEquals, LeafNullSafeEquals,
+	// LeafLessThan and LeafLessThanEquals, two (lo, hi) for LeafBetween, any
+	// number for LeafIn and none for LeafIsNull.
 	Literals []Literal
 }
 
@@ -103,20 +103,20 @@ func leaf(op LeafOp, col string, lits ...Literal) Expr {
 }
 
 // Eq returns col = v.
-func Eq(col string, v Literal) Expr { return leaf(Equals, col, v) }
+func Eq(col string, v Literal) Expr { return leaf(LeafEquals, col, v) }
 
 // NullSafeEq returns col <=> v: TRUE when both are null or both equal,
 // otherwise FALSE (never NULL).
-func NullSafeEq(col string, v Literal) Expr { return leaf(NullSafeEquals, col, v) }
+func NullSafeEq(col string, v Literal) Expr { return leaf(LeafNullSafeEquals, col, v) }
 
 // Ne returns col <> v, that is NOT (col = v).
 func Ne(col string, v Literal) Expr { return Not(Eq(col, v)) }
 
 // Lt returns col < v.
-func Lt(col string, v Literal) Expr { return leaf(LessThan, col, v) }
+func Lt(col string, v Literal) Expr { return leaf(LeafLessThan, col, v) }
 
 // Le returns col <= v.
-func Le(col string, v Literal) Expr { return leaf(LessThanEquals, col, v) }
+func Le(col string, v Literal) Expr { return leaf(LeafLessThanEquals, col, v) }
 
 // Gt returns col > v, that is NOT (col <= v).
 func Gt(col string, v Literal) Expr { return Not(Le(col, v)) }
@@ -124,23 +124,27 @@ func Gt(col string, v Literal) Expr { return Not(Le(col, v)) }
 // Ge returns col >= v, that is NOT (col < v).
 func Ge(col string, v Literal) Expr { return Not(Lt(col, v)) }
 
-// InList returns col IN (vs...). A NULL among vs makes a non-matching row
+// In returns col IN (vs...). A NULL among vs makes a non-matching row
 // NULL instead of FALSE; an empty list matches no row.
-func InList(col string, vs ...Literal) Expr {
-	return leaf(In, col, append([]Literal(nil), vs...)...)
+func In(col string, vs ...Literal) Expr {
+	return leaf(LeafIn, col, append([]Literal(nil), vs...)...)
 }
 
 // NotIn returns col NOT IN (vs...), that is NOT (col IN (vs...)).
-func NotIn(col string, vs ...Literal) Expr { return Not(InList(col, vs...)) }
+func NotIn(col string, vs ...Literal) Expr { return Not(In(col, vs...)) }
 
-// BetweenOf returns col BETWEEN lo AND hi (both ends included).
-func BetweenOf(col string, lo, hi Literal) Expr { return leaf(Between, col, lo, hi) }
+// Between returns col BETWEEN lo AND hi (both ends included).
+func Between(col string, lo, hi Literal) Expr { return leaf(LeafBetween, col, lo, hi) }
 
-// IsNullOf returns col IS NULL.
-func IsNullOf(col string) Expr { return leaf(IsNull, col) }
+// NotBetween returns col NOT BETWEEN lo AND hi, that is
+// NOT (col BETWEEN lo AND hi).
+func NotBetween(col string, lo, hi Literal) Expr { return Not(Between(col, lo, hi)) }
+
+// IsNull returns col IS NULL.
+func IsNull(col string) Expr { return leaf(LeafIsNull, col) }
 
 // IsNotNull returns col IS NOT NULL, that is NOT (col IS NULL).
-func IsNotNull(col string) Expr { return Not(IsNullOf(col)) }
+func IsNotNull(col string) Expr { return Not(IsNull(col)) }
 
 // Col joins struct field names into a column path for the builders, quoting
 // each name that is not a plain identifier: Col("a", "b.c") is "a.`b.c`".
@@ -248,11 +252,11 @@ func (e Expr) write(b *strings.Builder) {
 
 func (l *Leaf) hasNegatedForm() bool {
 	switch l.Op {
-	case NullSafeEquals:
+	case LeafNullSafeEquals:
 		return false
-	case Equals, LessThan, LessThanEquals:
+	case LeafEquals, LeafLessThan, LeafLessThanEquals:
 		return len(l.Literals) == 1
-	case Between:
+	case LeafBetween:
 		return len(l.Literals) == 2
 	}
 	return true
@@ -271,15 +275,15 @@ func (l *Leaf) text(neg bool) string {
 		}
 	}
 	switch l.Op {
-	case Equals, NullSafeEquals, LessThan, LessThanEquals:
-		ops := [...][2]string{Equals: {" = ", " <> "}, NullSafeEquals: {" <=> ", ""}, LessThan: {" < ", " >= "}, LessThanEquals: {" <= ", " > "}}
+	case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
+		ops := [...][2]string{LeafEquals: {" = ", " <> "}, LeafNullSafeEquals: {" <=> ", ""}, LeafLessThan: {" < ", " >= "}, LeafLessThanEquals: {" <= ", " > "}}
 		if neg {
 			b = append(b, ops[l.Op][1]...)
 		} else {
 			b = append(b, ops[l.Op][0]...)
 		}
 		lit(0)
-	case In:
+	case LeafIn:
 		if neg {
 			b = append(b, " NOT"...)
 		}
@@ -291,7 +295,7 @@ func (l *Leaf) text(neg bool) string {
 			lit(i)
 		}
 		b = append(b, ')')
-	case Between:
+	case LeafBetween:
 		if neg {
 			b = append(b, " NOT"...)
 		}
@@ -299,7 +303,7 @@ func (l *Leaf) text(neg bool) string {
 		lit(0)
 		b = append(b, " AND "...)
 		lit(1)
-	case IsNull:
+	case LeafIsNull:
 		if neg {
 			b = append(b, " IS NOT NULL"...)
 		} else {

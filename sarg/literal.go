@@ -17,7 +17,7 @@ type LiteralKind uint8
 
 // The literal kinds.
 const (
-	NullLit      LiteralKind = iota // SQL NULL; only in IN lists and with NullSafeEquals
+	NullLit      LiteralKind = iota // SQL NULL; only in IN lists and with NullSafeEq (<=>)
 	IntLit                          // 64-bit integer
 	FloatLit                        // 64-bit IEEE 754 (NaN and infinities allowed)
 	StringLit                       // text, compared as UTF-8 bytes

@@ -177,7 +177,7 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 	if len(nulls) > 0 && len(nulls) < n {
 		return fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
 	}
-	if l.op == IsNull {
+	if l.op == LeafIsNull {
 		if len(nulls) == 0 {
 			fill(out, rowFalse)
 			return nil
@@ -241,7 +241,7 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 	}
 	if len(nulls) > 0 {
 		nullOut := rowNull
-		if l.op == NullSafeEquals {
+		if l.op == LeafNullSafeEquals {
 			nullOut = rowFalse
 		}
 		for i, isNull := range nulls[:n] {
@@ -250,7 +250,7 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 			}
 		}
 	}
-	if l.op == In && l.nullInList {
+	if l.op == LeafIn && l.nullInList {
 		for i, v := range out {
 			if v == rowFalse {
 				out[i] = rowNull // x IN (.., NULL) is NULL when x matches none
@@ -267,27 +267,27 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 // sorted).
 func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
 	switch op {
-	case Equals:
+	case LeafEquals:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x == c)
 		}
-	case LessThan:
+	case LeafLessThan:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x < c)
 		}
-	case LessThanEquals:
+	case LeafLessThanEquals:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x <= c)
 		}
-	case Between:
+	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		for i, x := range xs {
 			out[i] = t2(lo <= x && x <= hi)
 		}
-	case In, NullSafeEquals:
+	case LeafIn, LeafNullSafeEquals:
 		if len(vals) <= setLinearMax {
 			for i, x := range xs {
 				hit := false
@@ -312,15 +312,15 @@ func matchFloatTotal(op LeafOp, vals []float64, xs []float64, out []uint8) {
 	for i, x := range xs {
 		var hit bool
 		switch op {
-		case Equals:
+		case LeafEquals:
 			hit = cmpFloat(x, vals[0]) == 0
-		case LessThan:
+		case LeafLessThan:
 			hit = cmpFloat(x, vals[0]) < 0
-		case LessThanEquals:
+		case LeafLessThanEquals:
 			hit = cmpFloat(x, vals[0]) <= 0
-		case Between:
+		case LeafBetween:
 			hit = cmpFloat(x, vals[0]) >= 0 && cmpFloat(x, vals[1]) <= 0
-		case In, NullSafeEquals:
+		case LeafIn, LeafNullSafeEquals:
 			for _, c := range vals {
 				hit = hit || cmpFloat(x, c) == 0
 			}
@@ -337,28 +337,28 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 		}
 	}
 	switch l.op {
-	case Equals:
+	case LeafEquals:
 		c := l.strs[0]
 		for i := 0; i < n; i++ {
 			out[i] = t2(string(data[off[i]:off[i+1]]) == c)
 		}
-	case LessThan:
+	case LeafLessThan:
 		c := l.strs[0]
 		for i := 0; i < n; i++ {
 			out[i] = t2(string(data[off[i]:off[i+1]]) < c)
 		}
-	case LessThanEquals:
+	case LeafLessThanEquals:
 		c := l.strs[0]
 		for i := 0; i < n; i++ {
 			out[i] = t2(string(data[off[i]:off[i+1]]) <= c)
 		}
-	case Between:
+	case LeafBetween:
 		lo, hi := l.strs[0], l.strs[1]
 		for i := 0; i < n; i++ {
 			s := data[off[i]:off[i+1]]
 			out[i] = t2(lo <= string(s) && string(s) <= hi)
 		}
-	case In, NullSafeEquals:
+	case LeafIn, LeafNullSafeEquals:
 		if len(l.strs) <= setLinearMax {
 			for i := 0; i < n; i++ {
 				s := data[off[i]:off[i+1]]
@@ -381,27 +381,27 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
 	vals := l.decs
 	switch l.op {
-	case Equals:
+	case LeafEquals:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x == c)
 		}
-	case LessThan:
+	case LeafLessThan:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x.Cmp(c) < 0)
 		}
-	case LessThanEquals:
+	case LeafLessThanEquals:
 		c := vals[0]
 		for i, x := range xs {
 			out[i] = t2(x.Cmp(c) <= 0)
 		}
-	case Between:
+	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		for i, x := range xs {
 			out[i] = t2(x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0)
 		}
-	case In, NullSafeEquals:
+	case LeafIn, LeafNullSafeEquals:
 		for i, x := range xs {
 			hit := false
 			for _, c := range vals {
@@ -415,28 +415,28 @@ func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
 func (l *boundLeaf) matchTime(secs []int64, nanos []int32, out []uint8) {
 	vals := l.tss
 	switch l.op {
-	case Equals:
+	case LeafEquals:
 		c := vals[0]
 		for i, s := range secs {
 			out[i] = t2(s == c.sec && nanos[i] == c.nanos)
 		}
-	case LessThan:
+	case LeafLessThan:
 		c := vals[0]
 		for i, s := range secs {
 			out[i] = t2(s < c.sec || s == c.sec && nanos[i] < c.nanos)
 		}
-	case LessThanEquals:
+	case LeafLessThanEquals:
 		c := vals[0]
 		for i, s := range secs {
 			out[i] = t2(s < c.sec || s == c.sec && nanos[i] <= c.nanos)
 		}
-	case Between:
+	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		for i, s := range secs {
 			v := tsVal{s, nanos[i]}
 			out[i] = t2(cmpTS(v, lo) >= 0 && cmpTS(v, hi) <= 0)
 		}
-	case In, NullSafeEquals:
+	case LeafIn, LeafNullSafeEquals:
 		for i, s := range secs {
 			hit := false
 			for _, c := range vals {

@@ -111,8 +111,8 @@ func TestMatchLargeSets(t *testing.T) {
 	}
 	flits = append(flits, Float(math.NaN()), Float(math.Copysign(0, -1)))
 	for _, e := range []Expr{
-		InList("i", ilits...), NotIn("i", append(ilits, NullValue())...), InList("f", flits...),
-		NotIn("f", flits...), InList("s", slits...), InList("d", dlits...), InList("ts", tlits...),
+		In("i", ilits...), NotIn("i", append(ilits, NullValue())...), In("f", flits...),
+		NotIn("f", flits...), In("s", slits...), In("d", dlits...), In("ts", tlits...),
 		NullSafeEq("i", Int(3)),
 	} {
 		b := MustBind(e, testSchema)

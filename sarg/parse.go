@@ -453,7 +453,7 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		if negate {
 			return IsNotNull(col), nil
 		}
-		return IsNullOf(col), nil
+		return IsNull(col), nil
 	}
 	if t.is("NOT") {
 		negate = true
@@ -496,7 +496,7 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
-		e = InList(col, lits...)
+		e = In(col, lits...)
 	case t.is("BETWEEN"):
 		if err := p.advance(); err != nil {
 			return Expr{}, err
@@ -522,7 +522,7 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 			}
 			return Expr{}, p.errorf(pos, "NULL is not allowed in BETWEEN")
 		}
-		e = BetweenOf(col, lo, hi)
+		e = Between(col, lo, hi)
 	default:
 		return Expr{}, p.errorf(t.pos, "expected a comparison operator, IN, BETWEEN or IS after column %s, found %s", col, t.describe())
 	}

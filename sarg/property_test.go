@@ -162,11 +162,11 @@ func randLeaf(r *rand.Rand) Expr {
 				ls = append(ls, lit())
 			}
 		}
-		e = InList(col, ls...)
+		e = In(col, ls...)
 	case 5:
-		e = BetweenOf(col, lit(), lit())
+		e = Between(col, lit(), lit())
 	case 6:
-		e = IsNullOf(col)
+		e = IsNull(col)
 	default:
 		e = Eq(col, lit())
 	}
