@@ -1,0 +1,209 @@
+package writer
+
+import (
+	"fmt"
+
+	"github.com/orcgo/orc"
+)
+
+// errRange reports an integer out of its column type's range.
+func errRange(node *orc.Schema, row int, v int64) error {
+	if row < 0 {
+		return fmt.Errorf("orc: column %d (%s): value %d out of range", node.ID(), node.Kind, v)
+	}
+	return fmt.Errorf("orc: column %d (%s) row %d: value %d out of range", node.ID(), node.Kind, row, v)
+}
+
+func errDecimal(node *orc.Schema, row int, v orc.Int128, scale int) error {
+	return fmt.Errorf("orc: column %d (%s) row %d: value %s does not fit", node.ID(), node, row, orc.FormatDecimal(v, scale))
+}
+
+func errNanos(node *orc.Schema, row int, ns int32) error {
+	return fmt.Errorf("orc: column %d (%s) row %d: nanoseconds %d outside 0..999999999", node.ID(), node.Kind, row, ns)
+}
+
+func errTag(node *orc.Schema, row int, tag uint8) error {
+	return fmt.Errorf("orc: column %d (%s) row %d: tag %d but the union has %d variants", node.ID(), node, row, tag, len(node.Children))
+}
+
+// checkBatch verifies that b fits the writer's schema and that its vectors
+// are consistent, so that a bad batch is refused before anything is
+// written.
+func (w *Writer) checkBatch(b *orc.Batch) error {
+	if b == nil {
+		return fmt.Errorf("orc: Write: nil batch")
+	}
+	if b.Schema != nil && b.Schema.String() != w.schema.String() {
+		return fmt.Errorf("orc: Write: batch schema %s, writer schema %s", b.Schema, w.schema)
+	}
+	if b.NumRows < 0 {
+		return fmt.Errorf("orc: Write: negative NumRows %d", b.NumRows)
+	}
+	if w.schema.Kind == orc.Struct {
+		if len(b.Cols) != len(w.schema.Children) {
+			return fmt.Errorf("orc: Write: batch has %d columns, schema %d", len(b.Cols), len(w.schema.Children))
+		}
+		for i, c := range w.schema.Children {
+			if err := checkVector(c, b.Cols[i], b.NumRows, w.schema.FieldNames[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(b.Cols) != 1 {
+		return fmt.Errorf("orc: Write: batch has %d columns, a %s schema needs 1", len(b.Cols), w.schema.Kind)
+	}
+	return checkVector(w.schema, b.Cols[0], b.NumRows, "(root)")
+}
+
+// checkVector checks that v holds at least n rows of type t, recursively.
+func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("orc: Write: column %s (%s): %s", path, t, fmt.Sprintf(format, args...))
+	}
+	if v == nil {
+		return bad("nil vector")
+	}
+	if v.Len() < n {
+		return bad("vector has %d rows, batch %d", v.Len(), n)
+	}
+	nullsOK := func(nulls []bool) error {
+		if len(nulls) != 0 && len(nulls) < n {
+			return bad("null mask has %d entries for %d rows", len(nulls), n)
+		}
+		return nil
+	}
+	switch t.Kind {
+	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
+		vec, ok := v.(*orc.LongVector)
+		if !ok {
+			return bad("want *orc.LongVector, have %T", v)
+		}
+		return nullsOK(vec.Nulls.Nulls)
+	case orc.Float, orc.Double:
+		vec, ok := v.(*orc.DoubleVector)
+		if !ok {
+			return bad("want *orc.DoubleVector, have %T", v)
+		}
+		return nullsOK(vec.Nulls.Nulls)
+	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+		vec, ok := v.(*orc.BytesVector)
+		if !ok {
+			return bad("want *orc.BytesVector, have %T", v)
+		}
+		if n > 0 {
+			prev := vec.Offsets[0]
+			if prev < 0 {
+				return bad("negative offset")
+			}
+			for i := 1; i <= n; i++ {
+				if vec.Offsets[i] < prev || vec.Offsets[i] > len(vec.Data) {
+					return bad("offsets[%d] = %d out of order or past the data (%d bytes)", i, vec.Offsets[i], len(vec.Data))
+				}
+				prev = vec.Offsets[i]
+			}
+		}
+		return nullsOK(vec.Nulls.Nulls)
+	case orc.Decimal:
+		vec, ok := v.(*orc.DecimalVector)
+		if !ok {
+			return bad("want *orc.DecimalVector, have %T", v)
+		}
+		return nullsOK(vec.Nulls.Nulls)
+	case orc.Timestamp, orc.TimestampInstant:
+		vec, ok := v.(*orc.TimestampVector)
+		if !ok {
+			return bad("want *orc.TimestampVector, have %T", v)
+		}
+		if len(vec.Nanos) < n {
+			return bad("%d nanos for %d rows", len(vec.Nanos), n)
+		}
+		return nullsOK(vec.Nulls.Nulls)
+	case orc.Struct:
+		vec, ok := v.(*orc.StructVector)
+		if !ok {
+			return bad("want *orc.StructVector, have %T", v)
+		}
+		if len(vec.Fields) != len(t.Children) {
+			return bad("%d fields, type has %d", len(vec.Fields), len(t.Children))
+		}
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		for i, c := range t.Children {
+			if err := checkVector(c, vec.Fields[i], n, path+"."+t.FieldNames[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case orc.List, orc.Map:
+		var offs []int64
+		var nulls []bool
+		var kids []orc.Vector
+		switch vec := v.(type) {
+		case *orc.ListVector:
+			if t.Kind != orc.List {
+				return bad("want *orc.MapVector, have %T", v)
+			}
+			offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
+		case *orc.MapVector:
+			if t.Kind != orc.Map {
+				return bad("want *orc.ListVector, have %T", v)
+			}
+			offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
+		default:
+			return bad("unexpected vector %T", v)
+		}
+		if err := nullsOK(nulls); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		if offs[0] < 0 {
+			return bad("negative offset")
+		}
+		for i := 0; i < n; i++ {
+			if offs[i+1] < offs[i] {
+				return bad("offsets[%d] = %d less than offsets[%d] = %d", i+1, offs[i+1], i, offs[i])
+			}
+			if len(nulls) > 0 && nulls[i] && offs[i+1] != offs[i] {
+				return bad("null row %d owns %d children", i, offs[i+1]-offs[i])
+			}
+		}
+		total := offs[n]
+		for i, k := range kids {
+			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1] // list: _elem; map: _key, _value
+			if int64(k.Len()) < total {
+				return bad("child %s has %d entries, offsets need %d", name, k.Len(), total)
+			}
+			if err := checkVector(t.Children[i], k, int(total), path+"."+name); err != nil {
+				return err
+			}
+		}
+		return nil
+	case orc.Union:
+		vec, ok := v.(*orc.UnionVector)
+		if !ok {
+			return bad("want *orc.UnionVector, have %T", v)
+		}
+		if len(vec.Children) != len(t.Children) {
+			return bad("%d variants, type has %d", len(vec.Children), len(t.Children))
+		}
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if (len(vec.Nulls.Nulls) == 0 || !vec.Nulls.Nulls[i]) && int(vec.Tags[i]) >= len(t.Children) {
+				return bad("row %d has tag %d", i, vec.Tags[i])
+			}
+		}
+		for i, c := range t.Children {
+			if err := checkVector(c, vec.Children[i], n, fmt.Sprintf("%s._%d", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return bad("unsupported type")
+}

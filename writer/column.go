@@ -1,0 +1,210 @@
+package writer
+
+// Column writers form a tree mirroring the schema. Each encodes its values
+// into in-memory streams for the current stripe, keeps statistics at row
+// group, stripe and file level, an optional bloom filter per row group, and
+// the row index: at the start of every row group it records the position of
+// each of its streams.
+//
+// A column's streams hold values only for rows whose ancestors are not null;
+// writers receive the parent's null mask and skip those rows entirely.
+
+import (
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/stats"
+)
+
+// columnWriter encodes one column of the schema.
+type columnWriter interface {
+	// write appends rows [start, end) of v. parentNulls, when not nil, has
+	// end-start entries (row i at i-start) marking rows whose parent is null.
+	write(v orc.Vector, start, end int, parentNulls []bool) error
+	// base returns the state shared by all column writers.
+	base() *colBase
+	// appendPositions appends the positions of the column's streams, in
+	// the order the specification fixes, PRESENT first.
+	appendPositions(dst []uint64) []uint64
+	// finishStripe flushes encoders into the column's streams.
+	finishStripe() error
+	// dataStreams lists the column's data streams in writing order.
+	dataStreams() []stream
+	// encoding returns the column's encoding in the finished stripe.
+	encoding() *orcpb.ColumnEncoding
+	// resetStripe prepares for the next stripe.
+	resetStripe()
+	// estimate returns the bytes the column holds for the stripe.
+	estimate() int64
+}
+
+// stream is a named output stream of a column.
+type stream struct {
+	kind orcpb.Stream_Kind
+	out  *format.OutStream
+}
+
+// colBase is embedded in every column writer.
+type colBase struct {
+	w    *Writer
+	node *orc.Schema
+	id   int
+
+	presentOut *format.OutStream
+	present    *format.BoolRLEEncoder
+	hasNull    bool // some value in the stripe is null
+
+	group, stripe, file *stats.Accumulator
+	bloom               *bloomfilter.Filter
+	blooms              []*orcpb.BloomFilter
+	entries             []*orcpb.RowIndexEntry
+	kids                []columnWriter
+
+	nulls []bool // scratch
+}
+
+func (w *Writer) newBase(node *orc.Schema) colBase {
+	b := colBase{w: w, node: node, id: node.ID(),
+		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node), file: stats.NewAccumulator(node)}
+	b.presentOut = w.newStream()
+	b.present = format.NewBoolRLEEncoder(b.presentOut)
+	return b
+}
+
+func (b *colBase) base() *colBase { return b }
+
+// presentPositions appends the PRESENT stream's position.
+func (b *colBase) presentPositions(dst []uint64) []uint64 {
+	dst = b.presentOut.AppendPosition(dst)
+	bytes, bits := b.present.Buffered()
+	return append(dst, uint64(bytes), uint64(bits))
+}
+
+// presentPositionCount is how many numbers presentPositions appends.
+func (b *colBase) presentPositionCount() int {
+	if b.w.cfg.compression == orc.CompressionNone {
+		return 3
+	}
+	return 4
+}
+
+// writeNulls writes the PRESENT bits of rows [start, end) that are not
+// under a null parent, records nulls in the statistics, and returns the
+// rows' combined null mask (nil when no row in the range is null or
+// skipped) and how many rows have a value.
+func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) ([]bool, int) {
+	if len(nulls) == 0 && parentNulls == nil {
+		for i := start; i < end; i++ {
+			b.present.Write(true)
+		}
+		return nil, end - start
+	}
+	b.nulls = grow(b.nulls, end-start)
+	k := 0
+	for i := start; i < end; i++ {
+		skip := parentNulls != nil && parentNulls[i-start]
+		isNull := skip || len(nulls) > 0 && nulls[i]
+		b.nulls[i-start] = isNull
+		if skip {
+			continue
+		}
+		b.present.Write(!isNull)
+		if isNull {
+			b.group.AddNull()
+			b.hasNull = true
+		} else {
+			k++
+		}
+	}
+	if k == end-start {
+		return nil, k
+	}
+	return b.nulls[:end-start], k
+}
+
+// startGroup records the positions of a new row group.
+func startGroup(c columnWriter) {
+	b := c.base()
+	e := &orcpb.RowIndexEntry{Positions: c.appendPositions(nil)}
+	b.entries = append(b.entries, e)
+	for _, k := range b.kids {
+		startGroup(k)
+	}
+}
+
+// finishGroup closes the current row group's statistics and bloom filter.
+func finishGroup(c columnWriter) {
+	b := c.base()
+	if n := len(b.entries); n > 0 {
+		b.entries[n-1].Statistics = b.group.Proto()
+	}
+	b.stripe.Merge(b.group)
+	b.group.Reset()
+	if b.bloom != nil {
+		b.blooms = append(b.blooms, b.bloom.Proto())
+		b.bloom.Reset()
+	}
+	for _, k := range b.kids {
+		finishGroup(k)
+	}
+}
+
+// rowIndex returns the stripe's row index of the column, with PRESENT
+// positions removed when the stripe has no PRESENT stream.
+func (b *colBase) rowIndex() *orcpb.RowIndex {
+	if !b.hasNull {
+		n := b.presentPositionCount()
+		for _, e := range b.entries {
+			e.Positions = e.Positions[n:]
+		}
+	}
+	return &orcpb.RowIndex{Entry: b.entries}
+}
+
+// resetBase prepares the shared state for the next stripe.
+func (b *colBase) resetBase() {
+	b.presentOut.Reset()
+	b.present.Reset(b.presentOut)
+	b.hasNull = false
+	b.stripe.Reset()
+	b.entries = nil
+	b.blooms = nil
+}
+
+// presentStream returns the PRESENT stream when the stripe has nulls.
+func (b *colBase) presentStream() []stream {
+	if !b.hasNull {
+		return nil
+	}
+	return []stream{{orcpb.Stream_PRESENT, b.presentOut}}
+}
+
+func (b *colBase) finishPresent() error {
+	if err := b.present.Flush(); err != nil {
+		return err
+	}
+	return b.presentOut.Flush()
+}
+
+func (b *colBase) presentSize() int64 {
+	if !b.hasNull {
+		return 0
+	}
+	return b.presentOut.Size()
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
+}
+
+func direct() *orcpb.ColumnEncoding {
+	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT.Enum()}
+}
+
+func directV2() *orcpb.ColumnEncoding {
+	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT_V2.Enum()}
+}

@@ -1,0 +1,288 @@
+package writer
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+	"google.golang.org/protobuf/proto"
+)
+
+// bytesWriter writes STRING, VARCHAR, CHAR and BINARY.
+//
+// Text columns start each stripe buffering values in a dictionary. At the
+// end of the first row group (or of the stripe, if it is shorter) the writer
+// compares the number of distinct values with the number of values: at or
+// below the key ratio the stripe is DICTIONARY_V2 (dictionary sorted by
+// UTF-8 bytes, ids remapped at the stripe's end), above it the buffered
+// values are replayed as DIRECT_V2 and the rest written directly. Binary
+// columns are always DIRECT_V2.
+type bytesWriter struct {
+	colBase
+	mode int // modeUndecided, modeDict or modeDirect
+
+	dataOut, lengthOut, dictOut *format.OutStream
+	lengths                     *format.IntRLEv2Encoder
+	ids                         *format.IntRLEv2Encoder // dictionary DATA
+
+	keys       map[string]int32
+	keyData    []byte
+	keyOffsets []int
+	values     []int32 // key id of every non-null value in the stripe
+	marks      []int   // len(values) at the start of each row group not yet positioned
+	markGroup  []int   // entry index of each mark
+	dictSize   int     // keys in the finished stripe's dictionary
+	scratch    []byte
+}
+
+const (
+	modeUndecided = iota
+	modeDict
+	modeDirect
+)
+
+func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
+	c := &bytesWriter{colBase: w.newBase(node), dataOut: w.newStream(), lengthOut: w.newStream(), dictOut: w.newStream()}
+	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
+	c.ids = format.NewIntRLEv2Encoder(c.dataOut, false)
+	c.resetMode()
+	return c
+}
+
+func (c *bytesWriter) resetMode() {
+	c.mode = modeUndecided
+	if c.node.Kind == orc.Binary || c.w.cfg.dictRatio == 0 {
+		c.mode = modeDirect
+	}
+	if c.keys == nil || len(c.keys) > 0 {
+		c.keys = make(map[string]int32)
+	}
+	c.keyData = c.keyData[:0]
+	c.keyOffsets = append(c.keyOffsets[:0], 0)
+	c.values = c.values[:0]
+	c.marks = c.marks[:0]
+	c.markGroup = c.markGroup[:0]
+}
+
+// fit applies char padding and varchar truncation.
+func (c *bytesWriter) fit(b []byte) []byte {
+	switch c.node.Kind {
+	case orc.Char, orc.Varchar:
+		n := c.node.MaxLength
+		chars := 0
+		for i := range string(b) {
+			if chars == n {
+				return b[:i]
+			}
+			chars++
+		}
+		if c.node.Kind == orc.Char && chars < n {
+			c.scratch = append(append(c.scratch[:0], b...), bytes.Repeat([]byte{' '}, n-chars)...)
+			return c.scratch
+		}
+	}
+	return b
+}
+
+func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.BytesVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		b := c.fit(vec.Data[vec.Offsets[i]:vec.Offsets[i+1]])
+		c.group.AddBytes(b)
+		if c.bloom != nil {
+			c.bloom.AddBytes(b)
+		}
+		if c.mode == modeDirect {
+			if err := c.writeDirect(b); err != nil {
+				return err
+			}
+			continue
+		}
+		id, ok := c.keys[string(b)]
+		if !ok {
+			id = int32(len(c.keyOffsets) - 1)
+			c.keys[string(b)] = id
+			c.keyData = append(c.keyData, b...)
+			c.keyOffsets = append(c.keyOffsets, len(c.keyData))
+		}
+		c.values = append(c.values, id)
+	}
+	return nil
+}
+
+func (c *bytesWriter) writeDirect(b []byte) error {
+	if _, err := c.dataOut.Write(b); err != nil {
+		return err
+	}
+	return c.lengths.Write(int64(len(b)))
+}
+
+func (c *bytesWriter) key(id int32) []byte { return c.keyData[c.keyOffsets[id]:c.keyOffsets[id+1]] }
+
+func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	if c.mode == modeDirect {
+		return c.directPositions(dst)
+	}
+	// Positioned once the stripe's encoding is known.
+	c.marks = append(c.marks, len(c.values))
+	c.markGroup = append(c.markGroup, len(c.entries))
+	return dst
+}
+
+func (c *bytesWriter) directPositions(dst []uint64) []uint64 {
+	dst = c.dataOut.AppendPosition(dst)
+	dst = c.lengthOut.AppendPosition(dst)
+	return append(dst, uint64(c.lengths.Buffered()))
+}
+
+// groupEnd decides the encoding after the stripe's first row group.
+func (c *bytesWriter) groupEnd() error {
+	if c.mode == modeUndecided {
+		return c.decide()
+	}
+	return nil
+}
+
+func (c *bytesWriter) decide() error {
+	distinct := len(c.keyOffsets) - 1
+	if len(c.values) > 0 && float64(distinct) <= c.w.cfg.dictRatio*float64(len(c.values)) {
+		c.mode = modeDict
+		return nil
+	}
+	// Replay as direct, positioning the groups seen so far.
+	c.mode = modeDirect
+	m := 0
+	for i, id := range c.values {
+		for m < len(c.marks) && c.marks[m] == i {
+			c.position(m, c.directPositions)
+			m++
+		}
+		if err := c.writeDirect(c.key(id)); err != nil {
+			return err
+		}
+	}
+	for ; m < len(c.marks); m++ {
+		c.position(m, c.directPositions)
+	}
+	c.values = c.values[:0]
+	c.marks = c.marks[:0]
+	c.markGroup = c.markGroup[:0]
+	return nil
+}
+
+// position completes the entry of mark m with the data positions.
+func (c *bytesWriter) position(m int, fn func([]uint64) []uint64) {
+	e := c.entries[c.markGroup[m]]
+	e.Positions = fn(e.Positions)
+}
+
+func (c *bytesWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if c.mode == modeUndecided {
+		if err := c.decide(); err != nil {
+			return err
+		}
+	}
+	if c.mode == modeDict {
+		if err := c.writeDictionary(); err != nil {
+			return err
+		}
+	}
+	if err := c.lengths.Flush(); err != nil {
+		return err
+	}
+	if err := c.ids.Flush(); err != nil {
+		return err
+	}
+	for _, s := range []*format.OutStream{c.dataOut, c.lengthOut, c.dictOut} {
+		if err := s.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDictionary sorts the keys and writes DICTIONARY_DATA, LENGTH and the
+// remapped ids, completing the row index positions.
+func (c *bytesWriter) writeDictionary() error {
+	n := len(c.keyOffsets) - 1
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(a, b int) bool { return bytes.Compare(c.key(order[a]), c.key(order[b])) < 0 })
+	remap := make([]int32, n)
+	for newID, old := range order {
+		remap[old] = int32(newID)
+		k := c.key(old)
+		if _, err := c.dictOut.Write(k); err != nil {
+			return err
+		}
+		if err := c.lengths.Write(int64(len(k))); err != nil {
+			return err
+		}
+	}
+	c.dictSize = n
+	idPositions := func(dst []uint64) []uint64 {
+		dst = c.dataOut.AppendPosition(dst)
+		return append(dst, uint64(c.ids.Buffered()))
+	}
+	m := 0
+	for i, id := range c.values {
+		for m < len(c.marks) && c.marks[m] == i {
+			c.position(m, idPositions)
+			m++
+		}
+		if err := c.ids.Write(int64(remap[id])); err != nil {
+			return err
+		}
+	}
+	for ; m < len(c.marks); m++ {
+		c.position(m, idPositions)
+	}
+	return nil
+}
+
+func (c *bytesWriter) dataStreams() []stream {
+	s := c.presentStream()
+	if c.mode == modeDict {
+		return append(s, stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_LENGTH, c.lengthOut},
+			stream{orcpb.Stream_DICTIONARY_DATA, c.dictOut})
+	}
+	return append(s, stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_LENGTH, c.lengthOut})
+}
+
+func (c *bytesWriter) encoding() *orcpb.ColumnEncoding {
+	if c.mode == modeDict {
+		return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DICTIONARY_V2.Enum(), DictionarySize: proto.Uint32(uint32(c.dictSize))}
+	}
+	return directV2()
+}
+
+func (c *bytesWriter) resetStripe() {
+	c.resetBase()
+	for _, s := range []*format.OutStream{c.dataOut, c.lengthOut, c.dictOut} {
+		s.Reset()
+	}
+	c.lengths.Reset(c.lengthOut)
+	c.ids.Reset(c.dataOut)
+	c.resetMode()
+}
+
+func (c *bytesWriter) estimate() int64 {
+	est := c.presentSize() + c.dataOut.Size() + c.lengthOut.Size()
+	if c.mode != modeDirect {
+		// keys, their lengths, and about 2 bytes per id after RLE
+		est += int64(len(c.keyData)) + int64(len(c.keyOffsets)) + 2*int64(len(c.values))
+	}
+	return est
+}

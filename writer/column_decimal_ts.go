@@ -1,0 +1,213 @@
+package writer
+
+import (
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// decimalWriter writes DECIMAL: DATA holds each unscaled value as a zigzag
+// varint, SECONDARY the scale of each value (always the column's scale),
+// signed RLE v2.
+type decimalWriter struct {
+	colBase
+	dataOut, scaleOut *format.OutStream
+	scales            *format.IntRLEv2Encoder
+	limit             orc.Int128 // 10^precision
+	buf               []byte
+}
+
+func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
+	c := &decimalWriter{colBase: w.newBase(node), dataOut: w.newStream(), scaleOut: w.newStream(),
+		limit: orc.Pow10(node.Precision)}
+	c.scales = format.NewIntRLEv2Encoder(c.scaleOut, true)
+	return c
+}
+
+func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.DecimalVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	buf := c.buf[:0]
+	scale := int64(c.node.Scale)
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		x := vec.Values[i]
+		if vec.Scale != c.node.Scale {
+			r, exact, ok := orc.Rescale(x, vec.Scale, c.node.Scale)
+			if !exact || !ok {
+				return errDecimal(c.node, i, x, vec.Scale)
+			}
+			x = r
+		}
+		if x.Cmp(c.limit) >= 0 || x.Neg().Cmp(c.limit) >= 0 {
+			return errDecimal(c.node, i, x, c.node.Scale)
+		}
+		buf = format.AppendVarint128(buf, x)
+		if err := c.scales.Write(scale); err != nil {
+			return err
+		}
+		c.group.AddDecimal(x)
+		if c.bloom != nil {
+			c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
+		}
+	}
+	c.buf = buf
+	_, err := c.dataOut.Write(buf)
+	return err
+}
+
+func (c *decimalWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	dst = c.scaleOut.AppendPosition(dst)
+	return append(dst, uint64(c.scales.Buffered()))
+}
+
+func (c *decimalWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.dataOut.Flush(); err != nil {
+		return err
+	}
+	if err := c.scales.Flush(); err != nil {
+		return err
+	}
+	return c.scaleOut.Flush()
+}
+
+func (c *decimalWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_SECONDARY, c.scaleOut})
+}
+func (c *decimalWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
+func (c *decimalWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.scaleOut.Reset()
+	c.scales.Reset(c.scaleOut)
+}
+func (c *decimalWriter) estimate() int64 {
+	return c.presentSize() + c.dataOut.Size() + c.scaleOut.Size()
+}
+
+// timestampEpoch2015 is 2015-01-01 00:00:00 UTC in Unix seconds.
+const timestampEpoch2015 = 1420070400
+
+// timestampWriter writes TIMESTAMP and TIMESTAMP_INSTANT: DATA holds seconds
+// since 2015-01-01 00:00:00 in the writer zone (UTC for instants), signed
+// RLE v2; SECONDARY the nanoseconds with trailing zeros folded, unsigned
+// RLE v2.
+type timestampWriter struct {
+	colBase
+	dataOut, nanoOut *format.OutStream
+	secs, nanos      *format.IntRLEv2Encoder
+	zone             *time.Location // nil for UTC
+	epoch            int64
+}
+
+func (w *Writer) newTimestampWriter(node *orc.Schema) *timestampWriter {
+	c := &timestampWriter{colBase: w.newBase(node), dataOut: w.newStream(), nanoOut: w.newStream(), epoch: timestampEpoch2015}
+	c.secs = format.NewIntRLEv2Encoder(c.dataOut, true)
+	c.nanos = format.NewIntRLEv2Encoder(c.nanoOut, false)
+	if node.Kind == orc.Timestamp && w.cfg.zone != time.UTC {
+		c.zone = w.cfg.zone
+		c.epoch = time.Date(2015, 1, 1, 0, 0, 0, 0, c.zone).Unix()
+	}
+	return c
+}
+
+// encodeNanos folds trailing decimal zeros into the low 3 bits.
+func encodeNanos(n int64) int64 {
+	if n == 0 {
+		return 0
+	}
+	if n%100 != 0 {
+		return n << 3
+	}
+	n /= 100
+	z := int64(1)
+	for n%10 == 0 && z < 7 {
+		n /= 10
+		z++
+	}
+	return n<<3 | z
+}
+
+func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.TimestampVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		sec, ns := vec.Seconds[i], vec.Nanos[i]
+		if ns < 0 || ns > 999_999_999 {
+			return errNanos(c.node, i, ns)
+		}
+		instant := sec
+		if c.zone != nil {
+			t := time.Unix(sec, 0).UTC()
+			instant = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, c.zone).Unix()
+		}
+		stored := instant - c.epoch
+		// Readers take back one second for negative times with at least a
+		// millisecond of fraction (Java's truncating division); match them.
+		if instant < 0 && ns > 999_999 {
+			stored++
+		}
+		if err := c.secs.Write(stored); err != nil {
+			return err
+		}
+		if err := c.nanos.Write(encodeNanos(int64(ns))); err != nil {
+			return err
+		}
+		c.group.AddTimestamp(sec, ns)
+		if c.bloom != nil {
+			c.bloom.AddLong(sec*1000 + int64(ns)/1_000_000)
+		}
+	}
+	return nil
+}
+
+func (c *timestampWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	dst = append(dst, uint64(c.secs.Buffered()))
+	dst = c.nanoOut.AppendPosition(dst)
+	return append(dst, uint64(c.nanos.Buffered()))
+}
+
+func (c *timestampWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.secs.Flush(); err != nil {
+		return err
+	}
+	if err := c.nanos.Flush(); err != nil {
+		return err
+	}
+	if err := c.dataOut.Flush(); err != nil {
+		return err
+	}
+	return c.nanoOut.Flush()
+}
+
+func (c *timestampWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_SECONDARY, c.nanoOut})
+}
+func (c *timestampWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
+func (c *timestampWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.nanoOut.Reset()
+	c.secs.Reset(c.dataOut)
+	c.nanos.Reset(c.nanoOut)
+}
+func (c *timestampWriter) estimate() int64 {
+	return c.presentSize() + c.dataOut.Size() + c.nanoOut.Size() + int64(c.secs.Buffered())*3
+}

@@ -1,0 +1,212 @@
+package writer
+
+import (
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// structWriter writes STRUCT: PRESENT only; fields are parallel to the
+// struct and skip its null rows.
+type structWriter struct {
+	colBase
+	fields []columnWriter
+	mask   []bool
+}
+
+func (c *structWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.StructVector)
+	nulls, k := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for i := 0; i < k; i++ {
+		c.group.AddValue()
+	}
+	var mask []bool
+	if nulls != nil {
+		c.mask = append(c.mask[:0], nulls...)
+		mask = c.mask
+	}
+	for i, f := range c.fields {
+		if err := f.write(vec.Fields[i], start, end, mask); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRoot writes a batch's columns as the root struct's fields; the root
+// itself is never null.
+func (c *structWriter) writeRoot(cols []orc.Vector, start, end int) error {
+	c.writeNulls(nil, start, end, nil)
+	for i := start; i < end; i++ {
+		c.group.AddValue()
+	}
+	for i, f := range c.fields {
+		if err := f.write(cols[i], start, end, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.presentPositions(dst) }
+func (c *structWriter) finishStripe() error                   { return c.finishPresent() }
+func (c *structWriter) dataStreams() []stream                 { return c.presentStream() }
+func (c *structWriter) encoding() *orcpb.ColumnEncoding       { return direct() }
+func (c *structWriter) resetStripe()                          { c.resetBase() }
+func (c *structWriter) estimate() int64                       { return c.presentSize() }
+
+// listWriter writes LIST and MAP: LENGTH holds each non-null row's number
+// of children (unsigned RLE v2); children hold the elements back to back.
+type listWriter struct {
+	colBase
+	lengthOut *format.OutStream
+	lengths   *format.IntRLEv2Encoder
+	elem      columnWriter // list element, or map key
+	value     columnWriter // map value
+}
+
+func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
+	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
+	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
+	return c
+}
+
+func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	var offs []int64
+	var nullMask []bool
+	var kids []orc.Vector
+	switch vec := v.(type) {
+	case *orc.ListVector:
+		offs, nullMask, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
+	case *orc.MapVector:
+		offs, nullMask, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
+	}
+	nulls, _ := c.writeNulls(nullMask, start, end, parentNulls)
+	// Children of rows that are null or under a null parent are not
+	// written; the batch check ensures such rows own no children.
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		n := offs[i+1] - offs[i]
+		if err := c.lengths.Write(n); err != nil {
+			return err
+		}
+		c.group.AddChildren(uint64(n))
+		if c.bloom != nil {
+			c.bloom.AddLong(n)
+		}
+	}
+	from, to := int(offs[start]), int(offs[end])
+	if err := c.elem.write(kids[0], from, to, nil); err != nil {
+		return err
+	}
+	if c.value != nil {
+		return c.value.write(kids[1], from, to, nil)
+	}
+	return nil
+}
+
+func (c *listWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.lengthOut.AppendPosition(dst)
+	return append(dst, uint64(c.lengths.Buffered()))
+}
+
+func (c *listWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.lengths.Flush(); err != nil {
+		return err
+	}
+	return c.lengthOut.Flush()
+}
+
+func (c *listWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_LENGTH, c.lengthOut})
+}
+func (c *listWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
+func (c *listWriter) resetStripe() {
+	c.resetBase()
+	c.lengthOut.Reset()
+	c.lengths.Reset(c.lengthOut)
+}
+func (c *listWriter) estimate() int64 { return c.presentSize() + c.lengthOut.Size() }
+
+// unionWriter writes UNION: DATA holds each non-null row's tag (byte RLE);
+// variant i gets the rows tagged i.
+type unionWriter struct {
+	colBase
+	dataOut *format.OutStream
+	tags    *format.ByteRLEEncoder
+	masks   [][]bool
+}
+
+func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
+	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}
+	c.tags = format.NewByteRLEEncoder(c.dataOut)
+	c.masks = make([][]bool, len(node.Children))
+	return c
+}
+
+func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.UnionVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for t := range c.masks {
+		c.masks[t] = grow(c.masks[t], end-start)
+		for i := range c.masks[t] {
+			c.masks[t][i] = true
+		}
+	}
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		t := vec.Tags[i]
+		if int(t) >= len(c.kids) {
+			return errTag(c.node, i, t)
+		}
+		c.masks[t][i-start] = false
+		if err := c.tags.Write(t); err != nil {
+			return err
+		}
+		c.group.AddValue()
+		if c.bloom != nil {
+			c.bloom.AddLong(int64(t))
+		}
+	}
+	for t, k := range c.kids {
+		if err := k.write(vec.Children[t], start, end, c.masks[t]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *unionWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	return append(dst, uint64(c.tags.Buffered()))
+}
+
+func (c *unionWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.tags.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
+func (c *unionWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
+}
+func (c *unionWriter) encoding() *orcpb.ColumnEncoding { return direct() }
+func (c *unionWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.tags.Reset(c.dataOut)
+}
+func (c *unionWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }

@@ -1,0 +1,275 @@
+package writer
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// gatherLongs returns the values of rows [start, end) that have one.
+func gatherLongs(dst, vals []int64, start, end int, nulls []bool) []int64 {
+	if nulls == nil {
+		return vals[start:end]
+	}
+	dst = dst[:0]
+	for i := start; i < end; i++ {
+		if !nulls[i-start] {
+			dst = append(dst, vals[i])
+		}
+	}
+	return dst
+}
+
+// boolWriter writes BOOLEAN: DATA is boolean RLE.
+type boolWriter struct {
+	colBase
+	dataOut *format.OutStream
+	data    *format.BoolRLEEncoder
+}
+
+func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
+	c := &boolWriter{colBase: w.newBase(node), dataOut: w.newStream()}
+	c.data = format.NewBoolRLEEncoder(c.dataOut)
+	return c
+}
+
+func (c *boolWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		b := vec.Values[i] != 0
+		c.data.Write(b)
+		c.group.AddBool(b)
+	}
+	return nil
+}
+
+func (c *boolWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	bytes, bits := c.data.Buffered()
+	return append(dst, uint64(bytes), uint64(bits))
+}
+
+func (c *boolWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.data.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
+func (c *boolWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
+}
+func (c *boolWriter) encoding() *orcpb.ColumnEncoding { return direct() }
+func (c *boolWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.data.Reset(c.dataOut)
+}
+func (c *boolWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+
+// byteWriter writes TINYINT: DATA is byte RLE.
+type byteWriter struct {
+	colBase
+	dataOut *format.OutStream
+	data    *format.ByteRLEEncoder
+}
+
+func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
+	c := &byteWriter{colBase: w.newBase(node), dataOut: w.newStream()}
+	c.data = format.NewByteRLEEncoder(c.dataOut)
+	return c
+}
+
+func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		x := vec.Values[i]
+		if x < math.MinInt8 || x > math.MaxInt8 {
+			return errRange(c.node, i, x)
+		}
+		c.data.Write(byte(int8(x)))
+		c.group.AddInt(x)
+		if c.bloom != nil {
+			c.bloom.AddLong(x)
+		}
+	}
+	return nil
+}
+
+func (c *byteWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	return append(dst, uint64(c.data.Buffered()))
+}
+
+func (c *byteWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.data.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
+func (c *byteWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
+}
+func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
+func (c *byteWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.data.Reset(c.dataOut)
+}
+func (c *byteWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+
+// intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
+type intWriter struct {
+	colBase
+	dataOut *format.OutStream
+	data    *format.IntRLEv2Encoder
+	buf     []int64
+	lo, hi  int64
+}
+
+func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
+	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream(), lo: math.MinInt64, hi: math.MaxInt64}
+	c.data = format.NewIntRLEv2Encoder(c.dataOut, true)
+	switch node.Kind {
+	case orc.Short:
+		c.lo, c.hi = math.MinInt16, math.MaxInt16
+	case orc.Int, orc.Date:
+		c.lo, c.hi = math.MinInt32, math.MaxInt32
+	}
+	return c
+}
+
+func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.LongVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	vals := gatherLongs(c.buf, vec.Values, start, end, nulls)
+	if nulls != nil {
+		c.buf = vals
+	}
+	if c.node.Kind != orc.Long {
+		for _, x := range vals {
+			if x < c.lo || x > c.hi {
+				return errRange(c.node, -1, x)
+			}
+		}
+	}
+	if err := c.data.WriteValues(vals); err != nil {
+		return err
+	}
+	c.group.AddLongs(vals, nil)
+	if c.bloom != nil {
+		for _, x := range vals {
+			c.bloom.AddLong(x)
+		}
+	}
+	return nil
+}
+
+func (c *intWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	dst = c.dataOut.AppendPosition(dst)
+	return append(dst, uint64(c.data.Buffered()))
+}
+
+func (c *intWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	if err := c.data.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
+func (c *intWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
+}
+func (c *intWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
+func (c *intWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+	c.data.Reset(c.dataOut)
+}
+func (c *intWriter) estimate() int64 {
+	return c.presentSize() + c.dataOut.Size() + int64(c.data.Buffered())*2
+}
+
+// floatWriter writes FLOAT (4 bytes) and DOUBLE (8 bytes), little-endian.
+type floatWriter struct {
+	colBase
+	is32    bool
+	dataOut *format.OutStream
+	buf     []byte
+}
+
+func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
+	return &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
+}
+
+func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	vec := v.(*orc.DoubleVector)
+	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	buf := c.buf[:0]
+	for i := start; i < end; i++ {
+		if nulls != nil && nulls[i-start] {
+			continue
+		}
+		x := vec.Values[i]
+		if c.is32 {
+			f := float32(x)
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+			x = float64(f)
+		} else {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
+		}
+		c.group.AddDouble(x)
+		if c.bloom != nil {
+			c.bloom.AddDouble(x)
+		}
+	}
+	c.buf = buf
+	_, err := c.dataOut.Write(buf)
+	return err
+}
+
+func (c *floatWriter) appendPositions(dst []uint64) []uint64 {
+	dst = c.presentPositions(dst)
+	return c.dataOut.AppendPosition(dst)
+}
+
+func (c *floatWriter) finishStripe() error {
+	if err := c.finishPresent(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
+func (c *floatWriter) dataStreams() []stream {
+	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
+}
+func (c *floatWriter) encoding() *orcpb.ColumnEncoding { return direct() }
+func (c *floatWriter) resetStripe() {
+	c.resetBase()
+	c.dataOut.Reset()
+}
+func (c *floatWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }

@@ -1,0 +1,171 @@
+package writer
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+)
+
+// Option configures NewWriter. Each option checks its argument; NewWriter
+// returns the first error.
+type Option func(*config) error
+
+type config struct {
+	compression  orc.CompressionKind
+	level        int
+	blockSize    int
+	stripeSize   int64
+	stripeRows   int64
+	stride       int
+	bloomColumns []string
+	fpp          float64
+	dictRatio    float64
+	zone         *time.Location
+	softwareVer  string
+}
+
+func defaultConfig() config {
+	return config{
+		compression: orc.CompressionZstd,
+		blockSize:   256 << 10,
+		stripeSize:  64 << 20,
+		stride:      10000,
+		fpp:         0.01,
+		dictRatio:   0.8,
+		zone:        time.UTC,
+		softwareVer: SoftwareVersion,
+	}
+}
+
+// SoftwareVersion is recorded in every file's footer.
+const SoftwareVersion = "orcgo-0.1.0"
+
+// WithCompression sets the codec: CompressionNone, CompressionZlib,
+// CompressionSnappy, CompressionLZ4 or CompressionZstd. Default ZSTD.
+func WithCompression(c orc.CompressionKind) Option {
+	return func(cfg *config) error {
+		switch c {
+		case orc.CompressionNone, orc.CompressionZlib, orc.CompressionSnappy, orc.CompressionLZ4, orc.CompressionZstd:
+			cfg.compression = c
+			return nil
+		}
+		return fmt.Errorf("orc: WithCompression(%s): orcgo writes NONE, ZLIB, SNAPPY, LZ4 or ZSTD", c)
+	}
+}
+
+// WithCompressionLevel sets the codec's level: 1..9 for ZLIB, 1..4 for ZSTD
+// (fastest, default, better, best), ignored by SNAPPY and LZ4; 0 means the
+// codec's default. Default 0.
+func WithCompressionLevel(level int) Option {
+	return func(cfg *config) error {
+		if level < 0 || level > 9 {
+			return fmt.Errorf("orc: WithCompressionLevel(%d): must be 0..9", level)
+		}
+		cfg.level = level
+		return nil
+	}
+}
+
+// WithCompressionBlockSize sets the largest uncompressed size of one
+// compression chunk. Default 256 KiB; 1 KiB to 8 MiB - 1.
+func WithCompressionBlockSize(n int) Option {
+	return func(cfg *config) error {
+		if n < 1<<10 || n > format.MaxBlockSize {
+			return fmt.Errorf("orc: WithCompressionBlockSize(%d): must be %d..%d", n, 1<<10, format.MaxBlockSize)
+		}
+		cfg.blockSize = n
+		return nil
+	}
+}
+
+// WithStripeSize sets the estimated encoded size at which a stripe is cut.
+// The writer's memory is about one stripe plus one batch. Default 64 MiB;
+// 64 KiB to 2 GiB.
+func WithStripeSize(n int64) Option {
+	return func(cfg *config) error {
+		if n < 64<<10 || n > 2<<30 {
+			return fmt.Errorf("orc: WithStripeSize(%d): must be %d..%d", n, 64<<10, int64(2<<30))
+		}
+		cfg.stripeSize = n
+		return nil
+	}
+}
+
+// WithStripeRowLimit cuts a stripe when it holds n rows, whatever its size.
+// Default 0, no limit.
+func WithStripeRowLimit(n int64) Option {
+	return func(cfg *config) error {
+		if n < 0 {
+			return fmt.Errorf("orc: WithStripeRowLimit(%d): must not be negative", n)
+		}
+		cfg.stripeRows = n
+		return nil
+	}
+}
+
+// WithRowIndexStride sets the rows per row group: every stride rows each
+// column records its stream positions and statistics in the row index, the
+// unit that readers skip. 0 writes no row index (and no bloom filters).
+// Default 10,000; 0 or 100 to 10,000,000.
+func WithRowIndexStride(n int) Option {
+	return func(cfg *config) error {
+		if n != 0 && (n < 100 || n > 10_000_000) {
+			return fmt.Errorf("orc: WithRowIndexStride(%d): must be 0 or 100..10000000", n)
+		}
+		cfg.stride = n
+		return nil
+	}
+}
+
+// WithBloomFilterColumns writes a bloom filter per row group for the named
+// columns (dotted paths for nested struct fields). Columns must be of a
+// primitive type other than boolean. Default none.
+func WithBloomFilterColumns(names ...string) Option {
+	return func(cfg *config) error {
+		cfg.bloomColumns = append([]string(nil), names...)
+		return nil
+	}
+}
+
+// WithBloomFilterFPP sets the bloom filters' target false-positive rate.
+// Default 0.01; between 0 and 1, exclusive.
+func WithBloomFilterFPP(p float64) Option {
+	return func(cfg *config) error {
+		if !(p > 0 && p < 1) {
+			return fmt.Errorf("orc: WithBloomFilterFPP(%v): must be in (0, 1)", p)
+		}
+		cfg.fpp = p
+		return nil
+	}
+}
+
+// WithDictionaryKeyRatio sets when string columns use a dictionary: after
+// the first row group of each stripe, a column whose distinct values are at
+// most this fraction of its non-null values is dictionary encoded for the
+// stripe. 0 never uses a dictionary, 1 always does. Default 0.8.
+func WithDictionaryKeyRatio(r float64) Option {
+	return func(cfg *config) error {
+		if r < 0 || r > 1 {
+			return fmt.Errorf("orc: WithDictionaryKeyRatio(%v): must be in [0, 1]", r)
+		}
+		cfg.dictRatio = r
+		return nil
+	}
+}
+
+// WithTimeZone sets the writer time zone recorded in every stripe. TIMESTAMP
+// values are wall clocks; ORC stores them relative to this zone, and readers
+// give back the same wall clock. With a zone that has daylight saving time, a
+// wall clock inside a spring-forward gap does not exist and reads back
+// shifted; UTC has no such cases. Default UTC.
+func WithTimeZone(loc *time.Location) Option {
+	return func(cfg *config) error {
+		if loc == nil {
+			return fmt.Errorf("orc: WithTimeZone(nil)")
+		}
+		cfg.zone = loc
+		return nil
+	}
+}
