@@ -352,12 +352,6 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	if col.Kind == orc.Decimal {
 		bl.scale = col.Scale
 	}
-	fail := func(lit Literal, why string) (*boundLeaf, Op, error) {
-		if why == "" {
-			why = fmt.Sprintf("a %s literal cannot be compared with %s column %s", lit.kind, col.Kind, canonicalColumn(l.Column))
-		}
-		return nil, 0, fmt.Errorf("sarg: %s: %s", l, why)
-	}
 	if l.Op == LeafIsNull {
 		return bl, 0, nil
 	}
@@ -381,11 +375,11 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		lits = kept
 	}
 	for _, lit := range lits {
-		if err := checkComparable(col, lit); err != "" {
-			return fail(lit, err)
+		if why := checkComparable(col, lit); why != "" {
+			return nil, 0, fmt.Errorf("sarg: %s: %s", l, why)
 		}
 	}
-	var constant Op
+	constant := OpLeaf
 	switch bl.dom {
 	case domInt:
 		if col.Kind == orc.Date {
@@ -430,7 +424,7 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	case domTime:
 		constant = bindTimes(bl, lits, neg)
 	}
-	if constant != OpLeaf && constant != 0 {
+	if constant != OpLeaf {
 		return nil, constant, nil
 	}
 	bl.prepare()
@@ -589,7 +583,7 @@ func rewrite[T any](op LeafOp, convs []conv[T]) (LeafOp, []T, Op) {
 func bindDates(bl *boundLeaf, lits []Literal) Op {
 	convs := make([]conv[int64], len(lits))
 	for i, lit := range lits {
-		lit = stringAsTime(lit, true)
+		lit = stringAsTime(lit)
 		switch lit.kind {
 		case DateLit:
 			convs[i] = conv[int64]{exact: true, floor: lit.i, hasFloor: true, ceil: lit.i, hasCeil: true}
@@ -602,9 +596,9 @@ func bindDates(bl *boundLeaf, lits []Literal) Op {
 	return c
 }
 
-// stringAsTime reads a string literal as a date (when dateFirst or the
-// string is one) or timestamp; other literals are returned as they are.
-func stringAsTime(lit Literal, dateFirst bool) Literal {
+// stringAsTime reads a string literal as a date when it is one, else as a
+// timestamp when it is one; other literals are returned as they are.
+func stringAsTime(lit Literal) Literal {
 	if lit.kind != StringLit {
 		return lit
 	}
@@ -624,7 +618,7 @@ func bindTimes(bl *boundLeaf, lits []Literal, neg bool) Op {
 	sets := make([][]tsVal, len(lits))
 	gaps := make([]tsVal, len(lits))
 	for i, lit := range lits {
-		lit = stringAsTime(lit, false)
+		lit = stringAsTime(lit)
 		switch {
 		case lit.kind == DateLit:
 			sets[i] = []tsVal{{lit.i * 86400, 0}}

@@ -53,6 +53,16 @@ var kindCases = []kindCase{
 		c.Int = &stats.IntStats{Min: lo, Max: hi, HasMinMax: true}
 		return c
 	}},
+	{"by", orc.Byte, Int, func(lo, hi int64, n uint64, hn bool) *stats.Column {
+		c := colStats(orc.Byte, n, hn)
+		c.Int = &stats.IntStats{Min: lo, Max: hi, HasMinMax: true}
+		return c
+	}},
+	{"v", orc.Varchar, func(v int64) Literal { return Bytes([]byte(fmt.Sprintf("k%03d", v))) }, func(lo, hi int64, n uint64, hn bool) *stats.Column {
+		c := colStats(orc.Varchar, n, hn)
+		c.String = &stats.StringStats{Min: fmt.Sprintf("k%03d", lo), Max: fmt.Sprintf("k%03d", hi), HasMin: true, HasMax: true}
+		return c
+	}},
 	{"dt", orc.Date, func(v int64) Literal { return Date(int32(v - 20)) }, func(lo, hi int64, n uint64, hn bool) *stats.Column {
 		c := colStats(orc.Date, n, hn)
 		c.Date = &stats.DateStats{Min: int32(lo - 20), Max: int32(hi - 20), HasMinMax: true}

@@ -150,7 +150,7 @@ const (
 
 func (l *boundLeaf) plainEqual(v any, lit Literal) (bool, error) {
 	if l.col.Kind == orc.TimestampInstant {
-		lit = stringAsTime(lit, false)
+		lit = stringAsTime(lit)
 		if lit.kind == TimestampLit {
 			tv, ok := v.(TimestampValue)
 			if !ok {
@@ -227,7 +227,7 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 		if !ok {
 			return wrong()
 		}
-		lit = stringAsTime(lit, true)
+		lit = stringAsTime(lit)
 		if lit.kind == DateLit {
 			return cmpOrdered(d, lit.i), true, nil
 		}
@@ -238,7 +238,7 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 			return wrong()
 		}
 		x := tsVal{t.Sec, t.Nanos}
-		lit = stringAsTime(lit, false)
+		lit = stringAsTime(lit)
 		switch {
 		case lit.kind == DateLit:
 			return cmpTS(x, tsVal{lit.i * 86400, 0}), true, nil

@@ -350,7 +350,8 @@ func appendDateTime(b []byte, sec int64, nanos int32) []byte {
 	return b
 }
 
-// parseDate reads [-]YYYY-MM-DD (at least four year digits) into days.
+// parseDate reads [-]YYYY-MM-DD (four to nine year digits, so that the
+// seconds of any time on the day fit in an int64) into days.
 func parseDate(s string) (int64, bool) {
 	neg := false
 	if strings.HasPrefix(s, "-") {
@@ -359,7 +360,7 @@ func parseDate(s string) (int64, bool) {
 		s = s[1:]
 	}
 	i := strings.IndexByte(s, '-')
-	if i < 4 || i > 12 || len(s) != i+6 || s[i+3] != '-' {
+	if i < 4 || i > 9 || len(s) != i+6 || s[i+3] != '-' {
 		return 0, false
 	}
 	y, ok1 := digits(s[:i])

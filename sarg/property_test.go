@@ -57,6 +57,10 @@ func randValue(r *rand.Rand, kind orc.Kind) any {
 	case orc.Date:
 		return int64(r.IntN(7) - 3)
 	case orc.Timestamp:
+		if r.IntN(2) == 0 { // New York wall clocks in and around the DST gap and overlap
+			base := []int64{fallBack - 4*3600, springJump - 5*3600}[r.IntN(2)]
+			return TimestampValue{Sec: base + int64(r.IntN(9)-4)*1200, Nanos: []int32{0, 1}[r.IntN(2)]}
+		}
 		return TimestampValue{Sec: int64(r.IntN(7) - 3), Nanos: []int32{0, 500_000_000, 999_999_999}[r.IntN(3)]}
 	case orc.TimestampInstant:
 		base := []int64{fallBack, springJump}[r.IntN(2)]
@@ -116,8 +120,12 @@ func randLiteral(r *rand.Rand, kind orc.Kind) Literal {
 			return Date(int32(r.IntN(3) - 1))
 		}
 		l := Timestamp(int64(r.IntN(9)-4), int64([]int32{0, 500_000_000, 999_999_999, 1}[r.IntN(4)]))
+		if r.IntN(2) == 0 {
+			base := []int64{fallBack - 4*3600, springJump - 5*3600}[r.IntN(2)]
+			l = Timestamp(base+int64(r.IntN(9)-4)*1200, int64(r.IntN(2)))
+		}
 		if r.IntN(3) == 0 {
-			l.loc = nyZone
+			l.loc = nyZone // ignored on a wall-clock column
 		}
 		return l
 	case orc.TimestampInstant:
