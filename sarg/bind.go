@@ -183,6 +183,9 @@ func validate(e Expr, depth int) error {
 			if lit.kind > InstantLit {
 				return fmt.Errorf("sarg: unknown literal kind in %s", l)
 			}
+			if lit.kind == DecimalLit && (lit.scale < 0 || lit.scale > 38) {
+				return fmt.Errorf("sarg: decimal scale must be 0..38: %s", l)
+			}
 		}
 		return nil
 	default:

@@ -176,8 +176,14 @@ func cmpTS(a, b tsVal) int {
 	return 0
 }
 
-// floorMillis is the bloom filter probe value of a timestamp.
-func (t tsVal) floorMillis() int64 { return t.sec*1000 + int64(t.nanos)/1e6 }
+// floorMillis is the bloom filter probe value of a timestamp; ok is false
+// when the milliseconds overflow an int64.
+func (t tsVal) floorMillis() (ms int64, ok bool) {
+	if t.sec > math.MaxInt64/1000-1 || t.sec < math.MinInt64/1000+1 {
+		return 0, false
+	}
+	return t.sec*1000 + int64(t.nanos)/1e6, true
+}
 
 // daysConv locates a wall-clock timestamp among whole days.
 func daysConv(t tsVal) conv[int64] {

@@ -228,7 +228,7 @@ func (l *boundLeaf) probe(bf BloomFilter) bool {
 		return false
 	case domTime:
 		for _, v := range l.tss {
-			if bf.TestLong(v.floorMillis()) {
+			if ms, ok := v.floorMillis(); !ok || bf.TestLong(ms) {
 				return true
 			}
 		}

@@ -548,8 +548,14 @@ func TestNegativeTimestamps(t *testing.T) {
 		}
 	}
 	// Bloom probes floor millis: -0.5 s is -500 ms; -1 ns is -1 ms.
-	if (tsVal{-1, 500_000_000}).floorMillis() != -500 || (tsVal{-1, 999_999_999}).floorMillis() != -1 {
-		t.Errorf("floorMillis wrong")
+	if ms, _ := (tsVal{-1, 500_000_000}).floorMillis(); ms != -500 {
+		t.Errorf("floorMillis(-0.5 s) = %d", ms)
+	}
+	if ms, _ := (tsVal{-1, 999_999_999}).floorMillis(); ms != -1 {
+		t.Errorf("floorMillis(-1 ns) = %d", ms)
+	}
+	if _, ok := (tsVal{math.MaxInt64 / 100, 0}).floorMillis(); ok {
+		t.Errorf("floorMillis overflow not reported")
 	}
 	b := MustBind(MustParse("ts = TIMESTAMP '1969-12-31 23:59:59.5'"), testSchema)
 	bf := newSetBloom()

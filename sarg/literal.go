@@ -80,10 +80,11 @@ func Bool(v bool) Literal {
 	return Literal{kind: BoolLit}
 }
 
-// Decimal returns the decimal literal unscaled / 10^scale; scale is 0..38.
-// The scale is kept: 12.50 (1250, scale 2) prints as 12.50.
+// Decimal returns the decimal literal unscaled / 10^scale. The scale is
+// kept: 12.50 (1250, scale 2) prints as 12.50. Bind refuses a scale outside
+// 0..38.
 func Decimal(unscaled orc.Int128, scale int) Literal {
-	return Literal{kind: DecimalLit, d: unscaled, scale: int32(min(max(scale, 0), 38))}
+	return Literal{kind: DecimalLit, d: unscaled, scale: int32(min(max(scale, -1), 39))}
 }
 
 // ParseDecimalLiteral parses a decimal such as "12.50" or "-3" into a
