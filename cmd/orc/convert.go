@@ -1,0 +1,1122 @@
+package main
+
+// orc convert: CSV or JSON lines in, one ORC file out.
+//
+// CSV follows Apache ORC's csv-import: no header line unless --header,
+// fields separated by --delimiter (comma), double quotes for quoting, an
+// empty field is null, and only a flat struct of primitive columns. JSON
+// lines follow the conventions "orc cat" prints (reader.AppendJSONRow), so
+// that cat's output converts back to the same values.
+//
+// The output is written to a temporary file next to OUT and renamed over it
+// only when every row has been written and the file closed; on any error the
+// temporary file is removed and OUT is left as it was.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // --timezone works on systems without a zoneinfo database
+	"unicode/utf8"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/writer"
+)
+
+func init() {
+	register(command{name: "convert",
+		usage: "convert --schema 'struct<...>' [--format csv|json] [--header] [--delimiter C] [--compression zstd]\n" +
+			"          [--stripe-size 64MiB] [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC]\n" +
+			"          [--batch-size 1024] [--overwrite] IN.csv|IN.jsonl OUT.orc",
+		run: runConvert})
+}
+
+// convertOptions are the parsed flags of orc convert.
+type convertOptions struct {
+	schema     *orc.Schema
+	format     string // "csv" or "json"
+	header     bool
+	delimiter  rune
+	batchSize  int
+	zone       *time.Location
+	overwrite  bool
+	writerOpts []writer.Option
+}
+
+// maxJSONLine bounds one line of JSON input.
+const maxJSONLine = 256 << 20
+
+func runConvert(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	schemaText := fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>' (required)")
+	formatName := fs.String("format", "", "input format: csv or json (default: from IN's extension)")
+	compression := fs.String("compression", "zstd", "codec: none, zlib, snappy, lz4 or zstd")
+	stripeSize := fs.String("stripe-size", "64MiB", "stripe size in bytes; K, M, G suffixes (KiB, MiB, GiB) are binary")
+	stride := fs.Int("stride", 10000, "rows per row group (0: no row index)")
+	bloomColumns := fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
+	fpp := fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
+	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
+	header := fs.Bool("header", false, "CSV: skip the first line")
+	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
+	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
+	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return errUsage
+	}
+	in, out := pos[0], pos[1]
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+	}
+	var opt convertOptions
+	if *schemaText == "" {
+		return bad("--schema is required")
+	}
+	if opt.schema, err = orc.ParseSchema(*schemaText); err != nil {
+		return bad("--schema: %v", err)
+	}
+	if opt.format, err = inputFormat(*formatName, in); err != nil {
+		return bad("%v", err)
+	}
+	codec, err := parseCompression(*compression)
+	if err != nil {
+		return bad("--compression: %v", err)
+	}
+	size, err := parseSize(*stripeSize)
+	if err != nil {
+		return bad("--stripe-size: %v", err)
+	}
+	if opt.zone, err = time.LoadLocation(*timezone); err != nil {
+		return bad("--timezone: %v", err)
+	}
+	if opt.delimiter, err = parseDelimiter(*delimiter); err != nil {
+		return bad("--delimiter: %v", err)
+	}
+	if *batchSize < 1 || *batchSize > 1<<20 {
+		return bad("--batch-size %d: must be 1..%d", *batchSize, 1<<20)
+	}
+	opt.batchSize = *batchSize
+	opt.header = *header
+	opt.overwrite = *overwrite
+	opt.writerOpts = []writer.Option{
+		writer.WithCompression(codec),
+		writer.WithStripeSize(size),
+		writer.WithRowIndexStride(*stride),
+		writer.WithBloomFilterFPP(*fpp),
+		writer.WithTimeZone(opt.zone),
+	}
+	if cols := splitList(*bloomColumns); len(cols) > 0 {
+		for _, c := range cols {
+			if opt.schema.Find(c) == nil {
+				return bad("--bloom-columns: no column %q in %s", c, opt.schema)
+			}
+		}
+		opt.writerOpts = append(opt.writerOpts, writer.WithBloomFilterColumns(cols...))
+	}
+	if opt.format == "csv" {
+		if err := checkFlatSchema(opt.schema); err != nil {
+			return err
+		}
+	}
+	return convertFile(in, out, &opt, stdout, stderr)
+}
+
+// inputFormat picks csv or json from --format or from the file's extension.
+func inputFormat(flagValue, path string) (string, error) {
+	switch strings.ToLower(flagValue) {
+	case "csv":
+		return "csv", nil
+	case "json", "jsonl", "ndjson":
+		return "json", nil
+	case "":
+	default:
+		return "", fmt.Errorf("--format %q: want csv or json", flagValue)
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return "csv", nil
+	case ".json", ".jsonl", ".ndjson":
+		return "json", nil
+	}
+	return "", fmt.Errorf("cannot tell the format of %q from its extension (.csv, .json, .jsonl, .ndjson): use --format", path)
+}
+
+func parseCompression(s string) (orc.CompressionKind, error) {
+	switch strings.ToLower(s) {
+	case "none":
+		return orc.CompressionNone, nil
+	case "zlib":
+		return orc.CompressionZlib, nil
+	case "snappy":
+		return orc.CompressionSnappy, nil
+	case "lz4":
+		return orc.CompressionLZ4, nil
+	case "zstd":
+		return orc.CompressionZstd, nil
+	}
+	return 0, fmt.Errorf("%q: want none, zlib, snappy, lz4 or zstd", s)
+}
+
+// parseSize reads a byte count with an optional binary suffix: "65536",
+// "512K", "64MiB", "1gb". K, KB and KiB all mean 1024 (case-insensitive).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("%q: want a number of bytes such as 64MiB", s)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
+	var mult int64
+	switch strings.ToLower(strings.TrimSpace(t[i:])) {
+	case "", "b":
+		mult = 1
+	case "k", "kb", "kib":
+		mult = 1 << 10
+	case "m", "mb", "mib":
+		mult = 1 << 20
+	case "g", "gb", "gib":
+		mult = 1 << 30
+	default:
+		return 0, fmt.Errorf("%q: unknown unit %q (want K, M or G)", s, t[i:])
+	}
+	if n > (1<<63-1)/mult {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
+	return n * mult, nil
+}
+
+// parseDelimiter accepts one character, or \t for a tab.
+func parseDelimiter(s string) (rune, error) {
+	if s == `\t` || strings.EqualFold(s, "tab") {
+		return '\t', nil
+	}
+	if utf8.RuneCountInString(s) != 1 {
+		return 0, fmt.Errorf("%q: want exactly one character", s)
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return 0, fmt.Errorf("%q cannot separate fields", s)
+	}
+	return r, nil
+}
+
+// checkFlatSchema refuses schemas that CSV cannot express.
+func checkFlatSchema(s *orc.Schema) error {
+	if s.Kind != orc.Struct {
+		return fmt.Errorf("CSV input needs a struct of primitive columns, such as struct<a:int,b:string>; the schema is %s (use JSON lines for other shapes)", s)
+	}
+	for i, c := range s.Children {
+		if !c.Kind.IsPrimitive() {
+			return fmt.Errorf("CSV input supports only primitive columns: column %q is %s (use JSON lines for nested types)", s.FieldNames[i], c)
+		}
+	}
+	return nil
+}
+
+// convertFile runs the conversion. On any error it removes its temporary
+// file and leaves out untouched.
+func convertFile(in, out string, opt *convertOptions, stdout, stderr io.Writer) (err error) {
+	if in != "-" {
+		if a, err1 := filepath.Abs(in); err1 == nil {
+			if b, err2 := filepath.Abs(out); err2 == nil && a == b {
+				return fmt.Errorf("input and output are the same file %s", in)
+			}
+		}
+	}
+	if !opt.overwrite {
+		if _, err := os.Lstat(out); err == nil {
+			return fmt.Errorf("%s exists (use --overwrite to replace it)", out)
+		}
+	}
+	var src io.Reader
+	total := int64(-1)
+	if in == "-" {
+		src = os.Stdin
+	} else {
+		f, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			total = st.Size()
+		}
+		src = f
+	}
+	counter := &countingReader{r: src}
+	br := bufio.NewReaderSize(counter, 1<<20)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	// An interrupt must not leave the temporary file behind either.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	stopSig := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			tmp.Close()
+			os.Remove(tmpName)
+			fmt.Fprintln(stderr, "\norc convert: interrupted")
+			os.Exit(130)
+		case <-stopSig:
+		}
+	}()
+	prog := newProgress(stderr, total)
+	defer func() {
+		signal.Stop(sig)
+		close(stopSig)
+		if err != nil {
+			prog.clear()
+			tmp.Close()
+			os.Remove(tmpName)
+			if in != "-" {
+				err = fmt.Errorf("%s: %w", in, err)
+			}
+		}
+	}()
+
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
+	if err != nil {
+		return err
+	}
+	batch := orc.NewBatch(w.Schema(), opt.batchSize)
+	rb := newRowBuilder(batch, opt.zone)
+	var next func() (bool, error)
+	if opt.format == "csv" {
+		next = newCSVSource(br, rb, opt).next
+	} else {
+		next = newJSONSource(br, rb).next
+	}
+	var rows int64
+	for {
+		ok, err := next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			rows++
+			batch.NumRows++
+		}
+		if batch.NumRows == opt.batchSize || (!ok && batch.NumRows > 0) {
+			if err := w.Write(batch); err != nil {
+				return fmt.Errorf("near row %d: %w", rows, err)
+			}
+			batch.Reset()
+			prog.update(rows, counter.n)
+		}
+		if !ok {
+			break
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, out); err != nil {
+		return err
+	}
+	prog.done(rows, counter.n)
+	size := int64(-1)
+	if st, err := os.Stat(out); err == nil {
+		size = st.Size()
+	}
+	fmt.Fprintf(stdout, "wrote %s rows to %s (%s bytes)\n", groupDigits(rows), out, groupDigits(size))
+	return nil
+}
+
+// rowBuilder appends rows to a batch: one builder per top-level column of a
+// struct root, or one for a root of any other type.
+type rowBuilder struct {
+	schema *orc.Schema
+	cols   []*builder
+}
+
+func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
+	rb := &rowBuilder{schema: b.Schema}
+	if b.Schema.Kind == orc.Struct {
+		for i, c := range b.Schema.Children {
+			rb.cols = append(rb.cols, newBuilder(c, b.Cols[i], zone))
+		}
+	} else {
+		rb.cols = []*builder{newBuilder(b.Schema, b.Cols[0], zone)}
+	}
+	return rb
+}
+
+// builder appends values of one type-tree node to its vector, keeping the
+// vector conventions of package orc: a null mask that is empty or has one
+// entry per row, struct fields and union variants parallel to their parent,
+// list and map children back to back behind offsets.
+type builder struct {
+	t     *orc.Schema
+	vec   orc.Vector
+	kids  []*builder
+	zone  *time.Location // TIMESTAMP: refuse wall clocks the zone skips; instants: the text's zone
+	limit orc.Int128     // decimals: 10^precision, the first value too large
+}
+
+func newBuilder(t *orc.Schema, v orc.Vector, zone *time.Location) *builder {
+	b := &builder{t: t, vec: v, zone: zone}
+	switch vec := v.(type) {
+	case *orc.StructVector:
+		for i, c := range t.Children {
+			b.kids = append(b.kids, newBuilder(c, vec.Fields[i], zone))
+		}
+	case *orc.ListVector:
+		b.kids = []*builder{newBuilder(t.Children[0], vec.Elem, zone)}
+	case *orc.MapVector:
+		b.kids = []*builder{newBuilder(t.Children[0], vec.Keys, zone), newBuilder(t.Children[1], vec.Values, zone)}
+	case *orc.UnionVector:
+		for i, c := range t.Children {
+			b.kids = append(b.kids, newBuilder(c, vec.Children[i], zone))
+		}
+	}
+	if t.Kind == orc.Decimal {
+		p := t.Precision
+		if p <= 0 || p > 38 {
+			p = 38
+		}
+		b.limit = orc.Pow10(p)
+	}
+	return b
+}
+
+// setNull marks a new row null in a mask that covers rows rows so far.
+func setNull(n *orc.Nulls, rows int) {
+	for len(n.Nulls) < rows {
+		n.Nulls = append(n.Nulls, false)
+	}
+	n.Nulls = append(n.Nulls, true)
+}
+
+// setValid marks a new row non-null.
+func setValid(n *orc.Nulls) {
+	if len(n.Nulls) > 0 {
+		n.Nulls = append(n.Nulls, false)
+	}
+}
+
+func startOffsets(offs []int64) []int64 {
+	if len(offs) == 0 {
+		return append(offs, 0)
+	}
+	return offs
+}
+
+func (b *builder) appendNull() {
+	switch v := b.vec.(type) {
+	case *orc.LongVector:
+		setNull(&v.Nulls, len(v.Values))
+		v.Values = append(v.Values, 0)
+	case *orc.DoubleVector:
+		setNull(&v.Nulls, len(v.Values))
+		v.Values = append(v.Values, 0)
+	case *orc.BytesVector:
+		v.AppendNull()
+	case *orc.DecimalVector:
+		setNull(&v.Nulls, len(v.Values))
+		v.Values = append(v.Values, orc.Int128{})
+	case *orc.TimestampVector:
+		setNull(&v.Nulls, len(v.Seconds))
+		v.Seconds = append(v.Seconds, 0)
+		v.Nanos = append(v.Nanos, 0)
+	case *orc.StructVector:
+		setNull(&v.Nulls, v.N)
+		for _, k := range b.kids {
+			k.appendNull()
+		}
+		v.N++
+	case *orc.ListVector:
+		setNull(&v.Nulls, v.Len())
+		v.Offsets = startOffsets(v.Offsets)
+		v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
+	case *orc.MapVector:
+		setNull(&v.Nulls, v.Len())
+		v.Offsets = startOffsets(v.Offsets)
+		v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
+	case *orc.UnionVector:
+		setNull(&v.Nulls, len(v.Tags))
+		v.Tags = append(v.Tags, 0)
+		for _, k := range b.kids {
+			k.appendNull()
+		}
+	}
+}
+
+func (b *builder) addLong(x int64) {
+	v := b.vec.(*orc.LongVector)
+	setValid(&v.Nulls)
+	v.Values = append(v.Values, x)
+}
+
+func (b *builder) addDouble(x float64) {
+	v := b.vec.(*orc.DoubleVector)
+	setValid(&v.Nulls)
+	v.Values = append(v.Values, x)
+}
+
+func (b *builder) addDecimal(x orc.Int128) {
+	v := b.vec.(*orc.DecimalVector)
+	setValid(&v.Nulls)
+	v.Values = append(v.Values, x)
+}
+
+func (b *builder) addTimestamp(sec int64, nanos int32) {
+	v := b.vec.(*orc.TimestampVector)
+	setValid(&v.Nulls)
+	v.Seconds = append(v.Seconds, sec)
+	v.Nanos = append(v.Nanos, nanos)
+}
+
+// appendText parses s as a value of the builder's primitive type, in the
+// text forms of CSV (which JSON shares for dates and timestamps).
+func (b *builder) appendText(s string) error {
+	switch b.t.Kind {
+	case orc.Boolean:
+		switch {
+		case strings.EqualFold(s, "true"):
+			b.addLong(1)
+		case strings.EqualFold(s, "false"):
+			b.addLong(0)
+		default:
+			return fmt.Errorf("bad boolean %q: want true or false", s)
+		}
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		x, err := parseInt(s, b.t.Kind)
+		if err != nil {
+			return err
+		}
+		b.addLong(x)
+	case orc.Float, orc.Double:
+		x, err := parseFloat(s, b.t.Kind)
+		if err != nil {
+			return err
+		}
+		b.addDouble(x)
+	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+		b.vec.(*orc.BytesVector).AppendString(s)
+	case orc.Decimal:
+		x, err := parseDecimal(s, b.t, b.limit)
+		if err != nil {
+			return err
+		}
+		b.addDecimal(x)
+	case orc.Date:
+		days, err := parseDate(s)
+		if err != nil {
+			return err
+		}
+		b.addLong(days)
+	case orc.Timestamp, orc.TimestampInstant:
+		sec, nanos, err := parseTimestamp(s, b.t.Kind == orc.TimestampInstant, b.zone)
+		if err != nil {
+			return err
+		}
+		b.addTimestamp(sec, nanos)
+	default:
+		return fmt.Errorf("a %s cannot be read from text", b.t)
+	}
+	return nil
+}
+
+var intBits = map[orc.Kind]int{orc.Byte: 8, orc.Short: 16, orc.Int: 32, orc.Long: 64}
+
+// parseInt reads a decimal integer in the range of its column's width.
+func parseInt(s string, k orc.Kind) (int64, error) {
+	x, err := strconv.ParseInt(s, 10, intBits[k])
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q out of range for %s", s, k)
+		}
+		return 0, fmt.Errorf("bad %s %q: not an integer", k, s)
+	}
+	return x, nil
+}
+
+// parseFloat reads a float rounded to its column's width; NaN and Infinity
+// are accepted, finite values beyond the width's range are not.
+func parseFloat(s string, k orc.Kind) (float64, error) {
+	bits := 64
+	if k == orc.Float {
+		bits = 32
+	}
+	x, err := strconv.ParseFloat(s, bits)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q out of range for %s", s, k)
+		}
+		return 0, fmt.Errorf("bad %s %q: not a number", k, s)
+	}
+	return x, nil
+}
+
+// parseDecimal reads a decimal exactly and brings it to the column's scale.
+// It refuses values whose digits beyond the scale are not zeros (they would
+// need rounding) and values of more digits than the precision.
+func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error) {
+	v, scale, err := orc.ParseDecimal(s)
+	if err != nil {
+		return orc.Int128{}, fmt.Errorf("bad decimal %q", s)
+	}
+	r, exact, ok := orc.Rescale(v, scale, t.Scale)
+	if !ok {
+		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+	}
+	if !exact {
+		return orc.Int128{}, fmt.Errorf("decimal %q has more than %d digits after the point (%s would need rounding)", s, t.Scale, t)
+	}
+	abs := r
+	if abs.Sign() < 0 {
+		abs = abs.Neg()
+	}
+	if abs.Cmp(limit) >= 0 {
+		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+	}
+	return r, nil
+}
+
+// digits reads a non-empty run of ASCII digits (at most 9).
+func digits(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil counts days from 1970-01-01 to y-m-d in the proleptic
+// Gregorian calendar (shifting the year to start in March puts the leap day
+// last, so day-of-year follows a linear formula).
+func daysFromCivil(y, m, d int) int64 {
+	yy := int64(y)
+	if m <= 2 {
+		yy--
+	}
+	era := yy / 400
+	if yy < 0 && yy%400 != 0 {
+		era--
+	}
+	yoe := yy - era*400
+	mp := int64((m + 9) % 12)
+	doy := (153*mp+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// parseYMD reads "YYYY-MM-DD".
+func parseYMD(s string) (y, m, d int, ok bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	y, ok1 := digits(s[0:4])
+	m, ok2 := digits(s[5:7])
+	d, ok3 := digits(s[8:10])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, 0, 0, false
+	}
+	return y, m, d, true
+}
+
+// parseDate reads "YYYY-MM-DD" as days since 1970-01-01.
+func parseDate(s string) (int64, error) {
+	y, m, d, ok := parseYMD(s)
+	if !ok {
+		return 0, fmt.Errorf("bad date %q: want YYYY-MM-DD", s)
+	}
+	return daysFromCivil(y, m, d), nil
+}
+
+// parseTimestamp reads "YYYY-MM-DD HH:MM:SS[.fraction]" (or with a T
+// between date and time), the fraction one to nine digits, kept exactly. For
+// TIMESTAMP it returns the wall clock read as UTC, refusing wall clocks that
+// the writer zone skips (they would read back shifted); for TIMESTAMP WITH
+// LOCAL TIME ZONE it returns the instant that wall clock names in zone.
+func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, error) {
+	bad := func() (int64, int32, error) {
+		return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction]", s)
+	}
+	if len(s) < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' {
+		return bad()
+	}
+	y, mo, d, ok := parseYMD(s[:10])
+	if !ok {
+		return bad()
+	}
+	h, ok1 := digits(s[11:13])
+	mi, ok2 := digits(s[14:16])
+	sec, ok3 := digits(s[17:19])
+	if !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || sec > 59 {
+		return bad()
+	}
+	var nanos int
+	if len(s) > 19 {
+		frac := s[20:]
+		if s[19] != '.' || len(frac) == 0 || len(frac) > 9 {
+			return bad()
+		}
+		n, ok := digits(frac)
+		if !ok {
+			return bad()
+		}
+		for i := len(frac); i < 9; i++ {
+			n *= 10
+		}
+		nanos = n
+	}
+	if instant || zone != time.UTC {
+		t := time.Date(y, time.Month(mo), d, h, mi, sec, nanos, zone)
+		if instant {
+			return t.Unix(), int32(nanos), nil
+		}
+		if t.Year() != y || int(t.Month()) != mo || t.Day() != d || t.Hour() != h || t.Minute() != mi {
+			return 0, 0, fmt.Errorf("timestamp %q does not exist in time zone %s (a daylight saving gap)", s, zone)
+		}
+	}
+	return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
+}
+
+// csvSource reads rows of a flat struct from CSV.
+type csvSource struct {
+	cr     *csv.Reader
+	rb     *rowBuilder
+	header bool
+}
+
+func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
+	cr := csv.NewReader(r)
+	cr.Comma = opt.delimiter
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return &csvSource{cr: cr, rb: rb, header: opt.header}
+}
+
+// next appends one row; false at the end of the input.
+func (s *csvSource) next() (bool, error) {
+	for {
+		rec, err := s.cr.Read()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if s.header {
+			s.header = false
+			continue
+		}
+		line, _ := s.cr.FieldPos(0)
+		cols := s.rb.cols
+		if len(rec) != len(cols) {
+			return false, fmt.Errorf("line %d: %d fields, but the schema has %d columns", line, len(rec), len(cols))
+		}
+		for i, f := range rec {
+			if f == "" {
+				cols[i].appendNull()
+				continue
+			}
+			if err := cols[i].appendText(f); err != nil {
+				line, _ := s.cr.FieldPos(i)
+				return false, fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[i], cols[i].t, err)
+			}
+		}
+		return true, nil
+	}
+}
+
+// jsonSource reads one JSON value per line; blank lines are skipped.
+type jsonSource struct {
+	br   *bufio.Reader
+	rb   *rowBuilder
+	line int
+	buf  []byte
+}
+
+func newJSONSource(r *bufio.Reader, rb *rowBuilder) *jsonSource {
+	return &jsonSource{br: r, rb: rb}
+}
+
+func (s *jsonSource) readLine() ([]byte, error) {
+	s.buf = s.buf[:0]
+	for {
+		frag, err := s.br.ReadSlice('\n')
+		s.buf = append(s.buf, frag...)
+		if len(s.buf) > maxJSONLine {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", s.line+1, maxJSONLine)
+		}
+		if err != bufio.ErrBufferFull {
+			return s.buf, err
+		}
+	}
+}
+
+// next appends one row; false at the end of the input.
+func (s *jsonSource) next() (bool, error) {
+	for {
+		line, err := s.readLine()
+		if err != nil && err != io.EOF {
+			return false, err
+		}
+		if len(line) == 0 && err == io.EOF {
+			return false, nil
+		}
+		s.line++
+		text := bytes.TrimSpace(line)
+		if len(text) == 0 {
+			if err == io.EOF {
+				return false, nil
+			}
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return false, fmt.Errorf("line %d, byte %d: bad JSON: %v", s.line, se.Offset, err)
+			}
+			return false, fmt.Errorf("line %d: bad JSON: %v", s.line, err)
+		}
+		if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
+			return false, fmt.Errorf("line %d, byte %d: more than one JSON value", s.line, dec.InputOffset()+1)
+		}
+		if err := s.rb.appendJSON(v); err != nil {
+			var pe *pathError
+			if errors.As(err, &pe) && pe.path != "" {
+				return false, fmt.Errorf("line %d, column %q: %w", s.line, pe.path, pe.err)
+			}
+			return false, fmt.Errorf("line %d: %w", s.line, err)
+		}
+		return true, nil
+	}
+}
+
+// pathError is a bad JSON value and where it sits in the row: "a.b[2].key".
+type pathError struct {
+	path string
+	err  error
+}
+
+func (e *pathError) Error() string {
+	if e.path == "" {
+		return e.err.Error()
+	}
+	return fmt.Sprintf("%s: %v", e.path, e.err)
+}
+
+func (e *pathError) Unwrap() error { return e.err }
+
+// atPath prefixes the location of err with seg, a field name or "[i]".
+func atPath(seg string, err error) error {
+	var pe *pathError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.path == "":
+			pe.path = seg
+		case strings.HasPrefix(pe.path, "["):
+			pe.path = seg + pe.path
+		default:
+			pe.path = seg + "." + pe.path
+		}
+		return pe
+	}
+	return &pathError{path: seg, err: err}
+}
+
+// appendJSON appends one row: an object for a struct root, else any value.
+func (rb *rowBuilder) appendJSON(v any) error {
+	if rb.schema.Kind != orc.Struct {
+		return rb.cols[0].appendJSON(v)
+	}
+	if v == nil {
+		return errors.New("the row is null; a struct row must be an object")
+	}
+	return appendFields(rb.schema, rb.cols, v)
+}
+
+// appendFields appends an object's fields to the builders of a struct's
+// fields: a missing field is null, an unknown one an error.
+func appendFields(t *orc.Schema, kids []*builder, v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("want an object for %s, have %s", t, jsonKind(v))
+	}
+	if len(m) > 0 {
+		var unknown []string
+		for k := range m {
+			if t.Field(k) == nil {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) > 0 {
+			slices.Sort(unknown)
+			return fmt.Errorf("unknown field %q (the struct has %s)", unknown[0], strings.Join(t.FieldNames, ", "))
+		}
+	}
+	for i, name := range t.FieldNames {
+		if err := kids[i].appendJSON(m[name]); err != nil {
+			return atPath(name, err)
+		}
+	}
+	return nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// numberText returns the text of a JSON number, or of a string standing for
+// one.
+func numberText(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x), true
+	case string:
+		return x, true
+	}
+	return "", false
+}
+
+// appendJSON appends one value in the conventions of "orc cat".
+func (b *builder) appendJSON(v any) error {
+	if v == nil {
+		b.appendNull()
+		return nil
+	}
+	want := func(what string) error {
+		return fmt.Errorf("want %s for %s, have %s", what, b.t, jsonKind(v))
+	}
+	switch b.t.Kind {
+	case orc.Boolean:
+		x, ok := v.(bool)
+		if !ok {
+			return want("true or false")
+		}
+		if x {
+			b.addLong(1)
+		} else {
+			b.addLong(0)
+		}
+	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
+		s, ok := numberText(v)
+		if !ok {
+			return want("a number")
+		}
+		return b.appendText(s)
+	case orc.String, orc.Varchar, orc.Char:
+		s, ok := v.(string)
+		if !ok {
+			return want("a string")
+		}
+		b.vec.(*orc.BytesVector).AppendString(s)
+	case orc.Binary:
+		return b.appendBinary(v)
+	case orc.Date, orc.Timestamp, orc.TimestampInstant:
+		s, ok := v.(string)
+		if !ok {
+			return want("a string")
+		}
+		return b.appendText(s)
+	case orc.Struct:
+		vec := b.vec.(*orc.StructVector)
+		if err := appendFields(b.t, b.kids, v); err != nil {
+			return err
+		}
+		setValid(&vec.Nulls)
+		vec.N++
+	case orc.List:
+		arr, ok := v.([]any)
+		if !ok {
+			return want("an array")
+		}
+		vec := b.vec.(*orc.ListVector)
+		vec.Offsets = startOffsets(vec.Offsets)
+		for i, e := range arr {
+			if err := b.kids[0].appendJSON(e); err != nil {
+				return atPath("["+strconv.Itoa(i)+"]", err)
+			}
+		}
+		setValid(&vec.Nulls)
+		vec.Offsets = append(vec.Offsets, int64(vec.Elem.Len()))
+	case orc.Map:
+		arr, ok := v.([]any)
+		if !ok {
+			return want(`an array of {"key": ..., "value": ...} objects`)
+		}
+		vec := b.vec.(*orc.MapVector)
+		vec.Offsets = startOffsets(vec.Offsets)
+		for i, e := range arr {
+			if err := b.appendEntry(e); err != nil {
+				return atPath("["+strconv.Itoa(i)+"]", err)
+			}
+		}
+		setValid(&vec.Nulls)
+		vec.Offsets = append(vec.Offsets, int64(vec.Keys.Len()))
+	case orc.Union:
+		return b.appendUnion(v)
+	default:
+		return fmt.Errorf("cannot read %s from JSON", b.t)
+	}
+	return nil
+}
+
+// appendBinary takes an array of byte values, as orc cat prints binary, or
+// a string's bytes.
+func (b *builder) appendBinary(v any) error {
+	vec := b.vec.(*orc.BytesVector)
+	switch x := v.(type) {
+	case string:
+		vec.AppendString(x)
+		return nil
+	case []any:
+		if len(vec.Offsets) == 0 {
+			vec.Offsets = append(vec.Offsets, 0)
+		}
+		for i, e := range x {
+			n, ok := e.(json.Number)
+			c, err := strconv.ParseUint(string(n), 10, 8)
+			if !ok || err != nil {
+				vec.Data = vec.Data[:vec.Offsets[len(vec.Offsets)-1]]
+				return atPath("["+strconv.Itoa(i)+"]", fmt.Errorf("want a byte value 0..255, have %s", jsonText(e)))
+			}
+			vec.Data = append(vec.Data, byte(c))
+		}
+		setValid(&vec.Nulls)
+		vec.Offsets = append(vec.Offsets, len(vec.Data))
+		return nil
+	}
+	return fmt.Errorf("want an array of byte values for binary, have %s", jsonKind(v))
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return jsonKind(v)
+	}
+	return string(b)
+}
+
+// appendEntry appends one {"key": k, "value": v} map entry.
+func (b *builder) appendEntry(e any) error {
+	m, ok := e.(map[string]any)
+	if !ok {
+		return fmt.Errorf(`want a {"key": ..., "value": ...} object, have %s`, jsonKind(e))
+	}
+	for k := range m {
+		if k != "key" && k != "value" {
+			return fmt.Errorf(`unknown field %q in a map entry (want "key" and "value")`, k)
+		}
+	}
+	if err := b.kids[0].appendJSON(m["key"]); err != nil {
+		return atPath("key", err)
+	}
+	if err := b.kids[1].appendJSON(m["value"]); err != nil {
+		return atPath("value", err)
+	}
+	return nil
+}
+
+// appendUnion appends a {"tag": n, "value": v} object; the other variants
+// get a null slot so that all stay parallel to the union.
+func (b *builder) appendUnion(v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf(`want a {"tag": n, "value": ...} object for %s, have %s`, b.t, jsonKind(v))
+	}
+	for k := range m {
+		if k != "tag" && k != "value" {
+			return fmt.Errorf(`unknown field %q in a union (want "tag" and "value")`, k)
+		}
+	}
+	n, ok := m["tag"].(json.Number)
+	tag, err := strconv.ParseUint(string(n), 10, 8)
+	if !ok || err != nil || int(tag) >= len(b.kids) {
+		return fmt.Errorf("want a tag 0..%d for %s, have %s", len(b.kids)-1, b.t, jsonText(m["tag"]))
+	}
+	if err := b.kids[tag].appendJSON(m["value"]); err != nil {
+		return atPath("value", err)
+	}
+	for i, k := range b.kids {
+		if i != int(tag) {
+			k.appendNull()
+		}
+	}
+	vec := b.vec.(*orc.UnionVector)
+	setValid(&vec.Nulls)
+	vec.Tags = append(vec.Tags, uint8(tag))
+	return nil
+}
