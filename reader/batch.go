@@ -3,18 +3,37 @@ package reader
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/rowindex"
+	"github.com/orcgo/orc/sarg"
 )
 
-// ScanStats counts the work a BatchReader did.
+// ScanStats counts the work a BatchReader did and what pruning decided.
 type ScanStats struct {
-	StripesRead int   // stripes whose data was read
-	ReadCalls   int   // ReadAt calls for stripe data (footers excluded)
-	BytesRead   int64 // bytes fetched by those calls
-	RowsDecoded int64 // rows decoded into batches
+	FilesConsidered   int   // 1 once the scan starts
+	FilesSkipped      int   // 1 when file statistics ruled the whole file out
+	StripesConsidered int   // stripes looked at
+	StripesSkipped    int   // stripes skipped by stripe statistics or because no row group survived
+	GroupsConsidered  int   // row groups evaluated against the row index
+	GroupsSkipped     int   // row groups skipped
+	StripesRead       int   // stripes whose data was read
+	ReadCalls         int   // ReadAt calls for stripe data and indexes (footers excluded)
+	BytesRead         int64 // bytes fetched by those calls
+	IndexBytesRead    int64 // of which row index and bloom filter streams
+	RowsDecoded       int64 // rows decoded
+	RowsReturned      int64 // rows returned in batches (after exact filtering)
+}
+
+// String formats the statistics on a few lines.
+func (s ScanStats) String() string {
+	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped, %d read\n"+
+		"row groups: %d considered, %d skipped\nreads: %d calls, %d bytes (%d of index)\nrows: %d decoded, %d returned",
+		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesRead,
+		s.GroupsConsidered, s.GroupsSkipped, s.ReadCalls, s.BytesRead, s.IndexBytesRead, s.RowsDecoded, s.RowsReturned)
 }
 
 // BatchReader decodes the rows of a file, batch by batch, into reusable
@@ -27,11 +46,24 @@ type BatchReader struct {
 	schema   *orc.Schema // projected schema of the batches
 	dec      format.Decompressor
 
+	sarg      *sarg.Bound
+	matcher   *sarg.Matcher
+	sargPaths map[int][]int // column id -> field path in the batch
+	sargTop   []bool        // per batch column: holds a predicate column
+	matches   []bool
+	colVecs   sarg.ColumnVectors
+	explain   *strings.Builder
+
 	stripe    int   // next stripe to start
-	remaining int64 // rows left in the current stripe
+	runs      []groupRun
+	run       int   // next run to start
+	ix        *stripeIndex
+	windowed  bool
+	remaining int64 // rows left in the current run
 	bytes     stripeBytes
 	ctx       stripeCtx
 	stats     ScanStats
+	done      bool
 	err       error
 }
 
@@ -43,22 +75,118 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			return nil, err
 		}
 	}
+	br := &BatchReader{r: r, cfg: cfg}
+	if cfg.where != nil {
+		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
+		if err != nil {
+			return nil, err
+		}
+		br.sarg = b
+		if cfg.filter {
+			br.matcher = b.NewMatcher()
+		}
+		if cfg.explain {
+			br.explain = &strings.Builder{}
+			fmt.Fprintf(br.explain, "predicate: %s\n", b)
+		}
+	}
 	sel, err := r.selectColumns(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if br.sarg != nil {
+		for _, col := range br.sarg.Columns() {
+			if r.IsEncrypted(col) {
+				return nil, fmt.Errorf("%w: the search argument uses encrypted column %d", orc.ErrUnsupported, col)
+			}
+			markWithAncestors(r.tail.Schema, col, sel)
+		}
 	}
 	root, proj, err := r.newColumnReader(r.tail.Schema, sel)
 	if err != nil {
 		return nil, err
 	}
 	proj.Assign()
-	br := &BatchReader{r: r, cfg: cfg, selected: sel, root: root, schema: proj}
+	br.selected, br.root, br.schema = sel, root, proj
 	if r.tail.Compression != orc.CompressionNone {
 		if br.dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
 			return nil, err
 		}
 	}
+	if br.sarg != nil {
+		br.locateSargColumns()
+	}
+	br.stats.FilesConsidered = 1
+	if br.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
+		src := &levelSource{r: r, stripe: -1}
+		tv := br.sarg.Evaluate(src)
+		if br.explain != nil {
+			fmt.Fprintf(br.explain, "file: %s -> %s\n", br.sarg.Explain(src), decision(tv))
+			fmt.Fprintf(br.explain, "effective at file level: %s\n", br.sarg.Effective(func(c int) bool { return src.Stats(c) != nil }))
+		}
+		if !tv.IsNeeded() {
+			br.stats.FilesSkipped = 1
+			br.done = true
+		}
+	}
 	return br, nil
+}
+
+func decision(tv sarg.TruthValue) string {
+	if tv.IsNeeded() {
+		return tv.String() + ", read"
+	}
+	return tv.String() + ", skip"
+}
+
+// markWithAncestors selects column id's subtree and its ancestors.
+func markWithAncestors(root *orc.Schema, id int, sel []bool) {
+	n := root
+	for {
+		sel[n.ID()] = true
+		if n.ID() == id {
+			for i := id; i <= n.MaxID(); i++ {
+				sel[i] = true
+			}
+			return
+		}
+		var next *orc.Schema
+		for _, c := range n.Children {
+			if id >= c.ID() && id <= c.MaxID() {
+				next = c
+			}
+		}
+		if next == nil {
+			return
+		}
+		n = next
+	}
+}
+
+// locateSargColumns finds where each predicate column lies in a batch.
+func (br *BatchReader) locateSargColumns() {
+	br.sargPaths = map[int][]int{}
+	br.sargTop = make([]bool, len(br.schema.Children))
+	want := map[int]bool{}
+	for _, c := range br.sarg.Columns() {
+		want[c] = true
+	}
+	var walk func(c columnReader, path []int)
+	walk = func(c columnReader, path []int) {
+		if want[c.columnID()] {
+			br.sargPaths[c.columnID()] = append([]int(nil), path...)
+			if len(path) > 0 {
+				br.sargTop[path[0]] = true
+			}
+		}
+		if s, ok := c.(*structReader); ok {
+			for i, f := range s.fields {
+				walk(f, append(path, i))
+			}
+		}
+	}
+	walk(br.root, nil)
+	br.colVecs = sarg.ColumnVectors{}
 }
 
 // selectColumns marks the file columns a scan reads: the named subtrees and
@@ -75,7 +203,7 @@ func (r *Reader) selectColumns(cfg scanConfig) ([]bool, error) {
 	}
 	sel[0] = true
 	for _, name := range cfg.columns {
-		node, path := findPath(schema, name)
+		node := schema.Find(name)
 		if node == nil {
 			return nil, fmt.Errorf("orc: no column %q in schema %s", name, schema)
 		}
@@ -83,41 +211,14 @@ func (r *Reader) selectColumns(cfg scanConfig) ([]bool, error) {
 			if r.IsEncrypted(id) {
 				return nil, fmt.Errorf("%w: column %q (id %d) is encrypted", orc.ErrUnsupported, name, id)
 			}
-			sel[id] = true
 		}
-		for _, a := range path {
-			sel[a.ID()] = true
-		}
+		markWithAncestors(schema, node.ID(), sel)
 	}
 	return sel, nil
 }
 
-// findPath resolves a dotted name and returns the node and its ancestors.
-func findPath(root *orc.Schema, name string) (*orc.Schema, []*orc.Schema) {
-	node := root.Find(name)
-	if node == nil {
-		return nil, nil
-	}
-	var path []*orc.Schema
-	var walk func(n *orc.Schema) bool
-	walk = func(n *orc.Schema) bool {
-		if n == node {
-			return true
-		}
-		for _, c := range n.Children {
-			if node.ID() >= c.ID() && node.ID() <= c.MaxID() {
-				path = append(path, n)
-				return walk(c)
-			}
-		}
-		return false
-	}
-	walk(root)
-	return node, path
-}
-
 // Schema returns the schema of the batches: the file's, cut to the selected
-// columns.
+// columns (and the search argument's).
 func (br *BatchReader) Schema() *orc.Schema { return br.schema }
 
 // NewBatch returns a batch shaped for this reader with room for its batch
@@ -127,79 +228,256 @@ func (br *BatchReader) NewBatch() *orc.Batch { return orc.NewBatch(br.schema, br
 // Stats returns the work done so far.
 func (br *BatchReader) Stats() ScanStats { return br.stats }
 
+// Explain returns the pruning decisions recorded with WithExplain.
+func (br *BatchReader) Explain() string {
+	if br.explain == nil {
+		return ""
+	}
+	return br.explain.String()
+}
+
 // Next fills b with the next rows, at most the batch size and never across a
-// stripe boundary. It returns io.EOF when no rows remain. b must come from
-// NewBatch (or have the same schema).
+// stripe or row-group run boundary. It returns io.EOF when no rows remain. b
+// must come from NewBatch (or have the same schema).
 func (br *BatchReader) Next(b *orc.Batch) error {
 	if br.err != nil {
 		return br.err
 	}
-	for br.remaining == 0 {
-		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
-			return io.EOF
+	for {
+		if err := br.ensureRows(); err != nil {
+			if err != io.EOF {
+				br.err = err
+			}
+			return err
 		}
-		if err := br.startStripe(br.stripe); err != nil {
+		n := int64(br.cfg.batchSize)
+		if n > br.remaining {
+			n = br.remaining
+		}
+		b.Reset()
+		kept, err := br.decode(b, int(n))
+		if err != nil {
 			br.err = err
 			return err
 		}
+		br.remaining -= n
+		br.stats.RowsDecoded += n
+		if kept > 0 {
+			b.NumRows = kept
+			br.stats.RowsReturned += int64(kept)
+			return nil
+		}
+	}
+}
+
+// ensureRows makes br.remaining positive, starting runs and stripes.
+func (br *BatchReader) ensureRows() error {
+	for br.remaining == 0 {
+		if br.done {
+			return io.EOF
+		}
+		if br.run < len(br.runs) {
+			if err := br.startRun(); err != nil {
+				return err
+			}
+			continue
+		}
+		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
+			br.done = true
+			return io.EOF
+		}
+		i := br.stripe
 		br.stripe++
+		if err := br.startStripe(i); err != nil {
+			return err
+		}
 	}
-	n := int64(br.cfg.batchSize)
-	if n > br.remaining {
-		n = br.remaining
-	}
-	b.Reset()
-	if err := br.decode(b, int(n)); err != nil {
-		br.err = err
-		return err
-	}
-	b.NumRows = int(n)
-	br.remaining -= n
-	br.stats.RowsDecoded += n
 	return nil
 }
 
-func (br *BatchReader) decode(b *orc.Batch, n int) error {
-	if sr, ok := br.root.(*structReader); ok {
-		// The batch's columns are the root struct's fields.
-		var nulls orc.Nulls
-		if _, err := sr.readNulls(&nulls, n, nil); err != nil {
+// startRun positions the readers at the next run of row groups.
+func (br *BatchReader) startRun() error {
+	run := br.runs[br.run]
+	br.run++
+	info := br.ctx.meta.info
+	stride := int64(br.r.RowIndexStride())
+	first := int64(run.first) * stride
+	end := info.NumRows
+	if br.ix != nil {
+		if e := int64(run.end) * stride; e < end {
+			end = e
+		}
+	}
+	if br.windowed {
+		if err := br.applyWindows(run.first); err != nil {
 			return err
 		}
-		var mask []bool
-		if len(nulls.Nulls) > 0 {
-			mask = nulls.Nulls
+		if err := br.seekAll(br.ix, run.first); err != nil {
+			return err
 		}
-		for i, f := range sr.fields {
-			if err := f.next(b.Cols[i], n, mask); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
-	return br.root.next(b.Cols[0], n, nil)
+	br.remaining = end - first
+	return nil
 }
 
-// startStripe reads stripe i's footer and the selected columns' streams.
+// decode reads n rows into b and returns how many rows b keeps.
+func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
+	sr, ok := br.root.(*structReader)
+	if !ok {
+		return n, br.root.next(b.Cols[0], n, nil)
+	}
+	// The batch's columns are the root struct's fields.
+	var nulls orc.Nulls
+	if _, err := sr.readNulls(&nulls, n, nil); err != nil {
+		return 0, err
+	}
+	var mask []bool
+	if len(nulls.Nulls) > 0 {
+		mask = nulls.Nulls
+	}
+	if br.matcher == nil {
+		for i, f := range sr.fields {
+			if err := f.next(b.Cols[i], n, mask); err != nil {
+				return 0, err
+			}
+		}
+		return n, nil
+	}
+	// Exact filtering: predicate columns first.
+	for i, f := range sr.fields {
+		if br.sargTop[i] {
+			if err := f.next(b.Cols[i], n, mask); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for col, path := range br.sargPaths {
+		v := b.Cols[path[0]]
+		for _, p := range path[1:] {
+			v = v.(*orc.StructVector).Fields[p]
+		}
+		br.colVecs[col] = v
+	}
+	var err error
+	br.matches, err = br.matcher.Match(br.colVecs, n, br.matches[:0])
+	if err != nil {
+		return 0, err
+	}
+	kept := countTrue(br.matches[:n])
+	for i, f := range sr.fields {
+		if br.sargTop[i] {
+			continue
+		}
+		if kept == 0 && mask == nil {
+			if err := f.skip(int64(n)); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err := f.next(b.Cols[i], n, mask); err != nil {
+			return 0, err
+		}
+	}
+	if kept > 0 && kept < n {
+		for _, c := range b.Cols {
+			compact(c, br.matches[:n])
+		}
+	}
+	return kept, nil
+}
+
+// startStripe prunes stripe i and, when it survives, reads its selected
+// streams and plans its runs of row groups.
 func (br *BatchReader) startStripe(i int) error {
 	r := br.r
+	br.stats.StripesConsidered++
+	br.runs, br.run, br.ix, br.windowed = nil, 0, nil, false
+	if br.sarg != nil && r.HasStripeStatistics() {
+		src := &levelSource{r: r, stripe: i}
+		tv := br.sarg.Evaluate(src)
+		if br.explain != nil {
+			fmt.Fprintf(br.explain, "stripe %d: %s -> %s\n", i, br.sarg.Explain(src), decision(tv))
+		}
+		if !tv.IsNeeded() {
+			br.stats.StripesSkipped++
+			return nil
+		}
+	}
 	meta, err := r.readStripeMeta(i)
 	if err != nil {
 		return err
 	}
-	var locs []streamLoc
-	for _, s := range meta.footer.GetStreams() {
-		col := int(s.GetColumn())
-		if col < len(br.selected) && br.selected[col] && !isIndexStream(s.GetKind()) && s.GetKind() <= orcpb.Stream_SECONDARY {
-			locs = append(locs, meta.streams[streamKey{col, s.GetKind()}])
+	br.runs = []groupRun{{0, 1}}
+	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
+		ix, runs, all, err := br.pruneGroups(meta)
+		if err != nil {
+			return err
+		}
+		if br.explain != nil {
+			fmt.Fprintf(br.explain, "stripe %d effective: %s; %d of %d row groups kept\n", i,
+				br.sarg.Effective(func(c int) bool { _, ok := ix.entries[c]; return ok }), countRuns(runs), ix.groups)
+		}
+		if len(runs) == 0 {
+			br.stats.StripesSkipped++
+			br.runs = nil
+			return nil
+		}
+		if !all {
+			br.ix, br.runs, br.windowed = ix, runs, true
 		}
 	}
+	return br.loadStripe(meta)
+}
+
+func countRuns(runs []groupRun) int {
+	n := 0
+	for _, r := range runs {
+		n += r.end - r.first
+	}
+	return n
+}
+
+// loadStripe fetches the selected streams (whole, or the planned windows)
+// and starts the column readers on them.
+func (br *BatchReader) loadStripe(meta *stripeMeta) error {
+	r := br.r
+	i := meta.index
+	var locs []streamLoc
+	var windows map[streamKey][]rowindex.Range
+	if br.windowed {
+		var cols []int
+		for col, sel := range br.selected {
+			if sel {
+				cols = append(cols, col)
+			}
+		}
+		if err := br.readIndex(br.ix, cols, false); err != nil {
+			return err
+		}
+		var err error
+		if windows, locs, err = br.planWindows(br.ix, br.runs); err != nil {
+			if !isMissingIndex(err) {
+				return err
+			}
+			// A selected column lacks a usable index: read the stripe whole.
+			br.windowed, br.ix, br.runs, windows, locs = false, nil, []groupRun{{0, 1}}, nil, nil
+		}
+	}
+	if !br.windowed {
+		for _, s := range meta.footer.GetStreams() {
+			col := int(s.GetColumn())
+			if col < len(br.selected) && br.selected[col] && !isIndexStream(s.GetKind()) && s.GetKind() <= orcpb.Stream_SECONDARY {
+				locs = append(locs, meta.streams[streamKey{col, s.GetKind()}])
+			}
+		}
+	}
+	reads, read := br.bytes.reads, br.bytes.read
 	if err := r.fetch(&br.bytes, locs, br.cfg.coalesce, i); err != nil {
 		return err
 	}
 	br.stats.StripesRead++
-	br.stats.ReadCalls = br.bytes.reads
-	br.stats.BytesRead = br.bytes.read
+	br.stats.ReadCalls += br.bytes.reads - reads
+	br.stats.BytesRead += br.bytes.read - read
 	zone, err := r.writerZone(meta.footer.GetWriterTimezone())
 	if err != nil {
 		return err
@@ -211,14 +489,59 @@ func (br *BatchReader) startStripe(i int) error {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
 	br.ctx = stripeCtx{r: r, meta: meta, bytes: &br.bytes, dec: br.dec, zone: zone,
-		maxValues: 1024*stripeBytes + 1<<16}
+		maxValues: 1024*stripeBytes + 1<<16, windows: windows, ins: map[streamKey]*format.InStream{}}
 	if meta.info.NumRows > br.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
-			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", stripeBytes, meta.info.NumRows)}
+			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
-	if err := br.root.startStripe(&br.ctx); err != nil {
-		return err
+	if br.windowed {
+		if err := br.groupStarts(meta); err != nil {
+			return err
+		}
 	}
-	br.remaining = meta.info.NumRows
+	return br.root.startStripe(&br.ctx)
+}
+
+// groupStarts records, per windowed stream, the first position of every
+// row group, to find the window covering a run.
+func (br *BatchReader) groupStarts(meta *stripeMeta) error {
+	br.ctx.groupStart = map[streamKey][]uint64{}
+	compressed := br.r.tail.Compression != orc.CompressionNone
+	cols := br.r.tail.Schema.Columns()
+	for key := range br.ctx.windows {
+		kind, _, err := meta.encoding(key.column)
+		if err != nil {
+			return err
+		}
+		_, hasPresent := meta.streams[streamKey{key.column, orcpb.Stream_PRESENT}]
+		node := cols[key.column]
+		dec64 := br.isDecimal64(meta, node)
+		layout := rowindex.Layout(node, kind, hasPresent, compressed, dec64)
+		for slot, s := range layout {
+			if s.Kind == key.kind && s.Count > 0 {
+				starts, err := rowindex.GroupStarts(nil, br.ix.entries[key.column], layout, slot)
+				if err != nil {
+					return err
+				}
+				br.ctx.groupStart[key] = starts
+			}
+		}
+	}
 	return nil
+}
+
+func (br *BatchReader) isDecimal64(meta *stripeMeta, node *orc.Schema) bool {
+	if node.Kind != orc.Decimal || br.r.tail.Version != format.VersionUnstablePre2 || node.Precision > 18 {
+		return false
+	}
+	_, hasScale := meta.streams[streamKey{node.ID(), orcpb.Stream_SECONDARY}]
+	return !hasScale
+}
+
+// errMissingIndex marks a plan that cannot window a column.
+type errMissingIndex struct{ error }
+
+func isMissingIndex(err error) bool {
+	_, ok := err.(errMissingIndex)
+	return ok
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/rowindex"
 )
 
 // columnReader decodes one column (and its selected children).
@@ -30,6 +31,11 @@ type columnReader interface {
 	// skip discards n rows at this column's level (rows whose ancestors are
 	// not null).
 	skip(n int64) error
+	// seek positions the column's streams at a row group, consuming the
+	// column's row index positions in order (see seek.go).
+	seek(pp *format.PositionProvider) error
+	// columnID returns the file column id the reader decodes.
+	columnID() int
 }
 
 // stripeCtx is what column readers need to start a stripe.
@@ -40,6 +46,12 @@ type stripeCtx struct {
 	dec       format.Decompressor
 	zone      *time.Location
 	maxValues int64 // bound on the values any column may produce in the stripe
+
+	// Windowed reading (some row groups skipped): the planned byte ranges
+	// of positioned streams, their InStreams, and each group's start.
+	windows    map[streamKey][]rowindex.Range
+	ins        map[streamKey]*format.InStream
+	groupStart map[streamKey][]uint64
 }
 
 func (c *stripeCtx) corrupt(col int, stream string, format string, args ...any) error {
@@ -57,15 +69,22 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		}
 		return false, nil
 	}
-	data := c.bytes.slice(loc)
-	if data == nil && loc.length > 0 {
-		return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d was not fetched", kind, col, c.meta.index)
+	key := streamKey{col, kind}
+	var data []byte
+	if _, windowed := c.windows[key]; !windowed {
+		// Read whole; windowed streams get their bytes run by run.
+		if data = c.bytes.slice(loc); data == nil && loc.length > 0 {
+			return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d was not fetched", kind, col, c.meta.index)
+		}
 	}
 	si := format.StreamInfo{Name: kind.String(), FileOffset: loc.offset, Stripe: c.meta.index, Column: col, Length: uint64(loc.length)}
 	if *in == nil {
 		*in = format.NewInStream(si, data, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
 	} else {
 		(*in).Reset(si, data)
+	}
+	if c.ins != nil {
+		c.ins[key] = *in
 	}
 	return true, nil
 }
@@ -119,6 +138,8 @@ type presence struct {
 	buf       []bool
 	ctx       *stripeCtx
 }
+
+func (p *presence) columnID() int { return p.id }
 
 func (p *presence) startPresence(ctx *stripeCtx) error {
 	p.ctx = ctx

@@ -24,3 +24,7 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 func errStripeRange(i, n int) error {
 	return fmt.Errorf("orc: stripe %d out of range (file has %d)", i, n)
 }
+
+func errPosition(what string, v uint64) error {
+	return orc.Corruptf("row index %s %d out of range", what, v)
+}

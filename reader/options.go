@@ -3,6 +3,8 @@ package reader
 import (
 	"fmt"
 	"time"
+
+	"github.com/orcgo/orc/sarg"
 )
 
 // Option configures Open.
@@ -66,6 +68,9 @@ type scanConfig struct {
 	allCols   bool
 	batchSize int
 	coalesce  int64
+	where     *sarg.Expr
+	filter    bool
+	explain   bool
 }
 
 func defaultScanConfig() scanConfig {
@@ -104,6 +109,40 @@ func WithCoalesceGap(n int64) ScanOption {
 			return fmt.Errorf("orc: WithCoalesceGap(%d): must be 0..%d", n, 64<<20)
 		}
 		c.coalesce = n
+		return nil
+	}
+}
+
+// WithSearchArgument prunes the scan with a predicate: files, stripes and
+// row groups whose statistics or bloom filters prove that no row can match
+// are skipped without being read. The batches hold the rows of the groups
+// that survive (a superset of the matching rows) unless WithExactFilter is
+// also given. The predicate's columns are read even when WithColumns leaves
+// them out, and appear in the batch in file order.
+func WithSearchArgument(e sarg.Expr) ScanOption {
+	return func(c *scanConfig) error {
+		c.where = &e
+		return nil
+	}
+}
+
+// WithExactFilter makes a scan with a search argument return only the rows
+// for which the predicate is TRUE (SQL semantics: NULL does not match). The
+// predicate's columns are decoded first; the other columns only for batches
+// in which some row matches. Default off.
+func WithExactFilter(on bool) ScanOption {
+	return func(c *scanConfig) error {
+		c.filter = on
+		return nil
+	}
+}
+
+// WithExplain records, for every file, stripe and row group the predicate
+// was evaluated on, each leaf's truth value and the decision; read it with
+// BatchReader.Explain. Default off.
+func WithExplain() ScanOption {
+	return func(c *scanConfig) error {
+		c.explain = true
 		return nil
 	}
 }

@@ -1,0 +1,393 @@
+package reader
+
+// Pruning with a search argument, top down:
+//
+//  1. File statistics (footer): when the predicate cannot be true for the
+//     file, the scan returns no rows and reads nothing more.
+//  2. Stripe statistics (metadata section): a stripe that cannot match is
+//     skipped without reading a byte of it.
+//  3. Row groups: for a surviving stripe, the ROW_INDEX and
+//     BLOOM_FILTER_UTF8 streams of the predicate's columns only are read
+//     and each row group evaluated. A stripe with no surviving group is
+//     skipped; one with all groups surviving is read whole.
+//  4. Otherwise the row indexes of the other selected columns are read, and
+//     each selected column's streams are fetched only over the byte ranges
+//     of the runs of surviving groups (plus the slop a run that straddles a
+//     group boundary needs), coalesced into few reads. Decoding seeks every
+//     column to the first group of each run and decodes nothing else.
+//
+// A level without statistics, a column without an index, an index that does
+// not line up with the stripe, or a bloom filter from a writer that cannot
+// be trusted only makes the affected leaves "can't decide" (see package
+// sarg): pruning stays correct and prunes as far as the rest allows.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/rowindex"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+)
+
+// levelSource serves file or stripe statistics to the predicate.
+type levelSource struct {
+	r      *Reader
+	stripe int // -1 for file level
+	cache  map[int]*stats.Column
+}
+
+func (s *levelSource) Stats(col int) *stats.Column {
+	if c, ok := s.cache[col]; ok {
+		return c
+	}
+	var c stats.Column
+	var ok bool
+	if s.stripe < 0 {
+		c, ok = s.r.Statistics(col)
+	} else {
+		c, ok = s.r.StripeStatistics(s.stripe, col)
+	}
+	var p *stats.Column
+	if ok {
+		p = &c
+	}
+	if s.cache == nil {
+		s.cache = map[int]*stats.Column{}
+	}
+	s.cache[col] = p
+	return p
+}
+
+func (s *levelSource) Bloom(int) sarg.BloomFilter { return nil }
+
+// stripeIndex holds the row indexes and bloom filters read for a stripe.
+type stripeIndex struct {
+	r       *Reader
+	meta    *stripeMeta
+	groups  int
+	entries map[int][]*orcpb.RowIndexEntry
+	blooms  map[int][]*orcpb.BloomFilter
+	filters map[[2]int]*bloomfilter.Filter
+}
+
+// groupSource serves one row group's statistics and bloom filters.
+type groupSource struct {
+	ix    *stripeIndex
+	group int
+}
+
+func (s groupSource) Stats(col int) *stats.Column {
+	es, ok := s.ix.entries[col]
+	if !ok || s.group >= len(es) || es[s.group].GetStatistics() == nil {
+		return nil
+	}
+	cols := s.ix.r.tail.Schema.Columns()
+	c := stats.FromProto(es[s.group].GetStatistics(), cols[col], s.ix.r.writerInfo())
+	return &c
+}
+
+func (s groupSource) Bloom(col int) sarg.BloomFilter {
+	bs, ok := s.ix.blooms[col]
+	if !ok || s.group >= len(bs) {
+		return nil
+	}
+	key := [2]int{col, s.group}
+	if f, ok := s.ix.filters[key]; ok {
+		if f == nil {
+			return nil
+		}
+		return f
+	}
+	f, err := bloomfilter.FromProto(bs[s.group])
+	if err != nil {
+		f = nil // a filter that does not decode is treated as absent
+	}
+	s.ix.filters[key] = f
+	if f == nil {
+		return nil
+	}
+	return f
+}
+
+// bloomUsable reports whether a column's BLOOM_FILTER_UTF8 stream may be
+// trusted in this file and stripe.
+func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
+	if !bloomfilter.TrustFilters(r.tail.Footer.GetWriter(), r.tail.Footer.GetSoftwareVersion()) {
+		return false
+	}
+	if col >= len(meta.encodings) {
+		return false
+	}
+	be := meta.encodings[col].GetBloomEncoding()
+	kind := r.tail.Schema.Columns()[col].Kind
+	if be > 1 {
+		return false
+	}
+	// Before ORC-135 (encoding 0), timestamps were hashed in the writer's
+	// local time: not comparable with our probes.
+	if be == 0 && (kind == orc.Timestamp || kind == orc.TimestampInstant) {
+		return false
+	}
+	return true
+}
+
+// readIndex reads and decodes the ROW_INDEX (and, when bloom is set and
+// usable, BLOOM_FILTER_UTF8) streams of the given columns into ix.
+func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error {
+	r, meta := br.r, ix.meta
+	type want struct {
+		key streamKey
+		loc streamLoc
+	}
+	var wants []want
+	for _, col := range cols {
+		if _, done := ix.entries[col]; done {
+			continue
+		}
+		k := streamKey{col, orcpb.Stream_ROW_INDEX}
+		if loc, ok := meta.streams[k]; ok {
+			wants = append(wants, want{k, loc})
+		}
+		if bloom && r.bloomUsable(meta, col) {
+			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
+			if loc, ok := meta.streams[k]; ok {
+				wants = append(wants, want{k, loc})
+			}
+		}
+	}
+	if len(wants) == 0 {
+		return nil
+	}
+	locs := make([]streamLoc, len(wants))
+	for i, w := range wants {
+		locs[i] = w.loc
+	}
+	var buf stripeBytes
+	if err := r.fetch(&buf, locs, br.cfg.coalesce, meta.index); err != nil {
+		return err
+	}
+	br.stats.ReadCalls += buf.reads
+	br.stats.BytesRead += buf.read
+	br.stats.IndexBytesRead += buf.read
+	for _, w := range wants {
+		data := buf.slice(w.loc)
+		if r.tail.Compression != orc.CompressionNone {
+			in := format.NewInStream(format.StreamInfo{Name: w.key.kind.String(), FileOffset: w.loc.offset,
+				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.dec)
+			var err error
+			limit := (w.loc.length/3 + 1) * int64(r.tail.BlockSize)
+			if data, err = format.ReadAll(in, limit); err != nil {
+				return err
+			}
+		}
+		loc := func(err error) error {
+			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
+		}
+		if w.key.kind == orcpb.Stream_ROW_INDEX {
+			ri, err := rowindex.DecodeRowIndex(data)
+			if err != nil {
+				return loc(err)
+			}
+			// An index that does not have one entry per row group is not
+			// used: the column counts as unindexed.
+			if len(ri.GetEntry()) == ix.groups {
+				ix.entries[w.key.column] = ri.GetEntry()
+			}
+		} else {
+			bi, err := rowindex.DecodeBloomFilterIndex(data)
+			if err != nil {
+				continue // unusable filters are ignored, never fatal
+			}
+			if len(bi.GetBloomFilter()) == ix.groups {
+				ix.blooms[w.key.column] = bi.GetBloomFilter()
+			}
+		}
+	}
+	return nil
+}
+
+// groupRun is a run of consecutive surviving row groups [first, end).
+type groupRun struct {
+	first, end int
+}
+
+// pruneGroups evaluates the predicate on every row group of a stripe and
+// returns the surviving runs. all reports that every group survived.
+func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, runs []groupRun, all bool, err error) {
+	r := br.r
+	stride := int64(r.RowIndexStride())
+	rows := meta.info.NumRows
+	groups := int((rows + stride - 1) / stride)
+	ix = &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
+		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}}
+	if err := br.readIndex(ix, br.sarg.Columns(), true); err != nil {
+		return nil, nil, false, err
+	}
+	br.stats.GroupsConsidered += groups
+	var leaves []sarg.TruthValue
+	selected := make([]bool, groups)
+	kept := 0
+	for g := 0; g < groups; g++ {
+		src := groupSource{ix: ix, group: g}
+		leaves = br.sarg.EvaluateLeaves(src, leaves[:0])
+		tv := br.sarg.Combine(leaves)
+		selected[g] = tv.IsNeeded()
+		if selected[g] {
+			kept++
+		}
+		if br.explain != nil {
+			br.explainGroup(meta.index, g, leaves, tv)
+		}
+	}
+	br.stats.GroupsSkipped += groups - kept
+	for g := 0; g < groups; {
+		if !selected[g] {
+			g++
+			continue
+		}
+		e := g
+		for e < groups && selected[e] {
+			e++
+		}
+		runs = append(runs, groupRun{g, e})
+		g = e
+	}
+	return ix, runs, kept == groups, nil
+}
+
+// planWindows computes, for each selected column's positioned data stream,
+// the byte ranges covering the runs, and returns them with the locations to
+// fetch (whole streams for streams without positions, such as a
+// dictionary).
+func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[streamKey][]rowindex.Range, []streamLoc, error) {
+	r, meta := br.r, ix.meta
+	compressed := r.tail.Compression != orc.CompressionNone
+	selected := make([]bool, ix.groups)
+	for _, run := range runs {
+		for g := run.first; g < run.end; g++ {
+			selected[g] = true
+		}
+	}
+	windows := map[streamKey][]rowindex.Range{}
+	var locs []streamLoc
+	cols := r.tail.Schema.Columns()
+	var starts []uint64
+	for col, sel := range br.selected {
+		if !sel {
+			continue
+		}
+		entries, ok := ix.entries[col]
+		if !ok {
+			return nil, nil, errMissingIndex{fmt.Errorf("column %d has no usable row index", col)}
+		}
+		kind, _, err := meta.encoding(col)
+		if err != nil {
+			return nil, nil, err
+		}
+		_, hasPresent := meta.streams[streamKey{col, orcpb.Stream_PRESENT}]
+		node := cols[col]
+		dec64 := br.isDecimal64(meta, node)
+		layout := rowindex.Layout(node, kind, hasPresent, compressed, dec64)
+		positioned := map[orcpb.Stream_Kind]bool{}
+		for slot, s := range layout {
+			if s.Count == 0 {
+				continue
+			}
+			key := streamKey{col, s.Kind}
+			loc, ok := meta.streams[key]
+			if !ok {
+				continue // the reader reports the missing stream
+			}
+			positioned[s.Kind] = true
+			starts, err = rowindex.GroupStarts(starts[:0], entries, layout, slot)
+			if err != nil {
+				return nil, nil, orc.WithLocation(err, loc.offset, meta.index, col, "ROW_INDEX")
+			}
+			ranges := rowindex.PlanStream(uint64(loc.length), starts, selected, compressed, r.tail.BlockSize)
+			windows[key] = ranges
+			for _, rg := range ranges {
+				locs = append(locs, streamLoc{offset: loc.offset + int64(rg.Start), length: int64(rg.End - rg.Start)})
+			}
+		}
+		// Streams without positions are read whole.
+		for k, loc := range meta.streams {
+			if k.column == col && !positioned[k.kind] && !isIndexStream(k.kind) && k.kind <= orcpb.Stream_SECONDARY {
+				locs = append(locs, loc)
+			}
+		}
+	}
+	return windows, locs, nil
+}
+
+// applyWindows points every windowed stream at the range that covers the
+// run starting at group g.
+func (br *BatchReader) applyWindows(g int) error {
+	ctx := &br.ctx
+	for key, ranges := range ctx.windows {
+		in, ok := ctx.ins[key]
+		if !ok {
+			continue
+		}
+		start := ctx.groupStart[key][g]
+		var found *rowindex.Range
+		for i := range ranges {
+			if ranges[i].Start <= start && start < ranges[i].End || ranges[i].Start == start {
+				found = &ranges[i]
+				break
+			}
+		}
+		if found == nil {
+			return fmt.Errorf("orc: internal error: no planned range of %s column %d covers group %d (offset %d)",
+				key.kind, key.column, g, start)
+		}
+		loc := ctx.meta.streams[key]
+		data := ctx.bytes.slice(streamLoc{offset: loc.offset + int64(found.Start), length: int64(found.End - found.Start)})
+		in.SetWindow(data, found.Start)
+	}
+	return nil
+}
+
+// seekAll positions every selected column at row group g.
+func (br *BatchReader) seekAll(ix *stripeIndex, g int) error {
+	var pp format.PositionProvider
+	var walk func(c columnReader) error
+	walk = func(c columnReader) error {
+		col := c.columnID()
+		entries := ix.entries[col]
+		if g >= len(entries) {
+			return br.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "no row index entry for group %d", g)
+		}
+		pp.Reset(entries[g].GetPositions())
+		if err := c.seek(&pp); err != nil {
+			return err
+		}
+		if pp.Remaining() != 0 {
+			return br.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "row index entry %d has %d positions too many", g, pp.Remaining())
+		}
+		for _, k := range children(c) {
+			if err := walk(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(br.root)
+}
+
+// explainGroup records one row group's leaf values and decision.
+func (br *BatchReader) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
+	decision := "read"
+	if !tv.IsNeeded() {
+		decision = "skip"
+	}
+	var parts []string
+	for i, l := range leaves {
+		parts = append(parts, fmt.Sprintf("leaf%d=%s", i, l))
+	}
+	fmt.Fprintf(br.explain, "stripe %d group %d: %s -> %s: %s\n", stripe, g, strings.Join(parts, " "), tv, decision)
+}
