@@ -54,9 +54,9 @@ type BatchReader struct {
 	colVecs   sarg.ColumnVectors
 	explain   *strings.Builder
 
-	stripe    int   // next stripe to start
+	stripe    int // next stripe to start
 	runs      []groupRun
-	run       int   // next run to start
+	run       int // next run to start
 	ix        *stripeIndex
 	windowed  bool
 	remaining int64 // rows left in the current run
