@@ -121,8 +121,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 		src := &levelSource{r: r, stripe: -1}
 		tv := br.sarg.Evaluate(src)
 		if br.explain != nil {
-			fmt.Fprintf(br.explain, "file: %s -> %s\n", br.sarg.Explain(src), decision(tv))
-			fmt.Fprintf(br.explain, "effective at file level: %s\n", br.sarg.Effective(func(c int) bool { return src.Stats(c) != nil }))
+			fmt.Fprintf(br.explain, "file statistics:\n%s", indent(br.sarg.Explain(src)))
 		}
 		if !tv.IsNeeded() {
 			br.stats.FilesSkipped = 1
@@ -132,11 +131,10 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	return br, nil
 }
 
-func decision(tv sarg.TruthValue) string {
-	if tv.IsNeeded() {
-		return tv.String() + ", read"
-	}
-	return tv.String() + ", skip"
+// indent prefixes every line of s with two spaces.
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
 
 // markWithAncestors selects column id's subtree and its ancestors.
@@ -396,7 +394,7 @@ func (br *BatchReader) startStripe(i int) error {
 		src := &levelSource{r: r, stripe: i}
 		tv := br.sarg.Evaluate(src)
 		if br.explain != nil {
-			fmt.Fprintf(br.explain, "stripe %d: %s -> %s\n", i, br.sarg.Explain(src), decision(tv))
+			fmt.Fprintf(br.explain, "stripe %d statistics:\n%s", i, indent(br.sarg.Explain(src)))
 		}
 		if !tv.IsNeeded() {
 			br.stats.StripesSkipped++
@@ -414,7 +412,7 @@ func (br *BatchReader) startStripe(i int) error {
 			return err
 		}
 		if br.explain != nil {
-			fmt.Fprintf(br.explain, "stripe %d effective: %s; %d of %d row groups kept\n", i,
+			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
 				br.sarg.Effective(func(c int) bool { _, ok := ix.entries[c]; return ok }), countRuns(runs), ix.groups)
 		}
 		if len(runs) == 0 {

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+func init() {
+	register(command{name: "scan",
+		usage: "scan FILE --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N]",
+		run:   runScan})
+}
+
+func runScan(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	where := fs.String("where", "", "predicate, e.g. \"a = 5 AND b IN ('x', 'y')\"")
+	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
+	explain := fs.Bool("explain", false, "print each pruning decision on stderr")
+	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
+	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
+	limit := fs.Int64("limit", -1, "print at most N rows")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *where == "" {
+		return errUsage
+	}
+	expr, err := sarg.Parse(*where)
+	if err != nil {
+		return err
+	}
+	r, closeFn, err := openORC(pos[0])
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	opts := []reader.ScanOption{reader.WithSearchArgument(expr), reader.WithExactFilter(!*noFilter)}
+	var wanted []string
+	if *columns != "" {
+		wanted = splitList(*columns)
+		opts = append(opts, reader.WithColumns(wanted...))
+	}
+	if *explain {
+		opts = append(opts, reader.WithExplain())
+	}
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		return err
+	}
+	// Print the requested columns only, though the batch also holds the
+	// predicate's.
+	show := printedFields(br.Schema(), wanted)
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	b := br.NewBatch()
+	view := &orc.Batch{}
+	var line []byte
+	var n int64
+	for *limit < 0 || n < *limit {
+		if err := br.Next(b); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		selectFields(view, b, show)
+		for i := 0; i < b.NumRows && (*limit < 0 || n < *limit); i++ {
+			line = reader.AppendJSONRow(line[:0], view, i)
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if *explain {
+		fmt.Fprint(stderr, br.Explain())
+	}
+	if *showStats {
+		fmt.Fprintln(stderr, br.Stats())
+	}
+	return nil
+}
+
+// printedFields returns the indexes of the top-level fields to print: those
+// named (by their first path component) in wanted, or all.
+func printedFields(s *orc.Schema, wanted []string) []int {
+	var out []int
+	if s.Kind != orc.Struct {
+		return []int{0}
+	}
+	for i, name := range s.FieldNames {
+		keep := len(wanted) == 0
+		for _, w := range wanted {
+			if first, _, _ := strings.Cut(w, "."); first == name {
+				keep = true
+			}
+		}
+		if keep {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// selectFields makes view show the chosen columns of b.
+func selectFields(view, b *orc.Batch, fields []int) {
+	if b.Schema.Kind != orc.Struct {
+		*view = *b
+		return
+	}
+	if view.Schema == nil {
+		s := &orc.Schema{Kind: orc.Struct}
+		for _, f := range fields {
+			s.Children = append(s.Children, b.Schema.Children[f])
+			s.FieldNames = append(s.FieldNames, b.Schema.FieldNames[f])
+		}
+		view.Schema = s
+	}
+	view.NumRows = b.NumRows
+	view.Cols = view.Cols[:0]
+	for _, f := range fields {
+		view.Cols = append(view.Cols, b.Cols[f])
+	}
+}
