@@ -83,9 +83,19 @@ func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 	}
 	nulls, _ := c.writeNulls(nullMask, start, end, parentNulls)
 	// Children of rows that are null or under a null parent are not
-	// written; the batch check ensures such rows own no children.
+	// written. The batch check ensures null rows own no children, but rows
+	// whose parent is null (a null struct, another union variant) hold
+	// unspecified values and may own some: write the children in runs
+	// that leave those out.
+	from := int(offs[start])
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
+			if offs[i+1] != offs[i] {
+				if err := c.writeKids(kids, from, int(offs[i])); err != nil {
+					return err
+				}
+				from = int(offs[i+1])
+			}
 			continue
 		}
 		n := offs[i+1] - offs[i]
@@ -97,7 +107,14 @@ func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 			c.bloom.AddLong(n)
 		}
 	}
-	from, to := int(offs[start]), int(offs[end])
+	return c.writeKids(kids, from, int(offs[end]))
+}
+
+// writeKids writes child entries [from, to).
+func (c *listWriter) writeKids(kids []orc.Vector, from, to int) error {
+	if from == to {
+		return nil
+	}
 	if err := c.elem.write(kids[0], from, to, nil); err != nil {
 		return err
 	}
