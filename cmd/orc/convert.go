@@ -837,8 +837,9 @@ func (s *jsonSource) next() (bool, error) {
 			}
 			return false, fmt.Errorf("line %d: bad JSON: %v", s.line, err)
 		}
-		if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
-			return false, fmt.Errorf("line %d, byte %d: more than one JSON value", s.line, dec.InputOffset()+1)
+		if end := dec.InputOffset(); len(bytes.TrimSpace(text[end:])) > 0 {
+			at := int64(len(text)-len(bytes.TrimLeft(text[end:], " \t\r"))) + 1
+			return false, fmt.Errorf("line %d, byte %d: more than one JSON value", s.line, at)
 		}
 		if err := s.rb.appendJSON(v); err != nil {
 			var pe *pathError
