@@ -1,0 +1,395 @@
+// Command bench compares orcgo with the two Go Parquet libraries,
+// github.com/parquet-go/parquet-go and github.com/apache/arrow-go/v18
+// (parquet), on one TPC-H lineitem-like table.
+//
+// It writes the same generated rows with each library and codec, runs six
+// queries on every file, checks that every file gives the same rows, and
+// prints a markdown table (or JSON) of file sizes, write times, heap peaks,
+// query times, bytes and ReadAt calls, with each figure's ratio to orcgo at
+// the same codec. All measurements run in one process with the libraries
+// interleaved (A B C A B C ...), and the median of -runs runs is reported.
+//
+// Usage:
+//
+//	cd bench && go run . -sf 1
+//	go run . -sf 0.1 -runs 5 -json > out.json
+//	go run . -sf 0.1 -cpuprofile cpu.out -profile orcgo/zstd:Q1
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+)
+
+// tableWriter writes chunks of the table to one file.
+type tableWriter interface {
+	Write(c *Chunk) error
+	Close() error // writes the tail; does not close the destination
+}
+
+type writeConfig struct {
+	batch        int   // rows per chunk
+	rowGroupRows int64 // Parquet row group size in rows
+	stripeSize   int64 // orcgo stripe size in bytes
+}
+
+// side is one library with one codec.
+type side struct {
+	Lib, Codec, Ext string
+	newWriter       func(out io.Writer, codec string, cfg writeConfig) (tableWriter, error)
+	query           func(f *countingFile, q *Query, batch int) (QueryResult, error)
+}
+
+func (s *side) Name() string { return s.Lib + "/" + s.Codec }
+
+func allSides() []*side {
+	var out []*side
+	for _, codec := range []string{"zstd", "snappy", "none"} {
+		out = append(out, &side{Lib: "orcgo", Codec: codec, Ext: "orc", newWriter: newOrcWriter, query: queryOrc})
+		if codec == "none" {
+			continue
+		}
+		out = append(out,
+			&side{Lib: "parquet-go", Codec: codec, Ext: "parquet", newWriter: newPqgoWriter, query: queryPqgo},
+			&side{Lib: "arrow-go", Codec: codec, Ext: "parquet", newWriter: newArrowWriter, query: queryArrow})
+	}
+	return out
+}
+
+type options struct {
+	sf         float64
+	rows       int64
+	runs       int
+	dir        string
+	keep       bool
+	batch      int
+	rgRows     int64
+	stripeSize int64
+	seed       uint64
+	json       bool
+	libs       string
+	codecs     string
+	queries    string
+	cpuprofile string
+	profile    string
+	quiet      bool
+}
+
+func main() {
+	var o options
+	flag.Float64Var(&o.sf, "sf", 1, "scale factor: SF 1 = 6,000,000 rows; fractions allowed")
+	flag.Int64Var(&o.rows, "rows", 0, "row count (overrides -sf)")
+	flag.IntVar(&o.runs, "runs", 3, "runs per measurement; the median is reported")
+	flag.StringVar(&o.dir, "dir", "", "directory for the files (default: a new temp dir, removed at the end)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the files")
+	flag.IntVar(&o.batch, "batch", 4096, "rows per batch, writing and reading")
+	flag.Int64Var(&o.rgRows, "rg-rows", 0, "Parquet rows per row group (0: orcgo's rows per stripe)")
+	flag.Int64Var(&o.stripeSize, "stripe-size", 64<<20, "orcgo stripe size in bytes")
+	flag.Uint64Var(&o.seed, "seed", 20240601, "generator seed")
+	flag.BoolVar(&o.json, "json", false, "print JSON instead of markdown")
+	flag.StringVar(&o.libs, "libs", "", "comma-separated libraries to run (orcgo,parquet-go,arrow-go; default all)")
+	flag.StringVar(&o.codecs, "codecs", "", "comma-separated codecs to run (zstd,snappy,none; default all)")
+	flag.StringVar(&o.queries, "queries", "", "comma-separated queries to run (Q1..Q6; default all)")
+	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the -profile measurement to this file")
+	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
+	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
+	flag.Parse()
+	if o.rows == 0 {
+		o.rows = rowsForSF(o.sf)
+	} else {
+		o.sf = float64(o.rows) / 6_000_000
+	}
+	rep, err := run(o, os.Stderr)
+	if rep != nil {
+		if o.json {
+			if e := writeJSON(os.Stdout, rep); e != nil && err == nil {
+				err = e
+			}
+		} else {
+			writeMarkdown(os.Stdout, rep)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func pick(list string, v string) bool {
+	if list == "" {
+		return true
+	}
+	for _, x := range strings.Split(list, ",") {
+		if strings.EqualFold(strings.TrimSpace(x), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// run measures everything and returns the report. A non-nil error with a
+// non-nil report means the measurements ran but the sides disagreed.
+func run(o options, log io.Writer) (*Report, error) {
+	if o.runs < 1 || o.batch < 1 || o.rows < 1 {
+		return nil, errors.New("-runs, -batch and the row count must be positive")
+	}
+	if o.quiet {
+		log = io.Discard
+	}
+	var sides []*side
+	for _, s := range allSides() {
+		if pick(o.libs, s.Lib) && pick(o.codecs, s.Codec) {
+			sides = append(sides, s)
+		}
+	}
+	if len(sides) == 0 {
+		return nil, errors.New("no library/codec selected")
+	}
+	var queries []*Query
+	for _, q := range makeQueries(o.rows, o.seed) {
+		if pick(o.queries, q.ID) {
+			queries = append(queries, q)
+		}
+	}
+	dir := o.dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "orcgo-bench-")
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+		if !o.keep {
+			defer os.RemoveAll(d)
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	cfg := writeConfig{batch: o.batch, rowGroupRows: o.rgRows, stripeSize: o.stripeSize}
+	path := func(s *side) string {
+		return filepath.Join(dir, fmt.Sprintf("lineitem-%s-%s.%s", s.Lib, s.Codec, s.Ext))
+	}
+
+	rep := &Report{SF: o.sf, Rows: o.rows, Runs: o.runs, Batch: o.batch, Seed: o.seed,
+		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, NumCPU: runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), StripeSize: o.stripeSize}
+	for _, q := range queries {
+		rep.Queries = append(rep.Queries, QueryInfo{ID: q.ID, Desc: q.Desc})
+	}
+
+	// Writes: run r writes every file once, the libraries interleaved.
+	wtimes := map[string][]float64{}
+	wheap := map[string][]float64{}
+	size := map[string]int64{}
+	for r := range o.runs {
+		for _, s := range sides {
+			if s.Lib != "orcgo" && cfg.rowGroupRows == 0 {
+				cfg.rowGroupRows = 1 << 19
+				for _, t := range sides {
+					if t.Lib == "orcgo" {
+						if n, err := orcStripeRows(path(t)); err == nil {
+							cfg.rowGroupRows = n
+						}
+						break
+					}
+				}
+			}
+			d, heap, n, err := measureWrite(s, path(s), o.rows, o.seed, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("write %s: %w", s.Name(), err)
+			}
+			fmt.Fprintf(log, "write run %d %-18s %8.3fs %8.1f MiB heap %8.1f MiB\n", r+1, s.Name(), d.Seconds(), mib(n), mib(heap))
+			wtimes[s.Name()] = append(wtimes[s.Name()], d.Seconds())
+			wheap[s.Name()] = append(wheap[s.Name()], float64(heap))
+			size[s.Name()] = n
+		}
+	}
+	if cfg.rowGroupRows == 0 {
+		cfg.rowGroupRows = 1 << 19
+	}
+	rep.RowGroupRows = cfg.rowGroupRows
+	for _, s := range sides {
+		t := median(wtimes[s.Name()])
+		rep.Write = append(rep.Write, WriteResult{Side: s.Name(), Lib: s.Lib, Codec: s.Codec,
+			Bytes: size[s.Name()], Seconds: t, RowsPerSec: float64(o.rows) / t,
+			PeakHeap: int64(median(wheap[s.Name()])), Runs: wtimes[s.Name()]})
+	}
+
+	// Queries: run r runs each query on every file, the libraries interleaved.
+	type key struct{ q, s string }
+	rtimes := map[key][]float64{}
+	rheap := map[key][]float64{}
+	last := map[key]readMeasure{}
+	var mismatch []string
+	for r := range o.runs {
+		for _, q := range queries {
+			var ref *readMeasure
+			var refSide string
+			for _, s := range sides {
+				m, err := measureQuery(s, path(s), q, o.batch)
+				if err != nil {
+					return nil, fmt.Errorf("%s on %s: %w", q.ID, s.Name(), err)
+				}
+				fmt.Fprintf(log, "%s run %d %-18s %9.2fms matched %d read %.2f MiB in %d calls\n",
+					q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.calls)
+				k := key{q.ID, s.Name()}
+				rtimes[k] = append(rtimes[k], m.dur.Seconds())
+				rheap[k] = append(rheap[k], float64(m.heap))
+				last[k] = m
+				if ref == nil {
+					ref, refSide = &m, s.Name()
+				} else if m.res.Matched != ref.res.Matched || m.res.Checksum != ref.res.Checksum {
+					mismatch = append(mismatch, fmt.Sprintf("%s run %d: %s matched %d (checksum %x) but %s matched %d (checksum %x)",
+						q.ID, r+1, s.Name(), m.res.Matched, m.res.Checksum, refSide, ref.res.Matched, ref.res.Checksum))
+				}
+			}
+		}
+	}
+	for _, q := range queries {
+		for _, s := range sides {
+			k := key{q.ID, s.Name()}
+			m := last[k]
+			rep.Read = append(rep.Read, ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec,
+				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
+				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])),
+				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]})
+		}
+	}
+
+	if o.cpuprofile != "" {
+		if err := profile(o, sides, queries, cfg, path); err != nil {
+			return rep, err
+		}
+	}
+	if len(mismatch) > 0 {
+		rep.Mismatches = mismatch
+		return rep, fmt.Errorf("the files disagree:\n  %s", strings.Join(mismatch, "\n  "))
+	}
+	return rep, nil
+}
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// measureWrite writes the table with s and returns the time spent in the
+// library (generation excluded), the peak heap and the file size.
+func measureWrite(s *side, path string, rows int64, seed uint64, cfg writeConfig) (time.Duration, int64, int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	gen := NewGenerator(rows, seed)
+	var c Chunk
+	h := startHeap(time.Millisecond)
+	var busy time.Duration
+	t := time.Now()
+	tw, err := s.newWriter(bw, s.Codec, cfg)
+	busy += time.Since(t)
+	if err != nil {
+		h.Stop()
+		return 0, 0, 0, err
+	}
+	for gen.Next(&c, cfg.batch) {
+		t = time.Now()
+		err = tw.Write(&c)
+		busy += time.Since(t)
+		if err != nil {
+			h.Stop()
+			return 0, 0, 0, err
+		}
+	}
+	t = time.Now()
+	err = tw.Close()
+	if err == nil {
+		err = bw.Flush()
+	}
+	busy += time.Since(t)
+	heap := h.Stop()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return busy, heap, st.Size(), nil
+}
+
+type readMeasure struct {
+	dur          time.Duration
+	heap         int64
+	bytes, calls int64
+	res          QueryResult
+}
+
+// measureQuery runs q on the file of s: open, prune, decode, filter.
+func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error) {
+	f, err := openCounting(path)
+	if err != nil {
+		return readMeasure{}, err
+	}
+	defer f.Close()
+	h := startHeap(time.Millisecond)
+	t := time.Now()
+	res, err := s.query(f, q, batch)
+	d := time.Since(t)
+	heap := h.Stop()
+	if err != nil {
+		return readMeasure{}, err
+	}
+	return readMeasure{dur: d, heap: heap, bytes: f.bytes.Load(), calls: f.calls.Load(), res: res}, nil
+}
+
+// profile runs the -profile measurement -runs more times under the CPU
+// profiler, apart from the timed runs.
+func profile(o options, sides []*side, queries []*Query, cfg writeConfig, path func(*side) string) error {
+	name, what, ok := strings.Cut(o.profile, ":")
+	if !ok {
+		return fmt.Errorf("-profile %q: want LIB/CODEC:write or LIB/CODEC:Qn", o.profile)
+	}
+	i := slices.IndexFunc(sides, func(s *side) bool { return s.Name() == name })
+	if i < 0 {
+		return fmt.Errorf("-profile %q: no side %s among those run", o.profile, name)
+	}
+	s := sides[i]
+	var q *Query
+	if what != "write" {
+		j := slices.IndexFunc(queries, func(q *Query) bool { return strings.EqualFold(q.ID, what) })
+		if j < 0 {
+			return fmt.Errorf("-profile %q: no query %s among those run", o.profile, what)
+		}
+		q = queries[j]
+	}
+	pf, err := os.Create(o.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer pf.Close()
+	if err := pprof.StartCPUProfile(pf); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	for range o.runs {
+		if q == nil {
+			p := path(s) + ".profile"
+			_, _, _, err = measureWrite(s, p, o.rows, o.seed, cfg)
+			os.Remove(p)
+		} else {
+			_, err = measureQuery(s, path(s), q, o.batch)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

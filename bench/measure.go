@@ -1,0 +1,149 @@
+package main
+
+// Measuring instruments: an io.ReaderAt that counts calls and bytes, a heap
+// sampler, and medians.
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// countingFile is an io.ReaderAt (and io.Seeker, which arrow-go asks for)
+// over an os.File that counts ReadAt calls and bytes.
+type countingFile struct {
+	f     *os.File
+	size  int64
+	pos   int64
+	calls atomic.Int64
+	bytes atomic.Int64
+}
+
+func openCounting(path string) (*countingFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &countingFile{f: f, size: st.Size()}, nil
+}
+
+func (c *countingFile) ReadAt(p []byte, off int64) (int, error) {
+	c.calls.Add(1)
+	n, err := c.f.ReadAt(p, off)
+	c.bytes.Add(int64(n))
+	return n, err
+}
+
+// Read reads at the seek position (arrow-go's ReaderAtSeeker asks for it;
+// it is counted like ReadAt).
+func (c *countingFile) Read(p []byte) (int, error) {
+	n, err := c.ReadAt(p, c.pos)
+	c.pos += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+func (c *countingFile) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += c.pos
+	case io.SeekEnd:
+		offset += c.size
+	default:
+		return 0, errors.New("bench: bad whence")
+	}
+	if offset < 0 {
+		return 0, errors.New("bench: negative seek")
+	}
+	c.pos = offset
+	return offset, nil
+}
+
+func (c *countingFile) Close() error { return c.f.Close() }
+
+// heapSampler samples the bytes of live and not yet swept heap objects
+// every interval and keeps the maximum.
+type heapSampler struct {
+	stop chan struct{}
+	done sync.WaitGroup
+	base uint64
+	peak atomic.Uint64
+}
+
+var heapMetric = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+func heapNow(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	return s[0].Value.Uint64()
+}
+
+// startHeap collects garbage, notes the heap as the baseline and starts
+// sampling.
+func startHeap(interval time.Duration) *heapSampler {
+	runtime.GC()
+	h := &heapSampler{stop: make(chan struct{})}
+	s := make([]metrics.Sample, 1)
+	copy(s, heapMetric)
+	h.base = heapNow(s)
+	h.peak.Store(h.base)
+	h.done.Add(1)
+	go func() {
+		defer h.done.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-t.C:
+				if v := heapNow(s); v > h.peak.Load() {
+					h.peak.Store(v)
+				}
+			}
+		}
+	}()
+	return h
+}
+
+// Stop ends sampling and returns the peak heap above the baseline.
+func (h *heapSampler) Stop() int64 {
+	s := make([]metrics.Sample, 1)
+	copy(s, heapMetric)
+	if v := heapNow(s); v > h.peak.Load() {
+		h.peak.Store(v)
+	}
+	close(h.stop)
+	h.done.Wait()
+	return int64(h.peak.Load()) - int64(h.base)
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
