@@ -1,0 +1,32 @@
+// Package rowindex is the read side of ORC row indexes: pure functions over
+// stripe metadata that the reader's row-group pruning, seeking and I/O
+// planning call.
+//
+// A stripe with row_index_stride > 0 is cut into row groups of stride rows.
+// For each column, its ROW_INDEX stream holds one entry per row group: the
+// positions of the column's streams at the group's first row and the group's
+// statistics; its BLOOM_FILTER_UTF8 stream, when written, one bloom filter
+// per group.
+//
+//   - Layout, Width, Split and GroupStarts say which numbers of an entry
+//     belong to which stream (layout.go gives the format).
+//   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams;
+//     Index holds one stripe's entries and filters, checked against its
+//     row-group count, and serves per-group statistics and bloom filters.
+//   - PlanStream and MergeRanges compute the byte ranges of a stream that
+//     reading a subset of the row groups needs (plan.go explains the slop).
+//
+// # Pruning is conservative
+//
+// Everything here errs towards reading more: an index with the wrong number
+// of entries, filters from a stream, encoding or writer that cannot be
+// trusted, a filter that does not decode, statistics that are missing are
+// all reported as "not known", so that the caller reads those row groups,
+// never as a reason to skip them and never as a failed read. Only the
+// decoding of an index stream that does not parse at all, and a position
+// list that does not fit the column's streams, are errors (wrapping
+// orc.ErrCorrupt), because seeking cannot go on without them.
+//
+// The functions are safe for concurrent use; an Index is not (it caches
+// decoded bloom filters).
+package rowindex
