@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunDispatch checks main's dispatch of the commands in this package:
+// help lists them, usage errors exit 2 with the usage line, other errors
+// exit 1 with the command's name.
+func TestRunDispatch(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"help"}, &stdout, &stderr); code != 0 {
+		t.Errorf("help: exit %d", code)
+	}
+	for _, w := range []string{"orc convert --schema", "orc demo [--rows"} {
+		if !strings.Contains(stderr.String(), w) {
+			t.Errorf("help lacks %q:\n%s", w, stderr.String())
+		}
+	}
+
+	stderr.Reset()
+	if code := run([]string{"convert", "only-one-arg.csv"}, &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "usage: orc convert") {
+		t.Errorf("convert with one argument: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.csv", "1\nbad\n")
+	code := run([]string{"convert", "--schema", "struct<a:int>", in, filepath.Join(dir, "out.orc")}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "orc convert: ") || !strings.Contains(stderr.String(), "line 2, column 1") {
+		t.Errorf("bad input: exit %d, stderr %q", code, stderr.String())
+	}
+
+	stderr.Reset()
+	stdout.Reset()
+	if code := run([]string{"demo", "--rows", "100", "--dir", dir}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "rows            100") {
+		t.Errorf("demo: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
