@@ -87,7 +87,9 @@ func orderHash(i int64) uint64 { return mix64(mix64(uint64(i) + 0x9e3779b97f4a7c
 func orderID(i int64) int64 { return i + 1 }
 
 // orderCustomer is row i's customer id, 1..250,000.
-func orderCustomer(i int64) int64 { return 1 + int64(orderHash(i)%250_000) }
+func orderCustomer(i int64) int64 { return customerOf(orderHash(i)) }
+
+func customerOf(h uint64) int64 { return 1 + int64(h%250_000) }
 
 const hexLower = "0123456789abcdef"
 
@@ -117,8 +119,10 @@ func appendOrderKey(dst []byte, i int64) []byte {
 }
 
 // orderStatus is row i's index into orderStatuses.
-func orderStatus(i int64) int {
-	p := (orderHash(i) >> 20) % 100
+func orderStatus(i int64) int { return statusOf(orderHash(i)) }
+
+func statusOf(h uint64) int {
+	p := (h >> 20) % 100
 	for s, c := range statusCutoffs {
 		if p < c {
 			return s
@@ -129,8 +133,10 @@ func orderStatus(i int64) int {
 
 // orderAmountCents is row i's amount in cents: mostly 0.99 to 200.98, one
 // order in sixteen up to fifty times that.
-func orderAmountCents(i int64) int64 {
-	h := mix64(orderHash(i))
+func orderAmountCents(i int64) int64 { return amountOf(mix64(orderHash(i))) }
+
+// amountOf takes mix64(orderHash(i)), as createdOf and shipDateOf do.
+func amountOf(h uint64) int64 {
 	c := int64(h%20000) + 99
 	if h>>60 == 0 {
 		c *= 1 + int64((h>>32)%50)
@@ -140,8 +146,10 @@ func orderAmountCents(i int64) int64 {
 
 // orderCreated is row i's creation time (seconds and nanoseconds, a UTC
 // wall clock) with microsecond precision; it ascends with i.
-func orderCreated(i int64) (sec int64, nanos int32) {
-	us := ordersEpochMicros + i*orderGapMicros + int64((mix64(orderHash(i))>>8)%orderGapMicros)
+func orderCreated(i int64) (sec int64, nanos int32) { return createdOf(i, mix64(orderHash(i))) }
+
+func createdOf(i int64, h2 uint64) (sec int64, nanos int32) {
+	us := ordersEpochMicros + i*orderGapMicros + int64((h2>>8)%orderGapMicros)
 	return us / 1_000_000, int32(us%1_000_000) * 1000
 }
 
@@ -149,18 +157,28 @@ func orderCreated(i int64) (sec int64, nanos int32) {
 // days after creation, or false for orders not shipped (processing,
 // pending, cancelled).
 func orderShipDate(i int64) (int64, bool) {
-	switch orderStatus(i) {
+	h := orderHash(i)
+	h2 := mix64(h)
+	sec, _ := createdOf(i, h2)
+	return shipDateOf(statusOf(h), sec, h2)
+}
+
+func shipDateOf(status int, createdSec int64, h2 uint64) (int64, bool) {
+	switch status {
 	case 2, 3, 4:
 		return 0, false
 	}
-	sec, _ := orderCreated(i)
-	return sec/86400 + 1 + int64((mix64(orderHash(i))>>16)%6), true
+	return createdSec/86400 + 1 + int64((h2>>16)%6), true
 }
 
 // appendOrderComment appends row i's comment, three to twelve words, or
 // returns false for the 15% of rows whose comment is null.
 func appendOrderComment(dst []byte, i int64) ([]byte, bool) {
-	h := mix64(orderHash(i) ^ 0x2545f4914f6cdd1d)
+	return appendCommentOf(dst, orderHash(i))
+}
+
+func appendCommentOf(dst []byte, hash uint64) ([]byte, bool) {
+	h := mix64(hash ^ 0x2545f4914f6cdd1d)
 	if h%100 < 15 {
 		return dst, false
 	}
@@ -193,21 +211,24 @@ func genOrders(b *orc.Batch, first int64, n int) {
 	comment.Offsets = append(comment.Offsets, 0)
 	for r := 0; r < n; r++ {
 		i := first + int64(r)
+		h := orderHash(i)
+		h2 := mix64(h)
+		st := statusOf(h)
 		ids.Values = append(ids.Values, orderID(i))
-		cust.Values = append(cust.Values, orderCustomer(i))
+		cust.Values = append(cust.Values, customerOf(h))
 		key.Data = appendOrderKey(key.Data, i)
 		key.Offsets = append(key.Offsets, len(key.Data))
-		status.Data = append(status.Data, orderStatuses[orderStatus(i)]...)
+		status.Data = append(status.Data, orderStatuses[st]...)
 		status.Offsets = append(status.Offsets, len(status.Data))
-		amount.Values = append(amount.Values, orc.Int128FromInt64(orderAmountCents(i)))
-		sec, nanos := orderCreated(i)
+		amount.Values = append(amount.Values, orc.Int128FromInt64(amountOf(h2)))
+		sec, nanos := createdOf(i, h2)
 		created.Seconds = append(created.Seconds, sec)
 		created.Nanos = append(created.Nanos, nanos)
-		day, shipped := orderShipDate(i)
+		day, shipped := shipDateOf(st, sec, h2)
 		ship.Values = append(ship.Values, day)
 		ship.Nulls.Nulls = append(ship.Nulls.Nulls, !shipped)
 		var ok bool
-		comment.Data, ok = appendOrderComment(comment.Data, i)
+		comment.Data, ok = appendCommentOf(comment.Data, h)
 		comment.Offsets = append(comment.Offsets, len(comment.Data))
 		comment.Nulls.Nulls = append(comment.Nulls.Nulls, !ok)
 	}

@@ -169,6 +169,16 @@ func TestOrderGenerator(t *testing.T) {
 		if day := created.Seconds[i] / 86400; shipped && (ship.Values[i] < day+1 || ship.Values[i] > day+6) {
 			t.Fatalf("row %d: shipped on day %d, created on day %d", i, ship.Values[i], day)
 		}
+		// The per-row functions, for queries, agree with the batch.
+		sec, nanos := orderCreated(int64(i))
+		day, shipOK := orderShipDate(int64(i))
+		cm, cmOK := appendOrderComment(nil, int64(i))
+		if cust.Values[i] != orderCustomer(int64(i)) || s != orderStatus(int64(i)) ||
+			amount.Values[i] != orc.Int128FromInt64(orderAmountCents(int64(i))) ||
+			sec != created.Seconds[i] || nanos != created.Nanos[i] || shipOK != shipped ||
+			(shipOK && day != ship.Values[i]) || cmOK == comment.IsNull(i) || (cmOK && string(cm) != comment.String(i)) {
+			t.Fatalf("row %d: the order* functions disagree with genOrders", i)
+		}
 		if comment.IsNull(i) {
 			nullComments++
 		} else if w := len(strings.Fields(comment.String(i))); w < 3 || w > 12 {
