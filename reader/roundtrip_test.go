@@ -215,31 +215,37 @@ func TestRoundTripRandom(t *testing.T) {
 	}
 }
 
-// TestRoundTripAllTypes writes one schema holding every type with every
-// codec, tiny stripes and strides, and batches that straddle row groups.
+// allTypesFile is one schema holding every type, tiny stripes and strides,
+// and batches that straddle row groups.
+func allTypesFile(seed uint64, codec orc.CompressionKind) *fileSpec {
+	r := rand.New(rand.NewPCG(seed, 99))
+	s := testutil.AllTypesSchema()
+	g := testutil.NewGenerator(r, s)
+	f := &fileSpec{schema: s, stride: 250, desc: codec.String(), opts: []writer.Option{
+		writer.WithCompression(codec), writer.WithStripeSize(64 << 10), writer.WithRowIndexStride(250),
+		writer.WithStripeRowLimit(1700), writer.WithCompressionBlockSize(2 << 10),
+	}}
+	for n := 0; n < 5000; {
+		k := min(333, 5000-n)
+		b := g.Batch(k)
+		f.batches = append(f.batches, b)
+		f.rows = append(f.rows, testutil.Rows(s, b, true)...)
+		n += k
+	}
+	return f
+}
+
+// TestRoundTripAllTypes writes the all-types schema with every codec.
 func TestRoundTripAllTypes(t *testing.T) {
 	for i, codec := range allCodecs {
 		t.Run(codec.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(i), 99))
-			s := testutil.AllTypesSchema()
-			g := testutil.NewGenerator(r, s)
-			f := &fileSpec{schema: s, stride: 250, desc: codec.String(), opts: []writer.Option{
-				writer.WithCompression(codec), writer.WithStripeSize(64 << 10), writer.WithRowIndexStride(250),
-				writer.WithStripeRowLimit(1700), writer.WithCompressionBlockSize(2 << 10),
-			}}
-			for n := 0; n < 5000; {
-				k := min(333, 5000-n)
-				b := g.Batch(k)
-				f.batches = append(f.batches, b)
-				f.rows = append(f.rows, testutil.Rows(s, b, true)...)
-				n += k
-			}
+			f := allTypesFile(uint64(i), codec)
 			data := writeFile(t, f)
-			r2, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+			r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(r2.Stripes()); n < 3 {
+			if n := len(r.Stripes()); n < 3 {
 				t.Errorf("%d stripes, want at least 3", n)
 			}
 			_, rows := readRows(t, data)

@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/orcgo/orc"
 )
@@ -51,6 +53,7 @@ type colGen struct {
 	segStep  int64
 	lo, hi   int64
 	pool     [][]byte // low-cardinality strings
+	long     bool     // strings all over 1,024 bytes
 	decShift bool     // sometimes write decimals at a smaller vector scale
 }
 
@@ -89,11 +92,12 @@ func (g *Generator) newCol(n *orc.Schema, root bool) *colGen {
 	case orc.Boolean:
 		c.lo, c.hi = 0, 1
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+		c.long = g.r.IntN(5) == 0
 		if g.r.IntN(2) == 0 {
 			// low cardinality: dictionary encoded
 			k := 1 + g.r.IntN(20)
 			for i := 0; i < k; i++ {
-				c.pool = append(c.pool, g.randomBytes(n.Kind == orc.Binary))
+				c.pool = append(c.pool, g.randomBytes(n.Kind == orc.Binary, c.long))
 			}
 		}
 	case orc.Decimal:
@@ -169,7 +173,7 @@ func (g *Generator) vector(c *colGen, n int, skip []bool) orc.Vector {
 			case c.pool != nil:
 				b = c.pool[g.r.IntN(len(c.pool))]
 			default:
-				b = g.randomBytes(node.Kind == orc.Binary)
+				b = g.randomBytes(node.Kind == orc.Binary, c.long)
 			}
 			v.Data = append(v.Data, b...)
 			v.Offsets = append(v.Offsets, len(v.Data))
@@ -364,9 +368,17 @@ var runeSets = []string{
 	"😀🎉𝄞𐍈\U0010FFFE", // 4 bytes
 }
 
+var runeTables = func() (t [][]rune) {
+	for _, s := range runeSets {
+		t = append(t, []rune(s))
+	}
+	return t
+}()
+
 // randomBytes returns a random value: empty, short, long (over 1,024
-// bytes), ASCII or multi-byte UTF-8; binary values may be any bytes.
-func (g *Generator) randomBytes(binary bool) []byte {
+// bytes), ASCII or multi-byte UTF-8; binary values may be any bytes. With
+// long set, text values are all over 1,024 bytes.
+func (g *Generator) randomBytes(binary, long bool) []byte {
 	if binary && g.r.IntN(2) == 0 {
 		n := g.r.IntN(40)
 		if g.r.IntN(10) == 0 {
@@ -382,28 +394,32 @@ func (g *Generator) randomBytes(binary bool) []byte {
 		return b
 	}
 	var n int
-	switch g.r.IntN(10) {
-	case 0:
+	switch {
+	case long:
+		n = 1020 + g.r.IntN(1500) // mostly over 1,024 bytes
+	case g.r.IntN(10) == 0:
 		return []byte{}
-	case 1:
-		n = 1000 + g.r.IntN(1500) // over 1,024 bytes, mostly
+	case g.r.IntN(9) == 0:
+		n = 1000 + g.r.IntN(1500)
 	default:
 		n = 1 + g.r.IntN(16)
 	}
-	var sb strings.Builder
-	set := []rune(runeSets[g.r.IntN(len(runeSets))])
-	mixed := g.r.IntN(3) == 0
-	for sb.Len() < n {
-		if mixed {
-			set = []rune(runeSets[g.r.IntN(len(runeSets))])
-		}
-		sb.WriteRune(set[g.r.IntN(len(set))])
-	}
+	var b []byte
 	if g.r.IntN(8) == 0 {
 		// a shared long prefix makes truncated bounds compare on the tail
-		return []byte(strings.Repeat("€", 400) + sb.String())
+		b = []byte(strings.Repeat("€", 400))
+		n += len(b)
 	}
-	return []byte(sb.String())
+	b = slices.Grow(b, n+4)
+	set := runeTables[g.r.IntN(len(runeTables))]
+	mixed := g.r.IntN(3) == 0
+	for len(b) < n {
+		if mixed {
+			set = runeTables[g.r.IntN(len(runeTables))]
+		}
+		b = utf8.AppendRune(b, set[g.r.IntN(len(set))])
+	}
+	return b
 }
 
 // randomDecimal returns an unscaled value of at most digits digits (0..38),
