@@ -388,3 +388,5 @@ func TestBloomAgreesWithStats(t *testing.T) {
 		}
 	}
 }
+
+func protoSize(m proto.Message) int { return proto.Size(m) }

@@ -1,0 +1,98 @@
+package rowindex
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// FuzzSplit cuts fuzzed positions by a fuzzed layout: either the count fits
+// and the parts are the positions in order with the slots' counts, or the
+// error wraps orc.ErrCorrupt (or, for negative counts, is a plain error).
+func FuzzSplit(f *testing.F) {
+	f.Add([]byte{2, 1, 3, 2}, []byte{1, 2, 3, 4, 5})
+	f.Add([]byte{4, 0, 3, 1}, []byte{0, 61, 64, 0, 0, 0, 0})
+	f.Add([]byte{}, []byte{})
+	f.Add([]byte{0xff, 1}, []byte{9})
+	f.Fuzz(func(t *testing.T, slots, pos []byte) {
+		var layout []Slot
+		for i := 0; i+1 < len(slots) && len(layout) < 8; i += 2 {
+			layout = append(layout, Slot{Kind: orcpb.Stream_Kind(slots[i+1] % 6), Count: int(int8(slots[i])) % 6})
+		}
+		positions := make([]uint64, len(pos))
+		for i, b := range pos {
+			positions[i] = uint64(b) << (i % 57)
+		}
+		parts, err := Split(positions, layout)
+		neg := slices.ContainsFunc(layout, func(s Slot) bool { return s.Count < 0 })
+		switch {
+		case neg:
+			if err == nil || errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("negative count: err %v", err)
+			}
+		case len(positions) != Width(layout):
+			if !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("%d positions for width %d: err %v", len(positions), Width(layout), err)
+			}
+		default:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(parts) != len(layout) {
+				t.Fatalf("%d parts for %d slots", len(parts), len(layout))
+			}
+			var joined []uint64
+			for i, p := range parts {
+				if len(p) != layout[i].Count || cap(p) != len(p) {
+					t.Fatalf("part %d: len %d cap %d, want %d", i, len(p), cap(p), layout[i].Count)
+				}
+				joined = append(joined, p...)
+			}
+			if !slices.Equal(joined, positions) {
+				t.Fatalf("parts %v do not rebuild %v", parts, positions)
+			}
+		}
+	})
+}
+
+// FuzzPlanStream plans fuzzed streams and checks the invariants of
+// checkPlanInvariants: sorted, merged, inside the stream, exactly the
+// selected runs plus slop for plannable input, the whole stream otherwise.
+func FuzzPlanStream(f *testing.F) {
+	f.Add(uint64(100000), []byte{0, 0, 0x10, 0x27, 0x20, 0x4e}, []byte{1, 0, 0}, false, 0)
+	f.Add(uint64(1<<20), []byte{0, 0, 0, 0, 0x03, 0x00, 0x01}, []byte{0, 1, 0, 0}, true, 65536)
+	f.Add(uint64(5000), []byte{0, 0, 0xe8, 0x03}, []byte{1, 0, 1}, true, 100)
+	f.Add(^uint64(0), []byte{0xff, 0xff, 0xff}, []byte{1, 0}, false, 0)
+	f.Add(uint64(10), []byte{}, []byte{1}, true, -1)
+	f.Fuzz(func(t *testing.T, length uint64, gaps, sel []byte, compressed bool, blockSize int) {
+		if len(gaps) > 400 || len(sel) > 200 {
+			return
+		}
+		// Starts from 16-bit gaps; a top bit in a gap's first byte makes it
+		// a step back, to reach the unplannable cases.
+		var starts []uint64
+		var pos uint64
+		for i := 0; i+1 < len(gaps); i += 2 {
+			g := uint64(binary.LittleEndian.Uint16(gaps[i:]))
+			if len(starts) > 0 {
+				if g&0x8000 != 0 && pos >= g&0x7fff {
+					pos -= g & 0x7fff
+				} else {
+					pos += g * uint64(1+i%7)
+				}
+			}
+			starts = append(starts, pos)
+		}
+		selected := make([]bool, len(sel))
+		for i, b := range sel {
+			selected[i] = b&1 != 0
+		}
+		blockSize %= 1 << 23
+		got := PlanStream(length, starts, selected, compressed, blockSize)
+		checkPlanInvariants(t, length, starts, selected, Slop(compressed, blockSize), got)
+	})
+}
