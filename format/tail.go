@@ -227,9 +227,20 @@ func (t *Tail) checkPostScript() error {
 		return &orc.CorruptError{Offset: t.FileSize - 1, Stripe: -1, Column: -1, Stream: "postscript",
 			Msg: fmt.Sprintf("version has %d numbers, want 2", len(v))}
 	}
+	// A postscript without the magic can only be a Hive 0.11 file; any
+	// value that such a file cannot hold means the bytes are not a
+	// postscript at all (a truncated or damaged file), not a newer format.
+	hasMagic := ps.GetMagic() == Magic
+	notPostscript := func(what string) error {
+		return &orc.CorruptError{Offset: t.FileSize - 1 - int64(t.PostScriptLen), Stripe: -1, Column: -1, Stream: "postscript",
+			Msg: fmt.Sprintf("postscript without magic has %s", what)}
+	}
 	switch t.Version {
 	case Version0_11, Version0_12, VersionUnstablePre2:
 	default:
+		if !hasMagic {
+			return notPostscript(fmt.Sprintf("version %s", t.Version))
+		}
 		return fmt.Errorf("%w: file version %s was written by a future ORC version (orcgo reads 0.11, 0.12 and UNSTABLE-PRE-2.0)",
 			orc.ErrUnsupported, t.Version)
 	}
@@ -238,6 +249,9 @@ func (t *Tail) checkPostScript() error {
 	case orc.CompressionNone, orc.CompressionZlib, orc.CompressionSnappy, orc.CompressionLZO,
 		orc.CompressionLZ4, orc.CompressionZstd:
 	default:
+		if !hasMagic {
+			return notPostscript(fmt.Sprintf("compression %s", t.Compression))
+		}
 		return fmt.Errorf("%w: compression %s", orc.ErrUnsupported, t.Compression)
 	}
 	t.BlockSize = DefaultBlockSize
@@ -295,6 +309,18 @@ func (t *Tail) checkFooter() error {
 	}
 	if len(f.GetTypes()) == 0 {
 		return corrupt("footer has no types")
+	}
+	// Where recorded, the header and the stripes end exactly where the
+	// (encrypted stripe statistics and) metadata begin: a tail read from a
+	// damaged or truncated file rarely lines up.
+	// Some writers record it a few bytes off, so the check is strict only
+	// for postscripts without magic, where garbage is likelier.
+	statsLen := int64(t.PostScript.GetStripeStatisticsLength())
+	if t.PostScript.GetMagic() != Magic && f.ContentLength != nil && int64(f.GetContentLength()) != t.MetadataStart-statsLen {
+		return corrupt("content length %d does not reach the metadata at %d", f.GetContentLength(), t.MetadataStart-statsLen)
+	}
+	if f.HeaderLength != nil && f.GetHeaderLength() != uint64(len(Magic)) {
+		return corrupt("header length %d, want %d", f.GetHeaderLength(), len(Magic))
 	}
 	schema, err := SchemaFromTypes(f.GetTypes())
 	if err != nil {

@@ -286,6 +286,12 @@ func (br *BatchReader) ensureRows() error {
 		}
 		i := br.stripe
 		br.stripe++
+		if c := br.cfg; c.rangeOn {
+			off := int64(br.r.tail.Footer.GetStripes()[i].GetOffset())
+			if off < c.rangeOff || off-c.rangeOff >= c.rangeLen {
+				continue
+			}
+		}
 		if err := br.startStripe(i); err != nil {
 			return err
 		}

@@ -69,6 +69,9 @@ type scanConfig struct {
 	batchSize int
 	coalesce  int64
 	where     *sarg.Expr
+	rangeOn   bool
+	rangeOff  int64
+	rangeLen  int64
 	filter    bool
 	explain   bool
 }
@@ -143,6 +146,20 @@ func WithExactFilter(on bool) ScanOption {
 func WithExplain() ScanOption {
 	return func(c *scanConfig) error {
 		c.explain = true
+		return nil
+	}
+}
+
+// WithRange restricts the scan to the stripes whose first byte lies in
+// [offset, offset+length): the split that distributed engines give each
+// task. Splits that tile a file read every stripe exactly once. Default: the
+// whole file.
+func WithRange(offset, length int64) ScanOption {
+	return func(c *scanConfig) error {
+		if offset < 0 || length < 0 {
+			return fmt.Errorf("orc: WithRange(%d, %d): offset and length must not be negative", offset, length)
+		}
+		c.rangeOn, c.rangeOff, c.rangeLen = true, offset, length
 		return nil
 	}
 }
