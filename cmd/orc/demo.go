@@ -14,6 +14,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -424,15 +425,82 @@ func printDemo(w io.Writer, schema *orc.Schema, f *demoFigures, kept bool) {
 	}
 }
 
-// demoQueries is where the demo's pruned queries go: SARG-driven scans of
-// the file just written and fully scanned, such as a point lookup of one
-// order_key (bloom filters should skip all but one row group) and a range
-// of created (row-group statistics should skip the rest, since created
-// ascends). The expected answers come from the order* functions, which
-// give any row's values from its row number. Each query should print its
-// figures to w: rows returned, row groups and bytes read (BatchReader.Stats)
-// and time. It is called after the full scan and does nothing yet.
+// demoQueries runs the demo's pruned queries on the file just written: a
+// point lookup of one order_key (bloom filters leave only the row group
+// that holds it, plus false positives) and a 0.1% range of created (which
+// ascends, so row-group statistics skip the rest). The expected answers come
+// from the order* functions, which give any row's values from its row
+// number; a wrong answer is an error.
 func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
-	_, _, _ = w, r, batchSize
-	return nil
+	rows := r.NumRows()
+	if rows == 0 {
+		return nil
+	}
+	size := r.Size()
+	run := func(name, where string, expr sarg.Expr, check func(b *orc.Batch) error, want int64) error {
+		start := time.Now()
+		br, err := r.NewBatchReader(reader.WithSearchArgument(expr), reader.WithExactFilter(true), reader.WithBatchSize(batchSize))
+		if err != nil {
+			return err
+		}
+		b := br.NewBatch()
+		var got int64
+		for {
+			if err := br.Next(b); err == io.EOF {
+				break
+			} else if err != nil {
+				return err
+			}
+			if err := check(b); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			got += int64(b.NumRows)
+		}
+		d := time.Since(start)
+		if got != want {
+			return fmt.Errorf("%s: %d rows returned, want %d", name, got, want)
+		}
+		st := br.Stats()
+		fmt.Fprintf(w, "\n%s: %s\n", name, where)
+		fmt.Fprintf(w, "  rows            %d returned, %s decoded\n", got, groupDigits(st.RowsDecoded))
+		fmt.Fprintf(w, "  stripes         %d of %d skipped\n", st.StripesSkipped, st.StripesConsidered)
+		fmt.Fprintf(w, "  row groups      %d of %d skipped\n", st.GroupsSkipped, st.GroupsConsidered)
+		fmt.Fprintf(w, "  read            %s in %d calls (%.3f%% of the file; index %s)\n", formatBytes(st.BytesRead),
+			st.ReadCalls, 100*float64(st.BytesRead)/float64(size), formatBytes(st.IndexBytesRead))
+		fmt.Fprintf(w, "  time            %.3f ms\n", float64(d.Microseconds())/1000)
+		return nil
+	}
+	// Point lookup.
+	target := rows * 6173 / 10000
+	key := string(appendOrderKey(nil, target))
+	err := run("point lookup", fmt.Sprintf("order_key = '%s'", key), sarg.Eq("order_key", sarg.String(key)),
+		func(b *orc.Batch) error {
+			ids := b.Col("order_id").(*orc.LongVector).Values
+			for _, id := range ids[:b.NumRows] {
+				if id != orderID(target) {
+					return fmt.Errorf("returned order %d, want %d", id, orderID(target))
+				}
+			}
+			return nil
+		}, 1)
+	if err != nil {
+		return err
+	}
+	// A 0.1% range of the ascending creation time.
+	lo := rows * 3 / 10
+	hi := lo + max(rows/1000, 1) - 1
+	loSec, loNs := orderCreated(lo)
+	hiSec, hiNs := orderCreated(hi)
+	expr := sarg.Between("created", sarg.Timestamp(loSec, int64(loNs)), sarg.Timestamp(hiSec, int64(hiNs)))
+	where := fmt.Sprintf("created BETWEEN TIMESTAMP '%s' AND TIMESTAMP '%s'",
+		reader.AppendTimestamp(nil, loSec, loNs), reader.AppendTimestamp(nil, hiSec, hiNs))
+	return run("0.1% range", where, expr, func(b *orc.Batch) error {
+		ids := b.Col("order_id").(*orc.LongVector).Values
+		for _, id := range ids[:b.NumRows] {
+			if id < orderID(lo) || id > orderID(hi) {
+				return fmt.Errorf("returned order %d outside %d..%d", id, orderID(lo), orderID(hi))
+			}
+		}
+		return nil
+	}, hi-lo+1)
 }
