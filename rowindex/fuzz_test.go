@@ -6,8 +6,11 @@ import (
 	"slices"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/stats"
 )
 
 // FuzzSplit cuts fuzzed positions by a fuzzed layout: either the count fits
@@ -94,5 +97,56 @@ func FuzzPlanStream(f *testing.F) {
 		blockSize %= 1 << 23
 		got := PlanStream(length, starts, selected, compressed, blockSize)
 		checkPlanInvariants(t, length, starts, selected, Slop(compressed, blockSize), got)
+	})
+}
+
+// FuzzIndex decodes fuzzed ROW_INDEX and BLOOM_FILTER_UTF8 bytes and uses
+// every accessor on them: no panics, errors only of the documented kinds.
+func FuzzIndex(f *testing.F) {
+	ri, _ := proto.Marshal(rowIndex(3))
+	bi, _ := proto.Marshal(bloomIndex(3))
+	f.Add(ri, bi, uint16(2500), uint16(1000))
+	f.Add(ri, bi, uint16(3000), uint16(1000))
+	f.Add([]byte{0x0a, 0x00, 0x0a, 0x02, 0x0a, 0x00}, []byte{0x0a, 0x04, 0x08, 0x03, 0x1a, 0x00}, uint16(20), uint16(10))
+	f.Add([]byte{}, []byte{}, uint16(0), uint16(0))
+	f.Fuzz(func(t *testing.T, riBytes, biBytes []byte, rows, stride uint16) {
+		x := NewIndex(uint64(rows), uint64(stride))
+		ri, err := DecodeRowIndex(riBytes)
+		if err != nil {
+			if !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("DecodeRowIndex: %v", err)
+			}
+		} else {
+			x.SetRowIndex(1, ri)
+		}
+		if bi, err := DecodeBloomFilterIndex(biBytes); err != nil {
+			if !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("DecodeBloomFilterIndex: %v", err)
+			}
+		} else {
+			x.SetBloomFilterIndex(1, bi, BloomSource{Stream: orcpb.Stream_BLOOM_FILTER_UTF8, Type: orc.Long, Encoding: 1})
+		}
+		if err := x.RowIndexErr(1); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+			t.Fatalf("RowIndexErr: %v", err)
+		}
+		if want := ri != nil && len(ri.Entry) == x.Groups() && stride > 0; x.HasRowIndex(1) != want {
+			t.Fatalf("HasRowIndex %v, want %v (%d groups)", x.HasRowIndex(1), want, x.Groups())
+		}
+		layout := []Slot{{orcpb.Stream_DATA, 2}}
+		_ = x.CheckPositions(1, layout)
+		for g := -1; g <= x.Groups(); g++ {
+			if _, err := x.Positions(1, g, layout); err == nil && !x.HasRowIndex(1) {
+				t.Fatalf("positions of group %d without a usable index", g)
+			}
+			x.GroupStats(1, g, &orc.Schema{Kind: orc.Long}, stats.WriterInfo{})
+			if fl, ok := x.Bloom(1, g); ok {
+				fl.TestLong(int64(g))
+			}
+		}
+		if x.HasRowIndex(1) {
+			if _, err := GroupStarts(nil, x.Entries(1), layout, 0); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("GroupStarts: %v", err)
+			}
+		}
 	})
 }

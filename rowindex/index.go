@@ -1,5 +1,10 @@
 package rowindex
 
+// One stripe's index: the decoded ROW_INDEX of some columns (one entry per
+// row group: positions and statistics) and their BLOOM_FILTER_UTF8 filters
+// (one per row group), checked against ceil(rows/stride) row groups. The
+// stream layouts are in decode.go, the positions' in layout.go.
+
 import (
 	"errors"
 	"fmt"
