@@ -77,6 +77,7 @@ type options struct {
 	stripeSize int64
 	seed       uint64
 	json       bool
+	jsonFile   string
 	libs       string
 	codecs     string
 	queries    string
@@ -97,12 +98,14 @@ func main() {
 	flag.Int64Var(&o.stripeSize, "stripe-size", 64<<20, "orcgo stripe size in bytes")
 	flag.Uint64Var(&o.seed, "seed", 20240601, "generator seed")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of markdown")
+	flag.StringVar(&o.jsonFile, "json-file", "", "also write the JSON report to this file")
 	flag.StringVar(&o.libs, "libs", "", "comma-separated libraries to run (orcgo,parquet-go,arrow-go; default all)")
 	flag.StringVar(&o.codecs, "codecs", "", "comma-separated codecs to run (zstd,snappy,none; default all)")
 	flag.StringVar(&o.queries, "queries", "", "comma-separated queries to run (Q1..Q6; default all)")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the -profile measurement to this file")
 	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
+	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
 	flag.Parse()
 	if o.rows == 0 {
 		o.rows = rowsForSF(o.sf)
@@ -111,6 +114,11 @@ func main() {
 	}
 	rep, err := run(o, os.Stderr)
 	if rep != nil {
+		if o.jsonFile != "" {
+			if e := writeJSONFile(o.jsonFile, rep); e != nil && err == nil {
+				err = e
+			}
+		}
 		if o.json {
 			if e := writeJSON(os.Stdout, rep); e != nil && err == nil {
 				err = e
@@ -123,6 +131,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+func writeJSONFile(path string, rep *Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func pick(list string, v string) bool {

@@ -179,12 +179,16 @@ func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
 		for _, r := range ranges {
 			covered += r.b - r.a
 		}
-		mode := readWhole
+		// The predicate's columns (or all, for a scan) are read wherever
+		// the candidate ranges are, so wholesale if those cover most of the
+		// row group. The other columns are read only for batches with a
+		// match, which are typically few: page by page.
+		predMode := readWhole
 		if covered*2 < rows {
-			mode = readSparse
+			predMode = readSparse
 		}
 		// read positions the cursor of col at row and appends n values
-		read := func(col int, row int64, n int) error {
+		read := func(col int, row int64, n int, mode readMode) error {
 			if cur[col] == nil {
 				cc, err := pf.Column(rg, col, mode)
 				if err != nil {
@@ -210,7 +214,7 @@ func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
 				c.N = n
 				if q.Pred == nil {
 					for _, col := range rest {
-						if err := read(col, start, n); err != nil {
+						if err := read(col, start, n, predMode); err != nil {
 							return f.res, err
 						}
 					}
@@ -218,7 +222,7 @@ func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
 					continue
 				}
 				for _, col := range predCols {
-					if err := read(col, start, n); err != nil {
+					if err := read(col, start, n, predMode); err != nil {
 						return f.res, err
 					}
 				}
@@ -227,7 +231,7 @@ func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
 					continue
 				}
 				for _, col := range rest {
-					if err := read(col, start, n); err != nil {
+					if err := read(col, start, n, readSparse); err != nil {
 						return f.res, err
 					}
 				}
