@@ -43,7 +43,7 @@ package rowindex
 //
 // Compressed, group b's position is (chunk offset c, offset u in the
 // decompressed chunk). The reader needs chunk c whole (InStream decompresses
-// whole chunks) and the chunks after it until maxBufferedBytes
+// whole chunks) and the chunks after it until S = maxBufferedBytes
 // decompressed bytes past u are in. u can equal the block size (the writer's
 // buffer was exactly full), so in the worst case chunk c contributes nothing
 // and ceil(S/blockSize) more chunks are needed, each at most blockSize + 3
@@ -52,7 +52,9 @@ package rowindex
 //	slop = (1 + ceil(S/blockSize)) * (blockSize + 3),  S = 4378
 //
 // Java uses (2 + (512*8-1)/blockSize) * (blockSize + 3), the same with
-// S = 4096. Either bound assumes, as Java and C++ ORC and our writer do,
+// S = 4096, which is short even of a plain 4098-byte DIRECT run when u is
+// near the block size and the block size is small (the tests meet it with
+// 16-byte blocks and with 4096-byte ones). Either bound assumes, as Java and C++ ORC and our writer do,
 // that every chunk but a stream's last decompresses to exactly the block
 // size: a writer that emits short chunks in mid-stream can put any number of
 // chunks within the slop, and no bound from metadata alone exists then. A
