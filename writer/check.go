@@ -2,6 +2,7 @@ package writer
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/orcgo/orc"
 )
@@ -27,8 +28,8 @@ func errTag(node *orc.Schema, row int, tag uint8) error {
 }
 
 // checkBatch verifies that b fits the writer's schema and that its vectors
-// are consistent, so that a bad batch is refused before anything is
-// written.
+// are consistent and their values in range, so that a bad batch is refused
+// before anything is written: a refused batch leaves the writer as it was.
 func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b == nil {
 		return fmt.Errorf("orc: Write: nil batch")
@@ -44,7 +45,7 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 			return fmt.Errorf("orc: Write: batch has %d columns, schema %d", len(b.Cols), len(w.schema.Children))
 		}
 		for i, c := range w.schema.Children {
-			if err := checkVector(c, b.Cols[i], b.NumRows, w.schema.FieldNames[i]); err != nil {
+			if err := checkVector(c, b.Cols[i], b.NumRows, w.schema.FieldNames[i], nil); err != nil {
 				return err
 			}
 		}
@@ -53,11 +54,14 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if len(b.Cols) != 1 {
 		return fmt.Errorf("orc: Write: batch has %d columns, a %s schema needs 1", len(b.Cols), w.schema.Kind)
 	}
-	return checkVector(w.schema, b.Cols[0], b.NumRows, "(root)")
+	return checkVector(w.schema, b.Cols[0], b.NumRows, "(root)", nil)
 }
 
-// checkVector checks that v holds at least n rows of type t, recursively.
-func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
+// checkVector checks that v holds at least n rows of type t, recursively,
+// and that the values the writer will store are in range. skip, when not
+// nil, has n entries marking rows whose parent is null (or that another
+// union variant holds): their values are unspecified and not checked.
+func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("orc: Write: column %s (%s): %s", path, t, fmt.Sprintf(format, args...))
 	}
@@ -73,13 +77,47 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 		}
 		return nil
 	}
+	// stored reports whether row i's value is written.
+	stored := func(nulls []bool, i int) bool {
+		return (len(nulls) == 0 || !nulls[i]) && (skip == nil || !skip[i])
+	}
+	// childSkip returns the skip mask of a child parallel to this vector.
+	childSkip := func(nulls []bool) []bool {
+		if len(nulls) == 0 {
+			return skip
+		}
+		m := make([]bool, n)
+		for i := range m {
+			m[i] = !stored(nulls, i)
+		}
+		return m
+	}
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
 		vec, ok := v.(*orc.LongVector)
 		if !ok {
 			return bad("want *orc.LongVector, have %T", v)
 		}
-		return nullsOK(vec.Nulls.Nulls)
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		switch t.Kind {
+		case orc.Byte:
+			lo, hi = math.MinInt8, math.MaxInt8
+		case orc.Short:
+			lo, hi = math.MinInt16, math.MaxInt16
+		case orc.Int, orc.Date:
+			lo, hi = math.MinInt32, math.MaxInt32
+		default:
+			return nil
+		}
+		for i, x := range vec.Values[:n] {
+			if (x < lo || x > hi) && stored(vec.Nulls.Nulls, i) {
+				return bad("row %d: value %d out of range", i, x)
+			}
+		}
+		return nil
 	case orc.Float, orc.Double:
 		vec, ok := v.(*orc.DoubleVector)
 		if !ok {
@@ -109,7 +147,29 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 		if !ok {
 			return bad("want *orc.DecimalVector, have %T", v)
 		}
-		return nullsOK(vec.Nulls.Nulls)
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		if vec.Scale < 0 || vec.Scale > 38 {
+			return bad("vector scale %d outside 0..38", vec.Scale)
+		}
+		limit := orc.Pow10(t.Precision)
+		for i, x := range vec.Values[:n] {
+			if !stored(vec.Nulls.Nulls, i) {
+				continue
+			}
+			if vec.Scale != t.Scale {
+				r, exact, ok := orc.Rescale(x, vec.Scale, t.Scale)
+				if !exact || !ok {
+					return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, vec.Scale))
+				}
+				x = r
+			}
+			if x.Cmp(limit) >= 0 || x.Neg().Cmp(limit) >= 0 {
+				return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
+			}
+		}
+		return nil
 	case orc.Timestamp, orc.TimestampInstant:
 		vec, ok := v.(*orc.TimestampVector)
 		if !ok {
@@ -118,7 +178,15 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 		if len(vec.Nanos) < n {
 			return bad("%d nanos for %d rows", len(vec.Nanos), n)
 		}
-		return nullsOK(vec.Nulls.Nulls)
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		for i, ns := range vec.Nanos[:n] {
+			if (ns < 0 || ns > 999_999_999) && stored(vec.Nulls.Nulls, i) {
+				return bad("row %d: nanoseconds %d outside 0..999999999", i, ns)
+			}
+		}
+		return nil
 	case orc.Struct:
 		vec, ok := v.(*orc.StructVector)
 		if !ok {
@@ -130,8 +198,9 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 		if err := nullsOK(vec.Nulls.Nulls); err != nil {
 			return err
 		}
+		kidSkip := childSkip(vec.Nulls.Nulls)
 		for i, c := range t.Children {
-			if err := checkVector(c, vec.Fields[i], n, path+"."+t.FieldNames[i]); err != nil {
+			if err := checkVector(c, vec.Fields[i], n, path+"."+t.FieldNames[i], kidSkip); err != nil {
 				return err
 			}
 		}
@@ -174,10 +243,28 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 		total := offs[n]
 		for i, k := range kids {
 			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1] // list: _elem; map: _key, _value
+			if k == nil {
+				return bad("child %s: nil vector", name)
+			}
 			if int64(k.Len()) < total {
 				return bad("child %s has %d entries, offsets need %d", name, k.Len(), total)
 			}
-			if err := checkVector(t.Children[i], k, int(total), path+"."+name); err != nil {
+		}
+		// Children of rows the writer leaves out are not checked.
+		var kidSkip []bool
+		if skip != nil {
+			kidSkip = make([]bool, total)
+			for i := 0; i < n; i++ {
+				if skip[i] {
+					for j := offs[i]; j < offs[i+1]; j++ {
+						kidSkip[j] = true
+					}
+				}
+			}
+		}
+		for i, k := range kids {
+			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1]
+			if err := checkVector(t.Children[i], k, int(total), path+"."+name, kidSkip); err != nil {
 				return err
 			}
 		}
@@ -194,12 +281,16 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string) error {
 			return err
 		}
 		for i := 0; i < n; i++ {
-			if (len(vec.Nulls.Nulls) == 0 || !vec.Nulls.Nulls[i]) && int(vec.Tags[i]) >= len(t.Children) {
+			if stored(vec.Nulls.Nulls, i) && int(vec.Tags[i]) >= len(t.Children) {
 				return bad("row %d has tag %d", i, vec.Tags[i])
 			}
 		}
-		for i, c := range t.Children {
-			if err := checkVector(c, vec.Children[i], n, fmt.Sprintf("%s._%d", path, i)); err != nil {
+		for tag, c := range t.Children {
+			kidSkip := make([]bool, n)
+			for i := range kidSkip {
+				kidSkip[i] = !stored(vec.Nulls.Nulls, i) || int(vec.Tags[i]) != tag
+			}
+			if err := checkVector(c, vec.Children[tag], n, fmt.Sprintf("%s._%d", path, tag), kidSkip); err != nil {
 				return err
 			}
 		}

@@ -147,7 +147,7 @@ func WithBloomFilterFPP(p float64) Option {
 // stripe. 0 never uses a dictionary, 1 always does. Default 0.8.
 func WithDictionaryKeyRatio(r float64) Option {
 	return func(cfg *config) error {
-		if r < 0 || r > 1 {
+		if !(r >= 0 && r <= 1) {
 			return fmt.Errorf("orc: WithDictionaryKeyRatio(%v): must be in [0, 1]", r)
 		}
 		cfg.dictRatio = r
