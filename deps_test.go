@@ -17,7 +17,7 @@ import (
 // never import each other.
 var allowed = map[string][]string{
 	"":                   {},
-	"format":             {""},
+	"format":             {"", "format/orcpb"},
 	"format/orcpb":       {},
 	"stats":              {"", "format", "format/orcpb"},
 	"bloomfilter":        {"", "format", "format/orcpb"},

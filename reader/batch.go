@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -26,6 +27,7 @@ type ScanStats struct {
 	IndexBytesRead    int64 // of which row index and bloom filter streams
 	RowsDecoded       int64 // rows decoded
 	RowsReturned      int64 // rows returned in batches (after exact filtering)
+	WindowFallbacks   int   // stripes re-read whole because a planned window fell short
 }
 
 // String formats the statistics on a few lines.
@@ -60,6 +62,7 @@ type BatchReader struct {
 	ix        *stripeIndex
 	windowed  bool
 	remaining int64 // rows left in the current run
+	runRows   int64 // rows of the current run
 	bytes     stripeBytes
 	ctx       stripeCtx
 	stats     ScanStats
@@ -254,6 +257,12 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 		}
 		b.Reset()
 		kept, err := br.decode(b, int(n))
+		if err != nil && br.windowed && errors.Is(err, format.ErrOutsideWindow) {
+			if err = br.readWhole(); err == nil {
+				b.Reset()
+				kept, err = br.decode(b, int(n))
+			}
+		}
 		if err != nil {
 			br.err = err
 			return err
@@ -316,11 +325,65 @@ func (br *BatchReader) startRun() error {
 		if err := br.applyWindows(run.first); err != nil {
 			return err
 		}
-		if err := br.seekAll(br.ix, run.first); err != nil {
-			return err
+		// The first run of a stripe starting at group 0 needs no seek
+		// (Java leaves entry 0's positions empty in some files).
+		if br.run > 1 || run.first > 0 {
+			if err := br.seekAll(br.ix, run.first); err != nil {
+				return err
+			}
 		}
 	}
 	br.remaining = end - first
+	br.runRows = end - first
+	return nil
+}
+
+// readWhole is the fallback when a windowed read needs bytes beyond its
+// planned window (a writer whose chunks the plan's slop did not cover): it
+// fetches the stripe's selected streams whole, seeks back to the current
+// run and skips the rows already returned from it.
+func (br *BatchReader) readWhole() error {
+	done := br.runRows - br.remaining
+	run := br.runs[br.run-1]
+	ix, runs, nextRun := br.ix, br.runs, br.run
+	br.windowed = false
+	if err := br.loadStripe(br.ctx.meta); err != nil {
+		return err
+	}
+	br.ix, br.runs, br.run = ix, runs, nextRun
+	if run.first > 0 {
+		if err := br.seekAll(ix, run.first); err != nil {
+			return err
+		}
+	}
+	if done > 0 {
+		if err := br.skipRows(done); err != nil {
+			return err
+		}
+	}
+	br.stats.WindowFallbacks++
+	return nil
+}
+
+// skipRows discards n top-level rows of the current stripe.
+func (br *BatchReader) skipRows(n int64) error {
+	sr, ok := br.root.(*structReader)
+	if !ok {
+		return br.root.skip(n)
+	}
+	k, err := sr.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	if k != n {
+		// Root nulls: skip each field by its own count through next.
+		return fmt.Errorf("orc: internal error: cannot re-position a stripe whose root has nulls")
+	}
+	for _, f := range sr.fields {
+		if err := f.skip(n); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -55,9 +55,10 @@ func WithCompression(c orc.CompressionKind) Option {
 	}
 }
 
-// WithCompressionLevel sets the codec's level: 1..9 for ZLIB, 1..4 for ZSTD
-// (fastest, default, better, best), ignored by SNAPPY and LZ4; 0 means the
-// codec's default. Default 0.
+// WithCompressionLevel sets the codec's level: 1..9 for ZLIB (as DEFLATE
+// levels), 1..9 for ZSTD (mapped onto zstd's levels), 1..9 for LZ4 (its
+// high-compression mode), ignored by SNAPPY; 0 means the codec's fast
+// default. Default 0.
 func WithCompressionLevel(level int) Option {
 	return func(cfg *config) error {
 		if level < 0 || level > 9 {
@@ -164,6 +165,13 @@ func WithTimeZone(loc *time.Location) Option {
 	return func(cfg *config) error {
 		if loc == nil {
 			return fmt.Errorf("orc: WithTimeZone(nil)")
+		}
+		// The zone is recorded by name, so it must be one that readers can
+		// look up: not time.Local or a zone made with time.FixedZone.
+		if loc != time.UTC {
+			if l, err := time.LoadLocation(loc.String()); err != nil || loc.String() == "Local" || l.String() != loc.String() {
+				return fmt.Errorf("orc: WithTimeZone(%q): not an IANA time zone name readers can load", loc.String())
+			}
 		}
 		cfg.zone = loc
 		return nil
