@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
@@ -275,5 +278,23 @@ func TestRoundTripRoots(t *testing.T) {
 			}
 			compareRows(t, f.rows, rows)
 		})
+	}
+}
+
+// TestReadWriterGoldens reads the writer's golden files whole.
+func TestReadWriterGoldens(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "writer", "testdata", "*.orc"))
+	if len(paths) == 0 {
+		t.Skip("no golden files in ../writer/testdata")
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rows := readRows(t, data)
+		if len(rows) == 0 && !strings.Contains(p, "empty") {
+			t.Errorf("%s: no rows", p)
+		}
 	}
 }
