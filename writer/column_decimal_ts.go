@@ -165,9 +165,23 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 		if err := c.nanos.Write(encodeNanos(int64(ns))); err != nil {
 			return err
 		}
-		c.group.AddTimestamp(sec, ns)
+		// Statistics and bloom filters describe the value readers get
+		// back, which is not always the one written: a wall clock in a
+		// DST gap names no instant and reads back moved across the gap,
+		// and an instant in (-1 s, 0) with a millisecond or more of
+		// fraction reads back one second late (the quirk above). Pruning
+		// by the written value would skip rows that hold the value read.
+		back := stored + c.epoch
+		if back < 0 && ns > 999_999 {
+			back--
+		}
+		if c.zone != nil {
+			_, off := time.Unix(back, 0).In(c.zone).Zone()
+			back += int64(off)
+		}
+		c.group.AddTimestamp(back, ns)
 		if c.bloom != nil {
-			c.bloom.AddLong(sec*1000 + int64(ns)/1_000_000)
+			c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
 		}
 	}
 	return nil
