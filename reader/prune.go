@@ -341,11 +341,18 @@ func (br *BatchReader) applyWindows(g int) error {
 				break
 			}
 		}
+		loc := ctx.meta.streams[key]
+		if found == nil && start >= uint64(loc.length) {
+			// The run starts at the stream's end (an empty stream, or groups
+			// whose values are all null): PlanStream plans no bytes for it,
+			// and the stream has nothing left to give.
+			in.SetWindow(nil, start)
+			continue
+		}
 		if found == nil {
 			return fmt.Errorf("orc: internal error: no planned range of %s column %d covers group %d (offset %d)",
 				key.kind, key.column, g, start)
 		}
-		loc := ctx.meta.streams[key]
 		data := ctx.bytes.slice(streamLoc{offset: loc.offset + int64(found.Start), length: int64(found.End - found.Start)})
 		in.SetWindow(data, found.Start)
 	}
