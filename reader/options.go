@@ -77,7 +77,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, coalesce: 1 << 20}
+	return scanConfig{allCols: true, batchSize: 1024, coalesce: 64 << 10}
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
@@ -105,7 +105,7 @@ func WithBatchSize(n int) ScanOption {
 
 // WithCoalesceGap sets how far apart two byte ranges of a stripe may be and
 // still be fetched with one read. Larger values mean fewer, larger reads
-// (good for object stores). Default 1 MiB; 0 to 64 MiB.
+// (good for object stores). Default 64 KiB; 0 to 64 MiB.
 func WithCoalesceGap(n int64) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 0 || n > 64<<20 {

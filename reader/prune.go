@@ -308,7 +308,21 @@ func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[stream
 			if err != nil {
 				return nil, nil, orc.WithLocation(err, loc.offset, meta.index, col, "ROW_INDEX")
 			}
-			ranges := rowindex.PlanStream(uint64(loc.length), starts, selected, compressed, r.tail.BlockSize)
+			var offsets []uint64
+			if compressed {
+				off := 0
+				for _, sl := range layout[:slot] {
+					off += sl.Count
+				}
+				for g, e := range entries {
+					if p := e.GetPositions(); g > 0 && off+1 < len(p) {
+						offsets = append(offsets, p[off+1])
+					} else {
+						offsets = append(offsets, 0)
+					}
+				}
+			}
+			ranges := rowindex.PlanStreamAt(uint64(loc.length), starts, offsets, selected, compressed, r.tail.BlockSize)
 			windows[key] = ranges
 			for _, rg := range ranges {
 				locs = append(locs, streamLoc{offset: loc.offset + int64(rg.Start), length: int64(rg.End - rg.Start)})

@@ -107,6 +107,15 @@ func Slop(compressed bool, blockSize int) uint64 {
 // decrease or lie past the stream's end (a corrupt index, which seeking will
 // report), or a compressed blockSize below 1.
 func PlanStream(streamLength uint64, groupStarts []uint64, selected []bool, compressed bool, blockSize int) []Range {
+	return PlanStreamAt(streamLength, groupStarts, nil, selected, compressed, blockSize)
+}
+
+// PlanStreamAt is PlanStream that also knows, for a compressed stream, each
+// group's offset inside its decompressed chunk (the entry's second position
+// number; nil when unknown). A run whose next group starts early enough in
+// its chunk that the values buffered there end inside that chunk then needs
+// that one chunk only, not the worst case's chunks after it.
+func PlanStreamAt(streamLength uint64, groupStarts, groupOffsets []uint64, selected []bool, compressed bool, blockSize int) []Range {
 	slop := Slop(compressed, blockSize)
 	if slop == 0 {
 		if !slices.Contains(selected, true) || streamLength == 0 {
@@ -114,11 +123,45 @@ func PlanStream(streamLength uint64, groupStarts []uint64, selected []bool, comp
 		}
 		return []Range{{0, streamLength}}
 	}
-	return planStream(streamLength, groupStarts, selected, slop)
+	var chunks []int
+	if compressed {
+		bs := uint64(blockSize)
+		worst := int(1 + (maxBufferedBytes+bs-1)/bs)
+		chunks = make([]int, len(groupStarts))
+		for g := range chunks {
+			chunks[g] = worst
+			if len(groupOffsets) == len(groupStarts) && groupOffsets[g] <= bs {
+				// Bytes still needed after the chunk where group g starts.
+				rest := int64(maxBufferedBytes) - int64(bs-groupOffsets[g])
+				chunks[g] = 1
+				if rest > 0 {
+					chunks[g] = 1 + int((uint64(rest)+bs-1)/bs)
+				}
+			}
+		}
+	}
+	return planStreamChunks(streamLength, groupStarts, selected, slop, chunks)
 }
 
-// planStream is PlanStream with the slop given.
-func planStream(streamLength uint64, groupStarts []uint64, selected []bool, slop uint64) []Range {
+// planStream is planStreamChunks with one chunk count for every group.
+func planStream(streamLength uint64, groupStarts []uint64, selected []bool, slop uint64, chunks int) []Range {
+	var per []int
+	if chunks > 0 {
+		per = make([]int, len(groupStarts))
+		for g := range per {
+			per[g] = chunks
+		}
+	}
+	return planStreamChunks(streamLength, groupStarts, selected, slop, per)
+}
+
+// planStreamChunks is PlanStream with the slop given. When chunks is not
+// nil the stream is compressed and a run ending before group b needs at
+// most chunks[b] chunks from the chunk where group b starts; since every
+// group start is a chunk start, the chunks[b]-th distinct group start after
+// it bounds them more tightly than the worst-case slop whenever groups are
+// small.
+func planStreamChunks(streamLength uint64, groupStarts []uint64, selected []bool, slop uint64, chunks []int) []Range {
 	if !slices.Contains(selected, true) || streamLength == 0 {
 		return nil
 	}
@@ -145,6 +188,20 @@ func planStream(streamLength uint64, groupStarts []uint64, selected []bool, slop
 		r := Range{Start: groupStarts[a], End: streamLength}
 		if b < n && streamLength-groupStarts[b] > slop {
 			r.End = groupStarts[b] + slop
+		}
+		if b < n && len(chunks) == n {
+			// Chunk c+i-1 ends at or before the i-th distinct chunk start
+			// after c: chunks are contiguous and every group start is one.
+			c, seen := groupStarts[b], 0
+			for g := b + 1; g < n; g++ {
+				if groupStarts[g] > c {
+					c = groupStarts[g]
+					if seen++; seen == chunks[b] {
+						r.End = min(r.End, c)
+						break
+					}
+				}
+			}
 		}
 		if r.End > r.Start {
 			if k := len(out); k > 0 && out[k-1].End >= r.Start {

@@ -113,7 +113,7 @@ func TestMergeRanges(t *testing.T) {
 // non-touching ranges inside the stream; and, for inputs that can be
 // planned, exactly the union of [start of a, start of b + slop) over the
 // selected runs; for inputs that cannot, the whole stream.
-func checkPlanInvariants(t testing.TB, length uint64, starts []uint64, sel []bool, slop uint64, got []Range) {
+func checkPlanInvariants(t testing.TB, length uint64, starts []uint64, sel []bool, slop uint64, chunks int, got []Range) {
 	t.Helper()
 	for i, r := range got {
 		if r.Start >= r.End || r.End > length {
@@ -156,6 +156,20 @@ func checkPlanInvariants(t testing.TB, length uint64, starts []uint64, sel []boo
 			if e := starts[b] + slop; e >= starts[b] && e < length {
 				end = e
 			}
+			// Compressed: the chunks'-th distinct group start after the
+			// next group's start also bounds the run (group starts are
+			// chunk starts).
+			if chunks > 0 {
+				var distinct []uint64
+				for _, st := range starts[b+1:] {
+					if st > starts[b] && (len(distinct) == 0 || st > distinct[len(distinct)-1]) {
+						distinct = append(distinct, st)
+					}
+				}
+				if len(distinct) >= chunks && distinct[chunks-1] < end {
+					end = distinct[chunks-1]
+				}
+			}
 		}
 		want = append(want, Range{starts[a], end})
 		a = b
@@ -193,7 +207,7 @@ func TestPlanStreamProperties(t *testing.T) {
 		compressed := rng.IntN(2) == 0
 		bs := 1 + rng.IntN(300000)
 		got := PlanStream(length, starts, sel, compressed, bs)
-		checkPlanInvariants(t, length, starts, sel, Slop(compressed, bs), got)
+		checkPlanInvariants(t, length, starts, sel, Slop(compressed, bs), planChunks(compressed, bs), got)
 	}
 }
 
@@ -255,7 +269,7 @@ func TestSlopCoversLargestRuns(t *testing.T) {
 			}
 			// readGroup0 reads group 0 through the range planned with slop.
 			readGroup0 := func(slop uint64) error {
-				ranges := planStream(uint64(len(stored)), starts, []bool{true, false}, slop)
+				ranges := planStream(uint64(len(stored)), starts, []bool{true, false}, slop, 0)
 				if len(ranges) != 1 || ranges[0].Start != 0 {
 					t.Fatalf("%s bs %d: ranges %v", name, bs, ranges)
 				}
@@ -416,4 +430,12 @@ func decodeAllV2(t *testing.T, plain []byte) []int64 {
 		t.Fatalf("decoded only %d values", len(out))
 	}
 	return out
+}
+
+// planChunks is how many chunks PlanStream allows a run's end to need.
+func planChunks(compressed bool, bs int) int {
+	if !compressed || bs < 1 {
+		return 0
+	}
+	return int(1 + (maxBufferedBytes+uint64(bs)-1)/uint64(bs))
 }

@@ -255,7 +255,7 @@ func TestPlanOurWriter(t *testing.T) {
 			if comp != orc.CompressionNone {
 				javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
 			}
-			java := planStream(uint64(len(stored)), starts, sel, javaSlop)
+			java := planStream(uint64(len(stored)), starts, sel, javaSlop, 0)
 			for a := 0; a < groups; a++ {
 				if !sel[a] {
 					continue
