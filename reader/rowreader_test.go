@@ -696,3 +696,122 @@ func TestRowReaderStickyError(t *testing.T) {
 		t.Errorf("second Read: %v, want the first error %v", err, first)
 	}
 }
+
+// rowBench is the 10-field struct of the row benchmarks.
+type rowBench struct {
+	ID     int64          `orc:"id"`
+	Qty    int32          `orc:"qty"`
+	Flag   bool           `orc:"flag"`
+	Price  float64        `orc:"price"`
+	Ratio  float32        `orc:"ratio"`
+	Name   string         `orc:"name"`
+	City   string         `orc:"city"`
+	At     time.Time      `orc:"at"`
+	Amount reader.Decimal `orc:"amount,decimal(12,2)"`
+	Parent *int64         `orc:"parent"`
+}
+
+const rowBenchRows = 100_000
+
+func rowBenchFile(b *testing.B) []byte {
+	cities := []string{"Lisbon", "Oslo", "Kyoto", "Lagos", "Lima", "Perth"}
+	rows := make([]rowBench, rowBenchRows)
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range rows {
+		r := &rows[i]
+		r.ID, r.Qty, r.Flag = int64(i), int32(i%1000), i%3 == 0
+		r.Price, r.Ratio = float64(i)*0.25, float32(i%100)/100
+		r.Name = fmt.Sprintf("customer-%05d", i%5000)
+		r.City = cities[i%len(cities)]
+		r.At = base.Add(time.Duration(i) * time.Second)
+		r.Amount = reader.Decimal{Unscaled: orc.Int128FromInt64(int64(i * 7)), Scale: 2}
+		if i%4 != 0 {
+			p := int64(i / 2)
+			r.Parent = &p
+		}
+	}
+	return rowsWrite(b, rand.New(rand.NewPCG(1, 1)), rows)
+}
+
+// BenchmarkRowRead compares reading rowBench values with RowReader to the
+// batch API: "batch" only decodes batches, "batch-convert" also copies
+// each batch into the structs by hand, as a batch API user would. Bytes
+// are the file's; rows/s counts rows.
+func BenchmarkRowRead(b *testing.B) {
+	data := rowBenchFile(b)
+	rd := rowOpen(b, data)
+	report := func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportMetric(float64(rowBenchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	}
+	b.Run("rows", func(b *testing.B) {
+		b.ReportAllocs()
+		dst := make([]rowBench, 1024)
+		for range b.N {
+			rr, err := reader.NewRowReader[rowBench](rd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total := 0
+			for {
+				n, err := rr.Read(dst)
+				if err == io.EOF {
+					break
+				} else if err != nil {
+					b.Fatal(err)
+				}
+				total += n
+			}
+			if total != rowBenchRows {
+				b.Fatalf("read %d rows", total)
+			}
+		}
+		report(b)
+	})
+	scan := func(b *testing.B, convert bool) {
+		b.ReportAllocs()
+		dst := make([]rowBench, 1024)
+		for range b.N {
+			br, err := rd.NewBatchReader()
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := br.NewBatch()
+			for {
+				if err := br.Next(batch); err == io.EOF {
+					break
+				} else if err != nil {
+					b.Fatal(err)
+				}
+				if convert {
+					convertBatch(batch, dst)
+				}
+			}
+		}
+		report(b)
+	}
+	b.Run("batch", func(b *testing.B) { scan(b, false) })
+	b.Run("batch-convert", func(b *testing.B) { scan(b, true) })
+}
+
+// convertBatch is what batch API users write by hand for rowBench.
+func convertBatch(b *orc.Batch, dst []rowBench) {
+	id, qty, flag := b.Cols[0].(*orc.LongVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.LongVector)
+	price, ratio := b.Cols[3].(*orc.DoubleVector), b.Cols[4].(*orc.DoubleVector)
+	name, city := b.Cols[5].(*orc.BytesVector), b.Cols[6].(*orc.BytesVector)
+	at, amount, parent := b.Cols[7].(*orc.TimestampVector), b.Cols[8].(*orc.DecimalVector), b.Cols[9].(*orc.LongVector)
+	parents := make([]int64, b.NumRows)
+	for i := range b.NumRows {
+		r := &dst[i]
+		r.ID, r.Qty, r.Flag = id.Values[i], int32(qty.Values[i]), flag.Values[i] != 0
+		r.Price, r.Ratio = price.Values[i], float32(ratio.Values[i])
+		r.Name, r.City = name.String(i), city.String(i)
+		r.At = time.Unix(at.Seconds[i], int64(at.Nanos[i])).UTC()
+		r.Amount = reader.Decimal{Unscaled: amount.Values[i], Scale: amount.Scale}
+		r.Parent = nil
+		if !parent.IsNull(i) {
+			parents[i] = parent.Values[i]
+			r.Parent = &parents[i]
+		}
+	}
+}

@@ -38,6 +38,7 @@ type RowWriter[T any] struct {
 	w      *Writer
 	enc    *structmap.Encoder
 	batch  *orc.Batch
+	err    error // the first error of the Writer, returned by every later call
 	closed bool
 }
 
@@ -69,6 +70,9 @@ func (rw *RowWriter[T]) Write(rows ...T) error {
 	if rw.closed {
 		return ErrClosed
 	}
+	if rw.err != nil {
+		return rw.err
+	}
 	for done := 0; done < len(rows); {
 		k := min(len(rows)-done, rowBatchSize-rw.batch.NumRows)
 		n, err := structmap.Encode(rw.enc, rw.batch, rows[done:done+k])
@@ -94,9 +98,12 @@ func (rw *RowWriter[T]) flush() error {
 	if rw.batch.NumRows == 0 {
 		return nil
 	}
-	err := rw.w.Write(rw.batch)
+	if err := rw.w.Write(rw.batch); err != nil {
+		rw.err = err
+		return err
+	}
 	rw.batch.Reset()
-	return err
+	return nil
 }
 
 // Close writes the buffered rows and the file tail. It does not close the
@@ -106,6 +113,9 @@ func (rw *RowWriter[T]) Close() error {
 		return nil
 	}
 	rw.closed = true
+	if rw.err != nil {
+		return rw.err
+	}
 	if err := rw.flush(); err != nil {
 		return err
 	}

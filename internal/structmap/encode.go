@@ -121,8 +121,12 @@ func newEncoder(n *node) encoder {
 	case kTime:
 		return &timeEncoder{date: n.schema.Kind == orc.Date}
 	case kDecimal:
-		return &decimalEncoder{precision: n.schema.Precision, scale: n.schema.Scale,
+		d := &decimalEncoder{precision: n.schema.Precision, scale: n.schema.Scale,
 			limit: orc.Pow10(n.schema.Precision), path: n.path}
+		if d.precision <= 18 {
+			d.limit64 = d.limit.Int64()
+		}
+		return d
 	case kStruct:
 		s := &structEncoder{}
 		for _, f := range n.fields {
@@ -308,6 +312,7 @@ func (e *timeEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, n
 type decimalEncoder struct {
 	precision, scale int
 	limit            orc.Int128 // 10^precision
+	limit64          int64      // 10^precision when precision <= 18
 	path             string
 }
 
@@ -333,6 +338,12 @@ func (e *decimalEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr
 					orc.FormatDecimal(x, d.Scale), e.precision, e.scale)}
 			}
 			x = r
+		}
+		if e.precision <= 18 && x.IsInt64() {
+			if v := x.Int64(); v < e.limit64 && v > -e.limit64 {
+				vec.Values = append(vec.Values, x)
+				continue
+			}
 		}
 		if x.Cmp(e.limit) >= 0 || x.Neg().Cmp(e.limit) >= 0 {
 			return &ValueError{Row: i, Field: e.path, Msg: fmt.Sprintf("%s has more than %d digits for decimal(%d,%d)",
