@@ -2,6 +2,8 @@ package writer
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"sort"
 
 	"github.com/orcgo/orc"
@@ -19,6 +21,12 @@ import (
 // UTF-8 bytes, ids remapped at the stripe's end), above it the buffered
 // values are replayed as DIRECT_V2 and the rest written directly. Binary
 // columns are always DIRECT_V2.
+//
+// While the stripe is open the key ids of its values are kept in memory as
+// an RLE v2 stream (ids in order of first appearance), not as an []int32:
+// low-cardinality columns then cost a few bits per value instead of four
+// bytes, which keeps the writer's memory near the stripe size. At the
+// stripe's end they are decoded, remapped to the sorted order and written.
 type bytesWriter struct {
 	colBase
 	mode int // modeUndecided, modeDict or modeDirect
@@ -30,11 +38,32 @@ type bytesWriter struct {
 	keys       map[string]int32
 	keyData    []byte
 	keyOffsets []int
-	values     []int32 // key id of every non-null value in the stripe
-	marks      []int   // len(values) at the start of each row group not yet positioned
-	markGroup  []int   // entry index of each mark
-	dictSize   int     // keys in the finished stripe's dictionary
+	idBuf      memSink                 // key id of every non-null value in the stripe, RLE v2
+	idEnc      *format.IntRLEv2Encoder // writes idBuf
+	nvalues    int                     // ids in idBuf
+	idScratch  []int64
+	marks      []int // nvalues at the start of each row group not yet positioned
+	markGroup  []int // entry index of each mark
+	dictSize   int   // keys in the finished stripe's dictionary
 	scratch    []byte
+}
+
+// memSink is an in-memory format.Sink.
+type memSink struct{ b []byte }
+
+func (m *memSink) Write(p []byte) (int, error) { m.b = append(m.b, p...); return len(p), nil }
+func (m *memSink) WriteByte(c byte) error      { m.b = append(m.b, c); return nil }
+
+// memSource hands out a byte slice as a single chunk.
+type memSource struct{ b []byte }
+
+func (m *memSource) NextChunk() ([]byte, error) {
+	if len(m.b) == 0 {
+		return nil, io.EOF
+	}
+	b := m.b
+	m.b = nil
+	return b, nil
 }
 
 const (
@@ -47,6 +76,7 @@ func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
 	c := &bytesWriter{colBase: w.newBase(node), dataOut: w.newStream(), lengthOut: w.newStream(), dictOut: w.newStream()}
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
 	c.ids = format.NewIntRLEv2Encoder(c.dataOut, false)
+	c.idEnc = format.NewIntRLEv2Encoder(&c.idBuf, false)
 	c.resetMode()
 	return c
 }
@@ -61,7 +91,7 @@ func (c *bytesWriter) resetMode() {
 	}
 	c.keyData = c.keyData[:0]
 	c.keyOffsets = append(c.keyOffsets[:0], 0)
-	c.values = c.values[:0]
+	c.resetIDs()
 	c.marks = c.marks[:0]
 	c.markGroup = c.markGroup[:0]
 }
@@ -86,9 +116,39 @@ func (c *bytesWriter) fit(b []byte) []byte {
 	return b
 }
 
+// resetIDs empties the buffered ids.
+func (c *bytesWriter) resetIDs() {
+	c.idBuf.b = c.idBuf.b[:0]
+	c.idEnc.Reset(&c.idBuf)
+	c.nvalues = 0
+}
+
+// replayIDs decodes the buffered ids in order, calling fn with each run of
+// them and the index of the first; it then empties the buffer.
+func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
+	if err := c.idEnc.Flush(); err != nil {
+		return err
+	}
+	dec := format.NewIntRLEv2Decoder(&memSource{c.idBuf.b}, false)
+	c.idScratch = grow(c.idScratch, 1024)
+	for first := 0; first < c.nvalues; {
+		ids := c.idScratch[:min(len(c.idScratch), c.nvalues-first)]
+		if err := dec.Next(ids); err != nil {
+			return fmt.Errorf("orc: internal error: buffered dictionary ids: %w", err)
+		}
+		if err := fn(first, ids); err != nil {
+			return err
+		}
+		first += len(ids)
+	}
+	c.resetIDs()
+	return nil
+}
+
 func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.BytesVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	ids := c.idScratch[:0]
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
 			continue
@@ -111,9 +171,11 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			c.keyData = append(c.keyData, b...)
 			c.keyOffsets = append(c.keyOffsets, len(c.keyData))
 		}
-		c.values = append(c.values, id)
+		ids = append(ids, int64(id))
 	}
-	return nil
+	c.idScratch = ids
+	c.nvalues += len(ids)
+	return c.idEnc.WriteValues(ids)
 }
 
 func (c *bytesWriter) writeDirect(b []byte) error {
@@ -131,7 +193,7 @@ func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
 		return c.directPositions(dst)
 	}
 	// Positioned once the stripe's encoding is known.
-	c.marks = append(c.marks, len(c.values))
+	c.marks = append(c.marks, c.nvalues)
 	c.markGroup = append(c.markGroup, len(c.entries))
 	return dst
 }
@@ -152,26 +214,31 @@ func (c *bytesWriter) groupEnd() error {
 
 func (c *bytesWriter) decide() error {
 	distinct := len(c.keyOffsets) - 1
-	if len(c.values) > 0 && float64(distinct) <= c.w.cfg.dictRatio*float64(len(c.values)) {
+	if c.nvalues > 0 && float64(distinct) <= c.w.cfg.dictRatio*float64(c.nvalues) {
 		c.mode = modeDict
 		return nil
 	}
 	// Replay as direct, positioning the groups seen so far.
 	c.mode = modeDirect
 	m := 0
-	for i, id := range c.values {
-		for m < len(c.marks) && c.marks[m] == i {
-			c.position(m, c.directPositions)
-			m++
+	err := c.replayIDs(func(first int, ids []int64) error {
+		for j, id := range ids {
+			for m < len(c.marks) && c.marks[m] == first+j {
+				c.position(m, c.directPositions)
+				m++
+			}
+			if err := c.writeDirect(c.key(int32(id))); err != nil {
+				return err
+			}
 		}
-		if err := c.writeDirect(c.key(id)); err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for ; m < len(c.marks); m++ {
 		c.position(m, c.directPositions)
 	}
-	c.values = c.values[:0]
 	c.marks = c.marks[:0]
 	c.markGroup = c.markGroup[:0]
 	return nil
@@ -237,14 +304,20 @@ func (c *bytesWriter) writeDictionary() error {
 		return append(dst, uint64(c.ids.Buffered()))
 	}
 	m := 0
-	for i, id := range c.values {
-		for m < len(c.marks) && c.marks[m] == i {
-			c.position(m, idPositions)
-			m++
+	err := c.replayIDs(func(first int, ids []int64) error {
+		for j, id := range ids {
+			for m < len(c.marks) && c.marks[m] == first+j {
+				c.position(m, idPositions)
+				m++
+			}
+			if err := c.ids.Write(int64(remap[id])); err != nil {
+				return err
+			}
 		}
-		if err := c.ids.Write(int64(remap[id])); err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for ; m < len(c.marks); m++ {
 		c.position(m, idPositions)
@@ -281,8 +354,8 @@ func (c *bytesWriter) resetStripe() {
 func (c *bytesWriter) estimate() int64 {
 	est := c.presentSize() + c.dataOut.Size() + c.lengthOut.Size()
 	if c.mode != modeDirect {
-		// keys, their lengths, and about 2 bytes per id after RLE
-		est += int64(len(c.keyData)) + int64(len(c.keyOffsets)) + 2*int64(len(c.values))
+		// keys, their lengths, and the ids as RLE v2
+		est += int64(len(c.keyData)) + int64(len(c.keyOffsets)) + int64(len(c.idBuf.b)) + int64(c.idEnc.Buffered())
 	}
 	return est
 }
