@@ -49,20 +49,28 @@ func TestSmoke(t *testing.T) {
 		if _, _, n, err := measureWrite(s, path, smokeRows, seed, cfg); err != nil || n == 0 {
 			t.Fatalf("write %s: %d bytes, %v", s.Name(), n, err)
 		}
-		for _, q := range queries {
-			m, err := measureQuery(s, path, q, 777)
-			if err != nil {
-				t.Fatalf("%s on %s: %v", q.ID, s.Name(), err)
-			}
-			w := want[q.ID]
-			if m.res.Matched != w.Matched || m.res.Checksum != w.Checksum {
-				t.Errorf("%s on %s: matched %d checksum %x, want %d %x",
-					q.ID, s.Name(), m.res.Matched, m.res.Checksum, w.Matched, w.Checksum)
-			}
-			if m.calls == 0 || m.bytes == 0 {
-				t.Errorf("%s on %s: no reads counted", q.ID, s.Name())
+		modes := []bool{true}
+		if s.Lib == "orcgo" {
+			modes = []bool{true, false} // with and without the search argument
+		}
+		for _, useSarg := range modes {
+			orcUseSarg = useSarg
+			for _, q := range queries {
+				m, err := measureQuery(s, path, q, 777)
+				if err != nil {
+					t.Fatalf("%s on %s (sarg %v): %v", q.ID, s.Name(), useSarg, err)
+				}
+				w := want[q.ID]
+				if m.res.Matched != w.Matched || m.res.Checksum != w.Checksum {
+					t.Errorf("%s on %s (sarg %v): matched %d checksum %x, want %d %x",
+						q.ID, s.Name(), useSarg, m.res.Matched, m.res.Checksum, w.Matched, w.Checksum)
+				}
+				if m.calls == 0 || m.bytes == 0 {
+					t.Errorf("%s on %s: no reads counted", q.ID, s.Name())
+				}
 			}
 		}
+		orcUseSarg = true
 	}
 }
 

@@ -2,11 +2,14 @@ module github.com/orcgo/orc/bench
 
 go 1.26
 
-require github.com/orcgo/orc v0.0.0-00010101000000-000000000000
+require (
+	github.com/apache/arrow-go/v18 v18.8.0
+	github.com/orcgo/orc v0.0.0-00010101000000-000000000000
+	github.com/parquet-go/parquet-go v0.32.0
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
-	github.com/apache/arrow-go/v18 v18.8.0 // indirect
 	github.com/apache/thrift v0.24.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect
@@ -16,7 +19,6 @@ require (
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
-	github.com/parquet-go/parquet-go v0.32.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
