@@ -42,76 +42,92 @@ var (
 		"instructions", "theodolites", "pinto", "beans", "foxes", "ideas", "dependencies", "platelets"}
 )
 
-// lineitemBatches returns k batches of n rows each, starting at row first,
-// and the raw size of one batch's values in bytes.
+// lineitemGen makes lineitem-like rows.
+type lineitemGen struct {
+	r     *rand.Rand
+	order int64
+	line  int64
+}
+
+func newLineitemGen(seed uint64) *lineitemGen {
+	return &lineitemGen{r: rand.New(rand.NewPCG(seed, 1)), order: 1}
+}
+
+// fill resets b and fills it with n new rows, reusing its buffers. It
+// returns the raw size of the values in bytes: 8 per integer and date, 16
+// per decimal, 12 per timestamp, and the bytes of the strings.
+func (g *lineitemGen) fill(b *orc.Batch, n int) int64 {
+	b.Reset()
+	r := g.r
+	col := func(i int) *orc.LongVector { return b.Cols[i].(*orc.LongVector) }
+	dec := func(i int) *orc.DecimalVector { return b.Cols[i].(*orc.DecimalVector) }
+	str := func(i int) *orc.BytesVector { return b.Cols[i].(*orc.BytesVector) }
+	ts := b.Cols[12].(*orc.TimestampVector)
+	for i := 0; i < n; i++ {
+		if g.line == 0 || r.IntN(4) == 0 {
+			g.order += 1 + int64(r.IntN(3))
+			g.line = 1
+		} else {
+			g.line++
+		}
+		col(0).Values = append(col(0).Values, g.order)
+		col(1).Values = append(col(1).Values, 1+int64(r.IntN(200000)))
+		col(2).Values = append(col(2).Values, 1+int64(r.IntN(10000)))
+		col(3).Values = append(col(3).Values, g.line)
+		qty := int64(1 + r.IntN(50))
+		dec(4).Values = append(dec(4).Values, orc.Int128FromInt64(qty*100))
+		dec(5).Values = append(dec(5).Values, orc.Int128FromInt64(qty*int64(90000+r.IntN(10000000))/100))
+		dec(6).Values = append(dec(6).Values, orc.Int128FromInt64(int64(r.IntN(11))))
+		dec(7).Values = append(dec(7).Values, orc.Int128FromInt64(int64(r.IntN(9))))
+		str(8).AppendString([]string{"A", "N", "R"}[r.IntN(3)])
+		str(9).AppendString([]string{"F", "O"}[r.IntN(2)])
+		ship := int64(8036 + r.IntN(2526))
+		col(10).Values = append(col(10).Values, ship)
+		col(11).Values = append(col(11).Values, ship+int64(r.IntN(90))-30)
+		ts.Seconds = append(ts.Seconds, ship*86400+int64(r.IntN(86400)))
+		ts.Nanos = append(ts.Nanos, int32(r.IntN(1000))*1_000_000)
+		str(13).AppendString(instructs[r.IntN(len(instructs))])
+		str(14).AppendString(modes[r.IntN(len(modes))])
+		c := str(15)
+		if len(c.Offsets) == 0 {
+			c.Offsets = append(c.Offsets, 0)
+		}
+		for w, m := 0, 2+r.IntN(5); w < m; w++ {
+			if w > 0 {
+				c.Data = append(c.Data, ' ')
+			}
+			c.Data = append(c.Data, words[r.IntN(len(words))]...)
+		}
+		c.Offsets = append(c.Offsets, len(c.Data))
+	}
+	b.NumRows = n
+	raw := int64(n) * (4*8 + 4*16 + 2*8 + 12)
+	for _, i := range []int{8, 9, 13, 14, 15} {
+		raw += int64(len(str(i).Data))
+	}
+	return raw
+}
+
+// lineitemBatches returns k batches of n rows each and the mean raw size
+// of a batch's values in bytes.
 func lineitemBatches(k, n int, seed uint64) ([]*orc.Batch, int64) {
 	s := orc.MustParseSchema(lineitemSchema)
-	r := rand.New(rand.NewPCG(seed, 1))
+	g := newLineitemGen(seed)
 	var out []*orc.Batch
 	var raw int64
-	order := int64(1)
 	for j := 0; j < k; j++ {
 		b := orc.NewBatch(s, n)
-		col := func(i int) *orc.LongVector { return b.Cols[i].(*orc.LongVector) }
-		dec := func(i int) *orc.DecimalVector { return b.Cols[i].(*orc.DecimalVector) }
-		str := func(i int) *orc.BytesVector { return b.Cols[i].(*orc.BytesVector) }
-		ts := b.Cols[12].(*orc.TimestampVector)
-		line := int64(1)
-		raw = 0
-		for i := 0; i < n; i++ {
-			if r.IntN(4) == 0 {
-				order += 1 + int64(r.IntN(3))
-				line = 1
-			} else {
-				line++
-			}
-			col(0).Values = append(col(0).Values, order)
-			col(1).Values = append(col(1).Values, 1+int64(r.IntN(200000)))
-			col(2).Values = append(col(2).Values, 1+int64(r.IntN(10000)))
-			col(3).Values = append(col(3).Values, line)
-			qty := int64(1 + r.IntN(50))
-			dec(4).Values = append(dec(4).Values, orc.Int128FromInt64(qty*100))
-			dec(5).Values = append(dec(5).Values, orc.Int128FromInt64(qty*int64(90000+r.IntN(10000000))/100))
-			dec(6).Values = append(dec(6).Values, orc.Int128FromInt64(int64(r.IntN(11))))
-			dec(7).Values = append(dec(7).Values, orc.Int128FromInt64(int64(r.IntN(9))))
-			str(8).AppendString([]string{"A", "N", "R"}[r.IntN(3)])
-			str(9).AppendString([]string{"F", "O"}[r.IntN(2)])
-			ship := int64(8036 + r.IntN(2526))
-			col(10).Values = append(col(10).Values, ship)
-			col(11).Values = append(col(11).Values, ship+int64(r.IntN(90))-30)
-			ts.Seconds = append(ts.Seconds, ship*86400+int64(r.IntN(86400)))
-			ts.Nanos = append(ts.Nanos, int32(r.IntN(1000))*1_000_000)
-			str(13).AppendString(instructs[r.IntN(len(instructs))])
-			str(14).AppendString(modes[r.IntN(len(modes))])
-			c := str(15)
-			if len(c.Offsets) == 0 {
-				c.Offsets = append(c.Offsets, 0)
-			}
-			for w, m := 0, 2+r.IntN(5); w < m; w++ {
-				if w > 0 {
-					c.Data = append(c.Data, ' ')
-				}
-				c.Data = append(c.Data, words[r.IntN(len(words))]...)
-			}
-			c.Offsets = append(c.Offsets, len(c.Data))
-		}
-		b.NumRows = n
-		// raw size: 8 bytes per integer, 16 per decimal, 12 per timestamp,
-		// the bytes of the strings
-		raw = int64(n) * (4*8 + 4*16 + 2*8 + 12)
-		for _, i := range []int{8, 9, 13, 14, 15} {
-			raw += int64(len(str(i).Data))
-		}
+		raw += g.fill(b, n)
 		out = append(out, b)
 	}
-	return out, raw
+	return out, raw / int64(k)
 }
 
 func BenchmarkWriteLineitem(b *testing.B) {
 	for _, codec := range []orc.CompressionKind{orc.CompressionZstd, orc.CompressionNone} {
 		b.Run(codec.String(), func(b *testing.B) {
 			const rowsPerBatch = 1024
-			batches, raw := lineitemBatches(16, rowsPerBatch, 1)
+			batches, raw := lineitemBatches(64, rowsPerBatch, 1)
 			b.SetBytes(raw)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -167,7 +183,9 @@ func (k *tailKeeper) ReadAt(p []byte, off int64) (int, error) {
 // heap before the writer existed; the peak of all heap objects including
 // garbage not yet collected; and the largest stripe written.
 func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest int64, elapsed time.Duration) {
-	batches, _ := lineitemBatches(8, 1024, 2)
+	gen := newLineitemGen(2)
+	batch := orc.NewBatch(orc.MustParseSchema(lineitemSchema), 1024)
+	gen.fill(batch, 1024)
 	out := &tailKeeper{}
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
@@ -198,12 +216,13 @@ func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest
 		}
 	}()
 	start := time.Now()
-	w, err := writer.NewWriter(out, batches[0].Schema, writer.WithStripeSize(stripe))
+	w, err := writer.NewWriter(out, batch.Schema, writer.WithStripeSize(stripe))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n < rows; n += 1024 {
-		if err := w.Write(batches[(n/1024)%len(batches)]); err != nil {
+		gen.fill(batch, 1024) // fresh values: cycling a few batches would compress unrealistically well
+		if err := w.Write(batch); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,13 @@ package writer
 //
 // A column's streams hold values only for rows whose ancestors are not null;
 // writers receive the parent's null mask and skip those rows entirely.
+//
+// PRESENT bits are held back while every value of the stripe so far is
+// present (most columns, most stripes): the writer only counts them, and
+// notes the count at the start of each row group. A stripe without nulls
+// has no PRESENT stream, so nothing is lost; at the first null the held
+// bits are written and each row group's PRESENT position is put in front
+// of its row index entry.
 
 import (
 	"github.com/orcgo/orc"
@@ -53,7 +60,9 @@ type colBase struct {
 
 	presentOut *format.OutStream
 	present    *format.BoolRLEEncoder
-	hasNull    bool // some value in the stripe is null
+	hasNull    bool  // some value in the stripe is null: PRESENT is written
+	pending    int   // present values not written to PRESENT yet (while !hasNull)
+	groupAt    []int // pending at the start of each row index entry (while !hasNull)
 
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
@@ -74,19 +83,39 @@ func (w *Writer) newBase(node *orc.Schema) colBase {
 
 func (b *colBase) base() *colBase { return b }
 
-// presentPositions appends the PRESENT stream's position.
+// presentPositions appends the PRESENT stream's position, or, while the
+// stripe has no null, notes where the row group starts for later.
 func (b *colBase) presentPositions(dst []uint64) []uint64 {
+	if !b.hasNull {
+		b.groupAt = append(b.groupAt, b.pending)
+		return dst
+	}
+	return b.appendPresentPosition(dst)
+}
+
+func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 	dst = b.presentOut.AppendPosition(dst)
 	bytes, bits := b.present.Buffered()
 	return append(dst, uint64(bytes), uint64(bits))
 }
 
-// presentPositionCount is how many numbers presentPositions appends.
-func (b *colBase) presentPositionCount() int {
-	if b.w.cfg.compression == orc.CompressionNone {
-		return 3
+// startPresent is called at the stripe's first null: it writes the held
+// present bits and puts each row group's PRESENT position in front of its
+// row index entry (entries[k] started at groupAt[k]).
+func (b *colBase) startPresent() {
+	written := 0
+	for k, e := range b.entries {
+		for ; written < b.groupAt[k]; written++ {
+			b.present.Write(true)
+		}
+		e.Positions = append(b.appendPresentPosition(nil), e.Positions...)
 	}
-	return 4
+	for ; written < b.pending; written++ {
+		b.present.Write(true)
+	}
+	b.pending = 0
+	b.groupAt = b.groupAt[:0]
+	b.hasNull = true
 }
 
 // writeNulls writes the PRESENT bits of rows [start, end) that are not
@@ -95,6 +124,10 @@ func (b *colBase) presentPositionCount() int {
 // skipped) and how many rows have a value.
 func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) ([]bool, int) {
 	if len(nulls) == 0 && parentNulls == nil {
+		if !b.hasNull {
+			b.pending += end - start
+			return nil, end - start
+		}
 		for i := start; i < end; i++ {
 			b.present.Write(true)
 		}
@@ -109,11 +142,18 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 		if skip {
 			continue
 		}
-		b.present.Write(!isNull)
 		if isNull {
+			if !b.hasNull {
+				b.startPresent()
+			}
+			b.present.Write(false)
 			b.group.AddNull()
-			b.hasNull = true
 		} else {
+			if b.hasNull {
+				b.present.Write(true)
+			} else {
+				b.pending++
+			}
 			k++
 		}
 	}
@@ -150,15 +190,9 @@ func finishGroup(c columnWriter) {
 	}
 }
 
-// rowIndex returns the stripe's row index of the column, with PRESENT
-// positions removed when the stripe has no PRESENT stream.
+// rowIndex returns the stripe's row index of the column. Its entries hold
+// PRESENT positions exactly when the stripe has a PRESENT stream.
 func (b *colBase) rowIndex() *orcpb.RowIndex {
-	if !b.hasNull {
-		n := b.presentPositionCount()
-		for _, e := range b.entries {
-			e.Positions = e.Positions[n:]
-		}
-	}
 	return &orcpb.RowIndex{Entry: b.entries}
 }
 
@@ -167,6 +201,8 @@ func (b *colBase) resetBase() {
 	b.presentOut.Reset()
 	b.present.Reset(b.presentOut)
 	b.hasNull = false
+	b.pending = 0
+	b.groupAt = b.groupAt[:0]
 	b.stripe.Reset()
 	b.entries = nil
 	b.blooms = nil
