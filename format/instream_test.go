@@ -326,6 +326,9 @@ func TestInStreamWindow(t *testing.T) {
 // TestInStreamNoAllocs checks that reading and seeking a compressed stream
 // allocates nothing once the buffers exist.
 func TestInStreamNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	r := rand.New(rand.NewPCG(9, 10))
 	data := lzoText(r, 50000)
 	for _, cc := range writeCodecs {

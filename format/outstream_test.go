@@ -314,6 +314,9 @@ func TestOutStreamErrors(t *testing.T) {
 // TestOutStreamNoAllocs checks that writing chunks after Reset allocates
 // nothing per chunk.
 func TestOutStreamNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	data := benchChunk()[:64<<10]
 	for _, cc := range writeCodecs {
 		if cc.level != 0 {
