@@ -815,3 +815,29 @@ func convertBatch(b *orc.Batch, dst []rowBench) {
 		}
 	}
 }
+
+// FuzzRowReader reads mutated files through the row API: errors are fine,
+// panics are not. The seeds are small files written by RowWriter.
+func FuzzRowReader(f *testing.F) {
+	r := rand.New(rand.NewPCG(11, 11))
+	rows := rowRandSimple(r, 30)
+	for _, codec := range []orc.CompressionKind{orc.CompressionNone, orc.CompressionZstd} {
+		f.Add(rowsWrite(f, r, rows, writer.WithCompression(codec), writer.WithRowIndexStride(100)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rd, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		rr, err := reader.NewRowReader[rowSimple](rd)
+		if err != nil {
+			return
+		}
+		dst := make([]rowSimple, 7)
+		for range 1000 {
+			if _, err := rr.Read(dst); err != nil {
+				return
+			}
+		}
+	})
+}

@@ -479,7 +479,7 @@ func (d *stringDecoder) decode(v orc.Vector, start, n int, nulls []bool, base un
 	offs := vec.Offsets[start : start+n+1]
 	for i := range n {
 		a, b := offs[i]-lo, offs[i+1]-lo
-		if a > b || b > len(all) {
+		if a < 0 || a > b || b > len(all) {
 			return orc.Corruptf("bytes vector offsets out of order at row %d", start+i)
 		}
 		s := all[a:b]
@@ -519,7 +519,7 @@ func (d *bytesDecoder) decode(v orc.Vector, start, n int, nulls []bool, base uns
 	offs := vec.Offsets[start : start+n+1]
 	for i := range n {
 		a, b := offs[i]-lo, offs[i+1]-lo
-		if a > b || b > len(all) {
+		if a < 0 || a > b || b > len(all) {
 			return orc.Corruptf("bytes vector offsets out of order at row %d", start+i)
 		}
 		var s []byte
