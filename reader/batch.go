@@ -482,7 +482,7 @@ func (br *BatchReader) startStripe(i int) error {
 		}
 		if br.explain != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
-				br.sarg.Effective(func(c int) bool { _, ok := ix.entries[c]; return ok }), countRuns(runs), ix.groups)
+				br.sarg.EffectiveFor(ix.leafDecided), countRuns(runs), ix.groups)
 		}
 		if len(runs) == 0 {
 			br.stats.StripesSkipped++

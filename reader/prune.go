@@ -56,6 +56,9 @@ func (s *levelSource) Stats(col int) *stats.Column {
 	if ok {
 		p = &c
 	}
+	if p != nil && !plausible(s.r.tail.Schema, col, p, s.Stats, s.rows()) {
+		p = nil
+	}
 	if s.cache == nil {
 		s.cache = map[int]*stats.Column{}
 	}
@@ -63,7 +66,67 @@ func (s *levelSource) Stats(col int) *stats.Column {
 	return p
 }
 
+// rows is the number of rows of the level.
+func (s *levelSource) rows() int64 {
+	if s.stripe < 0 {
+		return int64(s.r.tail.Footer.GetNumberOfRows())
+	}
+	return s.r.Stripes()[s.stripe].NumRows
+}
+
 func (s *levelSource) Bloom(int) sarg.BloomFilter { return nil }
+
+// plausible reports whether a column's statistics can describe a unit of
+// rows rows. Statistics claiming neither values nor nulls are believed
+// (ORC-1553: the unit holds no rows of the column) only where that is
+// possible: for the root, when the unit has no rows; for a struct field,
+// when the struct has no non-null rows in the unit (each non-null struct
+// row holds a value or a null of each field). Otherwise the writer
+// collected nothing - Java files written with orc.create.index=false
+// record a count of 0 at every level - and the statistics are dropped:
+// believing them would skip every unit. parent returns the (checked)
+// statistics of another column of the same unit.
+func plausible(schema *orc.Schema, col int, st *stats.Column, parent func(int) *stats.Column, rows int64) bool {
+	if st.NumValues != 0 || st.HasNull || !st.HasNullKnown {
+		return true
+	}
+	if col == 0 {
+		return rows == 0
+	}
+	p := parentOf(schema, col)
+	if p == nil || p.Kind != orc.Struct {
+		return true // list elements, map entries, union variants may be empty
+	}
+	ps := parent(p.ID())
+	if ps == nil {
+		if p.ID() == 0 {
+			return rows == 0 // the root's rows are the unit's
+		}
+		return false // nothing shows that the struct is all null
+	}
+	return ps.NumValues == 0
+}
+
+// parentOf returns the parent of column id, or nil for the root.
+func parentOf(schema *orc.Schema, id int) *orc.Schema {
+	n := schema
+	for n.ID() != id {
+		var next *orc.Schema
+		for _, c := range n.Children {
+			if id >= c.ID() && id <= c.MaxID() {
+				next = c
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		if next.ID() == id {
+			return n
+		}
+		n = next
+	}
+	return nil
+}
 
 // stripeIndex holds the row indexes and bloom filters read for a stripe.
 type stripeIndex struct {
@@ -73,7 +136,13 @@ type stripeIndex struct {
 	entries map[int][]*orcpb.RowIndexEntry
 	blooms  map[int][]*orcpb.BloomFilter
 	filters map[[2]int]*bloomfilter.Filter
+	decided []bool // per leaf: it was not YES_NO_NULL in some group
 }
+
+// leafDecided reports whether leaf i decided anything in some row group
+// (for the effective predicate of explain: a column whose index entries
+// carry no statistics has an index, but its leaves can't decide).
+func (ix *stripeIndex) leafDecided(i int) bool { return i < len(ix.decided) && ix.decided[i] }
 
 // groupSource serves one row group's statistics and bloom filters.
 type groupSource struct {
@@ -88,7 +157,17 @@ func (s groupSource) Stats(col int) *stats.Column {
 	}
 	cols := s.ix.r.tail.Schema.Columns()
 	c := stats.FromProto(es[s.group].GetStatistics(), cols[col], s.ix.r.writerInfo())
+	if !plausible(s.ix.r.tail.Schema, col, &c, s.Stats, s.rows()) {
+		return nil
+	}
 	return &c
+}
+
+// rows is the number of rows of the group: the stride, less in the
+// stripe's last group.
+func (s groupSource) rows() int64 {
+	stride := int64(s.ix.r.RowIndexStride())
+	return min(stride, s.ix.meta.info.NumRows-int64(s.group)*stride)
 }
 
 func (s groupSource) Bloom(col int) sarg.BloomFilter {
@@ -235,6 +314,12 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, runs []gr
 	for g := 0; g < groups; g++ {
 		src := groupSource{ix: ix, group: g}
 		leaves = br.sarg.EvaluateLeaves(src, leaves[:0])
+		if ix.decided == nil {
+			ix.decided = make([]bool, len(leaves))
+		}
+		for i, l := range leaves {
+			ix.decided[i] = ix.decided[i] || l != sarg.YesNoNull
+		}
 		tv := br.sarg.Combine(leaves)
 		selected[g] = tv.IsNeeded()
 		if selected[g] {

@@ -1291,12 +1291,24 @@ func sdCheck(f *sdFile, e sarg.Expr, o sdRead) (sdOutcome, string) {
 	}
 	// Reference.
 	var want []int
-	hit := make([]bool, f.nGroup)
 	for i, m := range f.maps {
 		if ok, _ := b.EvalRow(m); ok {
 			want = append(want, i)
-			hit[f.groups[i]] = true
 		}
+	}
+	return sdCheckRows(f, e, o, want)
+}
+
+// sdCheckRows is sdCheck with the matching rows given.
+func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, string) {
+	var out sdOutcome
+	b, err := sarg.Bind(e, f.schema)
+	if err != nil {
+		return out, fmt.Sprintf("Bind: %v", err)
+	}
+	hit := make([]bool, f.nGroup)
+	for _, i := range want {
+		hit[f.groups[i]] = true
 	}
 	out.matched = len(want)
 
@@ -1410,6 +1422,59 @@ func sdScan(f *sdFile, opts []reader.ScanOption, explain bool) ([]int, reader.Sc
 		return got, br.Stats(), fmt.Sprintf("explain text does not start with the predicate: %.200q", br.Explain())
 	}
 	return got, br.Stats(), ""
+}
+
+// sdAbsent marks a column a scan did not return.
+type sdAbsent struct{}
+
+// sdRows runs a scan and returns its rows by file column id (sdAbsent{}
+// for columns the scan left out), for files without a rid column.
+func sdRows(f *sdFile, opts ...reader.ScanOption) ([][]any, reader.ScanStats, error) {
+	br, err := f.r.NewBatchReader(opts...)
+	if err != nil {
+		return nil, reader.ScanStats{}, err
+	}
+	b := br.NewBatch()
+	cols := sdColumns(br.Schema(), f.ids)
+	var out [][]any
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			return out, br.Stats(), nil
+		}
+		if err != nil {
+			return out, br.Stats(), err
+		}
+		for i := 0; i < b.NumRows; i++ {
+			row := make([]any, len(f.paths))
+			for id := range row {
+				row[id] = sdAbsent{}
+			}
+			sdFlattenRow(cols, b, i, func(c *sdCol, v any) {
+				if c.id >= 0 {
+					row[c.id] = v
+				}
+			})
+			out = append(out, row)
+		}
+	}
+}
+
+// sdSameRows compares rows as sdRows returns them with full-scan rows
+// (columns a scan left out are not compared) and describes the first
+// difference, or returns "".
+func sdSameRows(got, want [][]any) string {
+	for i := range min(len(got), len(want)) {
+		for id, v := range got[i] {
+			if _, absent := v.(sdAbsent); !absent && !sdEqual(v, want[i][id]) {
+				return fmt.Sprintf("row %d column %d: %s, want %s", i, id, sdString(v), sdString(want[i][id]))
+			}
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d rows, want %d", len(got), len(want))
+	}
+	return ""
 }
 
 // sdDiff describes the first difference between two row lists.
