@@ -72,8 +72,8 @@ func checkBad(t *testing.T, name string, data []byte, mustFail bool) {
 		if !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) {
 			t.Errorf("%s: error wraps neither ErrCorrupt nor ErrUnsupported: %v", name, err)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s: no answer after 20s (hang?)", name)
+	case <-time.After(90 * time.Second):
+		t.Fatalf("%s: no answer after 90s (hang?)", name)
 	}
 }
 
@@ -144,6 +144,9 @@ func TestDamagedCopies(t *testing.T) {
 			flips := 200
 			if testing.Short() {
 				flips = 20
+				if name == "demo-11-zlib.orc" || name == "demo-12-zlib.orc" {
+					t.Skip("1.9M rows per read; skipped in -short")
+				}
 			}
 			rng := rand.New(rand.NewPCG(uint64(len(data)), 7))
 			// Truncations: 20 cut points, always including the tail area.
