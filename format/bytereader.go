@@ -185,6 +185,23 @@ func (r *ByteReader) ReadVarint() (int64, error) {
 // form of decimal DATA streams. Longer values give an error wrapping
 // orc.ErrUnsupported (Hive 0.11 allowed unbounded decimals).
 func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
+	// Fast path: a varint of at most 9 bytes (63 bits of zigzag, so the
+	// value fits in an int64) found whole in the current chunk.
+	if buf := r.buf[r.pos:]; len(buf) > 0 {
+		var x uint64
+		for i := 0; i < len(buf) && i < 9; i++ {
+			c := buf[i]
+			x |= uint64(c&0x7f) << (7 * uint(i))
+			if c < 0x80 {
+				r.pos += i + 1
+				return orc.Int128FromInt64(UnZigzag(x)), nil
+			}
+		}
+	}
+	return r.readVarint128Slow()
+}
+
+func (r *ByteReader) readVarint128Slow() (orc.Int128, error) {
 	var lo, hi uint64
 	var s uint
 	for i := 0; ; i++ {

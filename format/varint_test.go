@@ -1,0 +1,86 @@
+package format
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/orcgo/orc"
+)
+
+// Decimal varints round-trip over the whole 128-bit range, through whole
+// buffers and through pieces of 1 to 7 bytes (which take the slow path).
+func TestVarint128RoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []orc.Int128{{}, orc.Int128FromInt64(1), orc.Int128FromInt64(-1),
+		orc.Int128FromInt64(math.MaxInt64), orc.Int128FromInt64(math.MinInt64),
+		{Hi: math.MaxInt64, Lo: math.MaxUint64}, {Hi: math.MinInt64, Lo: 0}}
+	for i := 0; i < 2000; i++ {
+		v := orc.Int128{Hi: int64(rng.Uint64()) >> rng.IntN(64), Lo: rng.Uint64()}
+		if rng.IntN(2) == 0 {
+			v = orc.Int128FromInt64(int64(rng.Uint64()) >> rng.IntN(64))
+		}
+		vals = append(vals, v)
+	}
+	var data []byte
+	for _, v := range vals {
+		data = AppendVarint128(data, v)
+	}
+	for _, src := range sources(data) {
+		r := NewByteReader(src)
+		for i, want := range vals {
+			got, err := r.ReadVarint128()
+			if err != nil || got != want {
+				t.Fatalf("value %d: got %v, %v; want %v", i, got, err, want)
+			}
+		}
+	}
+	// The 128-bit zigzag agrees with big-integer arithmetic.
+	for _, v := range vals[:50] {
+		b := AppendVarint128(nil, v)
+		var u big.Int
+		for i := len(b) - 1; i >= 0; i-- {
+			u.Lsh(&u, 7)
+			u.Or(&u, big.NewInt(int64(b[i]&0x7f)))
+		}
+		z := new(big.Int).Lsh(v.Big(), 1)
+		if v.Sign() < 0 {
+			z.Neg(z)
+			z.Sub(z, big.NewInt(1))
+		}
+		if u.Cmp(z) != 0 {
+			t.Fatalf("zigzag of %v is %v, want %v", v.Big(), &u, z)
+		}
+	}
+}
+
+// A varint wider than 128 bits is unsupported; one cut short is corrupt.
+func TestVarint128Bad(t *testing.T) {
+	wide := append(make([]byte, 0, 20), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f)
+	if _, err := NewByteReader(whole(wide)).ReadVarint128(); !errors.Is(err, orc.ErrUnsupported) {
+		t.Fatalf("wide: %v", err)
+	}
+	if _, err := NewByteReader(whole([]byte{0x80, 0x80})).ReadVarint128(); !errors.Is(err, orc.ErrCorrupt) {
+		t.Fatalf("short: %v", err)
+	}
+}
+
+func BenchmarkReadVarint128(b *testing.B) {
+	var data []byte
+	for i := 0; i < 4096; i++ {
+		data = AppendVarint128(data, orc.Int128FromInt64(int64(i*7919-10000000)))
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r := NewByteReader(whole(data))
+		for j := 0; j < 4096; j++ {
+			if _, err := r.ReadVarint128(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
