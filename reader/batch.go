@@ -57,6 +57,8 @@ type BatchReader struct {
 	explain   *strings.Builder
 
 	stripe    int // next stripe to start
+	stopAt    int // parallel workers: stop before this stripe (0: no limit)
+	par       *parallel
 	runs      []groupRun
 	run       int // next run to start
 	ix        *stripeIndex
@@ -118,6 +120,9 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	}
 	if br.sarg != nil {
 		br.locateSargColumns()
+	}
+	if cfg.parallel > 1 && !cfg.explain && len(r.tail.Footer.GetStripes()) > 1 {
+		return r.newParallel(br, opts)
 	}
 	br.stats.FilesConsidered = 1
 	if br.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
@@ -227,7 +232,12 @@ func (br *BatchReader) Schema() *orc.Schema { return br.schema }
 func (br *BatchReader) NewBatch() *orc.Batch { return orc.NewBatch(br.schema, br.cfg.batchSize) }
 
 // Stats returns the work done so far.
-func (br *BatchReader) Stats() ScanStats { return br.stats }
+func (br *BatchReader) Stats() ScanStats {
+	if br.par != nil {
+		return br.par.sum()
+	}
+	return br.stats
+}
 
 // Explain returns the pruning decisions recorded with WithExplain.
 func (br *BatchReader) Explain() string {
@@ -243,6 +253,9 @@ func (br *BatchReader) Explain() string {
 func (br *BatchReader) Next(b *orc.Batch) error {
 	if br.err != nil {
 		return br.err
+	}
+	if br.par != nil {
+		return br.par.next(b)
 	}
 	for {
 		if err := br.ensureRows(); err != nil {
@@ -288,6 +301,9 @@ func (br *BatchReader) ensureRows() error {
 				return err
 			}
 			continue
+		}
+		if br.stopAt > 0 && br.stripe >= br.stopAt {
+			return io.EOF // a parallel worker's stripe is finished
 		}
 		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
 			br.done = true

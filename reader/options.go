@@ -69,6 +69,7 @@ type scanConfig struct {
 	batchSize int
 	coalesce  int64
 	where     *sarg.Expr
+	parallel  int
 	rangeOn   bool
 	rangeOff  int64
 	rangeLen  int64
@@ -160,6 +161,21 @@ func WithRange(offset, length int64) ScanOption {
 			return fmt.Errorf("orc: WithRange(%d, %d): offset and length must not be negative", offset, length)
 		}
 		c.rangeOn, c.rangeOff, c.rangeLen = true, offset, length
+		return nil
+	}
+}
+
+// WithParallelism decodes up to n stripes at once, each in its own
+// goroutine, while Next still returns rows in file order. Memory grows with
+// n: each worker holds one stripe's fetched bytes and a few batches. Call
+// BatchReader.Close when stopping before the end, so the workers stop.
+// Ignored with WithExplain. Default 1; 1 to 64.
+func WithParallelism(n int) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1 || n > 64 {
+			return fmt.Errorf("orc: WithParallelism(%d): must be 1..64", n)
+		}
+		c.parallel = n
 		return nil
 	}
 }

@@ -1,0 +1,76 @@
+package reader_test
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+func TestParallelMatchesSequential(t *testing.T) {
+	const n = 30000
+	data := manyStripes(t, n)
+	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readIDs(t, r)
+	for _, p := range []int{2, 3, 8, 64} {
+		got := readIDs(t, r, reader.WithParallelism(p), reader.WithBatchSize(333))
+		if !slices.Equal(got, want) {
+			t.Fatalf("parallelism %d: %d rows, want %d in order", p, len(got), len(want))
+		}
+		where := sarg.MustParse("id BETWEEN 5000 AND 5099 OR id >= 29990")
+		seq := readIDs(t, r, reader.WithSearchArgument(where), reader.WithExactFilter(true))
+		par := readIDs(t, r, reader.WithSearchArgument(where), reader.WithExactFilter(true), reader.WithParallelism(p))
+		if len(seq) != 110 || !slices.Equal(seq, par) {
+			t.Fatalf("parallelism %d with a predicate: %d rows, sequential %d", p, len(par), len(seq))
+		}
+		half := int64(len(data) / 2)
+		a := readIDs(t, r, reader.WithRange(0, half), reader.WithParallelism(p))
+		b := readIDs(t, r, reader.WithRange(half, int64(len(data))), reader.WithParallelism(p))
+		if !slices.Equal(append(a, b...), want) {
+			t.Fatalf("parallelism %d with ranges: %d + %d rows", p, len(a), len(b))
+		}
+	}
+}
+
+// Stopping a parallel scan early with Close leaves no goroutine behind.
+func TestParallelCloseNoLeak(t *testing.T) {
+	data := manyStripes(t, 30000)
+	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	for i := 0; i < 20; i++ {
+		br, err := r.NewBatchReader(reader.WithParallelism(4), reader.WithBatchSize(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := br.NewBatch()
+		for k := 0; k < i; k++ {
+			if err := br.Next(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		br.Close()
+		if err := br.Next(b); err != io.EOF {
+			t.Fatalf("Next after Close: %v", err)
+		}
+	}
+	// A scan read to the end stops its workers by itself.
+	readIDs(t, r, reader.WithParallelism(4))
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Fatalf("%d goroutines after the scans, %d before", g, before)
+	}
+}
