@@ -129,6 +129,11 @@ func orcStripeRows(path string) (int64, error) {
 // -orc-sarg).
 var orcUseSarg = true
 
+// orcParallel is how many stripes the orcgo reader decodes at once (flag
+// -orc-parallel; default GOMAXPROCS). The Parquet readers decode row groups
+// one at a time.
+var orcParallel = 1
+
 // orcView makes a Chunk that views an orcgo batch: bigint, date and string
 // vectors are used in place; decimals and timestamps are converted.
 type orcView struct {
@@ -176,7 +181,7 @@ func queryOrc(f *countingFile, q *Query, batch int) (QueryResult, error) {
 	if err != nil {
 		return QueryResult{}, err
 	}
-	opts := []reader.ScanOption{reader.WithBatchSize(batch)}
+	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, orcParallel))}
 	if len(q.Cols) < numCols {
 		opts = append(opts, reader.WithColumns(colNames(q.Cols)...))
 	}
@@ -197,6 +202,7 @@ func queryOrc(f *countingFile, q *Query, batch int) (QueryResult, error) {
 	if err != nil {
 		return QueryResult{}, err
 	}
+	defer br.Close()
 	b := br.NewBatch()
 	var v orcView
 	for _, name := range b.Schema.FieldNames {
