@@ -54,6 +54,16 @@ type BatchReader struct {
 	sargTop   []bool        // per batch column: holds a predicate column
 	matches   []bool
 	colVecs   sarg.ColumnVectors
+
+	// Lazy I/O with exact filtering: the columns of fields without a
+	// predicate column are fetched and started only once a batch of the
+	// stripe has a match.
+	lazy         bool
+	predCol      []bool // per file column id: under a field with a predicate column
+	otherField   map[columnReader]bool
+	othersLoaded bool
+	pendingLocs  []streamLoc
+	bytes2       stripeBytes
 	explain   *strings.Builder
 
 	stripe    int // next stripe to start
@@ -120,6 +130,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	}
 	if br.sarg != nil {
 		br.locateSargColumns()
+		br.setupLazy()
 	}
 	if cfg.parallel > 1 && !cfg.explain && len(r.tail.Footer.GetStripes()) > 1 {
 		return r.newParallel(br, opts)
@@ -344,7 +355,7 @@ func (br *BatchReader) startRun() error {
 		// The first run of a stripe starting at group 0 needs no seek
 		// (Java leaves entry 0's positions empty in some files).
 		if br.run > 1 || run.first > 0 {
-			if err := br.seekAll(br.ix, run.first); err != nil {
+			if err := br.seekColumns(br.ix, run.first, br.root, br.notLoaded); err != nil {
 				return err
 			}
 		}
@@ -364,6 +375,9 @@ func (br *BatchReader) readWhole() error {
 	ix, runs, nextRun := br.ix, br.runs, br.run
 	br.windowed = false
 	if err := br.loadStripe(br.ctx.meta); err != nil {
+		return err
+	}
+	if err := br.fetchOthers(); err != nil {
 		return err
 	}
 	br.ix, br.runs, br.run = ix, runs, nextRun
@@ -447,13 +461,20 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 		return 0, err
 	}
 	kept := countTrue(br.matches[:n])
+	if (kept > 0 || mask != nil) && !br.othersLoaded {
+		if err := br.loadOthers(); err != nil {
+			return 0, err
+		}
+	}
 	for i, f := range sr.fields {
 		if br.sargTop[i] {
 			continue
 		}
 		if kept == 0 && mask == nil {
-			if err := f.skip(int64(n)); err != nil {
-				return 0, err
+			if br.othersLoaded { // keep them in step with the rows
+				if err := f.skip(int64(n)); err != nil {
+					return 0, err
+				}
 			}
 			continue
 		}
@@ -554,6 +575,18 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 			}
 		}
 	}
+	br.othersLoaded, br.pendingLocs = !br.lazy, nil
+	if br.lazy {
+		var pred []streamLoc
+		for _, l := range locs {
+			if br.predCol[br.columnAt(meta, l)] {
+				pred = append(pred, l)
+			} else {
+				br.pendingLocs = append(br.pendingLocs, l)
+			}
+		}
+		locs = pred
+	}
 	reads, read := br.bytes.reads, br.bytes.read
 	if err := r.fetch(&br.bytes, locs, br.cfg.coalesce, i); err != nil {
 		return err
@@ -582,7 +615,121 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 			return err
 		}
 	}
-	return br.root.startStripe(&br.ctx)
+	if !br.lazy {
+		return br.root.startStripe(&br.ctx)
+	}
+	sr := br.root.(*structReader)
+	if err := sr.startPresence(&br.ctx); err != nil {
+		return err
+	}
+	for i, f := range sr.fields {
+		if br.sargTop[i] {
+			if err := f.startStripe(&br.ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setupLazy decides whether exact filtering may defer the other columns'
+// I/O and records which columns are the predicate's.
+func (br *BatchReader) setupLazy() {
+	sr, ok := br.root.(*structReader)
+	if !ok || br.matcher == nil {
+		return
+	}
+	br.predCol = make([]bool, len(br.selected))
+	br.otherField = map[columnReader]bool{}
+	for i, f := range sr.fields {
+		if !br.sargTop[i] {
+			br.otherField[f] = true
+			br.lazy = true
+		}
+		var mark func(c columnReader)
+		mark = func(c columnReader) {
+			br.predCol[c.columnID()] = br.sargTop[i]
+			for _, k := range children(c) {
+				mark(k)
+			}
+		}
+		mark(f)
+	}
+	br.predCol[0] = true
+}
+
+// notLoaded reports whether c is a field whose columns are not loaded yet.
+func (br *BatchReader) notLoaded(c columnReader) bool {
+	return !br.othersLoaded && br.otherField[c]
+}
+
+// columnAt returns the column whose stream starts at l's offset (a fetch
+// location is a whole stream or a window inside one).
+func (br *BatchReader) columnAt(meta *stripeMeta, l streamLoc) int {
+	for k, s := range meta.streams {
+		if l.offset >= s.offset && l.offset+l.length <= s.offset+s.length && (s.length > 0 || l.offset == s.offset) {
+			return k.column
+		}
+	}
+	return 0
+}
+
+// fetchOthers reads and starts the deferred columns of the stripe, leaving
+// them at the stripe's start.
+func (br *BatchReader) fetchOthers() error {
+	if br.othersLoaded {
+		return nil
+	}
+	reads, read := br.bytes2.reads, br.bytes2.read
+	if err := br.r.fetch(&br.bytes2, br.pendingLocs, br.cfg.coalesce, br.ctx.meta.index); err != nil {
+		return err
+	}
+	br.stats.ReadCalls += br.bytes2.reads - reads
+	br.stats.BytesRead += br.bytes2.read - read
+	br.ctx.extra = &br.bytes2
+	br.othersLoaded = true
+	sr := br.root.(*structReader)
+	for i, f := range sr.fields {
+		if !br.sargTop[i] {
+			if err := f.startStripe(&br.ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// loadOthers fetches the deferred columns in the middle of a run and brings
+// them to the row the predicate columns are at.
+func (br *BatchReader) loadOthers() error {
+	if err := br.fetchOthers(); err != nil {
+		return err
+	}
+	run := br.runs[br.run-1]
+	other := func(col int) bool { return !br.predCol[col] }
+	if br.windowed {
+		if err := br.applyWindowsFor(run.first, other); err != nil {
+			return err
+		}
+	}
+	sr := br.root.(*structReader)
+	consumed := br.runRows - br.remaining // rows of the run before this batch
+	for i, f := range sr.fields {
+		if br.sargTop[i] {
+			continue
+		}
+		if br.windowed && (br.run > 1 || run.first > 0) {
+			if err := br.seekColumns(br.ix, run.first, f, nil); err != nil {
+				return err
+			}
+		}
+		if consumed > 0 {
+			if err := f.skip(consumed); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // groupStarts records, per windowed stream, the first position of every

@@ -43,6 +43,7 @@ type stripeCtx struct {
 	r         *Reader
 	meta      *stripeMeta
 	bytes     *stripeBytes
+	extra     *stripeBytes // bytes fetched later (deferred columns), or nil
 	dec       format.Decompressor
 	zone      *time.Location
 	maxValues int64 // bound on the values any column may produce in the stripe
@@ -73,7 +74,7 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 	var data []byte
 	if _, windowed := c.windows[key]; !windowed {
 		// Read whole; windowed streams get their bytes run by run.
-		if data = c.bytes.slice(loc); data == nil && loc.length > 0 {
+		if data = c.slice(loc); data == nil && loc.length > 0 {
 			return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d was not fetched", kind, col, c.meta.index)
 		}
 	}
@@ -87,6 +88,14 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		c.ins[key] = *in
 	}
 	return true, nil
+}
+
+// slice returns the fetched bytes of loc, from either buffer.
+func (c *stripeCtx) slice(loc streamLoc) []byte {
+	if b := c.bytes.slice(loc); b != nil || c.extra == nil {
+		return b
+	}
+	return c.extra.slice(loc)
 }
 
 // maxBytes bounds the decompressed size of a stream from its stored size.

@@ -425,11 +425,15 @@ func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[stream
 
 // applyWindows points every windowed stream at the range that covers the
 // run starting at group g.
-func (br *BatchReader) applyWindows(g int) error {
+func (br *BatchReader) applyWindows(g int) error { return br.applyWindowsFor(g, nil) }
+
+// applyWindowsFor is applyWindows for the columns only accepts (all when
+// only is nil).
+func (br *BatchReader) applyWindowsFor(g int, only func(col int) bool) error {
 	ctx := &br.ctx
 	for key, ranges := range ctx.windows {
 		in, ok := ctx.ins[key]
-		if !ok {
+		if !ok || only != nil && !only(key.column) {
 			continue
 		}
 		start := ctx.groupStart[key][g]
@@ -452,7 +456,7 @@ func (br *BatchReader) applyWindows(g int) error {
 			return fmt.Errorf("orc: internal error: no planned range of %s column %d covers group %d (offset %d)",
 				key.kind, key.column, g, start)
 		}
-		data := ctx.bytes.slice(streamLoc{offset: loc.offset + int64(found.Start), length: int64(found.End - found.Start)})
+		data := ctx.slice(streamLoc{offset: loc.offset + int64(found.Start), length: int64(found.End - found.Start)})
 		in.SetWindow(data, found.Start)
 	}
 	return nil
@@ -460,9 +464,18 @@ func (br *BatchReader) applyWindows(g int) error {
 
 // seekAll positions every selected column at row group g.
 func (br *BatchReader) seekAll(ix *stripeIndex, g int) error {
+	return br.seekColumns(ix, g, br.root, nil)
+}
+
+// seekColumns positions the readers under root at row group g, skipping
+// those for which skip returns true (with their subtrees).
+func (br *BatchReader) seekColumns(ix *stripeIndex, g int, root columnReader, skip func(columnReader) bool) error {
 	var pp format.PositionProvider
 	var walk func(c columnReader) error
 	walk = func(c columnReader) error {
+		if skip != nil && skip(c) {
+			return nil
+		}
 		col := c.columnID()
 		entries := ix.entries[col]
 		if g >= len(entries) {
@@ -482,7 +495,7 @@ func (br *BatchReader) seekAll(ix *stripeIndex, g int) error {
 		}
 		return nil
 	}
-	return walk(br.root)
+	return walk(root)
 }
 
 // explainGroup records one row group's leaf values and decision.
