@@ -64,7 +64,7 @@ type BatchReader struct {
 	othersLoaded bool
 	pendingLocs  []streamLoc
 	bytes2       stripeBytes
-	explain   *strings.Builder
+	explain      *strings.Builder
 
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
