@@ -201,6 +201,40 @@ func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
 	return r.readVarint128Slow()
 }
 
+// ReadVarint128s fills dst with decimal varints (see ReadVarint128),
+// decoding those that fit in 63 bits straight from the chunk in one loop.
+func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
+	for i := 0; i < len(dst); {
+		buf := r.buf[r.pos:]
+		p := 0
+	values:
+		for i < len(dst) {
+			var x uint64
+			for j := 0; j < 9 && p+j < len(buf); j++ {
+				c := buf[p+j]
+				x |= uint64(c&0x7f) << (7 * uint(j))
+				if c < 0x80 {
+					p += j + 1
+					dst[i] = orc.Int128FromInt64(UnZigzag(x))
+					i++
+					continue values
+				}
+			}
+			break
+		}
+		r.pos += p
+		if i < len(dst) {
+			v, err := r.ReadVarint128()
+			if err != nil {
+				return err
+			}
+			dst[i] = v
+			i++
+		}
+	}
+	return nil
+}
+
 func (r *ByteReader) readVarint128Slow() (orc.Int128, error) {
 	var lo, hi uint64
 	var s uint

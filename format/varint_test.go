@@ -37,6 +37,23 @@ func TestVarint128RoundTrip(t *testing.T) {
 			}
 		}
 	}
+	// The same through the batch call, in batches of varied sizes.
+	for _, src := range sources(data) {
+		r := NewByteReader(src)
+		got := make([]orc.Int128, len(vals))
+		for i := 0; i < len(vals); {
+			n := min(1+rng.IntN(100), len(vals)-i)
+			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
+				t.Fatal(err)
+			}
+			i += n
+		}
+		for i := range vals {
+			if got[i] != vals[i] {
+				t.Fatalf("batch value %d: got %v, want %v", i, got[i], vals[i])
+			}
+		}
+	}
 	// The 128-bit zigzag agrees with big-integer arithmetic.
 	for _, v := range vals[:50] {
 		b := AppendVarint128(nil, v)

@@ -70,12 +70,8 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			vec.Values[i] = orc.Int128FromInt64(u)
 		}
 	} else {
-		for i := 0; i < k; i++ {
-			x, err := c.data.ReadVarint128()
-			if err != nil {
-				return c.wrap(err, "DATA")
-			}
-			vec.Values[i] = x
+		if err := c.data.ReadVarint128s(vec.Values[:k]); err != nil {
+			return c.wrap(err, "DATA")
 		}
 		if err := c.scales.Next(c.buf); err != nil {
 			return c.wrap(err, "SECONDARY")
