@@ -31,6 +31,17 @@ var allowed = map[string][]string{
 	"cmd/orc":            {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer"},
 }
 
+// external lists, for each package, the third-party modules (prefixes) its
+// non-test files may import besides the standard library.
+var external = map[string][]string{
+	"format":       {"google.golang.org/protobuf/", "github.com/klauspost/compress/", "github.com/pierrec/lz4/v4"},
+	"format/orcpb": {"google.golang.org/protobuf/"},
+	"reader":       {"google.golang.org/protobuf/"},
+	"writer":       {"google.golang.org/protobuf/"},
+	"rowindex":     {"google.golang.org/protobuf/"},
+	"cmd/orc":      {"google.golang.org/protobuf/"},
+}
+
 const module = "github.com/orcgo/orc"
 
 func TestDependencies(t *testing.T) {
@@ -61,6 +72,18 @@ func TestDependencies(t *testing.T) {
 		}
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
+			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") && !strings.HasPrefix(p, module) {
+				ok := false
+				for _, e := range external[pkg] {
+					if strings.HasPrefix(p, e) || p == strings.TrimSuffix(e, "/") {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s imports third-party %q, which is not in its allowed list", path, p)
+				}
+				continue
+			}
 			if p == module {
 				imports[pkg][""] = true
 			} else if strings.HasPrefix(p, module+"/") {
