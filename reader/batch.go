@@ -605,7 +605,8 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
 	br.ctx = stripeCtx{r: r, meta: meta, bytes: &br.bytes, dec: br.dec, zone: zone,
-		maxValues: 1024*stripeBytes + 1<<16, windows: windows, ins: map[streamKey]*format.InStream{}}
+		maxValues: 1024*stripeBytes + 1<<16, windows: windows, ins: map[streamKey]*format.InStream{},
+		maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested}
 	if meta.info.NumRows > br.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}

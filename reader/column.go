@@ -47,6 +47,8 @@ type stripeCtx struct {
 	dec       format.Decompressor
 	zone      *time.Location
 	maxValues int64 // bound on the values any column may produce in the stripe
+	maxDict   int64 // WithMaxDictionarySize
+	maxNested int64 // WithMaxNestedValues
 
 	// Windowed reading (some row groups skipped): the planned byte ranges
 	// of positioned streams, their InStreams, and each group's start.

@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"fmt"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
@@ -101,6 +103,10 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 			c.dictOffsets[done+int64(i)+1] = int(total)
 		}
 		done += m
+	}
+	if total > ctx.maxDict {
+		return fmt.Errorf("%w: column %d's dictionary in stripe %d has %d bytes, over the limit of %d (WithMaxDictionarySize)",
+			orc.ErrUnsupported, c.id, ctx.meta.index, total, ctx.maxDict)
 	}
 	if _, err := ctx.open(&c.dictIn, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
 		return err

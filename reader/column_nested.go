@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"fmt"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
@@ -58,10 +60,11 @@ func (c *structReader) skip(n int64) error {
 // lengthsBase reads the LENGTH stream of lists and maps.
 type lengthsBase struct {
 	presence
-	lengthIn *format.InStream
-	lengths  format.IntDecoder
-	lens     []int64
-	limit    int64
+	lengthIn   *format.InStream
+	lengths    format.IntDecoder
+	lens       []int64
+	limit      int64 // children the stripe can hold
+	batchLimit int64 // WithMaxNestedValues
 }
 
 func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
@@ -80,6 +83,7 @@ func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
 	}
 	intDecoder(&c.lengths, c.lengthIn, false, isV2(kind))
 	c.limit = ctx.maxValues
+	c.batchLimit = ctx.maxNested
 	return nil
 }
 
@@ -109,6 +113,10 @@ func (c *lengthsBase) readOffsets(nulls *orc.Nulls, offsets *[]int64, n int, par
 		offs[i+1] = total
 	}
 	*offsets = offs
+	if total > c.batchLimit {
+		return 0, fmt.Errorf("%w: %s column %d has %d children in one batch, over the limit of %d (WithMaxNestedValues)",
+			orc.ErrUnsupported, c.node.Kind, c.id, total, c.batchLimit)
+	}
 	return total, nil
 }
 

@@ -70,6 +70,8 @@ type scanConfig struct {
 	coalesce  int64
 	where     *sarg.Expr
 	parallel  int
+	maxDict   int64
+	maxNested int64
 	rangeOn   bool
 	rangeOff  int64
 	rangeLen  int64
@@ -78,7 +80,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, coalesce: 64 << 10}
+	return scanConfig{allCols: true, batchSize: 1024, coalesce: 64 << 10, maxDict: 1 << 30, maxNested: 1 << 26}
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
@@ -176,6 +178,33 @@ func WithParallelism(n int) ScanOption {
 			return fmt.Errorf("orc: WithParallelism(%d): must be 1..64", n)
 		}
 		c.parallel = n
+		return nil
+	}
+}
+
+// WithMaxDictionarySize caps the bytes of one string column's dictionary in
+// one stripe; a larger dictionary fails the scan with an error wrapping
+// orc.ErrUnsupported that names the column and stripe. Default 1 GiB; at
+// least 1 KiB.
+func WithMaxDictionarySize(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1<<10 {
+			return fmt.Errorf("orc: WithMaxDictionarySize(%d): must be at least 1024", n)
+		}
+		c.maxDict = n
+		return nil
+	}
+}
+
+// WithMaxNestedValues caps the children (list elements, map entries) one
+// list or map column may hold in one batch; a batch over it fails with an
+// error wrapping orc.ErrUnsupported. Default 64 Mi; at least 1024.
+func WithMaxNestedValues(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1024 {
+			return fmt.Errorf("orc: WithMaxNestedValues(%d): must be at least 1024", n)
+		}
+		c.maxNested = n
 		return nil
 	}
 }
