@@ -152,19 +152,32 @@ func BenchmarkWriteLineitem(b *testing.B) {
 	}
 }
 
-// tailKeeper is an io.Writer that keeps only the last few MiB written and
-// serves them through ReadAt, enough to read a big file's tail without
-// holding the file.
+// tailKeeper is an io.Writer that keeps only the last 512 KiB written (in
+// a buffer allocated once) and serves them through ReadAt, enough to read
+// a big file's tail without holding the file.
 type tailKeeper struct {
-	n   int64 // bytes written
-	buf []byte
+	n       int64 // bytes written
+	buf     []byte
+	onWrite func() // called at each write, if set
 }
 
+const tailKeep = 512 << 10
+
+func newTailKeeper() *tailKeeper { return &tailKeeper{buf: make([]byte, 0, 2*tailKeep)} }
+
 func (k *tailKeeper) Write(p []byte) (int, error) {
+	if k.onWrite != nil {
+		k.onWrite()
+	}
 	k.n += int64(len(p))
-	k.buf = append(k.buf, p...)
-	if len(k.buf) > 8<<20 {
-		k.buf = append(k.buf[:0], k.buf[len(k.buf)-4<<20:]...)
+	switch {
+	case len(p) >= tailKeep:
+		k.buf = append(k.buf[:0], p[len(p)-tailKeep:]...)
+	case len(k.buf)+len(p) > cap(k.buf):
+		keep := k.buf[len(k.buf)-(tailKeep-len(p)):]
+		k.buf = append(k.buf[:copy(k.buf, keep)], p...)
+	default:
+		k.buf = append(k.buf, p...)
 	}
 	return len(p), nil
 }
@@ -178,26 +191,43 @@ func (k *tailKeeper) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // peakHeap writes rows lineitem rows with the given stripe size and
-// returns the peak live heap (as measured by the last garbage collection,
-// runtime/metrics /gc/heap/live:bytes) seen while writing, above the live
-// heap before the writer existed; the peak of all heap objects including
-// garbage not yet collected; and the largest stripe written.
+// returns the peak live heap above the heap before the writer existed, the
+// peak of all heap objects including garbage not yet collected, and the
+// largest stripe written. The live heap is measured exactly (a forced
+// garbage collection, then HeapAlloc) every 16 batches and at every write
+// to the destination after the first stripe, which covers each stripe's
+// fullest moment (just before and while it is written out); all heap
+// objects are sampled every 2 ms in the background.
 func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest int64, elapsed time.Duration) {
 	gen := newLineitemGen(2)
 	batch := orc.NewBatch(orc.MustParseSchema(lineitemSchema), 1024)
 	gen.fill(batch, 1024)
-	out := &tailKeeper{}
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	baseLive, baseAlloc := sample[0].Value.Uint64(), sample[1].Value.Uint64()
-	var maxLive, maxAlloc atomic.Uint64
+	out := newTailKeeper()
+	liveNow := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	base := liveNow()
+	var maxLive uint64
+	measure := func() {
+		if l := liveNow(); l > maxLive {
+			maxLive = l
+		}
+	}
+	out.onWrite = func() {
+		if out.n > 1<<20 { // stripes are being written
+			measure()
+		}
+	}
+	var maxAlloc atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		tick := time.NewTicker(2 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -206,10 +236,7 @@ func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest
 				return
 			case <-tick.C:
 				metrics.Read(s)
-				if v := s[0].Value.Uint64(); v > maxLive.Load() {
-					maxLive.Store(v)
-				}
-				if v := s[1].Value.Uint64(); v > maxAlloc.Load() {
+				if v := s[0].Value.Uint64(); v > maxAlloc.Load() {
 					maxAlloc.Store(v)
 				}
 			}
@@ -225,21 +252,24 @@ func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest
 		if err := w.Write(batch); err != nil {
 			t.Fatal(err)
 		}
+		if n%(16*1024) == 0 {
+			measure()
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	elapsed = time.Since(start)
-	runtime.GC() // a last measurement of the live heap with the writer still reachable
 	close(stop)
 	wg.Wait()
 	runtime.KeepAlive(w)
-	if m := maxLive.Load(); m > baseLive {
-		live = m - baseLive
+	if maxLive > base {
+		live = maxLive - base
 	}
-	if m := maxAlloc.Load(); m > baseAlloc {
-		alloc = m - baseAlloc
+	if m := maxAlloc.Load(); m > base {
+		alloc = m - base
 	}
+	out.onWrite = nil
 	tail, err := format.ReadTail(out, out.n, format.TailOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +295,7 @@ func TestPeakHeap(t *testing.T) {
 		for _, rows := range c.rows {
 			peak, alloc, largest, el := peakHeap(t, rows, c.stripe)
 			t.Logf("stripe size %2d MiB, %8d rows: largest stripe %5.1f MiB, peak live heap %6.1f MiB = %.2f x stripe size, "+
-				"%.2f x largest stripe (all heap objects incl. garbage %6.1f MiB), %.0f rows/s",
+				"%.2f x largest stripe (all heap objects incl. garbage %6.1f MiB), %.0f rows/s incl. measuring",
 				c.stripe>>20, rows, float64(largest)/(1<<20), float64(peak)/(1<<20), float64(peak)/float64(c.stripe),
 				float64(peak)/float64(largest), float64(alloc)/(1<<20), float64(rows)/el.Seconds())
 			if c.stripe == 64<<20 && float64(peak) > 1.5*float64(c.stripe) {
