@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/internal/testutil"
@@ -296,5 +297,70 @@ func TestReadWriterGoldens(t *testing.T) {
 		if len(rows) == 0 && !strings.Contains(p, "empty") {
 			t.Errorf("%s: no rows", p)
 		}
+	}
+}
+
+// wallClockExists reports whether the wall clock sec (read as UTC) names an
+// instant in loc, that is, whether it is not in a daylight-saving gap.
+func wallClockExists(sec int64, loc *time.Location) bool {
+	t := time.Unix(sec, 0).UTC()
+	l := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc)
+	return l.Year() == t.Year() && l.YearDay() == t.YearDay() && l.Hour() == t.Hour() && l.Minute() == t.Minute() && l.Second() == t.Second()
+}
+
+// TestRoundTripTimeZone writes TIMESTAMP columns with a writer zone that
+// has daylight saving time and historic offsets; wall clocks come back
+// unchanged (those in a spring-forward gap, which name no instant, are
+// avoided), and instants are unaffected by the zone.
+func TestRoundTripTimeZone(t *testing.T) {
+	for _, name := range []string{"America/Los_Angeles", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe"} {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Skipf("no time zone data: %v", err)
+		}
+		t.Run(name, func(t *testing.T) {
+			s := orc.MustParseSchema("struct<ts:timestamp,tsi:timestamp with local time zone,l:array<timestamp>>")
+			r := rand.New(rand.NewPCG(3, uint64(len(name))))
+			g := testutil.NewGenerator(r, s)
+			f := &fileSpec{schema: s, opts: []writer.Option{writer.WithTimeZone(loc), writer.WithRowIndexStride(100),
+				writer.WithStripeRowLimit(500), writer.WithCompression(orc.CompressionZstd)}}
+			fix := func(v *orc.TimestampVector) {
+				for i := range v.Seconds {
+					for !wallClockExists(v.Seconds[i], loc) {
+						v.Seconds[i] += 1800
+					}
+				}
+			}
+			for n := 0; n < 1500; n += 250 {
+				b := g.Batch(250)
+				fix(b.Cols[0].(*orc.TimestampVector))
+				fix(b.Cols[2].(*orc.ListVector).Elem.(*orc.TimestampVector))
+				// Wall clocks around the zone's transitions of a few years.
+				ts := b.Cols[0].(*orc.TimestampVector)
+				ts.Nulls.Nulls = nil
+				for i := 0; i < len(ts.Seconds); i += 3 {
+					y := 1900 + r.IntN(200)
+					base := time.Date(y, time.Month(1+r.IntN(12)), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), 0, time.UTC).Unix()
+					if wallClockExists(base, loc) {
+						ts.Seconds[i] = base
+					}
+				}
+				f.batches = append(f.batches, b)
+				f.rows = append(f.rows, testutil.Rows(s, b, true)...)
+			}
+			values := 0
+			for _, row := range f.rows {
+				if row.([]any)[0] != nil {
+					values++
+				}
+			}
+			if values < 500 {
+				t.Fatalf("only %d timestamp values; pick another seed", values)
+			}
+			data := writeFile(t, f)
+			_, rows := readRows(t, data)
+			compareRows(t, f.rows, rows)
+			checkStatistics(t, data, s, f.rows)
+		})
 	}
 }
