@@ -165,7 +165,7 @@ func roundTripSeeds(t *testing.T) int {
 	if testing.Short() {
 		return 30
 	}
-	return 120
+	return 80
 }
 
 // TestRoundTripRandom writes random schemas and data with every codec and

@@ -227,7 +227,7 @@ func checkStatistics(t *testing.T, data []byte, schema *orc.Schema, rows []any) 
 
 // TestWriterStatisticsRandom checks the statistics of random files.
 func TestWriterStatisticsRandom(t *testing.T) {
-	seeds := 60
+	seeds := 40
 	if testing.Short() {
 		seeds = 20
 	}
