@@ -132,3 +132,31 @@ func TestBloomFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestBloomFilterSizing checks that filters are sized for a full row group
+// at the requested false-positive rate, as Java sizes them: for 10,000 rows
+// 95,872 bits and 7 hash functions at 1%, 62,400 bits and 4 at 5%.
+func TestBloomFilterSizing(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:bigint>")
+	for _, c := range []struct {
+		opts    []writer.Option
+		bits, k int
+	}{
+		{nil, 95872, 7},
+		{[]writer.Option{writer.WithBloomFilterFPP(0.05)}, 62400, 4},
+	} {
+		sp := &spec{schema: s, opts: append([]writer.Option{writer.WithBloomFilterColumns("a"), writer.WithRowIndexStride(10000)}, c.opts...)}
+		r := rand.New(rand.NewPCG(1, 1))
+		generate(sp, testutil.NewGenerator(r, s), 100, 100, r)
+		f := parseFile(t, write(t, sp))
+		for _, pb := range f.bloomIndex(t, f.stripes[0], 1).GetBloomFilter() {
+			bf, err := bloomfilter.FromProto(pb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bf.NumBits() != c.bits || bf.NumHashFunctions() != c.k {
+				t.Errorf("filter of %d bits and %d hash functions, want %d and %d", bf.NumBits(), bf.NumHashFunctions(), c.bits, c.k)
+			}
+		}
+	}
+}
