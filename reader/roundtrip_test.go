@@ -297,6 +297,17 @@ func TestReadWriterGoldens(t *testing.T) {
 		if len(rows) == 0 && !strings.Contains(p, "empty") {
 			t.Errorf("%s: no rows", p)
 		}
+		r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(p), ".orc")
+		if md := r.UserMetadata(); len(md) != 1 || md[0].Key != "golden" || string(md[0].Value) != name {
+			t.Errorf("%s: user metadata %+v", p, md)
+		}
+		if r.SoftwareVersion() != writer.SoftwareVersion || r.WriterVersion() != writer.WriterVersion {
+			t.Errorf("%s: software version %q, writer version %v", p, r.SoftwareVersion(), r.WriterVersion())
+		}
 	}
 }
 
