@@ -375,3 +375,17 @@ func TestRoundTripTimeZone(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRoundTrip writes and reads back the random file of a fuzzed seed
+// (schema, options and data all follow from it).
+func FuzzRoundTrip(f *testing.F) {
+	for _, seed := range []uint64{0, 1, 2, 3, 4, 1 << 40} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		spec := randomFile(seed)
+		data := writeFile(t, spec)
+		_, rows := readRows(t, data)
+		compareRows(t, spec.rows, rows)
+	})
+}
