@@ -136,6 +136,14 @@ func NewDecompressor(kind orc.CompressionKind) (Decompressor, error) {
 // is the codec's default. LZO, BROTLI, NONE and unknown codecs give an error
 // wrapping orc.ErrUnsupported; a level out of range is an ordinary error.
 func NewCompressor(kind orc.CompressionKind, level int) (Compressor, error) {
+	return NewBlockCompressor(kind, level, maxChunkLength)
+}
+
+// NewBlockCompressor is NewCompressor for chunks of at most blockSize bytes.
+// Knowing the size lets ZSTD keep a window no larger than one chunk (each
+// chunk is a frame of its own), which saves most of the default 8 MiB
+// window's memory.
+func NewBlockCompressor(kind orc.CompressionKind, level, blockSize int) (Compressor, error) {
 	switch kind {
 	case orc.CompressionZlib:
 		if level == 0 {
@@ -166,7 +174,12 @@ func NewCompressor(kind orc.CompressionKind, level int) (Compressor, error) {
 			}
 			el = zstd.EncoderLevelFromZstd(level)
 		}
+		window := zstd.MinWindowSize
+		for window < blockSize && window < zstd.MaxWindowSize {
+			window <<= 1
+		}
 		enc, err := zstd.NewWriter(nil,
+			zstd.WithWindowSize(window),
 			zstd.WithEncoderLevel(el),
 			zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(false),

@@ -65,7 +65,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 	schema = schema.Copy()
 	wr := &Writer{out: w, cfg: cfg, schema: schema}
 	if cfg.compression != orc.CompressionNone {
-		c, err := format.NewCompressor(cfg.compression, cfg.level)
+		c, err := format.NewBlockCompressor(cfg.compression, cfg.level, cfg.blockSize)
 		if err != nil {
 			return nil, err
 		}
