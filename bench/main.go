@@ -106,7 +106,7 @@ func main() {
 	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
 	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
-	flag.IntVar(&orcParallel, "orc-parallel", runtime.GOMAXPROCS(0), "stripes the orcgo reader decodes at once (reader.WithParallelism)")
+	flag.IntVar(&orcParallel, "orc-parallel", 1, "stripes the orcgo reader decodes at once (reader.WithParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Parse()
 	if o.rows == 0 {
 		o.rows = rowsForSF(o.sf)

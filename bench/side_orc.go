@@ -130,8 +130,8 @@ func orcStripeRows(path string) (int64, error) {
 var orcUseSarg = true
 
 // orcParallel is how many stripes the orcgo reader decodes at once (flag
-// -orc-parallel; default GOMAXPROCS). The Parquet readers decode row groups
-// one at a time.
+// -orc-parallel; default 1, like the Parquet readers, which decode row
+// groups one at a time).
 var orcParallel = 1
 
 // orcView makes a Chunk that views an orcgo batch: bigint, date and string
