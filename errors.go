@@ -14,6 +14,11 @@ var ErrCorrupt = errors.New("orc: corrupt file")
 // orcgo does not read (a future version, an encrypted column, an unknown codec).
 var ErrUnsupported = errors.New("orc: unsupported feature")
 
+// ErrLimit is wrapped by errors about files, or parts of files, that need
+// more than a resource limit allows (the reader's WithMax... options): the
+// file may be valid, but reading it was refused to bound memory.
+var ErrLimit = errors.New("orc: resource limit exceeded")
+
 // CorruptError says what is wrong with a file and where. Fields that do not
 // apply are -1 (Offset, Stripe, Column) or empty (Stream). It unwraps to
 // ErrCorrupt, and to Err when that is set.

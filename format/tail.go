@@ -124,7 +124,7 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 			Msg: fmt.Sprintf("footer (%d bytes) and metadata (%d bytes) do not fit before the postscript at %d", footerLen, metaLen, psStart)}
 	}
 	if int64(footerLen+metaLen) > maxTail {
-		return nil, fmt.Errorf("%w: tail of %d bytes exceeds the limit of %d bytes", orc.ErrUnsupported, footerLen+metaLen, maxTail)
+		return nil, fmt.Errorf("%w: tail of %d bytes exceeds the limit of %d bytes", orc.ErrLimit, footerLen+metaLen, maxTail)
 	}
 	t.FooterStart = psStart - int64(footerLen)
 	t.MetadataStart = t.FooterStart - int64(metaLen)
@@ -296,7 +296,7 @@ func ReadAll(src ChunkSource, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		if int64(len(out)+len(b)) > limit {
-			return nil, fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrUnsupported, limit)
+			return nil, fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrLimit, limit)
 		}
 		out = append(out, b...)
 	}

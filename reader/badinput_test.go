@@ -48,7 +48,7 @@ func readAll(data []byte) (err error) {
 }
 
 // checkBad asserts that reading data either succeeds or fails with an error
-// wrapping orc.ErrCorrupt or orc.ErrUnsupported, within a time limit.
+// wrapping orc.ErrCorrupt, orc.ErrUnsupported or orc.ErrLimit, within a time limit.
 func checkBad(t *testing.T, name string, data []byte, mustFail bool) {
 	t.Helper()
 	done := make(chan error, 1)
@@ -69,8 +69,8 @@ func checkBad(t *testing.T, name string, data []byte, mustFail bool) {
 			}
 			return
 		}
-		if !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) {
-			t.Errorf("%s: error wraps neither ErrCorrupt nor ErrUnsupported: %v", name, err)
+		if !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrLimit) {
+			t.Errorf("%s: error wraps none of ErrCorrupt, ErrUnsupported, ErrLimit: %v", name, err)
 		}
 	case <-time.After(90 * time.Second):
 		t.Fatalf("%s: no answer after 90s (hang?)", name)

@@ -77,6 +77,12 @@ type BatchReader struct {
 	runRows   int64 // rows of the current run
 	bytes     stripeBytes
 	ctx       stripeCtx
+
+	// WithMaxScanMemory: the budget (shared by parallel workers) and the
+	// bytes this reader holds for fetched streams (with their decompression
+	// blocks), deferred streams, row indexes and batch vectors.
+	mem                                   *budget
+	memFetch, memFetch2, memIndex, memVec int64
 	stats     ScanStats
 	done      bool
 	err       error
@@ -90,7 +96,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			return nil, err
 		}
 	}
-	br := &BatchReader{r: r, cfg: cfg}
+	br := &BatchReader{r: r, cfg: cfg, mem: &budget{limit: cfg.maxMemory}}
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
 		if err != nil {
@@ -131,6 +137,9 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	if br.sarg != nil {
 		br.locateSargColumns()
 		br.setupLazy()
+	}
+	if err := br.holdVectors(1); err != nil {
+		return nil, err
 	}
 	if cfg.parallel > 1 && !cfg.explain && len(r.tail.Footer.GetStripes()) > 1 {
 		return r.newParallel(br, opts)
@@ -496,6 +505,9 @@ func (br *BatchReader) startStripe(i int) error {
 	r := br.r
 	br.stats.StripesConsidered++
 	br.runs, br.run, br.ix, br.windowed = nil, 0, nil, false
+	if err := br.mem.set(&br.memIndex, 0, nil); err != nil {
+		return err
+	}
 	if br.sarg != nil && r.HasStripeStatistics() {
 		src := &levelSource{r: r, stripe: i}
 		tv := br.sarg.Evaluate(src)
@@ -587,8 +599,11 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 		}
 		locs = pred
 	}
+	if err := br.mem.set(&br.memFetch2, 0, nil); err != nil {
+		return err
+	}
 	reads, read := br.bytes.reads, br.bytes.read
-	if err := r.fetch(&br.bytes, locs, br.cfg.coalesce, i); err != nil {
+	if err := r.fetch(&br.bytes, locs, br.cfg.coalesce, i, br.holdFetch(&br.memFetch, len(locs), i)); err != nil {
 		return err
 	}
 	br.stats.StripesRead++
@@ -606,7 +621,7 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	}
 	br.ctx = stripeCtx{r: r, meta: meta, bytes: &br.bytes, dec: br.dec, zone: zone,
 		maxValues: 1024*stripeBytes + 1<<16, windows: windows, ins: map[streamKey]*format.InStream{},
-		maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested}
+		maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
 	if meta.info.NumRows > br.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
@@ -682,7 +697,8 @@ func (br *BatchReader) fetchOthers() error {
 		return nil
 	}
 	reads, read := br.bytes2.reads, br.bytes2.read
-	if err := br.r.fetch(&br.bytes2, br.pendingLocs, br.cfg.coalesce, br.ctx.meta.index); err != nil {
+	if err := br.r.fetch(&br.bytes2, br.pendingLocs, br.cfg.coalesce, br.ctx.meta.index,
+		br.holdFetch(&br.memFetch2, len(br.pendingLocs), br.ctx.meta.index)); err != nil {
 		return err
 	}
 	br.stats.ReadCalls += br.bytes2.reads - reads
@@ -775,4 +791,30 @@ type errMissingIndex struct{ error }
 func isMissingIndex(err error) bool {
 	_, ok := err.(errMissingIndex)
 	return ok
+}
+
+// holdVectors charges the fixed-width part of n batches (up to 16 bytes per
+// row and selected column) to the scan's memory budget.
+func (br *BatchReader) holdVectors(n int) error {
+	cols := 0
+	for _, sel := range br.selected {
+		if sel {
+			cols++
+		}
+	}
+	need := int64(n) * int64(br.cfg.batchSize) * 16 * int64(cols)
+	return br.mem.set(&br.memVec, need, func() string {
+		return fmt.Sprintf("%d batches of %d rows and %d columns", n, br.cfg.batchSize, cols)
+	})
+}
+
+// holdFetch returns the check fetch makes before reading a stripe's
+// streams: their bytes, plus a decompression block for each of them.
+func (br *BatchReader) holdFetch(slot *int64, streams, stripe int) func(int64) error {
+	return func(n int64) error {
+		if br.r.tail.Compression != orc.CompressionNone {
+			n += int64(streams) * int64(br.r.tail.BlockSize)
+		}
+		return br.mem.set(slot, n, func() string { return fmt.Sprintf("reading %d streams of stripe %d", streams, stripe) })
+	}
 }

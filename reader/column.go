@@ -49,6 +49,7 @@ type stripeCtx struct {
 	maxValues int64 // bound on the values any column may produce in the stripe
 	maxDict   int64 // WithMaxDictionarySize
 	maxNested int64 // WithMaxNestedValues
+	mem       *budget // WithMaxScanMemory, or nil
 
 	// Windowed reading (some row groups skipped): the planned byte ranges
 	// of positioned streams, their InStreams, and each group's start.

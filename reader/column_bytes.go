@@ -28,6 +28,9 @@ type bytesReader struct {
 
 	dictData    []byte
 	dictOffsets []int
+
+	mem              *budget // WithMaxScanMemory
+	memDict, memData int64   // bytes held for the dictionary and a batch's values
 }
 
 func (c *bytesReader) startStripe(ctx *stripeCtx) error {
@@ -39,6 +42,10 @@ func (c *bytesReader) startStripe(ctx *stripeCtx) error {
 		return err
 	}
 	v2 := isV2(kind)
+	c.mem = ctx.mem
+	if err := c.mem.set(&c.memDict, 0, nil); err != nil {
+		return err
+	}
 	switch kind {
 	case orcpb.ColumnEncoding_DIRECT, orcpb.ColumnEncoding_DIRECT_V2:
 		c.dict = false
@@ -73,6 +80,11 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	if size > ctx.maxValues {
 		return ctx.corrupt(c.id, "stripe footer", "dictionary size %d exceeds what the stripe can hold", size)
 	}
+	if err := c.mem.set(&c.memDict, 8*(size+1), func() string {
+		return fmt.Sprintf("the dictionary offsets of column %d in stripe %d", c.id, ctx.meta.index)
+	}); err != nil {
+		return err
+	}
 	c.dictOffsets = grow(c.dictOffsets, int(size)+1)
 	c.dictOffsets[0] = 0
 	c.dictData = c.dictData[:0]
@@ -106,7 +118,12 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	}
 	if total > ctx.maxDict {
 		return fmt.Errorf("%w: column %d's dictionary in stripe %d has %d bytes, over the limit of %d (WithMaxDictionarySize)",
-			orc.ErrUnsupported, c.id, ctx.meta.index, total, ctx.maxDict)
+			orc.ErrLimit, c.id, ctx.meta.index, total, ctx.maxDict)
+	}
+	if err := c.mem.set(&c.memDict, 8*(size+1)+total, func() string {
+		return fmt.Sprintf("the dictionary of column %d in stripe %d", c.id, ctx.meta.index)
+	}); err != nil {
+		return err
 	}
 	if _, err := ctx.open(&c.dictIn, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
 		return err
@@ -146,6 +163,9 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
 		}
 		total += l
+	}
+	if err := c.holdData(total); err != nil {
+		return err
 	}
 	vec.Data = grow(vec.Data, int(total))
 	if err := c.data.ReadFull(vec.Data); err != nil {
@@ -209,6 +229,9 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 		}
 		total += offs[id+1] - offs[id]
 	}
+	if err := c.holdData(int64(total)); err != nil {
+		return err
+	}
 	// Both buffers have dictSlack spare bytes at the end, so short entries
 	// are copied with one fixed-size move instead of a memmove call.
 	data := grow(vec.Data, total+dictSlack)
@@ -232,6 +255,14 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	}
 	vec.Data = data[:total]
 	return nil
+}
+
+// holdData charges a batch's string bytes to the scan's memory budget.
+func (c *bytesReader) holdData(n int64) error {
+	if c.mem == nil || n <= c.memData {
+		return nil
+	}
+	return c.mem.set(&c.memData, n, func() string { return fmt.Sprintf("a batch of column %d", c.id) })
 }
 
 // dictSlack is the spare room after dictionary and output buffers.

@@ -65,6 +65,8 @@ type lengthsBase struct {
 	lens       []int64
 	limit      int64 // children the stripe can hold
 	batchLimit int64 // WithMaxNestedValues
+	mem        *budget
+	memKids    int64 // bytes charged for a batch's children
 }
 
 func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
@@ -84,6 +86,7 @@ func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
 	intDecoder(&c.lengths, c.lengthIn, false, isV2(kind))
 	c.limit = ctx.maxValues
 	c.batchLimit = ctx.maxNested
+	c.mem = ctx.mem
 	return nil
 }
 
@@ -115,7 +118,14 @@ func (c *lengthsBase) readOffsets(nulls *orc.Nulls, offsets *[]int64, n int, par
 	*offsets = offs
 	if total > c.batchLimit {
 		return 0, fmt.Errorf("%w: %s column %d has %d children in one batch, over the limit of %d (WithMaxNestedValues)",
-			orc.ErrUnsupported, c.node.Kind, c.id, total, c.batchLimit)
+			orc.ErrLimit, c.node.Kind, c.id, total, c.batchLimit)
+	}
+	if c.mem != nil && 8*total > c.memKids {
+		if err := c.mem.set(&c.memKids, 8*total, func() string {
+			return fmt.Sprintf("a batch of %s column %d (%d children)", c.node.Kind, c.id, total)
+		}); err != nil {
+			return 0, err
+		}
 	}
 	return total, nil
 }

@@ -32,13 +32,13 @@ func seedExamples(f *testing.F, maxSize int64) {
 }
 
 // FuzzReader reads whole files: any outcome but an error wrapping
-// ErrCorrupt or ErrUnsupported (or a clean read) is a bug.
+// ErrCorrupt, ErrUnsupported or ErrLimit (or a clean read) is a bug.
 func FuzzReader(f *testing.F) {
 	seedExamples(f, 50<<10)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := readAll(data)
-		if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) {
-			t.Fatalf("error wraps neither ErrCorrupt nor ErrUnsupported: %v", err)
+		if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrLimit) {
+			t.Fatalf("error wraps none of ErrCorrupt, ErrUnsupported, ErrLimit: %v", err)
 		}
 	})
 }
@@ -48,8 +48,8 @@ func FuzzTail(f *testing.F) {
 	seedExamples(f, 1<<20)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{MaxTailSize: 1 << 20})
-		if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) {
-			t.Fatalf("error wraps neither ErrCorrupt nor ErrUnsupported: %v", err)
+		if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrLimit) {
+			t.Fatalf("error wraps none of ErrCorrupt, ErrUnsupported, ErrLimit: %v", err)
 		}
 	})
 }

@@ -3,6 +3,8 @@ package reader_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -54,14 +56,121 @@ func TestScanLimits(t *testing.T) {
 		}
 	}
 	err = read(reader.WithMaxNestedValues(1024))
-	if !errors.Is(err, orc.ErrUnsupported) || !strings.Contains(err.Error(), "WithMaxNestedValues") {
+	if !errors.Is(err, orc.ErrLimit) || !strings.Contains(err.Error(), "WithMaxNestedValues") {
 		t.Fatalf("nested limit: %v", err)
 	}
 	err = read(reader.WithMaxDictionarySize(1024))
-	if !errors.Is(err, orc.ErrUnsupported) || !strings.Contains(err.Error(), "WithMaxDictionarySize") {
+	if !errors.Is(err, orc.ErrLimit) || !strings.Contains(err.Error(), "WithMaxDictionarySize") {
 		t.Fatalf("dictionary limit: %v", err)
 	}
 	if err := read(reader.WithMaxNestedValues(5000), reader.WithMaxDictionarySize(1800)); err.Error() != "EOF" {
 		t.Fatalf("within limits: %v", err)
+	}
+}
+
+// TestScanMemoryLimit checks WithMaxScanMemory: each kind of need (fetched
+// stripe bytes, a dictionary, a batch's string bytes) is refused with
+// orc.ErrLimit when over the cap, parallel workers share one cap, and a cap
+// above the scan's needs changes nothing.
+func TestScanMemoryLimit(t *testing.T) {
+	// write makes an uncompressed file of one string column.
+	write := func(rows, stripe int, value func(i int) string) *reader.Reader {
+		t.Helper()
+		s := orc.MustParseSchema("struct<s:string>")
+		var buf bytes.Buffer
+		w, err := writer.NewWriter(&buf, s, writer.WithStripeSize(int64(stripe)), writer.WithCompression(orc.CompressionNone))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := orc.NewBatch(s, 1024)
+		col := b.Cols[0].(*orc.BytesVector)
+		for i := 0; i < rows; {
+			b.Reset()
+			for ; b.NumRows < 1024 && i < rows; i++ {
+				col.AppendString(value(i))
+				b.NumRows++
+			}
+			if err := w.Write(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	scan := func(r *reader.Reader, opts ...reader.ScanOption) (int64, error) {
+		br, err := r.NewBatchReader(opts...)
+		if err != nil {
+			return 0, err
+		}
+		defer br.Close()
+		bb := br.NewBatch()
+		var n int64
+		for {
+			if err := br.Next(bb); err == io.EOF {
+				return n, nil
+			} else if err != nil {
+				return n, err
+			}
+			n += int64(bb.NumRows)
+		}
+	}
+	// 2,000 distinct 1 KiB values: a 2 MiB dictionary.
+	dict := write(8192, 64<<20, func(i int) string { return fmt.Sprintf("%04d%s", i%2000, strings.Repeat("d", 1020)) })
+	// One 2 MiB value among short distinct ones: direct encoding.
+	big := write(4096, 64<<20, func(i int) string {
+		if i == 100 {
+			return strings.Repeat("b", 2<<20)
+		}
+		return fmt.Sprintf("%016x", uint64(i)*0x9e3779b97f4a7c15)
+	})
+	// Eight or so stripes of about 1 MiB.
+	many := write(64<<10, 1<<20, func(i int) string { return fmt.Sprintf("%0128x", uint64(i)*0x9e3779b97f4a7c15) })
+	if n := len(many.Stripes()); n < 4 {
+		t.Fatalf("want several stripes, got %d", n)
+	}
+	if _, err := dict.NewBatchReader(reader.WithMaxScanMemory(1000)); err == nil {
+		t.Fatal("WithMaxScanMemory(1000) accepted")
+	}
+	for _, c := range []struct {
+		name string
+		r    *reader.Reader
+		rows int64
+		opts []reader.ScanOption
+		want string // in the error, or "" for success
+	}{
+		{"dictionary ample", dict, 8192, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20)}, ""},
+		{"dictionary", dict, 8192, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "the dictionary of column 1 in stripe 0"},
+		{"batch ample", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20)}, ""},
+		{"batch", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "a batch of column 1"},
+		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20)}, "reading 2 streams of stripe 0"},
+		{"parallel ample", many, 64 << 10, []reader.ScanOption{reader.WithParallelism(3)}, ""},
+	} {
+		n, err := scan(c.r, c.opts...)
+		switch {
+		case c.want == "" && (err != nil || n != c.rows):
+			t.Errorf("%s: %d rows, %v; want %d rows", c.name, n, err, c.rows)
+		case c.want != "" && (!errors.Is(err, orc.ErrLimit) || !strings.Contains(err.Error(), c.want) ||
+			!strings.Contains(err.Error(), "WithMaxScanMemory")):
+			t.Errorf("%s: got %v; want an ErrLimit naming %q", c.name, err, c.want)
+		}
+	}
+	// Parallel workers share the cap: one that a stripe at a time fits in
+	// refuses four stripes at once.
+	var largest int64
+	for _, st := range many.Stripes() {
+		largest = max(largest, st.Length())
+	}
+	limit := 2*largest + 1<<20
+	if _, err := scan(many, reader.WithMaxScanMemory(limit)); err != nil {
+		t.Fatalf("one stripe at a time within %d bytes: %v", limit, err)
+	}
+	if _, err := scan(many, reader.WithMaxScanMemory(limit), reader.WithParallelism(4)); !errors.Is(err, orc.ErrLimit) {
+		t.Fatalf("four stripes at once within %d bytes (largest stripe %d): got %v, want ErrLimit", limit, largest, err)
 	}
 }

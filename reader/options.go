@@ -72,6 +72,7 @@ type scanConfig struct {
 	parallel  int
 	maxDict   int64
 	maxNested int64
+	maxMemory int64
 	rangeOn   bool
 	rangeOff  int64
 	rangeLen  int64
@@ -80,7 +81,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, coalesce: 64 << 10, maxDict: 1 << 30, maxNested: 1 << 26}
+	return scanConfig{allCols: true, batchSize: 1024, coalesce: 64 << 10, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30}
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
@@ -184,7 +185,7 @@ func WithParallelism(n int) ScanOption {
 
 // WithMaxDictionarySize caps the bytes of one string column's dictionary in
 // one stripe; a larger dictionary fails the scan with an error wrapping
-// orc.ErrUnsupported that names the column and stripe. Default 1 GiB; at
+// orc.ErrLimit that names the column and stripe. Default 1 GiB; at
 // least 1 KiB.
 func WithMaxDictionarySize(n int64) ScanOption {
 	return func(c *scanConfig) error {
@@ -198,13 +199,30 @@ func WithMaxDictionarySize(n int64) ScanOption {
 
 // WithMaxNestedValues caps the children (list elements, map entries) one
 // list or map column may hold in one batch; a batch over it fails with an
-// error wrapping orc.ErrUnsupported. Default 64 Mi; at least 1024.
+// error wrapping orc.ErrLimit. Default 64 Mi; at least 1024.
 func WithMaxNestedValues(n int64) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1024 {
 			return fmt.Errorf("orc: WithMaxNestedValues(%d): must be at least 1024", n)
 		}
 		c.maxNested = n
+		return nil
+	}
+}
+
+// WithMaxScanMemory caps the bytes one scan may need at once for the data
+// it reads: a stripe's fetched streams and row indexes, one decompression
+// block per compressed stream, string dictionaries, and each batch's
+// variable-length values (string bytes, list elements and map entries at 8
+// bytes each) and fixed-width vectors. Parallel workers share the cap. Every
+// need is checked before its allocation; one over the cap fails the scan
+// with an error wrapping orc.ErrLimit. Default 4 GiB; at least 1 MiB.
+func WithMaxScanMemory(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1<<20 {
+			return fmt.Errorf("orc: WithMaxScanMemory(%d): must be at least %d", n, 1<<20)
+		}
+		c.maxMemory = n
 		return nil
 	}
 }

@@ -57,6 +57,12 @@ func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReade
 		if err != nil {
 			return nil, err
 		}
+		// Workers share the owner's budget, and each holds its batches.
+		inner.mem, inner.memVec = owner.mem, 0
+		if err := inner.holdVectors(batchesPerWorker + 1); err != nil {
+			p.close()
+			return nil, err
+		}
 		pw := &parWorker{br: inner, out: make(chan parItem, batchesPerWorker), free: make(chan *orc.Batch, batchesPerWorker+1)}
 		for i := 0; i < batchesPerWorker; i++ {
 			pw.free <- inner.NewBatch()

@@ -247,7 +247,9 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 		locs[i] = w.loc
 	}
 	var buf stripeBytes
-	if err := r.fetch(&buf, locs, br.cfg.coalesce, meta.index); err != nil {
+	if err := r.fetch(&buf, locs, br.cfg.coalesce, meta.index, func(n int64) error {
+		return br.mem.set(&br.memIndex, br.memIndex+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
+	}); err != nil {
 		return err
 	}
 	br.stats.ReadCalls += buf.reads

@@ -56,7 +56,7 @@ func (r *Reader) readStripeMeta(i int) (*stripeMeta, error) {
 	info := stripeInfo(i, r.tail.Footer.GetStripes()[i])
 	footerOff := info.Offset + info.IndexLength + info.DataLength
 	if info.FooterLength > r.cfg.maxStripeFooter {
-		return nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrUnsupported, i, info.FooterLength, r.cfg.maxStripeFooter)
+		return nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrLimit, i, info.FooterLength, r.cfg.maxStripeFooter)
 	}
 	raw := make([]byte, info.FooterLength)
 	if err := readFull(r.r, raw, footerOff); err != nil {
@@ -168,8 +168,19 @@ type stripeBytes struct {
 }
 
 // fetch reads the coalesced ranges covering locs into b, reusing buffers.
-func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int) error {
+// When hold is not nil it is first given the bytes to be read, and may
+// refuse them (the scan's memory budget).
+func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
 	b.ranges = coalesce(locs, gap)
+	if hold != nil {
+		var n int64
+		for _, rg := range b.ranges {
+			n += rg.length
+		}
+		if err := hold(n); err != nil {
+			return err
+		}
+	}
 	if cap(b.bufs) < len(b.ranges) {
 		b.bufs = append(b.bufs[:cap(b.bufs)], make([][]byte, len(b.ranges)-cap(b.bufs))...)
 	}
