@@ -83,9 +83,9 @@ type BatchReader struct {
 	// blocks), deferred streams, row indexes and batch vectors.
 	mem                                   *budget
 	memFetch, memFetch2, memIndex, memVec int64
-	stats     ScanStats
-	done      bool
-	err       error
+	stats                                 ScanStats
+	done                                  bool
+	err                                   error
 }
 
 // NewBatchReader starts a scan of the file.

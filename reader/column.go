@@ -46,9 +46,9 @@ type stripeCtx struct {
 	extra     *stripeBytes // bytes fetched later (deferred columns), or nil
 	dec       format.Decompressor
 	zone      *time.Location
-	maxValues int64 // bound on the values any column may produce in the stripe
-	maxDict   int64 // WithMaxDictionarySize
-	maxNested int64 // WithMaxNestedValues
+	maxValues int64   // bound on the values any column may produce in the stripe
+	maxDict   int64   // WithMaxDictionarySize
+	maxNested int64   // WithMaxNestedValues
 	mem       *budget // WithMaxScanMemory, or nil
 
 	// Windowed reading (some row groups skipped): the planned byte ranges
