@@ -419,25 +419,32 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 	limit = clampLimit(limit)
 	// The decoder stops at cap(dst) without allocating more. Size the
 	// buffer from the frame header when it gives the content size;
-	// otherwise retry with more room, up to the limit.
-	if cap(dst) > limit {
-		dst = dst[:0:limit]
+	// otherwise retry with more room, up to the limit. zstdSlack spare
+	// bytes past the content let the decoder copy in whole words on every
+	// block (it takes slower, bounds-exact copies for a block that ends
+	// within that distance of cap(dst)), so the output's length, not the
+	// buffer's capacity, is what the limit is checked against.
+	if cap(dst) > limit+zstdSlack {
+		dst = dst[:0 : limit+zstdSlack]
 	}
 	var h zstd.Header
 	if h.Decode(src) == nil && h.HasFCS {
 		if h.FrameContentSize > uint64(limit) {
 			return nil, errTooLarge(limit)
 		}
-		if uint64(cap(dst)) < h.FrameContentSize {
-			dst = make([]byte, 0, h.FrameContentSize)
+		if uint64(cap(dst)) < h.FrameContentSize+zstdSlack {
+			dst = make([]byte, 0, h.FrameContentSize+zstdSlack)
 		}
 	}
 	for {
 		out, err := z.dec.DecodeAll(src, dst[:0])
 		if err == nil {
+			if len(out) > limit {
+				return nil, errTooLarge(limit)
+			}
 			return out, nil
 		}
-		if cap(dst) >= limit {
+		if cap(dst) >= limit+zstdSlack {
 			// Running out of room is reported either way, depending
 			// on where the decoder noticed.
 			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
@@ -445,9 +452,13 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 			}
 			return nil, codecCorrupt(orc.CompressionZstd, err)
 		}
-		dst = make([]byte, 0, nextCap(cap(dst), limit))
+		dst = make([]byte, 0, nextCap(cap(dst), limit)+zstdSlack)
 	}
 }
+
+// zstdSlack is the room past a chunk's content that keeps the ZSTD decoder
+// on its fast copies (it needs 32 bytes).
+const zstdSlack = 64
 
 type zstdCompressor struct {
 	enc *zstd.Encoder
