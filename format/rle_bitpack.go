@@ -252,6 +252,23 @@ func packBits(dst []byte, vals []uint64, w int) []byte {
 		var nacc uint
 		o := 0
 		uw := uint(w)
+		if w <= 56 {
+			// At most 7 bits are pending before each value, so the
+			// value fits beside them; bits shifted out are written.
+			for _, v := range vals {
+				acc = acc<<uw | v
+				nacc += uw
+				for nacc >= 8 {
+					nacc -= 8
+					out[o] = byte(acc >> nacc)
+					o++
+				}
+			}
+			if nacc > 0 {
+				out[o] = byte(acc << (8 - nacc))
+			}
+			return dst
+		}
 		for _, v := range vals {
 			// acc holds at most 7 pending bits before each step, so a
 			// step adds at most 32 bits.

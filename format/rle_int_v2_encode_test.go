@@ -93,16 +93,12 @@ func checkV2Runs(t testing.TB, enc []byte) []v2Run {
 		}
 		switch r.kind {
 		case v2Direct:
-			switch r.width {
-			case 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64:
-			default:
-				t.Fatalf("run %d: DIRECT width %d is not aligned", i, r.width)
+			if r.width != closestFixedBits(r.width) {
+				t.Fatalf("run %d: DIRECT width %d has no code", i, r.width)
 			}
 		case v2Delta:
-			switch r.width {
-			case 0, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64:
-			default:
-				t.Fatalf("run %d: DELTA width %d is not aligned", i, r.width)
+			if r.width == 1 || r.width != 0 && r.width != closestFixedBits(r.width) {
+				t.Fatalf("run %d: DELTA width %d", i, r.width)
 			}
 			if r.width != 0 && r.deltaBase == 0 {
 				t.Fatalf("run %d: DELTA base 0 with width %d", i, r.width)
@@ -127,10 +123,10 @@ func TestIntRLEv2EncoderChoices(t *testing.T) {
 		{"1000 repeats", seq(-1, 0, 1000), true, []want{{v2Delta, 512, 0}, {v2Delta, 488, 0}},
 			[]byte{0xc1, 0xff, 0x01, 0x00, 0xc1, 0xe7, 0x01, 0x00}},
 		{"0..511", seq(0, 1, 512), false, []want{{v2Delta, 512, 0}}, []byte{0xc1, 0xff, 0x00, 0x02}},
-		{"0..512", seq(0, 1, 513), false, []want{{v2Delta, 512, 0}, {v2Direct, 1, 16}}, nil},
+		{"0..512", seq(0, 1, 513), false, []want{{v2Delta, 512, 0}, {v2Direct, 1, 10}}, nil},
 		{"descending by 7", seq(1e9, -7, 300), true, []want{{v2Delta, 300, 0}}, nil},
-		{"one value", []int64{5}, false, []want{{v2Direct, 1, 4}}, []byte{0x46, 0x00, 0x50}},
-		{"two values", []int64{5, 6}, false, []want{{v2Direct, 2, 4}}, []byte{0x46, 0x01, 0x56}},
+		{"one value", []int64{5}, false, []want{{v2Direct, 1, 3}}, []byte{0x44, 0x00, 0xa0}},
+		{"two values", []int64{5, 6}, false, []want{{v2Direct, 2, 3}}, []byte{0x44, 0x01, 0xb8}},
 		// At 4 bits, 4 copies cost 2 bytes packed, no more than cutting.
 		{"values then short repeat", []int64{1, 9, 4, 4, 4, 4, 1}, false,
 			[]want{{v2Direct, 7, 4}}, []byte{0x46, 0x06, 0x19, 0x44, 0x44, 0x10}},
@@ -144,7 +140,14 @@ func TestIntRLEv2EncoderChoices(t *testing.T) {
 		{"zeros and ones", []int64{0, 1, 1, 0, 1, 0, 0, 1}, false, []want{{v2Direct, 8, 1}}, []byte{0x40, 0x07, 0x69}},
 		{"MinInt64 MaxInt64", []int64{math.MinInt64, math.MaxInt64}, true, []want{{v2Direct, 2, 64}}, nil},
 		{"range overflows int64", []int64{math.MinInt64, 0, math.MaxInt64}, true, []want{{v2Direct, 3, 64}}, nil},
-		{"sorted with duplicates first", []int64{1, 1, 2, 5, 9, 20}, false, []want{{v2Direct, 6, 8}}, nil},
+		// Split into [1] and DELTA 1 2 5 9 20 would take 3+6 bytes.
+		{"sorted with duplicates first", []int64{1, 1, 2, 5, 9, 20}, false, []want{{v2Direct, 6, 5}}, nil},
+		// Four 7s open the buffer (a repeat run at once), then DELTA 8 9 9
+		// 10 ... at 2 bits beats DIRECT at 6 bits.
+		{"sorted with duplicates, longer", []int64{7, 7, 7, 7, 8, 9, 9, 10, 11, 11, 12, 13, 14, 14, 15, 16, 17, 18, 18, 19,
+			20, 21, 22, 23, 24, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38}, false,
+			[]want{{v2ShortRepeat, 4, 8}, {v2Delta, 36, 2}}, nil},
+		{"18-bit values", []int64{1 << 17, 5, 200000, 3}, false, []want{{v2Direct, 4, 18}}, nil},
 	}
 	for _, c := range cases {
 		enc := encodeV2(t, c.vals, c.signed)
@@ -194,8 +197,8 @@ func TestIntRLEv2EncoderMonotonic(t *testing.T) {
 	}
 	enc := encodeV2(t, vals, true)
 	for i, r := range checkV2Runs(t, enc) {
-		if r.kind != v2Delta || r.width != 8 || r.n != 512 {
-			t.Fatalf("run %d = %+v, want DELTA of 512 at 8 bits", i, r)
+		if r.kind != v2Delta || r.width != 7 || r.n != 512 {
+			t.Fatalf("run %d = %+v, want DELTA of 512 at 7 bits", i, r)
 		}
 	}
 	equalInts(t, "monotonic", decodeV2(t, enc, len(vals), true), vals)
@@ -347,4 +350,25 @@ func FuzzIntRLEv2RoundTrip(f *testing.F) {
 		}
 		equalInts(t, "from position", rest, vals[half:])
 	})
+}
+
+// Sorted keys with a few duplicates each (order keys of line items) go in
+// DELTA runs at 2 bits a value plus run headers (at most 2.4 bits in all),
+// not a short repeat per key (about 8 bits a value).
+func TestIntRLEv2EncoderSortedDuplicates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	var vals []int64
+	for key := int64(1_000_000); len(vals) < 100_000; key += 1 + int64(rng.IntN(2)) {
+		for k := 1 + rng.IntN(7); k > 0; k-- {
+			vals = append(vals, key)
+		}
+	}
+	for _, signed := range []bool{false, true} {
+		enc := encodeV2(t, vals, signed)
+		checkV2Runs(t, enc)
+		if max := len(vals) * 24 / 80; len(enc) > max {
+			t.Errorf("signed %v: %d bytes for %d values, want at most %d", signed, len(enc), len(vals), max)
+		}
+		equalInts(t, "sorted duplicates", decodeV2(t, enc, len(vals), signed), vals)
+	}
 }
