@@ -425,7 +425,7 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 	// within that distance of cap(dst)), so the output's length, not the
 	// buffer's capacity, is what the limit is checked against.
 	if cap(dst) > limit+zstdSlack {
-		dst = dst[:0 : limit+zstdSlack]
+		dst = dst[: 0 : limit+zstdSlack]
 	}
 	var h zstd.Header
 	if h.Decode(src) == nil && h.HasFCS {
