@@ -79,6 +79,9 @@ func writeBigFile(t *testing.T, path string, size int64) {
 			for k := 3 + rng.IntN(6); k > 0; k-- {
 				c = append(append(c, words[rng.IntN(len(words))]...), ' ')
 			}
+			if len(comment.Offsets) == 0 {
+				comment.Offsets = append(comment.Offsets, 0)
+			}
 			comment.Data = c
 			comment.Offsets = append(comment.Offsets, len(c))
 			for k := rng.IntN(4); k > 0; k-- {
