@@ -101,3 +101,24 @@ func BenchmarkReadVarint128(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadVarint128s decodes prices of a decimal(12,2) column
+// (values below 10^7, 1 to 4 bytes each) in batches of 1024.
+func BenchmarkReadVarint128s(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var data []byte
+	for i := 0; i < 1<<16; i++ {
+		data = AppendVarint128(data, orc.Int128FromInt64(rng.Int64N(10_000_000)))
+	}
+	dst := make([]orc.Int128, 1024)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewByteReader(whole(data))
+		for j := 0; j < 64; j++ {
+			if err := r.ReadVarint128s(dst); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
