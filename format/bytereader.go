@@ -1,9 +1,11 @@
 package format
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
 	"github.com/orcgo/orc"
 )
@@ -207,6 +209,32 @@ func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
 	for i := 0; i < len(dst); {
 		buf := r.buf[r.pos:]
 		p := 0
+		// Eight bytes at a time: every byte without its top bit ends a
+		// varint, and the varints that end within the word are decoded
+		// from it one after the other (their 7-bit groups squeezed
+		// together in three steps: pairs of bytes, of 16-bit lanes, of
+		// 32-bit lanes). A varint running past the word is decoded from
+		// the next load; one of 9 or more bytes, or the last 7 bytes of
+		// the chunk, from the loop below.
+		for i < len(dst) && p+8 <= len(buf) {
+			w := binary.LittleEndian.Uint64(buf[p:])
+			ends := ^w & 0x8080808080808080
+			if ends == 0 {
+				break
+			}
+			for ends != 0 && i < len(dst) {
+				end := uint(bits.TrailingZeros64(ends)) + 1 // bits of this varint
+				x := w & 0x7f7f7f7f7f7f7f7f & (uint64(1)<<end - 1)
+				x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+				x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+				x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+				dst[i] = orc.Int128FromInt64(UnZigzag(x))
+				i++
+				p += int(end >> 3)
+				w >>= end
+				ends >>= end
+			}
+		}
 	values:
 		for i < len(dst) {
 			var x uint64

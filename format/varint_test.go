@@ -37,8 +37,9 @@ func TestVarint128RoundTrip(t *testing.T) {
 			}
 		}
 	}
-	// The same through the batch call, in batches of varied sizes.
-	for _, src := range sources(data) {
+	// The same through the batch call, in batches of varied sizes, also
+	// from pieces long enough for the 8-byte loads.
+	for _, src := range append(sources(data), newPieceSource(data, 5, 40), newPieceSource(data, 6, 300)) {
 		r := NewByteReader(src)
 		got := make([]orc.Int128, len(vals))
 		for i := 0; i < len(vals); {
