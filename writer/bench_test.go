@@ -4,7 +4,8 @@ package writer_test
 // decimals, dates, a timestamp, strings of low and high cardinality).
 //
 //	go test ./writer -run '^$' -bench Lineitem -cpu 1
-//	ORC_PEAK_HEAP=1 go test ./writer -run TestPeakHeap -v -timeout 30m
+//	ORC_PEAK_HEAP=1 go test ./writer -run TestPeakHeap -v -timeout 120m
+//	ORC_PEAK_HEAP=1 go test ./writer -run TestPeakHeap/wide -v -timeout 120m
 //
 // BenchmarkWriteLineitem reports rows/s next to MB/s (of raw values) and
 // allocations, and rows per CPU second (all threads, garbage collection
@@ -19,6 +20,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -190,35 +193,268 @@ func (k *tailKeeper) ReadAt(p []byte, off int64) (int, error) {
 	return copy(p, k.buf[off-start:]), nil
 }
 
-// peakHeap writes rows lineitem rows with the given stripe size and
-// returns the peak live heap above the heap before the writer existed, the
-// peak of all heap objects including garbage not yet collected, and the
-// largest stripe written. The live heap is measured exactly (a forced
-// garbage collection, then HeapAlloc) every 16 batches and at every write
-// to the destination after the first stripe, which covers each stripe's
-// fullest moment (just before and while it is written out); all heap
-// objects are sampled every 2 ms in the background.
-func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest int64, elapsed time.Duration) {
-	gen := newLineitemGen(2)
-	batch := orc.NewBatch(orc.MustParseSchema(lineitemSchema), 1024)
-	gen.fill(batch, 1024)
-	out := newTailKeeper()
+// The wide table: 200 columns in the mix of a denormalised fact table.
+// Each column has its own generator; values are drawn afresh for every
+// batch, so nothing repeats across batches the way a cycled set of batches
+// would, and the integer and floating-point columns carry as much entropy
+// as their ranges allow.
+
+// wideKind is the kind of values a wide column holds.
+type wideKind int
+
+const (
+	wideSeq      wideKind = iota // bigint: increasing ids with small random gaps
+	wideBig                      // bigint: uniform in [0, span)
+	wideInt                      // int: uniform in [0, span)
+	wideDouble                   // double: random measurements
+	widePrice                    // double: prices rounded to cents
+	wideDecimal                  // decimal(12,2): amounts up to span cents
+	wideDecimal4                 // decimal(18,4): rates
+	wideDate                     // date: days in a 30-year range
+	wideTime                     // timestamp: seconds in a 30-year range, millisecond nanos
+	wideDict                     // string: one of card values (dictionary encoded)
+	wideHex                      // string: a random 64-bit id in hex (high cardinality)
+	wideText                     // string: 2 to 12 words (high cardinality)
+	wideBool                     // boolean: true with probability span/100
+)
+
+// wideCol describes one column of the wide table.
+type wideCol struct {
+	kind  wideKind
+	span  int64    // range of values (see wideKind)
+	nulls int      // percent of rows that are null
+	keys  []string // wideDict: the values
+	seq   int64    // wideSeq: the last id
+}
+
+// wideGen makes rows of the wide table.
+type wideGen struct {
+	r      *rand.Rand
+	schema *orc.Schema
+	cols   []wideCol
+}
+
+// newWideGen returns a generator of the 200-column table: 30 bigint (10 of
+// them increasing ids), 30 int, 30 double (10 of them prices), 20 decimal,
+// 10 date, 10 timestamp, 40 low-cardinality strings (3 to 5,000 distinct
+// values), 20 high-cardinality strings (hex ids and free text) and 10
+// booleans. A quarter of the columns have 1% to 20% nulls.
+func newWideGen(seed uint64) *wideGen {
+	g := &wideGen{r: rand.New(rand.NewPCG(seed, 2))}
+	r := g.r
+	var fields []string
+	add := func(name, typ string, c wideCol) {
+		if len(g.cols)%4 == 3 {
+			c.nulls = 1 + r.IntN(20)
+		}
+		g.cols = append(g.cols, c)
+		fields = append(fields, fmt.Sprintf("%s_%d:%s", name, len(g.cols), typ))
+	}
+	for i := 0; i < 10; i++ {
+		add("id", "bigint", wideCol{kind: wideSeq, span: 1 + int64(r.IntN(10))})
+	}
+	for i := 0; i < 20; i++ {
+		add("big", "bigint", wideCol{kind: wideBig, span: int64(1) << (16 + r.IntN(47))})
+	}
+	for i := 0; i < 30; i++ {
+		add("int", "int", wideCol{kind: wideInt, span: int64(1) << (4 + r.IntN(27))})
+	}
+	for i := 0; i < 20; i++ {
+		add("dbl", "double", wideCol{kind: wideDouble})
+	}
+	for i := 0; i < 10; i++ {
+		add("price", "double", wideCol{kind: widePrice, span: int64(1) << (10 + r.IntN(20))})
+	}
+	for i := 0; i < 15; i++ {
+		add("amount", "decimal(12,2)", wideCol{kind: wideDecimal, span: int64(1) << (8 + r.IntN(30))})
+	}
+	for i := 0; i < 5; i++ {
+		add("rate", "decimal(18,4)", wideCol{kind: wideDecimal4})
+	}
+	for i := 0; i < 10; i++ {
+		add("day", "date", wideCol{kind: wideDate})
+	}
+	for i := 0; i < 10; i++ {
+		add("ts", "timestamp", wideCol{kind: wideTime})
+	}
+	for i := 0; i < 40; i++ {
+		card := []int{3, 7, 20, 50, 200, 1000, 5000}[i%7]
+		c := wideCol{kind: wideDict, keys: make([]string, card)}
+		for k := range c.keys {
+			c.keys[k] = fmt.Sprintf("%s-%s-%d", words[r.IntN(len(words))], words[r.IntN(len(words))], k)
+		}
+		add("cat", "string", c)
+	}
+	for i := 0; i < 10; i++ {
+		add("uid", "string", wideCol{kind: wideHex})
+	}
+	for i := 0; i < 10; i++ {
+		add("note", "string", wideCol{kind: wideText})
+	}
+	for i := 0; i < 10; i++ {
+		add("flag", "boolean", wideCol{kind: wideBool, span: int64(1 + r.IntN(99))})
+	}
+	g.schema = orc.MustParseSchema("struct<" + strings.Join(fields, ",") + ">")
+	return g
+}
+
+// fill resets b and fills it with n new rows, reusing its buffers.
+func (g *wideGen) fill(b *orc.Batch, n int) {
+	b.Reset()
+	r := g.r
+	for j := range g.cols {
+		c := &g.cols[j]
+		var nulls *orc.Nulls
+		switch v := b.Cols[j].(type) {
+		case *orc.LongVector:
+			nulls = &v.Nulls
+			for i := 0; i < n; i++ {
+				var x int64
+				switch c.kind {
+				case wideSeq:
+					c.seq += 1 + r.Int64N(c.span)
+					x = c.seq
+				case wideBig, wideInt:
+					x = r.Int64N(c.span)
+				case wideDate:
+					x = 5000 + r.Int64N(11000)
+				case wideBool:
+					if r.Int64N(100) < c.span {
+						x = 1
+					}
+				}
+				v.Values = append(v.Values, x)
+			}
+		case *orc.DoubleVector:
+			nulls = &v.Nulls
+			for i := 0; i < n; i++ {
+				if c.kind == widePrice {
+					v.Values = append(v.Values, float64(r.Int64N(c.span))/100)
+				} else {
+					v.Values = append(v.Values, r.NormFloat64()*1000)
+				}
+			}
+		case *orc.DecimalVector:
+			nulls = &v.Nulls
+			for i := 0; i < n; i++ {
+				if c.kind == wideDecimal {
+					v.Values = append(v.Values, orc.Int128FromInt64(r.Int64N(c.span)))
+				} else {
+					v.Values = append(v.Values, orc.Int128FromInt64(r.Int64N(2_000_000)-1_000_000))
+				}
+			}
+		case *orc.TimestampVector:
+			nulls = &v.Nulls
+			for i := 0; i < n; i++ {
+				v.Seconds = append(v.Seconds, 432_000_000+r.Int64N(946_080_000))
+				v.Nanos = append(v.Nanos, int32(r.IntN(1000))*1_000_000)
+			}
+		case *orc.BytesVector:
+			nulls = &v.Nulls
+			v.Offsets = append(v.Offsets, 0)
+			for i := 0; i < n; i++ {
+				switch c.kind {
+				case wideDict:
+					k := r.IntN(len(c.keys))
+					if r.IntN(2) == 0 {
+						k /= 4 // skewed: the first quarter of the keys is more frequent
+					}
+					v.Data = append(v.Data, c.keys[k]...)
+				case wideHex:
+					v.Data = append(v.Data, "u-"...)
+					v.Data = strconv.AppendUint(v.Data, r.Uint64(), 16)
+				case wideText:
+					for w, m := 0, 2+r.IntN(11); w < m; w++ {
+						if w > 0 {
+							v.Data = append(v.Data, ' ')
+						}
+						v.Data = append(v.Data, words[r.IntN(len(words))]...)
+					}
+				}
+				v.Offsets = append(v.Offsets, len(v.Data))
+			}
+		}
+		if c.nulls > 0 {
+			nulls.Nulls = nulls.Nulls[:0]
+			for i := 0; i < n; i++ {
+				nulls.Nulls = append(nulls.Nulls, r.IntN(100) < c.nulls)
+			}
+		}
+	}
+	b.NumRows = n
+}
+
+// batchBytes returns the bytes a batch's vectors hold: the capacity of
+// every slice times its element size.
+func batchBytes(b *orc.Batch) int64 {
+	var n int64
+	for _, v := range b.Cols {
+		n += vectorBytes(v)
+	}
+	return n
+}
+
+func vectorBytes(v orc.Vector) int64 {
+	switch v := v.(type) {
+	case *orc.LongVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
+	case *orc.DoubleVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
+	case *orc.DecimalVector:
+		return int64(cap(v.Nulls.Nulls)) + 16*int64(cap(v.Values))
+	case *orc.TimestampVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Seconds)) + 4*int64(cap(v.Nanos))
+	case *orc.BytesVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + int64(cap(v.Data))
+	}
+	panic(fmt.Sprintf("batchBytes: vector %T", v))
+}
+
+// heapRun is what peakHeap measured.
+type heapRun struct {
+	live    uint64        // peak live heap, batch included, above the heap before the batch existed
+	at      string        // when the peak was measured
+	alloc   uint64        // peak of all heap objects, garbage included, on the same base
+	batch   int64         // bytes held by the batch's vectors (batchBytes)
+	largest int64         // largest stripe written, in bytes
+	stripes int           // stripes written
+	elapsed time.Duration // writing time, measuring included
+}
+
+// peakHeap writes rows rows of schema s, filled 1,024 at a time by fill,
+// with the given stripe size and otherwise default options. The live heap
+// is measured exactly (a forced garbage collection, then HeapAlloc) every
+// 16 batches, at the first write to the destination within each Write or
+// Close call (a stripe is then fully encoded and about to be written: its
+// fullest moment) and after every further 4 MiB written; all heap objects
+// are sampled every 2 ms in the background. The base is the heap before the
+// batch is allocated, so the peak counts the batch as well as the writer.
+func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64) heapRun {
 	liveNow := func() uint64 {
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		return ms.HeapAlloc
 	}
+	var run heapRun
 	base := liveNow()
+	batch := orc.NewBatch(s, 1024)
+	fill(batch, 1024)
+	run.batch = batchBytes(batch)
+	out := newTailKeeper()
 	var maxLive uint64
-	measure := func() {
+	rowsIn := 0
+	measure := func(at string) {
 		if l := liveNow(); l > maxLive {
 			maxLive = l
+			run.at = fmt.Sprintf("%s, %d rows in, %d MiB out", at, rowsIn, out.n>>20)
 		}
 	}
+	armed, last := false, int64(0)
 	out.onWrite = func() {
-		if out.n > 1<<20 { // stripes are being written
-			measure()
+		if armed || out.n-last >= 4<<20 {
+			measure("writing a stripe")
+			armed, last = false, out.n
 		}
 	}
 	var maxAlloc atomic.Uint64
@@ -243,47 +479,77 @@ func peakHeap(t *testing.T, rows int, stripe int64) (live, alloc uint64, largest
 		}
 	}()
 	start := time.Now()
-	w, err := writer.NewWriter(out, batch.Schema, writer.WithStripeSize(stripe))
+	w, err := writer.NewWriter(out, s, writer.WithStripeSize(stripe))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n < rows; n += 1024 {
-		gen.fill(batch, 1024) // fresh values: cycling a few batches would compress unrealistically well
+		fill(batch, 1024) // fresh values: cycling a few batches would compress unrealistically well
+		armed = true
 		if err := w.Write(batch); err != nil {
 			t.Fatal(err)
 		}
+		rowsIn += 1024
 		if n%(16*1024) == 0 {
-			measure()
+			measure("between batches")
 		}
 	}
+	armed = true
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	elapsed = time.Since(start)
+	run.elapsed = time.Since(start)
 	close(stop)
 	wg.Wait()
 	runtime.KeepAlive(w)
+	runtime.KeepAlive(batch)
 	if maxLive > base {
-		live = maxLive - base
+		run.live = maxLive - base
 	}
 	if m := maxAlloc.Load(); m > base {
-		alloc = m - base
+		run.alloc = m - base
 	}
 	out.onWrite = nil
 	tail, err := format.ReadTail(out, out.n, format.TailOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range tail.Footer.GetStripes() {
-		largest = max(largest, int64(s.GetIndexLength()+s.GetDataLength()+s.GetFooterLength()))
+	if got := tail.Footer.GetNumberOfRows(); got != uint64((rows+1023)/1024*1024) {
+		t.Fatalf("file has %d rows, wrote %d", got, (rows+1023)/1024*1024)
 	}
-	return live, alloc, largest, elapsed
+	run.stripes = len(tail.Footer.GetStripes())
+	for _, s := range tail.Footer.GetStripes() {
+		run.largest = max(run.largest, int64(s.GetIndexLength()+s.GetDataLength()+s.GetFooterLength()))
+	}
+	return run
 }
 
-// TestPeakHeap writes lineitem rows with 16 MiB and 64 MiB stripes, each at
-// two row counts (several stripes) to show that the peak does not grow with
-// the file, and reports the peak live heap against the stripe size. It runs
-// only with ORC_PEAK_HEAP=1, outside -short, and takes a minute or so.
+// logHeapRun reports a run against the stripe size and checks the target:
+// peak live heap <= 1.5 x stripe size + one batch, at the default stripe
+// size.
+func logHeapRun(t *testing.T, name string, rows int, stripe int64, run heapRun) {
+	t.Helper()
+	mib := func(n float64) float64 { return n / (1 << 20) }
+	limit := 1.5*float64(stripe) + float64(run.batch)
+	t.Logf("%s, stripe size %2d MiB, %8d rows: %3d stripes, largest %5.1f MiB; batch %4.2f MiB; "+
+		"peak live heap %6.1f MiB = %.2f x stripe size (target 1.5 x stripe + batch = %5.1f MiB), %.2f x largest stripe; "+
+		"all heap objects incl. garbage %6.1f MiB; %.0f rows/s incl. measuring; peak %s",
+		name, stripe>>20, rows, run.stripes, mib(float64(run.largest)), mib(float64(run.batch)),
+		mib(float64(run.live)), float64(run.live)/float64(stripe), mib(limit), float64(run.live)/float64(run.largest),
+		mib(float64(run.alloc)), float64(rows)/run.elapsed.Seconds(), run.at)
+	if stripe == 64<<20 && float64(run.live) > limit {
+		t.Errorf("%s: peak live heap %.1f MiB over the target 1.5 x the default stripe size + one batch = %.1f MiB",
+			name, mib(float64(run.live)), mib(limit))
+	}
+}
+
+// TestPeakHeap writes lineitem rows (16 columns) with 16 MiB and 64 MiB
+// stripes and rows of a 200-column table with the default 64 MiB stripes,
+// each at two row counts (many stripes) to show that the peak does not grow
+// with the file, and reports the peak live heap against the stripe size.
+// At the default stripe size the peak must stay at or under 1.5 x the
+// stripe size plus one batch. It runs only with ORC_PEAK_HEAP=1, outside
+// -short, and takes many minutes.
 func TestPeakHeap(t *testing.T) {
 	if testing.Short() || os.Getenv("ORC_PEAK_HEAP") == "" {
 		t.Skip("set ORC_PEAK_HEAP=1 to write 10M+ rows and measure the peak heap")
@@ -293,14 +559,126 @@ func TestPeakHeap(t *testing.T) {
 		rows   []int
 	}{{16 << 20, []int{5_000_000, 10_000_000}}, {64 << 20, []int{10_000_000, 25_000_000}}} {
 		for _, rows := range c.rows {
-			peak, alloc, largest, el := peakHeap(t, rows, c.stripe)
-			t.Logf("stripe size %2d MiB, %8d rows: largest stripe %5.1f MiB, peak live heap %6.1f MiB = %.2f x stripe size, "+
-				"%.2f x largest stripe (all heap objects incl. garbage %6.1f MiB), %.0f rows/s incl. measuring",
-				c.stripe>>20, rows, float64(largest)/(1<<20), float64(peak)/(1<<20), float64(peak)/float64(c.stripe),
-				float64(peak)/float64(largest), float64(alloc)/(1<<20), float64(rows)/el.Seconds())
-			if c.stripe == 64<<20 && float64(peak) > 1.5*float64(c.stripe) {
-				t.Errorf("peak live heap %.2f x the default stripe size, target 1.5", float64(peak)/float64(c.stripe))
+			t.Run(fmt.Sprintf("lineitem/%dMiB/%d", c.stripe>>20, rows), func(t *testing.T) {
+				gen := newLineitemGen(2)
+				run := peakHeap(t, orc.MustParseSchema(lineitemSchema), func(b *orc.Batch, n int) { gen.fill(b, n) }, rows, c.stripe)
+				logHeapRun(t, "lineitem (16 columns)", rows, c.stripe, run)
+			})
+		}
+	}
+	for _, rows := range []int{10_000_000, 20_000_000} {
+		t.Run(fmt.Sprintf("wide/64MiB/%d", rows), func(t *testing.T) {
+			gen := newWideGen(3)
+			run := peakHeap(t, gen.schema, gen.fill, rows, 64<<20)
+			logHeapRun(t, "wide (200 columns)", rows, 64<<20, run)
+		})
+	}
+}
+
+// TestDefaultBlockSize checks the compression block size chosen for
+// schemas of different widths and stripe sizes, and that an explicit
+// WithCompressionBlockSize is kept.
+func TestDefaultBlockSize(t *testing.T) {
+	wide := newWideGen(1).schema
+	for _, c := range []struct {
+		name   string
+		schema *orc.Schema
+		opts   []writer.Option
+		want   int
+	}{
+		{"lineitem", orc.MustParseSchema(lineitemSchema), nil, 128 << 10}, // 64 MiB / (20 x 17) = 197 KiB
+		{"lineitem 16 MiB stripes", orc.MustParseSchema(lineitemSchema), []writer.Option{writer.WithStripeSize(16 << 20)}, 32 << 10},
+		{"one column", orc.MustParseSchema("bigint"), nil, 256 << 10},
+		{"wide", wide, nil, 16 << 10}, // 64 MiB / (20 x 201) = 16.3 KiB
+		{"wide 1 GiB stripes", wide, []writer.Option{writer.WithStripeSize(1 << 30)}, 256 << 10},
+		{"wide 64 KiB stripes", wide, []writer.Option{writer.WithStripeSize(64 << 10)}, 4 << 10},
+		{"wide explicit", wide, []writer.Option{writer.WithCompressionBlockSize(100 << 10)}, 100 << 10},
+	} {
+		out := newTailKeeper()
+		w, err := writer.NewWriter(out, c.schema, c.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		tail, err := format.ReadTail(out, out.n, format.TailOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tail.BlockSize != c.want {
+			t.Errorf("%s: block size %d, want %d", c.name, tail.BlockSize, c.want)
+		}
+	}
+}
+
+// TestSmallStripes writes with stripe sizes that the chunk buffers,
+// counted towards the stripe size, take much of: lineitem's 17 columns
+// with 4 MiB stripes and the default (8 KiB) blocks, where each stripe's
+// data gets what the buffers leave, and the 200-column table with 8 MiB
+// stripes and 64 KiB blocks, whose buffers (some 50 MiB) alone exceed the
+// stripe size: its stripes must still get half the stripe size of data
+// rather than one batch each. (In the 200-column table's first row group
+// the dictionaries tried for its 60 string columns hold some 2.5 KiB a
+// row, more than the row takes on disk, so its small stripes are small.)
+func TestSmallStripes(t *testing.T) {
+	wide := newWideGen(4)
+	item := newLineitemGen(4)
+	for _, c := range []struct {
+		name    string
+		schema  *orc.Schema
+		fill    func(*orc.Batch, int)
+		rows    int
+		stripe  uint64
+		block   int
+		minSize float64 // least size of a stripe but the last, as a fraction of the stripe size
+		minRows uint64  // least rows of a stripe but the last
+	}{
+		// Stored chunks are counted as allocated, up to a quarter more
+		// than their size: 0.4 rather than 0.5.
+		{"lineitem, default blocks", orc.MustParseSchema(lineitemSchema), func(b *orc.Batch, n int) { item.fill(b, n) },
+			400_000, 4 << 20, 0, 0.4, 0},
+		{"wide, 64 KiB blocks", wide.schema, wide.fill, 12_000, 8 << 20, 64 << 10, 0, 2048},
+	} {
+		stripe := c.stripe
+		opts := []writer.Option{writer.WithStripeSize(int64(stripe))}
+		if c.block > 0 {
+			opts = append(opts, writer.WithCompressionBlockSize(c.block))
+		}
+		out := newTailKeeper()
+		w, err := writer.NewWriter(out, c.schema, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := orc.NewBatch(c.schema, 1024)
+		for n := 0; n < c.rows; n += 1024 {
+			c.fill(b, min(1024, c.rows-n))
+			if err := w.Write(b); err != nil {
+				t.Fatal(err)
 			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		tail, err := format.ReadTail(out, out.n, format.TailOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stripes := tail.Footer.GetStripes()
+		if len(stripes) < 3 {
+			t.Fatalf("%s: %d stripes, want several", c.name, len(stripes))
+		}
+		var total uint64
+		for i, s := range stripes {
+			total += s.GetNumberOfRows()
+			size := s.GetIndexLength() + s.GetDataLength() + s.GetFooterLength()
+			if i < len(stripes)-1 && (float64(size) < c.minSize*float64(stripe) || size > stripe || s.GetNumberOfRows() < c.minRows) {
+				t.Errorf("%s: stripe %d of %d has %d bytes and %d rows, want %.0f to %d bytes and %d rows or more",
+					c.name, i, len(stripes), size, s.GetNumberOfRows(), c.minSize*float64(stripe), stripe, c.minRows)
+			}
+		}
+		if total != uint64(c.rows) {
+			t.Errorf("%s: %d rows in the stripes, wrote %d", c.name, total, c.rows)
 		}
 	}
 }

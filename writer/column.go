@@ -42,8 +42,10 @@ type columnWriter interface {
 	encoding() *orcpb.ColumnEncoding
 	// resetStripe prepares for the next stripe.
 	resetStripe()
-	// estimate returns the bytes the column holds for the stripe.
-	estimate() int64
+	// estimate adds to h the bytes the column holds for the stripe: its
+	// streams (holding.addStream), a dictionary, values held in encoders
+	// (at the size they will take).
+	estimate(h *holding)
 }
 
 // stream is a named output stream of a column.
@@ -198,7 +200,7 @@ func (b *colBase) rowIndex() *orcpb.RowIndex {
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut.Reset()
+	b.presentOut = b.w.newStream() // see Writer.streamHeld
 	b.present.Reset(b.presentOut)
 	b.hasNull = false
 	b.pending = 0
@@ -216,18 +218,20 @@ func (b *colBase) presentStream() []stream {
 	return []stream{{orcpb.Stream_PRESENT, b.presentOut}}
 }
 
+// held adds to h the bytes held by the PRESENT stream and the given
+// streams.
+func (b *colBase) held(h *holding, outs ...*format.OutStream) {
+	h.addStream(b.presentOut)
+	for _, s := range outs {
+		h.addStream(s)
+	}
+}
+
 func (b *colBase) finishPresent() error {
 	if err := b.present.Flush(); err != nil {
 		return err
 	}
 	return b.presentOut.Flush()
-}
-
-func (b *colBase) presentSize() int64 {
-	if !b.hasNull {
-		return 0
-	}
-	return b.presentOut.Size()
 }
 
 func grow[T any](s []T, n int) []T {

@@ -86,12 +86,13 @@ func (c *decimalWriter) dataStreams() []stream {
 func (c *decimalWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *decimalWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
-	c.scaleOut.Reset()
+	c.dataOut = c.w.newStream()
+	c.scaleOut = c.w.newStream()
 	c.scales.Reset(c.scaleOut)
 }
-func (c *decimalWriter) estimate() int64 {
-	return c.presentSize() + c.dataOut.Size() + c.scaleOut.Size()
+func (c *decimalWriter) estimate(h *holding) {
+	c.held(h, c.dataOut, c.scaleOut)
+	h.data += int64(c.scales.Buffered())
 }
 
 // timestampEpoch2015 is 2015-01-01 00:00:00 UTC in Unix seconds.
@@ -217,11 +218,12 @@ func (c *timestampWriter) dataStreams() []stream {
 func (c *timestampWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *timestampWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
-	c.nanoOut.Reset()
+	c.dataOut = c.w.newStream()
+	c.nanoOut = c.w.newStream()
 	c.secs.Reset(c.dataOut)
 	c.nanos.Reset(c.nanoOut)
 }
-func (c *timestampWriter) estimate() int64 {
-	return c.presentSize() + c.dataOut.Size() + c.nanoOut.Size() + int64(c.secs.Buffered())*3
+func (c *timestampWriter) estimate(h *holding) {
+	c.held(h, c.dataOut, c.nanoOut)
+	h.data += int64(c.secs.Buffered()) * 3
 }

@@ -53,7 +53,7 @@ func (c *structWriter) finishStripe() error                   { return c.finishP
 func (c *structWriter) dataStreams() []stream                 { return c.presentStream() }
 func (c *structWriter) encoding() *orcpb.ColumnEncoding       { return direct() }
 func (c *structWriter) resetStripe()                          { c.resetBase() }
-func (c *structWriter) estimate() int64                       { return c.presentSize() }
+func (c *structWriter) estimate(h *holding)                   { c.held(h) }
 
 // listWriter writes LIST and MAP: LENGTH holds each non-null row's number
 // of children (unsigned RLE v2); children hold the elements back to back.
@@ -146,10 +146,13 @@ func (c *listWriter) dataStreams() []stream {
 func (c *listWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *listWriter) resetStripe() {
 	c.resetBase()
-	c.lengthOut.Reset()
+	c.lengthOut = c.w.newStream()
 	c.lengths.Reset(c.lengthOut)
 }
-func (c *listWriter) estimate() int64 { return c.presentSize() + c.lengthOut.Size() }
+func (c *listWriter) estimate(h *holding) {
+	c.held(h, c.lengthOut)
+	h.data += int64(c.lengths.Buffered())
+}
 
 // unionWriter writes UNION: DATA holds each non-null row's tag (byte RLE);
 // variant i gets the rows tagged i.
@@ -223,7 +226,10 @@ func (c *unionWriter) dataStreams() []stream {
 func (c *unionWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *unionWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
+	c.dataOut = c.w.newStream()
 	c.tags.Reset(c.dataOut)
 }
-func (c *unionWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+func (c *unionWriter) estimate(h *holding) {
+	c.held(h, c.dataOut)
+	h.data += int64(c.tags.Buffered())
+}

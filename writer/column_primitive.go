@@ -73,10 +73,10 @@ func (c *boolWriter) dataStreams() []stream {
 func (c *boolWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *boolWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
+	c.dataOut = c.w.newStream()
 	c.data.Reset(c.dataOut)
 }
-func (c *boolWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+func (c *boolWriter) estimate(h *holding) { c.held(h, c.dataOut) }
 
 // byteWriter writes TINYINT: DATA is byte RLE.
 type byteWriter struct {
@@ -133,10 +133,13 @@ func (c *byteWriter) dataStreams() []stream {
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *byteWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
+	c.dataOut = c.w.newStream()
 	c.data.Reset(c.dataOut)
 }
-func (c *byteWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+func (c *byteWriter) estimate(h *holding) {
+	c.held(h, c.dataOut)
+	h.data += int64(c.data.Buffered())
+}
 
 // intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
 type intWriter struct {
@@ -207,11 +210,12 @@ func (c *intWriter) dataStreams() []stream {
 func (c *intWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *intWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
+	c.dataOut = c.w.newStream()
 	c.data.Reset(c.dataOut)
 }
-func (c *intWriter) estimate() int64 {
-	return c.presentSize() + c.dataOut.Size() + int64(c.data.Buffered())*2
+func (c *intWriter) estimate(h *holding) {
+	c.held(h, c.dataOut)
+	h.data += int64(c.data.Buffered()) * 2
 }
 
 // floatWriter writes FLOAT (4 bytes) and DOUBLE (8 bytes), little-endian.
@@ -270,6 +274,6 @@ func (c *floatWriter) dataStreams() []stream {
 func (c *floatWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *floatWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut.Reset()
+	c.dataOut = c.w.newStream()
 }
-func (c *floatWriter) estimate() int64 { return c.presentSize() + c.dataOut.Size() }
+func (c *floatWriter) estimate(h *holding) { c.held(h, c.dataOut) }

@@ -15,7 +15,7 @@ type Option func(*config) error
 type config struct {
 	compression  orc.CompressionKind
 	level        int
-	blockSize    int
+	blockSize    int // 0 until NewWriter chooses it (defaultBlockSize)
 	stripeSize   int64
 	stripeRows   int64
 	stride       int
@@ -29,7 +29,6 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		compression: orc.CompressionZstd,
-		blockSize:   256 << 10,
 		stripeSize:  64 << 20,
 		stride:      10000,
 		fpp:         0.01,
@@ -70,7 +69,12 @@ func WithCompressionLevel(level int) Option {
 }
 
 // WithCompressionBlockSize sets the largest uncompressed size of one
-// compression chunk. Default 256 KiB; 1 KiB to 8 MiB - 1.
+// compression chunk. Each compressed stream holds up to two blocks while
+// its stripe is open (the chunk being filled and the compressor's output),
+// so wide schemas want small blocks. Default: 256 KiB, or less when the
+// schema is wide: the largest power of two at most the stripe size / (20 x
+// the number of columns), and at least 4 KiB (64 MiB stripes: 256 KiB up to
+// 12 columns, 16 KiB for 200). 1 KiB to 8 MiB - 1.
 func WithCompressionBlockSize(n int) Option {
 	return func(cfg *config) error {
 		if n < 1<<10 || n > format.MaxBlockSize {
@@ -81,9 +85,15 @@ func WithCompressionBlockSize(n int) Option {
 	}
 }
 
-// WithStripeSize sets the estimated encoded size at which a stripe is cut.
-// The writer's memory is about one stripe plus one batch. Default 64 MiB;
-// 64 KiB to 2 GiB.
+// WithStripeSize sets the size at which a stripe is cut. The size counts
+// what the writer holds for the stripe: the encoded streams, each
+// compressed stream's chunk buffers, dictionaries and values not yet
+// encoded. The writer's memory is therefore about one stripe plus one
+// batch, and a stripe on disk is somewhat smaller than this, the more so
+// the more columns the schema has. (The stripe's data always gets at least
+// half the size: with buffers larger than that, from very many columns and
+// a large WithCompressionBlockSize, the memory is half a stripe plus the
+// buffers.) Default 64 MiB; 64 KiB to 2 GiB.
 func WithStripeSize(n int64) Option {
 	return func(cfg *config) error {
 		if n < 64<<10 || n > 2<<30 {
@@ -176,4 +186,20 @@ func WithTimeZone(loc *time.Location) Option {
 		cfg.zone = loc
 		return nil
 	}
+}
+
+// defaultBlockSize returns the compression block size of a writer not
+// given one: 256 KiB for narrow schemas, less for wide ones so that the
+// chunk buffers stay a small part of the stripe. With about two streams per
+// column, stripeSize / (20 x columns) is a tenth of each stream's share of
+// the stripe, so buffers of two blocks per stream come to a fifth of it at
+// most (the same aim as Java ORC's writer, which rounds up where this
+// rounds down).
+func defaultBlockSize(stripeSize int64, columns int) int {
+	limit := stripeSize / (20 * int64(max(columns, 1)))
+	n := 256 << 10
+	for n > 4<<10 && int64(n) > limit {
+		n >>= 1
+	}
+	return n
 }

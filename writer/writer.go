@@ -63,6 +63,9 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 		return nil, err
 	}
 	schema = schema.Copy()
+	if cfg.blockSize == 0 {
+		cfg.blockSize = defaultBlockSize(cfg.stripeSize, schema.MaxID()+1)
+	}
 	wr := &Writer{out: w, cfg: cfg, schema: schema}
 	if cfg.compression != orc.CompressionNone {
 		c, err := format.NewBlockCompressor(cfg.compression, cfg.level, cfg.blockSize)
@@ -260,15 +263,63 @@ func (w *Writer) endGroup() error {
 	return nil
 }
 
+// stripeFull reports whether the stripe should be cut: at the row limit,
+// or when what the writer holds for it reaches the stripe size. The chunk
+// buffers count towards the size, but the stripe's data is given at least
+// half of it, so that a configuration whose buffers alone come near the
+// stripe size (very many columns and a large WithCompressionBlockSize)
+// still writes stripes of a useful size.
 func (w *Writer) stripeFull() bool {
 	if w.cfg.stripeRows > 0 && w.stripeRows >= w.cfg.stripeRows {
 		return true
 	}
-	var size int64
+	h := w.held()
+	return h.data+h.buffers >= w.cfg.stripeSize && h.data >= w.cfg.stripeSize/2
+}
+
+// holding is what the writer holds for the open stripe.
+type holding struct {
+	compressed bool
+	block      int64 // compression block size
+
+	data    int64 // stored chunks (as allocated), dictionaries, values in encoders
+	buffers int64 // chunk buffers of the compressed streams
+}
+
+// held returns what the writer holds for the open stripe: the columns'
+// streams and what the columns hold outside them, and the scratch stream.
+func (w *Writer) held() holding {
+	h := holding{compressed: w.cfg.compression != orc.CompressionNone, block: int64(w.cfg.blockSize)}
+	h.addStream(w.scratch)
 	for _, c := range w.cols {
-		size += c.estimate()
+		c.estimate(&h)
 	}
-	return size >= w.cfg.stripeSize
+	return h
+}
+
+// addStream adds what s holds: the buffer of its stored chunks as
+// allocated (appends leave up to a quarter of it spare) and, when it is
+// compressed and in use, up to two blocks of buffers: the uncompressed
+// chunk being filled, allocated at the stream's first write, and the
+// compressor's output, allocated at its first chunk.
+//
+// Columns take new streams for every stripe rather than Reset the old
+// ones, which would keep each stream's largest buffers for good: what a
+// stripe holds then starts from zero, and the dictionaries built in a
+// stripe's first row group do not come on top of the previous stripe's
+// buffers.
+func (h *holding) addStream(s *format.OutStream) {
+	out := s.Bytes()
+	h.data += int64(cap(out))
+	if !h.compressed {
+		return
+	}
+	switch {
+	case cap(out) > 0:
+		h.buffers += 2 * h.block
+	case s.Size() > 0:
+		h.buffers += h.block
+	}
 }
 
 // compressMessage returns a protobuf message encoded and compressed with
