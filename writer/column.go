@@ -200,7 +200,7 @@ func (b *colBase) rowIndex() *orcpb.RowIndex {
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut = b.w.newStream() // see Writer.streamHeld
+	b.presentOut = b.w.newStream() // see holding.addStream
 	b.present.Reset(b.presentOut)
 	b.hasNull = false
 	b.pending = 0

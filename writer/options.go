@@ -73,8 +73,9 @@ func WithCompressionLevel(level int) Option {
 // its stripe is open (the chunk being filled and the compressor's output),
 // so wide schemas want small blocks. Default: 256 KiB, or less when the
 // schema is wide: the largest power of two at most the stripe size / (20 x
-// the number of columns), and at least 4 KiB (64 MiB stripes: 256 KiB up to
-// 12 columns, 16 KiB for 200). 1 KiB to 8 MiB - 1.
+// the number of columns, counting every node of the schema, the root
+// struct included), and at least 4 KiB (64 MiB stripes: 256 KiB up to 12
+// columns, 16 KiB for 200 fields). 1 KiB to 8 MiB - 1.
 func WithCompressionBlockSize(n int) Option {
 	return func(cfg *config) error {
 		if n < 1<<10 || n > format.MaxBlockSize {
