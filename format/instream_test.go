@@ -345,11 +345,12 @@ func TestInStreamNoAllocs(t *testing.T) {
 			}
 			out.Flush()
 			dec, _ := NewDecompressor(cc.kind)
-			in := NewInStream(StreamInfo{Name: "DATA"}, out.Bytes(), cc.kind, 4096, dec)
+			stored := out.Bytes()
+			in := NewInStream(StreamInfo{Name: "DATA"}, stored, cc.kind, 4096, dec)
 			readAll(t, in) // grow the buffers
 			var p PositionProvider
 			allocs := testing.AllocsPerRun(10, func() {
-				in.Reset(StreamInfo{Name: "DATA"}, out.Bytes())
+				in.Reset(StreamInfo{Name: "DATA"}, stored)
 				for {
 					if _, err := in.NextChunk(); err != nil {
 						break

@@ -14,6 +14,10 @@ package format
 // Positions (AppendPosition) name the point where the next byte will go:
 // uncompressed [bytes written]; compressed [bytes of chunks emitted so far,
 // headers included; bytes buffered for the next chunk].
+//
+// The stored bytes are kept in pages that double from 4 KiB to 1 MiB, so
+// a stream of tens of megabytes is never copied to grow, and a short one
+// stays small.
 
 import (
 	"fmt"
@@ -31,8 +35,11 @@ type OutStream struct {
 	blockSize int
 	c         Compressor
 
-	out  []byte // emitted chunks, or the raw stream for codec NONE
-	buf  []byte // uncompressed bytes of the next chunk; cap blockSize
+	pages [][]byte // emitted chunks, or the raw stream for codec NONE, in pages[:used]
+	used  int      // pages in use: all full but the last; the rest are kept from before Reset
+	n     int64    // bytes in pages
+	held  int64    // capacity of all pages
+	buf   []byte   // uncompressed bytes of the next chunk; cap blockSize
 	cbuf []byte // compressor output, reused
 
 	setupErr error // a bad configuration, kept across Reset
@@ -67,7 +74,7 @@ func (s *OutStream) Write(p []byte) (int, error) {
 		return 0, s.err
 	}
 	if s.comp == orc.CompressionNone {
-		s.out = append(s.out, p...)
+		s.store(p)
 		return len(p), nil
 	}
 	total := len(p)
@@ -109,7 +116,12 @@ func (s *OutStream) WriteByte(b byte) error {
 		return s.err
 	}
 	if s.comp == orc.CompressionNone {
-		s.out = append(s.out, b)
+		if k := s.used - 1; k >= 0 && len(s.pages[k]) < cap(s.pages[k]) {
+			s.pages[k] = append(s.pages[k], b)
+			s.n++
+			return nil
+		}
+		s.store([]byte{b})
 		return nil
 	}
 	if s.buf == nil {
@@ -136,14 +148,45 @@ func (s *OutStream) emit(chunk []byte) error {
 	if cap(z) >= cap(s.cbuf) {
 		s.cbuf = z[:0]
 	}
+	var h [chunkHeaderSize]byte
 	if len(z) < len(chunk) {
-		s.out = appendChunkHeader(s.out, len(z), false)
-		s.out = append(s.out, z...)
+		s.store(appendChunkHeader(h[:0], len(z), false))
+		s.store(z)
 	} else {
-		s.out = appendChunkHeader(s.out, len(chunk), true)
-		s.out = append(s.out, chunk...)
+		s.store(appendChunkHeader(h[:0], len(chunk), true))
+		s.store(chunk)
 	}
 	return nil
+}
+
+// Page sizes of the stored bytes.
+const (
+	firstPage = 4 << 10
+	maxPage   = 1 << 20
+)
+
+// store appends p to the pages.
+func (s *OutStream) store(p []byte) {
+	s.n += int64(len(p))
+	for len(p) > 0 {
+		k := s.used - 1
+		if k < 0 || len(s.pages[k]) == cap(s.pages[k]) {
+			if s.used == len(s.pages) {
+				size := firstPage
+				if k >= 0 {
+					size = min(2*cap(s.pages[k]), maxPage)
+				}
+				s.pages = append(s.pages, make([]byte, 0, size))
+				s.held += int64(size)
+			}
+			s.used++
+			k++
+		}
+		pg := s.pages[k]
+		c := copy(pg[len(pg):cap(pg)], p)
+		s.pages[k] = pg[:len(pg)+c]
+		p = p[c:]
+	}
 }
 
 // AppendPosition appends the stream's current position to dst in the form
@@ -152,9 +195,9 @@ func (s *OutStream) emit(chunk []byte) error {
 // chunk].
 func (s *OutStream) AppendPosition(dst []uint64) []uint64 {
 	if s.comp == orc.CompressionNone {
-		return append(dst, uint64(len(s.out)))
+		return append(dst, uint64(s.n))
 	}
-	return append(dst, uint64(len(s.out)), uint64(len(s.buf)))
+	return append(dst, uint64(s.n), uint64(len(s.buf)))
 }
 
 // Flush emits the buffered bytes as a final, possibly short chunk. Call it
@@ -175,25 +218,52 @@ func (s *OutStream) Flush() error {
 // Size returns the bytes emitted plus those buffered, uncompressed: an
 // estimate of the stream's stored size for deciding when a stripe is full.
 // After Flush it is the exact stored size.
-func (s *OutStream) Size() int64 { return int64(len(s.out) + len(s.buf)) }
+func (s *OutStream) Size() int64 { return s.n + int64(len(s.buf)) }
+
+// Stored returns the capacity of the buffers holding the stored stream:
+// the memory it takes beyond the chunk buffers.
+func (s *OutStream) Stored() int64 { return s.held }
 
 // Bytes returns the stored stream emitted so far (call Flush first for all
-// of it). It stays valid until the next write or Reset.
-func (s *OutStream) Bytes() []byte { return s.out }
+// of it). It is a copy when the stream spans more than one page, and stays
+// valid until the next write or Reset.
+func (s *OutStream) Bytes() []byte {
+	switch s.used {
+	case 0:
+		return nil
+	case 1:
+		return s.pages[0]
+	}
+	out := make([]byte, 0, s.n)
+	for _, pg := range s.pages[:s.used] {
+		out = append(out, pg...)
+	}
+	return out
+}
 
 // WriteTo flushes the stream and writes its stored bytes to w.
 func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	if err := s.Flush(); err != nil {
 		return 0, err
 	}
-	n, err := w.Write(s.out)
-	return int64(n), err
+	var n int64
+	for _, pg := range s.pages[:s.used] {
+		k, err := w.Write(pg)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // Reset empties the stream for the next stripe, keeping its buffers and
 // clearing an error from the compressor.
 func (s *OutStream) Reset() {
-	s.out = s.out[:0]
+	for i := range s.pages[:s.used] {
+		s.pages[i] = s.pages[i][:0]
+	}
+	s.used, s.n = 0, 0
 	s.buf = s.buf[:0]
 	s.err = s.setupErr
 }

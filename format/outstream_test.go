@@ -365,3 +365,56 @@ func BenchmarkOutStream(b *testing.B) {
 		})
 	}
 }
+
+// A stream of several megabytes spans many pages: Bytes, WriteTo, Size and
+// positions agree with the bytes written, for codec NONE byte by byte and
+// in pieces, and for a compressed stream read back through InStream.
+func TestOutStreamPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	data := make([]byte, 5<<20+123)
+	for i := range data {
+		data[i] = byte(rng.IntN(16))
+	}
+	none := NewOutStream(orc.CompressionNone, 0, nil)
+	for i := 0; i < len(data); {
+		if rng.IntN(2) == 0 {
+			none.WriteByte(data[i])
+			i++
+			continue
+		}
+		k := min(len(data)-i, rng.IntN(100_000))
+		none.Write(data[i : i+k])
+		i += k
+	}
+	if got := none.AppendPosition(nil); got[0] != uint64(len(data)) || none.Size() != int64(len(data)) {
+		t.Fatalf("position %v, size %d; want %d", got, none.Size(), len(data))
+	}
+	if s := none.Stored(); s < int64(len(data)) || s > int64(len(data))+maxPage {
+		t.Fatalf("Stored() = %d for %d bytes", s, len(data))
+	}
+	var w bytes.Buffer
+	if n, err := none.WriteTo(&w); err != nil || n != int64(len(data)) || !bytes.Equal(w.Bytes(), data) || !bytes.Equal(none.Bytes(), data) {
+		t.Fatalf("WriteTo wrote %d bytes, %v; contents equal: %v, %v", n, err, bytes.Equal(w.Bytes(), data), bytes.Equal(none.Bytes(), data))
+	}
+	none.Reset()
+	none.Write(data[:10])
+	if !bytes.Equal(none.Bytes(), data[:10]) || none.Size() != 10 {
+		t.Fatalf("after Reset: % x", none.Bytes())
+	}
+
+	c, _ := NewCompressor(orc.CompressionZstd, 0)
+	z := NewOutStream(orc.CompressionZstd, 64<<10, c)
+	z.Write(data)
+	var zw bytes.Buffer
+	if _, err := z.WriteTo(&zw); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(zw.Bytes(), z.Bytes()) || int64(zw.Len()) != z.Size() {
+		t.Fatalf("compressed: WriteTo %d bytes, Bytes %d, Size %d", zw.Len(), len(z.Bytes()), z.Size())
+	}
+	dec, _ := NewDecompressor(orc.CompressionZstd)
+	got, err := readAll(t, NewInStream(StreamInfo{Name: "DATA"}, zw.Bytes(), orc.CompressionZstd, 64<<10, dec))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("compressed stream reads back %d bytes (%v), want %d", len(got), err, len(data))
+	}
+}

@@ -297,8 +297,8 @@ func (w *Writer) held() holding {
 	return h
 }
 
-// addStream adds what s holds: the buffer of its stored chunks as
-// allocated (appends leave up to a quarter of it spare) and, when it is
+// addStream adds what s holds: the pages of its stored chunks as
+// allocated (the last one partly empty) and, when it is
 // compressed and in use, up to two blocks of buffers: the uncompressed
 // chunk being filled, allocated at the stream's first write, and the
 // compressor's output, allocated at its first chunk.
@@ -309,13 +309,13 @@ func (w *Writer) held() holding {
 // stripe's first row group do not come on top of the previous stripe's
 // buffers.
 func (h *holding) addStream(s *format.OutStream) {
-	out := s.Bytes()
-	h.data += int64(cap(out))
+	stored := s.Stored()
+	h.data += stored
 	if !h.compressed {
 		return
 	}
 	switch {
-	case cap(out) > 0:
+	case stored > 0:
 		h.buffers += 2 * h.block
 	case s.Size() > 0:
 		h.buffers += h.block
