@@ -40,7 +40,7 @@ type OutStream struct {
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
 	buf   []byte   // uncompressed bytes of the next chunk; cap blockSize
-	cbuf []byte // compressor output, reused
+	cbuf  []byte   // compressor output, reused
 
 	setupErr error // a bad configuration, kept across Reset
 	err      error // sticky error
