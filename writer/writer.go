@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
@@ -33,7 +34,7 @@ type Writer struct {
 
 	offset      int64 // bytes written so far
 	stripes     []*orcpb.StripeInformation
-	stripeStats []*orcpb.StripeStatistics
+	stripeStats []byte // the Metadata message so far: each finished stripe's statistics, encoded
 	userMeta    []*orcpb.UserMetadataItem
 	rows        int64 // rows in finished stripes
 	stripeRows  int64 // rows in the current stripe
@@ -322,6 +323,9 @@ func (h *holding) addStream(s *format.OutStream) {
 	}
 }
 
+// metadataStripeStats is the field number of Metadata.stripe_stats.
+const metadataStripeStats protowire.Number = 1
+
 // compressMessage returns a protobuf message encoded and compressed with
 // the file codec.
 func (w *Writer) compressMessage(m proto.Message) ([]byte, error) {
@@ -329,6 +333,12 @@ func (w *Writer) compressMessage(m proto.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w.compress(raw)
+}
+
+// compress returns raw compressed with the file codec (raw itself for
+// codec NONE).
+func (w *Writer) compress(raw []byte) ([]byte, error) {
 	if w.cfg.compression == orc.CompressionNone {
 		return raw, nil
 	}
@@ -426,7 +436,17 @@ func (w *Writer) flushStripe() error {
 		Offset: proto.Uint64(uint64(start)), IndexLength: proto.Uint64(indexLen), DataLength: proto.Uint64(dataLen),
 		FooterLength: proto.Uint64(uint64(len(fdata))), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
 	})
-	w.stripeStats = append(w.stripeStats, stripeStats)
+	// Kept encoded: as messages, 200 columns' statistics take some 65 KB a
+	// stripe, which over hundreds of stripes would outgrow a stripe's
+	// buffers; encoded they take a few KB. A Metadata message is its
+	// repeated field's elements back to back, each with its tag and length,
+	// so appending them gives the bytes proto.Marshal would.
+	enc, err := proto.Marshal(stripeStats)
+	if err != nil {
+		return err
+	}
+	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
+	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
 	for _, c := range w.cols {
@@ -478,7 +498,7 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) writeTail() error {
-	meta, err := w.compressMessage(&orcpb.Metadata{StripeStats: w.stripeStats})
+	meta, err := w.compress(w.stripeStats)
 	if err != nil {
 		return err
 	}
