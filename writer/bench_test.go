@@ -12,7 +12,7 @@ package writer_test
 // allocations, and rows per CPU second (all threads, garbage collection
 // included), which is the one-core figure on a busy machine; TestPeakHeap
 // writes 10 million rows and more and reports the peak heap against the
-// stripe size (some 35 minutes on a busy 2-core machine, 20 of them for the
+// stripe size (some 25 minutes on a busy 2-core machine, 20 of them for the
 // wide table).
 
 import (
