@@ -12,7 +12,7 @@ package writer_test
 // allocations, and rows per CPU second (all threads, garbage collection
 // included), which is the one-core figure on a busy machine; TestPeakHeap
 // writes 10 million rows and more and reports the peak heap against the
-// stripe size (some 25 minutes on a busy 2-core machine, 20 of them for the
+// stripe size (13 to 25 minutes on a busy 2-core machine, most of it for the
 // wide table).
 
 import (
@@ -681,7 +681,7 @@ func TestDefaultBlockSize(t *testing.T) {
 
 // TestSmallStripes writes with stripe sizes that the chunk buffers,
 // counted towards the stripe size, take much of: lineitem's 17 columns
-// with 4 MiB stripes and the default (8 KiB) blocks, where each stripe's
+// with 4 MiB stripes and the default (16 KiB) blocks, where each stripe's
 // data gets what the buffers leave, and the 200-column table with 8 MiB
 // stripes and 64 KiB blocks, whose buffers (some 50 MiB) alone exceed the
 // stripe size: its stripes must still get half the stripe size of data
