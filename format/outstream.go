@@ -15,9 +15,9 @@ package format
 // uncompressed [bytes written]; compressed [bytes of chunks emitted so far,
 // headers included; bytes buffered for the next chunk].
 //
-// The stored bytes are kept in pages that double from 4 KiB to 1 MiB, so
-// a stream of tens of megabytes is never copied to grow, and a short one
-// stays small.
+// The stored bytes are kept in pages of a quarter of what the stream holds
+// (4 KiB to 1 MiB), so a stream of tens of megabytes is never copied to
+// grow, and the room left unused in its last page is under a quarter of it.
 
 import (
 	"fmt"
@@ -172,10 +172,9 @@ func (s *OutStream) store(p []byte) {
 		k := s.used - 1
 		if k < 0 || len(s.pages[k]) == cap(s.pages[k]) {
 			if s.used == len(s.pages) {
-				size := firstPage
-				if k >= 0 {
-					size = min(2*cap(s.pages[k]), maxPage)
-				}
+				// A quarter of what the stream holds, so the last
+				// page's unused room stays under a quarter of it.
+				size := min(max(firstPage, int(s.n/4)&^(firstPage-1)), maxPage)
 				s.pages = append(s.pages, make([]byte, 0, size))
 				s.held += int64(size)
 			}
