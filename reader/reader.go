@@ -5,6 +5,14 @@
 // BatchReader it creates belongs to one goroutine. Ownership: Open does not
 // close the io.ReaderAt; the caller keeps it open while readers use it.
 // Values in a Batch stay valid until the next call to Next with that Batch.
+//
+// Untrusted files: reading never panics, and no size read from a file is
+// allocated without a bound. Errors wrap orc.ErrCorrupt (bytes that are not
+// valid ORC, with the offset, stripe, column and stream where known),
+// orc.ErrUnsupported (valid files using what orcgo does not read) or
+// orc.ErrLimit (a resource limit: WithMaxTailSize, WithMaxStripeFooterSize,
+// WithMaxDictionarySize, WithMaxNestedValues, and WithMaxScanMemory, which
+// caps what one scan holds at once).
 package reader
 
 import (
