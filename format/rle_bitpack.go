@@ -248,40 +248,32 @@ func packBits(dst []byte, vals []uint64, w int) []byte {
 			}
 		}
 	default:
+		// acc holds at most 7 pending bits before each value, so a value
+		// of up to 56 bits fits beside them; wider ones (57..63 bits, which
+		// no width code has) go in two steps, their high bits first.
 		var acc uint64 // pending bits, right-aligned
 		var nacc uint
 		o := 0
 		uw := uint(w)
-		if w <= 56 {
-			// At most 7 bits are pending before each value, so the
-			// value fits beside them; bits shifted out are written.
-			for _, v := range vals {
-				acc = acc<<uw | v
-				nacc += uw
-				for nacc >= 8 {
-					nacc -= 8
-					out[o] = byte(acc >> nacc)
-					o++
-				}
-			}
-			if nacc > 0 {
-				out[o] = byte(acc << (8 - nacc))
-			}
-			return dst
-		}
 		for _, v := range vals {
-			// acc holds at most 7 pending bits before each step, so a
-			// step adds at most 32 bits.
-			for rest := uw; rest > 0; {
-				k := min(rest, 32)
-				rest -= k
-				acc = acc<<k | v>>rest&(1<<k-1)
-				nacc += k
+			k := uw
+			if k > 56 {
+				acc = acc<<(k-32) | v>>32
+				nacc += k - 32
 				for nacc >= 8 {
 					nacc -= 8
 					out[o] = byte(acc >> nacc)
 					o++
 				}
+				v &= 1<<32 - 1
+				k = 32
+			}
+			acc = acc<<k | v
+			nacc += k
+			for nacc >= 8 {
+				nacc -= 8
+				out[o] = byte(acc >> nacc)
+				o++
 			}
 		}
 		if nacc > 0 {
