@@ -43,28 +43,16 @@ func TestScanLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(opts ...reader.ScanOption) error {
-		br, err := r.NewBatchReader(opts...)
-		if err != nil {
-			return err
-		}
-		bb := br.NewBatch()
-		for {
-			if err := br.Next(bb); err != nil {
-				return err
-			}
-		}
-	}
-	err = read(reader.WithMaxNestedValues(1024))
+	_, err = scanRows(r, reader.WithMaxNestedValues(1024))
 	if !errors.Is(err, orc.ErrLimit) || !strings.Contains(err.Error(), "WithMaxNestedValues") {
 		t.Fatalf("nested limit: %v", err)
 	}
-	err = read(reader.WithMaxDictionarySize(1024))
+	_, err = scanRows(r, reader.WithMaxDictionarySize(1024))
 	if !errors.Is(err, orc.ErrLimit) || !strings.Contains(err.Error(), "WithMaxDictionarySize") {
 		t.Fatalf("dictionary limit: %v", err)
 	}
-	if err := read(reader.WithMaxNestedValues(5000), reader.WithMaxDictionarySize(1800)); err.Error() != "EOF" {
-		t.Fatalf("within limits: %v", err)
+	if n, err := scanRows(r, reader.WithMaxNestedValues(5000), reader.WithMaxDictionarySize(1800)); err != nil || n != 100 {
+		t.Fatalf("within limits: %d rows, %v", n, err)
 	}
 }
 
@@ -103,23 +91,6 @@ func TestScanMemoryLimit(t *testing.T) {
 		}
 		return r
 	}
-	scan := func(r *reader.Reader, opts ...reader.ScanOption) (int64, error) {
-		br, err := r.NewBatchReader(opts...)
-		if err != nil {
-			return 0, err
-		}
-		defer br.Close()
-		bb := br.NewBatch()
-		var n int64
-		for {
-			if err := br.Next(bb); err == io.EOF {
-				return n, nil
-			} else if err != nil {
-				return n, err
-			}
-			n += int64(bb.NumRows)
-		}
-	}
 	// 2,000 distinct 1 KiB values: a 2 MiB dictionary.
 	dict := write(8192, 64<<20, func(i int) string { return fmt.Sprintf("%04d%s", i%2000, strings.Repeat("d", 1020)) })
 	// One 2 MiB value among short distinct ones: direct encoding.
@@ -151,7 +122,7 @@ func TestScanMemoryLimit(t *testing.T) {
 		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20)}, "reading 2 streams of stripe 0"},
 		{"parallel ample", many, 64 << 10, []reader.ScanOption{reader.WithParallelism(3)}, ""},
 	} {
-		n, err := scan(c.r, c.opts...)
+		n, err := scanRows(c.r, c.opts...)
 		switch {
 		case c.want == "" && (err != nil || n != c.rows):
 			t.Errorf("%s: %d rows, %v; want %d rows", c.name, n, err, c.rows)
@@ -167,10 +138,30 @@ func TestScanMemoryLimit(t *testing.T) {
 		largest = max(largest, st.Length())
 	}
 	limit := 2*largest + 1<<20
-	if _, err := scan(many, reader.WithMaxScanMemory(limit)); err != nil {
+	if _, err := scanRows(many, reader.WithMaxScanMemory(limit)); err != nil {
 		t.Fatalf("one stripe at a time within %d bytes: %v", limit, err)
 	}
-	if _, err := scan(many, reader.WithMaxScanMemory(limit), reader.WithParallelism(4)); !errors.Is(err, orc.ErrLimit) {
+	if _, err := scanRows(many, reader.WithMaxScanMemory(limit), reader.WithParallelism(4)); !errors.Is(err, orc.ErrLimit) {
 		t.Fatalf("four stripes at once within %d bytes (largest stripe %d): got %v, want ErrLimit", limit, largest, err)
+	}
+}
+
+// scanRows reads every batch of r with opts and returns the rows read and
+// the error that ended the scan (nil at the end of the file).
+func scanRows(r *reader.Reader, opts ...reader.ScanOption) (int64, error) {
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	var n int64
+	for {
+		if err := br.Next(b); err == io.EOF {
+			return n, nil
+		} else if err != nil {
+			return n, err
+		}
+		n += int64(b.NumRows)
 	}
 }
