@@ -57,14 +57,17 @@ type BatchReader struct {
 
 	// Lazy I/O with exact filtering: the columns of fields without a
 	// predicate column are fetched and started only once a batch of the
-	// stripe has a match.
-	lazy         bool
-	predCol      []bool // per file column id: under a field with a predicate column
-	otherField   map[columnReader]bool
-	othersLoaded bool
-	pendingLocs  []streamLoc
-	bytes2       stripeBytes
-	explain      *strings.Builder
+	// stripe has a match. When row groups were pruned, their windows are
+	// fetched run by run: only for the runs that have a match.
+	lazy          bool
+	predCol       []bool // per file column id: under a field with a predicate column
+	otherField    map[columnReader]bool
+	othersStarted bool // the deferred columns' readers are started on this stripe
+	othersLoaded  bool // ... and positioned in the current run
+	pendingLocs   []streamLoc
+	bytes2        stripeBytes
+	streams2      int // streams whose bytes are in bytes2 (for the memory budget)
+	explain       *strings.Builder
 
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
@@ -358,7 +361,9 @@ func (br *BatchReader) startRun() error {
 		}
 	}
 	if br.windowed {
-		if err := br.applyWindows(run.first); err != nil {
+		// The deferred columns wait for a match in this run (loadOthers).
+		br.othersLoaded = !br.lazy
+		if err := br.applyWindowsFor(run.first, br.loadedCol); err != nil {
 			return err
 		}
 		// The first run of a stripe starting at group 0 needs no seek
@@ -587,13 +592,16 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 			}
 		}
 	}
-	br.othersLoaded, br.pendingLocs = !br.lazy, nil
+	br.othersLoaded, br.othersStarted, br.pendingLocs, br.streams2 = !br.lazy, !br.lazy, nil, 0
 	if br.lazy {
 		var pred []streamLoc
 		for _, l := range locs {
-			if br.predCol[br.columnAt(meta, l)] {
+			key := br.streamAt(meta, l)
+			switch _, win := windows[key]; {
+			case br.predCol[key.column]:
 				pred = append(pred, l)
-			} else {
+			case !win:
+				// Windows of the deferred columns are fetched run by run.
 				br.pendingLocs = append(br.pendingLocs, l)
 			}
 		}
@@ -674,37 +682,66 @@ func (br *BatchReader) setupLazy() {
 	br.predCol[0] = true
 }
 
+// loadedCol reports whether the readers of file column col are loaded.
+func (br *BatchReader) loadedCol(col int) bool {
+	return br.othersLoaded || br.predCol[col]
+}
+
 // notLoaded reports whether c is a field whose columns are not loaded yet.
 func (br *BatchReader) notLoaded(c columnReader) bool {
 	return !br.othersLoaded && br.otherField[c]
 }
 
-// columnAt returns the column whose stream starts at l's offset (a fetch
-// location is a whole stream or a window inside one).
-func (br *BatchReader) columnAt(meta *stripeMeta, l streamLoc) int {
+// streamAt returns the stream that holds l (a fetch location is a whole
+// stream or a window inside one).
+func (br *BatchReader) streamAt(meta *stripeMeta, l streamLoc) streamKey {
 	for k, s := range meta.streams {
 		if l.offset >= s.offset && l.offset+l.length <= s.offset+s.length && (s.length > 0 || l.offset == s.offset) {
-			return k.column
+			return k
 		}
 	}
-	return 0
+	return streamKey{}
 }
 
-// fetchOthers reads and starts the deferred columns of the stripe, leaving
-// them at the stripe's start.
+// fetchOthers reads the deferred columns' bytes the current run needs: on
+// the stripe's first match, the streams read whole (and starts the
+// readers, leaving them at the stripe's start); when row groups were
+// pruned, the windows of the run that are not fetched yet.
 func (br *BatchReader) fetchOthers() error {
 	if br.othersLoaded {
 		return nil
 	}
-	reads, read := br.bytes2.reads, br.bytes2.read
-	if err := br.r.fetch(&br.bytes2, br.pendingLocs, br.cfg.coalesce, br.ctx.meta.index,
-		br.holdFetch(&br.memFetch2, len(br.pendingLocs), br.ctx.meta.index)); err != nil {
-		return err
+	var locs []streamLoc
+	if !br.othersStarted {
+		locs = append(locs, br.pendingLocs...)
 	}
-	br.stats.ReadCalls += br.bytes2.reads - reads
-	br.stats.BytesRead += br.bytes2.read - read
+	if br.windowed && br.run > 0 {
+		locs = br.runWindowLocs(locs, br.runs[br.run-1].first)
+	}
+	if len(locs) > 0 || !br.othersStarted {
+		reads, read := br.bytes2.reads, br.bytes2.read
+		var err error
+		if !br.othersStarted {
+			br.streams2 = len(locs)
+			err = br.r.fetch(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
+				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
+		} else {
+			br.streams2 += len(locs)
+			err = br.r.fetchMore(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
+				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
+		}
+		if err != nil {
+			return err
+		}
+		br.stats.ReadCalls += br.bytes2.reads - reads
+		br.stats.BytesRead += br.bytes2.read - read
+	}
 	br.ctx.extra = &br.bytes2
 	br.othersLoaded = true
+	if br.othersStarted {
+		return nil
+	}
+	br.othersStarted = true
 	sr := br.root.(*structReader)
 	for i, f := range sr.fields {
 		if !br.sargTop[i] {
@@ -714,6 +751,28 @@ func (br *BatchReader) fetchOthers() error {
 		}
 	}
 	return nil
+}
+
+// runWindowLocs appends to locs the planned windows of the deferred
+// columns that cover row group g and are not fetched yet.
+func (br *BatchReader) runWindowLocs(locs []streamLoc, g int) []streamLoc {
+	ctx := &br.ctx
+	for key, ranges := range ctx.windows {
+		if br.predCol[key.column] {
+			continue
+		}
+		start := ctx.groupStart[key][g]
+		for _, rg := range ranges {
+			if rg.Start <= start && start < rg.End || rg.Start == start {
+				l := streamLoc{offset: ctx.meta.streams[key].offset + int64(rg.Start), length: int64(rg.End - rg.Start)}
+				if l.length > 0 && ctx.slice(l) == nil {
+					locs = append(locs, l)
+				}
+				break
+			}
+		}
+	}
+	return locs
 }
 
 // loadOthers fetches the deferred columns in the middle of a run and brings

@@ -425,12 +425,9 @@ func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[stream
 	return windows, locs, nil
 }
 
-// applyWindows points every windowed stream at the range that covers the
-// run starting at group g.
-func (br *BatchReader) applyWindows(g int) error { return br.applyWindowsFor(g, nil) }
-
-// applyWindowsFor is applyWindows for the columns only accepts (all when
-// only is nil).
+// applyWindowsFor points the windowed streams of the columns only accepts
+// (all when only is nil) at the range that covers the run starting at
+// group g.
 func (br *BatchReader) applyWindowsFor(g int, only func(col int) bool) error {
 	ctx := &br.ctx
 	for key, ranges := range ctx.windows {

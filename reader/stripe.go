@@ -199,16 +199,67 @@ func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, 
 	return nil
 }
 
-// slice returns the fetched bytes of a stream.
+// fetchMore reads the coalesced ranges covering locs and adds them to the
+// bytes b holds. hold, when not nil, is given the bytes b would then hold.
+func (r *Reader) fetchMore(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
+	more := coalesce(locs, gap)
+	if hold != nil {
+		var n int64
+		for _, rg := range b.ranges {
+			n += rg.length
+		}
+		for _, rg := range more {
+			n += rg.length
+		}
+		if err := hold(n); err != nil {
+			return err
+		}
+	}
+	for _, rg := range more {
+		k := len(b.ranges)
+		b.ranges = append(b.ranges, rg)
+		if k < cap(b.bufs) {
+			b.bufs = b.bufs[:k+1]
+		} else {
+			b.bufs = append(b.bufs, nil)
+		}
+		if int64(cap(b.bufs[k])) < rg.length {
+			b.bufs[k] = make([]byte, rg.length)
+		}
+		b.bufs[k] = b.bufs[k][:rg.length]
+		if err := readFull(r.r, b.bufs[k], rg.offset); err != nil {
+			return orc.WithLocation(err, rg.offset, stripe, -1, "")
+		}
+		b.reads++
+		b.read += rg.length
+	}
+	sort.Sort(byOffset{b})
+	return nil
+}
+
+// byOffset sorts a stripeBytes' ranges, with their buffers, by offset.
+type byOffset struct{ b *stripeBytes }
+
+func (s byOffset) Len() int           { return len(s.b.ranges) }
+func (s byOffset) Less(i, j int) bool { return s.b.ranges[i].offset < s.b.ranges[j].offset }
+func (s byOffset) Swap(i, j int) {
+	s.b.ranges[i], s.b.ranges[j] = s.b.ranges[j], s.b.ranges[i]
+	s.b.bufs[i], s.b.bufs[j] = s.b.bufs[j], s.b.bufs[i]
+}
+
+// slice returns the fetched bytes of a stream. Ranges are sorted by offset
+// and may overlap (fetchMore adds ranges after the first fetch).
 func (b *stripeBytes) slice(l streamLoc) []byte {
-	i := sort.Search(len(b.ranges), func(i int) bool { return b.ranges[i].offset+b.ranges[i].length > l.offset })
-	if i == len(b.ranges) || l.length == 0 {
+	if l.length == 0 {
 		return nil
 	}
-	rg := b.ranges[i]
-	start := l.offset - rg.offset
-	if start < 0 || start+l.length > rg.length {
-		return nil
+	// The ranges starting at or before l, nearest first.
+	i := sort.Search(len(b.ranges), func(i int) bool { return b.ranges[i].offset > l.offset })
+	for i--; i >= 0; i-- {
+		rg := b.ranges[i]
+		if start := l.offset - rg.offset; start+l.length <= rg.length {
+			return b.bufs[i][start : start+l.length]
+		}
 	}
-	return b.bufs[i][start : start+l.length]
+	return nil
 }

@@ -1,0 +1,81 @@
+package reader_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// TestDeferredColumnsPerRun checks that with exact filtering the columns
+// without a predicate are fetched only for the row-group runs that have a
+// match: a run kept by the row index but holding no matching row costs
+// only its predicate column's bytes.
+func TestDeferredColumnsPerRun(t *testing.T) {
+	for _, codec := range []orc.CompressionKind{orc.CompressionNone, orc.CompressionZstd} {
+		t.Run(codec.String(), func(t *testing.T) {
+			s := orc.MustParseSchema("struct<k:bigint,payload:string>")
+			var buf bytes.Buffer
+			w, err := writer.NewWriter(&buf, s, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
+				writer.WithCompressionBlockSize(16<<10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const rows = 20000
+			b := orc.NewBatch(s, 1000)
+			rng := rand.New(rand.NewPCG(1, 2))
+			text := make([]byte, 200)
+			keys := b.Cols[0].(*orc.LongVector)
+			payload := b.Cols[1].(*orc.BytesVector)
+			for i := 0; i < rows; {
+				b.Reset()
+				for ; b.NumRows < 1000 && i < rows; i++ {
+					keys.Values = append(keys.Values, int64(2*i)) // even keys only
+					// 200 random letters: they do not compress away.
+					for k := range text {
+						text[k] = 'a' + byte(rng.IntN(26))
+					}
+					payload.Append(text)
+					b.NumRows++
+				}
+				if err := w.Write(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			scan := func(where string) ([]string, reader.ScanStats) {
+				return scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(where)), reader.WithExactFilter(true))
+			}
+			// Key 2,000 is in group 1; 30,001 is odd, so group 15 survives its
+			// statistics without holding the key.
+			one, st1 := scan("k = 2000")
+			two, st2 := scan("k IN (2000, 30001)")
+			if len(one) != 1 || len(two) != 1 || one[0] != two[0] || !strings.Contains(one[0], `"k": 2000`) {
+				t.Fatalf("rows: %v / %v", one, two)
+			}
+			if st1.GroupsSkipped != 19 || st2.GroupsSkipped != 18 {
+				t.Fatalf("groups skipped: %d and %d, want 19 and 18", st1.GroupsSkipped, st2.GroupsSkipped)
+			}
+			// A payload group is about 200 KB; its key group a few KB.
+			if extra := st2.BytesRead - st1.BytesRead; extra > 50<<10 {
+				t.Fatalf("the run without a match cost %d bytes more (%d vs %d): its payload was fetched", extra, st2.BytesRead, st1.BytesRead)
+			}
+			// Both groups matching fetch both payload groups.
+			_, st3 := scan("k IN (2000, 30000)")
+			if extra := st3.BytesRead - st1.BytesRead; extra < 150<<10 {
+				t.Fatalf("a second matching group cost only %d bytes more", extra)
+			}
+		})
+	}
+}
