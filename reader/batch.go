@@ -761,14 +761,10 @@ func (br *BatchReader) runWindowLocs(locs []streamLoc, g int) []streamLoc {
 		if br.predCol[key.column] {
 			continue
 		}
-		start := ctx.groupStart[key][g]
-		for _, rg := range ranges {
-			if rg.Start <= start && start < rg.End || rg.Start == start {
-				l := streamLoc{offset: ctx.meta.streams[key].offset + int64(rg.Start), length: int64(rg.End - rg.Start)}
-				if l.length > 0 && ctx.slice(l) == nil {
-					locs = append(locs, l)
-				}
-				break
+		if rg := runRange(ranges, ctx.groupStart[key][g]); rg != nil {
+			l := streamLoc{offset: ctx.meta.streams[key].offset + int64(rg.Start), length: int64(rg.End - rg.Start)}
+			if l.length > 0 && ctx.slice(l) == nil {
+				locs = append(locs, l)
 			}
 		}
 	}

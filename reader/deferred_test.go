@@ -19,7 +19,7 @@ import (
 func TestDeferredColumnsPerRun(t *testing.T) {
 	for _, codec := range []orc.CompressionKind{orc.CompressionNone, orc.CompressionZstd} {
 		t.Run(codec.String(), func(t *testing.T) {
-			s := orc.MustParseSchema("struct<k:bigint,payload:string>")
+			s := orc.MustParseSchema("struct<k:bigint,payload:string,n:int>")
 			var buf bytes.Buffer
 			w, err := writer.NewWriter(&buf, s, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
 				writer.WithCompressionBlockSize(16<<10))
@@ -32,6 +32,7 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 			text := make([]byte, 200)
 			keys := b.Cols[0].(*orc.LongVector)
 			payload := b.Cols[1].(*orc.BytesVector)
+			small := b.Cols[2].(*orc.LongVector) // many groups to a chunk
 			for i := 0; i < rows; {
 				b.Reset()
 				for ; b.NumRows < 1000 && i < rows; i++ {
@@ -41,6 +42,7 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 						text[k] = 'a' + byte(rng.IntN(26))
 					}
 					payload.Append(text)
+					small.Values = append(small.Values, int64(i%7))
 					b.NumRows++
 				}
 				if err := w.Write(b); err != nil {
@@ -75,6 +77,20 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 			_, st3 := scan("k IN (2000, 30000)")
 			if extra := st3.BytesRead - st1.BytesRead; extra < 150<<10 {
 				t.Fatalf("a second matching group cost only %d bytes more", extra)
+			}
+			// Runs close together share the chunks of column n: each run
+			// still finds all of its bytes, with no fallback to whole streams.
+			got, st := scan("k IN (2000, 6000, 6002, 18000)")
+			want := []string{
+				`{"k": 2000, "payload": "`, `{"k": 6000, "payload": "`, `{"k": 6002, "payload": "`, `{"k": 18000, "payload": "`}
+			wantN := []string{`"n": 6}`, `"n": 4}`, `"n": 5}`, `"n": 5}`}
+			if len(got) != len(want) || st.WindowFallbacks != 0 || st.GroupsSkipped != 17 {
+				t.Fatalf("got %d rows, %d fallbacks, %d groups skipped", len(got), st.WindowFallbacks, st.GroupsSkipped)
+			}
+			for i, row := range got {
+				if !strings.HasPrefix(row, want[i]) || !strings.HasSuffix(row, wantN[i]) {
+					t.Fatalf("row %d: %.40s...%s", i, row, row[len(row)-10:])
+				}
 			}
 		})
 	}

@@ -409,7 +409,12 @@ func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[stream
 					}
 				}
 			}
-			ranges := rowindex.PlanStreamAt(uint64(loc.length), starts, offsets, selected, compressed, r.tail.BlockSize)
+			plan := rowindex.PlanStreamAt
+			if br.lazy && !br.predCol[col] {
+				// Deferred columns are fetched run by run (fetchOthers).
+				plan = rowindex.PlanStreamRuns
+			}
+			ranges := plan(uint64(loc.length), starts, offsets, selected, compressed, r.tail.BlockSize)
 			windows[key] = ranges
 			for _, rg := range ranges {
 				locs = append(locs, streamLoc{offset: loc.offset + int64(rg.Start), length: int64(rg.End - rg.Start)})
@@ -436,13 +441,7 @@ func (br *BatchReader) applyWindowsFor(g int, only func(col int) bool) error {
 			continue
 		}
 		start := ctx.groupStart[key][g]
-		var found *rowindex.Range
-		for i := range ranges {
-			if ranges[i].Start <= start && start < ranges[i].End || ranges[i].Start == start {
-				found = &ranges[i]
-				break
-			}
-		}
+		found := runRange(ranges, start)
 		loc := ctx.meta.streams[key]
 		if found == nil && start >= uint64(loc.length) {
 			// The run starts at the stream's end (an empty stream, or groups
@@ -459,6 +458,23 @@ func (br *BatchReader) applyWindowsFor(g int, only func(col int) bool) error {
 		in.SetWindow(data, found.Start)
 	}
 	return nil
+}
+
+// runRange returns the planned range of the run whose first group starts at
+// start: of the ranges holding start, the one reaching furthest (ranges
+// planned run by run may overlap), or nil.
+func runRange(ranges []rowindex.Range, start uint64) *rowindex.Range {
+	var found *rowindex.Range
+	for i := range ranges {
+		r := &ranges[i]
+		if r.Start > start {
+			break
+		}
+		if (start < r.End || r.Start == start) && (found == nil || r.End > found.End) {
+			found = r
+		}
+	}
+	return found
 }
 
 // seekAll positions every selected column at row group g.

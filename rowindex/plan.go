@@ -123,24 +123,46 @@ func PlanStreamAt(streamLength uint64, groupStarts, groupOffsets []uint64, selec
 		}
 		return []Range{{0, streamLength}}
 	}
-	var chunks []int
-	if compressed {
-		bs := uint64(blockSize)
-		worst := int(1 + (maxBufferedBytes+bs-1)/bs)
-		chunks = make([]int, len(groupStarts))
-		for g := range chunks {
-			chunks[g] = worst
-			if len(groupOffsets) == len(groupStarts) && groupOffsets[g] <= bs {
-				// Bytes still needed after the chunk where group g starts.
-				rest := int64(maxBufferedBytes) - int64(bs-groupOffsets[g])
-				chunks[g] = 1
-				if rest > 0 {
-					chunks[g] = 1 + int((uint64(rest)+bs-1)/bs)
-				}
+	chunks := chunkCounts(groupStarts, groupOffsets, compressed, blockSize)
+	return planStreamChunks(streamLength, groupStarts, selected, slop, chunks, true)
+}
+
+// chunkCounts returns, for a compressed stream, how many chunks from the
+// one where each group starts the values buffered at its start may need;
+// nil for an uncompressed stream.
+func chunkCounts(groupStarts, groupOffsets []uint64, compressed bool, blockSize int) []int {
+	if !compressed {
+		return nil
+	}
+	bs := uint64(blockSize)
+	worst := int(1 + (maxBufferedBytes+bs-1)/bs)
+	chunks := make([]int, len(groupStarts))
+	for g := range chunks {
+		chunks[g] = worst
+		if len(groupOffsets) == len(groupStarts) && groupOffsets[g] <= bs {
+			// Bytes still needed after the chunk where group g starts.
+			rest := int64(maxBufferedBytes) - int64(bs-groupOffsets[g])
+			chunks[g] = 1
+			if rest > 0 {
+				chunks[g] = 1 + int((uint64(rest)+bs-1)/bs)
 			}
 		}
 	}
-	return planStreamChunks(streamLength, groupStarts, selected, slop, chunks)
+	return chunks
+}
+
+// PlanStreamRuns is PlanStreamAt without the merging: one range for each
+// run of selected groups (leaving out empty ones), in the runs' order, so
+// that a reader can fetch the bytes of one run alone. The ranges of
+// neighbouring runs may overlap; the range of a run is the one with the
+// largest End among those holding the run's first group start.
+func PlanStreamRuns(streamLength uint64, groupStarts, groupOffsets []uint64, selected []bool, compressed bool, blockSize int) []Range {
+	slop := Slop(compressed, blockSize)
+	if slop == 0 {
+		return PlanStreamAt(streamLength, groupStarts, groupOffsets, selected, compressed, blockSize)
+	}
+	chunks := chunkCounts(groupStarts, groupOffsets, compressed, blockSize)
+	return planStreamChunks(streamLength, groupStarts, selected, slop, chunks, false)
 }
 
 // planStream is planStreamChunks with one chunk count for every group.
@@ -152,7 +174,7 @@ func planStream(streamLength uint64, groupStarts []uint64, selected []bool, slop
 			per[g] = chunks
 		}
 	}
-	return planStreamChunks(streamLength, groupStarts, selected, slop, per)
+	return planStreamChunks(streamLength, groupStarts, selected, slop, per, true)
 }
 
 // planStreamChunks is PlanStream with the slop given. When chunks is not
@@ -161,7 +183,7 @@ func planStream(streamLength uint64, groupStarts []uint64, selected []bool, slop
 // group start is a chunk start, the chunks[b]-th distinct group start after
 // it bounds them more tightly than the worst-case slop whenever groups are
 // small.
-func planStreamChunks(streamLength uint64, groupStarts []uint64, selected []bool, slop uint64, chunks []int) []Range {
+func planStreamChunks(streamLength uint64, groupStarts []uint64, selected []bool, slop uint64, chunks []int, merge bool) []Range {
 	if !slices.Contains(selected, true) || streamLength == 0 {
 		return nil
 	}
@@ -204,7 +226,7 @@ func planStreamChunks(streamLength uint64, groupStarts []uint64, selected []bool
 			}
 		}
 		if r.End > r.Start {
-			if k := len(out); k > 0 && out[k-1].End >= r.Start {
+			if k := len(out); merge && k > 0 && out[k-1].End >= r.Start {
 				out[k-1].End = max(out[k-1].End, r.End)
 			} else {
 				out = append(out, r)

@@ -439,3 +439,58 @@ func planChunks(compressed bool, bs int) int {
 	}
 	return int(1 + (maxBufferedBytes+uint64(bs)-1)/uint64(bs))
 }
+
+// TestPlanStreamRuns checks the unmerged plan against the merged one on
+// random streams: each run's range (the one with the largest End holding
+// the run's first start) is the merged plan's range for that run alone,
+// and merging the runs' ranges gives PlanStreamAt's result.
+func TestPlanStreamRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		n := 1 + rng.IntN(30)
+		length := uint64(1 + rng.IntN(400000))
+		starts := make([]uint64, n)
+		offsets := make([]uint64, n)
+		var pos uint64
+		bs := 1 + rng.IntN(100000)
+		for g := range starts {
+			if g > 0 {
+				pos += uint64(rng.IntN(30000))
+			}
+			starts[g] = min(pos, length)
+			offsets[g] = uint64(rng.IntN(bs + 1))
+		}
+		sel := make([]bool, n)
+		for g := range sel {
+			sel[g] = rng.IntN(3) == 0
+		}
+		compressed := rng.IntN(2) == 0
+		merged := PlanStreamAt(length, starts, offsets, sel, compressed, bs)
+		runs := PlanStreamRuns(length, starts, offsets, sel, compressed, bs)
+		if got := MergeRanges(append([]Range(nil), runs...), 0); !slices.Equal(got, merged) {
+			t.Fatalf("merged runs %v, want %v (starts %v sel %v)", got, merged, starts, sel)
+		}
+		for a := 0; a < n; a++ {
+			if !sel[a] || a > 0 && sel[a-1] {
+				continue
+			}
+			one := make([]bool, n)
+			for g := a; g < n && sel[g]; g++ {
+				one[g] = true
+			}
+			alone := PlanStreamAt(length, starts, offsets, one, compressed, bs)
+			if len(alone) == 0 {
+				continue
+			}
+			var best *Range
+			for i := range runs {
+				if r := &runs[i]; r.Start <= starts[a] && starts[a] < r.End && (best == nil || r.End > best.End) {
+					best = r
+				}
+			}
+			if best == nil || best.Start > alone[0].Start || best.End < alone[0].End {
+				t.Fatalf("run at group %d: chosen range %v does not cover %v (runs %v)", a, best, alone, runs)
+			}
+		}
+	}
+}
