@@ -286,19 +286,25 @@ func (t *Tail) decompress(name string, data []byte, off int64, dec Decompressor,
 // ReadAll returns every byte of a ChunkSource, failing once more than limit
 // bytes have come out.
 func ReadAll(src ChunkSource, limit int64) ([]byte, error) {
-	var out []byte
+	return AppendAll(nil, src, limit)
+}
+
+// AppendAll is ReadAll appending to dst, so that a caller reading many
+// sections can reuse one buffer. On error it returns dst[:0] and the error.
+func AppendAll(dst []byte, src ChunkSource, limit int64) ([]byte, error) {
+	base := len(dst)
 	for {
 		b, err := src.NextChunk()
 		if err == io.EOF {
-			return out, nil
+			return dst, nil
 		}
 		if err != nil {
-			return nil, err
+			return dst[:0], err
 		}
-		if int64(len(out)+len(b)) > limit {
-			return nil, fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrLimit, limit)
+		if int64(len(dst)-base+len(b)) > limit {
+			return dst[:0], fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrLimit, limit)
 		}
-		out = append(out, b...)
+		dst = append(dst, b...)
 	}
 }
 

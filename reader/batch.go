@@ -66,7 +66,8 @@ type BatchReader struct {
 	othersLoaded  bool // ... and positioned in the current run
 	pendingLocs   []streamLoc
 	bytes2        stripeBytes
-	streams2      int // streams whose bytes are in bytes2 (for the memory budget)
+	indexBuf      []byte // decompressed index streams, reused
+	streams2      int    // streams whose bytes are in bytes2 (for the memory budget)
 	explain       *strings.Builder
 
 	stripe    int // next stripe to start

@@ -262,9 +262,12 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.dec)
 			var err error
 			limit := (w.loc.length/3 + 1) * int64(r.tail.BlockSize)
-			if data, err = format.ReadAll(in, limit); err != nil {
+			// The messages decoded below copy what they keep, so one
+			// buffer serves every index stream of the scan.
+			if br.indexBuf, err = format.AppendAll(br.indexBuf[:0], in, limit); err != nil {
 				return err
 			}
+			data = br.indexBuf
 		}
 		loc := func(err error) error {
 			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
