@@ -106,6 +106,7 @@ func main() {
 	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
 	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
+	flag.IntVar(&orcWriteParallel, "orc-write-parallel", 1, "goroutines the orcgo writer encodes and compresses columns on (writer.WithParallelism); 1 matches the single-threaded Parquet writers")
 	flag.IntVar(&orcParallel, "orc-parallel", 1, "stripes the orcgo reader decodes at once (reader.WithParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Parse()
 	if o.rows == 0 {

@@ -49,7 +49,8 @@ func newOrcWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, er
 		writer.WithStripeSize(cfg.stripeSize),
 		writer.WithRowIndexStride(10000),
 		writer.WithBloomFilterColumns("l_uuid"),
-		writer.WithBloomFilterFPP(0.01))
+		writer.WithBloomFilterFPP(0.01),
+		writer.WithParallelism(max(1, orcWriteParallel)))
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +134,11 @@ var orcUseSarg = true
 // -orc-parallel; default 1, like the Parquet readers, which decode row
 // groups one at a time).
 var orcParallel = 1
+
+// orcWriteParallel is how many goroutines the orcgo writer encodes and
+// compresses a batch's columns on (flag -orc-write-parallel,
+// writer.WithParallelism).
+var orcWriteParallel = 1
 
 // orcView makes a Chunk that views an orcgo batch: bigint, date and string
 // vectors are used in place; decimals and timestamps are converted.

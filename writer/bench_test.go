@@ -130,14 +130,24 @@ func lineitemBatches(k, n int, seed uint64) ([]*orc.Batch, int64) {
 
 func BenchmarkWriteLineitem(b *testing.B) {
 	for _, codec := range []orc.CompressionKind{orc.CompressionZstd, orc.CompressionNone} {
-		b.Run(codec.String(), func(b *testing.B) {
-			const rowsPerBatch = 1024
-			batches, raw := lineitemBatches(64, rowsPerBatch, 1)
+		for _, par := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%v/parallel=%d", codec, par), func(b *testing.B) {
+				benchWriteLineitem(b, codec, par)
+			})
+		}
+	}
+}
+
+func benchWriteLineitem(b *testing.B, codec orc.CompressionKind, par int) {
+	{
+		{
+			const rowsPerBatch = 4096
+			batches, raw := lineitemBatches(16, rowsPerBatch, 1)
 			b.SetBytes(raw)
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu0 := cpuTime()
-			w, err := writer.NewWriter(io.Discard, batches[0].Schema, writer.WithCompression(codec))
+			w, err := writer.NewWriter(io.Discard, batches[0].Schema, writer.WithCompression(codec), writer.WithParallelism(par))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -153,7 +163,7 @@ func BenchmarkWriteLineitem(b *testing.B) {
 			if cpu := cpuTime() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(b.N)*rowsPerBatch/cpu.Seconds(), "rows/cpu-s")
 			}
-		})
+		}
 	}
 }
 

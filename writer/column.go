@@ -73,10 +73,23 @@ type colBase struct {
 	kids                []columnWriter
 
 	nulls []bool // scratch
+
+	// comp compresses the column's streams: the writer's own, or with
+	// WithParallelism the compressor of the goroutine the column's field
+	// is dealt to.
+	comp format.Compressor
+	// nanos is the time the field spent in write (WithParallelism; top-level
+	// fields only).
+	nanos int64
+}
+
+// newStream returns a stream compressed with the column's compressor.
+func (b *colBase) newStream() *format.OutStream {
+	return format.NewOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp)
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	b := colBase{w: w, node: node, id: node.ID(),
+	b := colBase{w: w, node: node, id: node.ID(), comp: w.comp,
 		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node), file: stats.NewAccumulator(node)}
 	b.presentOut = w.newStream()
 	b.present = format.NewBoolRLEEncoder(b.presentOut)
@@ -200,7 +213,7 @@ func (b *colBase) rowIndex() *orcpb.RowIndex {
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut = b.w.newStream() // see holding.addStream
+	b.presentOut = b.newStream() // see holding.addStream
 	b.present.Reset(b.presentOut)
 	b.hasNull = false
 	b.pending = 0

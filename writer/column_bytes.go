@@ -348,7 +348,7 @@ func (c *bytesWriter) encoding() *orcpb.ColumnEncoding {
 
 func (c *bytesWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut, c.lengthOut, c.dictOut = c.w.newStream(), c.w.newStream(), c.w.newStream()
+	c.dataOut, c.lengthOut, c.dictOut = c.newStream(), c.newStream(), c.newStream()
 	c.lengths.Reset(c.lengthOut)
 	c.ids.Reset(c.dataOut)
 	c.resetMode()

@@ -86,8 +86,8 @@ func (c *decimalWriter) dataStreams() []stream {
 func (c *decimalWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *decimalWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
-	c.scaleOut = c.w.newStream()
+	c.dataOut = c.newStream()
+	c.scaleOut = c.newStream()
 	c.scales.Reset(c.scaleOut)
 }
 func (c *decimalWriter) estimate(h *holding) {
@@ -218,8 +218,8 @@ func (c *timestampWriter) dataStreams() []stream {
 func (c *timestampWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *timestampWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
-	c.nanoOut = c.w.newStream()
+	c.dataOut = c.newStream()
+	c.nanoOut = c.newStream()
 	c.secs.Reset(c.dataOut)
 	c.nanos.Reset(c.nanoOut)
 }

@@ -40,6 +40,9 @@ func (c *structWriter) writeRoot(cols []orc.Vector, start, end int) error {
 	for i := start; i < end; i++ {
 		c.group.AddValue()
 	}
+	if c.w.par != nil {
+		return c.w.writeFields(c, cols, start, end)
+	}
 	for i, f := range c.fields {
 		if err := f.write(cols[i], start, end, nil); err != nil {
 			return err
@@ -146,7 +149,7 @@ func (c *listWriter) dataStreams() []stream {
 func (c *listWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *listWriter) resetStripe() {
 	c.resetBase()
-	c.lengthOut = c.w.newStream()
+	c.lengthOut = c.newStream()
 	c.lengths.Reset(c.lengthOut)
 }
 func (c *listWriter) estimate(h *holding) {
@@ -226,7 +229,7 @@ func (c *unionWriter) dataStreams() []stream {
 func (c *unionWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *unionWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
+	c.dataOut = c.newStream()
 	c.tags.Reset(c.dataOut)
 }
 func (c *unionWriter) estimate(h *holding) {

@@ -73,7 +73,7 @@ func (c *boolWriter) dataStreams() []stream {
 func (c *boolWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *boolWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
+	c.dataOut = c.newStream()
 	c.data.Reset(c.dataOut)
 }
 func (c *boolWriter) estimate(h *holding) { c.held(h, c.dataOut) }
@@ -133,7 +133,7 @@ func (c *byteWriter) dataStreams() []stream {
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *byteWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
+	c.dataOut = c.newStream()
 	c.data.Reset(c.dataOut)
 }
 func (c *byteWriter) estimate(h *holding) {
@@ -210,7 +210,7 @@ func (c *intWriter) dataStreams() []stream {
 func (c *intWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
 func (c *intWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
+	c.dataOut = c.newStream()
 	c.data.Reset(c.dataOut)
 }
 func (c *intWriter) estimate(h *holding) {
@@ -274,6 +274,6 @@ func (c *floatWriter) dataStreams() []stream {
 func (c *floatWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 func (c *floatWriter) resetStripe() {
 	c.resetBase()
-	c.dataOut = c.w.newStream()
+	c.dataOut = c.newStream()
 }
 func (c *floatWriter) estimate(h *holding) { c.held(h, c.dataOut) }

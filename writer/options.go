@@ -24,6 +24,7 @@ type config struct {
 	dictRatio    float64
 	zone         *time.Location
 	softwareVer  string
+	parallel     int
 }
 
 func defaultConfig() config {
@@ -35,11 +36,30 @@ func defaultConfig() config {
 		dictRatio:   0.8,
 		zone:        time.UTC,
 		softwareVer: SoftwareVersion,
+		parallel:    1,
 	}
 }
 
 // SoftwareVersion is recorded in every file's footer.
 const SoftwareVersion = "orcgo-0.1.0"
+
+// WithParallelism encodes and compresses the columns of each batch on up to
+// n goroutines: the top-level columns are dealt to them by the time they
+// took so far (at each stripe's start; by their types before the first),
+// each goroutine with its own compressor, and Write returns once all of
+// them are done, so nothing runs between calls. The file is the same as
+// with n = 1. It helps with wide tables and costly codecs (ZSTD, ZLIB); a
+// schema whose root is not a struct, or has one field, writes serially.
+// Default 1; 1 to 64.
+func WithParallelism(n int) Option {
+	return func(cfg *config) error {
+		if n < 1 || n > 64 {
+			return fmt.Errorf("orc: WithParallelism(%d): must be 1..64", n)
+		}
+		cfg.parallel = n
+		return nil
+	}
+}
 
 // WithCompression sets the codec: CompressionNone, CompressionZlib,
 // CompressionSnappy, CompressionLZ4 or CompressionZstd. Default ZSTD.

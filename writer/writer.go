@@ -41,6 +41,7 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	par         *fieldGroups      // WithParallelism, or nil
 	err         error
 	closed      bool
 }
@@ -84,6 +85,14 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 	wr.root = root
 	if err := wr.setupBlooms(); err != nil {
 		return nil, err
+	}
+	if err := wr.setupParallel(); err != nil {
+		return nil, err
+	}
+	if wr.par != nil {
+		for _, c := range wr.cols {
+			c.resetStripe() // streams with the groups' compressors
+		}
 	}
 	if err := wr.writeRaw([]byte(format.Magic)); err != nil {
 		return nil, err
@@ -449,6 +458,7 @@ func (w *Writer) flushStripe() error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
+	w.dealFields()
 	for _, c := range w.cols {
 		c.resetStripe()
 	}

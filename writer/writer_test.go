@@ -163,6 +163,8 @@ func TestOptionErrors(t *testing.T) {
 		{"stripe small", []writer.Option{writer.WithStripeSize(64<<10 - 1)}, s},
 		{"stripe large", []writer.Option{writer.WithStripeSize(2<<30 + 1)}, s},
 		{"stripe rows negative", []writer.Option{writer.WithStripeRowLimit(-1)}, s},
+		{"parallelism 0", []writer.Option{writer.WithParallelism(0)}, s},
+		{"parallelism 65", []writer.Option{writer.WithParallelism(65)}, s},
 		{"stride 99", []writer.Option{writer.WithRowIndexStride(99)}, s},
 		{"stride negative", []writer.Option{writer.WithRowIndexStride(-1)}, s},
 		{"stride huge", []writer.Option{writer.WithRowIndexStride(10_000_001)}, s},
