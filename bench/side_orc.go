@@ -135,6 +135,10 @@ var orcUseSarg = true
 // groups one at a time).
 var orcParallel = 1
 
+// orcColumns is how many goroutines the orcgo reader decodes a batch's
+// columns on (flag -orc-columns, reader.WithColumnParallelism).
+var orcColumns = 1
+
 // orcWriteParallel is how many goroutines the orcgo writer encodes and
 // compresses a batch's columns on (flag -orc-write-parallel,
 // writer.WithParallelism).
@@ -187,7 +191,8 @@ func queryOrc(f *countingFile, q *Query, batch int) (QueryResult, error) {
 	if err != nil {
 		return QueryResult{}, err
 	}
-	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, orcParallel))}
+	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, orcParallel)),
+		reader.WithColumnParallelism(max(1, orcColumns))}
 	if len(q.Cols) < numCols {
 		opts = append(opts, reader.WithColumns(colNames(q.Cols)...))
 	}

@@ -97,6 +97,17 @@ func NewInStream(s StreamInfo, data []byte, comp orc.CompressionKind, blockSize 
 	return in
 }
 
+// SetDecompressor makes the stream decompress with dec from now on, so that
+// a stream can move to another goroutine's decompressor (a decompressor
+// serves one goroutine at a time).
+func (s *InStream) SetDecompressor(dec Decompressor) {
+	s.dec = dec
+	s.ldec, _ = dec.(LimitDecompressor)
+	if s.comp != orc.CompressionNone && dec == nil && s.setupErr == nil {
+		s.setupErr = fmt.Errorf("format: no decompressor for codec %v", s.comp)
+	}
+}
+
 // Reset makes the stream read another stream, keeping its buffers and its
 // codec. data holds the whole stream; if si.Length is 0 it is taken to be
 // len(data), and data beyond si.Length is ignored. A si.Length beyond

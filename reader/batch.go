@@ -66,8 +66,9 @@ type BatchReader struct {
 	othersLoaded  bool // ... and positioned in the current run
 	pendingLocs   []streamLoc
 	bytes2        stripeBytes
-	indexBuf      []byte // decompressed index streams, reused
-	streams2      int    // streams whose bytes are in bytes2 (for the memory budget)
+	indexBuf      []byte     // decompressed index streams, reused
+	cols          *colGroups // WithColumnParallelism, or nil
+	streams2      int        // streams whose bytes are in bytes2 (for the memory budget)
 	explain       *strings.Builder
 
 	stripe    int // next stripe to start
@@ -147,6 +148,9 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	}
 	if cfg.parallel > 1 && !cfg.explain && len(r.tail.Footer.GetStripes()) > 1 {
 		return r.newParallel(br, opts)
+	}
+	if err := br.setupColumns(); err != nil {
+		return nil, err
 	}
 	br.stats.FilesConsidered = 1
 	if br.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
@@ -448,20 +452,11 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 		mask = nulls.Nulls
 	}
 	if br.matcher == nil {
-		for i, f := range sr.fields {
-			if err := f.next(b.Cols[i], n, mask); err != nil {
-				return 0, err
-			}
-		}
-		return n, nil
+		return n, br.nextFields(b, n, mask, func(int) bool { return true })
 	}
 	// Exact filtering: predicate columns first.
-	for i, f := range sr.fields {
-		if br.sargTop[i] {
-			if err := f.next(b.Cols[i], n, mask); err != nil {
-				return 0, err
-			}
-		}
+	if err := br.nextFields(b, n, mask, func(i int) bool { return br.sargTop[i] }); err != nil {
+		return 0, err
 	}
 	for col, path := range br.sargPaths {
 		v := b.Cols[path[0]]
@@ -481,21 +476,18 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 			return 0, err
 		}
 	}
-	for i, f := range sr.fields {
-		if br.sargTop[i] {
-			continue
-		}
-		if kept == 0 && mask == nil {
-			if br.othersLoaded { // keep them in step with the rows
-				if err := f.skip(int64(n)); err != nil {
-					return 0, err
+	if kept == 0 && mask == nil {
+		if br.othersLoaded { // keep them in step with the rows
+			for i, f := range sr.fields {
+				if !br.sargTop[i] {
+					if err := f.skip(int64(n)); err != nil {
+						return 0, err
+					}
 				}
 			}
-			continue
 		}
-		if err := f.next(b.Cols[i], n, mask); err != nil {
-			return 0, err
-		}
+	} else if err := br.nextFields(b, n, mask, func(i int) bool { return !br.sargTop[i] }); err != nil {
+		return 0, err
 	}
 	if kept > 0 && kept < n {
 		for _, c := range b.Cols {
@@ -640,16 +632,17 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 			return err
 		}
 	}
-	if !br.lazy {
+	if !br.lazy && br.cols == nil {
 		return br.root.startStripe(&br.ctx)
 	}
+	br.dealColumns(meta)
 	sr := br.root.(*structReader)
 	if err := sr.startPresence(&br.ctx); err != nil {
 		return err
 	}
 	for i, f := range sr.fields {
-		if br.sargTop[i] {
-			if err := f.startStripe(&br.ctx); err != nil {
+		if !br.lazy || br.sargTop[i] {
+			if err := f.startStripe(br.fieldCtx(i)); err != nil {
 				return err
 			}
 		}
@@ -746,7 +739,7 @@ func (br *BatchReader) fetchOthers() error {
 	sr := br.root.(*structReader)
 	for i, f := range sr.fields {
 		if !br.sargTop[i] {
-			if err := f.startStripe(&br.ctx); err != nil {
+			if err := f.startStripe(br.fieldCtx(i)); err != nil {
 				return err
 			}
 		}

@@ -85,6 +85,7 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 	if *in == nil {
 		*in = format.NewInStream(si, data, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
 	} else {
+		(*in).SetDecompressor(c.dec)
 		(*in).Reset(si, data)
 	}
 	if c.ins != nil {

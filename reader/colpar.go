@@ -1,0 +1,210 @@
+package reader
+
+// Column-parallel decoding (WithColumnParallelism). The top-level fields of
+// the root struct are dealt into groups at each stripe's start, the costliest
+// first, each to the group with the least cost so far (longest processing
+// time first). A field's cost is the time it took in the stripes before,
+// once every field has been timed, and its stream bytes in the stripe until
+// then. Each group has its own decompressor, bound to the field's streams
+// when they are opened, and for each batch group 0 runs on the calling
+// goroutine while the others run on goroutines started for the batch, so
+// nothing is left running between calls.
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+)
+
+// colGroups is the state of column-parallel decoding.
+type colGroups struct {
+	n      int                   // groups wanted (WithColumnParallelism)
+	decs   []format.Decompressor // per group; decs[0] is the reader's own
+	ctxs   []stripeCtx           // per group: the stripe context with its decompressor
+	group  []int                 // per top-level field
+	nanos  []int64               // per field: decoding time in this scan
+	errs   []fieldErr            // per group, for one batch
+	order  []int                 // scratch: fields by cost
+	loads  []float64             // scratch: cost per group
+	timing bool                  // measure the fields' time
+}
+
+type fieldErr struct {
+	field int
+	err   error
+}
+
+// setupColumns prepares column-parallel decoding when it is asked for and
+// the root is a struct of at least two fields.
+func (br *BatchReader) setupColumns() error {
+	sr, ok := br.root.(*structReader)
+	if !ok || br.cfg.colPar < 2 || len(sr.fields) < 2 {
+		return nil
+	}
+	n := min(br.cfg.colPar, len(sr.fields))
+	cg := &colGroups{n: n, decs: make([]format.Decompressor, n), ctxs: make([]stripeCtx, n),
+		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields)), errs: make([]fieldErr, n)}
+	cg.decs[0] = br.dec
+	if br.r.tail.Compression != orc.CompressionNone {
+		for g := 1; g < n; g++ {
+			d, err := format.NewDecompressor(br.r.tail.Compression)
+			if err != nil {
+				return err
+			}
+			cg.decs[g] = d
+		}
+	}
+	br.cols = cg
+	return nil
+}
+
+// fieldCtx returns the stripe context field i is started with: the
+// reader's own for group 0, otherwise a copy with the group's decompressor.
+func (br *BatchReader) fieldCtx(i int) *stripeCtx {
+	cg := br.cols
+	if cg == nil || cg.group[i] == 0 {
+		return &br.ctx
+	}
+	g := cg.group[i]
+	cg.ctxs[g] = br.ctx
+	cg.ctxs[g].dec = cg.decs[g]
+	return &cg.ctxs[g]
+}
+
+// dealColumns assigns the fields to groups for the stripe meta describes.
+func (br *BatchReader) dealColumns(meta *stripeMeta) {
+	cg := br.cols
+	if cg == nil {
+		return
+	}
+	sr := br.root.(*structReader)
+	timed := true
+	for i := range sr.fields {
+		timed = timed && cg.nanos[i] > 0
+	}
+	cost := make([]float64, len(sr.fields))
+	for i, f := range sr.fields {
+		if timed {
+			cost[i] = float64(cg.nanos[i])
+			continue
+		}
+		lo, hi := f.columnID(), maxColumn(f)
+		for k, l := range meta.streams {
+			if k.column >= lo && k.column <= hi && !isIndexStream(k.kind) {
+				cost[i] += float64(l.length)
+			}
+		}
+	}
+	cg.order = cg.order[:0]
+	for i := range sr.fields {
+		cg.order = append(cg.order, i)
+	}
+	slices.SortStableFunc(cg.order, func(a, b int) int {
+		switch {
+		case cost[a] > cost[b]:
+			return -1
+		case cost[a] < cost[b]:
+			return 1
+		}
+		return 0
+	})
+	cg.loads = append(cg.loads[:0], make([]float64, cg.n)...)
+	for _, i := range cg.order {
+		g := 0
+		for k := 1; k < cg.n; k++ {
+			if cg.loads[k] < cg.loads[g] {
+				g = k
+			}
+		}
+		cg.group[i] = g
+		cg.loads[g] += cost[i]
+	}
+	cg.timing = !timed
+	if timed {
+		// Keep timing so the costs follow the data, weighting recent
+		// stripes: halve the totals at each stripe.
+		for i := range cg.nanos {
+			cg.nanos[i] = max(cg.nanos[i]/2, 1)
+		}
+		cg.timing = true
+	}
+}
+
+// maxColumn returns the largest file column id under c.
+func maxColumn(c columnReader) int {
+	m := c.columnID()
+	for _, k := range children(c) {
+		m = max(m, maxColumn(k))
+	}
+	return m
+}
+
+// nextFields decodes n rows of the fields pick accepts into b, spreading
+// the groups over goroutines. It returns the error of the first failing
+// field in field order.
+func (br *BatchReader) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
+	sr := br.root.(*structReader)
+	cg := br.cols
+	if cg == nil {
+		for i, f := range sr.fields {
+			if pick(i) {
+				if err := f.next(b.Cols[i], n, mask); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	run := func(g int) fieldErr {
+		for i, f := range sr.fields {
+			if cg.group[i] != g || !pick(i) {
+				continue
+			}
+			var t0 time.Time
+			if cg.timing {
+				t0 = time.Now()
+			}
+			if err := f.next(b.Cols[i], n, mask); err != nil {
+				return fieldErr{i, err}
+			}
+			if cg.timing {
+				cg.nanos[i] += int64(time.Since(t0)) + 1
+			}
+		}
+		return fieldErr{field: -1}
+	}
+	// Every busy group gets a goroutine and the caller waits: a goroutine
+	// just started sits in its creator's next-to-run slot, which other
+	// processors do not take from a running one at once, so running group 0
+	// on the caller would often leave group 1 waiting for it to finish.
+	var wg sync.WaitGroup
+	for g := 0; g < cg.n; g++ {
+		busy := false
+		for i := range sr.fields {
+			if cg.group[i] == g && pick(i) {
+				busy = true
+				break
+			}
+		}
+		if !busy {
+			cg.errs[g] = fieldErr{field: -1}
+			continue
+		}
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			cg.errs[g] = run(g)
+		}(g)
+	}
+	wg.Wait()
+	first := fieldErr{field: -1}
+	for _, e := range cg.errs {
+		if e.err != nil && (first.err == nil || e.field < first.field) {
+			first = e
+		}
+	}
+	return first.err
+}
