@@ -3,8 +3,11 @@
 // index every stride rows with exact stream positions, statistics at row
 // group, stripe and file level, and optional bloom filters.
 //
-// Concurrency and ownership: a Writer belongs to one goroutine. Write copies
-// what it keeps, so the caller may reuse the Batch at once. Close writes the
+// Concurrency and ownership: a Writer belongs to one goroutine. With
+// WithParallelism it spreads the columns of each Write over more goroutines
+// and waits for them before returning; the file is the same as a serial
+// write's. Write copies what it keeps, so the caller may reuse the Batch at
+// once. Close writes the
 // file tail and does not close the io.Writer. After the first error every
 // call returns that same error.
 package writer
