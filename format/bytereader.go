@@ -222,6 +222,34 @@ func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
 			if ends == 0 {
 				break
 			}
+			// A word of varints of one length (1, 2 or 4 bytes: small
+			// decimals such as rates, quantities and prices) is decoded
+			// without looking for each end.
+			if i+8 <= len(dst) {
+				switch ends {
+				case 0x8080808080808080:
+					for k := range 8 {
+						dst[i+k] = orc.Int128FromInt64(UnZigzag(w >> (8 * k) & 0x7f))
+					}
+					i, p = i+8, p+8
+					continue
+				case 0x8000800080008000:
+					for k := range 4 {
+						x := w >> (16 * k)
+						dst[i+k] = orc.Int128FromInt64(UnZigzag(x&0x7f | x>>1&0x3f80))
+					}
+					i, p = i+4, p+8
+					continue
+				case 0x8000000080000000:
+					for k := range 2 {
+						x := w >> (32 * k)
+						x = x&0x7f | x>>1&0x3f80 | x>>2&0x1fc000 | x>>3&0xfe00000
+						dst[i+k] = orc.Int128FromInt64(UnZigzag(x))
+					}
+					i, p = i+2, p+8
+					continue
+				}
+			}
 			for ends != 0 && i < len(dst) {
 				end := uint(bits.TrailingZeros64(ends)) + 1 // bits of this varint
 				x := w & 0x7f7f7f7f7f7f7f7f & (uint64(1)<<end - 1)

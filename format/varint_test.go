@@ -74,6 +74,41 @@ func TestVarint128RoundTrip(t *testing.T) {
 	}
 }
 
+// Runs of varints of one length (the words the batch call decodes whole)
+// mixed with others, in batches that end inside words.
+func TestVarint128sUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var vals []orc.Int128
+	for len(vals) < 20000 {
+		// zigzag(v) < 2^(7*bytes): v in [-2^(7*bytes-1), 2^(7*bytes-1))
+		bytes := []int{1, 1, 2, 2, 3, 4, 4, 5}[rng.IntN(8)]
+		half := int64(1) << (7*bytes - 1)
+		for range 1 + rng.IntN(40) {
+			vals = append(vals, orc.Int128FromInt64(rng.Int64N(2*half)-half))
+		}
+	}
+	var data []byte
+	for _, v := range vals {
+		data = AppendVarint128(data, v)
+	}
+	for _, src := range []ChunkSource{whole(data), newPieceSource(data, 9, 300)} {
+		r := NewByteReader(src)
+		got := make([]orc.Int128, len(vals))
+		for i := 0; i < len(vals); {
+			n := min(1+rng.IntN(50), len(vals)-i)
+			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
+				t.Fatal(err)
+			}
+			i += n
+		}
+		for i := range vals {
+			if got[i] != vals[i] {
+				t.Fatalf("value %d: got %v, want %v", i, got[i], vals[i])
+			}
+		}
+	}
+}
+
 // A varint wider than 128 bits is unsupported; one cut short is corrupt.
 func TestVarint128Bad(t *testing.T) {
 	wide := append(make([]byte, 0, 20), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -103,13 +138,19 @@ func BenchmarkReadVarint128(b *testing.B) {
 	}
 }
 
-// BenchmarkReadVarint128s decodes prices of a decimal(12,2) column
-// (values below 10^7, 1 to 4 bytes each) in batches of 1024.
+// BenchmarkReadVarint128s decodes decimal(15,2) values in batches of 1024:
+// prices below 10^5 (1 to 4 bytes each, mostly 4), and rates 0.00-0.10
+// (one byte each).
 func BenchmarkReadVarint128s(b *testing.B) {
+	b.Run("prices", func(b *testing.B) { benchVarints(b, 10_000_000) })
+	b.Run("rates", func(b *testing.B) { benchVarints(b, 11) })
+}
+
+func benchVarints(b *testing.B, below int64) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var data []byte
 	for i := 0; i < 1<<16; i++ {
-		data = AppendVarint128(data, orc.Int128FromInt64(rng.Int64N(10_000_000)))
+		data = AppendVarint128(data, orc.Int128FromInt64(rng.Int64N(below)))
 	}
 	dst := make([]orc.Int128, 1024)
 	b.SetBytes(int64(len(data)))
