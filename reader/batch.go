@@ -68,7 +68,7 @@ type BatchReader struct {
 	bytes2        stripeBytes
 	indexBuf      []byte     // decompressed index streams, reused
 	cols          *colGroups // WithColumnParallelism, or nil
-	streams2      int        // streams whose bytes are in bytes2 (for the memory budget)
+	streams2      int        // deferred streams of the stripe (for the memory budget)
 	explain       *strings.Builder
 
 	stripe    int // next stripe to start
@@ -716,11 +716,17 @@ func (br *BatchReader) fetchOthers() error {
 		reads, read := br.bytes2.reads, br.bytes2.read
 		var err error
 		if !br.othersStarted {
-			br.streams2 = len(locs)
+			// One decompression block per deferred stream, however many
+			// runs' windows of it are fetched.
+			br.streams2 = len(br.pendingLocs)
+			for key := range br.ctx.windows {
+				if !br.predCol[key.column] {
+					br.streams2++
+				}
+			}
 			err = br.r.fetch(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
 				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
 		} else {
-			br.streams2 += len(locs)
 			err = br.r.fetchMore(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
 				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
 		}
