@@ -6,17 +6,16 @@ package reader
 // time first). A field's cost is the time it took in the stripes before,
 // once every field has been timed, and its stream bytes in the stripe until
 // then. Each group has its own decompressor, bound to the field's streams
-// when they are opened, and for each batch group 0 runs on the calling
-// goroutine while the others run on goroutines started for the batch, so
-// nothing is left running between calls.
+// when they are opened. For each batch every busy group runs on a goroutine
+// started for it while the caller waits (internal/fanout), so nothing is
+// left running between calls.
 
 import (
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/internal/fanout"
 )
 
 // colGroups is the state of column-parallel decoding.
@@ -26,15 +25,7 @@ type colGroups struct {
 	ctxs   []stripeCtx           // per group: the stripe context with its decompressor
 	group  []int                 // per top-level field
 	nanos  []int64               // per field: decoding time in this scan
-	errs   []fieldErr            // per group, for one batch
-	order  []int                 // scratch: fields by cost
-	loads  []float64             // scratch: cost per group
 	timing bool                  // measure the fields' time
-}
-
-type fieldErr struct {
-	field int
-	err   error
 }
 
 // setupColumns prepares column-parallel decoding when it is asked for and
@@ -46,7 +37,7 @@ func (br *BatchReader) setupColumns() error {
 	}
 	n := min(br.cfg.colPar, len(sr.fields))
 	cg := &colGroups{n: n, decs: make([]format.Decompressor, n), ctxs: make([]stripeCtx, n),
-		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields)), errs: make([]fieldErr, n)}
+		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields))}
 	cg.decs[0] = br.dec
 	if br.r.tail.Compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
@@ -98,30 +89,7 @@ func (br *BatchReader) dealColumns(meta *stripeMeta) {
 			}
 		}
 	}
-	cg.order = cg.order[:0]
-	for i := range sr.fields {
-		cg.order = append(cg.order, i)
-	}
-	slices.SortStableFunc(cg.order, func(a, b int) int {
-		switch {
-		case cost[a] > cost[b]:
-			return -1
-		case cost[a] < cost[b]:
-			return 1
-		}
-		return 0
-	})
-	cg.loads = append(cg.loads[:0], make([]float64, cg.n)...)
-	for _, i := range cg.order {
-		g := 0
-		for k := 1; k < cg.n; k++ {
-			if cg.loads[k] < cg.loads[g] {
-				g = k
-			}
-		}
-		cg.group[i] = g
-		cg.loads[g] += cost[i]
-	}
+	fanout.Deal(cost, cg.n, cg.group)
 	cg.timing = !timed
 	if timed {
 		// Keep timing so the costs follow the data, weighting recent
@@ -158,7 +126,7 @@ func (br *BatchReader) nextFields(b *orc.Batch, n int, mask []bool, pick func(i 
 		}
 		return nil
 	}
-	run := func(g int) fieldErr {
+	run := func(g int) (int, error) {
 		for i, f := range sr.fields {
 			if cg.group[i] != g || !pick(i) {
 				continue
@@ -168,43 +136,21 @@ func (br *BatchReader) nextFields(b *orc.Batch, n int, mask []bool, pick func(i 
 				t0 = time.Now()
 			}
 			if err := f.next(b.Cols[i], n, mask); err != nil {
-				return fieldErr{i, err}
+				return i, err
 			}
 			if cg.timing {
 				cg.nanos[i] += int64(time.Since(t0)) + 1
 			}
 		}
-		return fieldErr{field: -1}
+		return 0, nil
 	}
-	// Every busy group gets a goroutine and the caller waits: a goroutine
-	// just started sits in its creator's next-to-run slot, which other
-	// processors do not take from a running one at once, so running group 0
-	// on the caller would often leave group 1 waiting for it to finish.
-	var wg sync.WaitGroup
-	for g := 0; g < cg.n; g++ {
-		busy := false
+	busy := func(g int) bool {
 		for i := range sr.fields {
 			if cg.group[i] == g && pick(i) {
-				busy = true
-				break
+				return true
 			}
 		}
-		if !busy {
-			cg.errs[g] = fieldErr{field: -1}
-			continue
-		}
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			cg.errs[g] = run(g)
-		}(g)
+		return false
 	}
-	wg.Wait()
-	first := fieldErr{field: -1}
-	for _, e := range cg.errs {
-		if e.err != nil && (first.err == nil || e.field < first.field) {
-			first = e
-		}
-	}
-	return first.err
+	return fanout.Run(cg.n, busy, run)
 }

@@ -12,25 +12,17 @@ package writer
 // when every stream is created anew.
 
 import (
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/internal/fanout"
 )
 
 // fieldGroups is the state of column-parallel writing.
 type fieldGroups struct {
 	comps []format.Compressor // per group; comps[0] is the writer's own
 	group []int               // per root field
-	errs  []fieldErr          // per group, for one run of rows
-	loads []float64           // scratch
-}
-
-type fieldErr struct {
-	field int
-	err   error
 }
 
 // setupParallel prepares column-parallel writing when it is asked for and
@@ -41,7 +33,7 @@ func (w *Writer) setupParallel() error {
 		return nil
 	}
 	n := min(w.cfg.parallel, len(sw.fields))
-	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields)), errs: make([]fieldErr, n)}
+	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields))}
 	fg.comps[0] = w.comp
 	if w.cfg.compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
@@ -77,30 +69,9 @@ func (w *Writer) dealFields() {
 			cost[i] = guessCost(f.base().node)
 		}
 	}
-	order := make([]int, len(sw.fields))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case cost[a] > cost[b]:
-			return -1
-		case cost[a] < cost[b]:
-			return 1
-		}
-		return 0
-	})
-	fg.loads = append(fg.loads[:0], make([]float64, len(fg.comps))...)
-	for _, i := range order {
-		g := 0
-		for k := range fg.loads {
-			if fg.loads[k] < fg.loads[g] {
-				g = k
-			}
-		}
-		fg.group[i] = g
-		fg.loads[g] += cost[i]
-		setComp(sw.fields[i], fg.comps[g])
+	fanout.Deal(cost, len(fg.comps), fg.group)
+	for i, f := range sw.fields {
+		setComp(f, fg.comps[fg.group[i]])
 	}
 	for _, f := range sw.fields {
 		f.base().nanos /= 2
@@ -138,33 +109,18 @@ func setComp(c columnWriter, comp format.Compressor) {
 // field order.
 func (w *Writer) writeFields(sw *structWriter, cols []orc.Vector, start, end int) error {
 	fg := w.par
-	run := func(g int) fieldErr {
+	run := func(g int) (int, error) {
 		for i, f := range sw.fields {
 			if fg.group[i] != g {
 				continue
 			}
 			t0 := time.Now()
 			if err := f.write(cols[i], start, end, nil); err != nil {
-				return fieldErr{i, err}
+				return i, err
 			}
 			f.base().nanos += int64(time.Since(t0)) + 1
 		}
-		return fieldErr{field: -1}
+		return 0, nil
 	}
-	var wg sync.WaitGroup
-	for g := range fg.comps {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			fg.errs[g] = run(g)
-		}(g)
-	}
-	wg.Wait()
-	first := fieldErr{field: -1}
-	for _, e := range fg.errs {
-		if e.err != nil && (first.err == nil || e.field < first.field) {
-			first = e
-		}
-	}
-	return first.err
+	return fanout.Run(len(fg.comps), func(int) bool { return true }, run)
 }
