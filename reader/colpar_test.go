@@ -26,25 +26,13 @@ func TestColumnParallelism(t *testing.T) {
 	}
 	for _, codec := range codecs {
 		t.Run(codec.String(), func(t *testing.T) {
-			var buf bytes.Buffer
-			w, err := writer.NewWriter(&buf, s, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
-				writer.WithStripeRowLimit(7000), writer.WithCompressionBlockSize(8<<10))
-			if err != nil {
-				t.Fatal(err)
-			}
 			g := testutil.NewGenerator(rand.New(rand.NewPCG(7, uint64(codec))), s)
+			var batches []*orc.Batch
 			for range 12 {
-				if err := w.Write(g.Batch(1000)); err != nil {
-					t.Fatal(err)
-				}
+				batches = append(batches, g.Batch(1000))
 			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, _ := writeOpen(t, s, batches, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
+				writer.WithStripeRowLimit(7000), writer.WithCompressionBlockSize(8<<10))
 			names := r.Schema().FieldNames
 			first := names[0]
 			cases := []struct {
@@ -80,25 +68,12 @@ func TestColumnParallelism(t *testing.T) {
 // column-parallel scan fails with a corruption error, as the serial one does.
 func TestColumnParallelismErrors(t *testing.T) {
 	s := orc.MustParseSchema("struct<a:bigint,b:string,c:double,d:bigint>")
-	var buf bytes.Buffer
-	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := testutil.NewGenerator(rand.New(rand.NewPCG(1, 1)), s)
+	var batches []*orc.Batch
 	for range 5 {
-		if err := w.Write(g.Batch(1000)); err != nil {
-			t.Fatal(err)
-		}
+		batches = append(batches, g.Batch(1000))
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, data := writeOpen(t, s, batches, writer.WithCompression(orc.CompressionNone))
 	d, err := r.StripeDetail(0)
 	if err != nil {
 		t.Fatal(err)
