@@ -335,6 +335,7 @@ func (br *BatchReader) ensureRows() error {
 		}
 		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
 			br.done = true
+			br.releaseBytes()
 			return io.EOF
 		}
 		i := br.stripe
@@ -350,6 +351,17 @@ func (br *BatchReader) ensureRows() error {
 		}
 	}
 	return nil
+}
+
+// releaseBytes gives the fetched stripe bytes back to the buffer pool once
+// the scan is over: no vector refers to them.
+func (br *BatchReader) releaseBytes() {
+	br.bytes.release()
+	br.bytes2.release()
+	br.ctx.bytes, br.ctx.extra = nil, nil
+	if err := br.mem.set(&br.memFetch, 0, nil); err == nil {
+		_ = br.mem.set(&br.memFetch2, 0, nil)
+	}
 }
 
 // startRun positions the readers at the next run of row groups.

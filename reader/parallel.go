@@ -117,6 +117,7 @@ func (p *parallel) run(w int, pw *parWorker) {
 			return
 		}
 	}
+	br.releaseBytes()
 }
 
 // next returns the next batch in file order.
@@ -202,5 +203,6 @@ func (br *BatchReader) Close() error {
 		}
 	}
 	br.done = true
+	br.releaseBytes()
 	return nil
 }
