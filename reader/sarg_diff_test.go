@@ -1368,6 +1368,13 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 	if st.RowsReturned != int64(len(want)) {
 		return out, fmt.Sprintf("exact scan: Stats().RowsReturned %d, returned %d", st.RowsReturned, len(want))
 	}
+	if o.batch%4 == 1 && !o.explain {
+		// The same with the columns decoded on three goroutines.
+		par, _, msg := sdScan(f, append(opts, reader.WithExactFilter(true), reader.WithColumnParallelism(3)), false)
+		if msg != "" || !slices.Equal(par, want) {
+			return out, fmt.Sprintf("exact scan with WithColumnParallelism(3): %d rows, want %d %s", len(par), len(want), msg)
+		}
+	}
 	// Superset: whole groups, every match among them.
 	got, st, msg = sdScan(f, opts, o.explain)
 	if msg != "" {
