@@ -169,37 +169,12 @@ type stripeBytes struct {
 	read   int64
 }
 
-// fetch reads the coalesced ranges covering locs into b, reusing buffers.
-// When hold is not nil it is first given the bytes to be read, and may
-// refuse them (the scan's memory budget).
+// fetch reads the coalesced ranges covering locs into b, in place of what
+// it held, reusing its buffers. When hold is not nil it is first given the
+// bytes to be read, and may refuse them (the scan's memory budget).
 func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
-	b.ranges = coalesce(locs, gap)
-	if hold != nil {
-		var n int64
-		for _, rg := range b.ranges {
-			n += rg.length
-		}
-		if err := hold(n); err != nil {
-			return err
-		}
-	}
-	if cap(b.bufs) < len(b.ranges) {
-		b.bufs = append(b.bufs[:cap(b.bufs)], make([][]byte, len(b.ranges)-cap(b.bufs))...)
-	}
-	b.bufs = b.bufs[:len(b.ranges)]
-	for i, rg := range b.ranges {
-		if int64(cap(b.bufs[i])) < rg.length {
-			putBuf(b.bufs[i])
-			b.bufs[i] = getBuf(rg.length)
-		}
-		b.bufs[i] = b.bufs[i][:rg.length]
-		if err := readFull(r.r, b.bufs[i], rg.offset); err != nil {
-			return orc.WithLocation(err, rg.offset, stripe, -1, "")
-		}
-		b.reads++
-		b.read += rg.length
-	}
-	return nil
+	b.ranges, b.bufs = b.ranges[:0], b.bufs[:0] // the buffers stay for reuse
+	return r.fetchMore(b, locs, gap, stripe, hold)
 }
 
 // fetchMore reads the coalesced ranges covering locs and adds them to the

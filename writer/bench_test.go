@@ -139,31 +139,35 @@ func BenchmarkWriteLineitem(b *testing.B) {
 }
 
 func benchWriteLineitem(b *testing.B, codec orc.CompressionKind, par int) {
-	{
-		{
-			const rowsPerBatch = 4096
-			batches, raw := lineitemBatches(16, rowsPerBatch, 1)
-			b.SetBytes(raw)
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			w, err := writer.NewWriter(io.Discard, batches[0].Schema, writer.WithCompression(codec), writer.WithParallelism(par))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i := 0; i < b.N; i++ {
-				if err := w.Write(batches[i%len(batches)]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)*rowsPerBatch/b.Elapsed().Seconds(), "rows/s")
-			if cpu := cpuTime() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(b.N)*rowsPerBatch/cpu.Seconds(), "rows/cpu-s")
-			}
+	const rowsPerBatch = 4096
+	batches, raw := lineitemBatches(16, rowsPerBatch, 1)
+	benchWrite(b, batches, raw, writer.WithCompression(codec), writer.WithParallelism(par))
+}
+
+// benchWrite writes batches over and over, one per iteration, with the
+// options; bytes is what one batch counts for MB/s. Besides ns/op it reports
+// rows/s and rows per CPU second (all goroutines' CPU time).
+func benchWrite(b *testing.B, batches []*orc.Batch, bytes int64, opts ...writer.Option) {
+	rowsPerBatch := float64(batches[0].NumRows)
+	b.SetBytes(bytes)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	w, err := writer.NewWriter(io.Discard, batches[0].Schema, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if err := w.Write(batches[i%len(batches)]); err != nil {
+			b.Fatal(err)
 		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)*rowsPerBatch/b.Elapsed().Seconds(), "rows/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(b.N)*rowsPerBatch/cpu.Seconds(), "rows/cpu-s")
 	}
 }
 
@@ -183,26 +187,7 @@ func BenchmarkWriteWide(b *testing.B) {
 		raw += wideRawBytes(gen, batch)
 		batches = append(batches, batch)
 	}
-	b.SetBytes(raw / int64(len(batches)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	w, err := writer.NewWriter(io.Discard, gen.schema)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < b.N; i++ {
-		if err := w.Write(batches[i%len(batches)]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(b.N)*rowsPerBatch/b.Elapsed().Seconds(), "rows/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(b.N)*rowsPerBatch/cpu.Seconds(), "rows/cpu-s")
-	}
+	benchWrite(b, batches, raw/int64(len(batches)))
 }
 
 // wideRawBytes returns the raw size of a wide batch's values (see
