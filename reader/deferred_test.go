@@ -1,7 +1,6 @@
 package reader_test
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -20,22 +19,15 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 	for _, codec := range []orc.CompressionKind{orc.CompressionNone, orc.CompressionZstd} {
 		t.Run(codec.String(), func(t *testing.T) {
 			s := orc.MustParseSchema("struct<k:bigint,payload:string,n:int>")
-			var buf bytes.Buffer
-			w, err := writer.NewWriter(&buf, s, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
-				writer.WithCompressionBlockSize(16<<10))
-			if err != nil {
-				t.Fatal(err)
-			}
-			const rows = 20000
-			b := orc.NewBatch(s, 1000)
 			rng := rand.New(rand.NewPCG(1, 2))
 			text := make([]byte, 200)
-			keys := b.Cols[0].(*orc.LongVector)
-			payload := b.Cols[1].(*orc.BytesVector)
-			small := b.Cols[2].(*orc.LongVector) // many groups to a chunk
-			for i := 0; i < rows; {
-				b.Reset()
-				for ; b.NumRows < 1000 && i < rows; i++ {
+			var batches []*orc.Batch
+			for i := 0; i < 20000; {
+				b := orc.NewBatch(s, 1000)
+				keys := b.Cols[0].(*orc.LongVector)
+				payload := b.Cols[1].(*orc.BytesVector)
+				small := b.Cols[2].(*orc.LongVector) // many groups to a chunk
+				for ; b.NumRows < 1000; i++ {
 					keys.Values = append(keys.Values, int64(2*i)) // even keys only
 					// 200 random letters: they do not compress away.
 					for k := range text {
@@ -45,17 +37,10 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 					small.Values = append(small.Values, int64(i%7))
 					b.NumRows++
 				}
-				if err := w.Write(b); err != nil {
-					t.Fatal(err)
-				}
+				batches = append(batches, b)
 			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, _ := writeOpen(t, s, batches, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
+				writer.WithCompressionBlockSize(16<<10))
 			scan := func(where string) ([]string, reader.ScanStats) {
 				return scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(where)), reader.WithExactFilter(true))
 			}
