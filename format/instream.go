@@ -24,10 +24,22 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// ErrOutsideWindow is wrapped by the errors of an InStream asked to seek to
-// or read bytes of its stream that are not loaded (see SetWindow). It means
-// the caller planned its reads wrongly, not that the file is corrupt.
+// ErrOutsideWindow is wrapped by the errors of an InStream without a Loader
+// asked to seek to or read bytes of its stream that are not loaded (see
+// SetWindow). It means the caller planned its reads wrongly, not that the
+// file is corrupt.
 var ErrOutsideWindow = errors.New("format: read outside the loaded part of a stream")
+
+// A Loader fetches parts of one stream for an InStream (SetLoader), so that
+// a stream can be read a bounded number of bytes at a time.
+type Loader interface {
+	// Load returns stored bytes of the stream, data holding stream bytes
+	// [start, start+len(data)), with start <= off and at least n bytes
+	// from off (fewer only where the stream ends). The InStream drops its
+	// previous bytes: the Loader may reuse or free them, so nothing handed
+	// out from them before may be used after the call.
+	Load(off, n uint64) (data []byte, start uint64, err error)
+}
 
 // StreamInfo says which stream an InStream reads and where it lies, for the
 // locations in error messages.
@@ -55,6 +67,7 @@ type InStream struct {
 	dec       Decompressor
 	ldec      LimitDecompressor // dec with a limit, or nil
 	setupErr  error
+	loader    Loader // fetches bytes outside the window, or nil
 
 	data   []byte // loaded stream bytes [start, start+len(data))
 	start  uint64
@@ -139,6 +152,40 @@ func (s *InStream) SetWindow(data []byte, start uint64) {
 	s.curOff = noChunk
 }
 
+// SetLoader makes the stream fetch the bytes it needs outside its window
+// from l instead of failing with ErrOutsideWindow; nil removes the loader.
+// Reset keeps the loader.
+func (s *InStream) SetLoader(l Loader) { s.loader = l }
+
+// ensure makes stream bytes [off, off+n) part of the window, clamped to the
+// stream's end, loading them when a Loader is set. Loading replaces the
+// window, so the cached chunk (which may alias it) is dropped.
+func (s *InStream) ensure(off, n uint64) error {
+	if off+n > s.length {
+		n = s.length - min(off, s.length)
+	}
+	if off >= s.start && off+n <= s.end() {
+		return nil
+	}
+	if s.loader == nil {
+		return s.outside(off, n)
+	}
+	data, start, err := s.loader.Load(off, n)
+	if err != nil {
+		return s.locate(err, off)
+	}
+	if start > off || start+uint64(len(data)) < off+n {
+		return fmt.Errorf("format: internal error: %s stream (stripe %d, column %d): loader gave bytes [%d, %d) for [%d, %d)",
+			s.info.Name, s.info.Stripe, s.info.Column, start, start+uint64(len(data)), off, off+n)
+	}
+	if uint64(len(data)) > s.length-start {
+		data = data[:s.length-start]
+	}
+	s.data, s.start = data, start
+	s.cur, s.curOff = nil, noChunk
+	return nil
+}
+
 // end returns the stream offset just past the window.
 func (s *InStream) end() uint64 { return s.start + uint64(len(s.data)) }
 
@@ -182,8 +229,8 @@ func (s *InStream) NextChunk() ([]byte, error) {
 			return nil, io.EOF
 		}
 		if s.comp == orc.CompressionNone {
-			if s.pos < s.start || s.pos >= s.end() {
-				return nil, s.outside(s.pos, 1)
+			if err := s.ensure(s.pos, 1); err != nil {
+				return nil, err
 			}
 			c := s.data[s.pos-s.start:]
 			s.pos = s.end()
@@ -206,25 +253,23 @@ func (s *InStream) readChunk() ([]byte, error) {
 		return nil, s.setupErr
 	}
 	off := s.pos
-	if off < s.start || off > s.end() {
-		return nil, s.outside(off, chunkHeaderSize)
+	if err := s.ensure(off, chunkHeaderSize); err != nil {
+		return nil, err
 	}
 	rel := off - s.start
 	avail := uint64(len(s.data)) - rel
 	if avail < chunkHeaderSize {
-		if s.end() < s.length {
-			return nil, s.outside(off, chunkHeaderSize)
-		}
 		return nil, s.corrupt(off, "chunk header truncated: %d of %d bytes left in the stream", avail, chunkHeaderSize)
 	}
 	n, original := parseChunkHeader(s.data[rel:])
 	if n > s.blockSize {
 		return nil, s.corrupt(off, "chunk of %d bytes exceeds the compression block size %d", n, s.blockSize)
 	}
-	if uint64(n) > avail-chunkHeaderSize {
-		if s.end() < s.length {
-			return nil, s.outside(off, chunkHeaderSize+uint64(n))
-		}
+	if err := s.ensure(off, chunkHeaderSize+uint64(n)); err != nil {
+		return nil, err
+	}
+	rel = off - s.start
+	if avail = uint64(len(s.data)) - rel; uint64(n) > avail-chunkHeaderSize {
 		return nil, s.corrupt(off, "chunk of %d bytes runs past the stream's end (%d bytes left)", n, avail-chunkHeaderSize)
 	}
 	payload := s.data[rel+chunkHeaderSize : rel+chunkHeaderSize+uint64(n)]
@@ -271,7 +316,9 @@ func (s *InStream) Seek(p *PositionProvider) error {
 			return s.corrupt(0, "position %d beyond the stream's %d bytes", off, s.length)
 		}
 		if off < s.start || off > s.end() {
-			return s.outside(off, 0)
+			if err := s.ensure(off, 1); err != nil {
+				return err
+			}
 		}
 		s.pos = off
 		return nil
@@ -295,7 +342,9 @@ func (s *InStream) Seek(p *PositionProvider) error {
 		return s.corrupt(0, "position (%d, %d) beyond the stream's %d bytes", off, inner, s.length)
 	}
 	if off < s.start || off >= s.end() {
-		return s.outside(off, chunkHeaderSize)
+		if err := s.ensure(off, chunkHeaderSize); err != nil {
+			return err
+		}
 	}
 	var c []byte
 	if off == s.curOff {

@@ -472,3 +472,74 @@ func TestPositionProvider(t *testing.T) {
 		t.Errorf("after Reset: %d, %v", got, err)
 	}
 }
+
+// pieceLoader serves a stream piece by piece, at least size bytes at a time,
+// and scribbles over the piece it replaces, so a reader that kept bytes of
+// an old piece would see garbage.
+type pieceLoader struct {
+	stream []byte
+	size   uint64
+	cur    []byte
+	loads  int
+}
+
+func (l *pieceLoader) Load(off, n uint64) ([]byte, uint64, error) {
+	for i := range l.cur {
+		l.cur[i] = 0xEE
+	}
+	end := min(uint64(len(l.stream)), off+max(n, l.size))
+	l.cur = bytes.Clone(l.stream[off:end])
+	l.loads++
+	return l.cur, off, nil
+}
+
+func TestInStreamLoader(t *testing.T) {
+	dec, _ := NewDecompressor(orc.CompressionZlib)
+	var stream, want []byte
+	var offs []uint64
+	for i := 0; i < 10; i++ {
+		offs = append(offs, uint64(len(stream)))
+		data := bytes.Repeat([]byte{byte('a' + i)}, 100+i)
+		want = append(want, data...)
+		if i%3 == 0 {
+			stream = append(stream, chunk(data, true)...)
+		} else {
+			stream = append(stream, zlibChunk(t, data)...)
+		}
+	}
+	for _, size := range []uint64{1, 2, 5, 40, 1000} {
+		l := &pieceLoader{stream: stream, size: size}
+		in := NewInStream(StreamInfo{Name: "DATA", Length: uint64(len(stream))}, nil, orc.CompressionZlib, 1000, dec)
+		in.SetLoader(l)
+		got, err := readAll(t, in)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("pieces of %d: %d bytes, %v", size, len(got), err)
+		}
+		if err := in.Seek(NewPositionProvider([]uint64{offs[4], 50})); err != nil {
+			t.Fatal(err)
+		}
+		got, err = readAll(t, in)
+		if err != nil || !bytes.Equal(got, want[4*100+6+50:]) {
+			t.Fatalf("pieces of %d after a seek: %d bytes, %v", size, len(got), err)
+		}
+	}
+	// Uncompressed.
+	raw := NewInStream(StreamInfo{Name: "DATA", Length: uint64(len(want))}, nil, orc.CompressionNone, 0, nil)
+	l := &pieceLoader{stream: want, size: 7}
+	raw.SetLoader(l)
+	var br ByteReader
+	br.Reset(raw)
+	got := make([]byte, len(want))
+	if err := br.ReadFull(got); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("raw pieces: %v", err)
+	}
+	if l.loads < len(want)/7 {
+		t.Errorf("%d loads for %d bytes in pieces of 7", l.loads, len(want))
+	}
+	if err := raw.Seek(NewPositionProvider([]uint64{3})); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := raw.NextChunk(); err != nil || !bytes.Equal(c, want[3:10]) {
+		t.Errorf("raw after seek: %q, %v", c, err)
+	}
+}
