@@ -1,15 +1,12 @@
 package reader
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
-	"github.com/orcgo/orc/format/orcpb"
-	"github.com/orcgo/orc/rowindex"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -27,7 +24,11 @@ type ScanStats struct {
 	IndexBytesRead    int64 // of which row index and bloom filter streams
 	RowsDecoded       int64 // rows decoded
 	RowsReturned      int64 // rows returned in batches (after exact filtering)
-	WindowFallbacks   int   // stripes re-read whole because a planned window fell short
+	// UnplannedReads counts reads of bytes the scan plan did not foresee:
+	// a stream read on past the planned end of a run of row groups, which
+	// only a writer emitting short compression chunks in mid-stream can
+	// cause. Files of Apache's writers and of orcgo give 0.
+	UnplannedReads int
 }
 
 // String formats the statistics on a few lines.
@@ -40,6 +41,12 @@ func (s ScanStats) String() string {
 
 // BatchReader decodes the rows of a file, batch by batch, into reusable
 // typed vectors. It belongs to one goroutine.
+//
+// It executes one stripe plan after another (plan.go): for each stripe it
+// prunes with the statistics and row indexes, plans, then for each kept run
+// of row groups fetches the run's first pieces, seeks the columns to the
+// run's first group and decodes its rows, with the streams fetching the rest
+// of their ranges as they go (fetch.go).
 type BatchReader struct {
 	r        *Reader
 	cfg      scanConfig
@@ -54,43 +61,30 @@ type BatchReader struct {
 	sargTop   []bool        // per batch column: holds a predicate column
 	matches   []bool
 	colVecs   sarg.ColumnVectors
-
-	// Lazy I/O with exact filtering: the columns of fields without a
-	// predicate column are fetched and started only once a batch of the
-	// stripe has a match. When row groups were pruned, their windows are
-	// fetched run by run: only for the runs that have a match.
-	lazy          bool
-	predCol       []bool // per file column id: under a field with a predicate column
-	otherField    map[columnReader]bool
-	othersStarted bool // the deferred columns' readers are started on this stripe
-	othersLoaded  bool // ... and positioned in the current run
-	pendingLocs   []streamLoc
-	bytes2        stripeBytes
-	indexBuf      []byte     // decompressed index streams, reused
-	cols          *colGroups // WithColumnParallelism, or nil
-	streams2      int        // deferred streams of the stripe (for the memory budget)
-	explain       *strings.Builder
+	def       *deferred  // exact filtering's deferred columns, or nil
+	cols      *colGroups // WithColumnParallelism, or nil
+	explain   *strings.Builder
+	indexBuf  []byte // decompressed index streams, reused
 
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
 	par       *parallel
-	runs      []groupRun
-	run       int // next run to start
+	plan      *stripePlan // the current stripe's plan, or nil
+	sio       *stripeIO   // its streams' fetches
 	ix        *stripeIndex
-	windowed  bool
+	run       int   // next run of the plan to start
 	remaining int64 // rows left in the current run
 	runRows   int64 // rows of the current run
-	bytes     stripeBytes
 	ctx       stripeCtx
 
 	// WithMaxScanMemory: the budget (shared by parallel workers) and the
-	// bytes this reader holds for fetched streams (with their decompression
-	// blocks), deferred streams, row indexes and batch vectors.
-	mem                                   *budget
-	memFetch, memFetch2, memIndex, memVec int64
-	stats                                 ScanStats
-	done                                  bool
-	err                                   error
+	// bytes this reader holds in slots for row indexes, decompression
+	// blocks and batch vectors (stream pieces are taken from it directly).
+	mem                         *budget
+	memIndex, memVec, memDecomp int64
+	stats                       ScanStats
+	done                        bool
+	err                         error
 }
 
 // NewBatchReader starts a scan of the file.
@@ -141,7 +135,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	}
 	if br.sarg != nil {
 		br.locateSargColumns()
-		br.setupLazy()
+		br.setupDeferred()
 	}
 	if err := br.holdVectors(1); err != nil {
 		return nil, err
@@ -264,7 +258,19 @@ func (br *BatchReader) Stats() ScanStats {
 	if br.par != nil {
 		return br.par.sum()
 	}
-	return br.stats
+	return br.statsNow()
+}
+
+// statsNow returns the statistics with the current stripe's reads.
+func (br *BatchReader) statsNow() ScanStats {
+	st := br.stats
+	if br.sio != nil {
+		t := br.sio.counts()
+		st.ReadCalls += t.reads
+		st.BytesRead += t.bytes
+		st.UnplannedReads += t.unplanned
+	}
+	return st
 }
 
 // Explain returns the pruning decisions recorded with WithExplain.
@@ -298,12 +304,6 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 		}
 		b.Reset()
 		kept, err := br.decode(b, int(n))
-		if err != nil && br.windowed && errors.Is(err, format.ErrOutsideWindow) {
-			if err = br.readWhole(); err == nil {
-				b.Reset()
-				kept, err = br.decode(b, int(n))
-			}
-		}
 		if err != nil {
 			br.err = err
 			return err
@@ -324,18 +324,18 @@ func (br *BatchReader) ensureRows() error {
 		if br.done {
 			return io.EOF
 		}
-		if br.run < len(br.runs) {
+		if br.plan != nil && br.run < len(br.plan.runs) {
 			if err := br.startRun(); err != nil {
 				return err
 			}
 			continue
 		}
+		br.finishStripe()
 		if br.stopAt > 0 && br.stripe >= br.stopAt {
 			return io.EOF // a parallel worker's stripe is finished
 		}
 		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
 			br.done = true
-			br.releaseBytes()
 			return io.EOF
 		}
 		i := br.stripe
@@ -353,99 +353,63 @@ func (br *BatchReader) ensureRows() error {
 	return nil
 }
 
-// releaseBytes gives the fetched stripe bytes back to the buffer pool once
-// the scan is over: no vector refers to them.
-func (br *BatchReader) releaseBytes() {
-	br.bytes.release()
-	br.bytes2.release()
-	br.ctx.bytes, br.ctx.extra = nil, nil
-	if err := br.mem.set(&br.memFetch, 0, nil); err == nil {
-		_ = br.mem.set(&br.memFetch2, 0, nil)
+// finishStripe ends the current stripe: its reads are counted and its
+// pieces given back (no vector refers to them).
+func (br *BatchReader) finishStripe() {
+	if br.sio != nil {
+		br.sio.finish(&br.stats)
+		br.sio = nil
 	}
+	br.plan, br.ix, br.ctx.fetches = nil, nil, nil
+	_ = br.mem.set(&br.memDecomp, 0, nil)
 }
 
-// startRun positions the readers at the next run of row groups.
+// releaseBytes gives back what the scan holds once it is over.
+func (br *BatchReader) releaseBytes() { br.finishStripe() }
+
+// startRun positions the readers at the next run of row groups: its first
+// pieces fetched, the eager columns sought to its first group (the deferred
+// ones wait for a match, loadDeferred).
 func (br *BatchReader) startRun() error {
-	run := br.runs[br.run]
+	p := br.plan
+	k := br.run
+	run := p.runs[k]
 	br.run++
-	info := br.ctx.meta.info
-	stride := int64(br.r.RowIndexStride())
-	first := int64(run.first) * stride
-	end := info.NumRows
-	if br.ix != nil {
-		if e := int64(run.end) * stride; e < end {
-			end = e
-		}
-	}
-	if br.windowed {
-		// The deferred columns wait for a match in this run (loadOthers).
-		br.othersLoaded = !br.lazy
-		if err := br.applyWindowsFor(run.first, br.loadedCol); err != nil {
+	if k > 0 {
+		if err := br.prefetch(br.sio, k, false, false); err != nil {
 			return err
 		}
-		// The first run of a stripe starting at group 0 needs no seek
-		// (Java leaves entry 0's positions empty in some files).
-		if br.run > 1 || run.first > 0 {
-			if err := br.seekColumns(br.ix, run.first, br.root, br.notLoaded); err != nil {
-				return err
+	}
+	if br.def != nil {
+		br.def.loaded = false
+		if br.def.started {
+			for _, f := range br.sio.fetches {
+				if f.plan.deferred && !f.plan.whole {
+					f.drop()
+				}
 			}
 		}
+	}
+	if br.seekRun(k) {
+		if err := br.seekColumns(br.ix, run.first, br.root, br.notLoaded); err != nil {
+			return err
+		}
+	}
+	first, end := int64(0), p.rows
+	if p.stride > 0 {
+		first = int64(run.first) * p.stride
+		end = min(end, int64(run.end)*p.stride)
 	}
 	br.remaining = end - first
 	br.runRows = end - first
 	return nil
 }
 
-// readWhole is the fallback when a windowed read needs bytes beyond its
-// planned window (a writer whose chunks the plan's slop did not cover): it
-// fetches the stripe's selected streams whole, seeks back to the current
-// run and skips the rows already returned from it.
-func (br *BatchReader) readWhole() error {
-	done := br.runRows - br.remaining
-	run := br.runs[br.run-1]
-	ix, runs, nextRun := br.ix, br.runs, br.run
-	br.windowed = false
-	if err := br.loadStripe(br.ctx.meta); err != nil {
-		return err
-	}
-	if err := br.fetchOthers(); err != nil {
-		return err
-	}
-	br.ix, br.runs, br.run = ix, runs, nextRun
-	if run.first > 0 {
-		if err := br.seekAll(ix, run.first); err != nil {
-			return err
-		}
-	}
-	if done > 0 {
-		if err := br.skipRows(done); err != nil {
-			return err
-		}
-	}
-	br.stats.WindowFallbacks++
-	return nil
-}
-
-// skipRows discards n top-level rows of the current stripe.
-func (br *BatchReader) skipRows(n int64) error {
-	sr, ok := br.root.(*structReader)
-	if !ok {
-		return br.root.skip(n)
-	}
-	k, err := sr.skipNulls(n)
-	if err != nil {
-		return err
-	}
-	if k != n {
-		// Root nulls: skip each field by its own count through next.
-		return fmt.Errorf("orc: internal error: cannot re-position a stripe whose root has nulls")
-	}
-	for _, f := range sr.fields {
-		if err := f.skip(n); err != nil {
-			return err
-		}
-	}
-	return nil
+// seekRun reports whether run k is reached by seeking: every run but a
+// first one starting at the stripe's first row (Java leaves entry 0's
+// positions empty in some files, and the streams are there already).
+func (br *BatchReader) seekRun(k int) bool {
+	return br.plan.seek && (k > 0 || br.plan.runs[k].first > 0)
 }
 
 // decode reads n rows into b and returns how many rows b keeps.
@@ -483,13 +447,13 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 		return 0, err
 	}
 	kept := countTrue(br.matches[:n])
-	if (kept > 0 || mask != nil) && !br.othersLoaded {
-		if err := br.loadOthers(); err != nil {
+	if (kept > 0 || mask != nil) && !br.deferredLoaded() {
+		if err := br.loadDeferred(); err != nil {
 			return 0, err
 		}
 	}
 	if kept == 0 && mask == nil {
-		if br.othersLoaded { // keep them in step with the rows
+		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
 				if !br.sargTop[i] {
 					if err := f.skip(int64(n)); err != nil {
@@ -509,12 +473,11 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 	return kept, nil
 }
 
-// startStripe prunes stripe i and, when it survives, reads its selected
-// streams and plans its runs of row groups.
+// startStripe prunes stripe i and, when it survives, plans it, fetches
+// its first run's pieces and starts the column readers.
 func (br *BatchReader) startStripe(i int) error {
 	r := br.r
 	br.stats.StripesConsidered++
-	br.runs, br.run, br.ix, br.windowed = nil, 0, nil, false
 	if err := br.mem.set(&br.memIndex, 0, nil); err != nil {
 		return err
 	}
@@ -533,95 +496,65 @@ func (br *BatchReader) startStripe(i int) error {
 	if err != nil {
 		return err
 	}
-	br.runs = []groupRun{{0, 1}}
+	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
+		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
+		stride: int64(r.RowIndexStride()), window: br.cfg.window, gap: br.cfg.coalesce}
+	if br.def != nil {
+		in.deferred = br.def.col
+	}
+	var ix *stripeIndex
 	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
-		ix, runs, all, err := br.pruneGroups(meta)
-		if err != nil {
+		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
 			return err
 		}
-		if br.explain != nil {
-			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
-				br.sarg.EffectiveFor(ix.leafDecided), countRuns(runs), ix.groups)
-		}
-		if len(runs) == 0 {
-			br.stats.StripesSkipped++
-			br.runs = nil
-			return nil
-		}
-		if !all {
-			br.ix, br.runs, br.windowed = ix, runs, true
+		in.entries = ix.entries
+		if cols := indexNeeded(in); len(cols) > 0 {
+			if err := br.readIndex(ix, cols, false); err != nil {
+				return err
+			}
 		}
 	}
+	p, err := planStripe(in)
+	if err != nil {
+		return err
+	}
+	if br.explain != nil {
+		if ix != nil {
+			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
+				br.sarg.EffectiveFor(ix.leafDecided), p.kept, p.groups)
+		}
+		br.explain.WriteString(indent(p.String()))
+	}
+	if len(p.runs) == 0 {
+		br.stats.StripesSkipped++
+		return nil
+	}
+	br.plan, br.ix, br.run = p, ix, 0
 	return br.loadStripe(meta)
 }
 
-func countRuns(runs []groupRun) int {
-	n := 0
-	for _, r := range runs {
-		n += r.end - r.first
-	}
-	return n
-}
-
-// loadStripe fetches the selected streams (whole, or the planned windows)
-// and starts the column readers on them.
+// loadStripe fetches the plan's first reads and starts the column readers
+// on the stripe.
 func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	r := br.r
 	i := meta.index
-	var locs []streamLoc
-	var windows map[streamKey][]rowindex.Range
-	if br.windowed {
-		var cols []int
-		for col, sel := range br.selected {
-			if sel {
-				cols = append(cols, col)
+	br.sio = br.newStripeIO(br.plan)
+	if r.tail.Compression != orc.CompressionNone {
+		// One decompression block per compressed stream opened.
+		streams := 0
+		for _, sp := range br.plan.streams {
+			if !sp.deferred {
+				streams++
 			}
 		}
-		if err := br.readIndex(br.ix, cols, false); err != nil {
+		if err := br.holdDecompression(streams); err != nil {
 			return err
 		}
-		var err error
-		if windows, locs, err = br.planWindows(br.ix, br.runs); err != nil {
-			if !isMissingIndex(err) {
-				return err
-			}
-			// A selected column lacks a usable index: read the stripe whole.
-			br.windowed, br.ix, br.runs, windows, locs = false, nil, []groupRun{{0, 1}}, nil, nil
-		}
 	}
-	if !br.windowed {
-		for _, s := range meta.footer.GetStreams() {
-			col := int(s.GetColumn())
-			if col < len(br.selected) && br.selected[col] && !isIndexStream(s.GetKind()) && s.GetKind() <= orcpb.Stream_SECONDARY {
-				locs = append(locs, meta.streams[streamKey{col, s.GetKind()}])
-			}
-		}
-	}
-	br.othersLoaded, br.othersStarted, br.pendingLocs, br.streams2 = !br.lazy, !br.lazy, nil, 0
-	if br.lazy {
-		var pred []streamLoc
-		for _, l := range locs {
-			key := br.streamAt(meta, l)
-			switch _, win := windows[key]; {
-			case br.predCol[key.column]:
-				pred = append(pred, l)
-			case !win:
-				// Windows of the deferred columns are fetched run by run.
-				br.pendingLocs = append(br.pendingLocs, l)
-			}
-		}
-		locs = pred
-	}
-	if err := br.mem.set(&br.memFetch2, 0, nil); err != nil {
-		return err
-	}
-	reads, read := br.bytes.reads, br.bytes.read
-	if err := r.fetch(&br.bytes, locs, br.cfg.coalesce, i, br.holdFetch(&br.memFetch, len(locs), i)); err != nil {
+	if err := br.prefetch(br.sio, 0, false, false); err != nil {
 		return err
 	}
 	br.stats.StripesRead++
-	br.stats.ReadCalls += br.bytes.reads - reads
-	br.stats.BytesRead += br.bytes.read - read
 	zone, err := r.writerZone(meta.footer.GetWriterTimezone())
 	if err != nil {
 		return err
@@ -632,232 +565,45 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	if r.tail.Compression != orc.CompressionNone {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
-	br.ctx = stripeCtx{r: r, meta: meta, bytes: &br.bytes, dec: br.dec, zone: zone,
-		maxValues: 1024*stripeBytes + 1<<16, windows: windows, ins: map[streamKey]*format.InStream{},
-		maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
+	br.ctx = stripeCtx{r: r, meta: meta, dec: br.dec, zone: zone, fetches: br.sio.byKey,
+		maxValues: 1024*stripeBytes + 1<<16, maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
 	if meta.info.NumRows > br.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
-	if br.windowed {
-		if err := br.groupStarts(meta); err != nil {
+	if br.def == nil && br.cols == nil {
+		if err := br.root.startStripe(&br.ctx); err != nil {
 			return err
 		}
-	}
-	if !br.lazy && br.cols == nil {
-		return br.root.startStripe(&br.ctx)
-	}
-	br.dealColumns(meta)
-	sr := br.root.(*structReader)
-	if err := sr.startPresence(&br.ctx); err != nil {
-		return err
-	}
-	for i, f := range sr.fields {
-		if !br.lazy || br.sargTop[i] {
-			if err := f.startStripe(br.fieldCtx(i)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// setupLazy decides whether exact filtering may defer the other columns'
-// I/O and records which columns are the predicate's.
-func (br *BatchReader) setupLazy() {
-	sr, ok := br.root.(*structReader)
-	if !ok || br.matcher == nil {
-		return
-	}
-	br.predCol = make([]bool, len(br.selected))
-	br.otherField = map[columnReader]bool{}
-	for i, f := range sr.fields {
-		if !br.sargTop[i] {
-			br.otherField[f] = true
-			br.lazy = true
-		}
-		var mark func(c columnReader)
-		mark = func(c columnReader) {
-			br.predCol[c.columnID()] = br.sargTop[i]
-			for _, k := range children(c) {
-				mark(k)
-			}
-		}
-		mark(f)
-	}
-	br.predCol[0] = true
-}
-
-// loadedCol reports whether the readers of file column col are loaded.
-func (br *BatchReader) loadedCol(col int) bool {
-	return br.othersLoaded || br.predCol[col]
-}
-
-// notLoaded reports whether c is a field whose columns are not loaded yet.
-func (br *BatchReader) notLoaded(c columnReader) bool {
-	return !br.othersLoaded && br.otherField[c]
-}
-
-// streamAt returns the stream that holds l (a fetch location is a whole
-// stream or a window inside one).
-func (br *BatchReader) streamAt(meta *stripeMeta, l streamLoc) streamKey {
-	for k, s := range meta.streams {
-		if l.offset >= s.offset && l.offset+l.length <= s.offset+s.length && (s.length > 0 || l.offset == s.offset) {
-			return k
-		}
-	}
-	return streamKey{}
-}
-
-// fetchOthers reads the deferred columns' bytes the current run needs: on
-// the stripe's first match, the streams read whole (and starts the
-// readers, leaving them at the stripe's start); when row groups were
-// pruned, the windows of the run that are not fetched yet.
-func (br *BatchReader) fetchOthers() error {
-	if br.othersLoaded {
-		return nil
-	}
-	var locs []streamLoc
-	if !br.othersStarted {
-		locs = append(locs, br.pendingLocs...)
-	}
-	if br.windowed && br.run > 0 {
-		locs = br.runWindowLocs(locs, br.runs[br.run-1].first)
-	}
-	if len(locs) > 0 || !br.othersStarted {
-		reads, read := br.bytes2.reads, br.bytes2.read
-		var err error
-		if !br.othersStarted {
-			// One decompression block per deferred stream, however many
-			// runs' windows of it are fetched.
-			br.streams2 = len(br.pendingLocs)
-			for key := range br.ctx.windows {
-				if !br.predCol[key.column] {
-					br.streams2++
-				}
-			}
-			err = br.r.fetch(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
-				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
-		} else {
-			err = br.r.fetchMore(&br.bytes2, locs, br.cfg.coalesce, br.ctx.meta.index,
-				br.holdFetch(&br.memFetch2, br.streams2, br.ctx.meta.index))
-		}
-		if err != nil {
+	} else {
+		br.dealColumns(meta)
+		sr := br.root.(*structReader)
+		if err := sr.startPresence(&br.ctx); err != nil {
 			return err
 		}
-		br.stats.ReadCalls += br.bytes2.reads - reads
-		br.stats.BytesRead += br.bytes2.read - read
-	}
-	br.ctx.extra = &br.bytes2
-	br.othersLoaded = true
-	if br.othersStarted {
-		return nil
-	}
-	br.othersStarted = true
-	sr := br.root.(*structReader)
-	for i, f := range sr.fields {
-		if !br.sargTop[i] {
-			if err := f.startStripe(br.fieldCtx(i)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// runWindowLocs appends to locs the planned windows of the deferred
-// columns that cover row group g and are not fetched yet.
-func (br *BatchReader) runWindowLocs(locs []streamLoc, g int) []streamLoc {
-	ctx := &br.ctx
-	for key, ranges := range ctx.windows {
-		if br.predCol[key.column] {
-			continue
-		}
-		if rg := runRange(ranges, ctx.groupStart[key][g]); rg != nil {
-			l := streamLoc{offset: ctx.meta.streams[key].offset + int64(rg.Start), length: int64(rg.End - rg.Start)}
-			if l.length > 0 && ctx.slice(l) == nil {
-				locs = append(locs, l)
-			}
-		}
-	}
-	return locs
-}
-
-// loadOthers fetches the deferred columns in the middle of a run and brings
-// them to the row the predicate columns are at.
-func (br *BatchReader) loadOthers() error {
-	if err := br.fetchOthers(); err != nil {
-		return err
-	}
-	run := br.runs[br.run-1]
-	other := func(col int) bool { return !br.predCol[col] }
-	if br.windowed {
-		if err := br.applyWindowsFor(run.first, other); err != nil {
-			return err
-		}
-	}
-	sr := br.root.(*structReader)
-	consumed := br.runRows - br.remaining // rows of the run before this batch
-	for i, f := range sr.fields {
-		if br.sargTop[i] {
-			continue
-		}
-		if br.windowed && (br.run > 1 || run.first > 0) {
-			if err := br.seekColumns(br.ix, run.first, f, nil); err != nil {
-				return err
-			}
-		}
-		if consumed > 0 {
-			if err := f.skip(consumed); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// groupStarts records, per windowed stream, the first position of every
-// row group, to find the window covering a run.
-func (br *BatchReader) groupStarts(meta *stripeMeta) error {
-	br.ctx.groupStart = map[streamKey][]uint64{}
-	compressed := br.r.tail.Compression != orc.CompressionNone
-	cols := br.r.tail.Schema.Columns()
-	for key := range br.ctx.windows {
-		kind, _, err := meta.encoding(key.column)
-		if err != nil {
-			return err
-		}
-		_, hasPresent := meta.streams[streamKey{key.column, orcpb.Stream_PRESENT}]
-		node := cols[key.column]
-		dec64 := br.isDecimal64(meta, node)
-		layout := rowindex.Layout(node, kind, hasPresent, compressed, dec64)
-		for slot, s := range layout {
-			if s.Kind == key.kind && s.Count > 0 {
-				starts, err := rowindex.GroupStarts(nil, br.ix.entries[key.column], layout, slot)
-				if err != nil {
+		for i, f := range sr.fields {
+			if br.def == nil || !br.def.field[i] {
+				if err := f.startStripe(br.fieldCtx(i)); err != nil {
 					return err
 				}
-				br.ctx.groupStart[key] = starts
 			}
 		}
 	}
+	if br.def != nil {
+		br.def.started, br.def.loaded = false, false
+	}
+	br.sio.dropWhole(false)
 	return nil
 }
 
-func (br *BatchReader) isDecimal64(meta *stripeMeta, node *orc.Schema) bool {
-	if node.Kind != orc.Decimal || br.r.tail.Version != format.VersionUnstablePre2 || node.Precision > 18 {
-		return false
-	}
-	_, hasScale := meta.streams[streamKey{node.ID(), orcpb.Stream_SECONDARY}]
-	return !hasScale
-}
-
-// errMissingIndex marks a plan that cannot window a column.
-type errMissingIndex struct{ error }
-
-func isMissingIndex(err error) bool {
-	_, ok := err.(errMissingIndex)
-	return ok
+// holdDecompression charges one decompression block for each of streams
+// more compressed streams of the stripe.
+func (br *BatchReader) holdDecompression(streams int) error {
+	n := br.memDecomp + int64(streams)*int64(br.r.tail.BlockSize)
+	stripe := br.plan.stripe
+	return br.mem.set(&br.memDecomp, n, func() string {
+		return fmt.Sprintf("decompressing %d streams of stripe %d", streams, stripe)
+	})
 }
 
 // holdVectors charges the fixed-width part of n batches (up to 16 bytes per
@@ -873,15 +619,4 @@ func (br *BatchReader) holdVectors(n int) error {
 	return br.mem.set(&br.memVec, need, func() string {
 		return fmt.Sprintf("%d batches of %d rows and %d columns", n, br.cfg.batchSize, cols)
 	})
-}
-
-// holdFetch returns the check fetch makes before reading a stripe's
-// streams: their bytes, plus a decompression block for each of them.
-func (br *BatchReader) holdFetch(slot *int64, streams, stripe int) func(int64) error {
-	return func(n int64) error {
-		if br.r.tail.Compression != orc.CompressionNone {
-			n += int64(streams) * int64(br.r.tail.BlockSize)
-		}
-		return br.mem.set(slot, n, func() string { return fmt.Sprintf("reading %d streams of stripe %d", streams, stripe) })
-	}
 }

@@ -41,3 +41,24 @@ func (b *budget) set(slot *int64, n int64, what func() string) error {
 	*slot = n
 	return nil
 }
+
+// take adds n bytes held outside any slot (buffers shared by several
+// streams, or held by goroutines of their own), failing like set.
+func (b *budget) take(n int64, what func() string) error {
+	if b == nil || n <= 0 {
+		return nil
+	}
+	if u := b.used.Add(n); u > b.limit {
+		b.used.Add(-n)
+		return fmt.Errorf("%w: %s needs %d bytes, and the scan would hold %d, over WithMaxScanMemory(%d)",
+			orc.ErrLimit, what(), n, u, b.limit)
+	}
+	return nil
+}
+
+// release gives back n bytes of take.
+func (b *budget) release(n int64) {
+	if b != nil && n > 0 {
+		b.used.Add(-n)
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
-	"github.com/orcgo/orc/rowindex"
 )
 
 // columnReader decodes one column (and its selected children).
@@ -42,27 +41,21 @@ type columnReader interface {
 type stripeCtx struct {
 	r         *Reader
 	meta      *stripeMeta
-	bytes     *stripeBytes
-	extra     *stripeBytes // bytes fetched later (deferred columns), or nil
+	fetches   map[streamKey]*streamFetch // the planned streams' fetches
 	dec       format.Decompressor
 	zone      *time.Location
 	maxValues int64   // bound on the values any column may produce in the stripe
 	maxDict   int64   // WithMaxDictionarySize
 	maxNested int64   // WithMaxNestedValues
 	mem       *budget // WithMaxScanMemory, or nil
-
-	// Windowed reading (some row groups skipped): the planned byte ranges
-	// of positioned streams, their InStreams, and each group's start.
-	windows    map[streamKey][]rowindex.Range
-	ins        map[streamKey]*format.InStream
-	groupStart map[streamKey][]uint64
 }
 
 func (c *stripeCtx) corrupt(col int, stream string, format string, args ...any) error {
 	return &orc.CorruptError{Offset: -1, Stripe: c.meta.index, Column: col, Stream: stream, Msg: fmt.Sprintf(format, args...)}
 }
 
-// open points *in at a stream's bytes, creating or reusing the InStream. It
+// open points *in at a stream, creating or reusing the InStream: it reads
+// from the stream's fetch, starting with the piece the fetch holds. It
 // reports whether the stream exists; a required stream that is missing is
 // corruption.
 func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, required bool) (bool, error) {
@@ -74,32 +67,21 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		return false, nil
 	}
 	key := streamKey{col, kind}
-	var data []byte
-	if _, windowed := c.windows[key]; !windowed {
-		// Read whole; windowed streams get their bytes run by run.
-		if data = c.slice(loc); data == nil && loc.length > 0 {
-			return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d was not fetched", kind, col, c.meta.index)
-		}
+	f := c.fetches[key]
+	if f == nil {
+		return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d is not in the scan plan", kind, col, c.meta.index)
 	}
 	si := format.StreamInfo{Name: kind.String(), FileOffset: loc.offset, Stripe: c.meta.index, Column: col, Length: uint64(loc.length)}
 	if *in == nil {
-		*in = format.NewInStream(si, data, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
+		*in = format.NewInStream(si, nil, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
 	} else {
 		(*in).SetDecompressor(c.dec)
-		(*in).Reset(si, data)
+		(*in).Reset(si, nil)
 	}
-	if c.ins != nil {
-		c.ins[key] = *in
-	}
+	(*in).SetLoader(f)
+	f.in = *in
+	f.window(f.runStart(0))
 	return true, nil
-}
-
-// slice returns the fetched bytes of loc, from either buffer.
-func (c *stripeCtx) slice(loc streamLoc) []byte {
-	if b := c.bytes.slice(loc); b != nil || c.extra == nil {
-		return b
-	}
-	return c.extra.slice(loc)
 }
 
 // maxBytes bounds the decompressed size of a stream from its stored size.

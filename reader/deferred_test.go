@@ -69,8 +69,8 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 			want := []string{
 				`{"k": 2000, "payload": "`, `{"k": 6000, "payload": "`, `{"k": 6002, "payload": "`, `{"k": 18000, "payload": "`}
 			wantN := []string{`"n": 6}`, `"n": 4}`, `"n": 5}`, `"n": 5}`}
-			if len(got) != len(want) || st.WindowFallbacks != 0 || st.GroupsSkipped != 17 {
-				t.Fatalf("got %d rows, %d fallbacks, %d groups skipped", len(got), st.WindowFallbacks, st.GroupsSkipped)
+			if len(got) != len(want) || st.UnplannedReads != 0 || st.GroupsSkipped != 17 {
+				t.Fatalf("got %d rows, %d unplanned reads, %d groups skipped", len(got), st.UnplannedReads, st.GroupsSkipped)
 			}
 			for i, row := range got {
 				if !strings.HasPrefix(row, want[i]) || !strings.HasSuffix(row, wantN[i]) {

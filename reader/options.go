@@ -68,6 +68,7 @@ type scanConfig struct {
 	allCols   bool
 	batchSize int
 	coalesce  int64
+	window    int64
 	where     *sarg.Expr
 	parallel  int
 	colPar    int
@@ -82,7 +83,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30}
+	return scanConfig{allCols: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30}
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
@@ -117,6 +118,27 @@ func WithCoalesceGap(n int64) ScanOption {
 			return fmt.Errorf("orc: WithCoalesceGap(%d): must be 0..%d", n, 64<<20)
 		}
 		c.coalesce = n
+		return nil
+	}
+}
+
+// defaultReadWindow is WithReadWindow's default.
+const defaultReadWindow = 1 << 20
+
+// WithReadWindow sets how many bytes of one stream a scan fetches at a
+// time: a scan holds about one window per selected stream (plus one
+// decompression block per compressed stream) instead of whole stripes, and
+// makes about one ReadAt per window of data it reads. A window never splits
+// a compression chunk, and a stream whose planned bytes for a run of row
+// groups are fewer is fetched in one read, coalesced with its neighbours
+// (WithCoalesceGap). Larger windows mean fewer reads (object stores charge
+// per request) and more memory. Default 1 MiB; 4 KiB to 1 GiB.
+func WithReadWindow(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 4<<10 || n > 1<<30 {
+			return fmt.Errorf("orc: WithReadWindow(%d): must be %d..%d", n, 4<<10, 1<<30)
+		}
+		c.window = n
 		return nil
 	}
 }

@@ -92,7 +92,7 @@ func (p *parallel) run(w int, pw *parWorker) {
 	}
 	for s := w; s < p.stripes; s += n {
 		br.stripe, br.stopAt = s, s+1
-		br.runs, br.run, br.remaining = nil, 0, 0
+		br.plan, br.run, br.remaining = nil, 0, 0
 		for {
 			var b *orc.Batch
 			select {
@@ -187,7 +187,7 @@ func (p *parallel) sum() ScanStats {
 		t.IndexBytesRead += s.IndexBytesRead
 		t.RowsDecoded += s.RowsDecoded
 		t.RowsReturned += s.RowsReturned
-		t.WindowFallbacks += s.WindowFallbacks
+		t.UnplannedReads += s.UnplannedReads
 	}
 	return t
 }

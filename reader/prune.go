@@ -9,12 +9,13 @@ package reader
 //  3. Row groups: for a surviving stripe, the ROW_INDEX and
 //     BLOOM_FILTER_UTF8 streams of the predicate's columns only are read
 //     and each row group evaluated. A stripe with no surviving group is
-//     skipped; one with all groups surviving is read whole.
+//     skipped; one with all groups surviving is read as one unit.
 //  4. Otherwise the row indexes of the other selected columns are read, and
-//     each selected column's streams are fetched only over the byte ranges
-//     of the runs of surviving groups (plus the slop a run that straddles a
-//     group boundary needs), coalesced into few reads. Decoding seeks every
-//     column to the first group of each run and decodes nothing else.
+//     the stripe is planned (plan.go): each selected stream is read only over
+//     the byte ranges of the runs of surviving groups, exact for aligned
+//     groups and with the slop a run that straddles a group boundary needs
+//     otherwise. Decoding seeks every column to the first group of each run
+//     and decodes nothing else.
 //
 // A level without statistics, a column without an index, an index that does
 // not line up with the stripe, or a bloom filter from a writer that cannot
@@ -302,8 +303,8 @@ type groupRun struct {
 }
 
 // pruneGroups evaluates the predicate on every row group of a stripe and
-// returns the surviving runs. all reports that every group survived.
-func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, runs []groupRun, all bool, err error) {
+// returns the index read for it with the groups kept.
+func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
 	r := br.r
 	stride := int64(r.RowIndexStride())
 	rows := meta.info.NumRows
@@ -311,12 +312,12 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, runs []gr
 	ix = &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
 		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}}
 	if err := br.readIndex(ix, br.sarg.Columns(), true); err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
 	br.stats.GroupsConsidered += groups
 	var leaves []sarg.TruthValue
-	selected := make([]bool, groups)
-	kept := 0
+	kept = make([]bool, groups)
+	n := 0
 	for g := 0; g < groups; g++ {
 		src := groupSource{ix: ix, group: g}
 		leaves = br.sarg.EvaluateLeaves(src, leaves[:0])
@@ -327,163 +328,16 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, runs []gr
 			ix.decided[i] = ix.decided[i] || l != sarg.YesNoNull
 		}
 		tv := br.sarg.Combine(leaves)
-		selected[g] = tv.IsNeeded()
-		if selected[g] {
-			kept++
+		kept[g] = tv.IsNeeded()
+		if kept[g] {
+			n++
 		}
 		if br.explain != nil {
 			br.explainGroup(meta.index, g, leaves, tv)
 		}
 	}
-	br.stats.GroupsSkipped += groups - kept
-	for g := 0; g < groups; {
-		if !selected[g] {
-			g++
-			continue
-		}
-		e := g
-		for e < groups && selected[e] {
-			e++
-		}
-		runs = append(runs, groupRun{g, e})
-		g = e
-	}
-	return ix, runs, kept == groups, nil
-}
-
-// planWindows computes, for each selected column's positioned data stream,
-// the byte ranges covering the runs, and returns them with the locations to
-// fetch (whole streams for streams without positions, such as a
-// dictionary).
-func (br *BatchReader) planWindows(ix *stripeIndex, runs []groupRun) (map[streamKey][]rowindex.Range, []streamLoc, error) {
-	r, meta := br.r, ix.meta
-	compressed := r.tail.Compression != orc.CompressionNone
-	selected := make([]bool, ix.groups)
-	for _, run := range runs {
-		for g := run.first; g < run.end; g++ {
-			selected[g] = true
-		}
-	}
-	windows := map[streamKey][]rowindex.Range{}
-	var locs []streamLoc
-	cols := r.tail.Schema.Columns()
-	var starts []uint64
-	for col, sel := range br.selected {
-		if !sel {
-			continue
-		}
-		entries, ok := ix.entries[col]
-		if !ok {
-			return nil, nil, errMissingIndex{fmt.Errorf("column %d has no usable row index", col)}
-		}
-		kind, _, err := meta.encoding(col)
-		if err != nil {
-			return nil, nil, err
-		}
-		_, hasPresent := meta.streams[streamKey{col, orcpb.Stream_PRESENT}]
-		node := cols[col]
-		dec64 := br.isDecimal64(meta, node)
-		layout := rowindex.Layout(node, kind, hasPresent, compressed, dec64)
-		positioned := map[orcpb.Stream_Kind]bool{}
-		for slot, s := range layout {
-			if s.Count == 0 {
-				continue
-			}
-			key := streamKey{col, s.Kind}
-			loc, ok := meta.streams[key]
-			if !ok {
-				continue // the reader reports the missing stream
-			}
-			positioned[s.Kind] = true
-			starts, err = rowindex.GroupStarts(starts[:0], entries, layout, slot)
-			if err != nil {
-				return nil, nil, orc.WithLocation(err, loc.offset, meta.index, col, "ROW_INDEX")
-			}
-			var offsets []uint64
-			if compressed {
-				off := 0
-				for _, sl := range layout[:slot] {
-					off += sl.Count
-				}
-				for g, e := range entries {
-					if p := e.GetPositions(); g > 0 && off+1 < len(p) {
-						offsets = append(offsets, p[off+1])
-					} else {
-						offsets = append(offsets, 0)
-					}
-				}
-			}
-			plan := rowindex.PlanStreamAt
-			if br.lazy && !br.predCol[col] {
-				// Deferred columns are fetched run by run (fetchOthers).
-				plan = rowindex.PlanStreamRuns
-			}
-			ranges := plan(uint64(loc.length), starts, offsets, selected, compressed, r.tail.BlockSize)
-			windows[key] = ranges
-			for _, rg := range ranges {
-				locs = append(locs, streamLoc{offset: loc.offset + int64(rg.Start), length: int64(rg.End - rg.Start)})
-			}
-		}
-		// Streams without positions are read whole.
-		for k, loc := range meta.streams {
-			if k.column == col && !positioned[k.kind] && !isIndexStream(k.kind) && k.kind <= orcpb.Stream_SECONDARY {
-				locs = append(locs, loc)
-			}
-		}
-	}
-	return windows, locs, nil
-}
-
-// applyWindowsFor points the windowed streams of the columns only accepts
-// (all when only is nil) at the range that covers the run starting at
-// group g.
-func (br *BatchReader) applyWindowsFor(g int, only func(col int) bool) error {
-	ctx := &br.ctx
-	for key, ranges := range ctx.windows {
-		in, ok := ctx.ins[key]
-		if !ok || only != nil && !only(key.column) {
-			continue
-		}
-		start := ctx.groupStart[key][g]
-		found := runRange(ranges, start)
-		loc := ctx.meta.streams[key]
-		if found == nil && start >= uint64(loc.length) {
-			// The run starts at the stream's end (an empty stream, or groups
-			// whose values are all null): PlanStream plans no bytes for it,
-			// and the stream has nothing left to give.
-			in.SetWindow(nil, start)
-			continue
-		}
-		if found == nil {
-			return fmt.Errorf("orc: internal error: no planned range of %s column %d covers group %d (offset %d)",
-				key.kind, key.column, g, start)
-		}
-		data := ctx.slice(streamLoc{offset: loc.offset + int64(found.Start), length: int64(found.End - found.Start)})
-		in.SetWindow(data, found.Start)
-	}
-	return nil
-}
-
-// runRange returns the planned range of the run whose first group starts at
-// start: of the ranges holding start, the one reaching furthest (ranges
-// planned run by run may overlap), or nil.
-func runRange(ranges []rowindex.Range, start uint64) *rowindex.Range {
-	var found *rowindex.Range
-	for i := range ranges {
-		r := &ranges[i]
-		if r.Start > start {
-			break
-		}
-		if (start < r.End || r.Start == start) && (found == nil || r.End > found.End) {
-			found = r
-		}
-	}
-	return found
-}
-
-// seekAll positions every selected column at row group g.
-func (br *BatchReader) seekAll(ix *stripeIndex, g int) error {
-	return br.seekColumns(ix, g, br.root, nil)
+	br.stats.GroupsSkipped += groups - n
+	return ix, kept, nil
 }
 
 // seekColumns positions the readers under root at row group g, skipping

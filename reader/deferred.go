@@ -1,0 +1,129 @@
+package reader
+
+// The exact filter's deferred columns. With WithExactFilter, the top-level
+// fields that hold no predicate column are neither fetched nor decoded until
+// a batch of the current run has a matching row (or root nulls, which the
+// filter keeps aligned by decoding): then their first pieces for the run are
+// fetched with the plan's deferred reads (with their dictionaries the first
+// time in the stripe), they are sought to the run's first group and brought
+// to the row the predicate columns are at by skipping the rows before it.
+// A run without a match costs them nothing.
+
+import (
+	"fmt"
+
+	"github.com/orcgo/orc"
+)
+
+// deferred is the state of the deferred fields.
+type deferred struct {
+	field   []bool // per top-level field of the batch: deferred
+	col     []bool // per file column id: under a deferred field
+	started bool   // the deferred fields' readers are started on the stripe
+	loaded  bool   // ... and positioned in the current run
+}
+
+// setupDeferred decides whether exact filtering may defer fields: those
+// without a predicate column, when the root is a struct.
+func (br *BatchReader) setupDeferred() {
+	sr, ok := br.root.(*structReader)
+	if !ok || br.matcher == nil {
+		return
+	}
+	d := &deferred{field: make([]bool, len(sr.fields)), col: make([]bool, len(br.selected))}
+	any := false
+	for i, f := range sr.fields {
+		if br.sargTop[i] {
+			continue
+		}
+		d.field[i], any = true, true
+		var mark func(c columnReader)
+		mark = func(c columnReader) {
+			d.col[c.columnID()] = true
+			for _, k := range children(c) {
+				mark(k)
+			}
+		}
+		mark(f)
+	}
+	if any {
+		br.def = d
+	}
+}
+
+// deferredLoaded reports whether every field is ready for the current run.
+func (br *BatchReader) deferredLoaded() bool { return br.def == nil || br.def.loaded }
+
+// notLoaded reports whether c is a deferred field not loaded in this run
+// (seekColumns leaves it alone).
+func (br *BatchReader) notLoaded(c columnReader) bool {
+	if br.def == nil || br.def.loaded {
+		return false
+	}
+	sr, ok := br.root.(*structReader)
+	if !ok {
+		return false
+	}
+	for i, f := range sr.fields {
+		if f == c {
+			return br.def.field[i]
+		}
+	}
+	return false
+}
+
+// loadDeferred fetches the deferred fields' pieces for the current run and
+// brings them to the row the predicate columns are at.
+func (br *BatchReader) loadDeferred() error {
+	d := br.def
+	k := br.run - 1
+	if k < 0 {
+		return fmt.Errorf("orc: internal error: deferred columns loaded outside a run")
+	}
+	first := !d.started
+	if first && br.r.tail.Compression != orc.CompressionNone {
+		streams := 0
+		for _, sp := range br.plan.streams {
+			if sp.deferred {
+				streams++
+			}
+		}
+		if err := br.holdDecompression(streams); err != nil {
+			return err
+		}
+	}
+	if err := br.prefetch(br.sio, k, true, first); err != nil {
+		return err
+	}
+	sr := br.root.(*structReader)
+	if first {
+		d.started = true
+		for i, f := range sr.fields {
+			if d.field[i] {
+				if err := f.startStripe(br.fieldCtx(i)); err != nil {
+					return err
+				}
+			}
+		}
+		br.sio.dropWhole(true)
+	}
+	d.loaded = true
+	consumed := br.runRows - br.remaining // rows of the run before this batch
+	run := br.plan.runs[k]
+	for i, f := range sr.fields {
+		if !d.field[i] {
+			continue
+		}
+		if br.seekRun(k) {
+			if err := br.seekColumns(br.ix, run.first, f, nil); err != nil {
+				return err
+			}
+		}
+		if consumed > 0 {
+			if err := f.skip(consumed); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

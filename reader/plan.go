@@ -1,0 +1,343 @@
+package reader
+
+// The scan plan of one stripe: what to read, decided from metadata alone.
+//
+// planStripe is a pure function of the stripe footer, the selected columns,
+// the row indexes read so far and the row groups the search argument kept.
+// It returns the runs of kept row groups and, for every selected data
+// stream, the bytes each run needs: from the start of the run's first group
+// to the start of the group after it when that group is aligned (nothing
+// carried over; rowindex.StreamIndex), with the proven slop otherwise, and
+// the whole stream for streams without positions (dictionaries) or when the
+// stripe is read without its index. The executor (BatchReader) fetches and
+// decodes what the plan says: at a run's start it reads the first window of
+// every stream of the run at once (coalesced, the reads of the plan), and
+// each stream then fetches the rest of its range a window at a time as its
+// decoder consumes it (streamFetch). Nothing decides what to read while
+// decoding; bytes past a planned range are read only for writers whose
+// chunks break the slop's assumption, and counted (ScanStats.UnplannedReads).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/rowindex"
+)
+
+// stripePlan is what a scan reads of one stripe.
+type stripePlan struct {
+	stripe int
+	rows   int64
+	stride int64 // rows per row group; 0 when the stripe is read as one unit
+	groups int   // row groups of the stripe (0 without an index)
+	kept   int   // row groups kept by the search argument
+	// runs are the kept runs of row groups, in order; a stripe read as one
+	// unit has the single run [0, 1).
+	runs []groupRun
+	// seek says that runs not starting at the stripe's first row are
+	// reached by seeking with the row index.
+	seek    bool
+	streams []streamPlan
+	// reads are, per run, the coalesced file ranges fetched when the run
+	// starts: the first window of each of its eager streams, and at the
+	// first run the eager streams read whole. deferredReads are the same
+	// for the deferred streams, fetched at the run's first match;
+	// deferredStartReads add the deferred streams read whole, for the run
+	// where the deferred columns start.
+	reads, deferredReads, deferredStartReads [][]ioRange
+	// whyWhole tells why a stripe with pruned groups is read as one unit.
+	whyWhole string
+}
+
+// streamPlan is what one selected data stream reads.
+type streamPlan struct {
+	key      streamKey
+	loc      streamLoc
+	deferred bool // a column the exact filter reads only for runs with a match
+	whole    bool // no positions: read whole when the column starts
+	// ranges are, per run, the stream-relative bytes the run needs (empty
+	// when it needs none); exact marks those that end exactly where the
+	// group after the run starts.
+	ranges []rowindex.Range
+	exact  []bool
+}
+
+// planInput is what planStripe decides from.
+type planInput struct {
+	meta       *stripeMeta
+	schema     *orc.Schema
+	version    format.FileVersion
+	selected   []bool // per file column id
+	deferred   []bool // per file column id: read only for runs with a match; nil for none
+	compressed bool
+	blockSize  int
+	stride     int64
+	// entries holds the row indexes read for the stripe; kept, when not
+	// nil, the row groups the search argument kept.
+	entries map[int][]*orcpb.RowIndexEntry
+	kept    []bool
+	window  int64 // bytes fetched of a stream at a time
+	gap     int64 // coalescing gap
+}
+
+// indexNeeded returns the selected columns whose row index a plan for kept
+// needs and that entries lacks: every selected column when some group is
+// pruned (runs are reached by seeking).
+func indexNeeded(in planInput) []int {
+	if in.kept == nil || !pruned(in.kept) {
+		return nil
+	}
+	var cols []int
+	for col, sel := range in.selected {
+		if _, ok := in.entries[col]; sel && !ok {
+			if _, has := in.meta.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]; has {
+				cols = append(cols, col)
+			}
+		}
+	}
+	return cols
+}
+
+func pruned(kept []bool) bool {
+	for _, k := range kept {
+		if !k {
+			return true
+		}
+	}
+	return false
+}
+
+// planStripe plans the reads of one stripe (see the file comment).
+func planStripe(in planInput) (*stripePlan, error) {
+	m := in.meta
+	p := &stripePlan{stripe: m.index, rows: m.info.NumRows}
+	if in.kept != nil {
+		p.groups = len(in.kept)
+		for _, k := range in.kept {
+			if k {
+				p.kept++
+			}
+		}
+		if p.kept == 0 {
+			return p, nil
+		}
+	}
+	ranged := in.kept != nil && pruned(in.kept)
+	if ranged {
+		for col, sel := range in.selected {
+			if _, ok := in.entries[col]; sel && !ok {
+				ranged = false
+				p.whyWhole = fmt.Sprintf("column %d has no usable row index", col)
+				break
+			}
+		}
+	}
+	if ranged {
+		p.stride, p.seek = in.stride, true
+		for g := 0; g < len(in.kept); {
+			if !in.kept[g] {
+				g++
+				continue
+			}
+			e := g
+			for e < len(in.kept) && in.kept[e] {
+				e++
+			}
+			p.runs = append(p.runs, groupRun{g, e})
+			g = e
+		}
+	} else {
+		p.runs = []groupRun{{0, 1}}
+	}
+	cols := in.schema.Columns()
+	for col, sel := range in.selected {
+		if !sel {
+			continue
+		}
+		kind, _, err := m.encoding(col)
+		if err != nil {
+			return nil, err
+		}
+		_, hasPresent := m.streams[streamKey{col, orcpb.Stream_PRESENT}]
+		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
+		for _, s := range m.footer.GetStreams() {
+			key := streamKey{int(s.GetColumn()), s.GetKind()}
+			if key.column != col || isIndexStream(key.kind) || key.kind > orcpb.Stream_SECONDARY {
+				continue
+			}
+			sp := streamPlan{key: key, loc: m.streams[key], deferred: in.deferred != nil && in.deferred[col]}
+			slot := -1
+			for i, sl := range layout {
+				if sl.Kind == key.kind && sl.Count > 0 {
+					slot = i
+				}
+			}
+			switch {
+			case slot < 0:
+				// Read whole when the column starts (a dictionary).
+				sp.whole = true
+				sp.ranges = []rowindex.Range{{Start: 0, End: uint64(sp.loc.length)}}
+				sp.exact = []bool{true}
+			case !ranged:
+				sp.ranges = []rowindex.Range{{Start: 0, End: uint64(sp.loc.length)}}
+				sp.exact = []bool{true}
+			default:
+				si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, slot, in.compressed, in.blockSize)
+				if err != nil {
+					return nil, orc.WithLocation(err, sp.loc.offset, m.index, col, "ROW_INDEX")
+				}
+				for _, run := range p.runs {
+					r, exact := si.RunRange(run.first, run.end)
+					sp.ranges = append(sp.ranges, r)
+					sp.exact = append(sp.exact, exact)
+				}
+			}
+			p.streams = append(p.streams, sp)
+		}
+	}
+	n := len(p.runs)
+	p.reads, p.deferredReads, p.deferredStartReads = make([][]ioRange, n), make([][]ioRange, n), make([][]ioRange, n)
+	for i := range p.runs {
+		var eager, deferred, start []streamLoc
+		for _, sp := range p.streams {
+			l, ok := sp.firstRead(i, in.window, true)
+			if !ok {
+				continue
+			}
+			switch {
+			case !sp.deferred:
+				if !sp.whole || i == 0 {
+					eager = append(eager, l)
+				}
+			case sp.whole:
+				start = append(start, l)
+			default:
+				deferred = append(deferred, l)
+				start = append(start, l)
+			}
+		}
+		p.reads[i] = coalesce(eager, in.gap)
+		p.deferredReads[i] = coalesce(deferred, in.gap)
+		p.deferredStartReads[i] = coalesce(start, in.gap)
+	}
+	return p, nil
+}
+
+// firstRead returns the file bytes the stream reads when run i starts: its
+// first window of the run's range, or, when whole is set, the whole stream
+// for a stream read whole.
+func (sp *streamPlan) firstRead(i int, window int64, whole bool) (streamLoc, bool) {
+	if sp.whole {
+		return sp.loc, whole && sp.loc.length > 0
+	}
+	r := sp.ranges[i]
+	if r.End <= r.Start {
+		return streamLoc{}, false
+	}
+	end := min(r.End, r.Start+uint64(window))
+	return streamLoc{offset: sp.loc.offset + int64(r.Start), length: int64(end - r.Start)}, true
+}
+
+// rangeBytes returns the bytes the plan reads of data streams.
+func (p *stripePlan) rangeBytes() (total int64) {
+	for _, sp := range p.streams {
+		if sp.whole {
+			total += sp.loc.length
+			continue
+		}
+		for _, r := range sp.ranges {
+			total += int64(r.End - r.Start)
+		}
+	}
+	return total
+}
+
+// String prints the plan, one stream a line.
+func (p *stripePlan) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "stripe %d: %d rows", p.stripe, p.rows)
+	if p.groups > 0 {
+		fmt.Fprintf(&b, ", %d of %d row groups kept", p.kept, p.groups)
+	}
+	if len(p.runs) == 0 {
+		b.WriteString(", nothing to read\n")
+		return b.String()
+	}
+	if !p.seek {
+		b.WriteString(", read as one unit")
+		if p.whyWhole != "" {
+			fmt.Fprintf(&b, " (%s)", p.whyWhole)
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("\n  runs:")
+		for _, r := range p.runs {
+			fmt.Fprintf(&b, " [%d,%d)", r.first, r.end)
+		}
+		b.WriteString("\n")
+	}
+	streams := append([]streamPlan(nil), p.streams...)
+	sort.SliceStable(streams, func(i, j int) bool { return streams[i].loc.offset < streams[j].loc.offset })
+	for _, sp := range streams {
+		fmt.Fprintf(&b, "  column %d %s @%d+%d:", sp.key.column, sp.key.kind, sp.loc.offset, sp.loc.length)
+		if sp.deferred {
+			b.WriteString(" deferred")
+		}
+		if sp.whole {
+			b.WriteString(" whole\n")
+			continue
+		}
+		for i, r := range sp.ranges {
+			mark := "~"
+			if sp.exact[i] {
+				mark = ""
+			}
+			fmt.Fprintf(&b, " [%d,%d)%s", r.Start, r.End, mark)
+		}
+		b.WriteString("\n")
+	}
+	for i := range p.runs {
+		fmt.Fprintf(&b, "  run %d reads:", i)
+		for _, r := range p.reads[i] {
+			fmt.Fprintf(&b, " %d+%d", r.offset, r.length)
+		}
+		if len(p.deferredStartReads[i]) > 0 {
+			b.WriteString("; on a match:")
+			for _, r := range p.deferredReads[i] {
+				fmt.Fprintf(&b, " %d+%d", r.offset, r.length)
+			}
+			if len(p.deferredStartReads[i]) != len(p.deferredReads[i]) {
+				b.WriteString(" (first:")
+				for _, r := range p.deferredStartReads[i] {
+					fmt.Fprintf(&b, " %d+%d", r.offset, r.length)
+				}
+				b.WriteString(")")
+			}
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "  data bytes planned: %d of %d\n", p.rangeBytes(), p.selectedBytes())
+	return b.String()
+}
+
+// selectedBytes returns the bytes of the selected data streams.
+func (p *stripePlan) selectedBytes() (total int64) {
+	for _, sp := range p.streams {
+		total += sp.loc.length
+	}
+	return total
+}
+
+// isDecimal64 reports whether a decimal column is stored as RLE v2 unscaled
+// longs (file version UNSTABLE-PRE-2.0, precision <= 18, no SECONDARY).
+func isDecimal64(meta *stripeMeta, node *orc.Schema, v format.FileVersion) bool {
+	if node.Kind != orc.Decimal || v != format.VersionUnstablePre2 || node.Precision > 18 {
+		return false
+	}
+	_, hasScale := meta.streams[streamKey{node.ID(), orcpb.Stream_SECONDARY}]
+	return !hasScale
+}
