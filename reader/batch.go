@@ -80,11 +80,13 @@ type BatchReader struct {
 	// WithMaxScanMemory: the budget (shared by parallel workers) and the
 	// bytes this reader holds in slots for row indexes, decompression
 	// blocks and batch vectors (stream pieces are taken from it directly).
-	mem                         *budget
-	memIndex, memVec, memDecomp int64
-	stats                       ScanStats
-	done                        bool
-	err                         error
+	mem                                     *budget
+	memIndex, memVec, memDecomp, memScratch int64
+	scratch                                 []byte  // coalesced first reads, copied out (fetch.go)
+	bufs                                    bufList // stream buffers let go of, for the next pieces
+	stats                                   ScanStats
+	done                                    bool
+	err                                     error
 }
 
 // NewBatchReader starts a scan of the file.
@@ -365,7 +367,13 @@ func (br *BatchReader) finishStripe() {
 }
 
 // releaseBytes gives back what the scan holds once it is over.
-func (br *BatchReader) releaseBytes() { br.finishStripe() }
+func (br *BatchReader) releaseBytes() {
+	br.finishStripe()
+	putBuf(br.scratch)
+	br.scratch = nil
+	br.bufs.release()
+	_ = br.mem.set(&br.memScratch, 0, nil)
+}
 
 // startRun positions the readers at the next run of row groups: its first
 // pieces fetched, the eager columns sought to its first group (the deferred

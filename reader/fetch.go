@@ -4,8 +4,12 @@ package reader
 // each selected stream has a streamFetch holding one piece of it at a time,
 // at most the read window (WithReadWindow) unless a single chunk is larger.
 // When a run of row groups starts, the executor fetches the first piece of
-// every stream the run needs with the plan's coalesced reads, into buffers
-// the streams share (sharedBuf, released when the last stream moves off).
+// every stream the run needs with the plan's coalesced reads, into a
+// scratch buffer the scan reuses, and each stream copies its piece into a
+// buffer of its own: one of the read window's size for a stream with more to
+// read, which later pieces reuse in place, or of the piece's size for a
+// stream the read holds whole. (Copying costs far less than the memory a
+// buffer shared by several streams would hold until the last moved on.)
 // After that each stream's InStream asks its streamFetch (a format.Loader)
 // for the bytes after its piece as its decoder consumes them: the next
 // window of the stream's planned range, one ReadAt, starting with the part
@@ -16,7 +20,7 @@ package reader
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
+	"sync"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
@@ -35,22 +39,6 @@ func (s *ioStats) add(o ioStats) {
 	s.unplanned += o.unplanned
 }
 
-// sharedBuf is one coalesced read whose bytes several streams use.
-type sharedBuf struct {
-	buf  []byte
-	refs atomic.Int32
-	mem  *budget
-}
-
-// release drops one user; the last gives the buffer back.
-func (s *sharedBuf) release() {
-	if s.refs.Add(-1) == 0 {
-		s.mem.release(int64(len(s.buf)))
-		putBuf(s.buf)
-		s.buf = nil
-	}
-}
-
 // streamFetch feeds one stream of a stripe to its InStream, a piece at a
 // time. It is used by one goroutine at a time (the one decoding its
 // column).
@@ -62,11 +50,11 @@ type streamFetch struct {
 	plan   *streamPlan
 	in     *format.InStream // the stream reading from it, once opened
 
-	data   []byte     // current piece: stream bytes [start, start+len(data))
-	start  uint64     //
-	shared *sharedBuf // the buffer data lies in, when shared
-	own    []byte     // the buffer data lies in, when its own
-	io     ioStats
+	bufs  *bufList
+	data  []byte // current piece: stream bytes [start, start+len(data))
+	start uint64 //
+	own   []byte // the buffer data lies in (from getBuf, at its capacity)
+	io    ioStats
 }
 
 var _ format.Loader = (*streamFetch)(nil)
@@ -99,37 +87,91 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	end = min(end, length)
 	size := int64(end - off)
 	key := f.plan.key
-	if err := f.mem.take(size, func() string {
-		return fmt.Sprintf("reading %s of column %d in stripe %d", key.kind, key.column, f.stripe)
-	}); err != nil {
-		return nil, 0, err
+	// The stream's buffer is reused in place when it is of the size class
+	// of the piece: the part of a chunk it already holds moves to its
+	// front. A larger one (a coalesced first read it took over) goes back.
+	var buf []byte
+	reuse := int64(len(f.own)) >= size && int64(len(f.own)) <= bufCap(max(size, int64(f.win)))
+	if reuse {
+		buf = f.own // charged for its capacity already
+	} else {
+		buf = f.bufs.get(size)
+		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
+			f.bufs.put(buf)
+			return nil, 0, err
+		}
 	}
-	buf := getBuf(size)
 	k := 0
 	if f.data != nil && off >= f.start && off < f.start+uint64(len(f.data)) {
 		k = copy(buf, f.data[off-f.start:])
 	}
+	if !reuse {
+		f.drop()
+	}
+	f.own, f.data, f.start = buf, buf[:size], off
 	if int64(k) < size {
 		at := f.plan.loc.offset + int64(off) + int64(k)
-		if err := readFull(f.r, buf[k:], at); err != nil {
-			f.mem.release(size)
-			putBuf(buf)
+		if err := readFull(f.r, buf[k:size], at); err != nil {
+			f.drop()
 			return nil, 0, orc.WithLocation(err, at, f.stripe, key.column, key.kind.String())
 		}
 		f.io.reads++
 		f.io.bytes += size - int64(k)
 	}
-	f.drop()
-	f.own, f.data, f.start = buf, buf, off
-	return buf, off, nil
+	return f.data, off, nil
 }
 
-// setPiece makes data, stream bytes from start lying in sb, the current
-// piece.
-func (f *streamFetch) setPiece(sb *sharedBuf, data []byte, start uint64) {
-	f.drop()
-	sb.refs.Add(1)
-	f.shared, f.data, f.start = sb, data, start
+// what names the stream's need for the memory budget.
+func (f *streamFetch) what() string {
+	return fmt.Sprintf("reading %s of column %d in stripe %d", f.plan.key.kind, f.plan.key.column, f.stripe)
+}
+
+// copyPiece makes a copy of data, stream bytes from start, the current
+// piece, in a buffer of at least room bytes.
+func (f *streamFetch) copyPiece(data []byte, start uint64, room int64) error {
+	n := max(int64(len(data)), room)
+	if int64(len(f.own)) < n || int64(len(f.own)) > bufCap(n) {
+		f.drop()
+		buf := f.bufs.get(n)
+		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
+			f.bufs.put(buf)
+			return err
+		}
+		f.own = buf
+	}
+	copy(f.own, data)
+	f.data, f.start = f.own[:len(data)], start
+	return nil
+}
+
+// readPiece reads l, file bytes of the stream, into a buffer of its own
+// of at least room bytes and makes them the current piece.
+func (f *streamFetch) readPiece(l streamLoc, room int64) error {
+	n := max(l.length, room)
+	if int64(len(f.own)) < n || int64(len(f.own)) > bufCap(n) {
+		f.drop()
+		buf := f.bufs.get(n)
+		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
+			f.bufs.put(buf)
+			return err
+		}
+		f.own = buf
+	}
+	f.data, f.start = f.own[:l.length], uint64(l.offset-f.plan.loc.offset)
+	if err := readFull(f.r, f.data, l.offset); err != nil {
+		f.drop()
+		return orc.WithLocation(err, l.offset, f.stripe, f.plan.key.column, f.plan.key.kind.String())
+	}
+	return nil
+}
+
+// complete reports whether piece l holds all the stream needs in run i.
+func (f *streamFetch) complete(i int, l streamLoc) bool {
+	if f.plan.whole {
+		return true
+	}
+	r := f.plan.ranges[i]
+	return int64(r.End-r.Start) == l.length
 }
 
 // window points the stream's InStream at the current piece, or at an empty
@@ -147,13 +189,9 @@ func (f *streamFetch) window(start uint64) {
 
 // drop lets go of the current piece.
 func (f *streamFetch) drop() {
-	if f.shared != nil {
-		f.shared.release()
-		f.shared = nil
-	}
 	if f.own != nil {
 		f.mem.release(int64(len(f.own)))
-		putBuf(f.own)
+		f.bufs.put(f.own)
 		f.own = nil
 	}
 	f.data = nil
@@ -179,7 +217,7 @@ type stripeIO struct {
 func (br *BatchReader) newStripeIO(p *stripePlan) *stripeIO {
 	s := &stripeIO{plan: p, fetches: make([]*streamFetch, len(p.streams)), byKey: make(map[streamKey]*streamFetch, len(p.streams))}
 	for i := range p.streams {
-		f := &streamFetch{r: br.r.r, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i]}
+		f := &streamFetch{r: br.r.r, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.bufs}
 		s.fetches[i] = f
 		s.byKey[f.plan.key] = f
 	}
@@ -216,15 +254,35 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 				users = append(users, f)
 			}
 		}
-		if err := br.mem.take(rg.length, func() string {
-			return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), p.stripe)
-		}); err != nil {
-			return err
+		if len(users) == 1 {
+			// One stream's piece: read into its own buffer.
+			f := users[0]
+			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+			room := int64(0)
+			if !f.complete(i, l) {
+				room = br.cfg.window
+			}
+			if l.offset == rg.offset && l.length == rg.length {
+				if err := f.readPiece(l, room); err != nil {
+					return err
+				}
+				s.io.reads++
+				s.io.bytes += rg.length
+				continue
+			}
 		}
-		sb := &sharedBuf{buf: getBuf(rg.length), mem: br.mem}
-		sb.refs.Store(1)
-		if err := readFull(br.r.r, sb.buf, rg.offset); err != nil {
-			sb.release()
+		if int64(len(br.scratch)) < rg.length {
+			n := bufCap(rg.length)
+			if err := br.mem.set(&br.memScratch, n, func() string {
+				return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), p.stripe)
+			}); err != nil {
+				return err
+			}
+			putBuf(br.scratch)
+			br.scratch = getBuf(n)
+		}
+		buf := br.scratch[:rg.length]
+		if err := readFull(br.r.r, buf, rg.offset); err != nil {
 			return orc.WithLocation(err, rg.offset, p.stripe, -1, "")
 		}
 		s.io.reads++
@@ -232,9 +290,14 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 		for _, f := range users {
 			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
 			rel := l.offset - rg.offset
-			f.setPiece(sb, sb.buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset))
+			room := int64(0)
+			if !f.complete(i, l) {
+				room = br.cfg.window
+			}
+			if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), room); err != nil {
+				return err
+			}
 		}
-		sb.release()
 	}
 	for _, f := range s.fetches {
 		if f.plan.deferred == deferred && !f.plan.whole {
@@ -285,4 +348,57 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// bufList keeps the stream buffers a scan has let go of, for its next
+// pieces: a stripe's buffers serve the next stripe's streams whatever their
+// sizes, instead of lying idle in the pools while new ones are taken. It is
+// shared by the goroutines of column-parallel decoding.
+type bufList struct {
+	mu   sync.Mutex
+	bufs [][]byte
+}
+
+// get returns a buffer of at least n bytes, at its capacity: the smallest
+// kept one that is large enough and not much larger, or a new one.
+func (l *bufList) get(n int64) []byte {
+	l.mu.Lock()
+	best := -1
+	for i, b := range l.bufs {
+		if int64(len(b)) >= n && (best < 0 || len(b) < len(l.bufs[best])) {
+			best = i
+		}
+	}
+	if best >= 0 && int64(len(l.bufs[best])) <= 4*bufCap(n) {
+		b := l.bufs[best]
+		last := len(l.bufs) - 1
+		l.bufs[best], l.bufs[last] = l.bufs[last], nil
+		l.bufs = l.bufs[:last]
+		l.mu.Unlock()
+		return b
+	}
+	l.mu.Unlock()
+	b := getBuf(n)
+	return b[:cap(b)]
+}
+
+// put keeps b for get.
+func (l *bufList) put(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	l.mu.Lock()
+	l.bufs = append(l.bufs, b[:cap(b)])
+	l.mu.Unlock()
+}
+
+// release gives every kept buffer back to the pools.
+func (l *bufList) release() {
+	l.mu.Lock()
+	for i, b := range l.bufs {
+		putBuf(b)
+		l.bufs[i] = nil
+	}
+	l.bufs = l.bufs[:0]
+	l.mu.Unlock()
 }

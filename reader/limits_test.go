@@ -119,7 +119,7 @@ func TestScanMemoryLimit(t *testing.T) {
 		{"dictionary", dict, 8192, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "the dictionary of column 1 in stripe 0"},
 		{"batch ample", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20)}, ""},
 		{"batch", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "a batch of column 1"},
-		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20)}, "reading 1 stream of stripe 0"},
+		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20)}, "reading DATA of column 1 in stripe 0"},
 		{"parallel ample", many, 64 << 10, []reader.ScanOption{reader.WithParallelism(3)}, ""},
 	} {
 		n, err := scanRows(c.r, c.opts...)

@@ -220,9 +220,11 @@ func planStripe(in planInput) (*stripePlan, error) {
 				start = append(start, l)
 			}
 		}
-		p.reads[i] = coalesce(eager, in.gap)
-		p.deferredReads[i] = coalesce(deferred, in.gap)
-		p.deferredStartReads[i] = coalesce(start, in.gap)
+		// A read holds at most a window's bytes (a scratch buffer takes
+		// them before the streams copy their pieces out).
+		p.reads[i] = coalesceMax(eager, in.gap, in.window)
+		p.deferredReads[i] = coalesceMax(deferred, in.gap, in.window)
+		p.deferredStartReads[i] = coalesceMax(start, in.gap, in.window)
 	}
 	return p, nil
 }

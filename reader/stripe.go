@@ -132,7 +132,11 @@ type ioRange struct {
 }
 
 // coalesce merges ranges whose gaps are at most gap bytes.
-func coalesce(locs []streamLoc, gap int64) []ioRange {
+func coalesce(locs []streamLoc, gap int64) []ioRange { return coalesceMax(locs, gap, 0) }
+
+// coalesceMax is coalesce with reads of at most maxLen bytes (0: no limit),
+// unless one range alone is longer.
+func coalesceMax(locs []streamLoc, gap, maxLen int64) []ioRange {
 	if len(locs) == 0 {
 		return nil
 	}
@@ -144,10 +148,9 @@ func coalesce(locs []streamLoc, gap int64) []ioRange {
 		if l.length == 0 {
 			continue
 		}
-		if l.offset <= cur.offset+cur.length+gap {
-			if end := l.offset + l.length; end > cur.offset+cur.length {
-				cur.length = end - cur.offset
-			}
+		end := max(l.offset+l.length, cur.offset+cur.length)
+		if l.offset <= cur.offset+cur.length+gap && (maxLen == 0 || end-cur.offset <= maxLen || cur.length == 0) {
+			cur.length = end - cur.offset
 			continue
 		}
 		if cur.length > 0 {
@@ -257,6 +260,18 @@ func getBuf(n int64) []byte {
 		return make([]byte, n, int64(1)<<c)
 	}
 	return make([]byte, n)
+}
+
+// bufCap returns the capacity of getBuf(n), for charging a buffer before
+// taking it.
+func bufCap(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	if c := bits.Len64(uint64(n - 1)); c < len(bufPools) {
+		return int64(1) << c
+	}
+	return n
 }
 
 // putBuf gives a buffer from getBuf back to the pool.
