@@ -484,10 +484,27 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 // startStripe prunes stripe i and, when it survives, plans it, fetches
 // its first run's pieces and starts the column readers.
 func (br *BatchReader) startStripe(i int) error {
-	r := br.r
 	br.stats.StripesConsidered++
-	if err := br.mem.set(&br.memIndex, 0, nil); err != nil {
+	p, ix, meta, err := br.planFor(i)
+	if err != nil || p == nil {
 		return err
+	}
+	if len(p.runs) == 0 {
+		br.stats.StripesSkipped++
+		return nil
+	}
+	br.plan, br.ix, br.run = p, ix, 0
+	return br.loadStripe(meta)
+}
+
+// planFor prunes stripe i with its statistics and row indexes and plans
+// it. It returns a nil plan for a stripe the statistics rule out (counted
+// as skipped), and reads nothing but the stripe's footer and the row
+// indexes and bloom filters pruning needs.
+func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, error) {
+	r := br.r
+	if err := br.mem.set(&br.memIndex, 0, nil); err != nil {
+		return nil, nil, nil, err
 	}
 	if br.sarg != nil && r.HasStripeStatistics() {
 		src := &levelSource{r: r, stripe: i}
@@ -497,12 +514,12 @@ func (br *BatchReader) startStripe(i int) error {
 		}
 		if !tv.IsNeeded() {
 			br.stats.StripesSkipped++
-			return nil
+			return nil, nil, nil, nil
 		}
 	}
 	meta, err := r.readStripeMeta(i)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
@@ -513,18 +530,18 @@ func (br *BatchReader) startStripe(i int) error {
 	var ix *stripeIndex
 	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 		in.entries = ix.entries
 		if cols := indexNeeded(in); len(cols) > 0 {
 			if err := br.readIndex(ix, cols, false); err != nil {
-				return err
+				return nil, nil, nil, err
 			}
 		}
 	}
 	p, err := planStripe(in)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	if br.explain != nil {
 		if ix != nil {
@@ -533,12 +550,7 @@ func (br *BatchReader) startStripe(i int) error {
 		}
 		br.explain.WriteString(indent(p.String()))
 	}
-	if len(p.runs) == 0 {
-		br.stats.StripesSkipped++
-		return nil
-	}
-	br.plan, br.ix, br.run = p, ix, 0
-	return br.loadStripe(meta)
+	return p, ix, meta, nil
 }
 
 // loadStripe fetches the plan's first reads and starts the column readers
