@@ -3,6 +3,8 @@ package reader_test
 import (
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
@@ -111,5 +113,55 @@ func BenchmarkDictionaryStrings(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		scan()
+	}
+}
+
+// BenchmarkExamples decodes every row of every Apache example file that
+// opens (the conformance set, 40-odd files of every writer and codec), one
+// after the other. Bytes are the files' bytes.
+func BenchmarkExamples(b *testing.B) {
+	dir := examples.Dir(b)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type file struct {
+		r    *reader.Reader
+		size int64
+	}
+	var files []file
+	var total int64
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".orc") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		r, err := reader.Open(f, st.Size())
+		if err != nil {
+			continue // zero.orc and the like
+		}
+		files = append(files, file{r, st.Size()})
+		total += st.Size()
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			br, err := f.r.NewBatchReader()
+			if err != nil {
+				continue // encrypted columns and the like
+			}
+			batch := br.NewBatch()
+			for {
+				if err := br.Next(batch); err != nil {
+					break // io.EOF, or a file the conformance test expects to fail
+				}
+			}
+		}
 	}
 }

@@ -193,7 +193,7 @@ func WithRange(offset, length int64) ScanOption {
 
 // WithParallelism decodes up to n stripes at once, each in its own
 // goroutine, while Next still returns rows in file order. Memory grows with
-// n: each worker holds one stripe's fetched bytes and a few batches. Call
+// n: each worker holds its streams' read windows and a few batches. Call
 // BatchReader.Close when stopping before the end, so the workers stop.
 // Ignored with WithExplain. Default 1; 1 to 64.
 func WithParallelism(n int) ScanOption {
@@ -255,7 +255,7 @@ func WithMaxNestedValues(n int64) ScanOption {
 }
 
 // WithMaxScanMemory caps the bytes one scan may need at once for the data
-// it reads: a stripe's fetched streams and row indexes, one decompression
+// it reads: the streams' read windows (WithReadWindow) and row indexes, one decompression
 // block per compressed stream, string dictionaries, and each batch's
 // variable-length values (string bytes, list elements and map entries at 8
 // bytes each) and fixed-width vectors. Parallel workers share the cap. Every

@@ -58,8 +58,9 @@ package rowindex
 // that every chunk but a stream's last decompresses to exactly the block
 // size: a writer that emits short chunks in mid-stream can put any number of
 // chunks within the slop, and no bound from metadata alone exists then. A
-// reader that meets format.ErrOutsideWindow should fall back to reading the
-// whole stream.
+// reader should then read on past the planned range (format.Loader) rather
+// than fail. StreamIndex.RunRange plans exactly where positions carry
+// nothing (stream.go).
 
 import (
 	"slices"
