@@ -218,7 +218,10 @@ func (w *Writer) Write(b *orc.Batch) error {
 	}
 	for start := 0; start < b.NumRows; {
 		if w.cfg.stride > 0 && !w.groupOpen {
-			startGroup(w.root)
+			if err := startGroup(w.root); err != nil {
+				w.err = err
+				return err
+			}
 			w.groupOpen = true
 		}
 		end := b.NumRows
