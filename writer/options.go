@@ -75,10 +75,15 @@ func WithParallelism(n int) Option {
 // not a multiple of 8: the byte holding the last bits cannot end there, so
 // its position still gives the bits already used (0..7) of the next byte.
 //
-// Cost, measured on the bench lineitem table (1.2 M rows) and the demo
-// table with the default stride and block size: see spec.md section 4.6
-// (under 2% of the file). Off gives the layout of Java's writer, where runs
-// and chunks run across row groups. Default on.
+// The cost is a short run per RLE stream and, when compressed, a short
+// chunk per stream and row group, which compresses on its own. With the
+// default stride and block size, the bench lineitem table (1.2 M rows)
+// grows 0.40% with ZSTD and 0.14% with SNAPPY, the demo table (3 M rows)
+// 0.21% and 0.09% (the ZSTD figures with a ZSTD compressor that
+// entropy-codes blocks without matches; with one that stores them raw,
+// 4.80% and 2.58%); per column, see spec.md section 4.6. Off gives the layout of Java's and C++'s writers,
+// where runs and chunks run across row groups. Default on; the same for
+// every stripe.
 func WithAlignedRowGroups(on bool) Option {
 	return func(cfg *config) error {
 		cfg.aligned = on
