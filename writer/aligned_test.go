@@ -220,8 +220,8 @@ func alignFiles(codec orc.CompressionKind, aligned bool) []*spec {
 	s := testutil.AllTypesSchema()
 	r := rand.New(rand.NewPCG(7, uint64(codec)))
 	sp := &spec{schema: s, desc: "all types", opts: append(append([]writer.Option(nil), base...),
-		writer.WithStripeRowLimit(3500), writer.WithDictionaryKeyRatio(0.8))}
-	generate(sp, testutil.NewGenerator(r, s), 8200, 1500, r)
+		writer.WithStripeRowLimit(2500), writer.WithDictionaryKeyRatio(0.8))}
+	generate(sp, testutil.NewGenerator(r, s), 4300, 1500, r)
 	out = append(out, sp)
 
 	e := orc.MustParseSchema(alignEdgeSchema)
