@@ -8,8 +8,10 @@ package format
 // codec NONE, otherwise chunks of at most blockSize uncompressed bytes, each
 // stored as [3-byte header][payload], where the payload is the compressed
 // chunk, or the chunk itself with the header's isOriginal bit set when
-// compression does not make it smaller. Every chunk but the last of a stripe
-// holds exactly blockSize uncompressed bytes.
+// compression does not make it smaller. A chunk holds blockSize
+// uncompressed bytes unless Flush ended it early: at the stream's end, and,
+// when the writer aligns row groups, at every row-group boundary (a short
+// chunk in mid-stream is legal ORC; each chunk decompresses on its own).
 //
 // Positions (AppendPosition) name the point where the next byte will go:
 // uncompressed [bytes written]; compressed [bytes of chunks emitted so far,
@@ -199,8 +201,11 @@ func (s *OutStream) AppendPosition(dst []uint64) []uint64 {
 	return append(dst, uint64(s.n), uint64(len(s.buf)))
 }
 
-// Flush emits the buffered bytes as a final, possibly short chunk. Call it
-// when the stripe ends, before WriteTo.
+// Flush emits the buffered bytes as a possibly short chunk, so that the next
+// byte written starts a new chunk and the position is then [bytes emitted;
+// 0]. Call it when the stripe ends, before WriteTo, and wherever a position
+// must fall on a chunk start (aligned row groups). With nothing buffered,
+// and with codec NONE, it does nothing.
 func (s *OutStream) Flush() error {
 	if s.err != nil {
 		return s.err

@@ -231,6 +231,14 @@ func (e *BoolRLEEncoder) WriteValues(vs []bool) error {
 	return e.bytes.err
 }
 
+// FlushBytes writes every complete byte held by the byte-RLE layer, ending
+// its run, and keeps the partly filled byte (Buffered then reports 0 bytes
+// and the bits of that byte). A writer that aligns row groups calls it at
+// each group boundary: the partial byte cannot end there without padding
+// values that do not exist, so it goes into the sink with the next group's
+// first bits.
+func (e *BoolRLEEncoder) FlushBytes() error { return e.bytes.Flush() }
+
 // Flush writes every held value; a partly filled last byte is padded with
 // zero bits. Call it once, at the end of the stream: values written after a
 // Flush that padded a byte start a new byte.

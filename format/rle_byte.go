@@ -173,7 +173,9 @@ func (e *ByteRLEEncoder) Write(b byte) error {
 	return e.err
 }
 
-// Flush writes every held value.
+// Flush writes every held value, ending the current group; values written
+// after it start a new one, so Flush may be called mid-stream (at aligned
+// row-group boundaries) as well as at the end.
 func (e *ByteRLEEncoder) Flush() error {
 	switch {
 	case e.n == 0:

@@ -48,7 +48,9 @@ type IntEncoder interface {
 	// sink. They are the very next values written, at the start of a run,
 	// so (sink position, Buffered()) is a row-index position.
 	Buffered() int
-	// Flush writes every buffered value.
+	// Flush writes every buffered value, ending the current run; values
+	// written after it start a new run, so Flush may be called mid-stream
+	// (at aligned row-group boundaries) as well as at the end.
 	Flush() error
 	// Reset drops buffered values and the sticky error, and writes to out
 	// next.

@@ -261,7 +261,8 @@ func (e *IntRLEv1Encoder) write(v int64) {
 	}
 }
 
-// Flush writes every held value.
+// Flush writes every held value, ending the current run; values written
+// after it start a new run (see IntEncoder).
 func (e *IntRLEv1Encoder) Flush() error {
 	if e.runLen > 0 {
 		e.writeRun()

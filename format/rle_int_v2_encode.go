@@ -113,7 +113,8 @@ func (e *IntRLEv2Encoder) write(v int64) {
 	}
 }
 
-// Flush writes every held value.
+// Flush writes every held value, ending the current run; values written
+// after it start a new run (see IntEncoder).
 func (e *IntRLEv2Encoder) Flush() error {
 	switch {
 	case e.n == 0:

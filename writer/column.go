@@ -34,6 +34,12 @@ type columnWriter interface {
 	// appendPositions appends the positions of the column's streams, in
 	// the order the specification fixes, PRESENT first.
 	appendPositions(dst []uint64) []uint64
+	// endRuns ends the runs of the encoders and the compression chunks of
+	// the column's positioned streams (WithAlignedRowGroups), so that the
+	// positions recorded next fall on run and chunk starts. Streams whose
+	// values are held back (PRESENT before the stripe's first null,
+	// dictionary ids) are aligned when they are written.
+	endRuns() error
 	// finishStripe flushes encoders into the column's streams.
 	finishStripe() error
 	// dataStreams lists the column's data streams in writing order.
@@ -116,12 +122,17 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 
 // startPresent is called at the stripe's first null: it writes the held
 // present bits and puts each row group's PRESENT position in front of its
-// row index entry (entries[k] started at groupAt[k]).
+// row index entry (entries[k] started at groupAt[k]), aligning each group
+// as endPresentRuns would have. Errors stay in the encoder and stream,
+// which return them at the stripe's end.
 func (b *colBase) startPresent() {
 	written := 0
 	for k, e := range b.entries {
 		for ; written < b.groupAt[k]; written++ {
 			b.present.Write(true)
+		}
+		if b.w.cfg.aligned {
+			b.alignPresent()
 		}
 		e.Positions = append(b.appendPresentPosition(nil), e.Positions...)
 	}
@@ -131,6 +142,38 @@ func (b *colBase) startPresent() {
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
 	b.hasNull = true
+}
+
+// endPresentRuns ends PRESENT's byte run and chunk, once the stripe has a
+// PRESENT stream (before, startPresent aligns the held bits).
+func (b *colBase) endPresentRuns() error {
+	if !b.hasNull {
+		return nil
+	}
+	return b.alignPresent()
+}
+
+func (b *colBase) alignPresent() error {
+	if err := b.present.FlushBytes(); err != nil {
+		return err
+	}
+	return b.presentOut.Flush()
+}
+
+// flushAll ends the runs of encs and then the chunks of outs, in that order
+// (an encoder's last run must be in its stream before the chunk ends).
+func flushAll(encs []format.IntEncoder, outs ...*format.OutStream) error {
+	for _, e := range encs {
+		if err := e.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, o := range outs {
+		if err := o.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeNulls writes the PRESENT bits of rows [start, end) that are not
@@ -178,14 +221,23 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 	return b.nulls[:end-start], k
 }
 
-// startGroup records the positions of a new row group.
-func startGroup(c columnWriter) {
+// startGroup records the positions of a new row group, first ending every
+// run and chunk when row groups are aligned.
+func startGroup(c columnWriter) error {
 	b := c.base()
+	if b.w.cfg.aligned {
+		if err := c.endRuns(); err != nil {
+			return err
+		}
+	}
 	e := &orcpb.RowIndexEntry{Positions: c.appendPositions(nil)}
 	b.entries = append(b.entries, e)
 	for _, k := range b.kids {
-		startGroup(k)
+		if err := startGroup(k); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // finishGroup closes the current row group's statistics and bloom filter.

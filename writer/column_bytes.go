@@ -204,6 +204,23 @@ func (c *bytesWriter) directPositions(dst []uint64) []uint64 {
 	return append(dst, uint64(c.lengths.Buffered()))
 }
 
+// endRuns ends the direct streams' runs and chunks; dictionary ids are
+// aligned when they are written at the stripe's end (writeDictionary), and
+// ids buffered while the encoding is undecided when they are replayed.
+func (c *bytesWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	if c.mode != modeDirect {
+		return nil
+	}
+	return c.endDirectRuns()
+}
+
+func (c *bytesWriter) endDirectRuns() error {
+	return flushAll([]format.IntEncoder{c.lengths}, c.dataOut, c.lengthOut)
+}
+
 // groupEnd decides the encoding after the stripe's first row group.
 func (c *bytesWriter) groupEnd() error {
 	if c.mode == modeUndecided {
@@ -224,7 +241,9 @@ func (c *bytesWriter) decide() error {
 	err := c.replayIDs(func(first int, ids []int64) error {
 		for j, id := range ids {
 			for m < len(c.marks) && c.marks[m] == first+j {
-				c.position(m, c.directPositions)
+				if err := c.positionAligned(m, c.endDirectRuns, c.directPositions); err != nil {
+					return err
+				}
 				m++
 			}
 			if err := c.writeDirect(c.key(int32(id))); err != nil {
@@ -237,7 +256,9 @@ func (c *bytesWriter) decide() error {
 		return err
 	}
 	for ; m < len(c.marks); m++ {
-		c.position(m, c.directPositions)
+		if err := c.positionAligned(m, c.endDirectRuns, c.directPositions); err != nil {
+			return err
+		}
 	}
 	c.marks = c.marks[:0]
 	c.markGroup = c.markGroup[:0]
@@ -249,10 +270,18 @@ func (c *bytesWriter) decide() error {
 	return nil
 }
 
-// position completes the entry of mark m with the data positions.
-func (c *bytesWriter) position(m int, fn func([]uint64) []uint64) {
+// positionAligned completes the entry of mark m with the data positions
+// fn appends, first ending the streams' runs and chunks with end when row
+// groups are aligned.
+func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64) []uint64) error {
+	if c.w.cfg.aligned {
+		if err := end(); err != nil {
+			return err
+		}
+	}
 	e := c.entries[c.markGroup[m]]
 	e.Positions = fn(e.Positions)
+	return nil
 }
 
 func (c *bytesWriter) finishStripe() error {
@@ -308,11 +337,14 @@ func (c *bytesWriter) writeDictionary() error {
 		dst = c.dataOut.AppendPosition(dst)
 		return append(dst, uint64(c.ids.Buffered()))
 	}
+	endIDRuns := func() error { return flushAll([]format.IntEncoder{c.ids}, c.dataOut) }
 	m := 0
 	err := c.replayIDs(func(first int, ids []int64) error {
 		for j, id := range ids {
 			for m < len(c.marks) && c.marks[m] == first+j {
-				c.position(m, idPositions)
+				if err := c.positionAligned(m, endIDRuns, idPositions); err != nil {
+					return err
+				}
 				m++
 			}
 			if err := c.ids.Write(int64(remap[id])); err != nil {
@@ -325,7 +357,9 @@ func (c *bytesWriter) writeDictionary() error {
 		return err
 	}
 	for ; m < len(c.marks); m++ {
-		c.position(m, idPositions)
+		if err := c.positionAligned(m, endIDRuns, idPositions); err != nil {
+			return err
+		}
 	}
 	return nil
 }

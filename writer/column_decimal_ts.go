@@ -67,6 +67,13 @@ func (c *decimalWriter) appendPositions(dst []uint64) []uint64 {
 	return append(dst, uint64(c.scales.Buffered()))
 }
 
+func (c *decimalWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	return flushAll([]format.IntEncoder{c.scales}, c.dataOut, c.scaleOut)
+}
+
 func (c *decimalWriter) finishStripe() error {
 	if err := c.finishPresent(); err != nil {
 		return err
@@ -194,6 +201,13 @@ func (c *timestampWriter) appendPositions(dst []uint64) []uint64 {
 	dst = append(dst, uint64(c.secs.Buffered()))
 	dst = c.nanoOut.AppendPosition(dst)
 	return append(dst, uint64(c.nanos.Buffered()))
+}
+
+func (c *timestampWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	return flushAll([]format.IntEncoder{c.secs, c.nanos}, c.dataOut, c.nanoOut)
 }
 
 func (c *timestampWriter) finishStripe() error {

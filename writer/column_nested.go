@@ -52,6 +52,7 @@ func (c *structWriter) writeRoot(cols []orc.Vector, start, end int) error {
 }
 
 func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.presentPositions(dst) }
+func (c *structWriter) endRuns() error                        { return c.endPresentRuns() }
 func (c *structWriter) finishStripe() error                   { return c.finishPresent() }
 func (c *structWriter) dataStreams() []stream                 { return c.presentStream() }
 func (c *structWriter) encoding() *orcpb.ColumnEncoding       { return direct() }
@@ -133,6 +134,13 @@ func (c *listWriter) appendPositions(dst []uint64) []uint64 {
 	return append(dst, uint64(c.lengths.Buffered()))
 }
 
+func (c *listWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	return flushAll([]format.IntEncoder{c.lengths}, c.lengthOut)
+}
+
 func (c *listWriter) finishStripe() error {
 	if err := c.finishPresent(); err != nil {
 		return err
@@ -211,6 +219,16 @@ func (c *unionWriter) appendPositions(dst []uint64) []uint64 {
 	dst = c.presentPositions(dst)
 	dst = c.dataOut.AppendPosition(dst)
 	return append(dst, uint64(c.tags.Buffered()))
+}
+
+func (c *unionWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	if err := c.tags.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
 }
 
 func (c *unionWriter) finishStripe() error {

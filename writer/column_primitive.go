@@ -57,6 +57,16 @@ func (c *boolWriter) appendPositions(dst []uint64) []uint64 {
 	return append(dst, uint64(bytes), uint64(bits))
 }
 
+func (c *boolWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	if err := c.data.FlushBytes(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
+}
+
 func (c *boolWriter) finishStripe() error {
 	if err := c.finishPresent(); err != nil {
 		return err
@@ -115,6 +125,16 @@ func (c *byteWriter) appendPositions(dst []uint64) []uint64 {
 	dst = c.presentPositions(dst)
 	dst = c.dataOut.AppendPosition(dst)
 	return append(dst, uint64(c.data.Buffered()))
+}
+
+func (c *byteWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	if err := c.data.Flush(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
 }
 
 func (c *byteWriter) finishStripe() error {
@@ -194,6 +214,13 @@ func (c *intWriter) appendPositions(dst []uint64) []uint64 {
 	return append(dst, uint64(c.data.Buffered()))
 }
 
+func (c *intWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	return flushAll([]format.IntEncoder{c.data}, c.dataOut)
+}
+
 func (c *intWriter) finishStripe() error {
 	if err := c.finishPresent(); err != nil {
 		return err
@@ -259,6 +286,13 @@ func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 func (c *floatWriter) appendPositions(dst []uint64) []uint64 {
 	dst = c.presentPositions(dst)
 	return c.dataOut.AppendPosition(dst)
+}
+
+func (c *floatWriter) endRuns() error {
+	if err := c.endPresentRuns(); err != nil {
+		return err
+	}
+	return c.dataOut.Flush()
 }
 
 func (c *floatWriter) finishStripe() error {

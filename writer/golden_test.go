@@ -182,6 +182,22 @@ var goldens = []struct {
 		[]writer.Option{writer.WithCompression(orc.CompressionSnappy), writer.WithRowIndexStride(0)}},
 	{"empty-lz4", "struct<a:int,b:string>", 0, 1,
 		[]writer.Option{writer.WithCompression(orc.CompressionLZ4)}},
+	// WithAlignedRowGroups(false): the layout from before aligned row groups
+	// became the default (the stripes of these files are byte for byte
+	// those of the three cases above as they were then; only the name in
+	// the user metadata differs).
+	{"alltypes-none-unaligned", "struct<bo:boolean,ti:tinyint,si:smallint,i:int,bi:bigint,fl:float,do:double,st:string," +
+		"vc:varchar(4),ch:char(5),bin:binary,dec:decimal(38,6),d2:decimal(5,2),da:date,ts:timestamp," +
+		"tsi:timestamp with local time zone,s:struct<a:int,b:string>,l:array<int>,m:map<string,double>,u:uniontype<int,string>>",
+		120, 64, []writer.Option{writer.WithCompression(orc.CompressionNone), writer.WithRowIndexStride(100),
+			writer.WithStripeRowLimit(110), writer.WithAlignedRowGroups(false)}},
+	{"alltypes-zstd-unaligned", "struct<bo:boolean,ti:tinyint,i:int,bi:bigint,do:double,st:string,ch:char(5),dec:decimal(38,6)," +
+		"da:date,ts:timestamp,s:struct<a:int,b:string>,l:array<int>,m:map<string,double>,u:uniontype<int,string>>",
+		300, 100, []writer.Option{writer.WithCompression(orc.CompressionZstd), writer.WithRowIndexStride(100),
+			writer.WithCompressionBlockSize(1 << 10), writer.WithAlignedRowGroups(false)}},
+	{"strings-bloom-zlib-unaligned", "struct<low:string,high:string,v:varchar(3),b:binary>", 400, 150,
+		[]writer.Option{writer.WithCompression(orc.CompressionZlib), writer.WithRowIndexStride(100),
+			writer.WithStripeRowLimit(300), writer.WithBloomFilterColumns("low", "high", "v", "b"), writer.WithAlignedRowGroups(false)}},
 }
 
 func TestGolden(t *testing.T) {

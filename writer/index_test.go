@@ -362,6 +362,12 @@ func indexSpec(seed uint64, codec orc.CompressionKind) (*spec, *rand.Rand) {
 	if r.IntN(2) == 0 {
 		sp.opts = append(sp.opts, writer.WithStripeRowLimit(int64(stride*(2+r.IntN(4))+r.IntN(stride))))
 	}
+	if seed%2 == 1 {
+		// Positions inside runs and chunks (the default layout starts every
+		// group on fresh ones).
+		sp.opts = append(sp.opts, writer.WithAlignedRowGroups(false))
+		sp.desc += " unaligned"
+	}
 	g := testutil.NewGenerator(r, s)
 	generate(sp, g, 500+r.IntN(2500), 700, r)
 	return sp, r
@@ -390,51 +396,55 @@ func TestRowIndexPositions(t *testing.T) {
 
 // TestRowIndexRuns checks positions inside long runs that cross row-group
 // boundaries (repeats, sequences, dictionary ids) and at chunk boundaries,
-// for each codec, with both string encodings.
+// for each codec, with both string encodings, aligned (runs and chunks
+// end at each boundary) and not.
 func TestRowIndexRuns(t *testing.T) {
 	s := orc.MustParseSchema("struct<rep:bigint,seq:int,b:boolean,t:tinyint,s:string,d:double,ts:timestamp,dec:decimal(10,2),l:array<int>>")
 	for _, codec := range []orc.CompressionKind{orc.CompressionNone, orc.CompressionZlib, orc.CompressionSnappy, orc.CompressionLZ4, orc.CompressionZstd} {
 		for _, ratio := range []float64{0, 1} {
-			t.Run(fmt.Sprintf("%s/dict=%v", codec, ratio), func(t *testing.T) {
-				sp := &spec{schema: s, opts: []writer.Option{writer.WithCompression(codec), writer.WithRowIndexStride(100),
-					writer.WithDictionaryKeyRatio(ratio), writer.WithCompressionBlockSize(1 << 10), writer.WithStripeRowLimit(1234)}}
-				const n = 3000
-				b := orc.NewBatch(s, n)
-				rep := b.Cols[0].(*orc.LongVector)
-				seq := b.Cols[1].(*orc.LongVector)
-				bo := b.Cols[2].(*orc.LongVector)
-				ti := b.Cols[3].(*orc.LongVector)
-				str := b.Cols[4].(*orc.BytesVector)
-				dbl := b.Cols[5].(*orc.DoubleVector)
-				ts := b.Cols[6].(*orc.TimestampVector)
-				dec := b.Cols[7].(*orc.DecimalVector)
-				lst := b.Cols[8].(*orc.ListVector)
-				lst.Offsets = append(lst.Offsets, 0)
-				el := lst.Elem.(*orc.LongVector)
-				for i := 0; i < n; i++ {
-					rep.Values = append(rep.Values, int64(i/700)) // runs of 700: 7 groups each
-					seq.Values = append(seq.Values, int64(i*3))   // one long delta run
-					bo.Values = append(bo.Values, int64(i/250%2))
-					ti.Values = append(ti.Values, int64(i/130%5))
-					str.AppendString(fmt.Sprintf("value %d", i/333))
-					dbl.Values = append(dbl.Values, float64(i/50))
-					ts.Seconds = append(ts.Seconds, int64(i/400)-3)
-					ts.Nanos = append(ts.Nanos, int32(i%7)*1000)
-					dec.Values = append(dec.Values, orc.Int128FromInt64(int64(i/90)))
-					for j := 0; j < i%3; j++ {
-						el.Values = append(el.Values, 42)
+			for _, aligned := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/dict=%v/aligned=%v", codec, ratio, aligned), func(t *testing.T) {
+					sp := &spec{schema: s, opts: []writer.Option{writer.WithCompression(codec), writer.WithRowIndexStride(100),
+						writer.WithDictionaryKeyRatio(ratio), writer.WithCompressionBlockSize(1 << 10), writer.WithStripeRowLimit(1234),
+						writer.WithAlignedRowGroups(aligned)}}
+					const n = 3000
+					b := orc.NewBatch(s, n)
+					rep := b.Cols[0].(*orc.LongVector)
+					seq := b.Cols[1].(*orc.LongVector)
+					bo := b.Cols[2].(*orc.LongVector)
+					ti := b.Cols[3].(*orc.LongVector)
+					str := b.Cols[4].(*orc.BytesVector)
+					dbl := b.Cols[5].(*orc.DoubleVector)
+					ts := b.Cols[6].(*orc.TimestampVector)
+					dec := b.Cols[7].(*orc.DecimalVector)
+					lst := b.Cols[8].(*orc.ListVector)
+					lst.Offsets = append(lst.Offsets, 0)
+					el := lst.Elem.(*orc.LongVector)
+					for i := 0; i < n; i++ {
+						rep.Values = append(rep.Values, int64(i/700)) // runs of 700: 7 groups each
+						seq.Values = append(seq.Values, int64(i*3))   // one long delta run
+						bo.Values = append(bo.Values, int64(i/250%2))
+						ti.Values = append(ti.Values, int64(i/130%5))
+						str.AppendString(fmt.Sprintf("value %d", i/333))
+						dbl.Values = append(dbl.Values, float64(i/50))
+						ts.Seconds = append(ts.Seconds, int64(i/400)-3)
+						ts.Nanos = append(ts.Nanos, int32(i%7)*1000)
+						dec.Values = append(dec.Values, orc.Int128FromInt64(int64(i/90)))
+						for j := 0; j < i%3; j++ {
+							el.Values = append(el.Values, 42)
+						}
+						lst.Offsets = append(lst.Offsets, int64(len(el.Values)))
 					}
-					lst.Offsets = append(lst.Offsets, int64(len(el.Values)))
-				}
-				b.NumRows = n
-				// Batches that do not divide the stride.
-				for from := 0; from < n; from += 137 {
-					sp.batches = append(sp.batches, sliceBatch(s, b, from, min(from+137, n)))
-				}
-				sp.rows = testutil.Rows(s, b, true)
-				data := write(t, sp)
-				checkIndex(t, data, sp.rows, rand.New(rand.NewPCG(1, 2)))
-			})
+					b.NumRows = n
+					// Batches that do not divide the stride.
+					for from := 0; from < n; from += 137 {
+						sp.batches = append(sp.batches, sliceBatch(s, b, from, min(from+137, n)))
+					}
+					sp.rows = testutil.Rows(s, b, true)
+					data := write(t, sp)
+					checkIndex(t, data, sp.rows, rand.New(rand.NewPCG(1, 2)))
+				})
+			}
 		}
 	}
 }

@@ -25,6 +25,7 @@ type config struct {
 	zone         *time.Location
 	softwareVer  string
 	parallel     int
+	aligned      bool
 }
 
 func defaultConfig() config {
@@ -37,6 +38,7 @@ func defaultConfig() config {
 		zone:        time.UTC,
 		softwareVer: SoftwareVersion,
 		parallel:    1,
+		aligned:     true,
 	}
 }
 
@@ -57,6 +59,34 @@ func WithParallelism(n int) Option {
 			return fmt.Errorf("orc: WithParallelism(%d): must be 1..64", n)
 		}
 		cfg.parallel = n
+		return nil
+	}
+}
+
+// WithAlignedRowGroups makes every row group start on fresh runs and
+// chunks. At each row-index boundary every stream of every column ends its
+// encoder's run (integer RLE, byte RLE, the complete bytes of boolean RLE)
+// and its compression chunk (a short chunk, legal ORC), so that each
+// recorded position is [chunk header offset, 0 in the chunk, 0 values to
+// skip] when compressed and [byte offset, 0 values to skip] when not; a
+// reader can start a row group by decompressing from its first chunk, and
+// a group's bytes end where the next group's begin. The one exception is a
+// boolean stream (PRESENT, boolean DATA) after a group whose value count is
+// not a multiple of 8: the byte holding the last bits cannot end there, so
+// its position still gives the bits already used (0..7) of the next byte.
+//
+// The cost is a short run per RLE stream and, when compressed, a short
+// chunk per stream and row group, which compresses on its own. With the
+// default stride and block size, the bench lineitem table (1.2 M rows)
+// grows 0.40% with ZSTD and 0.14% with SNAPPY, the demo table (3 M rows)
+// 0.21% and 0.09% (the ZSTD figures with a ZSTD compressor that
+// entropy-codes blocks without matches; with one that stores them raw,
+// 4.80% and 2.58%); per column, see spec.md section 4.6. Off gives the layout of Java's and C++'s writers,
+// where runs and chunks run across row groups. Default on; the same for
+// every stripe.
+func WithAlignedRowGroups(on bool) Option {
+	return func(cfg *config) error {
+		cfg.aligned = on
 		return nil
 	}
 }

@@ -1,7 +1,11 @@
 // Package writer writes ORC v1 files (version 0.12) that Apache ORC (Java
 // and C++), Hive, Spark and Trino read: stripes cut by estimated size, a row
 // index every stride rows with exact stream positions, statistics at row
-// group, stripe and file level, and optional bloom filters.
+// group, stripe and file level, and optional bloom filters. By default row
+// groups are aligned (WithAlignedRowGroups): every stream ends its runs and
+// its compression chunk at each row-index boundary, so each position is a
+// chunk or byte offset with nothing to skip (booleans aside), for a few
+// tenths of a percent of the file.
 //
 // Concurrency and ownership: a Writer belongs to one goroutine. With
 // WithParallelism it spreads the columns of each Write over more goroutines
@@ -218,7 +222,10 @@ func (w *Writer) Write(b *orc.Batch) error {
 	}
 	for start := 0; start < b.NumRows; {
 		if w.cfg.stride > 0 && !w.groupOpen {
-			startGroup(w.root)
+			if err := startGroup(w.root); err != nil {
+				w.err = err
+				return err
+			}
 			w.groupOpen = true
 		}
 		end := b.NumRows
