@@ -106,8 +106,12 @@ func TestAlignedReadsExact(t *testing.T) {
 			{"k BETWEEN 12100 AND 12200 OR k BETWEEN 15000 AND 15999 OR k = 22999", [][2]int64{{12100, 12200}, {15000, 15999}, {22999, 22999}}},
 			{"k = 8999 OR k = 9000", [][2]int64{{8999, 9000}}},
 		} {
-			for _, exact := range []bool{false, true} {
-				name := fmt.Sprintf("%v/%s/exact=%v", codec, c.where, exact)
+			for _, v := range []struct {
+				exact  bool
+				window int64
+			}{{false, 1 << 20}, {true, 1 << 20}, {false, 4 << 10}, {true, 4 << 10}} {
+				exact := v.exact
+				name := fmt.Sprintf("%v/%s/exact=%v/window=%d", codec, c.where, exact, v.window)
 				allowed, groupsRead := allowedSpans(t, r, data, c.ranges)
 				e, err := sarg.Parse(c.where)
 				if err != nil {
@@ -116,7 +120,7 @@ func TestAlignedReadsExact(t *testing.T) {
 				rec.mu.Lock()
 				rec.reads = nil
 				rec.mu.Unlock()
-				br, err := r.NewBatchReader(reader.WithSearchArgument(e), reader.WithExactFilter(exact), reader.WithReadWindow(4<<10), reader.WithCoalesceGap(0))
+				br, err := r.NewBatchReader(reader.WithSearchArgument(e), reader.WithExactFilter(exact), reader.WithReadWindow(v.window), reader.WithCoalesceGap(0))
 				if err != nil {
 					t.Fatal(err)
 				}
