@@ -55,16 +55,12 @@ type BatchReader struct {
 	schema   *orc.Schema // projected schema of the batches
 	dec      format.Decompressor
 
-	sarg      *sarg.Bound
-	matcher   *sarg.Matcher
-	sargPaths map[int][]int // column id -> field path in the batch
-	sargTop   []bool        // per batch column: holds a predicate column
-	matches   []bool
-	colVecs   sarg.ColumnVectors
-	def       *deferred  // exact filtering's deferred columns, or nil
-	cols      *colGroups // WithColumnParallelism, or nil
-	explain   *strings.Builder
-	indexBuf  []byte // decompressed index streams, reused
+	sarg     *sarg.Bound
+	flt      exactFilter // WithExactFilter
+	def      *deferred   // exact filtering's deferred columns, or nil
+	cols     *colGroups  // WithColumnParallelism, or nil
+	explain  *strings.Builder
+	indexBuf []byte // decompressed index streams, reused
 
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
@@ -80,13 +76,31 @@ type BatchReader struct {
 	// WithMaxScanMemory: the budget (shared by parallel workers) and the
 	// bytes this reader holds in slots for row indexes, decompression
 	// blocks and batch vectors (stream pieces are taken from it directly).
-	mem                                     *budget
-	memIndex, memVec, memDecomp, memScratch int64
-	scratch                                 []byte  // coalesced first reads, copied out (fetch.go)
-	bufs                                    bufList // stream buffers let go of, for the next pieces
-	stats                                   ScanStats
-	done                                    bool
-	err                                     error
+	mem     *budget
+	held    held    // the slots this reader holds in it
+	scratch []byte  // coalesced first reads, copied out (fetch.go)
+	bufs    bufList // stream buffers let go of, for the next pieces
+	stats   ScanStats
+	done    bool
+	err     error
+}
+
+// exactFilter is the state of WithExactFilter: where the predicate's
+// columns lie in a batch, and the matcher that evaluates it row by row.
+type exactFilter struct {
+	matcher *sarg.Matcher
+	paths   map[int][]int // predicate column id -> field path in the batch
+	top     []bool        // per batch column: holds a predicate column
+	matches []bool
+	vecs    sarg.ColumnVectors
+}
+
+// held is what a BatchReader holds in the scan's memory budget, by slot:
+// row indexes, one decompression block per open compressed stream, the
+// fixed-width part of its batches, and the scratch buffer of coalesced
+// reads. Stream pieces are taken from the budget directly (fetch.go).
+type held struct {
+	index, decomp, vectors, scratch int64
 }
 
 // NewBatchReader starts a scan of the file.
@@ -105,7 +119,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 		}
 		br.sarg = b
 		if cfg.filter {
-			br.matcher = b.NewMatcher()
+			br.flt.matcher = b.NewMatcher()
 		}
 		if cfg.explain {
 			br.explain = &strings.Builder{}
@@ -195,8 +209,8 @@ func markWithAncestors(root *orc.Schema, id int, sel []bool) {
 
 // locateSargColumns finds where each predicate column lies in a batch.
 func (br *BatchReader) locateSargColumns() {
-	br.sargPaths = map[int][]int{}
-	br.sargTop = make([]bool, len(br.schema.Children))
+	br.flt.paths = map[int][]int{}
+	br.flt.top = make([]bool, len(br.schema.Children))
 	want := map[int]bool{}
 	for _, c := range br.sarg.Columns() {
 		want[c] = true
@@ -204,9 +218,9 @@ func (br *BatchReader) locateSargColumns() {
 	var walk func(c columnReader, path []int)
 	walk = func(c columnReader, path []int) {
 		if want[c.columnID()] {
-			br.sargPaths[c.columnID()] = append([]int(nil), path...)
+			br.flt.paths[c.columnID()] = append([]int(nil), path...)
 			if len(path) > 0 {
-				br.sargTop[path[0]] = true
+				br.flt.top[path[0]] = true
 			}
 		}
 		if s, ok := c.(*structReader); ok {
@@ -216,7 +230,7 @@ func (br *BatchReader) locateSargColumns() {
 		}
 	}
 	walk(br.root, nil)
-	br.colVecs = sarg.ColumnVectors{}
+	br.flt.vecs = sarg.ColumnVectors{}
 }
 
 // selectColumns marks the file columns a scan reads: the named subtrees and
@@ -363,7 +377,7 @@ func (br *BatchReader) finishStripe() {
 		br.sio = nil
 	}
 	br.plan, br.ix, br.ctx.fetches = nil, nil, nil
-	_ = br.mem.set(&br.memDecomp, 0, nil)
+	_ = br.mem.set(&br.held.decomp, 0, nil)
 }
 
 // releaseBytes gives back what the scan holds once it is over.
@@ -372,7 +386,7 @@ func (br *BatchReader) releaseBytes() {
 	putBuf(br.scratch)
 	br.scratch = nil
 	br.bufs.release()
-	_ = br.mem.set(&br.memScratch, 0, nil)
+	_ = br.mem.set(&br.held.scratch, 0, nil)
 }
 
 // startRun positions the readers at the next run of row groups: its first
@@ -435,26 +449,26 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 	if len(nulls.Nulls) > 0 {
 		mask = nulls.Nulls
 	}
-	if br.matcher == nil {
+	if br.flt.matcher == nil {
 		return n, br.nextFields(b, n, mask, func(int) bool { return true })
 	}
 	// Exact filtering: predicate columns first.
-	if err := br.nextFields(b, n, mask, func(i int) bool { return br.sargTop[i] }); err != nil {
+	if err := br.nextFields(b, n, mask, func(i int) bool { return br.flt.top[i] }); err != nil {
 		return 0, err
 	}
-	for col, path := range br.sargPaths {
+	for col, path := range br.flt.paths {
 		v := b.Cols[path[0]]
 		for _, p := range path[1:] {
 			v = v.(*orc.StructVector).Fields[p]
 		}
-		br.colVecs[col] = v
+		br.flt.vecs[col] = v
 	}
 	var err error
-	br.matches, err = br.matcher.Match(br.colVecs, n, br.matches[:0])
+	br.flt.matches, err = br.flt.matcher.Match(br.flt.vecs, n, br.flt.matches[:0])
 	if err != nil {
 		return 0, err
 	}
-	kept := countTrue(br.matches[:n])
+	kept := countTrue(br.flt.matches[:n])
 	if (kept > 0 || mask != nil) && !br.deferredLoaded() {
 		if err := br.loadDeferred(); err != nil {
 			return 0, err
@@ -463,19 +477,19 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 	if kept == 0 && mask == nil {
 		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
-				if !br.sargTop[i] {
+				if !br.flt.top[i] {
 					if err := f.skip(int64(n)); err != nil {
 						return 0, err
 					}
 				}
 			}
 		}
-	} else if err := br.nextFields(b, n, mask, func(i int) bool { return !br.sargTop[i] }); err != nil {
+	} else if err := br.nextFields(b, n, mask, func(i int) bool { return !br.flt.top[i] }); err != nil {
 		return 0, err
 	}
 	if kept > 0 && kept < n {
 		for _, c := range b.Cols {
-			compact(c, br.matches[:n])
+			compact(c, br.flt.matches[:n])
 		}
 	}
 	return kept, nil
@@ -503,7 +517,7 @@ func (br *BatchReader) startStripe(i int) error {
 // indexes and bloom filters pruning needs.
 func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, error) {
 	r := br.r
-	if err := br.mem.set(&br.memIndex, 0, nil); err != nil {
+	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
 		return nil, nil, nil, err
 	}
 	if br.sarg != nil && r.HasStripeStatistics() {
@@ -619,9 +633,9 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 // holdDecompression charges one decompression block for each of streams
 // more compressed streams of the stripe.
 func (br *BatchReader) holdDecompression(streams int) error {
-	n := br.memDecomp + int64(streams)*int64(br.r.tail.BlockSize)
+	n := br.held.decomp + int64(streams)*int64(br.r.tail.BlockSize)
 	stripe := br.plan.stripe
-	return br.mem.set(&br.memDecomp, n, func() string {
+	return br.mem.set(&br.held.decomp, n, func() string {
 		return fmt.Sprintf("decompressing %d streams of stripe %d", streams, stripe)
 	})
 }
@@ -636,7 +650,7 @@ func (br *BatchReader) holdVectors(n int) error {
 		}
 	}
 	need := int64(n) * int64(br.cfg.batchSize) * 16 * int64(cols)
-	return br.mem.set(&br.memVec, need, func() string {
+	return br.mem.set(&br.held.vectors, need, func() string {
 		return fmt.Sprintf("%d batches of %d rows and %d columns", n, br.cfg.batchSize, cols)
 	})
 }

@@ -27,13 +27,13 @@ type deferred struct {
 // without a predicate column, when the root is a struct.
 func (br *BatchReader) setupDeferred() {
 	sr, ok := br.root.(*structReader)
-	if !ok || br.matcher == nil {
+	if !ok || br.flt.matcher == nil {
 		return
 	}
 	d := &deferred{field: make([]bool, len(sr.fields)), col: make([]bool, len(br.selected))}
 	any := false
 	for i, f := range sr.fields {
-		if br.sargTop[i] {
+		if br.flt.top[i] {
 			continue
 		}
 		d.field[i], any = true, true

@@ -273,7 +273,7 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 		}
 		if int64(len(br.scratch)) < rg.length {
 			n := bufCap(rg.length)
-			if err := br.mem.set(&br.memScratch, n, func() string {
+			if err := br.mem.set(&br.held.scratch, n, func() string {
 				return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), p.stripe)
 			}); err != nil {
 				return err

@@ -58,7 +58,7 @@ func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReade
 			return nil, err
 		}
 		// Workers share the owner's budget, and each holds its batches.
-		inner.mem, inner.memVec = owner.mem, 0
+		inner.mem, inner.held.vectors = owner.mem, 0
 		if err := inner.holdVectors(batchesPerWorker + 1); err != nil {
 			p.close()
 			return nil, err

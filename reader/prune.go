@@ -250,7 +250,7 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 	var buf stripeBytes
 	defer buf.release() // what is kept below is decoded, not referred to
 	if err := r.fetch(&buf, locs, br.cfg.coalesce, meta.index, func(n int64) error {
-		return br.mem.set(&br.memIndex, br.memIndex+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
+		return br.mem.set(&br.held.index, br.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
 	}); err != nil {
 		return err
 	}
