@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -569,5 +570,89 @@ func checkExampleStripes(t *testing.T, e *exampleFile, f *orcpb.Footer) {
 	}
 	if seeks == 0 {
 		t.Errorf("no row-index position was tried")
+	}
+}
+
+// hexText returns n bytes of random UUID text: no repeats for a match
+// finder, but 17 symbols for an entropy coder.
+func hexText(r *rand.Rand, n int) []byte {
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, n+36)
+	for len(out) < n {
+		for i := range 36 {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				out = append(out, '-')
+			} else {
+				out = append(out, hex[r.IntN(16)])
+			}
+		}
+	}
+	return out[:n]
+}
+
+// TestZstdEntropyCodesMatchlessChunks checks that ZSTD still shrinks a
+// chunk in which the match finder finds nothing, by coding its literals:
+// random hex text carries 4 bits per byte, so it must come out well under
+// two thirds of its size (stored raw, it would be larger than the input).
+func TestZstdEntropyCodesMatchlessChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{10_000, 64 << 10, 256 << 10} {
+		data := hexText(r, size)
+		for _, level := range []int{0, 1, 3, 9} {
+			c, err := NewBlockCompressor(orc.CompressionZstd, level, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z, err := c.Compress(nil, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(z) > len(data)*2/3 {
+				t.Errorf("%d bytes of hex text, level %d: compressed to %d bytes, want at most %d",
+					size, level, len(z), len(data)*2/3)
+			}
+			d, _ := NewDecompressor(orc.CompressionZstd)
+			out, err := d.Decompress(nil, z)
+			if err != nil || !bytes.Equal(out, data) {
+				t.Fatalf("%d bytes, level %d: round trip: %v", size, level, err)
+			}
+		}
+	}
+}
+
+// TestZstdFramesAreStandard decodes what the ZSTD compressor writes with
+// the reference zstd command when it is installed: chunks must stay
+// plain zstd frames that every ORC reader (zstd-jni, libzstd) decodes.
+func TestZstdFramesAreStandard(t *testing.T) {
+	bin, err := exec.LookPath("zstd")
+	if err != nil {
+		t.Skip("the zstd command is not installed")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	inputs := testInputs(r)
+	inputs = append(inputs, struct {
+		name string
+		data []byte
+	}{"hex", hexText(r, 200_000)})
+	for _, level := range []int{0, 1, 19} {
+		c, err := NewBlockCompressor(orc.CompressionZstd, level, 256<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range inputs {
+			if len(in.data) == 0 {
+				continue
+			}
+			z, err := c.Compress(nil, in.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "-d", "-c", "-q")
+			cmd.Stdin = bytes.NewReader(z)
+			out, err := cmd.Output()
+			if err != nil || !bytes.Equal(out, in.data) {
+				t.Errorf("level %d, %s: zstd -d gave %d bytes (want %d), error %v", level, in.name, len(out), len(in.data), err)
+			}
+		}
 	}
 }
