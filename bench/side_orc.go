@@ -69,13 +69,21 @@ func newOrcWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, er
 	if err != nil {
 		return nil, err
 	}
-	w, err := writer.NewWriter(out, schema,
+	opts := []writer.Option{
 		writer.WithCompression(ck),
 		writer.WithStripeSize(cfg.stripeSize),
 		writer.WithRowIndexStride(10000),
 		writer.WithBloomFilterColumns("l_uuid"),
 		writer.WithBloomFilterFPP(0.01),
-		writer.WithParallelism(max(1, orcWriteParallel)))
+		writer.WithParallelism(max(1, orcWriteParallel)),
+	}
+	if orcBlockSize > 0 {
+		opts = append(opts, writer.WithCompressionBlockSize(orcBlockSize))
+	}
+	if orcLevel > 0 && ck != orc.CompressionSnappy && ck != orc.CompressionNone {
+		opts = append(opts, writer.WithCompressionLevel(orcLevel))
+	}
+	w, err := writer.NewWriter(out, schema, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +173,11 @@ var orcUseSarg = true
 // -orc-parallel; default 1, like the Parquet readers, which decode row
 // groups one at a time).
 var orcParallel = 1
+
+// orcBlockSize and orcLevel are the orcgo writer's compression block size
+// and codec level (flags -orc-block-size, -orc-level; 0 keeps the writer's
+// defaults).
+var orcBlockSize, orcLevel int
 
 // orcColumns is how many goroutines the orcgo reader decodes a batch's
 // columns on (flag -orc-columns, reader.WithColumnParallelism).
