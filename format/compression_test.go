@@ -620,6 +620,62 @@ func TestZstdEntropyCodesMatchlessChunks(t *testing.T) {
 	}
 }
 
+// skewedBytes returns n random bytes, one in eight of them a zero: about
+// 5% smaller Huffman-coded, under the 1/16 the encoder asks for, and with
+// no matches to find, like bit-packed integers whose high bits vary little.
+func skewedBytes(r *rand.Rand, n int) []byte {
+	out := make([]byte, n)
+	for i := range out {
+		if r.IntN(8) != 0 {
+			out[i] = byte(r.Uint32())
+		}
+	}
+	return out
+}
+
+// TestZstdLiteralsOnlyFrames checks the fallback for chunks the encoder
+// leaves raw although Huffman coding shrinks them a little: they must come
+// out smaller than they went in, as frames our decoder reads back, and
+// chunks with no skew at all must not grow past the raw size plus headers.
+// (Chunks under 4 KiB are only round-tripped: the Huffman table eats the
+// gain.)
+func TestZstdLiteralsOnlyFrames(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	for _, size := range []int{1 << 10, 5000, 16383, 16384, 100_000, 128 << 10, 128<<10 + 1, 256 << 10, 1 << 20} {
+		c, err := NewBlockCompressor(orc.CompressionZstd, 0, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := skewedBytes(r, size)
+		z, err := c.Compress(nil, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := size - size/50; size >= 4096 && len(z) > limit {
+			t.Errorf("%d skewed bytes: compressed to %d, want at most %d", size, len(z), limit)
+		}
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%d skewed bytes: round trip: %v", size, err)
+		}
+		var h zstd.Header
+		if err := h.Decode(z); err != nil || !h.HasFCS || h.FrameContentSize != uint64(size) {
+			t.Errorf("%d skewed bytes: frame header %+v, %v", size, h, err)
+		}
+		random := make([]byte, size)
+		for i := range random {
+			random[i] = byte(r.Uint32())
+		}
+		if z, _ = c.Compress(nil, random); len(z) > size+size/1000+16 {
+			t.Errorf("%d random bytes: compressed to %d", size, len(z))
+		}
+		if out, err = d.Decompress(nil, z); err != nil || !bytes.Equal(out, random) {
+			t.Fatalf("%d random bytes: round trip: %v", size, err)
+		}
+	}
+}
+
 // TestZstdFramesAreStandard decodes what the ZSTD compressor writes with
 // the reference zstd command when it is installed: chunks must stay
 // plain zstd frames that every ORC reader (zstd-jni, libzstd) decodes.
@@ -633,7 +689,13 @@ func TestZstdFramesAreStandard(t *testing.T) {
 	inputs = append(inputs, struct {
 		name string
 		data []byte
-	}{"hex", hexText(r, 200_000)})
+	}{"hex", hexText(r, 200_000)}, struct {
+		name string
+		data []byte
+	}{"skewed", skewedBytes(r, 300_000)}, struct {
+		name string
+		data []byte
+	}{"skewed-small", skewedBytes(r, 3000)})
 	for _, level := range []int{0, 1, 19} {
 		c, err := NewBlockCompressor(orc.CompressionZstd, level, 256<<10)
 		if err != nil {
@@ -655,4 +717,32 @@ func TestZstdFramesAreStandard(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzZstdRoundTrip compresses arbitrary chunks, skewed ones repeated so
+// that some take the literals-only path, and checks they decode back.
+func FuzzZstdRoundTrip(f *testing.F) {
+	r := rand.New(rand.NewPCG(9, 10))
+	f.Add(skewedBytes(r, 3000), uint16(1))
+	f.Add(hexText(r, 2000), uint16(3))
+	f.Add([]byte("orc"), uint16(500))
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, 1<<20)
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	f.Fuzz(func(t *testing.T, piece []byte, times uint16) {
+		data := bytes.Repeat(piece, int(times%1000)+1)
+		if len(data) > 1<<20 {
+			data = data[:1<<20]
+		}
+		z, err := c.Compress(nil, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%d bytes: round trip: %v", len(data), err)
+		}
+	})
 }
