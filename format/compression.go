@@ -503,7 +503,10 @@ func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
 // The descriptor sets Single_Segment (no window descriptor; the window is
 // the content size) with a 2-byte (size - 256) or 4-byte content size, and
 // no checksum or dictionary. Blocks hold at most 128 KiB of content; a
-// block that Huffman coding does not shrink is stored raw (type 0).
+// block that Huffman coding does not shrink is stored raw (type 0). These
+// are the blocks the Go encoder itself writes for input without matches
+// when the gain clears its threshold, and what libzstd writes for such
+// input at any gain.
 const (
 	zstdMaxBlock        = 128 << 10 // largest block content (Block_Maximum_Size)
 	zstdMinLiteralBlock = 1 << 10   // smaller blocks are stored raw
