@@ -503,10 +503,12 @@ func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
 // The descriptor sets Single_Segment (no window descriptor; the window is
 // the content size) with a 2-byte (size - 256) or 4-byte content size, and
 // no checksum or dictionary. Blocks hold at most 128 KiB of content; a
-// block that Huffman coding does not shrink is stored raw (type 0). These
-// are the blocks the Go encoder itself writes for input without matches
-// when the gain clears its threshold, and what libzstd writes for such
-// input at any gain.
+// block that Huffman coding shrinks by less than 1/64 (plus 2 bytes) is
+// stored raw (type 0), which is libzstd's rule (ZSTD_minGain below its
+// ultra levels): decoding Huffman-coded literals costs more than copying,
+// so the gain must be worth it. The coded blocks are those the Go encoder
+// itself writes for input without matches when the gain clears its own
+// threshold of 1/16.
 const (
 	zstdMaxBlock        = 128 << 10 // largest block content (Block_Maximum_Size)
 	zstdMinLiteralBlock = 1 << 10   // smaller blocks are stored raw
@@ -543,7 +545,7 @@ func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
 		if len(blk) < 1<<14 && len(lits) < 1<<14 {
 			hdr = 4
 		}
-		if lits == nil || hdr+len(lits)+1 >= len(blk) {
+		if lits == nil || hdr+len(lits)+1 > len(blk)-(len(blk)>>6+2) {
 			v := last | 0<<1 | uint32(len(blk))<<3
 			dst = append(dst, byte(v), byte(v>>8), byte(v>>16))
 			dst = append(dst, blk...)

@@ -676,6 +676,32 @@ func TestZstdLiteralsOnlyFrames(t *testing.T) {
 	}
 }
 
+// TestZstdLiteralsMinGain checks libzstd's rule for coding literals: a
+// block that Huffman coding would shrink by well under 1/64 (here about
+// 0.3%: one byte in 64 a zero, the rest random) is not worth its decoding
+// cost, so the chunk comes out no smaller than it went in and is stored as
+// is.
+func TestZstdLiteralsMinGain(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	data := make([]byte, 256<<10)
+	for i := range data {
+		if r.IntN(64) != 0 {
+			data[i] = byte(r.Uint32())
+		}
+	}
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, len(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := c.Compress(nil, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(z) < len(data) {
+		t.Errorf("%d bytes with 0.3%% skew compressed to %d; want them stored as is", len(data), len(z))
+	}
+}
+
 // TestZstdFramesAreStandard decodes what the ZSTD compressor writes with
 // the reference zstd command when it is installed: chunks must stay
 // plain zstd frames that every ORC reader (zstd-jni, libzstd) decodes.
