@@ -4,6 +4,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,10 +27,22 @@ func expected(t *testing.T, rows int64, seed uint64, queries []*Query) map[strin
 	return out
 }
 
-// TestSmoke writes a tiny table with every library and codec, runs every
-// query on every file and checks that each file returns the rows the
-// generator made.
+// TestSmoke writes a tiny table of each kind with every library and codec,
+// runs every query on every file and checks that each file returns the rows
+// the generator made, and that the per-column sizes add up.
 func TestSmoke(t *testing.T) {
+	for _, table := range []string{tableDecimal, tableDouble} {
+		t.Run(table, func(t *testing.T) {
+			if err := setTable(table); err != nil {
+				t.Fatal(err)
+			}
+			defer setTable(tableDecimal)
+			smoke(t)
+		})
+	}
+}
+
+func smoke(t *testing.T) {
 	const seed = 7
 	dir := t.TempDir()
 	queries := makeQueries(smokeRows, seed)
@@ -46,8 +59,26 @@ func TestSmoke(t *testing.T) {
 	cfg := writeConfig{batch: 1000, rowGroupRows: 6000, stripeSize: 64 << 20}
 	for _, s := range allSides() {
 		path := filepath.Join(dir, s.Lib+"-"+s.Codec+"."+s.Ext)
-		if _, _, n, err := measureWrite(s, path, smokeRows, seed, cfg); err != nil || n == 0 {
+		_, _, n, err := measureWrite(s, path, smokeRows, seed, cfg)
+		if err != nil || n == 0 {
 			t.Fatalf("write %s: %d bytes, %v", s.Name(), n, err)
+		}
+		cs, err := s.columnSizes(path)
+		if err != nil {
+			t.Fatalf("column sizes of %s: %v", s.Name(), err)
+		}
+		var sum int64
+		for col, x := range cs.Data {
+			if x <= 0 {
+				t.Errorf("%s: column %s has %d bytes", s.Name(), columns[col].name, x)
+			}
+			sum += x
+		}
+		for _, x := range cs.Index {
+			sum += x
+		}
+		if sum > n || sum < n/2 {
+			t.Errorf("%s: columns add up to %d bytes of a %d-byte file", s.Name(), sum, n)
 		}
 		modes := []bool{true}
 		if s.Lib == "orcgo" {
@@ -169,5 +200,32 @@ func TestRanges(t *testing.T) {
 	}
 	if got, want := union(x, y), []rowRange{{0, 30}, {40, 60}}; !slices.Equal(got, want) {
 		t.Errorf("union = %v, want %v", got, want)
+	}
+}
+
+func TestSetTable(t *testing.T) {
+	defer setTable(tableDecimal)
+	if err := setTable(tableDouble); err != nil {
+		t.Fatal(err)
+	}
+	if columns[cExtendedPrice].kind != kDouble || columns[cOrderKey].kind != kLong {
+		t.Errorf("lineitem-double: l_extendedprice is kind %d, l_orderkey %d", columns[cExtendedPrice].kind, columns[cOrderKey].kind)
+	}
+	if !strings.Contains(orcSchemaText(), "l_tax:double") {
+		t.Errorf("lineitem-double ORC schema %s", orcSchemaText())
+	}
+	if err := setTable(tableDecimal); err != nil {
+		t.Fatal(err)
+	}
+	if columns[cExtendedPrice].kind != kDecimal || !strings.Contains(orcSchemaText(), "l_tax:decimal(15,2)") {
+		t.Errorf("lineitem after lineitem-double: %s", orcSchemaText())
+	}
+	if setTable("orders") == nil {
+		t.Error("setTable(orders) did not fail")
+	}
+	for _, c := range []int64{0, 1, 7, 99, 100, 4999, 104_949_50, 1<<40 + 3} {
+		if got := doubleToCents(centsToDouble(c)); got != c {
+			t.Errorf("doubleToCents(centsToDouble(%d)) = %d", c, got)
+		}
 	}
 }

@@ -11,8 +11,15 @@ package main
 // The table is produced chunk by chunk into reusable buffers, so the whole
 // table is never in memory. Every writer of the benchmark generates the
 // same rows from the same seed.
+//
+// Two tables share the generator (flag -table): "lineitem", where the four
+// money columns are decimal(15,2), and "lineitem-double", where they are
+// DOUBLE (cents / 100), as many users store them. A Chunk holds them as
+// int64 cents either way; each side converts at its edge.
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -45,6 +52,7 @@ type colKind uint8
 const (
 	kLong    colKind = iota // bigint
 	kDecimal                // decimal(15,2), unscaled int64 (cents)
+	kDouble                 // DOUBLE holding cents / 100; int64 cents in a Chunk
 	kDate                   // days since 1970-01-01
 	kString                 // text
 	kTS                     // timestamp, microseconds since 1970-01-01 (wall clock as UTC)
@@ -55,7 +63,11 @@ type colDef struct {
 	kind colKind
 }
 
-var columns = [numCols]colDef{
+// columns is the schema of the table being run (setTable).
+var columns = decimalColumns
+
+// decimalColumns is the "lineitem" table, the default.
+var decimalColumns = [numCols]colDef{
 	{"l_orderkey", kLong},
 	{"l_partkey", kLong},
 	{"l_suppkey", kLong},
@@ -75,6 +87,41 @@ var columns = [numCols]colDef{
 	{"l_uuid", kString},
 	{"l_ts", kTS},
 }
+
+// Table names (flag -table).
+const (
+	tableDecimal = "lineitem"
+	tableDouble  = "lineitem-double"
+)
+
+// tableName is the table being run (setTable).
+var tableName = tableDecimal
+
+// setTable selects the table: tableDecimal or tableDouble.
+func setTable(name string) error {
+	switch name {
+	case tableDecimal:
+		columns = decimalColumns
+	case tableDouble:
+		columns = decimalColumns
+		for i := range columns {
+			if columns[i].kind == kDecimal {
+				columns[i].kind = kDouble
+			}
+		}
+	default:
+		return fmt.Errorf("-table %q: want %s or %s", name, tableDecimal, tableDouble)
+	}
+	tableName = name
+	return nil
+}
+
+// centsToDouble is the DOUBLE stored for a money value of c cents.
+func centsToDouble(c int64) float64 { return float64(c) / 100 }
+
+// doubleToCents turns a stored DOUBLE back into cents; exact for every
+// value centsToDouble makes (|c| far below 2^52).
+func doubleToCents(f float64) int64 { return int64(math.Round(f * 100)) }
 
 func colNames(cols []int) []string {
 	out := make([]string, len(cols))

@@ -48,6 +48,7 @@ type side struct {
 	Lib, Codec, Ext string
 	newWriter       func(out io.Writer, codec string, cfg writeConfig) (tableWriter, error)
 	query           func(f *countingFile, q *Query, batch int) (QueryResult, error)
+	columnSizes     func(path string) (ColumnSizes, error)
 }
 
 func (s *side) Name() string { return s.Lib + "/" + s.Codec }
@@ -55,18 +56,22 @@ func (s *side) Name() string { return s.Lib + "/" + s.Codec }
 func allSides() []*side {
 	var out []*side
 	for _, codec := range []string{"zstd", "snappy", "none"} {
-		out = append(out, &side{Lib: "orcgo", Codec: codec, Ext: "orc", newWriter: newOrcWriter, query: queryOrc})
+		out = append(out, &side{Lib: "orcgo", Codec: codec, Ext: "orc", newWriter: newOrcWriter, query: queryOrc, columnSizes: orcColumnSizes})
 		if codec == "none" {
 			continue
 		}
 		out = append(out,
-			&side{Lib: "parquet-go", Codec: codec, Ext: "parquet", newWriter: newPqgoWriter, query: queryPqgo},
-			&side{Lib: "arrow-go", Codec: codec, Ext: "parquet", newWriter: newArrowWriter, query: queryArrow})
+			&side{Lib: "parquet-go", Codec: codec, Ext: "parquet", newWriter: newPqgoWriter, query: queryPqgo,
+				columnSizes: pqgoColumnSizes},
+			&side{Lib: "arrow-go", Codec: codec, Ext: "parquet", newWriter: newArrowWriter, query: queryArrow,
+				columnSizes: arrowColumnSizes})
 	}
 	return out
 }
 
 type options struct {
+	table      string
+	columns    bool
 	sf         float64
 	rows       int64
 	runs       int
@@ -88,6 +93,8 @@ type options struct {
 
 func main() {
 	var o options
+	flag.StringVar(&o.table, "table", tableDecimal, "table: lineitem (money columns decimal(15,2)) or lineitem-double (money columns DOUBLE)")
+	flag.BoolVar(&o.columns, "columns", false, "also report each file's compressed size per column")
 	flag.Float64Var(&o.sf, "sf", 1, "scale factor: SF 1 = 6,000,000 rows; fractions allowed")
 	flag.Int64Var(&o.rows, "rows", 0, "row count (overrides -sf)")
 	flag.IntVar(&o.runs, "runs", 3, "runs per measurement; the median is reported")
@@ -107,6 +114,8 @@ func main() {
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
 	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
 	flag.IntVar(&orcWriteParallel, "orc-write-parallel", 1, "goroutines the orcgo writer encodes and compresses columns on (writer.WithParallelism); 1 matches the single-threaded Parquet writers")
+	flag.IntVar(&orcBlockSize, "orc-block-size", 0, "orcgo compression block size in bytes (writer.WithCompressionBlockSize; 0: the writer's default)")
+	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
 	flag.IntVar(&orcColumns, "orc-columns", 1, "goroutines the orcgo reader decodes a batch's columns on (reader.WithColumnParallelism); 1 matches the single-threaded Parquet readers")
 	flag.IntVar(&orcParallel, "orc-parallel", 1, "stripes the orcgo reader decodes at once (reader.WithParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Parse()
@@ -169,6 +178,12 @@ func run(o options, log io.Writer) (*Report, error) {
 	if o.quiet {
 		log = io.Discard
 	}
+	if o.table == "" {
+		o.table = tableDecimal
+	}
+	if err := setTable(o.table); err != nil {
+		return nil, err
+	}
 	var sides []*side
 	for _, s := range allSides() {
 		if pick(o.libs, s.Lib) && pick(o.codecs, s.Codec) {
@@ -199,10 +214,10 @@ func run(o options, log io.Writer) (*Report, error) {
 	}
 	cfg := writeConfig{batch: o.batch, rowGroupRows: o.rgRows, stripeSize: o.stripeSize}
 	path := func(s *side) string {
-		return filepath.Join(dir, fmt.Sprintf("lineitem-%s-%s.%s", s.Lib, s.Codec, s.Ext))
+		return filepath.Join(dir, fmt.Sprintf("%s-%s-%s.%s", o.table, s.Lib, s.Codec, s.Ext))
 	}
 
-	rep := &Report{SF: o.sf, Rows: o.rows, Runs: o.runs, Batch: o.batch, Seed: o.seed,
+	rep := &Report{Table: o.table, SF: o.sf, Rows: o.rows, Runs: o.runs, Batch: o.batch, Seed: o.seed,
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, NumCPU: runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), StripeSize: o.stripeSize}
 	for _, q := range queries {
@@ -245,6 +260,20 @@ func run(o options, log io.Writer) (*Report, error) {
 		rep.Write = append(rep.Write, WriteResult{Side: s.Name(), Lib: s.Lib, Codec: s.Codec,
 			Bytes: size[s.Name()], Seconds: t, RowsPerSec: float64(o.rows) / t,
 			PeakHeap: int64(median(wheap[s.Name()])), Runs: wtimes[s.Name()]})
+	}
+
+	if o.columns {
+		for _, cd := range columns {
+			rep.ColumnNames = append(rep.ColumnNames, cd.name)
+		}
+		for _, s := range sides {
+			cs, err := s.columnSizes(path(s))
+			if err != nil {
+				return nil, fmt.Errorf("column sizes of %s: %w", s.Name(), err)
+			}
+			cs.Side = s.Name()
+			rep.Columns = append(rep.Columns, cs)
+		}
 	}
 
 	// Queries: run r runs each query on every file, the libraries interleaved.

@@ -9,6 +9,7 @@ import (
 
 // Report is everything one benchmark run measured (the -json output).
 type Report struct {
+	Table        string        `json:"table"`
 	SF           float64       `json:"sf"`
 	Rows         int64         `json:"rows"`
 	Runs         int           `json:"runs"`
@@ -24,6 +25,8 @@ type Report struct {
 	Queries      []QueryInfo   `json:"queries"`
 	Write        []WriteResult `json:"write"`
 	Read         []ReadResult  `json:"read"`
+	ColumnNames  []string      `json:"column_names,omitempty"` // with -columns
+	Columns      []ColumnSizes `json:"columns,omitempty"`      // with -columns
 	Mismatches   []string      `json:"mismatches,omitempty"`
 }
 
@@ -107,8 +110,8 @@ func msec(s float64) string {
 }
 
 func writeMarkdown(w io.Writer, r *Report) {
-	fmt.Fprintf(w, "SF %g (%d rows), median of %d runs, batch %d rows; Parquet row groups of %d rows (orcgo stripes of %d MiB); %s %s/%s, GOMAXPROCS %d.\n",
-		r.SF, r.Rows, r.Runs, r.Batch, r.RowGroupRows, r.StripeSize>>20, r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS)
+	fmt.Fprintf(w, "Table %s, SF %g (%d rows), median of %d runs, batch %d rows; Parquet row groups of %d rows (orcgo stripes of %d MiB); %s %s/%s, GOMAXPROCS %d.\n",
+		r.Table, r.SF, r.Rows, r.Runs, r.Batch, r.RowGroupRows, r.StripeSize>>20, r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS)
 	fmt.Fprintf(w, "Ratios (×) are to orcgo with the same codec; below 1 means smaller or faster than orcgo.\n\n")
 
 	worc := map[string]WriteResult{}
@@ -129,6 +132,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 			mibs(float64(x.PeakHeap)), ratio(float64(x.PeakHeap), float64(b.PeakHeap), ok))
 	}
 	fmt.Fprintln(w)
+	writeColumnsMarkdown(w, r)
 
 	type k struct{ q, codec string }
 	rorc := map[k]ReadResult{}

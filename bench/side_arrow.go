@@ -30,6 +30,8 @@ func arrowSchema() (*schema.GroupNode, error) {
 		case kDecimal:
 			n, err = schema.NewPrimitiveNodeLogical(cd.name, parquet.Repetitions.Required,
 				schema.NewDecimalLogicalType(15, 2), parquet.Types.Int64, 0, -1)
+		case kDouble:
+			n, err = schema.NewPrimitiveNode(cd.name, parquet.Repetitions.Required, parquet.Types.Double, -1, -1)
 		case kDate:
 			n, err = schema.NewPrimitiveNodeLogical(cd.name, parquet.Repetitions.Required,
 				schema.DateLogicalType{}, parquet.Types.Int32, 0, -1)
@@ -54,6 +56,7 @@ type arrowWriter struct {
 	rgRows int64
 	limit  int64
 	i32    []int32
+	f64    []float64
 	ba     []parquet.ByteArray
 }
 
@@ -134,6 +137,12 @@ func (a *arrowWriter) writeRange(c *Chunk, lo, hi int) error {
 				a.i32 = append(a.i32, int32(v))
 			}
 			_, err = cw.(*file.Int32ColumnChunkWriter).WriteBatch(a.i32, nil, nil)
+		case kDouble:
+			a.f64 = a.f64[:0]
+			for _, v := range c.I64[col][lo:hi] {
+				a.f64 = append(a.f64, centsToDouble(v))
+			}
+			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(a.f64, nil, nil)
 		default:
 			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(c.I64[col][lo:hi], nil, nil)
 		}
@@ -199,6 +208,8 @@ func (a *arrowFile) ChunkStat(rg, col int) Stat {
 		return Stat{OK: true, Min: s.Min(), Max: s.Max()}
 	case *metadata.Int32Statistics:
 		return Stat{OK: true, Min: int64(s.Min()), Max: int64(s.Max())}
+	case *metadata.Float64Statistics:
+		return Stat{OK: true, Min: doubleToCents(s.Min()), Max: doubleToCents(s.Max())}
 	case *metadata.ByteArrayStatistics:
 		return Stat{OK: true, SMin: s.Min(), SMax: s.Max()}
 	}
@@ -245,6 +256,8 @@ func (a *arrowFile) Pages(rg, col int) []pageInfo {
 			out[i].St = Stat{OK: true, Min: t.MinValues()[i], Max: t.MaxValues()[i]}
 		case *metadata.TypedColumnIndex[int32]:
 			out[i].St = Stat{OK: true, Min: int64(t.MinValues()[i]), Max: int64(t.MaxValues()[i])}
+		case *metadata.TypedColumnIndex[float64]:
+			out[i].St = Stat{OK: true, Min: doubleToCents(t.MinValues()[i]), Max: doubleToCents(t.MaxValues()[i])}
 		case *metadata.TypedColumnIndex[parquet.ByteArray]:
 			out[i].St = Stat{OK: true, SMin: t.MinValues()[i], SMax: t.MaxValues()[i]}
 		}
@@ -283,6 +296,7 @@ type arrowColumn struct {
 	pages []pageInfo // to tell a seek within the current page from one past it
 	next  int64      // row of the next value
 	i32   []int32
+	f64   []float64
 	ba    []parquet.ByteArray
 }
 
@@ -321,6 +335,8 @@ func skipValues(cr file.ColumnChunkReader, n int64) (int64, error) {
 		return r.Skip(n)
 	case *file.Int32ColumnChunkReader:
 		return r.Skip(n)
+	case *file.Float64ColumnChunkReader:
+		return r.Skip(n)
 	case *file.ByteArrayColumnChunkReader:
 		return r.Skip(n)
 	}
@@ -353,6 +369,16 @@ func (c *arrowColumn) Read(ch *Chunk, col, n int) error {
 			dst := ch.I64[col]
 			for _, v := range c.i32[:k] {
 				dst = append(dst, int64(v))
+			}
+			ch.I64[col] = dst
+		case kDouble:
+			if cap(c.f64) < n {
+				c.f64 = make([]float64, n)
+			}
+			k, _, err = c.cr.(*file.Float64ColumnChunkReader).ReadBatch(want, c.f64[:want], nil, nil)
+			dst := ch.I64[col]
+			for _, v := range c.f64[:k] {
+				dst = append(dst, doubleToCents(v))
 			}
 			ch.I64[col] = dst
 		default:

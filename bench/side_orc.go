@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -13,10 +14,34 @@ import (
 	"github.com/orcgo/orc/writer"
 )
 
-const orcSchemaText = "struct<l_orderkey:bigint,l_partkey:bigint,l_suppkey:bigint,l_linenumber:bigint," +
-	"l_quantity:decimal(15,2),l_extendedprice:decimal(15,2),l_discount:decimal(15,2),l_tax:decimal(15,2)," +
-	"l_returnflag:string,l_linestatus:string,l_shipdate:date,l_commitdate:date,l_receiptdate:date," +
-	"l_shipinstruct:string,l_shipmode:string,l_comment:string,l_uuid:string,l_ts:timestamp>"
+// orcSchemaText returns the ORC schema of the table being run.
+func orcSchemaText() string {
+	var b strings.Builder
+	b.WriteString("struct<")
+	for i, cd := range columns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(cd.name)
+		b.WriteByte(':')
+		switch cd.kind {
+		case kLong:
+			b.WriteString("bigint")
+		case kDecimal:
+			b.WriteString("decimal(15,2)")
+		case kDouble:
+			b.WriteString("double")
+		case kDate:
+			b.WriteString("date")
+		case kString:
+			b.WriteString("string")
+		case kTS:
+			b.WriteString("timestamp")
+		}
+	}
+	b.WriteByte('>')
+	return b.String()
+}
 
 func orcCodec(codec string) (orc.CompressionKind, error) {
 	switch codec {
@@ -40,17 +65,25 @@ func newOrcWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, er
 	if err != nil {
 		return nil, err
 	}
-	schema, err := orc.ParseSchema(orcSchemaText)
+	schema, err := orc.ParseSchema(orcSchemaText())
 	if err != nil {
 		return nil, err
 	}
-	w, err := writer.NewWriter(out, schema,
+	opts := []writer.Option{
 		writer.WithCompression(ck),
 		writer.WithStripeSize(cfg.stripeSize),
 		writer.WithRowIndexStride(10000),
 		writer.WithBloomFilterColumns("l_uuid"),
 		writer.WithBloomFilterFPP(0.01),
-		writer.WithParallelism(max(1, orcWriteParallel)))
+		writer.WithParallelism(max(1, orcWriteParallel)),
+	}
+	if orcBlockSize > 0 {
+		opts = append(opts, writer.WithCompressionBlockSize(orcBlockSize))
+	}
+	if orcLevel > 0 && ck != orc.CompressionSnappy && ck != orc.CompressionNone {
+		opts = append(opts, writer.WithCompressionLevel(orcLevel))
+	}
+	w, err := writer.NewWriter(out, schema, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +91,7 @@ func newOrcWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, er
 }
 
 // Write hands the chunk's buffers to the vectors where the layouts agree
-// (bigint, date, string) and converts decimals and timestamps.
+// (bigint, date, string) and converts decimals, doubles and timestamps.
 func (o *orcWriter) Write(c *Chunk) error {
 	b := o.b
 	b.Reset()
@@ -72,6 +105,12 @@ func (o *orcWriter) Write(c *Chunk) error {
 			vals := v.Values[:0]
 			for _, x := range c.I64[col][:c.N] {
 				vals = append(vals, orc.Int128FromInt64(x))
+			}
+			v.Values = vals
+		case *orc.DoubleVector:
+			vals := v.Values[:0]
+			for _, x := range c.I64[col][:c.N] {
+				vals = append(vals, centsToDouble(x))
 			}
 			v.Values = vals
 		case *orc.TimestampVector:
@@ -135,6 +174,11 @@ var orcUseSarg = true
 // groups one at a time).
 var orcParallel = 1
 
+// orcBlockSize and orcLevel are the orcgo writer's compression block size
+// and codec level (flags -orc-block-size, -orc-level; 0 keeps the writer's
+// defaults).
+var orcBlockSize, orcLevel int
+
 // orcColumns is how many goroutines the orcgo reader decodes a batch's
 // columns on (flag -orc-columns, reader.WithColumnParallelism).
 var orcColumns = 1
@@ -145,7 +189,7 @@ var orcColumns = 1
 var orcWriteParallel = 1
 
 // orcView makes a Chunk that views an orcgo batch: bigint, date and string
-// vectors are used in place; decimals and timestamps are converted.
+// vectors are used in place; decimals, doubles and timestamps are converted.
 type orcView struct {
 	cols []int // batch column i is bench column cols[i]
 	dec  [numCols][]int64
@@ -171,6 +215,12 @@ func (v *orcView) view(b *orc.Batch) (*Chunk, error) {
 			d := v.dec[col][:0]
 			for _, y := range x.Values {
 				d = append(d, y.Int64())
+			}
+			v.dec[col], c.I64[col] = d, d
+		case *orc.DoubleVector:
+			d := v.dec[col][:0]
+			for _, y := range x.Values {
+				d = append(d, doubleToCents(y))
 			}
 			v.dec[col], c.I64[col] = d, d
 		case *orc.TimestampVector:

@@ -41,6 +41,29 @@ type pqRow struct {
 	TS            int64  `parquet:"l_ts,timestamp(microsecond:local)"`
 }
 
+// pqRowDouble is a row of the lineitem-double table: the money columns
+// are DOUBLE, tagged as in pqRow.
+type pqRowDouble struct {
+	OrderKey      int64   `parquet:"l_orderkey,delta"`
+	PartKey       int64   `parquet:"l_partkey"`
+	SuppKey       int64   `parquet:"l_suppkey"`
+	LineNumber    int64   `parquet:"l_linenumber,dict"`
+	Quantity      float64 `parquet:"l_quantity,dict"`
+	ExtendedPrice float64 `parquet:"l_extendedprice"`
+	Discount      float64 `parquet:"l_discount,dict"`
+	Tax           float64 `parquet:"l_tax,dict"`
+	ReturnFlag    string  `parquet:"l_returnflag,dict"`
+	LineStatus    string  `parquet:"l_linestatus,dict"`
+	ShipDate      int32   `parquet:"l_shipdate,date,dict"`
+	CommitDate    int32   `parquet:"l_commitdate,date,dict"`
+	ReceiptDate   int32   `parquet:"l_receiptdate,date,dict"`
+	ShipInstruct  string  `parquet:"l_shipinstruct,dict"`
+	ShipMode      string  `parquet:"l_shipmode,dict"`
+	Comment       string  `parquet:"l_comment"`
+	UUID          string  `parquet:"l_uuid"`
+	TS            int64   `parquet:"l_ts,timestamp(microsecond:local)"`
+}
+
 func pqgoCodec(codec string) (compress.Codec, error) {
 	switch codec {
 	case "zstd":
@@ -51,9 +74,11 @@ func pqgoCodec(codec string) (compress.Codec, error) {
 	return nil, fmt.Errorf("parquet-go: codec %q not benchmarked", codec)
 }
 
-type pqgoWriter struct {
-	w    *parquet.GenericWriter[pqRow]
-	rows []pqRow
+// pqgoWriter writes rows of type T, filled from a chunk by fill.
+type pqgoWriter[T any] struct {
+	w    *parquet.GenericWriter[T]
+	rows []T
+	fill func(dst *T, c *Chunk, i int)
 }
 
 func newPqgoWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, error) {
@@ -61,50 +86,80 @@ func newPqgoWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, e
 	if err != nil {
 		return nil, err
 	}
-	w := parquet.NewGenericWriter[pqRow](out,
+	opts := []parquet.WriterOption{
 		parquet.Compression(cc),
 		parquet.MaxRowsPerRowGroup(cfg.rowGroupRows),
 		parquet.DataPageStatistics(true),
 		parquet.BloomFilters(parquet.SplitBlockFilter(10, "l_uuid")), // 10 bits/value: ~1% FPP
-	)
-	return &pqgoWriter{w: w}, nil
+	}
+	if tableName == tableDouble {
+		return &pqgoWriter[pqRowDouble]{w: parquet.NewGenericWriter[pqRowDouble](out, opts...), fill: fillPqRowDouble}, nil
+	}
+	return &pqgoWriter[pqRow]{w: parquet.NewGenericWriter[pqRow](out, opts...), fill: fillPqRow}, nil
 }
 
 // str returns a string aliasing b (the writer copies what it keeps).
 func str(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-func (p *pqgoWriter) Write(c *Chunk) error {
+func fillPqRow(r *pqRow, c *Chunk, i int) {
+	*r = pqRow{
+		OrderKey:      c.I64[cOrderKey][i],
+		PartKey:       c.I64[cPartKey][i],
+		SuppKey:       c.I64[cSuppKey][i],
+		LineNumber:    c.I64[cLineNumber][i],
+		Quantity:      c.I64[cQuantity][i],
+		ExtendedPrice: c.I64[cExtendedPrice][i],
+		Discount:      c.I64[cDiscount][i],
+		Tax:           c.I64[cTax][i],
+		ReturnFlag:    str(c.Str[cReturnFlag].At(i)),
+		LineStatus:    str(c.Str[cLineStatus].At(i)),
+		ShipDate:      int32(c.I64[cShipDate][i]),
+		CommitDate:    int32(c.I64[cCommitDate][i]),
+		ReceiptDate:   int32(c.I64[cReceiptDate][i]),
+		ShipInstruct:  str(c.Str[cShipInstruct].At(i)),
+		ShipMode:      str(c.Str[cShipMode].At(i)),
+		Comment:       str(c.Str[cComment].At(i)),
+		UUID:          str(c.Str[cUUID].At(i)),
+		TS:            c.I64[cTS][i],
+	}
+}
+
+func fillPqRowDouble(r *pqRowDouble, c *Chunk, i int) {
+	*r = pqRowDouble{
+		OrderKey:      c.I64[cOrderKey][i],
+		PartKey:       c.I64[cPartKey][i],
+		SuppKey:       c.I64[cSuppKey][i],
+		LineNumber:    c.I64[cLineNumber][i],
+		Quantity:      centsToDouble(c.I64[cQuantity][i]),
+		ExtendedPrice: centsToDouble(c.I64[cExtendedPrice][i]),
+		Discount:      centsToDouble(c.I64[cDiscount][i]),
+		Tax:           centsToDouble(c.I64[cTax][i]),
+		ReturnFlag:    str(c.Str[cReturnFlag].At(i)),
+		LineStatus:    str(c.Str[cLineStatus].At(i)),
+		ShipDate:      int32(c.I64[cShipDate][i]),
+		CommitDate:    int32(c.I64[cCommitDate][i]),
+		ReceiptDate:   int32(c.I64[cReceiptDate][i]),
+		ShipInstruct:  str(c.Str[cShipInstruct].At(i)),
+		ShipMode:      str(c.Str[cShipMode].At(i)),
+		Comment:       str(c.Str[cComment].At(i)),
+		UUID:          str(c.Str[cUUID].At(i)),
+		TS:            c.I64[cTS][i],
+	}
+}
+
+func (p *pqgoWriter[T]) Write(c *Chunk) error {
 	if cap(p.rows) < c.N {
-		p.rows = make([]pqRow, c.N)
+		p.rows = make([]T, c.N)
 	}
 	rows := p.rows[:c.N]
 	for i := range rows {
-		rows[i] = pqRow{
-			OrderKey:      c.I64[cOrderKey][i],
-			PartKey:       c.I64[cPartKey][i],
-			SuppKey:       c.I64[cSuppKey][i],
-			LineNumber:    c.I64[cLineNumber][i],
-			Quantity:      c.I64[cQuantity][i],
-			ExtendedPrice: c.I64[cExtendedPrice][i],
-			Discount:      c.I64[cDiscount][i],
-			Tax:           c.I64[cTax][i],
-			ReturnFlag:    str(c.Str[cReturnFlag].At(i)),
-			LineStatus:    str(c.Str[cLineStatus].At(i)),
-			ShipDate:      int32(c.I64[cShipDate][i]),
-			CommitDate:    int32(c.I64[cCommitDate][i]),
-			ReceiptDate:   int32(c.I64[cReceiptDate][i]),
-			ShipInstruct:  str(c.Str[cShipInstruct].At(i)),
-			ShipMode:      str(c.Str[cShipMode].At(i)),
-			Comment:       str(c.Str[cComment].At(i)),
-			UUID:          str(c.Str[cUUID].At(i)),
-			TS:            c.I64[cTS][i],
-		}
+		p.fill(&rows[i], c, i)
 	}
 	_, err := p.w.Write(rows)
 	return err
 }
 
-func (p *pqgoWriter) Close() error { return p.w.Close() }
+func (p *pqgoWriter[T]) Close() error { return p.w.Close() }
 
 // pqgoFile adapts a parquet-go File to pqFile.
 type pqgoFile struct {
@@ -146,6 +201,8 @@ func pqgoStat(col int, lo, hi parquet.Value) Stat {
 		return Stat{OK: true, SMin: lo.ByteArray(), SMax: hi.ByteArray()}
 	case kDate:
 		return Stat{OK: true, Min: int64(lo.Int32()), Max: int64(hi.Int32())}
+	case kDouble:
+		return Stat{OK: true, Min: doubleToCents(lo.Double()), Max: doubleToCents(hi.Double())}
 	}
 	return Stat{OK: true, Min: lo.Int64(), Max: hi.Int64()}
 }
@@ -224,6 +281,7 @@ type pqgoColumn struct {
 	dict    parquet.Dictionary
 	dictI64 []int64
 	dictI32 []int32
+	dictF64 []float64
 	dictB   []byte
 	dictOff []uint32
 }
@@ -264,6 +322,8 @@ func (c *pqgoColumn) load() error {
 			c.dictB, c.dictOff = dv.ByteArray()
 		case kDate:
 			c.dictI32 = dv.Int32()
+		case kDouble:
+			c.dictF64 = dv.Double()
 		default:
 			c.dictI64 = dv.Int64()
 		}
@@ -307,6 +367,18 @@ func (c *pqgoColumn) Read(ch *Chunk, col, n int) error {
 			} else {
 				for _, v := range data.Int32()[a:b] {
 					dst = append(dst, int64(v))
+				}
+			}
+			ch.I64[col] = dst
+		case kDouble:
+			dst := ch.I64[col]
+			if indexed {
+				for _, ix := range data.Int32()[a:b] {
+					dst = append(dst, doubleToCents(c.dictF64[ix]))
+				}
+			} else {
+				for _, v := range data.Double()[a:b] {
+					dst = append(dst, doubleToCents(v))
 				}
 			}
 			ch.I64[col] = dst

@@ -35,6 +35,7 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/huff0"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
@@ -183,7 +184,15 @@ func NewBlockCompressor(kind orc.CompressionKind, level, blockSize int) (Compres
 			zstd.WithEncoderLevel(el),
 			zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(false),
-			zstd.WithZeroFrames(true))
+			zstd.WithZeroFrames(true),
+			// Huffman-code the literals of blocks where no match was
+			// found. The Go encoder skips that below its best level,
+			// storing such blocks raw, so a chunk of random UUID text
+			// (16 hex digits and dashes, no repeats) came out no smaller
+			// than it went in, where the reference zstd at levels 1 and 3
+			// halves it. The cost is one Huffman pass over blocks that
+			// find no matches.
+			zstd.WithAllLitEntropyCompression(true))
 		if err != nil {
 			return nil, fmt.Errorf("format: ZSTD encoder: %w", err)
 		}
@@ -461,11 +470,101 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 const zstdSlack = 64
 
 type zstdCompressor struct {
-	enc *zstd.Encoder
+	enc  *zstd.Encoder
+	huff huff0.Scratch // literals-only frames
+	alt  []byte        // a literals-only frame being built
 }
 
 func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
-	return z.enc.EncodeAll(src, dst[:0]), nil
+	out := z.enc.EncodeAll(src, dst[:0])
+	if len(src) >= zstdMinLiteralBlock && len(out) > len(src)-len(src)>>5 {
+		// Less than 3% saved: the encoder found no matches and, wanting
+		// a 1/16 gain before it Huffman-codes literals, stored the blocks
+		// raw. Bit-packed integers (dates, timestamps) often have a few
+		// percent of byte-level skew that a Huffman code takes.
+		z.alt = z.appendLiteralsFrame(z.alt[:0], src)
+		if len(z.alt) < len(out) {
+			out = append(out[:0], z.alt...)
+		}
+	}
+	return out, nil
+}
+
+// Literals-only frames.
+//
+// A zstd block whose sequences section says "no sequences" decodes to its
+// literals, so a frame of such blocks, each a Huffman-coded literals
+// section, is a standard frame (RFC 8878) that any zstd decoder reads:
+//
+//	frame:   magic fd2fb528 (LE) | descriptor | content size | blocks
+//	block:   3-byte header (last | type<<1 | size<<3) | content
+//	content: literals header | Huffman table + jump table + 4 streams | 0x00
+//
+// The descriptor sets Single_Segment (no window descriptor; the window is
+// the content size) with a 2-byte (size - 256) or 4-byte content size, and
+// no checksum or dictionary. Blocks hold at most 128 KiB of content; a
+// block that Huffman coding shrinks by less than 1/64 (plus 2 bytes) is
+// stored raw (type 0), which is libzstd's rule (ZSTD_minGain below its
+// ultra levels): decoding Huffman-coded literals costs more than copying,
+// so the gain must be worth it. The coded blocks are those the Go encoder
+// itself writes for input without matches when the gain clears its own
+// threshold of 1/16.
+const (
+	zstdMaxBlock        = 128 << 10 // largest block content (Block_Maximum_Size)
+	zstdMinLiteralBlock = 1 << 10   // smaller blocks are stored raw
+)
+
+// appendLiteralsFrame appends to dst a zstd frame holding src as
+// Huffman-coded literals, with no matches.
+func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
+	n := len(src)
+	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd)
+	if n-256 < 1<<16 {
+		v := n - 256 // callers pass at least zstdMinLiteralBlock bytes
+		dst = append(dst, 1<<6|1<<5, byte(v), byte(v>>8))
+	} else {
+		dst = append(dst, 2<<6|1<<5, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+	}
+	for off := 0; off < n; off += zstdMaxBlock {
+		blk := src[off:min(n, off+zstdMaxBlock)]
+		last := uint32(0)
+		if off+len(blk) == n {
+			last = 1
+		}
+		var lits []byte
+		if len(blk) >= zstdMinLiteralBlock {
+			z.huff.Reuse = huff0.ReusePolicyNone
+			var err error
+			if lits, _, err = huff0.Compress4X(blk, &z.huff); err != nil {
+				lits = nil
+			}
+		}
+		// literals header, Size_Format 10 (14-bit sizes, 4 bytes) or 11
+		// (18-bit sizes, 5 bytes); 4 streams either way
+		hdr := 5
+		if len(blk) < 1<<14 && len(lits) < 1<<14 {
+			hdr = 4
+		}
+		if lits == nil || hdr+len(lits)+1 > len(blk)-(len(blk)>>6+2) {
+			v := last | 0<<1 | uint32(len(blk))<<3
+			dst = append(dst, byte(v), byte(v>>8), byte(v>>16))
+			dst = append(dst, blk...)
+			continue
+		}
+		size := hdr + len(lits) + 1
+		v := last | 2<<1 | uint32(size)<<3
+		dst = append(dst, byte(v), byte(v>>8), byte(v>>16))
+		if hdr == 4 {
+			h := uint32(2) | 2<<2 | uint32(len(blk))<<4 | uint32(len(lits))<<18
+			dst = append(dst, byte(h), byte(h>>8), byte(h>>16), byte(h>>24))
+		} else {
+			h := uint64(2) | 3<<2 | uint64(len(blk))<<4 | uint64(len(lits))<<22
+			dst = append(dst, byte(h), byte(h>>8), byte(h>>16), byte(h>>24), byte(h>>32))
+		}
+		dst = append(dst, lits...)
+		dst = append(dst, 0) // Number_of_Sequences = 0
+	}
+	return dst
 }
 
 // clampLimit bounds a caller's output limit to [0, maxChunkLength].

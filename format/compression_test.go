@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -570,4 +571,204 @@ func checkExampleStripes(t *testing.T, e *exampleFile, f *orcpb.Footer) {
 	if seeks == 0 {
 		t.Errorf("no row-index position was tried")
 	}
+}
+
+// hexText returns n bytes of random UUID text: no repeats for a match
+// finder, but 17 symbols for an entropy coder.
+func hexText(r *rand.Rand, n int) []byte {
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, n+36)
+	for len(out) < n {
+		for i := range 36 {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				out = append(out, '-')
+			} else {
+				out = append(out, hex[r.IntN(16)])
+			}
+		}
+	}
+	return out[:n]
+}
+
+// TestZstdEntropyCodesMatchlessChunks checks that ZSTD still shrinks a
+// chunk in which the match finder finds nothing, by coding its literals:
+// random hex text carries 4 bits per byte, so it must come out well under
+// two thirds of its size (stored raw, it would be larger than the input).
+func TestZstdEntropyCodesMatchlessChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{10_000, 64 << 10, 256 << 10} {
+		data := hexText(r, size)
+		for _, level := range []int{0, 1, 3, 9} {
+			c, err := NewBlockCompressor(orc.CompressionZstd, level, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			z, err := c.Compress(nil, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(z) > len(data)*2/3 {
+				t.Errorf("%d bytes of hex text, level %d: compressed to %d bytes, want at most %d",
+					size, level, len(z), len(data)*2/3)
+			}
+			d, _ := NewDecompressor(orc.CompressionZstd)
+			out, err := d.Decompress(nil, z)
+			if err != nil || !bytes.Equal(out, data) {
+				t.Fatalf("%d bytes, level %d: round trip: %v", size, level, err)
+			}
+		}
+	}
+}
+
+// skewedBytes returns n random bytes, one in eight of them a zero: about
+// 5% smaller Huffman-coded, under the 1/16 the encoder asks for, and with
+// no matches to find, like bit-packed integers whose high bits vary little.
+func skewedBytes(r *rand.Rand, n int) []byte {
+	out := make([]byte, n)
+	for i := range out {
+		if r.IntN(8) != 0 {
+			out[i] = byte(r.Uint32())
+		}
+	}
+	return out
+}
+
+// TestZstdLiteralsOnlyFrames checks the fallback for chunks the encoder
+// leaves raw although Huffman coding shrinks them a little: they must come
+// out smaller than they went in, as frames our decoder reads back, and
+// chunks with no skew at all must not grow past the raw size plus headers.
+// (Chunks under 4 KiB are only round-tripped: the Huffman table eats the
+// gain.)
+func TestZstdLiteralsOnlyFrames(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	for _, size := range []int{1 << 10, 5000, 16383, 16384, 100_000, 128 << 10, 128<<10 + 1, 256 << 10, 1 << 20} {
+		c, err := NewBlockCompressor(orc.CompressionZstd, 0, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := skewedBytes(r, size)
+		z, err := c.Compress(nil, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := size - size/50; size >= 4096 && len(z) > limit {
+			t.Errorf("%d skewed bytes: compressed to %d, want at most %d", size, len(z), limit)
+		}
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%d skewed bytes: round trip: %v", size, err)
+		}
+		var h zstd.Header
+		if err := h.Decode(z); err != nil || !h.HasFCS || h.FrameContentSize != uint64(size) {
+			t.Errorf("%d skewed bytes: frame header %+v, %v", size, h, err)
+		}
+		random := make([]byte, size)
+		for i := range random {
+			random[i] = byte(r.Uint32())
+		}
+		if z, _ = c.Compress(nil, random); len(z) > size+size/1000+16 {
+			t.Errorf("%d random bytes: compressed to %d", size, len(z))
+		}
+		if out, err = d.Decompress(nil, z); err != nil || !bytes.Equal(out, random) {
+			t.Fatalf("%d random bytes: round trip: %v", size, err)
+		}
+	}
+}
+
+// TestZstdLiteralsMinGain checks libzstd's rule for coding literals: a
+// block that Huffman coding would shrink by well under 1/64 (here about
+// 0.3%: one byte in 64 a zero, the rest random) is not worth its decoding
+// cost, so the chunk comes out no smaller than it went in and is stored as
+// is.
+func TestZstdLiteralsMinGain(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	data := make([]byte, 256<<10)
+	for i := range data {
+		if r.IntN(64) != 0 {
+			data[i] = byte(r.Uint32())
+		}
+	}
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, len(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := c.Compress(nil, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(z) < len(data) {
+		t.Errorf("%d bytes with 0.3%% skew compressed to %d; want them stored as is", len(data), len(z))
+	}
+}
+
+// TestZstdFramesAreStandard decodes what the ZSTD compressor writes with
+// the reference zstd command when it is installed: chunks must stay
+// plain zstd frames that every ORC reader (zstd-jni, libzstd) decodes.
+func TestZstdFramesAreStandard(t *testing.T) {
+	bin, err := exec.LookPath("zstd")
+	if err != nil {
+		t.Skip("the zstd command is not installed")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	inputs := testInputs(r)
+	inputs = append(inputs, struct {
+		name string
+		data []byte
+	}{"hex", hexText(r, 200_000)}, struct {
+		name string
+		data []byte
+	}{"skewed", skewedBytes(r, 300_000)}, struct {
+		name string
+		data []byte
+	}{"skewed-small", skewedBytes(r, 3000)})
+	for _, level := range []int{0, 1, 19} {
+		c, err := NewBlockCompressor(orc.CompressionZstd, level, 256<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range inputs {
+			if len(in.data) == 0 {
+				continue
+			}
+			z, err := c.Compress(nil, in.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "-d", "-c", "-q")
+			cmd.Stdin = bytes.NewReader(z)
+			out, err := cmd.Output()
+			if err != nil || !bytes.Equal(out, in.data) {
+				t.Errorf("level %d, %s: zstd -d gave %d bytes (want %d), error %v", level, in.name, len(out), len(in.data), err)
+			}
+		}
+	}
+}
+
+// FuzzZstdRoundTrip compresses arbitrary chunks, skewed ones repeated so
+// that some take the literals-only path, and checks they decode back.
+func FuzzZstdRoundTrip(f *testing.F) {
+	r := rand.New(rand.NewPCG(9, 10))
+	f.Add(skewedBytes(r, 3000), uint16(1))
+	f.Add(hexText(r, 2000), uint16(3))
+	f.Add([]byte("orc"), uint16(500))
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, 1<<20)
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	f.Fuzz(func(t *testing.T, piece []byte, times uint16) {
+		data := bytes.Repeat(piece, int(times%1000)+1)
+		if len(data) > 1<<20 {
+			data = data[:1<<20]
+		}
+		z, err := c.Compress(nil, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%d bytes: round trip: %v", len(data), err)
+		}
+	})
 }
