@@ -117,6 +117,7 @@ func main() {
 	flag.IntVar(&orcBlockSize, "orc-block-size", 0, "orcgo compression block size in bytes (writer.WithCompressionBlockSize; 0: the writer's default)")
 	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
 	flag.IntVar(&orcColumns, "orc-columns", 1, "goroutines the orcgo reader decodes a batch's columns on (reader.WithColumnParallelism); 1 matches the single-threaded Parquet readers")
+	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (1 MiB)")
 	flag.IntVar(&orcParallel, "orc-parallel", 1, "stripes the orcgo reader decodes at once (reader.WithParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Parse()
 	if o.rows == 0 {

@@ -183,6 +183,10 @@ var orcBlockSize, orcLevel int
 // columns on (flag -orc-columns, reader.WithColumnParallelism).
 var orcColumns = 1
 
+// orcWindow is the orcgo reader's read window (flag -orc-window,
+// reader.WithReadWindow; 0 keeps the default).
+var orcWindow int64
+
 // orcWriteParallel is how many goroutines the orcgo writer encodes and
 // compresses a batch's columns on (flag -orc-write-parallel,
 // writer.WithParallelism).
@@ -243,6 +247,9 @@ func queryOrc(f *countingFile, q *Query, batch int) (QueryResult, error) {
 	}
 	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, orcParallel)),
 		reader.WithColumnParallelism(max(1, orcColumns))}
+	if orcWindow > 0 {
+		opts = append(opts, reader.WithReadWindow(orcWindow))
+	}
 	if len(q.Cols) < numCols {
 		opts = append(opts, reader.WithColumns(colNames(q.Cols)...))
 	}
