@@ -76,6 +76,7 @@ type InStream struct {
 
 	buf     []byte // decompression buffer
 	pending []byte // rest of the current chunk, handed out next
+	skip    uint64 // bytes of the next chunk read to skip (a lazy Seek)
 
 	// The last chunk read, so seeks inside it need no second
 	// decompression: cur is its whole decompressed content, curOff its
@@ -148,6 +149,7 @@ func (s *InStream) SetWindow(data []byte, start uint64) {
 	s.start = start
 	s.pos = start
 	s.pending = nil
+	s.skip = 0
 	s.cur = nil
 	s.curOff = noChunk
 }
@@ -236,9 +238,16 @@ func (s *InStream) NextChunk() ([]byte, error) {
 			s.pos = s.end()
 			return c, nil
 		}
+		off := s.pos
 		c, err := s.readChunk()
 		if err != nil {
 			return nil, err
+		}
+		if s.skip > 0 {
+			if s.skip > uint64(len(c)) {
+				return nil, s.corrupt(off, "position %d inside a chunk of %d bytes", s.skip, len(c))
+			}
+			c, s.skip = c[s.skip:], 0
 		}
 		if len(c) > 0 {
 			return c, nil
@@ -305,6 +314,8 @@ func (s *InStream) readChunk() ([]byte, error) {
 // the decompressed chunk, which may equal the chunk's length). A position
 // outside the stream or its chunk gives an error wrapping orc.ErrCorrupt; a
 // position outside the window an error wrapping ErrOutsideWindow.
+// With a Loader nothing is fetched until bytes are read: the chunk is read
+// then, and an inner offset past its end is reported then.
 func (s *InStream) Seek(p *PositionProvider) error {
 	s.pending = nil
 	if s.comp == orc.CompressionNone {
@@ -315,12 +326,10 @@ func (s *InStream) Seek(p *PositionProvider) error {
 		if off > s.length {
 			return s.corrupt(0, "position %d beyond the stream's %d bytes", off, s.length)
 		}
-		if off < s.start || off > s.end() {
-			if err := s.ensure(off, 1); err != nil {
-				return err
-			}
+		if (off < s.start || off > s.end()) && s.loader == nil {
+			return s.outside(off, 0)
 		}
-		s.pos = off
+		s.pos = off // with a Loader, the bytes are fetched when read
 		return nil
 	}
 	if s.setupErr != nil {
@@ -340,6 +349,13 @@ func (s *InStream) Seek(p *PositionProvider) error {
 			return nil
 		}
 		return s.corrupt(0, "position (%d, %d) beyond the stream's %d bytes", off, inner, s.length)
+	}
+	s.skip = 0
+	if off != s.curOff && s.loader != nil {
+		// Fetched and decompressed when first read: a run of row groups
+		// whose values are all null reads no byte of the stream.
+		s.pos, s.skip = off, inner
+		return nil
 	}
 	if off < s.start || off >= s.end() {
 		if err := s.ensure(off, chunkHeaderSize); err != nil {

@@ -515,17 +515,31 @@ func TestInStreamLoader(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("pieces of %d: %d bytes, %v", size, len(got), err)
 		}
+		loads := l.loads
 		if err := in.Seek(NewPositionProvider([]uint64{offs[4], 50})); err != nil {
 			t.Fatal(err)
+		}
+		if l.loads != loads {
+			t.Errorf("pieces of %d: Seek loaded %d pieces before any read", size, l.loads-loads)
 		}
 		got, err = readAll(t, in)
 		if err != nil || !bytes.Equal(got, want[4*100+6+50:]) {
 			t.Fatalf("pieces of %d after a seek: %d bytes, %v", size, len(got), err)
 		}
 	}
+	// A lazy seek past a chunk's end is corrupt at the first read.
+	l := &pieceLoader{stream: stream, size: 1000}
+	in := NewInStream(StreamInfo{Name: "DATA", Length: uint64(len(stream))}, nil, orc.CompressionZlib, 1000, dec)
+	in.SetLoader(l)
+	if err := in.Seek(NewPositionProvider([]uint64{offs[2], 500})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.NextChunk(); !errors.Is(err, orc.ErrCorrupt) {
+		t.Errorf("reading after a seek past the chunk's end: %v, want ErrCorrupt", err)
+	}
 	// Uncompressed.
 	raw := NewInStream(StreamInfo{Name: "DATA", Length: uint64(len(want))}, nil, orc.CompressionNone, 0, nil)
-	l := &pieceLoader{stream: want, size: 7}
+	l = &pieceLoader{stream: want, size: 7}
 	raw.SetLoader(l)
 	var br ByteReader
 	br.Reset(raw)

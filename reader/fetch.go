@@ -126,18 +126,27 @@ func (f *streamFetch) what() string {
 	return fmt.Sprintf("reading %s of column %d in stripe %d", f.plan.key.kind, f.plan.key.column, f.stripe)
 }
 
+// reserve makes f.own a buffer of at least n bytes and of n's size class,
+// dropping the current piece when it has to replace the buffer.
+func (f *streamFetch) reserve(n int64) error {
+	if int64(len(f.own)) >= n && int64(len(f.own)) <= bufCap(n) {
+		return nil
+	}
+	f.drop()
+	buf := f.bufs.get(n)
+	if err := f.mem.take(int64(len(buf)), f.what); err != nil {
+		f.bufs.put(buf)
+		return err
+	}
+	f.own = buf
+	return nil
+}
+
 // copyPiece makes a copy of data, stream bytes from start, the current
 // piece, in a buffer of at least room bytes.
 func (f *streamFetch) copyPiece(data []byte, start uint64, room int64) error {
-	n := max(int64(len(data)), room)
-	if int64(len(f.own)) < n || int64(len(f.own)) > bufCap(n) {
-		f.drop()
-		buf := f.bufs.get(n)
-		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
-			f.bufs.put(buf)
-			return err
-		}
-		f.own = buf
+	if err := f.reserve(max(int64(len(data)), room)); err != nil {
+		return err
 	}
 	copy(f.own, data)
 	f.data, f.start = f.own[:len(data)], start
@@ -147,15 +156,8 @@ func (f *streamFetch) copyPiece(data []byte, start uint64, room int64) error {
 // readPiece reads l, file bytes of the stream, into a buffer of its own
 // of at least room bytes and makes them the current piece.
 func (f *streamFetch) readPiece(l streamLoc, room int64) error {
-	n := max(l.length, room)
-	if int64(len(f.own)) < n || int64(len(f.own)) > bufCap(n) {
-		f.drop()
-		buf := f.bufs.get(n)
-		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
-			f.bufs.put(buf)
-			return err
-		}
-		f.own = buf
+	if err := f.reserve(max(l.length, room)); err != nil {
+		return err
 	}
 	f.data, f.start = f.own[:l.length], uint64(l.offset-f.plan.loc.offset)
 	if err := readFull(f.r, f.data, l.offset); err != nil {

@@ -65,6 +65,7 @@ var sdRegressions = []struct {
 	// Generator 1 (before union and decimal(5,5) columns); the bug stays
 	// covered by TestSargTimestampReadBack.
 	{1, 914882880689, 30, "writer: TIMESTAMP statistics of a wall clock in a DST gap (New York) described the written, not the read-back, wall clock"},
+	{3, 363052573605, 38, "reader: seeking a stream to a run whose values are all null fetched the chunk at its position, outside the run's (empty) planned range"},
 }
 
 // sdCatalog is the pool of columns a generated file draws from. Every file
