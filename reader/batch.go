@@ -66,9 +66,11 @@ type BatchReader struct {
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
 	par       *parallel
 	plan      *stripePlan // the current stripe's plan, or nil
+	pin       planInput   // what it was planned from
 	sio       *stripeIO   // its streams' fetches
 	ix        *stripeIndex
 	run       int   // next run of the plan to start
+	runFirst  int64 // stripe row of the current run's first row
 	remaining int64 // rows left in the current run
 	runRows   int64 // rows of the current run
 	ctx       stripeCtx
@@ -406,7 +408,7 @@ func (br *BatchReader) startRun() error {
 		br.def.loaded = false
 		if br.def.started {
 			for _, f := range br.sio.fetches {
-				if f.plan.deferred && !f.plan.whole {
+				if f.plan.deferred && !f.plan.whole && !f.plan.noSeek {
 					f.drop()
 				}
 			}
@@ -422,6 +424,7 @@ func (br *BatchReader) startRun() error {
 		first = int64(run.first) * p.stride
 		end = min(end, int64(run.end)*p.stride)
 	}
+	br.runFirst = first
 	br.remaining = end - first
 	br.runRows = end - first
 	return nil
@@ -474,6 +477,9 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 			return 0, err
 		}
 	}
+	if br.def != nil && br.def.loaded {
+		br.def.at = br.runFirst + br.runRows - br.remaining + int64(n)
+	}
 	if kept == 0 && mask == nil {
 		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
@@ -499,10 +505,11 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 // its first run's pieces and starts the column readers.
 func (br *BatchReader) startStripe(i int) error {
 	br.stats.StripesConsidered++
-	p, ix, meta, err := br.planFor(i)
+	p, ix, meta, in, err := br.planFor(i)
 	if err != nil || p == nil {
 		return err
 	}
+	br.pin = in
 	if len(p.runs) == 0 {
 		br.stats.StripesSkipped++
 		return nil
@@ -515,10 +522,10 @@ func (br *BatchReader) startStripe(i int) error {
 // it. It returns a nil plan for a stripe the statistics rule out (counted
 // as skipped), and reads nothing but the stripe's footer and the row
 // indexes and bloom filters pruning needs.
-func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, error) {
+func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	r := br.r
 	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, planInput{}, err
 	}
 	if br.sarg != nil && r.HasStripeStatistics() {
 		src := &levelSource{r: r, stripe: i}
@@ -528,12 +535,12 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, e
 		}
 		if !tv.IsNeeded() {
 			br.stats.StripesSkipped++
-			return nil, nil, nil, nil
+			return nil, nil, nil, planInput{}, nil
 		}
 	}
 	meta, err := r.readStripeMeta(i)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, planInput{}, err
 	}
 	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
@@ -544,18 +551,18 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, e
 	var ix *stripeIndex
 	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, planInput{}, err
 		}
 		in.entries = ix.entries
 		if cols := indexNeeded(in); len(cols) > 0 {
 			if err := br.readIndex(ix, cols, false); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, planInput{}, err
 			}
 		}
 	}
 	p, err := planStripe(in)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, planInput{}, err
 	}
 	if br.explain != nil {
 		if ix != nil {
@@ -564,7 +571,7 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, e
 		}
 		br.explain.WriteString(indent(p.String()))
 	}
-	return p, ix, meta, nil
+	return p, ix, meta, in, nil
 }
 
 // loadStripe fetches the plan's first reads and starts the column readers

@@ -21,6 +21,11 @@ type deferred struct {
 	col     []bool // per file column id: under a deferred field
 	started bool   // the deferred fields' readers are started on the stripe
 	loaded  bool   // ... and positioned in the current run
+	// noSeek marks, per field, one that cannot seek in this stripe (a
+	// column's row index was unusable): it is brought to a run by skipping
+	// rows from at, the stripe row the deferred fields are at.
+	noSeek []bool
+	at     int64
 }
 
 // setupDeferred decides whether exact filtering may defer fields: those
@@ -92,10 +97,17 @@ func (br *BatchReader) loadDeferred() error {
 			return err
 		}
 	}
+	sr := br.root.(*structReader)
+	if first {
+		d.at = 0
+		clear(d.noSeek)
+		if err := br.planDeferredColumns(sr); err != nil {
+			return err
+		}
+	}
 	if err := br.prefetch(br.sio, k, true, first); err != nil {
 		return err
 	}
-	sr := br.root.(*structReader)
 	if first {
 		d.started = true
 		for i, f := range sr.fields {
@@ -110,8 +122,17 @@ func (br *BatchReader) loadDeferred() error {
 	d.loaded = true
 	consumed := br.runRows - br.remaining // rows of the run before this batch
 	run := br.plan.runs[k]
+	target := br.runFirst + consumed
 	for i, f := range sr.fields {
 		if !d.field[i] {
+			continue
+		}
+		if d.noSeek != nil && d.noSeek[i] {
+			if target > d.at {
+				if err := f.skip(target - d.at); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		if br.seekRun(k) {
@@ -125,5 +146,51 @@ func (br *BatchReader) loadDeferred() error {
 			}
 		}
 	}
+	d.at = target
 	return nil
+}
+
+// planDeferredColumns reads the row indexes of the deferred columns the
+// stripe's plan left pending and plans their streams (planDeferred), at
+// their first match in the stripe: a stripe whose kept row groups hold no
+// matching row never reads them.
+func (br *BatchReader) planDeferredColumns(sr *structReader) error {
+	p := br.plan
+	if len(p.pending) == 0 {
+		return nil
+	}
+	if err := br.readIndex(br.ix, p.pending, false); err != nil {
+		return err
+	}
+	br.pin.entries = br.ix.entries
+	noSeek, err := planDeferred(br.pin, p)
+	if err != nil {
+		return err
+	}
+	d := br.def
+	if d.noSeek == nil {
+		d.noSeek = make([]bool, len(sr.fields))
+	}
+	for i, f := range sr.fields {
+		if d.field[i] {
+			d.noSeek[i] = anyColumn(f, noSeek)
+		}
+	}
+	if br.explain != nil {
+		fmt.Fprintf(br.explain, "stripe %d deferred columns planned at their first match:\n%s", p.stripe, indent(p.String()))
+	}
+	return nil
+}
+
+// anyColumn reports whether marks is set for a column under c.
+func anyColumn(c columnReader, marks []bool) bool {
+	if marks[c.columnID()] {
+		return true
+	}
+	for _, k := range children(c) {
+		if anyColumn(k, marks) {
+			return true
+		}
+	}
+	return false
 }

@@ -239,8 +239,10 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 			reads = p.deferredStartReads[i]
 		}
 	}
+	// Streams read whole, and those that cannot seek, keep their place.
+	keep := func(f *streamFetch) bool { return f.plan.whole || f.plan.noSeek && !start }
 	for _, f := range s.fetches {
-		if f.plan.deferred == deferred && !f.plan.whole {
+		if f.plan.deferred == deferred && !keep(f) {
 			f.drop()
 		}
 	}
@@ -249,7 +251,7 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 	for _, rg := range reads {
 		users = users[:0]
 		for _, f := range s.fetches {
-			if f.plan.deferred != deferred {
+			if f.plan.deferred != deferred || f.plan.noSeek && !start {
 				continue
 			}
 			if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok && l.offset >= rg.offset && l.offset+l.length <= rg.offset+rg.length {
@@ -302,7 +304,7 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 		}
 	}
 	for _, f := range s.fetches {
-		if f.plan.deferred == deferred && !f.plan.whole {
+		if f.plan.deferred == deferred && !keep(f) {
 			f.window(f.runStart(i))
 		}
 	}

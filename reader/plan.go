@@ -51,6 +51,9 @@ type stripePlan struct {
 	reads, deferredReads, deferredStartReads [][]ioRange
 	// whyWhole tells why a stripe with pruned groups is read as one unit.
 	whyWhole string
+	// pending lists the deferred columns whose streams wait for their row
+	// indexes, read at the stripe's first match (planDeferred).
+	pending []int
 }
 
 // streamPlan is what one selected data stream reads.
@@ -59,6 +62,9 @@ type streamPlan struct {
 	loc      streamLoc
 	deferred bool // a column the exact filter reads only for runs with a match
 	whole    bool // no positions: read whole when the column starts
+	pending  bool // a deferred stream whose column's index is not read yet
+	noSeek   bool // a deferred stream read from the stripe's start (its index was unusable)
+	slot     int  // the stream's slot in its column's row index entries, or -1
 	// ranges are, per run, the stream-relative bytes the run needs (empty
 	// when it needs none); exact marks those that end exactly where the
 	// group after the run starts.
@@ -86,13 +92,17 @@ type planInput struct {
 
 // indexNeeded returns the selected columns whose row index a plan for kept
 // needs and that entries lacks: every selected column when some group is
-// pruned (runs are reached by seeking).
+// pruned (runs are reached by seeking), but for the deferred columns, whose
+// indexes are read at their first match in the stripe (planDeferred).
 func indexNeeded(in planInput) []int {
 	if in.kept == nil || !pruned(in.kept) {
 		return nil
 	}
 	var cols []int
 	for col, sel := range in.selected {
+		if in.deferred != nil && in.deferred[col] {
+			continue
+		}
 		if _, ok := in.entries[col]; sel && !ok {
 			if _, has := in.meta.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]; has {
 				cols = append(cols, col)
@@ -129,7 +139,13 @@ func planStripe(in planInput) (*stripePlan, error) {
 	ranged := in.kept != nil && pruned(in.kept)
 	if ranged {
 		for col, sel := range in.selected {
-			if _, ok := in.entries[col]; sel && !ok {
+			_, ok := in.entries[col]
+			if in.deferred != nil && in.deferred[col] {
+				// Read when needed; a column without a ROW_INDEX stream
+				// could never seek.
+				_, ok = m.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]
+			}
+			if sel && !ok {
 				ranged = false
 				p.whyWhole = fmt.Sprintf("column %d has no usable row index", col)
 				break
@@ -138,6 +154,11 @@ func planStripe(in planInput) (*stripePlan, error) {
 	}
 	if ranged {
 		p.stride, p.seek = in.stride, true
+		for col, sel := range in.selected {
+			if _, ok := in.entries[col]; sel && !ok {
+				p.pending = append(p.pending, col) // deferred, seen above
+			}
+		}
 		for g := 0; g < len(in.kept); {
 			if !in.kept[g] {
 				g++
@@ -176,6 +197,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 					slot = i
 				}
 			}
+			sp.slot = slot
 			switch {
 			case slot < 0:
 				// Read whole when the column starts (a dictionary).
@@ -185,20 +207,40 @@ func planStripe(in planInput) (*stripePlan, error) {
 			case !ranged:
 				sp.ranges = []rowindex.Range{{Start: 0, End: uint64(sp.loc.length)}}
 				sp.exact = []bool{true}
+			case in.entries[col] == nil:
+				// A deferred column: planned when its index is read.
+				sp.pending = true
 			default:
-				si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, slot, in.compressed, in.blockSize)
-				if err != nil {
-					return nil, orc.WithLocation(err, sp.loc.offset, m.index, col, "ROW_INDEX")
-				}
-				for _, run := range p.runs {
-					r, exact := si.RunRange(run.first, run.end)
-					sp.ranges = append(sp.ranges, r)
-					sp.exact = append(sp.exact, exact)
+				if err := p.planRanges(&sp, in, layout); err != nil {
+					return nil, err
 				}
 			}
 			p.streams = append(p.streams, sp)
 		}
 	}
+	p.planReads(in)
+	return p, nil
+}
+
+// planRanges plans stream sp's range for every run from its column's row
+// index entries.
+func (p *stripePlan) planRanges(sp *streamPlan, in planInput, layout []rowindex.Slot) error {
+	col := sp.key.column
+	si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, sp.slot, in.compressed, in.blockSize)
+	if err != nil {
+		return orc.WithLocation(err, sp.loc.offset, p.stripe, col, "ROW_INDEX")
+	}
+	sp.ranges, sp.exact = sp.ranges[:0], sp.exact[:0]
+	for _, run := range p.runs {
+		r, exact := si.RunRange(run.first, run.end)
+		sp.ranges = append(sp.ranges, r)
+		sp.exact = append(sp.exact, exact)
+	}
+	return nil
+}
+
+// planReads groups the streams' first windows of each run into reads.
+func (p *stripePlan) planReads(in planInput) {
 	n := len(p.runs)
 	p.reads, p.deferredReads, p.deferredStartReads = make([][]ioRange, n), make([][]ioRange, n), make([][]ioRange, n)
 	for i := range p.runs {
@@ -213,7 +255,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 				if !sp.whole || i == 0 {
 					eager = append(eager, l)
 				}
-			case sp.whole:
+			case sp.whole || sp.noSeek:
 				start = append(start, l)
 			default:
 				deferred = append(deferred, l)
@@ -226,7 +268,52 @@ func planStripe(in planInput) (*stripePlan, error) {
 		p.deferredReads[i] = coalesceMax(deferred, in.gap, in.window)
 		p.deferredStartReads[i] = coalesceMax(start, in.gap, in.window)
 	}
-	return p, nil
+}
+
+// planDeferred plans the deferred columns' streams once their row indexes
+// are in in.entries (read at the stripe's first match). A column whose index
+// could not be used (its entries do not match the stripe's row groups) is
+// read from the stripe's start instead: its streams are planned whole and
+// noSeek marks it, for the executor to skip rows rather than seek. Like
+// planStripe it decides from metadata alone.
+func planDeferred(in planInput, p *stripePlan) (noSeek []bool, err error) {
+	if len(p.pending) == 0 {
+		return nil, nil
+	}
+	cols := in.schema.Columns()
+	noSeek = make([]bool, len(in.selected))
+	for _, col := range p.pending {
+		noSeek[col] = in.entries[col] == nil
+	}
+	for i := range p.streams {
+		sp := &p.streams[i]
+		if !sp.pending {
+			continue
+		}
+		col := sp.key.column
+		sp.pending = false
+		if noSeek[col] {
+			sp.noSeek = true
+			sp.ranges, sp.exact = sp.ranges[:0], sp.exact[:0]
+			for range p.runs {
+				sp.ranges = append(sp.ranges, rowindex.Range{Start: 0, End: uint64(sp.loc.length)})
+				sp.exact = append(sp.exact, false)
+			}
+			continue
+		}
+		kind, _, err := in.meta.encoding(col)
+		if err != nil {
+			return nil, err
+		}
+		_, hasPresent := in.meta.streams[streamKey{col, orcpb.Stream_PRESENT}]
+		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(in.meta, cols[col], in.version))
+		if err := p.planRanges(sp, in, layout); err != nil {
+			return nil, err
+		}
+	}
+	p.pending = nil
+	p.planReads(in)
+	return noSeek, nil
 }
 
 // firstRead returns the file bytes the stream reads when run i starts: its
@@ -235,6 +322,9 @@ func planStripe(in planInput) (*stripePlan, error) {
 func (sp *streamPlan) firstRead(i int, window int64, whole bool) (streamLoc, bool) {
 	if sp.whole {
 		return sp.loc, whole && sp.loc.length > 0
+	}
+	if sp.pending {
+		return streamLoc{}, false
 	}
 	r := sp.ranges[i]
 	if r.End <= r.Start {
@@ -291,6 +381,10 @@ func (p *stripePlan) String() string {
 		}
 		if sp.whole {
 			b.WriteString(" whole\n")
+			continue
+		}
+		if sp.pending {
+			b.WriteString(" (index read at the first match)\n")
 			continue
 		}
 		for i, r := range sp.ranges {

@@ -58,7 +58,7 @@ func TestPlanFiles(t *testing.T) {
 				b.WriteString("where " + c.where + "\n")
 			}
 			for i := range r.Stripes() {
-				p, _, _, err := br.planFor(i)
+				p, ix, _, in, err := br.planFor(i)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,6 +67,17 @@ func TestPlanFiles(t *testing.T) {
 					continue
 				}
 				b.WriteString(p.String())
+				if len(p.pending) > 0 {
+					// As at the stripe's first match.
+					if err := br.readIndex(ix, p.pending, false); err != nil {
+						t.Fatal(err)
+					}
+					in.entries = ix.entries
+					if _, err := planDeferred(in, p); err != nil {
+						t.Fatal(err)
+					}
+					b.WriteString("at the first match:\n" + p.String())
+				}
 			}
 			st := br.Stats()
 			if st.RowsDecoded != 0 {
@@ -126,9 +137,11 @@ func TestPlanStripeTable(t *testing.T) {
 		},
 		Columns: []*orcpb.ColumnEncoding{enc(orcpb.ColumnEncoding_DIRECT), enc(orcpb.ColumnEncoding_DIRECT_V2), enc(orcpb.ColumnEncoding_DIRECT_V2)},
 	}, streams: map[streamKey]streamLoc{
-		{1, orcpb.Stream_DATA}:   {offset: 100, length: 3000},
-		{2, orcpb.Stream_DATA}:   {offset: 3100, length: 6000},
-		{2, orcpb.Stream_LENGTH}: {offset: 9100, length: 600},
+		{1, orcpb.Stream_DATA}:      {offset: 100, length: 3000},
+		{2, orcpb.Stream_DATA}:      {offset: 3100, length: 6000},
+		{2, orcpb.Stream_LENGTH}:    {offset: 9100, length: 600},
+		{1, orcpb.Stream_ROW_INDEX}: {offset: 10, length: 40},
+		{2, orcpb.Stream_ROW_INDEX}: {offset: 50, length: 50},
 	}}
 	meta.encodings = meta.footer.Columns
 	// a: aligned groups at 0, 700, 1500, 2200 (RLE: chunk, inner, skip).
@@ -189,6 +202,26 @@ func TestPlanStripeTable(t *testing.T) {
 	p, _ = planStripe(in)
 	if len(p.reads[0]) != 1 || len(p.deferredReads[0]) != 2 || p.reads[0][0] != (ioRange{100, 1500}) {
 		t.Errorf("deferred: reads %v, deferred %v", p.reads, p.deferredReads)
+	}
+	// A deferred column's index is read at its first match: until then
+	// its streams are pending, and planDeferred plans them.
+	delete(in.entries, 2)
+	p, _ = planStripe(in)
+	if len(p.pending) != 1 || p.pending[0] != 2 || len(p.deferredReads[0]) != 0 || len(p.reads[0]) != 1 {
+		t.Fatalf("pending deferred column: pending %v, reads %v, deferred %v", p.pending, p.reads, p.deferredReads)
+	}
+	in.entries[2] = lengths
+	noSeek, err := planDeferred(in, p)
+	if err != nil || noSeek[2] || len(p.deferredReads[0]) != 2 || len(p.pending) != 0 {
+		t.Errorf("planDeferred: %v, noSeek %v, deferred reads %v", err, noSeek, p.deferredReads)
+	}
+	// An index that turns out unusable: read from the stripe's start.
+	delete(in.entries, 2)
+	p, _ = planStripe(in)
+	noSeek, err = planDeferred(in, p)
+	if err != nil || !noSeek[2] || len(p.deferredStartReads[0]) != 1 || len(p.deferredReads[0]) != 0 ||
+		p.deferredStartReads[0][0] != (ioRange{3100, 6600}) {
+		t.Errorf("planDeferred without the index: %v, noSeek %v, start reads %v, reads %v", err, noSeek, p.deferredStartReads, p.deferredReads)
 	}
 }
 

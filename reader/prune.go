@@ -281,7 +281,7 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 			}
 			// An index that does not have one entry per row group is not
 			// used: the column counts as unindexed.
-			if len(ri.GetEntry()) == ix.groups {
+			if len(ri.GetEntry()) == ix.groups && (unusableIndex == nil || !unusableIndex(w.key.column)) {
 				ix.entries[w.key.column] = ri.GetEntry()
 			}
 		} else {
@@ -296,6 +296,10 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 	}
 	return nil
 }
+
+// unusableIndex, set by tests, makes the row index of the columns it
+// accepts count as unusable, as one whose entries do not match the stripe.
+var unusableIndex func(col int) bool
 
 // groupRun is a run of consecutive surviving row groups [first, end).
 type groupRun struct {

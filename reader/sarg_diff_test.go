@@ -1383,6 +1383,30 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 	if st.UnplannedReads != 0 {
 		return out, fmt.Sprintf("exact scan: %d reads outside the plan (orcgo's chunks are full or aligned)", st.UnplannedReads)
 	}
+	if o.window == 4<<10 {
+		// The same when the deferred columns' row indexes, read at the
+		// first match of a stripe, turn out unusable: they are read from
+		// the stripe's start and skip to each run.
+		// The predicate's columns and their ancestors keep theirs.
+		parent := map[int]int{}
+		for _, c := range f.schema.Columns() {
+			for _, k := range c.Children {
+				parent[k.ID()] = c.ID()
+			}
+		}
+		pred := map[int]bool{0: true}
+		for _, c := range b.Columns() {
+			for ; c != 0; c = parent[c] {
+				pred[c] = true
+			}
+		}
+		reader.SetUnusableIndex(func(col int) bool { return !pred[col] })
+		skipped, _, msg := sdScan(f, append(opts, reader.WithExactFilter(true)), false)
+		reader.SetUnusableIndex(nil)
+		if msg != "" || !slices.Equal(skipped, want) {
+			return out, fmt.Sprintf("exact scan with unusable deferred indexes: %d rows, want %d %s", len(skipped), len(want), msg)
+		}
+	}
 	if o.batch%4 == 1 && !o.explain {
 		// The same with the columns decoded on three goroutines.
 		par, _, msg := sdScan(f, append(opts, reader.WithExactFilter(true), reader.WithColumnParallelism(3)), false)
