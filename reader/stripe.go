@@ -143,7 +143,7 @@ func coalesceMax(locs []streamLoc, gap, maxLen int64) []ioRange {
 	sorted := append([]streamLoc(nil), locs...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].offset < sorted[b].offset })
 	var out []ioRange
-	cur := ioRange{sorted[0].offset, sorted[0].length}
+	cur := ioRange(sorted[0])
 	for _, l := range sorted[1:] {
 		if l.length == 0 {
 			continue
@@ -156,7 +156,7 @@ func coalesceMax(locs []streamLoc, gap, maxLen int64) []ioRange {
 		if cur.length > 0 {
 			out = append(out, cur)
 		}
-		cur = ioRange{l.offset, l.length}
+		cur = ioRange(l)
 	}
 	if cur.length > 0 {
 		out = append(out, cur)
@@ -164,7 +164,7 @@ func coalesceMax(locs []streamLoc, gap, maxLen int64) []ioRange {
 	return out
 }
 
-// stripeBytes holds the bytes fetched for one stripe's selected streams.
+// stripeBytes holds bytes fetched for a stripe's index streams.
 type stripeBytes struct {
 	ranges []ioRange
 	bufs   [][]byte
@@ -173,60 +173,30 @@ type stripeBytes struct {
 }
 
 // fetch reads the coalesced ranges covering locs into b, in place of what
-// it held, reusing its buffers. When hold is not nil it is first given the
-// bytes to be read, and may refuse them (the scan's memory budget).
+// it held. When hold is not nil it is first given the bytes to be read, and
+// may refuse them (the scan's memory budget).
 func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
-	b.ranges, b.bufs = b.ranges[:0], b.bufs[:0] // the buffers stay for reuse
-	return r.fetchMore(b, locs, gap, stripe, hold)
-}
-
-// fetchMore reads the coalesced ranges covering locs and adds them to the
-// bytes b holds. hold, when not nil, is given the bytes b would then hold.
-func (r *Reader) fetchMore(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
-	more := coalesce(locs, gap)
+	b.release()
+	b.ranges = coalesce(locs, gap)
 	if hold != nil {
 		var n int64
 		for _, rg := range b.ranges {
-			n += rg.length
-		}
-		for _, rg := range more {
 			n += rg.length
 		}
 		if err := hold(n); err != nil {
 			return err
 		}
 	}
-	for _, rg := range more {
-		k := len(b.ranges)
-		b.ranges = append(b.ranges, rg)
-		if k < cap(b.bufs) {
-			b.bufs = b.bufs[:k+1]
-		} else {
-			b.bufs = append(b.bufs, nil)
-		}
-		if int64(cap(b.bufs[k])) < rg.length {
-			putBuf(b.bufs[k])
-			b.bufs[k] = getBuf(rg.length)
-		}
-		b.bufs[k] = b.bufs[k][:rg.length]
-		if err := readFull(r.r, b.bufs[k], rg.offset); err != nil {
+	for _, rg := range b.ranges {
+		buf := getBuf(rg.length)
+		b.bufs = append(b.bufs, buf)
+		if err := readFull(r.r, buf, rg.offset); err != nil {
 			return orc.WithLocation(err, rg.offset, stripe, -1, "")
 		}
 		b.reads++
 		b.read += rg.length
 	}
-	sort.Sort(byOffset{b})
 	return nil
-}
-
-// byOffset sorts a stripeBytes' ranges, with their buffers, by offset.
-type byOffset struct{ b *stripeBytes }
-
-func (s byOffset) Len() int           { return len(s.b.ranges) }
-func (s byOffset) Less(i, j int) bool { return s.b.ranges[i].offset < s.b.ranges[j].offset }
-func (s byOffset) Swap(i, j int) {
-	s.b.ranges[i], s.b.ranges[j] = s.b.ranges[j], s.b.ranges[i]
-	s.b.bufs[i], s.b.bufs[j] = s.b.bufs[j], s.b.bufs[i]
 }
 
 // release gives b's buffers back to the pool; b is empty afterwards.
@@ -287,7 +257,7 @@ func putBuf(b []byte) {
 }
 
 // slice returns the fetched bytes of a stream. Ranges are sorted by offset
-// and may overlap (fetchMore adds ranges after the first fetch).
+// and do not overlap.
 func (b *stripeBytes) slice(l streamLoc) []byte {
 	if l.length == 0 {
 		return nil
