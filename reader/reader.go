@@ -8,6 +8,13 @@
 // close the io.ReaderAt; the caller keeps it open while readers use it.
 // Values in a Batch stay valid until the next call to Next with that Batch.
 //
+// Reading: each stripe a scan reads is first planned from metadata alone
+// (the kept runs of row groups and the bytes of every selected stream they
+// need; WithExplain prints the plans), then executed: a stream is fetched a
+// window at a time (WithReadWindow) as it is decoded, so a scan holds about
+// one window per selected stream, never a whole stripe. spec.md 4.5-4.7
+// gives the rules.
+//
 // Untrusted files: reading never panics, and no size read from a file is
 // allocated without a bound. Errors wrap orc.ErrCorrupt (bytes that are not
 // valid ORC, with the offset, stripe, column and stream where known),

@@ -13,8 +13,12 @@
 //   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams;
 //     Index holds one stripe's entries and filters, checked against its
 //     row-group count, and serves per-group statistics and bloom filters.
-//   - PlanStream and MergeRanges compute the byte ranges of a stream that
-//     reading a subset of the row groups needs (plan.go explains the slop).
+//   - StreamIndex reads one stream's place at every group's start and plans
+//     the bytes a run of groups needs: exactly the groups' bytes where the
+//     positions carry nothing over (aligned groups, stream.go), the slop
+//     where they do. The reader plans with it.
+//   - PlanStream and MergeRanges compute the same ranges with the slop
+//     alone, for every group (plan.go explains the slop).
 //
 // # Pruning is conservative
 //
