@@ -183,3 +183,20 @@ func (s *exStripe) rowIndex(t testing.TB, col int) *orcpb.RowIndex {
 	}
 	return ri
 }
+
+// runsOf returns the runs of selected groups, [first, end) each.
+func runsOf(sel []bool) [][2]int {
+	var out [][2]int
+	for a := 0; a < len(sel); a++ {
+		if !sel[a] {
+			continue
+		}
+		b := a + 1
+		for b < len(sel) && sel[b] {
+			b++
+		}
+		out = append(out, [2]int{a, b})
+		a = b
+	}
+	return out
+}

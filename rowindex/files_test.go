@@ -367,14 +367,8 @@ func TestPlanExamples(t *testing.T) {
 							planned += r.End - r.Start
 						}
 						whole += length
-						for a := 0; a < groups; a++ {
-							if !sel[a] {
-								continue
-							}
-							b := a + 1
-							for b < groups && sel[b] {
-								b++
-							}
+						for _, run := range runsOf(sel) {
+							a, b := run[0], run[1]
 							if res := readRun(t, f, c, st, ranges, a, b); res != runOK {
 								t.Fatalf("%s stripe %d column %d %v: groups %d..%d: %v with the planned ranges %v (starts %v)",
 									name, i, c.col, st.kind, a, b-1, res, ranges, starts)
@@ -388,7 +382,6 @@ func TestPlanExamples(t *testing.T) {
 								javaOutside++
 							}
 							runs++
-							a = b
 						}
 					}
 				}

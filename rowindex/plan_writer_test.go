@@ -256,14 +256,8 @@ func TestPlanOurWriter(t *testing.T) {
 				javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
 			}
 			java := planStream(uint64(len(stored)), starts, sel, javaSlop, 0)
-			for a := 0; a < groups; a++ {
-				if !sel[a] {
-					continue
-				}
-				b := a + 1
-				for b < groups && sel[b] {
-					b++
-				}
+			for _, run := range runsOf(sel) {
+				a, b := run[0], run[1]
 				first, last := a*stride, min(b*stride, n)
 				if _, err := simRead(kind, stored, holding(java, starts[a]), comp, dec, bs, positions[a], last-first); err != nil {
 					javaOutside++
@@ -280,7 +274,6 @@ func TestPlanOurWriter(t *testing.T) {
 					t.Fatalf("kind %d, %v block %d, stride %d: groups %d..%d: values differ", kind, comp, bs, stride, a, b-1)
 				}
 				runs++
-				a = b
 			}
 		}
 	}

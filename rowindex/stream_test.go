@@ -105,14 +105,8 @@ func TestRunRangeExamples(t *testing.T) {
 					copy(offsets, si.Offsets)
 					for _, sel := range selections(rng, groups) {
 						old := PlanStreamRuns(length, starts, offsets, sel, compressed, f.tail.BlockSize)
-						for a := 0; a < groups; a++ {
-							if !sel[a] {
-								continue
-							}
-							b := a + 1
-							for b < groups && sel[b] {
-								b++
-							}
+						for _, run := range runsOf(sel) {
+							a, b := run[0], run[1]
 							r, ex := si.RunRange(a, b)
 							if ex {
 								exact++
@@ -124,7 +118,6 @@ func TestRunRangeExamples(t *testing.T) {
 								t.Fatalf("%s stripe %d column %d %v: groups %d..%d: %v, PlanStreamRuns %v", name, i, c.col, st.kind, a, b-1, r, o)
 							}
 							runs++
-							a = b
 						}
 					}
 				}
