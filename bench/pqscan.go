@@ -130,117 +130,160 @@ func union(x, y []rowRange) []rowRange {
 	return out
 }
 
-// pqScan runs query q on pf, decoding batch rows at a time.
-func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
-	f := rowFilter{q: q}
-	var c Chunk
-	var predCols, rest []int
-	if q.Pred == nil {
-		rest = q.Cols
-	} else {
-		predCols = q.PredCols()
-		for _, col := range q.Cols {
-			if !slices.Contains(predCols, col) {
-				rest = append(rest, col)
-			}
-		}
-	}
-	var cur [numCols]pqColumn
-	var pos [numCols]int64
-	closeAll := func() error {
-		var err error
-		for i, cc := range cur {
-			if cc != nil {
-				if e := cc.Close(); e != nil && err == nil {
-					err = e
-				}
-				cur[i] = nil
-			}
-		}
-		return err
-	}
-	defer closeAll()
+// rgScan is what one goroutine needs to read row groups of one file for
+// one query: its column cursors and its row filter (which counts the rows
+// decoded). The serial scan has one; the parallel scan one per worker.
+type rgScan struct {
+	pf       pqFile
+	q        *Query
+	batch    int
+	predCols []int // the predicate's columns, decoded first
+	rest     []int // the query's other columns (all of them for a scan)
+	cur      [numCols]pqColumn
+	pos      [numCols]int64
+	f        rowFilter
+}
 
-	for rg := 0; rg < pf.NumRowGroups(); rg++ {
-		rows := pf.RowGroupRows(rg)
-		ranges := []rowRange{{0, rows}}
-		if q.Pred != nil {
-			if !q.Pred.MayMatch(
-				func(col int) Stat { return pf.ChunkStat(rg, col) },
-				func(col int, val []byte) (bool, bool) { return pf.Bloom(rg, col, val) }) {
-				continue
-			}
-			ranges = candidateRanges(pf, rg, rows, q.Pred)
-			if len(ranges) == 0 {
-				continue
-			}
+func newRGScan(pf pqFile, q *Query, batch int) *rgScan {
+	s := &rgScan{pf: pf, q: q, batch: batch, f: rowFilter{q: q}}
+	if q.Pred == nil {
+		s.rest = q.Cols
+		return s
+	}
+	s.predCols = q.PredCols()
+	for _, col := range q.Cols {
+		if !slices.Contains(s.predCols, col) {
+			s.rest = append(s.rest, col)
 		}
-		var covered int64
-		for _, r := range ranges {
-			covered += r.b - r.a
+	}
+	return s
+}
+
+// closeAll closes the open column cursors.
+func (s *rgScan) closeAll() error {
+	var err error
+	for i, cc := range s.cur {
+		if cc != nil {
+			if e := cc.Close(); e != nil && err == nil {
+				err = e
+			}
+			s.cur[i] = nil
 		}
-		// The predicate's columns (or all, for a scan) are read wherever
-		// the candidate ranges are, so wholesale if those cover most of the
-		// row group. The other columns are read only for batches with a
-		// match, which are typically few: page by page.
-		predMode := readWhole
-		if covered*2 < rows {
-			predMode = readSparse
-		}
-		// read positions the cursor of col at row and appends n values
-		read := func(col int, row int64, n int, mode readMode) error {
-			if cur[col] == nil {
-				cc, err := pf.Column(rg, col, mode)
-				if err != nil {
-					return err
-				}
-				cur[col], pos[col] = cc, 0
-			}
-			if pos[col] != row {
-				if err := cur[col].SeekRow(row); err != nil {
-					return err
-				}
-			}
-			if err := cur[col].Read(&c, col, n); err != nil {
-				return err
-			}
-			pos[col] = row + int64(n)
+	}
+	return err
+}
+
+// emitFunc receives a decoded batch holding at least one returned row: sel
+// says which rows of c are returned (nil: all of them) and m how many. It
+// returns the chunk the next batch is to be decoded into, c itself or
+// another one; c and sel must not be used by the scan after the call.
+type emitFunc func(c *Chunk, sel []bool, m int) (*Chunk, error)
+
+// rowGroup reads row group rg, pruned and filtered, decoding into c and
+// passing every batch with a match to emit.
+func (s *rgScan) rowGroup(rg int, c *Chunk, emit emitFunc) error {
+	pf, q := s.pf, s.q
+	rows := pf.RowGroupRows(rg)
+	ranges := []rowRange{{0, rows}}
+	if q.Pred != nil {
+		if !q.Pred.MayMatch(
+			func(col int) Stat { return pf.ChunkStat(rg, col) },
+			func(col int, val []byte) (bool, bool) { return pf.Bloom(rg, col, val) }) {
 			return nil
 		}
-		for _, r := range ranges {
-			for start := r.a; start < r.b; start += int64(batch) {
-				n := int(min(int64(batch), r.b-start))
-				c.reset()
-				c.N = n
-				if q.Pred == nil {
-					for _, col := range rest {
-						if err := read(col, start, n, predMode); err != nil {
-							return f.res, err
-						}
-					}
-					f.add(&c)
-					continue
-				}
-				for _, col := range predCols {
-					if err := read(col, start, n, predMode); err != nil {
-						return f.res, err
-					}
-				}
-				sel, m := f.match(&c)
-				if m == 0 {
-					continue
-				}
-				for _, col := range rest {
-					if err := read(col, start, n, readSparse); err != nil {
-						return f.res, err
-					}
-				}
-				f.addSelected(&c, sel, m)
-			}
-		}
-		if err := closeAll(); err != nil {
-			return f.res, err
+		ranges = candidateRanges(pf, rg, rows, q.Pred)
+		if len(ranges) == 0 {
+			return nil
 		}
 	}
-	return f.res, nil
+	var covered int64
+	for _, r := range ranges {
+		covered += r.b - r.a
+	}
+	// The predicate's columns (or all, for a scan) are read wherever the
+	// candidate ranges are, so wholesale if those cover most of the row
+	// group. The other columns are read only for batches with a match,
+	// which are typically few: page by page.
+	predMode := readWhole
+	if covered*2 < rows {
+		predMode = readSparse
+	}
+	// read positions the cursor of col at row and appends n values
+	read := func(col int, row int64, n int, mode readMode) error {
+		if s.cur[col] == nil {
+			cc, err := pf.Column(rg, col, mode)
+			if err != nil {
+				return err
+			}
+			s.cur[col], s.pos[col] = cc, 0
+		}
+		if s.pos[col] != row {
+			if err := s.cur[col].SeekRow(row); err != nil {
+				return err
+			}
+		}
+		if err := s.cur[col].Read(c, col, n); err != nil {
+			return err
+		}
+		s.pos[col] = row + int64(n)
+		return nil
+	}
+	var err error
+	for _, r := range ranges {
+		for start := r.a; start < r.b; start += int64(s.batch) {
+			n := int(min(int64(s.batch), r.b-start))
+			c.reset()
+			c.N = n
+			if q.Pred == nil {
+				for _, col := range s.rest {
+					if err := read(col, start, n, predMode); err != nil {
+						return err
+					}
+				}
+				s.f.res.RowsDecoded += int64(n)
+				if c, err = emit(c, nil, n); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, col := range s.predCols {
+				if err := read(col, start, n, predMode); err != nil {
+					return err
+				}
+			}
+			sel, m := s.f.match(c)
+			if m == 0 {
+				continue
+			}
+			for _, col := range s.rest {
+				if err := read(col, start, n, readSparse); err != nil {
+					return err
+				}
+			}
+			if c, err = emit(c, sel, m); err != nil {
+				return err
+			}
+		}
+	}
+	return s.closeAll()
+}
+
+// pqScan runs query q on pf, decoding batch rows at a time.
+func pqScan(pf pqFile, q *Query, batch int) (QueryResult, error) {
+	s := newRGScan(pf, q, batch)
+	defer s.closeAll()
+	out := rowFilter{q: q}
+	emit := func(c *Chunk, sel []bool, m int) (*Chunk, error) {
+		out.addSelected(c, sel, m)
+		return c, nil
+	}
+	var c Chunk
+	for rg := 0; rg < pf.NumRowGroups(); rg++ {
+		if err := s.rowGroup(rg, &c, emit); err != nil {
+			out.res.RowsDecoded = s.f.res.RowsDecoded
+			return out.res, err
+		}
+	}
+	out.res.RowsDecoded = s.f.res.RowsDecoded
+	return out.res, nil
 }
