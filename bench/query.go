@@ -195,7 +195,7 @@ func makeQueries(rows int64, seed uint64) []*Query {
 			SQL:  fmt.Sprintf("l_uuid = '%s'", uuid),
 			Pred: strEq(cUUID, uuid)},
 		{ID: "Q5", Desc: "l_shipdate in March 1995 (unsorted)", Cols: allCols,
-			SQL:  fmt.Sprintf("l_shipdate BETWEEN DATE '1995-03-01' AND DATE '1995-03-31'"),
+			SQL:  "l_shipdate BETWEEN DATE '1995-03-01' AND DATE '1995-03-31'",
 			Pred: between(cShipDate, d0, d1)},
 		{ID: "Q6", Desc: "l_returnflag = 'R' OR l_shipmode = 'AIR' AND l_quantity < 5", Cols: allCols,
 			SQL: "l_returnflag = 'R' OR l_shipmode = 'AIR' AND l_quantity < 5",
