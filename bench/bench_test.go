@@ -102,6 +102,22 @@ func smoke(t *testing.T) {
 			}
 		}
 		orcUseSarg = true
+		if s.parallel {
+			// the parallel variant on the same file (four Parquet row
+			// groups; the orcgo file has one stripe)
+			p := *s
+			p.Par = 2
+			for _, q := range queries {
+				m, err := measureQuery(&p, path, q, 777)
+				if err != nil {
+					t.Fatalf("%s on %s: %v", q.ID, p.Name(), err)
+				}
+				if w := want[q.ID]; m.res.Matched != w.Matched || m.res.Checksum != w.Checksum {
+					t.Errorf("%s on %s: matched %d checksum %x, want %d %x",
+						q.ID, p.Name(), m.res.Matched, m.res.Checksum, w.Matched, w.Checksum)
+				}
+			}
+		}
 	}
 }
 

@@ -3,7 +3,8 @@
 // (parquet), on one TPC-H lineitem-like table.
 //
 // It writes the same generated rows with each library and codec, runs six
-// queries on every file, checks that every file gives the same rows, and
+// queries on every file (serially, and with -parallel on several goroutines
+// where the library allows), checks that every file gives the same rows, and
 // prints a markdown table (or JSON) of file sizes, write times, heap peaks,
 // query times, bytes and ReadAt calls, with each figure's ratio to orcgo at
 // the same codec. All measurements run in one process with the libraries
@@ -13,6 +14,7 @@
 //
 //	cd bench && go run . -sf 1
 //	go run . -sf 0.1 -runs 5 -json > out.json
+//	go run . -sf 0.2 -libs orcgo,parquet-go -codecs zstd -parallel 1,2
 //	go run . -sf 0.1 -cpuprofile cpu.out -profile orcgo/zstd:Q1
 package main
 
@@ -27,6 +29,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -43,30 +46,112 @@ type writeConfig struct {
 	stripeSize   int64 // orcgo stripe size in bytes
 }
 
-// side is one library with one codec.
+// side is one library with one codec, reading on Par goroutines.
 type side struct {
 	Lib, Codec, Ext string
+	Par             int  // goroutines a query reads on (1: serial)
+	parallel        bool // the side can read on more than one goroutine
 	newWriter       func(out io.Writer, codec string, cfg writeConfig) (tableWriter, error)
-	query           func(f *countingFile, q *Query, batch int) (QueryResult, error)
+	query           func(f *countingFile, q *Query, batch, par int) (QueryResult, error)
 	columnSizes     func(path string) (ColumnSizes, error)
 }
 
-func (s *side) Name() string { return s.Lib + "/" + s.Codec }
+// Name labels the side in the reports: "parquet-go/zstd", and
+// "parquet-go/zstd x2" when it reads on two goroutines.
+func (s *side) Name() string {
+	if s.Par > 1 {
+		return fmt.Sprintf("%s/%s x%d", s.Lib, s.Codec, s.Par)
+	}
+	return s.Lib + "/" + s.Codec
+}
 
+// allSides returns every library and codec, serial, in report order.
 func allSides() []*side {
 	var out []*side
 	for _, codec := range []string{"zstd", "snappy", "none"} {
-		out = append(out, &side{Lib: "orcgo", Codec: codec, Ext: "orc", newWriter: newOrcWriter, query: queryOrc, columnSizes: orcColumnSizes})
+		out = append(out, &side{Lib: "orcgo", Codec: codec, Ext: "orc", Par: 1, parallel: true,
+			newWriter: newOrcWriter, query: queryOrc, columnSizes: orcColumnSizes})
 		if codec == "none" {
 			continue
 		}
 		out = append(out,
-			&side{Lib: "parquet-go", Codec: codec, Ext: "parquet", newWriter: newPqgoWriter, query: queryPqgo,
-				columnSizes: pqgoColumnSizes},
-			&side{Lib: "arrow-go", Codec: codec, Ext: "parquet", newWriter: newArrowWriter, query: queryArrow,
-				columnSizes: arrowColumnSizes})
+			&side{Lib: "parquet-go", Codec: codec, Ext: "parquet", Par: 1, parallel: true,
+				newWriter: newPqgoWriter, query: queryPqgo, columnSizes: pqgoColumnSizes},
+			&side{Lib: "arrow-go", Codec: codec, Ext: "parquet", Par: 1,
+				newWriter: newArrowWriter, query: queryArrow, columnSizes: arrowColumnSizes})
 	}
 	return out
+}
+
+// readSides returns the sides the queries run on: for each file (files in
+// allSides order), one side per parallelism of par, or at orcPar only for
+// orcgo when that is set. A library that cannot read in parallel runs once,
+// serially, among the sides of the first parallelism listed. Within a codec
+// the sides go by parallelism (in the order of par, then orcPar), then
+// library.
+func readSides(files []*side, par []int, orcPar int) []*side {
+	if len(par) == 0 {
+		par = []int{1}
+	}
+	levels := func(s *side) []int {
+		switch {
+		case !s.parallel:
+			return []int{1}
+		case s.Lib == "orcgo" && orcPar > 0:
+			return []int{orcPar}
+		}
+		return par
+	}
+	// every parallelism a side runs at: those listed, then orcgo's own
+	all := slices.Clone(par)
+	if orcPar > 0 && !slices.Contains(all, orcPar) {
+		all = append(all, orcPar)
+	}
+	var out []*side
+	for i := 0; i < len(files); {
+		j := i
+		for j < len(files) && files[j].Codec == files[i].Codec {
+			j++
+		}
+		for k, p := range all {
+			for _, s := range files[i:j] {
+				t := *s
+				switch {
+				case !s.parallel && k == 0:
+					t.Par = 1
+				case s.parallel && slices.Contains(levels(s), p):
+					t.Par = p
+				default:
+					continue
+				}
+				out = append(out, &t)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// parseParallel parses a -parallel list such as "1,2".
+func parseParallel(list string) ([]int, error) {
+	var out []int
+	for _, x := range strings.Split(list, ",") {
+		x = strings.TrimSpace(x)
+		if x == "" {
+			continue
+		}
+		n, err := strconv.Atoi(x)
+		if err != nil || n < 1 || n > 64 {
+			return nil, fmt.Errorf("-parallel %q: want goroutine counts 1..64 separated by commas", list)
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-parallel %q: empty", list)
+	}
+	return out, nil
 }
 
 type options struct {
@@ -89,6 +174,8 @@ type options struct {
 	cpuprofile string
 	profile    string
 	quiet      bool
+	parallel   []int // goroutines each query reads on, one report row per entry (nil: 1)
+	orcPar     int   // orcgo's only parallelism, overriding parallel (0: follow parallel)
 }
 
 func main() {
@@ -118,8 +205,15 @@ func main() {
 	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
 	flag.IntVar(&orcColumns, "orc-columns", 1, "goroutines the orcgo reader decodes a batch's columns on (reader.WithColumnParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (1 MiB)")
-	flag.IntVar(&orcParallel, "orc-parallel", 1, "stripes the orcgo reader decodes at once (reader.WithParallelism); 1 matches the single-threaded Parquet readers")
+	flag.IntVar(&o.orcPar, "orc-parallel", 0, "run orcgo's queries only with reader.WithParallelism(N), whatever -parallel lists (0: follow -parallel)")
+	parList := flag.String("parallel", "1", "comma-separated goroutine counts to run every query at, one row each (orcgo: reader.WithParallelism(n); parquet-go: n goroutines reading whole row groups; arrow-go: serial only)")
 	flag.Parse()
+	par, err := parseParallel(*parList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	o.parallel = par
 	if o.rows == 0 {
 		o.rows = rowsForSF(o.sf)
 	} else {
@@ -246,7 +340,7 @@ func run(o options, log io.Writer) (*Report, error) {
 			if err != nil {
 				return nil, fmt.Errorf("write %s: %w", s.Name(), err)
 			}
-			fmt.Fprintf(log, "write run %d %-18s %8.3fs %8.1f MiB heap %8.1f MiB\n", r+1, s.Name(), d.Seconds(), mib(n), mib(heap))
+			fmt.Fprintf(log, "write run %d %-21s %8.3fs %8.1f MiB heap %8.1f MiB\n", r+1, s.Name(), d.Seconds(), mib(n), mib(heap))
 			wtimes[s.Name()] = append(wtimes[s.Name()], d.Seconds())
 			wheap[s.Name()] = append(wheap[s.Name()], float64(heap))
 			size[s.Name()] = n
@@ -277,7 +371,9 @@ func run(o options, log io.Writer) (*Report, error) {
 		}
 	}
 
-	// Queries: run r runs each query on every file, the libraries interleaved.
+	// Queries: run r runs each query on every file, the libraries (and
+	// their parallel variants) interleaved.
+	readers := readSides(sides, o.parallel, o.orcPar)
 	type key struct{ q, s string }
 	rtimes := map[key][]float64{}
 	rheap := map[key][]float64{}
@@ -287,12 +383,12 @@ func run(o options, log io.Writer) (*Report, error) {
 		for _, q := range queries {
 			var ref *readMeasure
 			var refSide string
-			for _, s := range sides {
+			for _, s := range readers {
 				m, err := measureQuery(s, path(s), q, o.batch)
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s: %w", q.ID, s.Name(), err)
 				}
-				fmt.Fprintf(log, "%s run %d %-18s %9.2fms matched %d read %.2f MiB in %d calls\n",
+				fmt.Fprintf(log, "%s run %d %-21s %9.2fms matched %d read %.2f MiB in %d calls\n",
 					q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.calls)
 				k := key{q.ID, s.Name()}
 				rtimes[k] = append(rtimes[k], m.dur.Seconds())
@@ -308,10 +404,10 @@ func run(o options, log io.Writer) (*Report, error) {
 		}
 	}
 	for _, q := range queries {
-		for _, s := range sides {
+		for _, s := range readers {
 			k := key{q.ID, s.Name()}
 			m := last[k]
-			rep.Read = append(rep.Read, ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec,
+			rep.Read = append(rep.Read, ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
 				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
 				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])),
 				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]})
@@ -319,7 +415,7 @@ func run(o options, log io.Writer) (*Report, error) {
 	}
 
 	if o.cpuprofile != "" {
-		if err := profile(o, sides, queries, cfg, path); err != nil {
+		if err := profile(o, sides, readers, queries, cfg, path); err != nil {
 			return rep, err
 		}
 	}
@@ -385,7 +481,10 @@ type readMeasure struct {
 	res          QueryResult
 }
 
-// measureQuery runs q on the file of s: open, prune, decode, filter.
+// measureQuery runs q on the file of s: open, prune, decode, filter, on
+// s.Par goroutines. The heap is sampled process-wide, so it counts what the
+// reading goroutines allocate; every side's query returns only once its
+// goroutines have ended.
 func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error) {
 	f, err := openCounting(path)
 	if err != nil {
@@ -394,7 +493,7 @@ func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error
 	defer f.Close()
 	h := startHeap(time.Millisecond)
 	t := time.Now()
-	res, err := s.query(f, q, batch)
+	res, err := s.query(f, q, batch, s.Par)
 	d := time.Since(t)
 	heap := h.Stop()
 	if err != nil {
@@ -404,17 +503,22 @@ func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error
 }
 
 // profile runs the -profile measurement -runs more times under the CPU
-// profiler, apart from the timed runs.
-func profile(o options, sides []*side, queries []*Query, cfg writeConfig, path func(*side) string) error {
+// profiler, apart from the timed runs. Writes are looked up among sides,
+// queries among readers (where "parquet-go/zstd x2" is a name).
+func profile(o options, sides, readers []*side, queries []*Query, cfg writeConfig, path func(*side) string) error {
 	name, what, ok := strings.Cut(o.profile, ":")
 	if !ok {
 		return fmt.Errorf("-profile %q: want LIB/CODEC:write or LIB/CODEC:Qn", o.profile)
 	}
-	i := slices.IndexFunc(sides, func(s *side) bool { return s.Name() == name })
+	among := readers
+	if what == "write" {
+		among = sides
+	}
+	i := slices.IndexFunc(among, func(s *side) bool { return s.Name() == name })
 	if i < 0 {
 		return fmt.Errorf("-profile %q: no side %s among those run", o.profile, name)
 	}
-	s := sides[i]
+	s := among[i]
 	var q *Query
 	if what != "write" {
 		j := slices.IndexFunc(queries, func(q *Query) bool { return strings.EqualFold(q.ID, what) })

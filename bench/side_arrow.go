@@ -411,7 +411,12 @@ func grow64(s []int64, n int) []int64 {
 
 func (c *arrowColumn) Close() error { return c.cr.Close() }
 
-func queryArrow(f *countingFile, q *Query, batch int) (QueryResult, error) {
+// queryArrow runs q on one goroutine; arrow-go is benchmarked serially
+// only (par must be 1).
+func queryArrow(f *countingFile, q *Query, batch, par int) (QueryResult, error) {
+	if par > 1 {
+		return QueryResult{}, fmt.Errorf("arrow-go: no parallel scan (asked for %d goroutines)", par)
+	}
 	af, err := openArrow(f)
 	if err != nil {
 		return QueryResult{}, err

@@ -169,11 +169,6 @@ func orcStripeRows(path string) (int64, error) {
 // -orc-sarg).
 var orcUseSarg = true
 
-// orcParallel is how many stripes the orcgo reader decodes at once (flag
-// -orc-parallel; default 1, like the Parquet readers, which decode row
-// groups one at a time).
-var orcParallel = 1
-
 // orcBlockSize and orcLevel are the orcgo writer's compression block size
 // and codec level (flags -orc-block-size, -orc-level; 0 keeps the writer's
 // defaults).
@@ -240,12 +235,14 @@ func (v *orcView) view(b *orc.Batch) (*Chunk, error) {
 	return c, nil
 }
 
-func queryOrc(f *countingFile, q *Query, batch int) (QueryResult, error) {
+// queryOrc runs q with the orcgo reader decoding up to par stripes at once
+// (reader.WithParallelism(par); 1 is a serial scan).
+func queryOrc(f *countingFile, q *Query, batch, par int) (QueryResult, error) {
 	r, err := reader.Open(f, f.size)
 	if err != nil {
 		return QueryResult{}, err
 	}
-	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, orcParallel)),
+	opts := []reader.ScanOption{reader.WithBatchSize(batch), reader.WithParallelism(max(1, par)),
 		reader.WithColumnParallelism(max(1, orcColumns))}
 	if orcWindow > 0 {
 		opts = append(opts, reader.WithReadWindow(orcWindow))

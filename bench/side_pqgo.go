@@ -404,10 +404,27 @@ func (c *pqgoColumn) Close() error {
 	return c.pages.Close()
 }
 
-func queryPqgo(f *countingFile, q *Query, batch int) (QueryResult, error) {
+// view returns another pqgoFile over the same open file, with caches of its
+// own: one for each goroutine of a parallel scan. The parquet.File and its
+// row groups are shared; the library caches their page indexes and bloom
+// filters with atomic operations, for goroutines that read at once.
+func (p *pqgoFile) view() *pqgoFile {
+	return &pqgoFile{f: p.f, leaf: p.leaf, rgs: p.rgs, pages: map[[2]int][]pageInfo{}, blooms: map[[2]int]parquet.BloomFilter{}}
+}
+
+// queryPqgo runs q on one goroutine (par 1) or on par goroutines that read
+// whole row groups each (pqScanParallel).
+func queryPqgo(f *countingFile, q *Query, batch, par int) (QueryResult, error) {
 	pf, err := openPqgo(f, f.size)
 	if err != nil {
 		return QueryResult{}, err
 	}
-	return pqScan(pf, q, batch)
+	if par <= 1 {
+		return pqScan(pf, q, batch)
+	}
+	files := []pqFile{pf}
+	for len(files) < par {
+		files = append(files, pf.view())
+	}
+	return pqScanParallel(files, q, batch)
 }
