@@ -414,6 +414,12 @@ func run(o options, log io.Writer) (*Report, error) {
 		}
 	}
 
+	if len(queries) > 0 {
+		if err := measureDecompress(rep, sides, o.runs, path, log); err != nil {
+			return nil, err
+		}
+	}
+
 	if o.cpuprofile != "" {
 		if err := profile(o, sides, readers, queries, cfg, path); err != nil {
 			return rep, err
@@ -427,6 +433,59 @@ func run(o options, log io.Writer) (*Report, error) {
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// measureDecompress adds the decompress-only limits of the compressed orcgo
+// files to rep (runs passes each, interleaved, after a collection each),
+// with the serial Q1 and Q2 times of rep as multiples of them. The NONE file
+// has nothing to decompress and is left out.
+func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) string, log io.Writer) error {
+	type key struct{ side, scope string }
+	times := map[key][]float64{}
+	reads := map[key][]float64{}
+	last := map[key]decompMeasure{}
+	for r := range runs {
+		for _, s := range sides {
+			if s.Lib != "orcgo" || s.Codec == "none" {
+				continue
+			}
+			for _, sc := range decompScopes {
+				runtime.GC()
+				m, err := decompressOnly(path(s), sc.cols)
+				if err != nil {
+					return fmt.Errorf("decompress-only %s (%s): %w", s.Name(), sc.scope, err)
+				}
+				fmt.Fprintf(log, "decompress-only run %d %-21s %-12s %9.2fms %8.1f MiB -> %8.1f MiB in %d streams\n",
+					r+1, s.Name(), sc.scope, m.dur.Seconds()*1e3, mib(m.stored), mib(m.decompressed), m.streams)
+				k := key{s.Name(), sc.scope}
+				times[k] = append(times[k], m.dur.Seconds())
+				reads[k] = append(reads[k], m.read.Seconds())
+				last[k] = m
+			}
+		}
+	}
+	for _, s := range sides {
+		if s.Lib != "orcgo" || s.Codec == "none" {
+			continue
+		}
+		for _, sc := range decompScopes {
+			k := key{s.Name(), sc.scope}
+			m := last[k]
+			x := DecompressResult{Side: s.Name(), Codec: s.Codec, Scope: sc.scope, Query: sc.query,
+				Streams: m.streams, StoredBytes: m.stored, DecompressedBytes: m.decompressed,
+				Seconds: median(times[k]), ReadSeconds: median(reads[k]), Runs: times[k]}
+			for _, q := range rep.Read {
+				if q.Query == sc.query && q.Lib == s.Lib && q.Codec == s.Codec && q.Parallel == 1 {
+					x.QuerySeconds = q.Seconds
+					if x.Seconds > 0 {
+						x.Ratio = q.Seconds / x.Seconds
+					}
+				}
+			}
+			rep.Decompress = append(rep.Decompress, x)
+		}
+	}
+	return nil
+}
 
 // measureWrite writes the table with s and returns the time spent in the
 // library (generation excluded), the peak heap and the file size.

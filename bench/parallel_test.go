@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/reader"
 )
 
 func findSide(t *testing.T, lib, codec string) *side {
@@ -238,9 +242,152 @@ func TestHeapSamplerCountsOtherGoroutines(t *testing.T) {
 	}
 }
 
+// chunkedSize decompresses a stored ORC stream chunk by chunk, parsing the
+// 3-byte chunk headers itself, and returns its decompressed length: a
+// reference for decompressOnly that does not use format.InStream.
+func chunkedSize(t *testing.T, b []byte, comp orc.CompressionKind) int64 {
+	t.Helper()
+	if comp == orc.CompressionNone {
+		return int64(len(b))
+	}
+	dec, err := format.NewDecompressor(comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for len(b) > 0 {
+		if len(b) < 3 {
+			t.Fatalf("%d bytes left, a chunk header is 3", len(b))
+		}
+		h := int(b[0]) | int(b[1])<<8 | int(b[2])<<16
+		l, stored := h>>1, h&1 == 1
+		if 3+l > len(b) {
+			t.Fatalf("chunk of %d bytes with %d left", l, len(b)-3)
+		}
+		if stored {
+			n += int64(l)
+		} else {
+			out, err := dec.Decompress(nil, b[3:3+l])
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += int64(len(out))
+		}
+		b = b[3+l:]
+	}
+	return n
+}
+
+// TestDecompressOnly checks the decompress-only measurement against the
+// file's own accounts: it must visit every data stream (their lengths add
+// up to the stripes' data lengths and to the -columns sizes), and what it
+// counts as decompressed must be what an independent chunk walk finds. The
+// three codecs hold the same rows in one stripe, so they decompress to the
+// same bytes.
+func TestDecompressOnly(t *testing.T) {
+	const seed = 13
+	dir := t.TempDir()
+	cfg := writeConfig{batch: 1000, stripeSize: 64 << 20}
+	q2 := decompScopes[1].cols
+	var total []int64
+	for _, codec := range []string{"zstd", "snappy", "none"} {
+		s := findSide(t, "orcgo", codec)
+		path := filepath.Join(dir, codec+".orc")
+		if _, _, _, err := measureWrite(s, path, smokeRows, seed, cfg); err != nil {
+			t.Fatal(err)
+		}
+		all, err := decompressOnly(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, err := decompressOnly(path, q2)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		// the reference: the streams as the reader lists them
+		f, err := openCounting(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reader.Open(f, f.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dataLen, wantAll, wantPart, partStored int64
+		var nData, nPart int
+		for i, st := range r.Stripes() {
+			dataLen += st.DataLength
+			d, err := r.StripeDetail(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range d.Streams {
+				if x.Offset < st.Offset+st.IndexLength {
+					continue
+				}
+				b := make([]byte, x.Length)
+				if _, err := f.ReadAt(b, x.Offset); err != nil {
+					t.Fatal(err)
+				}
+				n := chunkedSize(t, b, r.Compression())
+				wantAll += n
+				nData++
+				if slices.Contains(q2, x.Column-1) {
+					wantPart += n
+					partStored += x.Length
+					nPart++
+				}
+			}
+		}
+		f.Close()
+		cs, err := orcColumnSizes(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var colData int64
+		for _, x := range cs.Data {
+			colData += x
+		}
+
+		if all.streams == 0 || all.decompressed <= 0 || part.decompressed <= 0 {
+			t.Fatalf("%s: %d streams, %d and %d bytes decompressed", codec, all.streams, all.decompressed, part.decompressed)
+		}
+		if all.streams != nData || all.stored != dataLen || all.stored != colData {
+			t.Errorf("%s: %d streams of %d bytes measured; the file has %d data streams, %d bytes of data (stripes), %d (columns)",
+				codec, all.streams, all.stored, nData, dataLen, colData)
+		}
+		if all.decompressed != wantAll {
+			t.Errorf("%s: %d bytes decompressed, the chunks hold %d", codec, all.decompressed, wantAll)
+		}
+		if part.streams != nPart || part.stored != partStored || part.decompressed != wantPart {
+			t.Errorf("%s, Q2 columns: %d streams, %d -> %d bytes; want %d streams, %d -> %d",
+				codec, part.streams, part.stored, part.decompressed, nPart, partStored, wantPart)
+		}
+		if part.stored != cs.Data[cExtendedPrice]+cs.Data[cDiscount]+cs.Data[cShipDate] {
+			t.Errorf("%s, Q2 columns: %d bytes stored, the columns have %d", codec, part.stored,
+				cs.Data[cExtendedPrice]+cs.Data[cDiscount]+cs.Data[cShipDate])
+		}
+		if part.decompressed >= all.decompressed {
+			t.Errorf("%s: Q2 columns decompress to %d bytes, all columns to %d", codec, part.decompressed, all.decompressed)
+		}
+		if codec == "none" && all.decompressed != all.stored {
+			t.Errorf("none: %d bytes stored but %d counted as decompressed", all.stored, all.decompressed)
+		}
+		if codec != "none" && all.stored >= all.decompressed {
+			t.Errorf("%s: %d bytes stored, %d decompressed: nothing was compressed", codec, all.stored, all.decompressed)
+		}
+		total = append(total, all.decompressed)
+	}
+	if total[0] != total[1] || total[0] != total[2] {
+		t.Errorf("zstd, snappy and none decompress to %v bytes; the same rows should give the same bytes", total)
+	}
+}
+
 // TestRunParallel runs the harness with -parallel 1,2 and checks the rows
 // of the report: one per library, codec and parallelism (arrow-go serial
-// only), the parallel rows agreeing with the serial ones.
+// only), the parallel rows agreeing with the serial ones, and a
+// decompress-only line for each compressed orcgo file.
 func TestRunParallel(t *testing.T) {
 	rep, err := run(options{rows: smokeRows, runs: 1, batch: 4096, stripeSize: 256 << 10, rgRows: 3000,
 		seed: 3, dir: t.TempDir(), quiet: true, queries: "Q1,Q2,Q5", parallel: []int{1, 2}}, io.Discard)
@@ -274,9 +421,17 @@ func TestRunParallel(t *testing.T) {
 	if par != 3*5 {
 		t.Errorf("%d parallel rows, want 15", par)
 	}
+	if len(rep.Decompress) != 4 {
+		t.Fatalf("%d decompress-only results, want 4 (zstd and snappy, two scopes each)", len(rep.Decompress))
+	}
+	for _, x := range rep.Decompress {
+		if x.DecompressedBytes <= 0 || x.Seconds <= 0 || x.Ratio <= 0 || x.QuerySeconds <= 0 {
+			t.Errorf("decompress-only %+v", x)
+		}
+	}
 	var md strings.Builder
 	writeMarkdown(&md, rep)
-	for _, s := range []string{"| Q5 | parquet-go/zstd x2 |"} {
+	for _, s := range []string{"| Q5 | parquet-go/zstd x2 |", "- decompress-only: orcgo/zstd all columns", "(Q1 = ", "(Q2 = "} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the markdown report lacks %q", s)
 		}

@@ -9,25 +9,26 @@ import (
 
 // Report is everything one benchmark run measured (the -json output).
 type Report struct {
-	Table        string        `json:"table"`
-	SF           float64       `json:"sf"`
-	Rows         int64         `json:"rows"`
-	Runs         int           `json:"runs"`
-	Batch        int           `json:"batch"`
-	Seed         uint64        `json:"seed"`
-	RowGroupRows int64         `json:"parquet_row_group_rows"`
-	StripeSize   int64         `json:"orc_stripe_size"`
-	GoVersion    string        `json:"go_version"`
-	GOOS         string        `json:"goos"`
-	GOARCH       string        `json:"goarch"`
-	NumCPU       int           `json:"num_cpu"`
-	GOMAXPROCS   int           `json:"gomaxprocs"`
-	Queries      []QueryInfo   `json:"queries"`
-	Write        []WriteResult `json:"write"`
-	Read         []ReadResult  `json:"read"`
-	ColumnNames  []string      `json:"column_names,omitempty"` // with -columns
-	Columns      []ColumnSizes `json:"columns,omitempty"`      // with -columns
-	Mismatches   []string      `json:"mismatches,omitempty"`
+	Table        string             `json:"table"`
+	SF           float64            `json:"sf"`
+	Rows         int64              `json:"rows"`
+	Runs         int                `json:"runs"`
+	Batch        int                `json:"batch"`
+	Seed         uint64             `json:"seed"`
+	RowGroupRows int64              `json:"parquet_row_group_rows"`
+	StripeSize   int64              `json:"orc_stripe_size"`
+	GoVersion    string             `json:"go_version"`
+	GOOS         string             `json:"goos"`
+	GOARCH       string             `json:"goarch"`
+	NumCPU       int                `json:"num_cpu"`
+	GOMAXPROCS   int                `json:"gomaxprocs"`
+	Queries      []QueryInfo        `json:"queries"`
+	Write        []WriteResult      `json:"write"`
+	Read         []ReadResult       `json:"read"`
+	ColumnNames  []string           `json:"column_names,omitempty"` // with -columns
+	Columns      []ColumnSizes      `json:"columns,omitempty"`      // with -columns
+	Decompress   []DecompressResult `json:"decompress_only,omitempty"`
+	Mismatches   []string           `json:"mismatches,omitempty"`
 }
 
 // QueryInfo names a query.
@@ -172,6 +173,8 @@ func writeMarkdown(w io.Writer, r *Report) {
 			mibs(float64(x.PeakHeap)), ratio(float64(x.PeakHeap), float64(b.PeakHeap), ok),
 			x.Matched)
 	}
+	fmt.Fprintln(w)
+	writeDecompressMarkdown(w, r)
 	if len(r.Mismatches) > 0 {
 		fmt.Fprintf(w, "\n**The files disagree:**\n\n- %s\n", strings.Join(r.Mismatches, "\n- "))
 	}

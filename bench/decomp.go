@@ -1,0 +1,165 @@
+package main
+
+// The physical limit of a scan: the time to do nothing but decompress the
+// data streams of an orcgo file, with the orcgo library's own stream reader
+// (format.InStream, over a format.NewDecompressor of the file's codec), on
+// one goroutine. A reader has to do at least this to return the values of
+// those streams, so a query's time over it says how much the rest (decoding
+// runs, varints, strings; the consumer) costs on top.
+//
+// The stripes and their streams come from the reader package's public API:
+// reader.Open, Reader.Stripes and Reader.StripeDetail. A data stream is one
+// in the stripe's data area (index streams, row indexes and bloom filters,
+// precede it). Reading the stored bytes (ReadAt, from the page cache here)
+// is timed apart and not part of the limit.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/reader"
+)
+
+// decompMeasure is one decompress-only pass over a file's data streams.
+type decompMeasure struct {
+	streams      int
+	stored       int64 // stored bytes of the streams (chunk headers included)
+	decompressed int64 // bytes they decompress to
+	dur          time.Duration
+	read         time.Duration // ReadAt of the stored bytes, not in dur
+}
+
+// decompressOnly decompresses every data stream of the ORC file at path
+// whose column is one of cols (bench column numbers; nil: all columns).
+func decompressOnly(path string, cols []int) (decompMeasure, error) {
+	var m decompMeasure
+	f, err := openCounting(path)
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	r, err := reader.Open(f, f.size)
+	if err != nil {
+		return m, err
+	}
+	comp, block := r.Compression(), r.CompressionBlockSize()
+	var dec format.Decompressor
+	if comp != orc.CompressionNone {
+		if dec, err = format.NewDecompressor(comp); err != nil {
+			return m, err
+		}
+	}
+	var in *format.InStream
+	var buf []byte
+	for i := range r.Stripes() {
+		d, err := r.StripeDetail(i)
+		if err != nil {
+			return m, err
+		}
+		dataStart := d.Offset + d.IndexLength
+		for _, s := range d.Streams {
+			if s.Offset < dataStart {
+				continue // an index stream
+			}
+			// every field is a primitive: column id = bench column + 1
+			if cols != nil && !slices.Contains(cols, s.Column-1) {
+				continue
+			}
+			buf = slices.Grow(buf[:0], int(s.Length))[:s.Length]
+			t := time.Now()
+			if _, err := f.ReadAt(buf, s.Offset); err != nil {
+				return m, fmt.Errorf("stripe %d, %s stream of column %d: %w", i, s.Kind, s.Column, err)
+			}
+			m.read += time.Since(t)
+			t = time.Now()
+			info := format.StreamInfo{Name: s.Kind, FileOffset: s.Offset, Stripe: i, Column: s.Column, Length: uint64(s.Length)}
+			if in == nil {
+				in = format.NewInStream(info, buf, comp, block, dec)
+			} else {
+				in.Reset(info, buf)
+			}
+			for {
+				c, err := in.NextChunk()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					return m, err
+				}
+				m.decompressed += int64(len(c))
+			}
+			m.dur += time.Since(t)
+			m.streams++
+			m.stored += s.Length
+		}
+	}
+	return m, nil
+}
+
+// DecompressResult is the decompress-only limit of one orcgo file, for all
+// its columns or for one query's (times are medians).
+type DecompressResult struct {
+	Side              string    `json:"side"`
+	Codec             string    `json:"codec"`
+	Scope             string    `json:"scope"` // "all columns" or "Q2 columns"
+	Query             string    `json:"query"` // the query it is the limit of: Q1 or Q2
+	Streams           int       `json:"streams"`
+	StoredBytes       int64     `json:"stored_bytes"`
+	DecompressedBytes int64     `json:"decompressed_bytes"`
+	Seconds           float64   `json:"seconds"`      // decompression only
+	ReadSeconds       float64   `json:"read_seconds"` // ReadAt of the stored bytes, apart
+	Runs              []float64 `json:"run_seconds"`
+	QuerySeconds      float64   `json:"query_seconds,omitempty"` // the query's median time on this file, serial
+	Ratio             float64   `json:"query_ratio,omitempty"`   // QuerySeconds / Seconds
+}
+
+// decompScopes are the column sets measured: all columns, the limit of Q1,
+// and Q2's projection.
+var decompScopes = []struct {
+	scope, query string
+	cols         []int
+}{
+	{"all columns", "Q1", nil},
+	{"Q2 columns", "Q2", []int{cExtendedPrice, cDiscount, cShipDate}},
+}
+
+// multiple formats a query's time as a multiple of its limit.
+func multiple(x float64) string {
+	if x >= 100 {
+		return fmt.Sprintf("%.0fx", x)
+	}
+	return fmt.Sprintf("%.1fx", x)
+}
+
+// writeDecompressMarkdown prints one line per orcgo file: its decompress-only
+// times and the serial Q1 and Q2 times as multiples of them.
+func writeDecompressMarkdown(w io.Writer, r *Report) {
+	if len(r.Decompress) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "### Decompress only")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Time to only decompress the data streams of each compressed orcgo file (format.InStream, one goroutine; reading the bytes is not counted), with the serial query's time as a multiple of it, and the streams' stored and decompressed sizes.")
+	fmt.Fprintln(w)
+	for i := 0; i < len(r.Decompress); {
+		side := r.Decompress[i].Side
+		var parts, sizes []string
+		for ; i < len(r.Decompress) && r.Decompress[i].Side == side; i++ {
+			x := r.Decompress[i]
+			t := fmt.Sprintf("%s %s ms", x.Scope, msec(x.Seconds))
+			if x.Ratio > 0 {
+				t += fmt.Sprintf(" (%s = %s)", x.Query, multiple(x.Ratio))
+			}
+			parts = append(parts, t)
+			sizes = append(sizes, fmt.Sprintf("%s %s -> %s MiB in %d streams", x.Scope,
+				mibs(float64(x.StoredBytes)), mibs(float64(x.DecompressedBytes)), x.Streams))
+		}
+		fmt.Fprintf(w, "- decompress-only: %s %s; %s\n", side, strings.Join(parts, ", "), strings.Join(sizes, ", "))
+	}
+	fmt.Fprintln(w)
+}
