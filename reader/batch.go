@@ -65,6 +65,7 @@ type BatchReader struct {
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
 	par       *parallel
+	part      *part       // a parallel worker's share of the current stripe
 	plan      *stripePlan // the current stripe's plan, or nil
 	pin       planInput   // what it was planned from
 	sio       *stripeIO   // its streams' fetches
@@ -158,12 +159,6 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	if err := br.holdVectors(1); err != nil {
 		return nil, err
 	}
-	if cfg.parallel > 1 && !cfg.explain && len(r.tail.Footer.GetStripes()) > 1 {
-		return r.newParallel(br, opts)
-	}
-	if err := br.setupColumns(); err != nil {
-		return nil, err
-	}
 	br.stats.FilesConsidered = 1
 	if br.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
 		src := &levelSource{r: r, stripe: -1}
@@ -175,6 +170,12 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			br.stats.FilesSkipped = 1
 			br.done = true
 		}
+	}
+	if cfg.parallel > 1 && !cfg.explain && !br.done && len(r.tail.Footer.GetStripes()) > 0 {
+		return r.newParallel(br, opts)
+	}
+	if err := br.setupColumns(); err != nil {
+		return nil, err
 	}
 	return br, nil
 }
@@ -358,11 +359,8 @@ func (br *BatchReader) ensureRows() error {
 		}
 		i := br.stripe
 		br.stripe++
-		if c := br.cfg; c.rangeOn {
-			off := int64(br.r.tail.Footer.GetStripes()[i].GetOffset())
-			if off < c.rangeOff || off-c.rangeOff >= c.rangeLen {
-				continue
-			}
+		if !br.inRange(i) {
+			continue
 		}
 		if err := br.startStripe(i); err != nil {
 			return err
@@ -504,7 +502,9 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 // startStripe prunes stripe i and, when it survives, plans it, fetches
 // its first run's pieces and starts the column readers.
 func (br *BatchReader) startStripe(i int) error {
-	br.stats.StripesConsidered++
+	if br.part == nil { // a parallel worker's stripes are counted once, in pruneShared
+		br.stats.StripesConsidered++
+	}
 	p, ix, meta, in, err := br.planFor(i)
 	if err != nil || p == nil {
 		return err
@@ -521,43 +521,22 @@ func (br *BatchReader) startStripe(i int) error {
 // planFor prunes stripe i with its statistics and row indexes and plans
 // it. It returns a nil plan for a stripe the statistics rule out (counted
 // as skipped), and reads nothing but the stripe's footer and the row
-// indexes and bloom filters pruning needs.
+// indexes and bloom filters pruning needs. A parallel worker plans its
+// share of the stripe instead (planPart).
 func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
-	r := br.r
+	if br.part != nil {
+		return br.planPart(i)
+	}
 	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
-	if br.sarg != nil && r.HasStripeStatistics() {
-		src := &levelSource{r: r, stripe: i}
-		tv := br.sarg.Evaluate(src)
-		if br.explain != nil {
-			fmt.Fprintf(br.explain, "stripe %d statistics:\n%s", i, indent(br.sarg.Explain(src)))
-		}
-		if !tv.IsNeeded() {
-			br.stats.StripesSkipped++
-			return nil, nil, nil, planInput{}, nil
-		}
-	}
-	meta, err := r.readStripeMeta(i)
-	if err != nil {
+	meta, ix, in, err := br.pruneStripe(i)
+	if err != nil || meta == nil {
 		return nil, nil, nil, planInput{}, err
 	}
-	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
-		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
-		stride: int64(r.RowIndexStride()), window: br.cfg.window, gap: br.cfg.coalesce}
-	if br.def != nil {
-		in.deferred = br.def.col
-	}
-	var ix *stripeIndex
-	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
-		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
+	if cols := indexNeeded(in); len(cols) > 0 {
+		if err := br.readIndex(ix, cols, false); err != nil {
 			return nil, nil, nil, planInput{}, err
-		}
-		in.entries = ix.entries
-		if cols := indexNeeded(in); len(cols) > 0 {
-			if err := br.readIndex(ix, cols, false); err != nil {
-				return nil, nil, nil, planInput{}, err
-			}
 		}
 	}
 	p, err := planStripe(in)
@@ -572,6 +551,43 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, p
 		br.explain.WriteString(indent(p.String()))
 	}
 	return p, ix, meta, in, nil
+}
+
+// pruneStripe evaluates the search argument on stripe i's statistics and,
+// when they do not rule it out (a nil meta, counted as skipped), reads its
+// footer and the row indexes and bloom filters of the predicate columns,
+// and returns what planStripe decides from, with the row groups kept.
+func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, error) {
+	r := br.r
+	if br.sarg != nil && r.HasStripeStatistics() {
+		src := &levelSource{r: r, stripe: i}
+		tv := br.sarg.Evaluate(src)
+		if br.explain != nil {
+			fmt.Fprintf(br.explain, "stripe %d statistics:\n%s", i, indent(br.sarg.Explain(src)))
+		}
+		if !tv.IsNeeded() {
+			br.stats.StripesSkipped++
+			return nil, nil, planInput{}, nil
+		}
+	}
+	meta, err := r.readStripeMeta(i)
+	if err != nil {
+		return nil, nil, planInput{}, err
+	}
+	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
+		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
+		stride: int64(r.RowIndexStride()), window: br.cfg.window, gap: br.cfg.coalesce}
+	if br.def != nil {
+		in.deferred = br.def.col
+	}
+	var ix *stripeIndex
+	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
+		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
+			return nil, nil, planInput{}, err
+		}
+		in.entries = ix.entries
+	}
+	return meta, ix, in, nil
 }
 
 // loadStripe fetches the plan's first reads and starts the column readers
@@ -595,7 +611,9 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	if err := br.prefetch(br.sio, 0, false, false); err != nil {
 		return err
 	}
-	br.stats.StripesRead++
+	if br.part == nil || br.part.first {
+		br.stats.StripesRead++
+	}
 	zone, err := r.writerZone(meta.footer.GetWriterTimezone())
 	if err != nil {
 		return err

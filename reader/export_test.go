@@ -3,3 +3,11 @@ package reader
 // SetUnusableIndex makes the row indexes of the columns f accepts count as
 // unusable (nil: none), for tests of the reader's fallbacks.
 func SetUnusableIndex(f func(col int) bool) { unusableIndex = f }
+
+// SetChunkRows sets the fewest rows of a parallel scan's chunk of row
+// groups and returns a function restoring the default.
+func SetChunkRows(n int) (restore func()) {
+	old := chunkRows
+	chunkRows = n
+	return func() { chunkRows = old }
+}

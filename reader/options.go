@@ -191,11 +191,18 @@ func WithRange(offset, length int64) ScanOption {
 	}
 }
 
-// WithParallelism decodes up to n stripes at once, each in its own
-// goroutine, while Next still returns rows in file order. Memory grows with
-// n: each worker holds its streams' read windows and a few batches. Call
-// BatchReader.Close when stopping before the end, so the workers stop.
-// Ignored with WithExplain. Default 1; 1 to 64.
+// WithParallelism decodes the scan on n goroutines while Next still
+// returns rows in file order. The unit of work is a chunk of row groups
+// (at least 8,192 rows: one group at the default stride) when a stripe's
+// row groups can be read apart without reading more than an eighth more
+// bytes (files written with aligned row groups, orcgo's default), and a
+// whole stripe otherwise (unaligned files of other writers, files without
+// a row index). Each goroutine has its own decompressor and buffers and
+// runs ahead of the caller by about one chunk of rows, so memory grows
+// with n by a few batches and a read window per stream. Results and
+// ScanStats' pruning counts equal a serial scan's. Call BatchReader.Close
+// when stopping before the end, so the goroutines stop. Ignored with
+// WithExplain. Default 1; 1 to 64.
 func WithParallelism(n int) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1 || n > 64 {

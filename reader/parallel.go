@@ -1,27 +1,49 @@
 package reader
 
-// Parallel stripe decoding. Worker w of n decodes stripes w, w+n, w+2n, ...
-// with its own BatchReader (its own column readers, buffers and pruning),
-// sending batches through a small channel, then an end-of-stripe marker.
-// Next takes stripe s's batches from worker s mod n, so rows come out in
-// file order while up to n stripes are fetched and decoded at once. Batches
-// are handed over by swapping vectors: the caller's batch receives the
-// worker's vectors and the worker gets the caller's previous ones back, so
-// nothing is copied and each worker cycles through a fixed set of batches.
+// Parallel decoding (WithParallelism). The scan's unit of parallel work is
+// a chunk: a range of row groups of one stripe, or a whole stripe. Chunks
+// are numbered in file order and chunk j goes to worker j mod n, each
+// worker with its own BatchReader (column readers, decompressor, buffers).
+//
+// Each stripe is pruned once, by the first worker to reach it: its stripe
+// statistics, footer, row indexes and bloom filters give the kept row
+// groups, and a pure function (splitStripe) cuts them into chunks of a few
+// row groups when the workers' plans for their chunks read no more than an
+// eighth more bytes than one serial plan would. That holds for aligned files
+// (orcgo's default, where every row group starts on a chunk boundary of
+// every stream and the plans' ranges partition the streams); where the
+// positions carry bytes across row groups (Java, C++ and Hive writers) the
+// slop of every chunk would be read twice, the test fails at every chunk
+// size tried, and the stripe is one chunk, decoded by one worker as a serial
+// scan would. Each worker then plans its own share of the stripe (its
+// chunks' groups) with planStripe and executes it like a serial scan.
+//
+// Workers send batches, then an end marker per chunk, through channels of a
+// bounded size: a worker runs ahead of the caller by at most about one
+// chunk of rows. Next takes chunk j's batches from worker j mod n, so rows
+// come out in file order. Batches are handed over by swapping vectors: the
+// caller's batch receives the worker's vectors and the worker gets the
+// caller's previous ones back, so nothing is copied and each worker cycles
+// through a fixed set of batches.
 
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/orcgo/orc"
 )
 
+// chunkRows is the fewest rows a chunk of row groups holds: with the
+// default 10,000-row stride a chunk is one row group. (A variable for
+// tests.)
+var chunkRows = 8192
+
 type parItem struct {
-	b      *orc.Batch
-	stripe int
-	end    bool // stripe finished
-	err    error
-	stats  ScanStats // worker's cumulative statistics, with end markers
+	b   *orc.Batch
+	end bool // the worker's current chunk is finished
+	eof bool // no chunk is left in the file
+	err error
 }
 
 type parWorker struct {
@@ -34,37 +56,57 @@ type parallel struct {
 	owner   *BatchReader
 	workers []*parWorker
 	stripes int
-	cur     int // stripe being returned
+	cur     int // global number of the chunk being returned
 	stop    chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
-	last    []ScanStats
 	err     error
+
+	mu     sync.Mutex
+	shared []*sharedStripe // per stripe, dropped once every worker is past it
+	stats  []ScanStats     // per worker, as of its last finished stripe
 }
 
-// batchesPerWorker is how many batches a worker may have decoded ahead.
-const batchesPerWorker = 3
+// sharedStripe is one stripe's pruning, done once for all workers, and how
+// it is cut into chunks.
+type sharedStripe struct {
+	once   sync.Once
+	err    error
+	meta   *stripeMeta // nil: the stripe is skipped
+	ix     *stripeIndex
+	in     planInput // for the whole stripe, with the kept groups
+	chunks []groupRun
+	k      int // row groups per chunk; 0: one chunk, the whole stripe
+	passed atomic.Int32
+}
+
+// part is a worker's share of the stripe it is decoding.
+type part struct {
+	ss    *sharedStripe
+	kept  []bool // its row groups (the kept ones of its chunks); nil: all
+	first bool   // it decodes the stripe's first chunk (and counts it read)
+}
 
 func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReader, error) {
 	n := owner.cfg.parallel
 	stripes := len(r.tail.Footer.GetStripes())
-	if n > stripes {
-		n = stripes
-	}
-	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}), last: make([]ScanStats, n)}
+	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
+		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n)}
+	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
 	for w := 0; w < n; w++ {
 		inner, err := r.NewBatchReader(append(append([]ScanOption(nil), opts...), WithParallelism(1))...)
 		if err != nil {
+			p.close()
 			return nil, err
 		}
 		// Workers share the owner's budget, and each holds its batches.
 		inner.mem, inner.held.vectors = owner.mem, 0
-		if err := inner.holdVectors(batchesPerWorker + 1); err != nil {
+		if err := inner.holdVectors(depth + 1); err != nil {
 			p.close()
 			return nil, err
 		}
-		pw := &parWorker{br: inner, out: make(chan parItem, batchesPerWorker), free: make(chan *orc.Batch, batchesPerWorker+1)}
-		for i := 0; i < batchesPerWorker; i++ {
+		pw := &parWorker{br: inner, out: make(chan parItem, depth), free: make(chan *orc.Batch, depth+1)}
+		for i := 0; i < depth; i++ {
 			pw.free <- inner.NewBatch()
 		}
 		p.workers = append(p.workers, pw)
@@ -77,47 +119,286 @@ func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReade
 	return owner, nil
 }
 
-// run decodes the worker's stripes in order.
+// workerDepth is how many batches a worker may have decoded ahead: a chunk
+// of one or a few row groups, and at least 3.
+func workerDepth(batch, stride int) int {
+	rows := max(chunkRows, stride)
+	return min(max((rows+batch-1)/batch+1, 3), 32)
+}
+
+// run decodes the worker's chunks in file order.
 func (p *parallel) run(w int, pw *parWorker) {
 	defer p.wg.Done()
-	n := len(p.workers)
 	br := pw.br
-	send := func(it parItem) bool {
+	defer func() {
+		p.publish(w, br)
+		br.releaseBytes()
+	}()
+	n := len(p.workers)
+	seq := 0 // global number of the stripe's first chunk
+	for s := 0; s < p.stripes; s++ {
+		if !br.inRange(s) {
+			continue
+		}
+		ss := p.prepare(br, s)
+		if ss.err != nil {
+			if seq%n == w {
+				p.send(pw, parItem{err: ss.err})
+			}
+			return
+		}
+		var mine []int
+		for c := range ss.chunks {
+			if (seq+c)%n == w {
+				mine = append(mine, c)
+			}
+		}
+		if len(mine) > 0 && !p.decodeStripe(pw, s, ss, mine) {
+			return
+		}
+		seq += len(ss.chunks)
+		p.pass(s)
+	}
+	if seq%n == w {
+		p.send(pw, parItem{eof: true})
+	}
+}
+
+// send hands an item to the caller, or reports false when the scan stops.
+func (p *parallel) send(pw *parWorker, it parItem) bool {
+	select {
+	case pw.out <- it:
+		return true
+	case <-p.stop:
+		return false
+	}
+}
+
+// decodeStripe decodes the worker's chunks mine of stripe s.
+func (p *parallel) decodeStripe(pw *parWorker, s int, ss *sharedStripe, mine []int) bool {
+	br := pw.br
+	pt := &part{ss: ss, first: mine[0] == 0}
+	if ss.k > 0 {
+		pt.kept = make([]bool, len(ss.in.kept))
+		for _, c := range mine {
+			run := ss.chunks[c]
+			copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+		}
+	} else {
+		pt.kept = ss.in.kept
+	}
+	br.part = pt
+	br.stripe, br.stopAt = s, s+1
+	br.plan, br.run, br.remaining = nil, 0, 0
+	due := 0 // the chunk of mine whose end marker is due
+	for {
+		var b *orc.Batch
 		select {
-		case pw.out <- it:
-			return true
+		case b = <-pw.free:
 		case <-p.stop:
 			return false
 		}
+		err := br.Next(b)
+		if err == io.EOF {
+			pw.free <- b
+			break
+		}
+		if err != nil {
+			p.send(pw, parItem{err: err})
+			return false
+		}
+		if ss.k > 0 { // end the chunks before the batch's run
+			g := br.plan.runs[br.run-1].first
+			for ; due < len(mine) && ss.chunks[mine[due]].end <= g; due++ {
+				if !p.send(pw, parItem{end: true}) {
+					return false
+				}
+			}
+		}
+		if !p.send(pw, parItem{b: b}) {
+			return false
+		}
 	}
-	for s := w; s < p.stripes; s += n {
-		br.stripe, br.stopAt = s, s+1
-		br.plan, br.run, br.remaining = nil, 0, 0
-		for {
-			var b *orc.Batch
-			select {
-			case b = <-pw.free:
-			case <-p.stop:
-				return
+	for ; due < len(mine); due++ {
+		if !p.send(pw, parItem{end: true}) {
+			return false
+		}
+	}
+	p.publish(p.index(pw), br)
+	return true
+}
+
+// index returns a worker's number.
+func (p *parallel) index(pw *parWorker) int {
+	for w, x := range p.workers {
+		if x == pw {
+			return w
+		}
+	}
+	return -1
+}
+
+// publish records a worker's statistics for Stats.
+func (p *parallel) publish(w int, br *BatchReader) {
+	p.mu.Lock()
+	p.stats[w] = br.statsNow()
+	p.mu.Unlock()
+}
+
+// prepare returns stripe s's shared pruning, computing it with br's
+// readers when br is the first worker there.
+func (p *parallel) prepare(br *BatchReader, s int) *sharedStripe {
+	p.mu.Lock()
+	ss := p.shared[s]
+	if ss == nil {
+		ss = &sharedStripe{}
+		p.shared[s] = ss
+	}
+	p.mu.Unlock()
+	ss.once.Do(func() { ss.err = br.pruneShared(ss, s, len(p.workers)) })
+	return ss
+}
+
+// pass records that a worker is done with stripe s; the last one drops
+// it (no worker asks for it again).
+func (p *parallel) pass(s int) {
+	p.mu.Lock()
+	if ss := p.shared[s]; ss != nil && int(ss.passed.Add(1)) == len(p.workers) {
+		p.shared[s] = nil
+	}
+	p.mu.Unlock()
+}
+
+// pruneShared prunes stripe s for all n workers and cuts it into chunks.
+func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) error {
+	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
+		return err
+	}
+	br.stats.StripesConsidered++
+	meta, ix, in, err := br.pruneStripe(s)
+	if err != nil || meta == nil {
+		return err
+	}
+	if in.kept != nil && !anyTrue(in.kept) {
+		br.stats.StripesSkipped++
+		return nil
+	}
+	ss.meta, ss.ix, ss.in = meta, ix, in
+	ss.chunks = []groupRun{{0, 1}}
+	if n < 2 || in.stride <= 0 || meta.info.NumRows <= in.stride {
+		return nil
+	}
+	// The trial plans need every eager column's row index.
+	tix := ix
+	if tix == nil {
+		tix = newStripeIndex(br.r, meta)
+	}
+	tin := in
+	tin.entries = tix.entries
+	if tin.kept == nil {
+		tin.kept = make([]bool, tix.groups)
+		for g := range tin.kept {
+			tin.kept[g] = true
+		}
+	}
+	var cols []int
+	for col, sel := range in.selected {
+		if sel && (in.deferred == nil || !in.deferred[col]) {
+			cols = append(cols, col)
+		}
+	}
+	if err := br.readIndex(tix, cols, false); err != nil {
+		return err
+	}
+	k0 := int((max(int64(chunkRows), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
+	chunks, k, err := splitStripe(tin, n, k0)
+	if err != nil || chunks == nil {
+		return err
+	}
+	ss.ix, ss.in, ss.chunks, ss.k = tix, tin, chunks, k
+	return nil
+}
+
+// splitStripe cuts a stripe's kept row groups into chunks of k row groups
+// (chunk c covers groups [c*k, (c+1)*k), less at the end; chunks without a
+// kept group are left out), trying k = k0, 2*k0, 4*k0, ... while that
+// leaves at least two chunks. It returns the first cut for which the plans
+// of the n workers, each planning the chunks dealt to it in turn, read at
+// most an eighth more data bytes than the plan of the whole stripe, or nil
+// when no cut does. Like planStripe it decides from metadata alone.
+func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
+	whole, err := planStripe(in)
+	if err != nil {
+		return nil, 0, err
+	}
+	serial := whole.eagerBytes()
+	for k := max(k0, 1); ; k *= 2 {
+		var chunks []groupRun
+		for g := 0; g < len(in.kept); g += k {
+			e := min(g+k, len(in.kept))
+			if anyTrue(in.kept[g:e]) {
+				chunks = append(chunks, groupRun{g, e})
 			}
-			err := br.Next(b)
-			if err == io.EOF {
-				pw.free <- b
-				break
+		}
+		if len(chunks) < 2 {
+			return nil, 0, nil
+		}
+		var total int64
+		for w := 0; w < n; w++ {
+			win := in
+			win.kept = make([]bool, len(in.kept))
+			for c := w; c < len(chunks); c += n {
+				copy(win.kept[chunks[c].first:chunks[c].end], in.kept[chunks[c].first:chunks[c].end])
 			}
+			if !anyTrue(win.kept) {
+				continue
+			}
+			p, err := planStripe(win)
 			if err != nil {
-				send(parItem{stripe: s, err: err})
-				return
+				return nil, 0, err
 			}
-			if !send(parItem{b: b, stripe: s}) {
-				return
-			}
+			total += p.eagerBytes()
 		}
-		if !send(parItem{stripe: s, end: true, stats: br.stats}) {
-			return
+		if total*8 <= serial*9 {
+			return chunks, k, nil
 		}
 	}
-	br.releaseBytes()
+}
+
+// planPart plans a worker's share of stripe i from the shared pruning.
+func (br *BatchReader) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
+	pt := br.part
+	ss := pt.ss
+	in := ss.in
+	in.kept = pt.kept
+	ix := ss.ix.clone()
+	if ix != nil {
+		in.entries = ix.entries
+	}
+	p, err := planStripe(in)
+	if err != nil {
+		return nil, nil, nil, planInput{}, err
+	}
+	return p, ix, ss.meta, in, nil
+}
+
+// inRange reports whether stripe s lies in the scan's WithRange.
+func (br *BatchReader) inRange(s int) bool {
+	c := br.cfg
+	if !c.rangeOn {
+		return true
+	}
+	off := int64(br.r.tail.Footer.GetStripes()[s].GetOffset())
+	return off >= c.rangeOff && off-c.rangeOff < c.rangeLen
+}
+
+func anyTrue(b []bool) bool {
+	for _, x := range b {
+		if x {
+			return true
+		}
+	}
+	return false
 }
 
 // next returns the next batch in file order.
@@ -125,17 +406,20 @@ func (p *parallel) next(b *orc.Batch) error {
 	if p.err != nil {
 		return p.err
 	}
-	for p.cur < p.stripes {
-		w := p.cur % len(p.workers)
-		pw := p.workers[w]
+	n := len(p.workers)
+	for {
+		pw := p.workers[p.cur%n]
 		it := <-pw.out
-		if it.err != nil {
+		switch {
+		case it.err != nil:
 			p.err = it.err
 			p.close()
 			return it.err
-		}
-		if it.end {
-			p.last[w] = it.stats
+		case it.eof:
+			p.close()
+			p.err = io.EOF
+			return io.EOF
+		case it.end:
 			p.cur++
 			continue
 		}
@@ -148,9 +432,6 @@ func (p *parallel) next(b *orc.Batch) error {
 		pw.free <- it.b
 		return nil
 	}
-	p.close()
-	p.err = io.EOF
-	return io.EOF
 }
 
 // close stops the workers and waits for them.
@@ -171,12 +452,13 @@ func (p *parallel) close() {
 	})
 }
 
-// sum adds up the workers' statistics as of their last finished stripes.
+// sum adds up the workers' statistics.
 func (p *parallel) sum() ScanStats {
-	var t ScanStats
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.owner.stats
 	t.FilesConsidered = 1
-	for _, s := range p.last {
-		t.FilesSkipped = max(t.FilesSkipped, s.FilesSkipped)
+	for _, s := range p.stats {
 		t.StripesConsidered += s.StripesConsidered
 		t.StripesSkipped += s.StripesSkipped
 		t.GroupsConsidered += s.GroupsConsidered

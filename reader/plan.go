@@ -348,6 +348,23 @@ func (p *stripePlan) rangeBytes() (total int64) {
 	return total
 }
 
+// eagerBytes returns the bytes the plan reads of the eager (not deferred)
+// data streams.
+func (p *stripePlan) eagerBytes() (total int64) {
+	for _, sp := range p.streams {
+		switch {
+		case sp.deferred:
+		case sp.whole:
+			total += sp.loc.length
+		default:
+			for _, r := range sp.ranges {
+				total += int64(r.End - r.Start)
+			}
+		}
+	}
+	return total
+}
+
 // String prints the plan, one stream a line.
 func (p *stripePlan) String() string {
 	var b strings.Builder

@@ -24,6 +24,7 @@ package reader
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -138,6 +139,26 @@ type stripeIndex struct {
 	blooms  map[int][]*orcpb.BloomFilter
 	filters map[[2]int]*bloomfilter.Filter
 	decided []bool // per leaf: it was not YES_NO_NULL in some group
+}
+
+// newStripeIndex returns an empty index of a stripe with a row index
+// stride.
+func newStripeIndex(r *Reader, meta *stripeMeta) *stripeIndex {
+	stride := int64(r.RowIndexStride())
+	groups := int((meta.info.NumRows + stride - 1) / stride)
+	return &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
+		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}}
+}
+
+// clone returns a copy of ix that a worker may add entries to (the
+// entries themselves are shared and never changed).
+func (ix *stripeIndex) clone() *stripeIndex {
+	if ix == nil {
+		return nil
+	}
+	c := *ix
+	c.entries, c.blooms, c.filters = maps.Clone(ix.entries), maps.Clone(ix.blooms), maps.Clone(ix.filters)
+	return &c
 }
 
 // leafDecided reports whether leaf i decided anything in some row group
@@ -309,12 +330,8 @@ type groupRun struct {
 // pruneGroups evaluates the predicate on every row group of a stripe and
 // returns the index read for it with the groups kept.
 func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
-	r := br.r
-	stride := int64(r.RowIndexStride())
-	rows := meta.info.NumRows
-	groups := int((rows + stride - 1) / stride)
-	ix = &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
-		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}}
+	ix = newStripeIndex(br.r, meta)
+	groups := ix.groups
 	if err := br.readIndex(ix, br.sarg.Columns(), true); err != nil {
 		return nil, nil, err
 	}

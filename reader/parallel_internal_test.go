@@ -1,0 +1,193 @@
+package reader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// parFile writes rows rows of a few column kinds in stripes of stripeRows,
+// with a row index every stride rows, aligned or not.
+func parFile(t *testing.T, rows, stripeRows, stride int, aligned bool, opts ...writer.Option) *Reader {
+	t.Helper()
+	schema := orc.MustParseSchema("struct<id:bigint,s:string,d:decimal(12,2),f:double,tag:string>")
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, schema, append([]writer.Option{writer.WithStripeRowLimit(int64(stripeRows)),
+		writer.WithRowIndexStride(stride), writer.WithCompression(orc.CompressionZstd), writer.WithAlignedRowGroups(aligned)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := orc.NewBatch(schema, 1000)
+	for start := 0; start < rows; start += 1000 {
+		b.Reset()
+		id := b.Cols[0].(*orc.LongVector)
+		s := b.Cols[1].(*orc.BytesVector)
+		d := b.Cols[2].(*orc.DecimalVector)
+		f := b.Cols[3].(*orc.DoubleVector)
+		tag := b.Cols[4].(*orc.BytesVector)
+		for i := start; i < start+1000 && i < rows; i++ {
+			id.Values = append(id.Values, int64(i))
+			s.AppendString(fmt.Sprintf("row %d %x", i, i*7919))
+			d.Values = append(d.Values, orc.Int128FromInt64(int64(i*37%100000)))
+			f.Values = append(f.Values, float64(i%1000)/8)
+			tag.AppendString([]string{"red", "green", "blue"}[i%3])
+		}
+		b.NumRows = len(id.Values)
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// An aligned stripe is cut into chunks of row groups whose plans partition
+// the serial plan's bytes; an unaligned one stays one chunk (its chunks'
+// slop would be read twice), unless its compression chunks are small
+// enough for the slop to cost less than an eighth.
+func TestSplitStripe(t *testing.T) {
+	small := parFile(t, 60000, 30000, 1000, false, writer.WithCompressionBlockSize(4096))
+	br, err := small.NewBatchReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := &sharedStripe{}
+	if err := br.pruneShared(ss, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	if ss.k == 0 || len(ss.chunks) < 2 {
+		t.Fatalf("unaligned stripe of 4 KiB chunks: %d chunks of %d groups, want it split", len(ss.chunks), ss.k)
+	}
+	for _, aligned := range []bool{true, false} {
+		r := parFile(t, 60000, 30000, 1000, aligned)
+		br, err := r.NewBatchReader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := &sharedStripe{}
+		if err := br.pruneShared(ss, 0, 2); err != nil {
+			t.Fatal(err)
+		}
+		if !aligned {
+			if ss.k != 0 || len(ss.chunks) != 1 {
+				t.Fatalf("unaligned stripe: %d chunks of %d groups, want one chunk, the stripe", len(ss.chunks), ss.k)
+			}
+			continue
+		}
+		// 8,192 rows at least: 9 groups of 1,000 rows, 4 chunks.
+		if ss.k != 9 || len(ss.chunks) != 4 || ss.chunks[3] != (groupRun{27, 30}) {
+			t.Fatalf("aligned stripe: chunks %v of %d groups, want 4 of 9", ss.chunks, ss.k)
+		}
+		whole, err := planStripe(ss.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for w := 0; w < 2; w++ {
+			in := ss.in
+			in.kept = make([]bool, len(ss.in.kept))
+			for c := w; c < len(ss.chunks); c += 2 {
+				for g := ss.chunks[c].first; g < ss.chunks[c].end; g++ {
+					in.kept[g] = true
+				}
+			}
+			p, err := planStripe(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sp := range p.streams {
+				for i, ex := range sp.exact {
+					if !ex && !sp.whole {
+						t.Fatalf("worker %d: column %d %s run %d not exact in an aligned file", w, sp.key.column, sp.key.kind, i)
+					}
+				}
+			}
+			sum += p.eagerBytes()
+		}
+		// Dictionaries (tag) are read by both workers.
+		var dict int64
+		for _, sp := range whole.streams {
+			if sp.whole {
+				dict += sp.loc.length
+			}
+		}
+		if sum != whole.eagerBytes()+dict {
+			t.Fatalf("workers plan %d bytes, the serial plan %d (+%d of dictionaries)", sum, whole.eagerBytes(), dict)
+		}
+	}
+}
+
+// Parallel scans return the serial rows, in order, on aligned and
+// unaligned files, with and without a predicate, at several batch sizes
+// and worker counts, and count the same pruning.
+func TestParallelRowGroups(t *testing.T) {
+	defer func(old int) { chunkRows = old }(chunkRows)
+	chunkRows = 1
+	for _, aligned := range []bool{true, false} {
+		r := parFile(t, 45000, 20000, 1000, aligned)
+		for _, where := range []string{"", "id < 3000 OR id BETWEEN 21500 AND 24999 OR id > 44100", "tag = 'red' AND f < 30"} {
+			var opts []ScanOption
+			if where != "" {
+				opts = append(opts, WithSearchArgument(sarg.MustParse(where)), WithExactFilter(true))
+			}
+			want, wst := parRows(t, r, append(opts, WithBatchSize(700))...)
+			for _, n := range []int{2, 3, 5} {
+				for _, batch := range []int{1, 333, 1000, 4096} {
+					got, st := parRows(t, r, append(opts, WithBatchSize(batch), WithParallelism(n))...)
+					if !slices.Equal(got, want) {
+						t.Fatalf("aligned %v, %q, %d workers, batch %d: %d rows, want %d in order", aligned, where, n, batch, len(got), len(want))
+					}
+					if st.StripesConsidered != wst.StripesConsidered || st.StripesSkipped != wst.StripesSkipped ||
+						st.StripesRead != wst.StripesRead || st.GroupsConsidered != wst.GroupsConsidered ||
+						st.GroupsSkipped != wst.GroupsSkipped || st.RowsReturned != wst.RowsReturned {
+						t.Fatalf("aligned %v, %q, %d workers: statistics\n%v\nserial\n%v", aligned, where, n, st, wst)
+					}
+					if aligned && where == "" && st.RowsDecoded != wst.RowsDecoded {
+						t.Fatalf("%d workers decoded %d rows, serial %d", n, st.RowsDecoded, wst.RowsDecoded)
+					}
+				}
+			}
+		}
+	}
+}
+
+// parRows returns the ids a scan returns, with its statistics.
+func parRows(t *testing.T, r *Reader, opts ...ScanOption) ([]int64, ScanStats) {
+	t.Helper()
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	var ids []int64
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			return ids, br.Stats()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := b.Cols[0].(*orc.LongVector)
+		s := b.Cols[1].(*orc.BytesVector)
+		for i := 0; i < b.NumRows; i++ {
+			if want := fmt.Sprintf("row %d %x", id.Values[i], id.Values[i]*7919); string(s.Get(i)) != want {
+				t.Fatalf("row id %d has s %q", id.Values[i], s.Get(i))
+			}
+			ids = append(ids, id.Values[i])
+		}
+	}
+}
