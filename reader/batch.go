@@ -96,6 +96,12 @@ type exactFilter struct {
 	top     []bool        // per batch column: holds a predicate column
 	matches []bool
 	vecs    sarg.ColumnVectors
+	// Late materialization: the selected rows' indexes and runs (start,
+	// end pairs) of the current batch, and per batch field a vector
+	// decoding one run at a time.
+	idx     []int32
+	runs    []int32
+	scratch []orc.Vector
 }
 
 // held is what a BatchReader holds in the scan's memory budget, by slot:
@@ -478,7 +484,9 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 	if br.def != nil && br.def.loaded {
 		br.def.at = br.runFirst + br.runRows - br.remaining + int64(n)
 	}
-	if kept == 0 && mask == nil {
+	sel := br.flt.matches[:n]
+	switch {
+	case kept == 0 && mask == nil:
 		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
 				if !br.flt.top[i] {
@@ -488,15 +496,107 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 				}
 			}
 		}
-	} else if err := br.nextFields(b, n, mask, func(i int) bool { return !br.flt.top[i] }); err != nil {
+		return 0, nil
+	case kept < n && mask == nil && br.def != nil && br.sparse(sel):
+		// Late materialization: the other fields decode the selected
+		// rows only, skipping the rest.
+		br.flt.idx = selection(sel, br.flt.idx[:0])
+		for i, c := range b.Cols {
+			if br.flt.top[i] {
+				compact(c, sel, br.flt.idx)
+			}
+		}
+		return kept, br.lateFields(b, n)
+	}
+	if err := br.nextFields(b, n, mask, func(i int) bool { return !br.flt.top[i] }); err != nil {
 		return 0, err
 	}
 	if kept > 0 && kept < n {
+		br.flt.idx = selection(sel, br.flt.idx[:0])
 		for _, c := range b.Cols {
-			compact(c, br.flt.matches[:n])
+			compact(c, sel, br.flt.idx)
 		}
 	}
 	return kept, nil
+}
+
+// lateSegmentRows is how many rows of a batch a run of selected rows must
+// stand for, at least, for the deferred fields to decode the selected runs
+// one by one rather than the whole batch and compact it: decoding a run
+// and skipping the gap before it cost a few calls per field, against a
+// value's decoding and copying for every row of the batch.
+const lateSegmentRows = 16
+
+// sparse reports whether the selected rows of a batch form few enough runs
+// for late materialization, and records the runs in flt.runs.
+func (br *BatchReader) sparse(sel []bool) bool {
+	runs := br.flt.runs[:0]
+	limit := len(sel) / lateSegmentRows
+	for i := 0; i < len(sel); {
+		if !sel[i] {
+			i++
+			continue
+		}
+		if len(runs)/2 >= limit {
+			return false
+		}
+		e := i + 1
+		for e < len(sel) && sel[e] {
+			e++
+		}
+		runs = append(runs, int32(i), int32(e))
+		i = e
+	}
+	br.flt.runs = runs
+	return true
+}
+
+// lateFields decodes the selected rows of the deferred fields into b, run
+// by run (flt.runs), skipping the rows between; n is the batch's rows.
+func (br *BatchReader) lateFields(b *orc.Batch, n int) error {
+	sr := br.root.(*structReader)
+	runs := br.flt.runs
+	if br.flt.scratch == nil {
+		br.flt.scratch = make([]orc.Vector, len(sr.fields))
+	}
+	for i, f := range sr.fields {
+		if br.flt.top[i] {
+			continue
+		}
+		dst := b.Cols[i]
+		pos := 0
+		for r := 0; r < len(runs); r += 2 {
+			s, e := int(runs[r]), int(runs[r+1])
+			if s > pos {
+				if err := f.skip(int64(s - pos)); err != nil {
+					return err
+				}
+			}
+			if r == 0 {
+				if err := f.next(dst, e-s, nil); err != nil {
+					return err
+				}
+			} else {
+				sc := br.flt.scratch[i]
+				if sc == nil {
+					sc = orc.NewVector(br.schema.Children[i], 0)
+					br.flt.scratch[i] = sc
+				}
+				sc.Reset()
+				if err := f.next(sc, e-s, nil); err != nil {
+					return err
+				}
+				appendRows(dst, sc)
+			}
+			pos = e
+		}
+		if pos < n {
+			if err := f.skip(int64(n - pos)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // startStripe prunes stripe i and, when it survives, plans it, fetches
