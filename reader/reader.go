@@ -3,8 +3,9 @@
 //
 // Concurrency: a Reader is safe for concurrent use once opened; each
 // BatchReader it creates belongs to one goroutine, and may use more inside
-// (WithParallelism decodes several stripes ahead, WithColumnParallelism
-// spreads a batch's columns). Ownership: Open does not
+// (WithParallelism decodes chunks of row groups, or whole stripes, on
+// several goroutines, WithColumnParallelism spreads a batch's columns).
+// Ownership: Open does not
 // close the io.ReaderAt; the caller keeps it open while readers use it.
 // Values in a Batch stay valid until the next call to Next with that Batch.
 //
