@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
@@ -86,6 +88,10 @@ type BatchReader struct {
 	stats   ScanStats
 	done    bool
 	err     error
+	// Close may come from another goroutine: it sets closed, which Next
+	// checks between batches, and takes mu, which Next holds.
+	mu     sync.Mutex
+	closed atomic.Bool
 }
 
 // exactFilter is the state of WithExactFilter: where the predicate's
@@ -310,6 +316,11 @@ func (br *BatchReader) Explain() string {
 // stripe or row-group run boundary. It returns io.EOF when no rows remain. b
 // must come from NewBatch (or have the same schema).
 func (br *BatchReader) Next(b *orc.Batch) error {
+	if br.closed.Load() {
+		return io.EOF
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
 	if br.err != nil {
 		return br.err
 	}
@@ -317,6 +328,9 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 		return br.par.next(b)
 	}
 	for {
+		if br.closed.Load() {
+			return io.EOF
+		}
 		if err := br.ensureRows(); err != nil {
 			if err != io.EOF {
 				br.err = err

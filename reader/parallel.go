@@ -409,8 +409,10 @@ func (p *parallel) next(b *orc.Batch) error {
 	n := len(p.workers)
 	for {
 		pw := p.workers[p.cur%n]
-		it := <-pw.out
+		it, ok := <-pw.out
 		switch {
+		case !ok: // closed by Close from another goroutine
+			return io.EOF
 		case it.err != nil:
 			p.err = it.err
 			p.close()
@@ -474,15 +476,19 @@ func (p *parallel) sum() ScanStats {
 	return t
 }
 
-// Close stops a scan early, releasing its goroutines (WithParallelism). It
-// is safe to call at any time and more than once; Next then returns io.EOF
-// or the scan's error.
+// Close stops a scan early, releasing its goroutines (WithParallelism) and
+// buffers. It is safe to call at any time, more than once and from any
+// goroutine: a Next running meanwhile returns after the batch it is
+// decoding, and every Next after Close returns io.EOF.
 func (br *BatchReader) Close() error {
+	br.closed.Store(true)
 	if br.par != nil {
-		br.par.close()
-		if br.par.err == nil {
-			br.par.err = io.EOF
-		}
+		br.par.close() // wakes a Next waiting for a worker
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if br.par != nil && br.par.err == nil {
+		br.par.err = io.EOF
 	}
 	br.done = true
 	br.releaseBytes()

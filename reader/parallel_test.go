@@ -74,3 +74,63 @@ func TestParallelCloseNoLeak(t *testing.T) {
 		t.Fatalf("%d goroutines after the scans, %d before", g, before)
 	}
 }
+
+// Close from another goroutine while Next runs stops the scan: Next
+// returns io.EOF soon after, every later Next too, and no goroutine is
+// left (serial and parallel; run with -race).
+func TestConcurrentClose(t *testing.T) {
+	data := manyStripes(t, 30000)
+	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	for _, p := range []int{1, 2, 4} {
+		for _, after := range []int{0, 3, 40} {
+			br, err := r.NewBatchReader(reader.WithParallelism(p), reader.WithBatchSize(50))
+			if err != nil {
+				t.Fatal(err)
+			}
+			started := make(chan struct{})
+			done := make(chan error, 1)
+			go func() {
+				b := br.NewBatch()
+				n := 0
+				for {
+					err := br.Next(b)
+					if n == after {
+						close(started)
+					}
+					n++
+					if err != nil {
+						done <- err
+						return
+					}
+				}
+			}()
+			<-started
+			if err := br.Close(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if err != io.EOF {
+					t.Fatalf("parallelism %d: Next after Close: %v", p, err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("parallelism %d: Next still running 10 s after Close", p)
+			}
+			if err := br.Next(br.NewBatch()); err != io.EOF {
+				t.Fatalf("parallelism %d: Next after Close returned: %v", p, err)
+			}
+			br.Close()
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Fatalf("%d goroutines after the scans, %d before", g, before)
+	}
+}
