@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/bits"
 	"sort"
 
 	"google.golang.org/protobuf/proto"
@@ -335,15 +337,19 @@ func (t *Tail) checkFooter() error {
 	t.Schema = schema
 	var rows uint64
 	for i, s := range f.GetStripes() {
-		end := s.GetOffset() + s.GetIndexLength() + s.GetDataLength() + s.GetFooterLength()
-		if s.GetOffset() < uint64(len(Magic)) || end < s.GetOffset() || end > uint64(t.MetadataStart) {
-			return corrupt("stripe %d at offset %d with %d bytes lies outside the data area [3, %d)",
-				i, s.GetOffset(), end-s.GetOffset(), t.MetadataStart)
+		// Each length and their sum must lie in the data area; summed
+		// without a check, lengths near 2^64 wrap around into it.
+		end, ok := addLengths(s.GetOffset(), s.GetIndexLength(), s.GetDataLength(), s.GetFooterLength())
+		if s.GetOffset() < uint64(len(Magic)) || !ok || end > uint64(t.MetadataStart) {
+			return corrupt("stripe %d at offset %d (index %d, data %d, footer %d bytes) lies outside the data area [3, %d)",
+				i, s.GetOffset(), s.GetIndexLength(), s.GetDataLength(), s.GetFooterLength(), t.MetadataStart)
 		}
 		if s.GetFooterLength() == 0 {
 			return corrupt("stripe %d has an empty stripe footer", i)
 		}
-		rows += s.GetNumberOfRows()
+		if rows, ok = addLengths(rows, s.GetNumberOfRows()); !ok || rows > math.MaxInt64 {
+			return corrupt("stripe %d: the stripes' row counts overflow", i)
+		}
 	}
 	if f.NumberOfRows != nil && rows != f.GetNumberOfRows() && len(f.GetStripes()) > 0 {
 		return corrupt("stripes hold %d rows but the footer says %d", rows, f.GetNumberOfRows())
@@ -487,4 +493,19 @@ func TypesFromSchema(s *orc.Schema) []*orcpb.Type {
 		out = append(out, t)
 	})
 	return out
+}
+
+// addLengths adds sizes or counts read from a file, reporting false when
+// the sum does not fit in 63 bits (every length a reader converts to int64
+// then stays positive).
+func addLengths(xs ...uint64) (uint64, bool) {
+	var sum uint64
+	for _, x := range xs {
+		var carry uint64
+		sum, carry = bits.Add64(sum, x, 0)
+		if carry != 0 || sum > math.MaxInt64 {
+			return 0, false
+		}
+	}
+	return sum, true
 }
