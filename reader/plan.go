@@ -175,6 +175,16 @@ func planStripe(in planInput) (*stripePlan, error) {
 		p.runs = []groupRun{{0, 1}}
 	}
 	cols := in.schema.Columns()
+	// The selected columns' data streams, by column in footer order (one
+	// pass: a footer may list hundreds of thousands of streams).
+	byCol := make([][]streamKey, len(in.selected))
+	for _, s := range m.footer.GetStreams() {
+		key := streamKey{int(s.GetColumn()), s.GetKind()}
+		if key.column >= 0 && key.column < len(in.selected) && in.selected[key.column] &&
+			!isIndexStream(key.kind) && key.kind <= orcpb.Stream_SECONDARY {
+			byCol[key.column] = append(byCol[key.column], key)
+		}
+	}
 	for col, sel := range in.selected {
 		if !sel {
 			continue
@@ -185,11 +195,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 		}
 		_, hasPresent := m.streams[streamKey{col, orcpb.Stream_PRESENT}]
 		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
-		for _, s := range m.footer.GetStreams() {
-			key := streamKey{int(s.GetColumn()), s.GetKind()}
-			if key.column != col || isIndexStream(key.kind) || key.kind > orcpb.Stream_SECONDARY {
-				continue
-			}
+		for _, key := range byCol[col] {
 			sp := streamPlan{key: key, loc: m.streams[key], deferred: in.deferred != nil && in.deferred[col]}
 			slot := -1
 			for i, sl := range layout {

@@ -177,8 +177,7 @@ func (s groupSource) Stats(col int) *stats.Column {
 	if !ok || s.group >= len(es) || es[s.group].GetStatistics() == nil {
 		return nil
 	}
-	cols := s.ix.r.tail.Schema.Columns()
-	c := stats.FromProto(es[s.group].GetStatistics(), cols[col], s.ix.r.writerInfo())
+	c := stats.FromProto(es[s.group].GetStatistics(), s.ix.r.cols[col], s.ix.r.writerInfo())
 	if !plausible(s.ix.r.tail.Schema, col, &c, s.Stats, s.rows()) {
 		return nil
 	}
@@ -225,7 +224,7 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 		return false
 	}
 	be := meta.encodings[col].GetBloomEncoding()
-	kind := r.tail.Schema.Columns()[col].Kind
+	kind := r.cols[col].Kind
 	if be > 1 {
 		return false
 	}

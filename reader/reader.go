@@ -34,6 +34,7 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/stats"
 )
 
 // Reader is an open ORC file.
@@ -42,7 +43,9 @@ type Reader struct {
 	cfg  config
 	tail *format.Tail
 
-	encrypted []bool // per column id: under an encrypted root
+	cols      []*orc.Schema    // the schema's nodes by column id
+	winfo     stats.WriterInfo // which recorded statistics to trust
+	encrypted []bool           // per column id: under an encrypted root
 }
 
 // StripeInfo describes one stripe.
@@ -77,10 +80,11 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{r: r, cfg: cfg, tail: tail}
+	rd := &Reader{r: r, cfg: cfg, tail: tail, cols: tail.Schema.Columns(),
+		winfo: stats.WriterInfoFromTail(tail.PostScript, tail.Footer)}
 	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
 	if enc := tail.Footer.GetEncryption(); enc != nil {
-		cols := tail.Schema.Columns()
+		cols := rd.cols
 		for _, v := range enc.GetVariants() {
 			root := int(v.GetRoot())
 			if root >= len(cols) {

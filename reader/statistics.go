@@ -5,14 +5,12 @@ import (
 )
 
 // writerInfo is what decides which recorded statistics can be trusted.
-func (r *Reader) writerInfo() stats.WriterInfo {
-	return stats.WriterInfoFromTail(r.tail.PostScript, r.tail.Footer)
-}
+func (r *Reader) writerInfo() stats.WriterInfo { return r.winfo }
 
 // Statistics returns the file-level statistics of column id. ok is false
 // when the file recorded none.
 func (r *Reader) Statistics(id int) (c stats.Column, ok bool) {
-	cols := r.tail.Schema.Columns()
+	cols := r.cols
 	if id < 0 || id >= len(cols) {
 		return stats.Column{}, false
 	}
@@ -26,7 +24,7 @@ func (r *Reader) Statistics(id int) (c stats.Column, ok bool) {
 // StripeStatistics returns stripe i's statistics of column id from the
 // metadata section. ok is false when the file recorded none.
 func (r *Reader) StripeStatistics(stripe, id int) (c stats.Column, ok bool) {
-	cols := r.tail.Schema.Columns()
+	cols := r.cols
 	if id < 0 || id >= len(cols) || r.tail.Metadata == nil {
 		return stats.Column{}, false
 	}
