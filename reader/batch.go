@@ -126,6 +126,16 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			return nil, err
 		}
 	}
+	// A batch never holds more rows than a stripe: a small file gets
+	// small batches (a one-row file of 100,000 columns would otherwise
+	// allocate vectors of 1,024 rows for each).
+	var most uint64
+	for _, s := range r.tail.Footer.GetStripes() {
+		most = max(most, s.GetNumberOfRows())
+	}
+	if len(r.tail.Footer.GetStripes()) > 0 && most < uint64(cfg.batchSize) {
+		cfg.batchSize = max(int(most), 1)
+	}
 	br := &BatchReader{r: r, cfg: cfg, mem: &budget{limit: cfg.maxMemory}}
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)

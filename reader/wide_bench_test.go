@@ -103,3 +103,27 @@ func BenchmarkWideFooter(b *testing.B) {
 		}
 	})
 }
+
+// A batch is no larger than the file's largest stripe: a small file of
+// many columns does not get vectors of the default 1,024 rows.
+func TestBatchCapacityBoundedByStripes(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:int,b:string>")
+	batch := orc.NewBatch(s, 3)
+	for i := range 3 {
+		batch.Cols[0].(*orc.LongVector).Values = append(batch.Cols[0].(*orc.LongVector).Values, int64(i))
+		batch.Cols[1].(*orc.BytesVector).AppendString("x")
+	}
+	batch.NumRows = 3
+	r, _ := writeOpen(t, s, []*orc.Batch{batch})
+	br, err := r.NewBatchReader(reader.WithBatchSize(5000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := br.NewBatch()
+	if c := cap(b.Cols[0].(*orc.LongVector).Values); c != 3 {
+		t.Fatalf("batch capacity %d for a file of 3 rows", c)
+	}
+	if err := br.Next(b); err != nil || b.NumRows != 3 {
+		t.Fatalf("Next: %v, %d rows", err, b.NumRows)
+	}
+}
