@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N]", run: runCat})
+	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N] [--parallel N]", run: runCat})
 }
 
 // parseFlags parses flags that may come before or after positional args.
@@ -64,6 +64,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	limit := fs.Int64("limit", -1, "print at most N rows")
+	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -71,12 +72,15 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return errUsage
 	}
+	if *parallel < 1 || *parallel > 64 {
+		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
+	}
 	r, closeFn, err := openORC(pos[0])
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	var opts []reader.ScanOption
+	opts := []reader.ScanOption{reader.WithParallelism(*parallel)}
 	if *columns != "" {
 		opts = append(opts, reader.WithColumns(splitList(*columns)...))
 	}
@@ -84,6 +88,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer br.Close()
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
 	b := br.NewBatch()

@@ -39,3 +39,34 @@ func TestRunDispatch(t *testing.T) {
 		t.Errorf("demo: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// cat and scan print the same rows, in the same order, with --parallel.
+func TestParallelFlag(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"demo", "--rows", "60000", "--dir", dir, "--keep"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo: exit %d: %s", code, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.orc"))
+	if len(files) == 0 {
+		t.Fatal("demo wrote no file")
+	}
+	out := func(args ...string) string {
+		t.Helper()
+		var o, e bytes.Buffer
+		if code := run(args, &o, &e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e.String())
+		}
+		return o.String()
+	}
+	for _, f := range files {
+		serial := out("cat", f)
+		if par := out("cat", "--parallel", "3", f); par != serial || strings.Count(serial, "\n") != 60000 {
+			t.Fatalf("cat --parallel 3 of %s: %d lines, serial %d, equal %v", f, strings.Count(par, "\n"), strings.Count(serial, "\n"), par == serial)
+		}
+	}
+	stderr.Reset()
+	if code := run([]string{"cat", "--parallel", "0", files[0]}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--parallel 0") {
+		t.Fatalf("cat --parallel 0: exit %d, stderr %q", code, stderr.String())
+	}
+}

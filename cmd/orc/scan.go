@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N]",
+		usage: "scan FILE --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N] [--parallel N]",
 		run:   runScan})
 }
 
@@ -27,12 +27,16 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
 	limit := fs.Int64("limit", -1, "print at most N rows")
+	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || *where == "" {
 		return errUsage
+	}
+	if *parallel < 1 || *parallel > 64 {
+		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
 	}
 	expr, err := sarg.Parse(*where)
 	if err != nil {
@@ -43,7 +47,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeFn()
-	opts := []reader.ScanOption{reader.WithSearchArgument(expr), reader.WithExactFilter(!*noFilter)}
+	opts := []reader.ScanOption{reader.WithSearchArgument(expr), reader.WithExactFilter(!*noFilter), reader.WithParallelism(*parallel)}
 	var wanted []string
 	if *columns != "" {
 		wanted = splitList(*columns)
@@ -56,6 +60,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer br.Close()
 	// Print the requested columns only, though the batch also holds the
 	// predicate's.
 	show := printedFields(br.Schema(), wanted)
