@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -54,7 +56,6 @@ type metaFile struct {
 	Calendar        int          `json:"calendar"`
 	Schema          string       `json:"schema"`
 	Columns         []metaColumn `json:"columns"`
-	Stripes         []metaStripe `json:"stripes,omitempty"`
 	UserMetadata    []metaItem   `json:"userMetadata,omitempty"`
 }
 
@@ -88,22 +89,6 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 		}
 		m.Columns = append(m.Columns, mc)
 	}
-	if !*noStripes {
-		for i := range r.Stripes() {
-			d, err := r.StripeDetail(i)
-			if err != nil {
-				return err
-			}
-			ms := metaStripe{StripeInfo: d.StripeInfo, WriterTimezone: d.WriterTimezone, Streams: d.Streams, Encodings: d.Encodings}
-			if r.HasStripeStatistics() {
-				for id := range r.Schema().Columns() {
-					st, _ := r.StripeStatistics(i, id)
-					ms.Statistics = append(ms.Statistics, statsJSON(st))
-				}
-			}
-			m.Stripes = append(m.Stripes, ms)
-		}
-	}
 	for _, it := range r.UserMetadata() {
 		v := string(it.Value)
 		if !utf8.Valid(it.Value) {
@@ -111,13 +96,98 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 		}
 		m.UserMetadata = append(m.UserMetadata, metaItem{Key: it.Key, Value: v})
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
+	// Stripes are produced one at a time and written out as they come, so
+	// a file of many stripes is not held in memory as one document.
+	stripes := func(yield func(ms *metaStripe) error) error {
+		if *noStripes {
+			return nil
+		}
+		ncols := r.Schema().MaxID() + 1
+		for i := range r.Stripes() {
+			d, err := r.StripeDetail(i)
+			if err != nil {
+				return err
+			}
+			ms := metaStripe{StripeInfo: d.StripeInfo, WriterTimezone: d.WriterTimezone, Streams: d.Streams, Encodings: d.Encodings}
+			if r.HasStripeStatistics() {
+				for id := range ncols {
+					st, _ := r.StripeStatistics(i, id)
+					ms.Statistics = append(ms.Statistics, statsJSON(st))
+				}
+			}
+			if err := yield(&ms); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	printMeta(stdout, &m)
-	return nil
+	bw := bufio.NewWriterSize(stdout, 1<<16)
+	if *asJSON {
+		if err := writeMetaJSON(bw, &m, stripes); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if err := printMeta(bw, &m, stripes); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeMetaJSON writes m as one indented JSON object, with the stripes
+// stripes yields as its "stripes" array (left out when there are none),
+// in the key order of metaFile's fields.
+func writeMetaJSON(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
+	head, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	// head ends with the user metadata (if any) and "}"; the stripes go
+	// before the user metadata.
+	var tail []byte
+	if len(m.UserMetadata) > 0 {
+		tm, err := json.MarshalIndent(m.UserMetadata, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		tail = append(append([]byte(",\n  \"userMetadata\": "), tm...), '\n')
+		cut := bytes.LastIndex(head, []byte(",\n  \"userMetadata\": "))
+		if cut < 0 {
+			return fmt.Errorf("internal error: no userMetadata key in the metadata JSON")
+		}
+		head = head[:cut]
+	} else {
+		head = bytes.TrimSuffix(head, []byte("\n}"))
+		tail = []byte("\n")
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	n := 0
+	err = stripes(func(ms *metaStripe) error {
+		b, err := json.MarshalIndent(ms, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if n == 0 {
+			sep = ",\n  \"stripes\": [\n    "
+		}
+		n++
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		tail = append([]byte("\n  ]"), tail...)
+	}
+	_, err = w.Write(append(tail, "}\n"...))
+	return err
 }
 
 // columnNames gives each column id a dotted name; list elements are
@@ -254,7 +324,7 @@ func statsText(m map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
-func printMeta(w io.Writer, m *metaFile) {
+func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
 	fmt.Fprintf(w, "File: %s (%d bytes)\n", m.File, m.Size)
 	fmt.Fprintf(w, "Format version: %s, writer: %s, writer version %d", m.Version, m.Writer, m.WriterVersion)
 	if m.SoftwareVersion != "" {
@@ -273,7 +343,7 @@ func printMeta(w io.Writer, m *metaFile) {
 			fmt.Fprintf(w, "      %s\n", statsText(c.Statistics))
 		}
 	}
-	for _, s := range m.Stripes {
+	err := stripes(func(s *metaStripe) error {
 		fmt.Fprintf(w, "\nStripe %d: offset %d, index %d, data %d, footer %d bytes, %d rows", s.Index, s.Offset,
 			s.IndexLength, s.DataLength, s.FooterLength, s.NumRows)
 		if s.WriterTimezone != "" {
@@ -301,6 +371,10 @@ func printMeta(w io.Writer, m *metaFile) {
 				fmt.Fprintf(w, "    column %3d %s\n", id, statsText(st))
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(m.UserMetadata) > 0 {
 		fmt.Fprintln(w, "\nUser metadata:")
@@ -312,4 +386,5 @@ func printMeta(w io.Writer, m *metaFile) {
 			fmt.Fprintf(w, "  %s = %s\n", it.Key, v)
 		}
 	}
+	return nil
 }
