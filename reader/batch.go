@@ -334,6 +334,9 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 	if br.err != nil {
 		return br.err
 	}
+	if err := br.checkBatch(b); err != nil {
+		return err // the caller's mistake: the scan goes on with a good batch
+	}
 	if br.par != nil {
 		return br.par.next(b)
 	}

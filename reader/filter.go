@@ -1,6 +1,10 @@
 package reader
 
-import "github.com/orcgo/orc"
+import (
+	"fmt"
+
+	"github.com/orcgo/orc"
+)
 
 // compact keeps the rows of v whose sel entry is true, in order, in place.
 // sel has one entry per row of v; idx lists the selected rows
@@ -207,4 +211,106 @@ func appendOffsets(dst, src []int64, n int) []int64 {
 		dst = append(dst, o+base)
 	}
 	return dst
+}
+
+// checkBatch reports an error when b cannot hold this reader's rows: a
+// batch of another schema, or vectors of the wrong types.
+func (br *BatchReader) checkBatch(b *orc.Batch) error {
+	if b == nil {
+		return fmt.Errorf("orc: Next: nil batch (make batches with BatchReader.NewBatch)")
+	}
+	want := 1
+	if br.schema.Kind == orc.Struct {
+		want = len(br.schema.Children)
+	}
+	if len(b.Cols) != want {
+		return fmt.Errorf("orc: Next: the batch has %d columns, the scan's schema %s has %d (make batches with BatchReader.NewBatch)",
+			len(b.Cols), br.schema, want)
+	}
+	if br.schema.Kind != orc.Struct {
+		return checkVectorType(br.schema, b.Cols[0], "")
+	}
+	for i, c := range br.schema.Children {
+		if err := checkVectorType(c, b.Cols[i], br.schema.FieldNames[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkVectorType checks that v is the vector type for values of type t,
+// down its children.
+func checkVectorType(t *orc.Schema, v orc.Vector, path string) error {
+	bad := func() error {
+		return fmt.Errorf("orc: Next: column %q of type %s has a %T, not a vector for that type (make batches with BatchReader.NewBatch)", path, t, v)
+	}
+	var kids []orc.Vector
+	switch t.Kind {
+	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
+		if _, ok := v.(*orc.LongVector); !ok {
+			return bad()
+		}
+	case orc.Float, orc.Double:
+		if _, ok := v.(*orc.DoubleVector); !ok {
+			return bad()
+		}
+	case orc.String, orc.Binary, orc.Char, orc.Varchar:
+		if _, ok := v.(*orc.BytesVector); !ok {
+			return bad()
+		}
+	case orc.Decimal:
+		if _, ok := v.(*orc.DecimalVector); !ok {
+			return bad()
+		}
+	case orc.Timestamp, orc.TimestampInstant:
+		if _, ok := v.(*orc.TimestampVector); !ok {
+			return bad()
+		}
+	case orc.Struct:
+		s, ok := v.(*orc.StructVector)
+		if !ok || len(s.Fields) != len(t.Children) {
+			return bad()
+		}
+		kids = s.Fields
+	case orc.List:
+		l, ok := v.(*orc.ListVector)
+		if !ok || l.Elem == nil {
+			return bad()
+		}
+		kids = []orc.Vector{l.Elem}
+	case orc.Map:
+		m, ok := v.(*orc.MapVector)
+		if !ok || m.Keys == nil || m.Values == nil {
+			return bad()
+		}
+		kids = []orc.Vector{m.Keys, m.Values}
+	case orc.Union:
+		u, ok := v.(*orc.UnionVector)
+		if !ok || len(u.Children) != len(t.Children) {
+			return bad()
+		}
+		kids = u.Children
+	}
+	for i, k := range kids {
+		name := path + "." + childName(t, i)
+		if err := checkVectorType(t.Children[i], k, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// childName names child i of t in a dotted path.
+func childName(t *orc.Schema, i int) string {
+	switch t.Kind {
+	case orc.Struct:
+		if i < len(t.FieldNames) {
+			return t.FieldNames[i]
+		}
+	case orc.List:
+		return "_elem"
+	case orc.Map:
+		return []string{"_key", "_value"}[i]
+	}
+	return fmt.Sprint("_", i)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
@@ -76,12 +77,18 @@ func TestStripeLengthOverflow(t *testing.T) {
 	base := hostileBase(t)
 	const top = math.MaxUint64
 	cases := map[string]func(s *orcpb.StripeInformation){
-		"footer 2^64-1":          func(s *orcpb.StripeInformation) { s.FooterLength = proto.Uint64(top) },
-		"footer wraps to inside": func(s *orcpb.StripeInformation) { s.FooterLength = proto.Uint64(top - s.GetDataLength() + s.GetFooterLength()) },
-		"index wraps to inside":  func(s *orcpb.StripeInformation) { s.IndexLength = proto.Uint64(top - s.GetDataLength() + s.GetIndexLength() + 1) },
-		"data wraps to inside":   func(s *orcpb.StripeInformation) { s.DataLength = proto.Uint64(top - s.GetIndexLength() + s.GetDataLength() + 1) },
-		"footer 2^63":            func(s *orcpb.StripeInformation) { s.FooterLength = proto.Uint64(1 << 63) },
-		"rows 2^64-1":            func(s *orcpb.StripeInformation) { s.NumberOfRows = proto.Uint64(top) },
+		"footer 2^64-1": func(s *orcpb.StripeInformation) { s.FooterLength = proto.Uint64(top) },
+		"footer wraps to inside": func(s *orcpb.StripeInformation) {
+			s.FooterLength = proto.Uint64(top - s.GetDataLength() + s.GetFooterLength())
+		},
+		"index wraps to inside": func(s *orcpb.StripeInformation) {
+			s.IndexLength = proto.Uint64(top - s.GetDataLength() + s.GetIndexLength() + 1)
+		},
+		"data wraps to inside": func(s *orcpb.StripeInformation) {
+			s.DataLength = proto.Uint64(top - s.GetIndexLength() + s.GetDataLength() + 1)
+		},
+		"footer 2^63": func(s *orcpb.StripeInformation) { s.FooterLength = proto.Uint64(1 << 63) },
+		"rows 2^64-1": func(s *orcpb.StripeInformation) { s.NumberOfRows = proto.Uint64(top) },
 	}
 	for name, edit := range cases {
 		data := editFooter(t, base, func(f *orcpb.Footer) {
@@ -104,5 +111,52 @@ func TestStripeLengthOverflow(t *testing.T) {
 		if err == nil || !errors.Is(err, orc.ErrCorrupt) {
 			t.Errorf("%s: %v, want a corrupt-file error", name, err)
 		}
+	}
+}
+
+// Next with a batch that does not fit the scan's schema returns an error
+// naming the column, not a panic, and the scan goes on with a good batch.
+func TestNextWrongBatch(t *testing.T) {
+	s := orc.MustParseSchema("struct<id:bigint,s:string,l:array<struct<x:int>>>")
+	b := orc.NewBatch(s, 4)
+	b.Cols[0].(*orc.LongVector).Values = []int64{1, 2}
+	b.Cols[1].(*orc.BytesVector).AppendString("a")
+	b.Cols[1].(*orc.BytesVector).AppendString("b")
+	l := b.Cols[2].(*orc.ListVector)
+	l.Offsets = []int64{0, 1, 1}
+	l.Elem.(*orc.StructVector).Fields[0].(*orc.LongVector).Values = []int64{7}
+	l.Elem.(*orc.StructVector).N = 1
+	b.NumRows = 2
+	r, _ := writeOpen(t, s, []*orc.Batch{b})
+	for _, p := range []int{1, 2} {
+		br, err := r.NewBatchReader(reader.WithParallelism(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrongNested := br.NewBatch()
+		wrongNested.Cols[2].(*orc.ListVector).Elem.(*orc.StructVector).Fields[0] = &orc.BytesVector{}
+		for name, bad := range map[string]*orc.Batch{
+			"another schema": orc.NewBatch(orc.MustParseSchema("struct<a:double>"), 4),
+			"swapped types":  {Schema: s, Cols: []orc.Vector{&orc.BytesVector{}, &orc.LongVector{}, &orc.ListVector{}}},
+			"nested field":   wrongNested,
+			"nil":            nil,
+		} {
+			err := func() (err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("panic: %v", p)
+					}
+				}()
+				return br.Next(bad)
+			}()
+			if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "NewBatch") {
+				t.Fatalf("parallelism %d, %s: %v", p, name, err)
+			}
+		}
+		good := br.NewBatch()
+		if err := br.Next(good); err != nil || good.NumRows != 2 {
+			t.Fatalf("parallelism %d: Next with a good batch after refusals: %v, %d rows", p, err, good.NumRows)
+		}
+		br.Close()
 	}
 }
