@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func openORC(path string) (*reader.Reader, func(), error) {
+	if path == "-" {
+		return openBuffered(os.Stdin, "standard input")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -41,12 +45,46 @@ func openORC(path string) (*reader.Reader, func(), error) {
 		f.Close()
 		return nil, nil, err
 	}
+	switch mode := st.Mode(); {
+	case mode.IsRegular():
+	case mode&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0:
+		// A pipe has no size and cannot be read at an offset (its Stat
+		// size is 0, which would read as an empty ORC file).
+		defer f.Close()
+		return openBuffered(f, path)
+	case mode.IsDir():
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: is a directory, not an ORC file", path)
+	default:
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, mode.Type())
+	}
 	r, err := reader.Open(f, st.Size())
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
 	return r, func() { f.Close() }, nil
+}
+
+// maxPipeInput bounds what openBuffered holds of a pipe.
+const maxPipeInput = 2 << 30
+
+// openBuffered reads a stream that cannot be read at offsets (standard
+// input, a pipe) into memory, up to maxPipeInput bytes, and opens it.
+func openBuffered(in io.Reader, name string) (*reader.Reader, func(), error) {
+	data, err := io.ReadAll(io.LimitReader(in, maxPipeInput+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxPipeInput {
+		return nil, nil, fmt.Errorf("%s: more than %d bytes from a pipe; write it to a file first", name, maxPipeInput)
+	}
+	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, func() {}, nil
 }
 
 func splitList(s string) []string {

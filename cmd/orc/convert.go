@@ -84,6 +84,9 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 	}
+	if out == "-" {
+		return bad("OUT is \"-\": orc convert writes a file (renamed into place when complete), not standard output")
+	}
 	var opt convertOptions
 	if *schemaText == "" {
 		return bad("--schema is required")

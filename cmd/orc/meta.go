@@ -76,6 +76,16 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeFn()
+	if r.Size() == 0 {
+		// Hive's empty file: no tail, so no version, writer or schema.
+		if *asJSON {
+			name, _ := json.Marshal(pos[0])
+			_, err := fmt.Fprintf(stdout, "{\n  \"file\": %s,\n  \"size\": 0,\n  \"rows\": 0,\n  \"empty\": true\n}\n", name)
+			return err
+		}
+		_, err := fmt.Fprintf(stdout, "File: %s: empty file (0 bytes), no rows\n", pos[0])
+		return err
+	}
 	m := metaFile{File: pos[0], Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
 		WriterVersion: uint32(r.WriterVersion()), Writer: format.WriterName(r.Writer()),
 		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// catOf runs orc cat with args, standard input reading from stdin when not
+// nil, and returns its output and error.
+func catOf(t *testing.T, stdin []byte, args ...string) (string, error) {
+	t.Helper()
+	if stdin != nil {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			pw.Write(stdin)
+			pw.Close()
+		}()
+		old := os.Stdin
+		os.Stdin = pr
+		defer func() { os.Stdin = old; pr.Close() }()
+	}
+	var out bytes.Buffer
+	err := runCat(args, &out, io.Discard)
+	return out.String(), err
+}
+
+// A pipe, standard input ("-") and a FIFO read as the file they carry, not
+// as an empty file; a directory is refused; a zero-length file is Hive's
+// empty file and says so.
+func TestInputKinds(t *testing.T) {
+	path := filepath.Join(examplesDir(t), "TestOrcFile.test1.orc")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := catOf(t, nil, path)
+	if err != nil || strings.Count(want, "\n") != 2 {
+		t.Fatalf("cat of the file: %v, %d lines", err, strings.Count(want, "\n"))
+	}
+	if got, err := catOf(t, data, "-"); err != nil || got != want {
+		t.Fatalf("cat -: %v, %d bytes, want %d", err, len(got), len(want))
+	}
+	if runtime.GOOS == "linux" {
+		fifo := filepath.Join(t.TempDir(), "f.orc")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				f.Write(data)
+				f.Close()
+			}
+		}()
+		if got, err := catOf(t, nil, fifo); err != nil || got != want {
+			t.Fatalf("cat FIFO: %v, %d bytes, want %d", err, len(got), len(want))
+		}
+	}
+	if _, err := catOf(t, nil, t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("cat of a directory: %v", err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.orc")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runMeta([]string{empty}, &out, io.Discard); err != nil || !strings.Contains(out.String(), "empty file (0 bytes)") ||
+		strings.Contains(out.String(), "writer") {
+		t.Fatalf("meta of an empty file: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := runMeta([]string{"--json", empty}, &out, io.Discard); err != nil || !strings.Contains(out.String(), `"empty": true`) {
+		t.Fatalf("meta --json of an empty file: %v\n%s", err, out.String())
+	}
+	// convert does not create a file named "-".
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte("1\n"), 0o644)
+	wd, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(wd)
+	if err := runConvert([]string{"--schema", "struct<a:int>", in, "-"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("convert to - succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Fatal("convert created a file named -")
+	}
+}
