@@ -144,13 +144,22 @@ func BenchmarkReadVarint128(b *testing.B) {
 func BenchmarkReadVarint128s(b *testing.B) {
 	b.Run("prices", func(b *testing.B) { benchVarints(b, 10_000_000) })
 	b.Run("rates", func(b *testing.B) { benchVarints(b, 11) })
+	// TPC-H l_extendedprice in cents: quantity 1..50 times a part price
+	// of 900.00..2099.99, 3 or 4 bytes each, mixed.
+	b.Run("extendedprice", func(b *testing.B) {
+		benchVarintsOf(b, func(rng *rand.Rand) int64 { return (1 + rng.Int64N(50)) * (90000 + rng.Int64N(120000)) })
+	})
 }
 
 func benchVarints(b *testing.B, below int64) {
+	benchVarintsOf(b, func(rng *rand.Rand) int64 { return rng.Int64N(below) })
+}
+
+func benchVarintsOf(b *testing.B, gen func(*rand.Rand) int64) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var data []byte
 	for i := 0; i < 1<<16; i++ {
-		data = AppendVarint128(data, orc.Int128FromInt64(rng.Int64N(below)))
+		data = AppendVarint128(data, orc.Int128FromInt64(gen(rng)))
 	}
 	dst := make([]orc.Int128, 1024)
 	b.SetBytes(int64(len(data)))
