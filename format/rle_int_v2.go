@@ -188,11 +188,8 @@ func (d *IntRLEv2Decoder) readRun(dst []int64, skip int64) (int, error) {
 			return n, d.skipBytes(packedLen(n, w))
 		}
 		out, direct := d.target(dst, n)
-		if err := d.readPacked(out, w); err != nil {
+		if err := d.readPackedAs(out, w, d.signed); err != nil {
 			return 0, err
-		}
-		if d.signed {
-			unzigzagAll(out)
 		}
 		return d.finish(direct, n), nil
 	case v2Delta:
@@ -372,17 +369,26 @@ func (d *IntRLEv2Decoder) readPatched(dst []int64, skip int64, code uint8, n int
 // readPacked unpacks len(out) values of w bits, from the current chunk when
 // the whole run is there.
 func (d *IntRLEv2Decoder) readPacked(out []int64, w int) error {
+	return d.readPackedAs(out, w, false)
+}
+
+// readPackedAs is readPacked, zigzag-decoding the values when zigzag is set.
+func (d *IntRLEv2Decoder) readPackedAs(out []int64, w int, zigzag bool) error {
 	need := packedLen(len(out), w)
-	if b := d.r.Buffered(); len(b) >= need {
-		unpackBits(out, b, w)
+	src := d.r.Buffered()
+	if len(src) >= need {
 		d.r.Advance(need)
-		return nil
+	} else {
+		if err := d.r.ReadFull(d.scratch[:need]); err != nil {
+			return err
+		}
+		src = d.scratch[:need+8]
 	}
-	s := d.scratch[:need]
-	if err := d.r.ReadFull(s); err != nil {
-		return err
+	if zigzag {
+		unpackBitsZigzag(out, src, w)
+	} else {
+		unpackBits(out, src, w)
 	}
-	unpackBits(out, d.scratch[:need+8], w)
 	return nil
 }
 
