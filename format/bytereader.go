@@ -299,6 +299,42 @@ func squeezeVarint(x uint64) uint64 {
 	return x&0x000000000fffffff | x&0x0fffffff00000000>>4
 }
 
+// SkipVarints discards n varints of any width, base-128 or decimal: it
+// counts the bytes that end one (those without the top bit), eight at a
+// time, and decodes nothing. A stream that ends first gives an error
+// wrapping orc.ErrCorrupt.
+func (r *ByteReader) SkipVarints(n int64) error {
+	for n > 0 {
+		buf, err := r.Available()
+		if err != nil {
+			if err == io.EOF {
+				return errShort("varints")
+			}
+			return err
+		}
+		p := 0
+		// Whole words while the varints they end are fewer than n, so
+		// that the n-th one ends in the bytes counted one at a time.
+		for p+8 <= len(buf) {
+			ends := ^binary.LittleEndian.Uint64(buf[p:]) & 0x8080808080808080
+			c := int64(bits.OnesCount64(ends))
+			if c >= n {
+				break
+			}
+			n -= c
+			p += 8
+		}
+		for p < len(buf) && n > 0 {
+			if buf[p] < 0x80 {
+				n--
+			}
+			p++
+		}
+		r.pos += p
+	}
+	return nil
+}
+
 func (r *ByteReader) readVarint128Slow() (orc.Int128, error) {
 	var lo, hi uint64
 	var s uint

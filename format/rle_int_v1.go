@@ -166,23 +166,9 @@ func (d *IntRLEv1Decoder) Skip(n int64) error {
 	return nil
 }
 
-// skipVarints discards k varints: it counts bytes without the high bit.
+// skipVarints discards k varints.
 func (d *IntRLEv1Decoder) skipVarints(k int) error {
-	for k > 0 {
-		b, err := d.r.Available()
-		if err != nil {
-			return eofAsCorrupt(err, "integer RLE v1 literals")
-		}
-		p := 0
-		for p < len(b) && k > 0 {
-			if b[p] < 0x80 {
-				k--
-			}
-			p++
-		}
-		d.r.Advance(p)
-	}
-	return nil
+	return d.r.SkipVarints(int64(k))
 }
 
 // IntRLEv1Encoder writes an integer RLE v1 stream. Three or more values with
