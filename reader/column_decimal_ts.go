@@ -105,10 +105,8 @@ func (c *decimalReader) skip(n int64) error {
 	if c.data64 != nil {
 		return c.wrap(c.data64.Skip(k), "DATA")
 	}
-	for i := int64(0); i < k; i++ {
-		if _, err := c.data.ReadVarint128(); err != nil {
-			return c.wrap(err, "DATA")
-		}
+	if err := c.data.SkipVarints(k); err != nil {
+		return c.wrap(err, "DATA")
 	}
 	return c.wrap(c.scales.Skip(k), "SECONDARY")
 }
@@ -191,18 +189,19 @@ func (c *timestampReader) offset(sec int64) int64 {
 // decodeNanos undoes the SECONDARY encoding: the low 3 bits z say that
 // z+1 trailing decimal zeros were removed (none when z is 0).
 func decodeNanos(v int64) (int32, bool) {
-	z := v & 7
-	m := v >> 3
-	if z != 0 {
-		for i := int64(0); i <= z; i++ {
-			m *= 10
-		}
+	// Below 10^9 and times at most 10^8 the product cannot overflow.
+	if v < 0 || v>>3 > 999_999_999 {
+		return 0, false
 	}
-	if m < 0 || m > 999_999_999 {
+	m := uint64(v>>3) * nanosScale[v&7]
+	if m > 999_999_999 {
 		return 0, false
 	}
 	return int32(m), true
 }
+
+// nanosScale[z] undoes the removal of trailing zeros coded z.
+var nanosScale = [8]uint64{1, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000}
 
 func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.TimestampVector)
@@ -219,22 +218,25 @@ func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	if err := c.nanos.Next(c.nbuf); err != nil {
 		return c.wrap(err, "SECONDARY")
 	}
-	for i := 0; i < k; i++ {
-		ns, ok := decodeNanos(c.nbuf[i])
+	secs, nanos, enc := vec.Seconds[:k], vec.Nanos[:k], c.nbuf[:k]
+	for i, e := range enc {
+		ns, ok := decodeNanos(e)
 		if !ok {
-			return c.wrap(orc.Corruptf("timestamp nanoseconds %d out of range", c.nbuf[i]), "SECONDARY")
+			return c.wrap(orc.Corruptf("timestamp nanoseconds %d out of range", e), "SECONDARY")
 		}
-		s := vec.Seconds[i] + c.base
+		s := secs[i] + c.base
 		// Java's heritage: writers stored seconds truncated toward zero for
 		// negative times; undo it before any zone adjustment.
 		if s < 0 && ns > 999_999 {
 			s--
 		}
-		if !c.utc {
-			s += c.offset(s)
+		secs[i] = s
+		nanos[i] = ns
+	}
+	if !c.utc {
+		for i, s := range secs {
+			secs[i] = s + c.offset(s)
 		}
-		vec.Seconds[i] = s
-		vec.Nanos[i] = ns
 	}
 	if k < n {
 		spread(vec.Seconds, k, vec.Nulls.Nulls)
