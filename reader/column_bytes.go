@@ -28,6 +28,7 @@ type bytesReader struct {
 
 	dictData    []byte
 	dictOffsets []int
+	dictMax     int // longest dictionary entry
 
 	mem              *budget // WithMaxScanMemory
 	memDict, memData int64   // bytes held for the dictionary and a batch's values
@@ -88,14 +89,14 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	c.dictOffsets = grow(c.dictOffsets, int(size)+1)
 	c.dictOffsets[0] = 0
 	c.dictData = c.dictData[:0]
+	c.dictMax = 0
 	if size == 0 {
 		return nil
 	}
 	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
 		return err
 	}
-	var dl format.IntDecoder
-	dl = intDecoder(&c.lengths, c.lengthIn, false, v2)
+	dl := intDecoder(&c.lengths, c.lengthIn, false, v2)
 	limit := ctx.maxBytes(c.id, orcpb.Stream_DICTIONARY_DATA)
 	var total int64
 	for done := int64(0); done < size; {
@@ -113,6 +114,7 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 			}
 			total += l
 			c.dictOffsets[done+int64(i)+1] = int(total)
+			c.dictMax = max(c.dictMax, int(l))
 		}
 		done += m
 	}
@@ -222,10 +224,13 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	offs := c.dictOffsets
 	dict := c.dictData
 	nd := uint64(len(offs) - 1) // offsets has one entry more than the dictionary
+	if c.dictMax <= dictSlack && c.mem == nil {
+		return c.copyShortEntries(vec, n)
+	}
 	total := 0
 	for _, id := range ids {
 		if uint64(id) >= nd {
-			return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, int64(nd)-1), "DATA")
+			return c.badID(id, nd)
 		}
 		total += offs[id+1] - offs[id]
 	}
@@ -255,6 +260,55 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	}
 	vec.Data = data[:total]
 	return nil
+}
+
+// copyShortEntries is copyFromDictionary for a dictionary whose entries
+// are all at most dictSlack bytes long, without a memory budget: the
+// output is sized for the longest entry on every row (at most dictSlack
+// bytes a row), so ids are checked and entries copied in one pass, one
+// fixed-size move each.
+func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
+	ids := c.lens
+	offs := c.dictOffsets
+	dict := c.dictData
+	nd := uint64(len(offs) - 1)
+	data := grow(vec.Data, len(ids)*c.dictMax+dictSlack)
+	out := vec.Offsets[:n+1]
+	pos := 0
+	if nulls := vec.Nulls.Nulls; len(nulls) > 0 {
+		j := 0
+		for i := 0; i < n; i++ {
+			if !nulls[i] {
+				id := ids[j]
+				j++
+				if uint64(id) >= nd {
+					return c.badID(id, nd)
+				}
+				s := offs[id]
+				*(*[dictSlack]byte)(data[pos : pos+dictSlack]) = *(*[dictSlack]byte)(dict[s : s+dictSlack])
+				pos += offs[id+1] - s
+			}
+			out[i+1] = pos
+		}
+	} else {
+		out = out[1 : len(ids)+1]
+		for i, id := range ids {
+			if uint64(id) >= nd {
+				return c.badID(id, nd)
+			}
+			s := offs[id]
+			*(*[dictSlack]byte)(data[pos : pos+dictSlack]) = *(*[dictSlack]byte)(dict[s : s+dictSlack])
+			pos += offs[id+1] - s
+			out[i] = pos
+		}
+	}
+	vec.Data = data[:pos]
+	return nil
+}
+
+// badID reports a dictionary id out of range.
+func (c *bytesReader) badID(id int64, nd uint64) error {
+	return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, int64(nd)-1), "DATA")
 }
 
 // holdData charges a batch's string bytes to the scan's memory budget.
