@@ -84,6 +84,25 @@ func (d *IntRLEv1Decoder) fromVarint(u uint64) int64 {
 	return int64(u)
 }
 
+// NextRepeat consumes up to max values of a run with delta 0 (see
+// IntDecoder).
+func (d *IntRLEv1Decoder) NextRepeat(max int) (int64, int, error) {
+	if max <= 0 {
+		return 0, 0, nil
+	}
+	if d.left == 0 {
+		if err := d.readHeader(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if d.literal || d.delta != 0 {
+		return 0, 0, nil
+	}
+	n := min(d.left, max)
+	d.left -= n
+	return d.value, n, nil
+}
+
 // Next fills all of dst.
 func (d *IntRLEv1Decoder) Next(dst []int64) error {
 	for len(dst) > 0 {

@@ -124,6 +124,30 @@ func (d *IntRLEv2Decoder) Next(dst []int64) error {
 	return nil
 }
 
+// NextRepeat consumes up to max values of a SHORT_REPEAT run or of a DELTA
+// run with no step (see IntDecoder). A DIRECT or PATCHED_BASE run that
+// comes next is left unread; a DELTA run with deltas is read into the
+// decoder's buffer, where Next takes it from.
+func (d *IntRLEv2Decoder) NextRepeat(max int) (int64, int, error) {
+	if max <= 0 {
+		return 0, 0, nil
+	}
+	if d.left == 0 {
+		if b := d.r.Buffered(); len(b) > 0 && (b[0]>>6 == v2Direct || b[0]>>6 == v2PatchedBase) {
+			return 0, 0, nil
+		}
+		if _, err := d.readRun(nil, 0); err != nil {
+			return 0, 0, err
+		}
+	}
+	if d.literal || d.delta != 0 {
+		return 0, 0, nil
+	}
+	n := min(d.left, max)
+	d.left -= n
+	return d.value, n, nil
+}
+
 // Skip discards the next n values. Whole DIRECT, PATCHED_BASE and DELTA
 // runs inside the skipped range are stepped over without unpacking.
 func (d *IntRLEv2Decoder) Skip(n int64) error {
