@@ -160,11 +160,33 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		return c.wrap(err, "LENGTH")
 	}
 	var total int64
-	for _, l := range c.lens {
-		if l < 0 || l > c.dataLimit-total {
-			return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+	nulls := vec.Nulls.Nulls
+	if len(nulls) == 0 {
+		// The offsets are the running total.
+		out := vec.Offsets[1 : len(c.lens)+1]
+		for i, l := range c.lens {
+			if l < 0 || l > c.dataLimit-total {
+				return c.badLength(l)
+			}
+			total += l
+			out[i] = int(total)
 		}
-		total += l
+	} else {
+		for _, l := range c.lens {
+			if l < 0 || l > c.dataLimit-total {
+				return c.badLength(l)
+			}
+			total += l
+		}
+		j := 0
+		off := 0
+		for i := 0; i < n; i++ {
+			if !nulls[i] {
+				off += int(c.lens[j])
+				j++
+			}
+			vec.Offsets[i+1] = off
+		}
 	}
 	if err := c.holdData(total); err != nil {
 		return err
@@ -173,16 +195,13 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	if err := c.data.ReadFull(vec.Data); err != nil {
 		return c.wrap(err, "DATA")
 	}
-	j := 0
-	off := 0
-	for i := 0; i < n; i++ {
-		if len(vec.Nulls.Nulls) == 0 || !vec.Nulls.Nulls[i] {
-			off += int(c.lens[j])
-			j++
-		}
-		vec.Offsets[i+1] = off
-	}
 	return nil
+}
+
+// badLength reports a value length that is negative or longer than what
+// the DATA stream can hold.
+func (c *bytesReader) badLength(l int64) error {
+	return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
 }
 
 func (c *bytesReader) skip(n int64) error {
@@ -205,7 +224,7 @@ func (c *bytesReader) skip(n int64) error {
 		var total int64
 		for _, l := range c.lens {
 			if l < 0 || l > c.dataLimit {
-				return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+				return c.badLength(l)
 			}
 			total += l
 		}
@@ -320,7 +339,7 @@ func (c *bytesReader) holdData(n int64) error {
 }
 
 // dictSlack is the spare room after dictionary and output buffers.
-const dictSlack = 16
+const dictSlack = 32
 
 // copyEntry copies dict[s:e] to data[pos:] and returns the new end.
 func copyEntry(data []byte, pos int, dict []byte, s, e int) int {

@@ -70,29 +70,56 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			vec.Values[i] = orc.Int128FromInt64(u)
 		}
 	} else {
-		if err := c.data.ReadVarint128s(vec.Values[:k]); err != nil {
+		vals := vec.Values[:k]
+		if err := c.data.ReadVarint128s(vals); err != nil {
 			return c.wrap(err, "DATA")
 		}
-		if err := c.scales.Next(c.buf); err != nil {
-			return c.wrap(err, "SECONDARY")
-		}
-		want := c.node.Scale
-		for i, s := range c.buf {
-			if int(s) == want {
-				continue
+		// Writers give every value the column's scale, so SECONDARY is
+		// runs of one value: those are checked once, not per value.
+		for i := 0; i < k; {
+			s, m, err := c.scales.NextRepeat(k - i)
+			if err != nil {
+				return c.wrap(err, "SECONDARY")
 			}
-			if s < -100 || s > 100 {
-				return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
+			if m == 0 {
+				scales := c.buf[:k-i]
+				if err := c.scales.Next(scales); err != nil {
+					return c.wrap(err, "SECONDARY")
+				}
+				for j, s := range scales {
+					if err := c.rescale(vals[i+j:i+j+1], s); err != nil {
+						return err
+					}
+				}
+				break
 			}
-			r, _, ok := orc.Rescale(vec.Values[i], int(s), want)
-			if !ok {
-				return c.wrap(orc.Unsupportedf("decimal value does not fit decimal(%d,%d)", c.node.Precision, want), "DATA")
+			if err := c.rescale(vals[i:i+m], s); err != nil {
+				return err
 			}
-			vec.Values[i] = r
+			i += m
 		}
 	}
 	if k < n {
 		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+// rescale brings vals, stored at scale s, to the column's scale.
+func (c *decimalReader) rescale(vals []orc.Int128, s int64) error {
+	want := c.node.Scale
+	if int(s) == want {
+		return nil
+	}
+	if s < -100 || s > 100 {
+		return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
+	}
+	for i, v := range vals {
+		r, _, ok := orc.Rescale(v, int(s), want)
+		if !ok {
+			return c.wrap(orc.Unsupportedf("decimal value does not fit decimal(%d,%d)", c.node.Precision, want), "DATA")
+		}
+		vals[i] = r
 	}
 	return nil
 }
