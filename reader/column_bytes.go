@@ -213,20 +213,30 @@ func (c *bytesReader) skip(n int64) error {
 		return c.wrap(c.ids.Skip(k), "DATA")
 	}
 	for k > 0 {
-		m := k
-		if m > 4096 {
-			m = 4096
-		}
-		c.lens = grow(c.lens, int(m))
-		if err := c.lengths.Next(c.lens); err != nil {
+		m := min(k, 4096)
+		var total int64
+		// A run of one length (fixed-width values such as UUIDs) is
+		// summed without decoding it.
+		l, r, err := c.lengths.NextRepeat(int(m))
+		if err != nil {
 			return c.wrap(err, "LENGTH")
 		}
-		var total int64
-		for _, l := range c.lens {
+		if r > 0 {
 			if l < 0 || l > c.dataLimit {
 				return c.badLength(l)
 			}
-			total += l
+			total, m = l*int64(r), int64(r) // at most 4096 times the limit
+		} else {
+			c.lens = grow(c.lens, int(m))
+			if err := c.lengths.Next(c.lens); err != nil {
+				return c.wrap(err, "LENGTH")
+			}
+			for _, l := range c.lens {
+				if l < 0 || l > c.dataLimit {
+					return c.badLength(l)
+				}
+				total += l
+			}
 		}
 		if err := c.data.Skip(total); err != nil {
 			return c.wrap(err, "DATA")

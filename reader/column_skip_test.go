@@ -25,6 +25,8 @@ var skipKinds = []struct{ name, typ string }{
 	{"timestamp", "timestamp"},
 	{"list", "array<int>"},
 	{"struct", "struct<a:int,b:string>"},
+	{"string_fixed", "string"},
+	{"list_fixed", "array<int>"},
 }
 
 // skipFile writes rows rows of skipKinds' columns in one stripe, without
@@ -69,6 +71,16 @@ func skipFile(tb testing.TB, rows int) *Reader {
 		sv.Fields[0].(*orc.LongVector).Values = append(sv.Fields[0].(*orc.LongVector).Values, int64(i))
 		sv.Fields[1].(*orc.BytesVector).AppendString(words[i%len(words)] + "x")
 		sv.N++
+		b.Cols[11].(*orc.BytesVector).AppendString(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<16), rng.IntN(1<<16), rng.Int64N(1<<48)))
+		fl := b.Cols[12].(*orc.ListVector)
+		if len(fl.Offsets) == 0 {
+			fl.Offsets = append(fl.Offsets, 0)
+		}
+		fe := fl.Elem.(*orc.LongVector)
+		for range 3 {
+			fe.Values = append(fe.Values, int64(rng.IntN(1000)))
+		}
+		fl.Offsets = append(fl.Offsets, int64(len(fe.Values)))
 	}
 	b.NumRows = rows
 	var buf bytes.Buffer
