@@ -23,11 +23,33 @@ var widths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 // bits [8*off, 8*off+64) of the group.
 type load struct{ off int }
 
-// plan picks, for each of the 8 values of a group of width w, the load it
+// groupSize returns how many values one iteration unpacks (w bytes). More
+// per iteration (64/w for the widths that divide 8, one 64-bit load) made
+// the compiler spill the values to the stack before storing them, slower
+// than groups of 8.
+func groupSize(w int) int { return 8 }
+
+// smallLoad returns the bits of the one load that covers a group of
+// width w when the group fits in 32 bits (widths 1 to 4), else 0 (64-bit
+// loads).
+func smallLoad(w int) int {
+	switch n := 8 * w; {
+	case n <= 8:
+		return 8
+	case n <= 16:
+		return 16
+	case n <= 32:
+		return 32
+	}
+	return 0
+}
+
+// plan picks, for each of the values of a group of width w, the load it
 // is shifted out of: a value uses the latest load while it lies wholly
 // inside it, else a new load starts at the value's first byte.
-func plan(w int) (loads []load, use [8]int) {
-	for k := 0; k < 8; k++ {
+func plan(w int) (loads []load, use []int) {
+	use = make([]int, groupSize(w))
+	for k := range use {
 		start := k * w
 		if len(loads) == 0 || start+w > 8*loads[len(loads)-1].off+64 {
 			loads = append(loads, load{start / 8})
@@ -57,7 +79,7 @@ import "encoding/binary"
 			name = "unpackGroupsZigzag"
 		}
 		fmt.Fprintf(&b, "// %s holds, for each width of at most 32 bits that has a code, the\n", name)
-		fmt.Fprintf(&b, "// loop that unpacks whole groups of 8 values")
+		fmt.Fprintf(&b, "// loop that unpacks whole groups of values")
 		if zz {
 			b.WriteString(" and zigzag-decodes them")
 		}
@@ -87,30 +109,47 @@ func funcName(w int, zz bool) string {
 func gen(b *bytes.Buffer, w int, zz bool) {
 	loads, use := plan(w)
 	window := loads[len(loads)-1].off + 8 // bytes a group's loads read
+	lbits := 64
+	if sl := smallLoad(w); sl > 0 {
+		lbits, window = sl, sl/8
+	}
 	name := funcName(w, zz)
-	fmt.Fprintf(b, "// %s unpacks groups of 8 values of %d bits (%d bytes) from src into dst", name, w, w)
+	g := groupSize(w)
+	fmt.Fprintf(b, "// %s unpacks groups of %d values of %d bits (%d bytes) from src into dst", name, g, w, g*w/8)
 	if zz {
 		b.WriteString(",\n// zigzag-decoded,")
 	}
-	fmt.Fprintf(b, "\n// while dst has room for a group and src holds the %d bytes its loads\n// read; it returns how many values it decoded (a multiple of 8).\n", window)
+	fmt.Fprintf(b, "\n// while dst has room for a group and src holds the %d bytes its loads\n// read; it returns how many values it decoded (a multiple of %d).\n", window, g)
 	fmt.Fprintf(b, "func %s(dst []int64, src []byte) int {\n", name)
 	b.WriteString("\ti, p := 0, 0\n")
-	fmt.Fprintf(b, "\tfor ; i+8 <= len(dst) && p+%d <= len(src); i, p = i+8, p+%d {\n", window, w)
+	fmt.Fprintf(b, "\tfor ; i+%d <= len(dst) && p+%d <= len(src); i, p = i+%d, p+%d {\n", g, window, g, g*w/8)
 	fmt.Fprintf(b, "\t\tg := (*[%d]byte)(src[p : p+%d])\n", window, window)
-	b.WriteString("\t\td := (*[8]int64)(dst[i : i+8])\n")
+	fmt.Fprintf(b, "\t\td := (*[%d]int64)(dst[i : i+%d])\n", g, g)
 	for j, l := range loads {
-		fmt.Fprintf(b, "\t\tx%d := binary.BigEndian.Uint64(g[%d:])\n", j, l.off)
+		switch lbits {
+		case 8:
+			fmt.Fprintf(b, "\t\tx%d := g[0]\n", j)
+		case 16:
+			fmt.Fprintf(b, "\t\tx%d := binary.BigEndian.Uint16(g[:])\n", j)
+		case 32:
+			fmt.Fprintf(b, "\t\tx%d := binary.BigEndian.Uint32(g[:])\n", j)
+		default:
+			fmt.Fprintf(b, "\t\tx%d := binary.BigEndian.Uint64(g[%d:])\n", j, l.off)
+		}
 	}
 	mask := fmt.Sprintf("%#x", uint64(1)<<w-1)
-	for k := 0; k < 8; k++ {
+	for k := range use {
 		l := loads[use[k]]
-		shift := 64 - (k*w - 8*l.off) - w // bits of the load after the value
+		shift := lbits - (k*w - 8*l.off) - w // bits of the load after the value
 		expr := fmt.Sprintf("x%d", use[k])
 		if shift > 0 {
 			expr = fmt.Sprintf("%s>>%d", expr, shift)
 		}
 		if k*w-8*l.off > 0 {
 			expr = fmt.Sprintf("%s&%s", expr, mask)
+		}
+		if lbits < 64 {
+			expr = fmt.Sprintf("uint64(%s)", expr)
 		}
 		if zz {
 			fmt.Fprintf(b, "\t\tv%d := %s\n", k, expr)

@@ -11,7 +11,8 @@
 // Design note: unpacking is the hot loop of every integer column, so each
 // width of at most 32 bits has a loop of its own, generated into
 // rle_bitpack_gen.go: eight values of w bits fill exactly w bytes, so a
-// group of eight is shifted out of a few 64-bit loads at constant offsets,
+// group of eight is shifted out of a few 64-bit loads at constant offsets
+// (one load of 8, 16 or 32 bits for widths 1 to 4),
 // and a second variant undoes zigzag in the same pass (signed DIRECT runs).
 // The loads of a group read up to 7 bytes past it; callers pass the rest
 // of the chunk after the run when they have it, so only the last groups of

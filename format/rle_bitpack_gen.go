@@ -5,85 +5,85 @@ package format
 import "encoding/binary"
 
 // unpack1 unpacks groups of 8 values of 1 bits (1 bytes) from src into dst
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 1 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack1(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+1 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+1 <= len(src); i, p = i+8, p+1 {
+		g := (*[1]byte)(src[p : p+1])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		d[0] = int64(x0 >> 63)
-		d[1] = int64(x0 >> 62 & 0x1)
-		d[2] = int64(x0 >> 61 & 0x1)
-		d[3] = int64(x0 >> 60 & 0x1)
-		d[4] = int64(x0 >> 59 & 0x1)
-		d[5] = int64(x0 >> 58 & 0x1)
-		d[6] = int64(x0 >> 57 & 0x1)
-		d[7] = int64(x0 >> 56 & 0x1)
+		x0 := g[0]
+		d[0] = int64(uint64(x0 >> 7))
+		d[1] = int64(uint64(x0 >> 6 & 0x1))
+		d[2] = int64(uint64(x0 >> 5 & 0x1))
+		d[3] = int64(uint64(x0 >> 4 & 0x1))
+		d[4] = int64(uint64(x0 >> 3 & 0x1))
+		d[5] = int64(uint64(x0 >> 2 & 0x1))
+		d[6] = int64(uint64(x0 >> 1 & 0x1))
+		d[7] = int64(uint64(x0 & 0x1))
 	}
 	return i
 }
 
 // unpack2 unpacks groups of 8 values of 2 bits (2 bytes) from src into dst
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 2 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack2(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+2 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+2 <= len(src); i, p = i+8, p+2 {
+		g := (*[2]byte)(src[p : p+2])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		d[0] = int64(x0 >> 62)
-		d[1] = int64(x0 >> 60 & 0x3)
-		d[2] = int64(x0 >> 58 & 0x3)
-		d[3] = int64(x0 >> 56 & 0x3)
-		d[4] = int64(x0 >> 54 & 0x3)
-		d[5] = int64(x0 >> 52 & 0x3)
-		d[6] = int64(x0 >> 50 & 0x3)
-		d[7] = int64(x0 >> 48 & 0x3)
+		x0 := binary.BigEndian.Uint16(g[:])
+		d[0] = int64(uint64(x0 >> 14))
+		d[1] = int64(uint64(x0 >> 12 & 0x3))
+		d[2] = int64(uint64(x0 >> 10 & 0x3))
+		d[3] = int64(uint64(x0 >> 8 & 0x3))
+		d[4] = int64(uint64(x0 >> 6 & 0x3))
+		d[5] = int64(uint64(x0 >> 4 & 0x3))
+		d[6] = int64(uint64(x0 >> 2 & 0x3))
+		d[7] = int64(uint64(x0 & 0x3))
 	}
 	return i
 }
 
 // unpack3 unpacks groups of 8 values of 3 bits (3 bytes) from src into dst
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 4 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack3(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+3 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+4 <= len(src); i, p = i+8, p+3 {
+		g := (*[4]byte)(src[p : p+4])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		d[0] = int64(x0 >> 61)
-		d[1] = int64(x0 >> 58 & 0x7)
-		d[2] = int64(x0 >> 55 & 0x7)
-		d[3] = int64(x0 >> 52 & 0x7)
-		d[4] = int64(x0 >> 49 & 0x7)
-		d[5] = int64(x0 >> 46 & 0x7)
-		d[6] = int64(x0 >> 43 & 0x7)
-		d[7] = int64(x0 >> 40 & 0x7)
+		x0 := binary.BigEndian.Uint32(g[:])
+		d[0] = int64(uint64(x0 >> 29))
+		d[1] = int64(uint64(x0 >> 26 & 0x7))
+		d[2] = int64(uint64(x0 >> 23 & 0x7))
+		d[3] = int64(uint64(x0 >> 20 & 0x7))
+		d[4] = int64(uint64(x0 >> 17 & 0x7))
+		d[5] = int64(uint64(x0 >> 14 & 0x7))
+		d[6] = int64(uint64(x0 >> 11 & 0x7))
+		d[7] = int64(uint64(x0 >> 8 & 0x7))
 	}
 	return i
 }
 
 // unpack4 unpacks groups of 8 values of 4 bits (4 bytes) from src into dst
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 4 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack4(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+4 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+4 <= len(src); i, p = i+8, p+4 {
+		g := (*[4]byte)(src[p : p+4])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		d[0] = int64(x0 >> 60)
-		d[1] = int64(x0 >> 56 & 0xf)
-		d[2] = int64(x0 >> 52 & 0xf)
-		d[3] = int64(x0 >> 48 & 0xf)
-		d[4] = int64(x0 >> 44 & 0xf)
-		d[5] = int64(x0 >> 40 & 0xf)
-		d[6] = int64(x0 >> 36 & 0xf)
-		d[7] = int64(x0 >> 32 & 0xf)
+		x0 := binary.BigEndian.Uint32(g[:])
+		d[0] = int64(uint64(x0 >> 28))
+		d[1] = int64(uint64(x0 >> 24 & 0xf))
+		d[2] = int64(uint64(x0 >> 20 & 0xf))
+		d[3] = int64(uint64(x0 >> 16 & 0xf))
+		d[4] = int64(uint64(x0 >> 12 & 0xf))
+		d[5] = int64(uint64(x0 >> 8 & 0xf))
+		d[6] = int64(uint64(x0 >> 4 & 0xf))
+		d[7] = int64(uint64(x0 & 0xf))
 	}
 	return i
 }
@@ -633,29 +633,29 @@ func unpack32(dst []int64, src []byte) int {
 
 // unpack1Zigzag unpacks groups of 8 values of 1 bits (1 bytes) from src into dst,
 // zigzag-decoded,
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 1 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack1Zigzag(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+1 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+1 <= len(src); i, p = i+8, p+1 {
+		g := (*[1]byte)(src[p : p+1])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		v0 := x0 >> 63
+		x0 := g[0]
+		v0 := uint64(x0 >> 7)
 		d[0] = int64(v0>>1) ^ -int64(v0&1)
-		v1 := x0 >> 62 & 0x1
+		v1 := uint64(x0 >> 6 & 0x1)
 		d[1] = int64(v1>>1) ^ -int64(v1&1)
-		v2 := x0 >> 61 & 0x1
+		v2 := uint64(x0 >> 5 & 0x1)
 		d[2] = int64(v2>>1) ^ -int64(v2&1)
-		v3 := x0 >> 60 & 0x1
+		v3 := uint64(x0 >> 4 & 0x1)
 		d[3] = int64(v3>>1) ^ -int64(v3&1)
-		v4 := x0 >> 59 & 0x1
+		v4 := uint64(x0 >> 3 & 0x1)
 		d[4] = int64(v4>>1) ^ -int64(v4&1)
-		v5 := x0 >> 58 & 0x1
+		v5 := uint64(x0 >> 2 & 0x1)
 		d[5] = int64(v5>>1) ^ -int64(v5&1)
-		v6 := x0 >> 57 & 0x1
+		v6 := uint64(x0 >> 1 & 0x1)
 		d[6] = int64(v6>>1) ^ -int64(v6&1)
-		v7 := x0 >> 56 & 0x1
+		v7 := uint64(x0 & 0x1)
 		d[7] = int64(v7>>1) ^ -int64(v7&1)
 	}
 	return i
@@ -663,29 +663,29 @@ func unpack1Zigzag(dst []int64, src []byte) int {
 
 // unpack2Zigzag unpacks groups of 8 values of 2 bits (2 bytes) from src into dst,
 // zigzag-decoded,
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 2 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack2Zigzag(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+2 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+2 <= len(src); i, p = i+8, p+2 {
+		g := (*[2]byte)(src[p : p+2])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		v0 := x0 >> 62
+		x0 := binary.BigEndian.Uint16(g[:])
+		v0 := uint64(x0 >> 14)
 		d[0] = int64(v0>>1) ^ -int64(v0&1)
-		v1 := x0 >> 60 & 0x3
+		v1 := uint64(x0 >> 12 & 0x3)
 		d[1] = int64(v1>>1) ^ -int64(v1&1)
-		v2 := x0 >> 58 & 0x3
+		v2 := uint64(x0 >> 10 & 0x3)
 		d[2] = int64(v2>>1) ^ -int64(v2&1)
-		v3 := x0 >> 56 & 0x3
+		v3 := uint64(x0 >> 8 & 0x3)
 		d[3] = int64(v3>>1) ^ -int64(v3&1)
-		v4 := x0 >> 54 & 0x3
+		v4 := uint64(x0 >> 6 & 0x3)
 		d[4] = int64(v4>>1) ^ -int64(v4&1)
-		v5 := x0 >> 52 & 0x3
+		v5 := uint64(x0 >> 4 & 0x3)
 		d[5] = int64(v5>>1) ^ -int64(v5&1)
-		v6 := x0 >> 50 & 0x3
+		v6 := uint64(x0 >> 2 & 0x3)
 		d[6] = int64(v6>>1) ^ -int64(v6&1)
-		v7 := x0 >> 48 & 0x3
+		v7 := uint64(x0 & 0x3)
 		d[7] = int64(v7>>1) ^ -int64(v7&1)
 	}
 	return i
@@ -693,29 +693,29 @@ func unpack2Zigzag(dst []int64, src []byte) int {
 
 // unpack3Zigzag unpacks groups of 8 values of 3 bits (3 bytes) from src into dst,
 // zigzag-decoded,
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 4 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack3Zigzag(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+3 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+4 <= len(src); i, p = i+8, p+3 {
+		g := (*[4]byte)(src[p : p+4])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		v0 := x0 >> 61
+		x0 := binary.BigEndian.Uint32(g[:])
+		v0 := uint64(x0 >> 29)
 		d[0] = int64(v0>>1) ^ -int64(v0&1)
-		v1 := x0 >> 58 & 0x7
+		v1 := uint64(x0 >> 26 & 0x7)
 		d[1] = int64(v1>>1) ^ -int64(v1&1)
-		v2 := x0 >> 55 & 0x7
+		v2 := uint64(x0 >> 23 & 0x7)
 		d[2] = int64(v2>>1) ^ -int64(v2&1)
-		v3 := x0 >> 52 & 0x7
+		v3 := uint64(x0 >> 20 & 0x7)
 		d[3] = int64(v3>>1) ^ -int64(v3&1)
-		v4 := x0 >> 49 & 0x7
+		v4 := uint64(x0 >> 17 & 0x7)
 		d[4] = int64(v4>>1) ^ -int64(v4&1)
-		v5 := x0 >> 46 & 0x7
+		v5 := uint64(x0 >> 14 & 0x7)
 		d[5] = int64(v5>>1) ^ -int64(v5&1)
-		v6 := x0 >> 43 & 0x7
+		v6 := uint64(x0 >> 11 & 0x7)
 		d[6] = int64(v6>>1) ^ -int64(v6&1)
-		v7 := x0 >> 40 & 0x7
+		v7 := uint64(x0 >> 8 & 0x7)
 		d[7] = int64(v7>>1) ^ -int64(v7&1)
 	}
 	return i
@@ -723,29 +723,29 @@ func unpack3Zigzag(dst []int64, src []byte) int {
 
 // unpack4Zigzag unpacks groups of 8 values of 4 bits (4 bytes) from src into dst,
 // zigzag-decoded,
-// while dst has room for a group and src holds the 8 bytes its loads
+// while dst has room for a group and src holds the 4 bytes its loads
 // read; it returns how many values it decoded (a multiple of 8).
 func unpack4Zigzag(dst []int64, src []byte) int {
 	i, p := 0, 0
-	for ; i+8 <= len(dst) && p+8 <= len(src); i, p = i+8, p+4 {
-		g := (*[8]byte)(src[p : p+8])
+	for ; i+8 <= len(dst) && p+4 <= len(src); i, p = i+8, p+4 {
+		g := (*[4]byte)(src[p : p+4])
 		d := (*[8]int64)(dst[i : i+8])
-		x0 := binary.BigEndian.Uint64(g[0:])
-		v0 := x0 >> 60
+		x0 := binary.BigEndian.Uint32(g[:])
+		v0 := uint64(x0 >> 28)
 		d[0] = int64(v0>>1) ^ -int64(v0&1)
-		v1 := x0 >> 56 & 0xf
+		v1 := uint64(x0 >> 24 & 0xf)
 		d[1] = int64(v1>>1) ^ -int64(v1&1)
-		v2 := x0 >> 52 & 0xf
+		v2 := uint64(x0 >> 20 & 0xf)
 		d[2] = int64(v2>>1) ^ -int64(v2&1)
-		v3 := x0 >> 48 & 0xf
+		v3 := uint64(x0 >> 16 & 0xf)
 		d[3] = int64(v3>>1) ^ -int64(v3&1)
-		v4 := x0 >> 44 & 0xf
+		v4 := uint64(x0 >> 12 & 0xf)
 		d[4] = int64(v4>>1) ^ -int64(v4&1)
-		v5 := x0 >> 40 & 0xf
+		v5 := uint64(x0 >> 8 & 0xf)
 		d[5] = int64(v5>>1) ^ -int64(v5&1)
-		v6 := x0 >> 36 & 0xf
+		v6 := uint64(x0 >> 4 & 0xf)
 		d[6] = int64(v6>>1) ^ -int64(v6&1)
-		v7 := x0 >> 32 & 0xf
+		v7 := uint64(x0 & 0xf)
 		d[7] = int64(v7>>1) ^ -int64(v7&1)
 	}
 	return i
@@ -1511,7 +1511,7 @@ func unpack32Zigzag(dst []int64, src []byte) int {
 }
 
 // unpackGroups holds, for each width of at most 32 bits that has a code, the
-// loop that unpacks whole groups of 8 values.
+// loop that unpacks whole groups of values.
 var unpackGroups = [33]func(dst []int64, src []byte) int{
 	1:  unpack1,
 	2:  unpack2,
@@ -1544,7 +1544,7 @@ var unpackGroups = [33]func(dst []int64, src []byte) int{
 }
 
 // unpackGroupsZigzag holds, for each width of at most 32 bits that has a code, the
-// loop that unpacks whole groups of 8 values and zigzag-decodes them.
+// loop that unpacks whole groups of values and zigzag-decodes them.
 var unpackGroupsZigzag = [33]func(dst []int64, src []byte) int{
 	1:  unpack1Zigzag,
 	2:  unpack2Zigzag,
