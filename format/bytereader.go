@@ -206,87 +206,131 @@ func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
 // ReadVarint128s fills dst with decimal varints (see ReadVarint128),
 // decoding those that fit in 63 bits straight from the chunk in one loop.
 func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
-	for i := 0; i < len(dst); {
-		buf := r.buf[r.pos:]
-		p := 0
-		// Eight bytes at a time: every byte without its top bit ends a
-		// varint, and the varints that end within the word are decoded
-		// from it one after the other (their 7-bit groups squeezed
-		// together in three steps: pairs of bytes, of 16-bit lanes, of
-		// 32-bit lanes). A varint running past the word is decoded from
-		// the next load; one of 9 or more bytes, or the last 7 bytes of
-		// the chunk, from the loop below.
-		for i < len(dst) && p+8 <= len(buf) {
-			w := binary.LittleEndian.Uint64(buf[p:])
-			ends := ^w & 0x8080808080808080
-			if ends == 0 {
-				break
-			}
-			// A word of varints of one length (1, 2 or 4 bytes: small
-			// decimals such as rates, quantities and prices) is decoded
-			// without looking for each end.
-			if i+8 <= len(dst) {
-				switch ends {
-				case 0x8080808080808080:
-					for k := range 8 {
-						dst[i+k] = orc.Int128FromInt64(UnZigzag(w >> (8 * k) & 0x7f))
-					}
-					i, p = i+8, p+8
-					continue
-				case 0x8000800080008000:
-					for k := range 4 {
-						x := w >> (16 * k)
-						dst[i+k] = orc.Int128FromInt64(UnZigzag(x&0x7f | x>>1&0x3f80))
-					}
-					i, p = i+4, p+8
-					continue
-				case 0x8000000080000000:
-					for k := range 2 {
-						x := w >> (32 * k)
-						x = x&0x7f | x>>1&0x3f80 | x>>2&0x1fc000 | x>>3&0xfe00000
-						dst[i+k] = orc.Int128FromInt64(UnZigzag(x))
-					}
-					i, p = i+2, p+8
-					continue
-				}
-			}
-			for ends != 0 && i < len(dst) {
-				end := uint(bits.TrailingZeros64(ends)) + 1 // bits of this varint
-				x := w & 0x7f7f7f7f7f7f7f7f & (uint64(1)<<end - 1)
-				x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
-				x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
-				x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
-				dst[i] = orc.Int128FromInt64(UnZigzag(x))
-				i++
-				p += int(end >> 3)
-				w >>= end
-				ends >>= end
-			}
-		}
-	values:
-		for i < len(dst) {
-			var x uint64
-			for j := 0; j < 9 && p+j < len(buf); j++ {
-				c := buf[p+j]
-				x |= uint64(c&0x7f) << (7 * uint(j))
-				if c < 0x80 {
-					p += j + 1
-					dst[i] = orc.Int128FromInt64(UnZigzag(x))
-					i++
-					continue values
-				}
-			}
-			break
-		}
+	for len(dst) > 0 {
+		n, p := decodeVarints(dst, r.buf[r.pos:])
 		r.pos += p
-		if i < len(dst) {
+		dst = dst[n:]
+		if len(dst) > 0 {
+			// A varint of 9 or more bytes, one within the last 7 bytes of
+			// the chunk, or the end of the chunk.
 			v, err := r.ReadVarint128()
 			if err != nil {
 				return err
 			}
-			dst[i] = v
-			i++
+			dst[0] = v
+			dst = dst[1:]
 		}
+	}
+	return nil
+}
+
+// decodeVarints decodes zigzag varints of at most 8 bytes from buf into dst
+// while 8 bytes of buf remain from the next varint's start, and returns how
+// many values it decoded and how many bytes they took. It stops early at a
+// varint of 9 bytes or more.
+//
+// Design note: each step loads 8 bytes; every byte without its top bit ends
+// a varint. A varint's 7-bit groups are squeezed together in three steps
+// (pairs of bytes, of 16-bit lanes, of 32-bit lanes). A word of eight
+// 1-byte, four 2-byte or two 4-byte varints (rates, quantities, prices) is
+// squeezed and zigzag-decoded in all its lanes at once; otherwise the first
+// two varints that end in the word are decoded, so that a mix of 3- and
+// 4-byte money values takes one load per two values and no branch that
+// depends on their lengths.
+func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
+	i := 0
+	for i < len(dst) && p+8 <= len(buf) {
+		w := binary.LittleEndian.Uint64(buf[p:])
+		ends := ^w & 0x8080808080808080
+		switch {
+		case ends == 0:
+			return i, p
+		case ends == 0x8080808080808080 && i+8 <= len(dst):
+			// Zigzag undone in every byte lane at once: the lane's low
+			// bit, spread over the lane by a multiply, flips the rest.
+			z := w>>1&0x7f7f7f7f7f7f7f7f ^ (w&0x0101010101010101)*0xff
+			d := dst[i : i+8 : i+8]
+			for k := range d {
+				d[k] = orc.Int128FromInt64(int64(int8(z >> (8 * k))))
+			}
+			i, p = i+8, p+8
+			continue
+		case ends == 0x8000800080008000 && i+4 <= len(dst):
+			x := w&0x007f007f007f007f | w&0x7f007f007f007f00>>1
+			z := x>>1&0x7fff7fff7fff7fff ^ (x&0x0001000100010001)*0xffff
+			d := dst[i : i+4 : i+4]
+			for k := range d {
+				d[k] = orc.Int128FromInt64(int64(int16(z >> (16 * k))))
+			}
+			i, p = i+4, p+8
+			continue
+		case ends == 0x8000000080000000 && i+2 <= len(dst):
+			x := w & 0x7f7f7f7f7f7f7f7f
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			z := x>>1&0x7fffffff7fffffff ^ (x&0x0000000100000001)*0xffffffff
+			dst[i] = orc.Int128FromInt64(int64(int32(z)))
+			dst[i+1] = orc.Int128FromInt64(int64(int32(z >> 32)))
+			i, p = i+2, p+8
+			continue
+		}
+		e0 := uint(bits.TrailingZeros64(ends)) + 1 // bits of the first varint
+		m0 := uint64(1)<<e0 - 1                    // e0 = 64 gives all ones
+		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m0)))
+		rest := ends &^ m0
+		if rest == 0 || i+1 == len(dst) {
+			i, p = i+1, p+int(e0>>3)
+			continue
+		}
+		e1 := uint(bits.TrailingZeros64(rest)) + 1
+		m1 := uint64(1)<<e1 - 1
+		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m1 >> e0)))
+		i, p = i+2, p+int(e1>>3)
+	}
+	return i, p
+}
+
+// squeezeVarint turns the bytes of a varint of at most 8 bytes (low byte
+// first, continuation bits included) into its value.
+func squeezeVarint(x uint64) uint64 {
+	x &= 0x7f7f7f7f7f7f7f7f
+	x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+	x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+	return x&0x000000000fffffff | x&0x0fffffff00000000>>4
+}
+
+// SkipVarints discards n varints of any width, base-128 or decimal: it
+// counts the bytes that end one (those without the top bit), eight at a
+// time, and decodes nothing. A stream that ends first gives an error
+// wrapping orc.ErrCorrupt.
+func (r *ByteReader) SkipVarints(n int64) error {
+	for n > 0 {
+		buf, err := r.Available()
+		if err != nil {
+			if err == io.EOF {
+				return errShort("varints")
+			}
+			return err
+		}
+		p := 0
+		// Whole words while the varints they end are fewer than n, so
+		// that the n-th one ends in the bytes counted one at a time.
+		for p+8 <= len(buf) {
+			ends := ^binary.LittleEndian.Uint64(buf[p:]) & 0x8080808080808080
+			c := int64(bits.OnesCount64(ends))
+			if c >= n {
+				break
+			}
+			n -= c
+			p += 8
+		}
+		for p < len(buf) && n > 0 {
+			if buf[p] < 0x80 {
+				n--
+			}
+			p++
+		}
+		r.pos += p
 	}
 	return nil
 }

@@ -9,12 +9,18 @@
 // The run occupies ceil(n*w/8) bytes.
 //
 // Design note: unpacking is the hot loop of every integer column, so each
-// byte-aligned width (8, 16, 24, 32, 40, 48, 56, 64) and each width that
-// divides a byte (1, 2, 4) has its own loop; other widths load 64 bits at a
-// time and shift the value out, which needs 8 readable bytes from the value's
-// first byte on. Callers pass the rest of the chunk after the run when they
-// have it, so only values in the last 8 bytes of a chunk take the byte-wise
-// path.
+// width of at most 32 bits has a loop of its own, generated into
+// rle_bitpack_gen.go: eight values of w bits fill exactly w bytes, so a
+// group of eight is shifted out of a few 64-bit loads at constant offsets
+// (one load of 8, 16 or 32 bits for widths 1 to 4),
+// and a second variant undoes zigzag in the same pass (signed DIRECT runs).
+// The loads of a group read up to 7 bytes past it; callers pass the rest
+// of the chunk after the run when they have it, so only the last groups of
+// a chunk and runs of fewer than 8 values take the general path, which
+// loads 64 bits per value and shifts it out, byte-wise in the last 8 bytes
+// of src. Widths 40, 48, 56 and 64 have loops of whole bytes.
+
+//go:generate go run gen_bitpack.go
 
 package format
 
@@ -30,34 +36,34 @@ func unpackBits(dst []int64, src []byte, w int) {
 	if len(dst) == 0 {
 		return
 	}
+	if w <= 32 && unpackGroups[w] != nil {
+		n := unpackGroups[w](dst, src)
+		unpackGeneric(dst[n:], src[n*w>>3:], w)
+		return
+	}
+	unpackWide(dst, src, w)
+}
+
+// unpackBitsZigzag is unpackBits followed by zigzag decoding, in one pass
+// for widths of at most 32 bits.
+func unpackBitsZigzag(dst []int64, src []byte, w int) {
+	if len(dst) == 0 {
+		return
+	}
+	if w <= 32 && unpackGroupsZigzag[w] != nil {
+		n := unpackGroupsZigzag[w](dst, src)
+		rest := dst[n:]
+		unpackGeneric(rest, src[n*w>>3:], w)
+		unzigzagAll(rest)
+		return
+	}
+	unpackWide(dst, src, w)
+	unzigzagAll(dst)
+}
+
+// unpackWide handles widths of more than 32 bits.
+func unpackWide(dst []int64, src []byte, w int) {
 	switch w {
-	case 1:
-		unpack1(dst, src)
-	case 2:
-		unpack2(dst, src)
-	case 4:
-		unpack4(dst, src)
-	case 8:
-		src = src[:len(dst)]
-		for i, b := range src {
-			dst[i] = int64(b)
-		}
-	case 16:
-		src = src[:2*len(dst)]
-		for i := range dst {
-			dst[i] = int64(binary.BigEndian.Uint16(src[2*i:]))
-		}
-	case 24:
-		src = src[:3*len(dst)]
-		for i := range dst {
-			s := src[3*i : 3*i+3 : 3*i+3]
-			dst[i] = int64(uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]))
-		}
-	case 32:
-		src = src[:4*len(dst)]
-		for i := range dst {
-			dst[i] = int64(binary.BigEndian.Uint32(src[4*i:]))
-		}
 	case 40, 48, 56:
 		unpackBytes(dst, src, w>>3)
 	case 64:
@@ -67,59 +73,6 @@ func unpackBits(dst []int64, src []byte, w int) {
 		}
 	default:
 		unpackGeneric(dst, src, w)
-	}
-}
-
-func unpack1(dst []int64, src []byte) {
-	n := len(dst)
-	full := n >> 3
-	src = src[:(n+7)>>3]
-	for i := 0; i < full; i++ {
-		b := src[i]
-		d := dst[8*i : 8*i+8 : 8*i+8]
-		d[0] = int64(b >> 7)
-		d[1] = int64(b >> 6 & 1)
-		d[2] = int64(b >> 5 & 1)
-		d[3] = int64(b >> 4 & 1)
-		d[4] = int64(b >> 3 & 1)
-		d[5] = int64(b >> 2 & 1)
-		d[6] = int64(b >> 1 & 1)
-		d[7] = int64(b & 1)
-	}
-	for i := full << 3; i < n; i++ {
-		dst[i] = int64(src[i>>3] >> (7 - i&7) & 1)
-	}
-}
-
-func unpack2(dst []int64, src []byte) {
-	n := len(dst)
-	full := n >> 2
-	src = src[:(n+3)>>2]
-	for i := 0; i < full; i++ {
-		b := src[i]
-		d := dst[4*i : 4*i+4 : 4*i+4]
-		d[0] = int64(b >> 6)
-		d[1] = int64(b >> 4 & 3)
-		d[2] = int64(b >> 2 & 3)
-		d[3] = int64(b & 3)
-	}
-	for i := full << 2; i < n; i++ {
-		dst[i] = int64(src[i>>2] >> (6 - 2*(i&3)) & 3)
-	}
-}
-
-func unpack4(dst []int64, src []byte) {
-	n := len(dst)
-	full := n >> 1
-	src = src[:(n+1)>>1]
-	for i := 0; i < full; i++ {
-		b := src[i]
-		d := dst[2*i : 2*i+2 : 2*i+2]
-		d[0] = int64(b >> 4)
-		d[1] = int64(b & 15)
-	}
-	if n&1 != 0 {
-		dst[n-1] = int64(src[n>>1] >> 4)
 	}
 }
 
@@ -146,8 +99,8 @@ func unpackBytes(dst []int64, src []byte, k int) {
 	}
 }
 
-// unpackGeneric handles widths other than 1, 2, 4 and whole bytes (every
-// such width that has a code is at most 30).
+// unpackGeneric handles any width of at most 64 bits, fast while 8 bytes
+// remain from a value's first byte and w <= 57.
 func unpackGeneric(dst []int64, src []byte, w int) {
 	uw := uint(w)
 	sh := 64 - uw

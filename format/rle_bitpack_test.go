@@ -109,3 +109,32 @@ func TestStepsFit(t *testing.T) {
 		}
 	}
 }
+
+// The zigzag variant equals unpacking then zigzag decoding, for every width,
+// for lengths around the 8-value groups, with and without bytes after the
+// run (which decide whether the group loops may run to its end).
+func TestBitPackZigzag(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for w := 1; w <= 64; w++ {
+		for _, n := range []int{1, 7, 8, 9, 16, 23, 24, 64, 65, 511, 512} {
+			vals := make([]uint64, n)
+			for i := range vals {
+				vals[i] = rng.Uint64() & mask(w)
+				if rng.IntN(5) == 0 {
+					vals[i] = mask(w)
+				}
+			}
+			packed := packRef(vals, w)
+			for _, tail := range [][]byte{nil, {0xff, 0xff, 0xff}, bytes.Repeat([]byte{0xff}, 8)} {
+				src := append(append([]byte{}, packed...), tail...)
+				got := make([]int64, n)
+				unpackBitsZigzag(got, src, w)
+				for i, v := range vals {
+					if want := UnZigzag(v); got[i] != want {
+						t.Fatalf("w=%d n=%d tail=%d: value %d = %d, want %d", w, n, len(tail), i, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}

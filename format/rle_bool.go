@@ -153,16 +153,13 @@ func (d *BoolRLEDecoder) SkipPresent(n int64) (int64, error) {
 	d.cur <<= k
 	d.nbits -= int(k)
 	n -= k
-	for n >= 8 {
-		m := min(n>>3, int64(len(d.scratch)))
-		buf := d.scratch[:m]
-		if err := d.bytes.Next(buf); err != nil {
+	if n >= 8 {
+		t, err := d.bytes.skipCountOnes(n >> 3)
+		trues += t
+		if err != nil {
 			return trues, err
 		}
-		for _, b := range buf {
-			trues += int64(bits.OnesCount8(b))
-		}
-		n -= 8 * m
+		n &= 7
 	}
 	if n > 0 {
 		var b [1]byte

@@ -16,6 +16,9 @@
 package format
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	"github.com/orcgo/orc"
 )
 
@@ -107,6 +110,51 @@ func (d *ByteRLEDecoder) Skip(n int64) error {
 		n -= k
 	}
 	return nil
+}
+
+// skipCountOnes discards the next n values and returns how many one bits
+// they hold: runs count by arithmetic, literal bytes are counted where
+// they lie in the chunk, eight at a time.
+func (d *ByteRLEDecoder) skipCountOnes(n int64) (int64, error) {
+	var ones int64
+	for n > 0 {
+		if d.left == 0 {
+			if err := d.readHeader(); err != nil {
+				return ones, err
+			}
+		}
+		k := min(int64(d.left), n)
+		d.left -= int(k)
+		n -= k
+		if !d.literal {
+			ones += k * int64(bits.OnesCount8(d.value))
+			continue
+		}
+		for k > 0 {
+			buf, err := d.r.Available()
+			if err != nil {
+				return ones, eofAsCorrupt(err, "byte RLE literals")
+			}
+			buf = buf[:min(int64(len(buf)), k)]
+			ones += int64(countOnes(buf))
+			d.r.Advance(len(buf))
+			k -= int64(len(buf))
+		}
+	}
+	return ones, nil
+}
+
+// countOnes returns the number of one bits in b.
+func countOnes(b []byte) int {
+	c := 0
+	for len(b) >= 8 {
+		c += bits.OnesCount64(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	for _, x := range b {
+		c += bits.OnesCount8(x)
+	}
+	return c
 }
 
 // fillBytes sets every byte of b to v.

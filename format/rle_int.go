@@ -33,6 +33,12 @@ type IntDecoder interface {
 	Next(dst []int64) error
 	// Skip discards the next n values.
 	Skip(n int64) error
+	// NextRepeat consumes up to max of the next values when they are
+	// copies of one value in a run, and returns that value and how many
+	// it consumed, without writing them anywhere. It consumes nothing and
+	// returns n = 0 when the next value is not in such a run (or max is
+	// 0); Next then reads on as if it had not been called.
+	NextRepeat(max int) (v int64, n int, err error)
 	// Reset drops buffered run state and reads from src next, typically
 	// after the stream was seeked to a row-index position.
 	Reset(src ChunkSource)

@@ -84,6 +84,25 @@ func (d *IntRLEv1Decoder) fromVarint(u uint64) int64 {
 	return int64(u)
 }
 
+// NextRepeat consumes up to max values of a run with delta 0 (see
+// IntDecoder).
+func (d *IntRLEv1Decoder) NextRepeat(max int) (int64, int, error) {
+	if max <= 0 {
+		return 0, 0, nil
+	}
+	if d.left == 0 {
+		if err := d.readHeader(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if d.literal || d.delta != 0 {
+		return 0, 0, nil
+	}
+	n := min(d.left, max)
+	d.left -= n
+	return d.value, n, nil
+}
+
 // Next fills all of dst.
 func (d *IntRLEv1Decoder) Next(dst []int64) error {
 	for len(dst) > 0 {
@@ -166,23 +185,9 @@ func (d *IntRLEv1Decoder) Skip(n int64) error {
 	return nil
 }
 
-// skipVarints discards k varints: it counts bytes without the high bit.
+// skipVarints discards k varints.
 func (d *IntRLEv1Decoder) skipVarints(k int) error {
-	for k > 0 {
-		b, err := d.r.Available()
-		if err != nil {
-			return eofAsCorrupt(err, "integer RLE v1 literals")
-		}
-		p := 0
-		for p < len(b) && k > 0 {
-			if b[p] < 0x80 {
-				k--
-			}
-			p++
-		}
-		d.r.Advance(p)
-	}
-	return nil
+	return d.r.SkipVarints(int64(k))
 }
 
 // IntRLEv1Encoder writes an integer RLE v1 stream. Three or more values with

@@ -124,6 +124,30 @@ func (d *IntRLEv2Decoder) Next(dst []int64) error {
 	return nil
 }
 
+// NextRepeat consumes up to max values of a SHORT_REPEAT run or of a DELTA
+// run with no step (see IntDecoder). A DIRECT or PATCHED_BASE run that
+// comes next is left unread; a DELTA run with deltas is read into the
+// decoder's buffer, where Next takes it from.
+func (d *IntRLEv2Decoder) NextRepeat(max int) (int64, int, error) {
+	if max <= 0 {
+		return 0, 0, nil
+	}
+	if d.left == 0 {
+		if b := d.r.Buffered(); len(b) > 0 && (b[0]>>6 == v2Direct || b[0]>>6 == v2PatchedBase) {
+			return 0, 0, nil
+		}
+		if _, err := d.readRun(nil, 0); err != nil {
+			return 0, 0, err
+		}
+	}
+	if d.literal || d.delta != 0 {
+		return 0, 0, nil
+	}
+	n := min(d.left, max)
+	d.left -= n
+	return d.value, n, nil
+}
+
 // Skip discards the next n values. Whole DIRECT, PATCHED_BASE and DELTA
 // runs inside the skipped range are stepped over without unpacking.
 func (d *IntRLEv2Decoder) Skip(n int64) error {
@@ -188,11 +212,8 @@ func (d *IntRLEv2Decoder) readRun(dst []int64, skip int64) (int, error) {
 			return n, d.skipBytes(packedLen(n, w))
 		}
 		out, direct := d.target(dst, n)
-		if err := d.readPacked(out, w); err != nil {
+		if err := d.readPackedAs(out, w, d.signed); err != nil {
 			return 0, err
-		}
-		if d.signed {
-			unzigzagAll(out)
 		}
 		return d.finish(direct, n), nil
 	case v2Delta:
@@ -372,17 +393,26 @@ func (d *IntRLEv2Decoder) readPatched(dst []int64, skip int64, code uint8, n int
 // readPacked unpacks len(out) values of w bits, from the current chunk when
 // the whole run is there.
 func (d *IntRLEv2Decoder) readPacked(out []int64, w int) error {
+	return d.readPackedAs(out, w, false)
+}
+
+// readPackedAs is readPacked, zigzag-decoding the values when zigzag is set.
+func (d *IntRLEv2Decoder) readPackedAs(out []int64, w int, zigzag bool) error {
 	need := packedLen(len(out), w)
-	if b := d.r.Buffered(); len(b) >= need {
-		unpackBits(out, b, w)
+	src := d.r.Buffered()
+	if len(src) >= need {
 		d.r.Advance(need)
-		return nil
+	} else {
+		if err := d.r.ReadFull(d.scratch[:need]); err != nil {
+			return err
+		}
+		src = d.scratch[:need+8]
 	}
-	s := d.scratch[:need]
-	if err := d.r.ReadFull(s); err != nil {
-		return err
+	if zigzag {
+		unpackBitsZigzag(out, src, w)
+	} else {
+		unpackBits(out, src, w)
 	}
-	unpackBits(out, d.scratch[:need+8], w)
 	return nil
 }
 

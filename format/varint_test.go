@@ -144,13 +144,22 @@ func BenchmarkReadVarint128(b *testing.B) {
 func BenchmarkReadVarint128s(b *testing.B) {
 	b.Run("prices", func(b *testing.B) { benchVarints(b, 10_000_000) })
 	b.Run("rates", func(b *testing.B) { benchVarints(b, 11) })
+	// TPC-H l_extendedprice in cents: quantity 1..50 times a part price
+	// of 900.00..2099.99, 3 or 4 bytes each, mixed.
+	b.Run("extendedprice", func(b *testing.B) {
+		benchVarintsOf(b, func(rng *rand.Rand) int64 { return (1 + rng.Int64N(50)) * (90000 + rng.Int64N(120000)) })
+	})
 }
 
 func benchVarints(b *testing.B, below int64) {
+	benchVarintsOf(b, func(rng *rand.Rand) int64 { return rng.Int64N(below) })
+}
+
+func benchVarintsOf(b *testing.B, gen func(*rand.Rand) int64) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var data []byte
 	for i := 0; i < 1<<16; i++ {
-		data = AppendVarint128(data, orc.Int128FromInt64(rng.Int64N(below)))
+		data = AppendVarint128(data, orc.Int128FromInt64(gen(rng)))
 	}
 	dst := make([]orc.Int128, 1024)
 	b.SetBytes(int64(len(data)))
@@ -162,5 +171,46 @@ func benchVarints(b *testing.B, below int64) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// SkipVarints lands where reading the same number of varints would, over
+// values of 1 to 19 bytes and chunks cut anywhere, and reports a stream that
+// ends inside the skipped varints as corrupt.
+func TestSkipVarints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	var vals []orc.Int128
+	var data []byte
+	for len(vals) < 5000 {
+		v := orc.Int128FromInt64(rng.Int64N(1<<(7*(1+rng.IntN(9))-1)) - 1<<20)
+		if rng.IntN(20) == 0 {
+			v = orc.Int128{Hi: rng.Int64(), Lo: rng.Uint64()}
+		}
+		vals = append(vals, v)
+		data = AppendVarint128(data, v)
+	}
+	for _, src := range []ChunkSource{whole(data), newPieceSource(data, 17, 40)} {
+		r := NewByteReader(src)
+		for i := 0; i < len(vals); {
+			k := min([]int{0, 1, 2, 7, 8, 9, 30, 200}[rng.IntN(8)], len(vals)-i)
+			if err := r.SkipVarints(int64(k)); err != nil {
+				t.Fatal(err)
+			}
+			i += k
+			if i == len(vals) {
+				break
+			}
+			v, err := r.ReadVarint128()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v != vals[i] {
+				t.Fatalf("value %d after a skip of %d: got %v, want %v", i, k, v, vals[i])
+			}
+			i++
+		}
+	}
+	if err := NewByteReader(whole(data[:len(data)-1])).SkipVarints(int64(len(vals))); !errors.Is(err, orc.ErrCorrupt) {
+		t.Fatalf("truncated: %v", err)
 	}
 }

@@ -180,17 +180,15 @@ func (p *presence) readNulls(nulls *orc.Nulls, n int, parentNulls []bool) (int, 
 		m -= countTrue(parentNulls[:n])
 	}
 	p.buf = grow(p.buf, m)
-	if err := p.present.Next(p.buf[:m]); err != nil {
+	k, err := p.present.NextPresent(p.buf[:m])
+	if err != nil {
 		return 0, p.wrap(err, "PRESENT")
 	}
 	nulls.Nulls = grow(nulls.Nulls, n)
-	k := 0
 	if parentNulls == nil {
+		out := nulls.Nulls[:n]
 		for i, ok := range p.buf[:n] {
-			nulls.Nulls[i] = !ok
-			if ok {
-				k++
-			}
+			out[i] = !ok
 		}
 	} else {
 		j := 0
@@ -199,12 +197,8 @@ func (p *presence) readNulls(nulls *orc.Nulls, n int, parentNulls []bool) (int, 
 				nulls.Nulls[i] = true
 				continue
 			}
-			ok := p.buf[j]
+			nulls.Nulls[i] = !p.buf[j]
 			j++
-			nulls.Nulls[i] = !ok
-			if ok {
-				k++
-			}
 		}
 	}
 	if k == n {
@@ -218,18 +212,9 @@ func (p *presence) skipNulls(n int64) (int64, error) {
 	if !p.has {
 		return n, nil
 	}
-	var k int64
-	for n > 0 {
-		m := n
-		if m > 4096 {
-			m = 4096
-		}
-		p.buf = grow(p.buf, int(m))
-		if err := p.present.Next(p.buf[:m]); err != nil {
-			return 0, p.wrap(err, "PRESENT")
-		}
-		k += int64(int(m) - countFalse(p.buf[:m]))
-		n -= m
+	k, err := p.present.SkipPresent(n)
+	if err != nil {
+		return 0, p.wrap(err, "PRESENT")
 	}
 	return k, nil
 }
@@ -243,8 +228,6 @@ func countTrue(b []bool) int {
 	}
 	return n
 }
-
-func countFalse(b []bool) int { return len(b) - countTrue(b) }
 
 // grow returns s with length n, reusing its array when large enough.
 func grow[T any](s []T, n int) []T {

@@ -28,6 +28,7 @@ type bytesReader struct {
 
 	dictData    []byte
 	dictOffsets []int
+	dictMax     int // longest dictionary entry
 
 	mem              *budget // WithMaxScanMemory
 	memDict, memData int64   // bytes held for the dictionary and a batch's values
@@ -88,14 +89,14 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	c.dictOffsets = grow(c.dictOffsets, int(size)+1)
 	c.dictOffsets[0] = 0
 	c.dictData = c.dictData[:0]
+	c.dictMax = 0
 	if size == 0 {
 		return nil
 	}
 	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
 		return err
 	}
-	var dl format.IntDecoder
-	dl = intDecoder(&c.lengths, c.lengthIn, false, v2)
+	dl := intDecoder(&c.lengths, c.lengthIn, false, v2)
 	limit := ctx.maxBytes(c.id, orcpb.Stream_DICTIONARY_DATA)
 	var total int64
 	for done := int64(0); done < size; {
@@ -113,6 +114,7 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 			}
 			total += l
 			c.dictOffsets[done+int64(i)+1] = int(total)
+			c.dictMax = max(c.dictMax, int(l))
 		}
 		done += m
 	}
@@ -158,11 +160,33 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		return c.wrap(err, "LENGTH")
 	}
 	var total int64
-	for _, l := range c.lens {
-		if l < 0 || l > c.dataLimit-total {
-			return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+	nulls := vec.Nulls.Nulls
+	if len(nulls) == 0 {
+		// The offsets are the running total.
+		out := vec.Offsets[1 : len(c.lens)+1]
+		for i, l := range c.lens {
+			if l < 0 || l > c.dataLimit-total {
+				return c.badLength(l)
+			}
+			total += l
+			out[i] = int(total)
 		}
-		total += l
+	} else {
+		for _, l := range c.lens {
+			if l < 0 || l > c.dataLimit-total {
+				return c.badLength(l)
+			}
+			total += l
+		}
+		j := 0
+		off := 0
+		for i := 0; i < n; i++ {
+			if !nulls[i] {
+				off += int(c.lens[j])
+				j++
+			}
+			vec.Offsets[i+1] = off
+		}
 	}
 	if err := c.holdData(total); err != nil {
 		return err
@@ -171,16 +195,13 @@ func (c *bytesReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	if err := c.data.ReadFull(vec.Data); err != nil {
 		return c.wrap(err, "DATA")
 	}
-	j := 0
-	off := 0
-	for i := 0; i < n; i++ {
-		if len(vec.Nulls.Nulls) == 0 || !vec.Nulls.Nulls[i] {
-			off += int(c.lens[j])
-			j++
-		}
-		vec.Offsets[i+1] = off
-	}
 	return nil
+}
+
+// badLength reports a value length that is negative or longer than what
+// the DATA stream can hold.
+func (c *bytesReader) badLength(l int64) error {
+	return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
 }
 
 func (c *bytesReader) skip(n int64) error {
@@ -192,20 +213,30 @@ func (c *bytesReader) skip(n int64) error {
 		return c.wrap(c.ids.Skip(k), "DATA")
 	}
 	for k > 0 {
-		m := k
-		if m > 4096 {
-			m = 4096
-		}
-		c.lens = grow(c.lens, int(m))
-		if err := c.lengths.Next(c.lens); err != nil {
+		m := min(k, 4096)
+		var total int64
+		// A run of one length (fixed-width values such as UUIDs) is
+		// summed without decoding it.
+		l, r, err := c.lengths.NextRepeat(int(m))
+		if err != nil {
 			return c.wrap(err, "LENGTH")
 		}
-		var total int64
-		for _, l := range c.lens {
+		if r > 0 {
 			if l < 0 || l > c.dataLimit {
-				return c.wrap(orc.Corruptf("value length %d exceeds the stream's %d bytes", l, c.dataLimit), "LENGTH")
+				return c.badLength(l)
 			}
-			total += l
+			total, m = l*int64(r), int64(r) // at most 4096 times the limit
+		} else {
+			c.lens = grow(c.lens, int(m))
+			if err := c.lengths.Next(c.lens); err != nil {
+				return c.wrap(err, "LENGTH")
+			}
+			for _, l := range c.lens {
+				if l < 0 || l > c.dataLimit {
+					return c.badLength(l)
+				}
+				total += l
+			}
 		}
 		if err := c.data.Skip(total); err != nil {
 			return c.wrap(err, "DATA")
@@ -222,10 +253,13 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	offs := c.dictOffsets
 	dict := c.dictData
 	nd := uint64(len(offs) - 1) // offsets has one entry more than the dictionary
+	if c.dictMax <= dictSlack {
+		return c.copyShortEntries(vec, n)
+	}
 	total := 0
 	for _, id := range ids {
 		if uint64(id) >= nd {
-			return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, int64(nd)-1), "DATA")
+			return c.badID(id, nd)
 		}
 		total += offs[id+1] - offs[id]
 	}
@@ -257,6 +291,69 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	return nil
 }
 
+// copyShortEntries is copyFromDictionary for a dictionary whose entries
+// are all at most dictSlack bytes long: the output is sized (and charged
+// to the memory budget) for the longest entry on every row, at most
+// dictSlack bytes a row, so ids are checked and entries copied in one
+// pass, one fixed-size move each.
+func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
+	ids := c.lens
+	offs := c.dictOffsets
+	dict := c.dictData
+	nd := uint64(len(offs) - 1)
+	if err := c.holdData(int64(len(ids) * c.dictMax)); err != nil {
+		return err
+	}
+	data := grow(vec.Data, len(ids)*c.dictMax+dictSlack)
+	out := vec.Offsets[:n+1]
+	pos := 0
+	if nulls := vec.Nulls.Nulls; len(nulls) > 0 {
+		j := 0
+		for i := 0; i < n; i++ {
+			if !nulls[i] {
+				id := ids[j]
+				j++
+				if uint64(id) >= nd {
+					return c.badID(id, nd)
+				}
+				s := offs[id]
+				move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
+				pos += offs[id+1] - s
+			}
+			out[i+1] = pos
+		}
+	} else if out = out[1 : len(ids)+1]; c.dictMax <= 8 {
+		// Flags and codes (TPC-H's l_returnflag, l_shipmode): one
+		// 8-byte move each.
+		for i, id := range ids {
+			if uint64(id) >= nd {
+				return c.badID(id, nd)
+			}
+			s := offs[id]
+			*(*[8]byte)(data[pos : pos+8]) = *(*[8]byte)(dict[s : s+8])
+			pos += offs[id+1] - s
+			out[i] = pos
+		}
+	} else {
+		for i, id := range ids {
+			if uint64(id) >= nd {
+				return c.badID(id, nd)
+			}
+			s := offs[id]
+			move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
+			pos += offs[id+1] - s
+			out[i] = pos
+		}
+	}
+	vec.Data = data[:pos]
+	return nil
+}
+
+// badID reports a dictionary id out of range.
+func (c *bytesReader) badID(id int64, nd uint64) error {
+	return c.wrap(orc.Corruptf("dictionary id %d out of range 0..%d", id, int64(nd)-1), "DATA")
+}
+
 // holdData charges a batch's string bytes to the scan's memory budget.
 func (c *bytesReader) holdData(n int64) error {
 	if c.mem == nil || n <= c.memData {
@@ -266,13 +363,20 @@ func (c *bytesReader) holdData(n int64) error {
 }
 
 // dictSlack is the spare room after dictionary and output buffers.
-const dictSlack = 16
+const dictSlack = 32
 
 // copyEntry copies dict[s:e] to data[pos:] and returns the new end.
 func copyEntry(data []byte, pos int, dict []byte, s, e int) int {
 	if e-s <= dictSlack {
-		*(*[dictSlack]byte)(data[pos : pos+dictSlack]) = *(*[dictSlack]byte)(dict[s : s+dictSlack])
+		move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
 		return pos + e - s
 	}
 	return pos + copy(data[pos:], dict[s:e])
+}
+
+// move32 copies the 32 bytes of src to dst as two 16-byte moves, which the
+// compiler keeps in registers (a 32-byte array copy calls memmove).
+func move32(dst, src []byte) {
+	*(*[16]byte)(dst[:16]) = *(*[16]byte)(src[:16])
+	*(*[16]byte)(dst[16:32]) = *(*[16]byte)(src[16:32])
 }

@@ -70,29 +70,56 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			vec.Values[i] = orc.Int128FromInt64(u)
 		}
 	} else {
-		if err := c.data.ReadVarint128s(vec.Values[:k]); err != nil {
+		vals := vec.Values[:k]
+		if err := c.data.ReadVarint128s(vals); err != nil {
 			return c.wrap(err, "DATA")
 		}
-		if err := c.scales.Next(c.buf); err != nil {
-			return c.wrap(err, "SECONDARY")
-		}
-		want := c.node.Scale
-		for i, s := range c.buf {
-			if int(s) == want {
-				continue
+		// Writers give every value the column's scale, so SECONDARY is
+		// runs of one value: those are checked once, not per value.
+		for i := 0; i < k; {
+			s, m, err := c.scales.NextRepeat(k - i)
+			if err != nil {
+				return c.wrap(err, "SECONDARY")
 			}
-			if s < -100 || s > 100 {
-				return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
+			if m == 0 {
+				scales := c.buf[:k-i]
+				if err := c.scales.Next(scales); err != nil {
+					return c.wrap(err, "SECONDARY")
+				}
+				for j, s := range scales {
+					if err := c.rescale(vals[i+j:i+j+1], s); err != nil {
+						return err
+					}
+				}
+				break
 			}
-			r, _, ok := orc.Rescale(vec.Values[i], int(s), want)
-			if !ok {
-				return c.wrap(orc.Unsupportedf("decimal value does not fit decimal(%d,%d)", c.node.Precision, want), "DATA")
+			if err := c.rescale(vals[i:i+m], s); err != nil {
+				return err
 			}
-			vec.Values[i] = r
+			i += m
 		}
 	}
 	if k < n {
 		spread(vec.Values, k, vec.Nulls.Nulls)
+	}
+	return nil
+}
+
+// rescale brings vals, stored at scale s, to the column's scale.
+func (c *decimalReader) rescale(vals []orc.Int128, s int64) error {
+	want := c.node.Scale
+	if int(s) == want {
+		return nil
+	}
+	if s < -100 || s > 100 {
+		return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
+	}
+	for i, v := range vals {
+		r, _, ok := orc.Rescale(v, int(s), want)
+		if !ok {
+			return c.wrap(orc.Unsupportedf("decimal value does not fit decimal(%d,%d)", c.node.Precision, want), "DATA")
+		}
+		vals[i] = r
 	}
 	return nil
 }
@@ -105,10 +132,8 @@ func (c *decimalReader) skip(n int64) error {
 	if c.data64 != nil {
 		return c.wrap(c.data64.Skip(k), "DATA")
 	}
-	for i := int64(0); i < k; i++ {
-		if _, err := c.data.ReadVarint128(); err != nil {
-			return c.wrap(err, "DATA")
-		}
+	if err := c.data.SkipVarints(k); err != nil {
+		return c.wrap(err, "DATA")
 	}
 	return c.wrap(c.scales.Skip(k), "SECONDARY")
 }
@@ -191,18 +216,19 @@ func (c *timestampReader) offset(sec int64) int64 {
 // decodeNanos undoes the SECONDARY encoding: the low 3 bits z say that
 // z+1 trailing decimal zeros were removed (none when z is 0).
 func decodeNanos(v int64) (int32, bool) {
-	z := v & 7
-	m := v >> 3
-	if z != 0 {
-		for i := int64(0); i <= z; i++ {
-			m *= 10
-		}
+	// Below 10^9 and times at most 10^8 the product cannot overflow.
+	if v < 0 || v>>3 > 999_999_999 {
+		return 0, false
 	}
-	if m < 0 || m > 999_999_999 {
+	m := uint64(v>>3) * nanosScale[v&7]
+	if m > 999_999_999 {
 		return 0, false
 	}
 	return int32(m), true
 }
+
+// nanosScale[z] undoes the removal of trailing zeros coded z.
+var nanosScale = [8]uint64{1, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000}
 
 func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.TimestampVector)
@@ -219,22 +245,25 @@ func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	if err := c.nanos.Next(c.nbuf); err != nil {
 		return c.wrap(err, "SECONDARY")
 	}
-	for i := 0; i < k; i++ {
-		ns, ok := decodeNanos(c.nbuf[i])
+	secs, nanos, enc := vec.Seconds[:k], vec.Nanos[:k], c.nbuf[:k]
+	for i, e := range enc {
+		ns, ok := decodeNanos(e)
 		if !ok {
-			return c.wrap(orc.Corruptf("timestamp nanoseconds %d out of range", c.nbuf[i]), "SECONDARY")
+			return c.wrap(orc.Corruptf("timestamp nanoseconds %d out of range", e), "SECONDARY")
 		}
-		s := vec.Seconds[i] + c.base
+		s := secs[i] + c.base
 		// Java's heritage: writers stored seconds truncated toward zero for
 		// negative times; undo it before any zone adjustment.
 		if s < 0 && ns > 999_999 {
 			s--
 		}
-		if !c.utc {
-			s += c.offset(s)
+		secs[i] = s
+		nanos[i] = ns
+	}
+	if !c.utc {
+		for i, s := range secs {
+			secs[i] = s + c.offset(s)
 		}
-		vec.Seconds[i] = s
-		vec.Nanos[i] = ns
 	}
 	if k < n {
 		spread(vec.Seconds, k, vec.Nulls.Nulls)

@@ -109,7 +109,7 @@ func (c *lengthsBase) readOffsets(nulls *orc.Nulls, offsets *[]int64, n int, par
 			l := c.lens[j]
 			j++
 			if l < 0 || l > c.limit-total {
-				return 0, c.wrap(orc.Corruptf("%s length %d is negative or more than the stripe can hold", c.node.Kind, l), "LENGTH")
+				return 0, c.badLength(l)
 			}
 			total += l
 		}
@@ -138,9 +138,20 @@ func (c *lengthsBase) skipLengths(n int64) (int64, error) {
 	}
 	var total int64
 	for k > 0 {
-		m := k
-		if m > 4096 {
-			m = 4096
+		m := min(k, 4096)
+		// A run of one length (fixed-size lists) is summed without
+		// decoding it.
+		l, r, err := c.lengths.NextRepeat(int(m))
+		if err != nil {
+			return 0, c.wrap(err, "LENGTH")
+		}
+		if r > 0 {
+			if l < 0 || l > (c.limit-total)/int64(r) {
+				return 0, c.badLength(l)
+			}
+			total += l * int64(r)
+			k -= int64(r)
+			continue
 		}
 		c.lens = grow(c.lens, int(m))
 		if err := c.lengths.Next(c.lens); err != nil {
@@ -148,13 +159,19 @@ func (c *lengthsBase) skipLengths(n int64) (int64, error) {
 		}
 		for _, l := range c.lens {
 			if l < 0 || l > c.limit-total {
-				return 0, c.wrap(orc.Corruptf("%s length %d is negative or more than the stripe can hold", c.node.Kind, l), "LENGTH")
+				return 0, c.badLength(l)
 			}
 			total += l
 		}
 		k -= m
 	}
 	return total, nil
+}
+
+// badLength reports a length that is negative or more than the stripe can
+// hold.
+func (c *lengthsBase) badLength(l int64) error {
+	return c.wrap(orc.Corruptf("%s length %d is negative or more than the stripe can hold", c.node.Kind, l), "LENGTH")
 }
 
 // listReader reads LIST: LENGTH per non-null row, then the elements.
@@ -235,6 +252,7 @@ type unionReader struct {
 	tags   *format.ByteRLEDecoder
 	buf    []byte
 	masks  [][]bool
+	counts []int64 // rows per variant, while skipping
 }
 
 func (c *unionReader) startStripe(ctx *stripeCtx) error {
@@ -304,7 +322,9 @@ func (c *unionReader) skip(n int64) error {
 	if err != nil {
 		return err
 	}
-	counts := make([]int64, len(c.kids))
+	c.counts = grow(c.counts, len(c.kids))
+	counts := c.counts
+	clear(counts)
 	for k > 0 {
 		m := k
 		if m > 4096 {

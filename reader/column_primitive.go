@@ -43,11 +43,13 @@ func (c *boolReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		return c.wrap(err, "DATA")
 	}
 	vec.Values = grow(vec.Values, n)
+	vals := vec.Values[:len(c.buf)]
 	for i, b := range c.buf {
-		vec.Values[i] = 0
+		var x int64
 		if b {
-			vec.Values[i] = 1
+			x = 1
 		}
+		vals[i] = x
 	}
 	if k < n {
 		spread(vec.Values, k, vec.Nulls.Nulls)
