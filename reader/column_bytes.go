@@ -81,13 +81,9 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	if size > ctx.maxValues {
 		return ctx.corrupt(c.id, "stripe footer", "dictionary size %d exceeds what the stripe can hold", size)
 	}
-	if err := c.mem.set(&c.memDict, 8*(size+1), func() string {
-		return fmt.Sprintf("the dictionary offsets of column %d in stripe %d", c.id, ctx.meta.index)
-	}); err != nil {
-		return err
-	}
-	c.dictOffsets = grow(c.dictOffsets, int(size)+1)
-	c.dictOffsets[0] = 0
+	// The offsets grow as the LENGTH stream yields entries: a footer's
+	// claim of millions of entries costs nothing until they decode.
+	c.dictOffsets = append(c.dictOffsets[:0], 0)
 	c.dictData = c.dictData[:0]
 	c.dictMax = 0
 	if size == 0 {
@@ -108,12 +104,17 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 		if err := dl.Next(c.lens); err != nil {
 			return c.wrap(err, "LENGTH")
 		}
+		if err := c.mem.set(&c.memDict, 8*(done+m+1), func() string {
+			return fmt.Sprintf("the dictionary offsets of column %d in stripe %d", c.id, ctx.meta.index)
+		}); err != nil {
+			return err
+		}
 		for i, l := range c.lens {
 			if l < 0 || l > limit-total {
 				return ctx.corrupt(c.id, "LENGTH", "dictionary entry %d has length %d (at most %d bytes remain)", done+int64(i), l, limit-total)
 			}
 			total += l
-			c.dictOffsets[done+int64(i)+1] = int(total)
+			c.dictOffsets = append(c.dictOffsets, int(total))
 			c.dictMax = max(c.dictMax, int(l))
 		}
 		done += m

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,16 +17,13 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// editFooter returns a copy of an uncompressed ORC file with its footer
-// changed by edit (and the postscript's footer length updated).
+// editFooter returns a copy of an ORC file with its footer changed by edit
+// (and the postscript's footer length updated).
 func editFooter(t *testing.T, data []byte, edit func(f *orcpb.Footer)) []byte {
 	t.Helper()
 	tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if tail.Compression != orc.CompressionNone {
-		t.Fatal("editFooter needs an uncompressed file")
 	}
 	f := proto.Clone(tail.Footer).(*orcpb.Footer)
 	edit(f)
@@ -33,6 +31,7 @@ func editFooter(t *testing.T, data []byte, edit func(f *orcpb.Footer)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fb = asChunk(tail, fb)
 	ps := proto.Clone(tail.PostScript).(*orcpb.PostScript)
 	ps.FooterLength = proto.Uint64(uint64(len(fb)))
 	pb, err := proto.Marshal(ps)
@@ -43,6 +42,16 @@ func editFooter(t *testing.T, data []byte, edit func(f *orcpb.Footer)) []byte {
 	out = append(out, fb...)
 	out = append(out, pb...)
 	return append(out, byte(len(pb)))
+}
+
+// asChunk frames b as one stored (not compressed) chunk when the file is
+// compressed.
+func asChunk(tail *format.Tail, b []byte) []byte {
+	if tail.Compression == orc.CompressionNone {
+		return b
+	}
+	h := uint32(len(b))<<1 | 1
+	return append([]byte{byte(h), byte(h >> 8), byte(h >> 16)}, b...)
 }
 
 // hostileBase is a small uncompressed file of two stripes.
@@ -158,5 +167,105 @@ func TestNextWrongBatch(t *testing.T) {
 			t.Fatalf("parallelism %d: Next with a good batch after refusals: %v, %d rows", p, err, good.NumRows)
 		}
 		br.Close()
+	}
+}
+
+// editStripeFooter returns a copy of a one-stripe file with
+// its stripe footer changed by edit (and the lengths that locate it
+// updated).
+func editStripeFooter(t *testing.T, data []byte, edit func(sf *orcpb.StripeFooter)) []byte {
+	t.Helper()
+	tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	si := tail.Footer.GetStripes()
+	if len(si) != 1 {
+		t.Fatal("editStripeFooter needs a file of one stripe")
+	}
+	start := si[0].GetOffset() + si[0].GetIndexLength() + si[0].GetDataLength()
+	end := start + si[0].GetFooterLength()
+	raw := data[start:end]
+	if tail.Compression != orc.CompressionNone {
+		dec, err := format.NewDecompressor(tail.Compression)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := format.NewInStream(format.StreamInfo{Name: "stripe footer", Length: uint64(len(raw))}, raw, tail.Compression, tail.BlockSize, dec)
+		if raw, err = format.ReadAll(in, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sf := &orcpb.StripeFooter{}
+	if err := proto.Unmarshal(raw, sf); err != nil {
+		t.Fatal(err)
+	}
+	edit(sf)
+	sb, err := proto.Marshal(sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb = asChunk(tail, sb)
+	out := append(append(append([]byte(nil), data[:start]...), sb...), data[end:]...)
+	return editFooter(t, out, func(f *orcpb.Footer) {
+		f.GetStripes()[0].FooterLength = proto.Uint64(uint64(len(sb)))
+		if f.ContentLength != nil {
+			f.ContentLength = proto.Uint64(f.GetContentLength() + uint64(len(sb)) - (end - start))
+		}
+	})
+}
+
+// A dictionary size claimed by the stripe footer is not allocated ahead:
+// the offsets grow as the LENGTH stream yields entries, so a claim of 2^28
+// entries in a small file fails as corrupt after a few KiB, not after
+// allocating 2 GiB.
+func TestDictionarySizeClaim(t *testing.T) {
+	s := orc.MustParseSchema("struct<s:string>")
+	b := orc.NewBatch(s, 1000)
+	for i := range 1000 {
+		b.Cols[0].(*orc.BytesVector).AppendString([]string{"red", "green", "blue"}[i%3])
+	}
+	b.NumRows = 1000
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, claim := range []uint32{1 << 28, 1 << 26, 4} {
+		data := editStripeFooter(t, buf.Bytes(), func(sf *orcpb.StripeFooter) {
+			e := sf.GetColumns()[1]
+			if e.GetKind() != orcpb.ColumnEncoding_DICTIONARY_V2 {
+				t.Fatalf("column encoded %s, want a dictionary", e.GetKind())
+			}
+			e.DictionarySize = proto.Uint32(claim)
+		})
+		r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var grew uint64
+		err = func() error {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			defer func() {
+				runtime.ReadMemStats(&after)
+				grew = after.TotalAlloc - before.TotalAlloc
+			}()
+			_, err := scanRows(r)
+			return err
+		}()
+		if !errors.Is(err, orc.ErrCorrupt) {
+			t.Fatalf("dictionary size %d claimed for 3 entries: %v, want a corrupt-file error", claim, err)
+		}
+		if grew > 16<<20 {
+			t.Fatalf("dictionary size %d claimed: the scan allocated %d bytes", claim, grew)
+		}
 	}
 }
