@@ -1419,7 +1419,6 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 		// group, so aligned stripes are split between them (unaligned
 		// ones are decoded a stripe per worker).
 		restore := reader.SetChunkRows(1)
-		println("PARTEST")
 		for _, n := range []int{2, 3} {
 			par, pst, msg := sdScan(f, append(opts, reader.WithExactFilter(true), reader.WithParallelism(n)), false)
 			if msg != "" || !slices.Equal(par, want) {
