@@ -77,7 +77,8 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 type checker struct {
 }
 
-// vector checks that v holds at least n rows of type t, recursively, and that the values the writer will store are in range.
+// vector checks that v holds at least n rows of type t, recursively, and
+// that the values the writer will store are in range.
 // skip, when not nil, has n entries marking rows whose parent is null (or
 // that another union variant holds): their values are unspecified and not
 // checked.
