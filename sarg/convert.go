@@ -35,9 +35,10 @@ type conv[T any] struct {
 }
 
 // numOf converts an int, float or decimal literal; ok is false for other
-// kinds and for NaN. A float's value is the shortest decimal that reads
-// back as the same float: 1e-1 is 1/10, not the binary fraction nearest to
-// it, since that is what was written.
+// kinds and for NaN. A float parsed from text is the exact value of that
+// text (1152921504606846976e0 is 2^60, 1e-1 is 1/10); a float built with
+// Float is the shortest decimal that reads back as the same double (1/10
+// for 0.1), not the binary fraction nearest to it.
 func numOf(l Literal) (numVal, bool) {
 	switch l.kind {
 	case IntLit:
@@ -51,7 +52,11 @@ func numOf(l Literal) (numVal, bool) {
 		case math.IsInf(l.f, -1):
 			return numVal{inf: -1}, true
 		}
-		r, ok := new(big.Rat).SetString(strconv.FormatFloat(l.f, 'g', -1, 64))
+		text := l.exact
+		if text == "" {
+			text = strconv.FormatFloat(l.f, 'g', -1, 64)
+		}
+		r, ok := new(big.Rat).SetString(text)
 		if !ok {
 			return numVal{}, false
 		}

@@ -176,9 +176,13 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 
 	t, f := l.rangeOutcome(st)
 	if t && !l.nanLit && (l.op == LeafEquals || l.op == LeafNullSafeEquals || l.op == LeafIn) {
-		if bf := src.Bloom(l.colID); bf != nil {
-			// The probe replaces the min/max answer (checklist 5.2 step 8).
-			t, f = l.probe(bf), true
+		if bf := src.Bloom(l.colID); bf != nil && !l.probe(bf) {
+			// The filter holds none of the literals: no value matches,
+			// and since the unit has values, FALSE is certain. A hit
+			// changes nothing: the filter may only take TRUE away, never
+			// bring back a FALSE that min/max ruled out (a unit whose
+			// values all equal the literal stays YES, so x <> c stays NO).
+			t, f = false, true
 		}
 	}
 	var v TruthValue

@@ -656,7 +656,8 @@ func TestBloomFilterRules(t *testing.T) {
 		{"i = 5", rng(1, 9, false), has(4), No},
 		{"i = 5", rng(1, 9, true), has(4), NoNull},
 		{"i = 5", rng(1, 9, true), has(5), YesNoNull},
-		{"i = 5", rng(5, 5, false), has(5), YesNo}, // the probe replaces min/max: hit is YES_NO
+		{"i = 5", rng(5, 5, false), has(5), Yes}, // a hit keeps min/max's answer: every value is 5
+		{"i <> 5", rng(5, 5, false), has(5), No}, // and so x <> 5 stays NO
 		{"i <> 5", rng(1, 9, false), has(4), Yes},
 		{"i <=> 5", rng(1, 9, true), has(4), No}, // null-safe: no NULL outcome
 		{"i <=> 5", rng(1, 9, true), has(5), YesNo},

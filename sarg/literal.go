@@ -50,6 +50,11 @@ type Literal struct {
 	scale int32      // decimal scale
 	nanos int32      // timestamp/instant nanoseconds 0..999,999,999
 	loc   *time.Location
+	// exact, for a float parsed from text whose exact value differs from
+	// the shortest decimal of f (1152921504606846976e0, whose double
+	// prints as 1.152921504606847e+18), is that text: it is the value on
+	// integer and decimal columns, and what String prints.
+	exact string
 }
 
 // NullValue returns the NULL literal. It is allowed in IN lists, where it
@@ -63,7 +68,10 @@ func Int(v int64) Literal { return Literal{kind: IntLit, i: v} }
 // Float returns a floating-point literal. A NaN literal never lets
 // statistics prune (engines disagree on how NaN compares). In row-level
 // filtering floats are ordered with NaN equal to itself and above every
-// number, and -0.0 equal to +0.0 (see Bind).
+// number, and -0.0 equal to +0.0 (see Bind). On integer and decimal
+// columns it stands for the shortest decimal that reads back as v (0.1 is
+// 1/10); a literal parsed from text with an exponent stands for the exact
+// value of its digits instead (spec.md 7.2).
 func Float(v float64) Literal { return Literal{kind: FloatLit, f: v} }
 
 // String returns a text literal.
@@ -178,7 +186,7 @@ func (l Literal) Zone() *time.Location { return l.loc }
 // Equal reports whether two literals are the same value written the same way
 // (kind, value, decimal scale and zone name all equal; NaN equals NaN).
 func (l Literal) Equal(o Literal) bool {
-	if l.kind != o.kind || l.i != o.i || l.s != o.s || l.d != o.d || l.scale != o.scale || l.nanos != o.nanos {
+	if l.kind != o.kind || l.i != o.i || l.s != o.s || l.d != o.d || l.scale != o.scale || l.nanos != o.nanos || l.exact != o.exact {
 		return false
 	}
 	if math.Float64bits(l.f) != math.Float64bits(o.f) && !(math.IsNaN(l.f) && math.IsNaN(o.f)) {
@@ -214,6 +222,9 @@ func (l Literal) appendText(b []byte) []byte {
 			return append(b, "DOUBLE 'Infinity'"...)
 		case math.IsInf(l.f, -1):
 			return append(b, "DOUBLE '-Infinity'"...)
+		}
+		if l.exact != "" {
+			return append(b, l.exact...)
 		}
 		return strconv.AppendFloat(b, l.f, 'e', -1, 64)
 	case StringLit:

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -618,6 +619,33 @@ func parseDouble(s string) (float64, bool) {
 	return f, true
 }
 
+// maxExactExponent bounds the exponent of a float literal, so that its
+// exact value (a rational with up to 10^maxExactExponent in it) stays
+// small. Doubles lie within 10^±324 anyway.
+const maxExactExponent = 1000
+
+// exactText returns text when the exact value it denotes differs from the
+// shortest decimal of its double f (the value numOf takes), or "" when
+// they are equal (1e3, 2.5e-1). ok is false when the exponent is beyond
+// ±maxExactExponent: such a literal rounds to 0 or infinity and cannot be
+// held exactly at a bounded cost.
+func exactText(text string, f float64) (exact string, ok bool) {
+	i := strings.IndexAny(text, "eE")
+	exp, err := strconv.Atoi(strings.TrimPrefix(text[i+1:], "+"))
+	if err != nil || exp < -maxExactExponent || exp > maxExactExponent {
+		return "", false
+	}
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return "", false
+	}
+	short, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	if ok && r.Cmp(short) == 0 {
+		return "", true
+	}
+	return text, true
+}
+
 // number converts the current number token, with an optional sign.
 func (p *parser) number(sign string, pos int) (Literal, int, error) {
 	text := p.tok.text
@@ -630,6 +658,11 @@ func (p *parser) number(sign string, pos int) (Literal, int, error) {
 			return Literal{}, pos, p.errorf(pos, "float %s out of range", full)
 		}
 		lit = Float(f)
+		exact, ok := exactText(full, f)
+		if !ok {
+			return Literal{}, pos, p.errorf(pos, "float %s: exponent outside -%d..%d", full, maxExactExponent, maxExactExponent)
+		}
+		lit.exact = exact
 	case strings.Contains(text, "."):
 		l, err := ParseDecimalLiteral(full)
 		if err != nil {

@@ -7,6 +7,18 @@ import (
 	"github.com/orcgo/orc"
 )
 
+// MinTimestampSeconds and MaxTimestampSeconds bound the seconds of a
+// timestamp value Write accepts (with nanoseconds 0..999,999,999): the
+// range in which seconds × 1000 + nanoseconds / 1,000,000 fits an int64,
+// which is what Java's java.sql.Timestamp (milliseconds in a long), and so
+// Hive and Spark, can represent, and what the statistics (minimum_utc,
+// maximum_utc) and bloom filters (floor milliseconds) store. That is
+// about 292 million years either side of 1970.
+const (
+	MinTimestampSeconds = math.MinInt64 / 1000         // -9,223,372,036,854,775
+	MaxTimestampSeconds = (math.MaxInt64 - 999) / 1000 // 9,223,372,036,854,774
+)
+
 // errRange reports an integer out of its column type's range.
 func errRange(node *orc.Schema, row int, v int64) error {
 	if row < 0 {
@@ -34,18 +46,22 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b == nil {
 		return fmt.Errorf("orc: Write: nil batch")
 	}
-	if b.Schema != nil && b.Schema.String() != w.schema.String() {
+	if b.Schema == nil {
+		return fmt.Errorf("orc: Write: Batch.Schema is nil (make batches with orc.NewBatch(w.Schema(), n)); writer schema %s", w.schema)
+	}
+	if b.Schema != w.schema && b.Schema.String() != w.schema.String() {
 		return fmt.Errorf("orc: Write: batch schema %s, writer schema %s", b.Schema, w.schema)
 	}
 	if b.NumRows < 0 {
 		return fmt.Errorf("orc: Write: negative NumRows %d", b.NumRows)
 	}
+	ck := checker{}
 	if w.schema.Kind == orc.Struct {
 		if len(b.Cols) != len(w.schema.Children) {
 			return fmt.Errorf("orc: Write: batch has %d columns, schema %d", len(b.Cols), len(w.schema.Children))
 		}
 		for i, c := range w.schema.Children {
-			if err := checkVector(c, b.Cols[i], b.NumRows, w.schema.FieldNames[i], nil); err != nil {
+			if err := ck.vector(c, b.Cols[i], b.NumRows, w.schema.FieldNames[i], nil); err != nil {
 				return err
 			}
 		}
@@ -54,14 +70,19 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if len(b.Cols) != 1 {
 		return fmt.Errorf("orc: Write: batch has %d columns, a %s schema needs 1", len(b.Cols), w.schema.Kind)
 	}
-	return checkVector(w.schema, b.Cols[0], b.NumRows, "(root)", nil)
+	return ck.vector(w.schema, b.Cols[0], b.NumRows, "(root)", nil)
 }
 
-// checkVector checks that v holds at least n rows of type t, recursively,
-// and that the values the writer will store are in range. skip, when not
-// nil, has n entries marking rows whose parent is null (or that another
-// union variant holds): their values are unspecified and not checked.
-func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) error {
+// checker holds the options that change what checkBatch accepts.
+type checker struct {
+}
+
+// vector checks that v holds at least n rows of type t, recursively, and
+// that the values the writer will store are in range.
+// skip, when not nil, has n entries marking rows whose parent is null (or
+// that another union variant holds): their values are unspecified and not
+// checked.
+func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("orc: Write: column %s (%s): %s", path, t, fmt.Sprintf(format, args...))
 	}
@@ -69,7 +90,7 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) e
 		return bad("nil vector")
 	}
 	if v.Len() < n {
-		return bad("vector has %d rows, batch %d", v.Len(), n)
+		return bad("vector has %d rows, NumRows %d", v.Len(), n)
 	}
 	nullsOK := func(nulls []bool) error {
 		if len(nulls) != 0 && len(nulls) < n {
@@ -186,6 +207,11 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) e
 				return bad("row %d: nanoseconds %d outside 0..999999999", i, ns)
 			}
 		}
+		for i, sec := range vec.Seconds[:n] {
+			if (sec < MinTimestampSeconds || sec > MaxTimestampSeconds) && stored(vec.Nulls.Nulls, i) {
+				return bad("row %d: seconds %d outside %d..%d (milliseconds must fit an int64, as in Java)", i, sec, int64(MinTimestampSeconds), int64(MaxTimestampSeconds))
+			}
+		}
 		return nil
 	case orc.Struct:
 		vec, ok := v.(*orc.StructVector)
@@ -200,7 +226,7 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) e
 		}
 		kidSkip := childSkip(vec.Nulls.Nulls)
 		for i, c := range t.Children {
-			if err := checkVector(c, vec.Fields[i], n, path+"."+t.FieldNames[i], kidSkip); err != nil {
+			if err := ck.vector(c, vec.Fields[i], n, path+"."+t.FieldNames[i], kidSkip); err != nil {
 				return err
 			}
 		}
@@ -264,7 +290,7 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) e
 		}
 		for i, k := range kids {
 			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1]
-			if err := checkVector(t.Children[i], k, int(total), path+"."+name, kidSkip); err != nil {
+			if err := ck.vector(t.Children[i], k, int(total), path+"."+name, kidSkip); err != nil {
 				return err
 			}
 		}
@@ -290,7 +316,7 @@ func checkVector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) e
 			for i := range kidSkip {
 				kidSkip[i] = !stored(vec.Nulls.Nulls, i) || int(vec.Tags[i]) != tag
 			}
-			if err := checkVector(c, vec.Children[tag], n, fmt.Sprintf("%s._%d", path, tag), kidSkip); err != nil {
+			if err := ck.vector(c, vec.Children[tag], n, fmt.Sprintf("%s._%d", path, tag), kidSkip); err != nil {
 				return err
 			}
 		}

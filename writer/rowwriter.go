@@ -65,13 +65,17 @@ func (rw *RowWriter[T]) Schema() *orc.Schema { return rw.w.Schema() }
 // store (a Decimal that does not fit, a uint64 above 2^63-1) stops the
 // call: the rows before it are written, it and the rest are not, and the
 // error names its index in rows and the field; the writer stays usable.
-// Errors of the underlying Writer are sticky, as with Writer.Write.
+// Errors of the underlying Writer are sticky: I/O and encoding failures, as
+// with Writer.Write, and also a buffered batch the Writer refuses (a
+// time.Time outside MinTimestampSeconds..MaxTimestampSeconds, for
+// instance), since that batch holds rows of earlier calls that cannot be
+// told apart: every later call returns that first error.
 func (rw *RowWriter[T]) Write(rows ...T) error {
-	if rw.closed {
-		return ErrClosed
-	}
 	if rw.err != nil {
 		return rw.err
+	}
+	if rw.closed {
+		return ErrClosed
 	}
 	for done := 0; done < len(rows); {
 		k := min(len(rows)-done, rowBatchSize-rw.batch.NumRows)
@@ -107,17 +111,23 @@ func (rw *RowWriter[T]) flush() error {
 }
 
 // Close writes the buffered rows and the file tail. It does not close the
-// io.Writer. Calling Close again returns nil.
+// io.Writer. After a successful Close, calling it again returns nil; after
+// a failed one, or a failed Write, every call returns that first error, as
+// Writer does.
 func (rw *RowWriter[T]) Close() error {
+	if rw.err != nil {
+		return rw.err
+	}
 	if rw.closed {
 		return nil
 	}
 	rw.closed = true
-	if rw.err != nil {
-		return rw.err
-	}
 	if err := rw.flush(); err != nil {
 		return err
 	}
-	return rw.w.Close()
+	if err := rw.w.Close(); err != nil {
+		rw.err = err
+		return err
+	}
+	return nil
 }

@@ -12,8 +12,15 @@
 // and waits for them before returning; the file is the same as a serial
 // write's. Write copies what it keeps, so the caller may reuse the Batch at
 // once. Close writes the
-// file tail and does not close the io.Writer. After the first error every
-// call returns that same error.
+// file tail and does not close the io.Writer.
+//
+// Errors: a batch Write refuses before writing anything (a schema or row
+// count that does not match, inconsistent vectors, a value its column
+// cannot store) is an ordinary error and leaves the Writer as it was, so
+// the caller may fix the batch and go on; the file is the same as one
+// written without it. Any other failure (the io.Writer, encoding or
+// compression) is sticky: after it every call, Close included, returns
+// that same error.
 package writer
 
 import (
@@ -207,9 +214,21 @@ func (w *Writer) AddUserMetadata(key string, value []byte) error {
 	return nil
 }
 
-// Write appends the rows of b. The batch's schema must equal the writer's
-// (same type string); its vectors must be consistent (lengths, offsets,
-// tags), which Write checks before writing anything.
+// Write appends the rows of b. Before writing anything it checks, and
+// refuses with an error naming the column (and row) without changing the
+// writer:
+//   - b.Schema is set and equals the writer's (same type string);
+//   - every vector, and every null mask that is not empty, holds at least
+//     b.NumRows rows (list and map children at least as many as the last
+//     offset);
+//   - offsets and union tags are consistent, and each stored value fits
+//     its column: integers and dates their type's range, decimals their
+//     precision, timestamp nanoseconds 0..999,999,999 and seconds
+//     MinTimestampSeconds..MaxTimestampSeconds.
+//
+// Values in null rows, under null parents or in other union variants are
+// not stored and not checked. A boolean is stored as true when its value
+// is not 0.
 func (w *Writer) Write(b *orc.Batch) error {
 	if w.err != nil {
 		return w.err
