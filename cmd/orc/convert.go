@@ -772,12 +772,14 @@ func (s *csvSource) next() (bool, error) {
 		if len(rec) != len(cols) {
 			return false, fmt.Errorf("line %d: %d fields, but the schema has %d columns", line, len(rec), len(cols))
 		}
+		rows := s.rb.rows()
 		for i, f := range rec {
 			if f == "" {
 				cols[i].appendNull()
 				continue
 			}
 			if err := cols[i].appendText(f); err != nil {
+				s.rb.truncate(rows)
 				line, _ := s.cr.FieldPos(i)
 				return false, fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[i], cols[i].t, err)
 			}
@@ -889,13 +891,90 @@ func atPath(seg string, err error) error {
 
 // appendJSON appends one row: an object for a struct root, else any value.
 func (rb *rowBuilder) appendJSON(v any) error {
-	if rb.schema.Kind != orc.Struct {
-		return rb.cols[0].appendJSON(v)
+	rows := rb.rows()
+	var err error
+	switch {
+	case rb.schema.Kind != orc.Struct:
+		err = rb.cols[0].appendJSON(v)
+	case v == nil:
+		err = errors.New("the row is null; a struct row must be an object")
+	default:
+		err = appendFields(rb.schema, rb.cols, v)
 	}
-	if v == nil {
-		return errors.New("the row is null; a struct row must be an object")
+	if err != nil {
+		rb.truncate(rows) // no half-appended row stays in the batch
 	}
-	return appendFields(rb.schema, rb.cols, v)
+	return err
+}
+
+// rows returns the rows the builder's vectors hold.
+func (rb *rowBuilder) rows() int {
+	if len(rb.cols) == 0 {
+		return 0
+	}
+	return rb.cols[0].vec.Len()
+}
+
+// truncate cuts every column back to n rows.
+func (rb *rowBuilder) truncate(n int) {
+	for _, c := range rb.cols {
+		truncateVector(c.vec, n)
+	}
+}
+
+// truncateVector cuts v (and its children) back to its first n rows.
+func truncateVector(v orc.Vector, n int) {
+	if v.Len() <= n {
+		return
+	}
+	if n == 0 {
+		v.Reset()
+		return
+	}
+	cut := func(nulls *orc.Nulls) {
+		if len(nulls.Nulls) > n {
+			nulls.Nulls = nulls.Nulls[:n]
+		}
+	}
+	switch x := v.(type) {
+	case *orc.LongVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *orc.DoubleVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *orc.DecimalVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *orc.TimestampVector:
+		x.Seconds, x.Nanos = x.Seconds[:n], x.Nanos[:n]
+		cut(&x.Nulls)
+	case *orc.BytesVector:
+		x.Data = x.Data[:x.Offsets[n]]
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *orc.StructVector:
+		for _, f := range x.Fields {
+			truncateVector(f, n)
+		}
+		x.N = n
+		cut(&x.Nulls)
+	case *orc.ListVector:
+		truncateVector(x.Elem, int(x.Offsets[n]))
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *orc.MapVector:
+		truncateVector(x.Keys, int(x.Offsets[n]))
+		truncateVector(x.Values, int(x.Offsets[n]))
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *orc.UnionVector:
+		for _, c := range x.Children {
+			truncateVector(c, n)
+		}
+		x.Tags = x.Tags[:n]
+		cut(&x.Nulls)
+	}
 }
 
 // appendFields appends an object's fields to the builders of a struct's

@@ -278,7 +278,8 @@ func (g *Generator) nextInt(c *colGen) int64 {
 			c.segStep = -c.segStep
 			next = c.segVal + c.segStep
 		}
-		c.segVal = next
+		// A step wider than the range overshoots both ways (booleans).
+		c.segVal = clamp(next, c.lo, c.hi)
 	case 2: // random small
 		v = clamp(int64(g.r.IntN(2000))-1000, c.lo, c.hi)
 	case 3: // random over the width
