@@ -3,6 +3,8 @@ package writer
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/orcgo/orc"
 )
@@ -55,7 +57,7 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b.NumRows < 0 {
 		return fmt.Errorf("orc: Write: negative NumRows %d", b.NumRows)
 	}
-	ck := checker{}
+	ck := checker{allowBadUTF8: w.cfg.allowBadUTF8}
 	if w.schema.Kind == orc.Struct {
 		if len(b.Cols) != len(w.schema.Children) {
 			return fmt.Errorf("orc: Write: batch has %d columns, schema %d", len(b.Cols), len(w.schema.Children))
@@ -75,10 +77,12 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 
 // checker holds the options that change what checkBatch accepts.
 type checker struct {
+	allowBadUTF8 bool // WithAllowInvalidUTF8
 }
 
-// vector checks that v holds at least n rows of type t, recursively, and
-// that the values the writer will store are in range.
+// vector checks that v holds exactly n rows of type t, recursively (null
+// masks empty or n long, list and map children exactly as many as the
+// last offset), and that the values the writer will store are in range.
 // skip, when not nil, has n entries marking rows whose parent is null (or
 // that another union variant holds): their values are unspecified and not
 // checked.
@@ -89,11 +93,11 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 	if v == nil {
 		return bad("nil vector")
 	}
-	if v.Len() < n {
+	if v.Len() != n {
 		return bad("vector has %d rows, NumRows %d", v.Len(), n)
 	}
 	nullsOK := func(nulls []bool) error {
-		if len(nulls) != 0 && len(nulls) < n {
+		if len(nulls) != 0 && len(nulls) != n {
 			return bad("null mask has %d entries for %d rows", len(nulls), n)
 		}
 		return nil
@@ -162,7 +166,18 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 				prev = vec.Offsets[i]
 			}
 		}
-		return nullsOK(vec.Nulls.Nulls)
+		if err := nullsOK(vec.Nulls.Nulls); err != nil {
+			return err
+		}
+		if t.Kind == orc.Binary || ck.allowBadUTF8 || n == 0 || utf8.Valid(vec.Data[vec.Offsets[0]:vec.Offsets[n]]) {
+			return nil
+		}
+		for i := 0; i < n; i++ {
+			if stored(vec.Nulls.Nulls, i) && !utf8.Valid(vec.Get(i)) {
+				return bad("row %d: value is not valid UTF-8 (%s; WithAllowInvalidUTF8 stores it as given)", i, badUTF8Prefix(vec.Get(i)))
+			}
+		}
+		return nil
 	case orc.Decimal:
 		vec, ok := v.(*orc.DecimalVector)
 		if !ok {
@@ -196,7 +211,7 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 		if !ok {
 			return bad("want *orc.TimestampVector, have %T", v)
 		}
-		if len(vec.Nanos) < n {
+		if len(vec.Nanos) != n {
 			return bad("%d nanos for %d rows", len(vec.Nanos), n)
 		}
 		if err := nullsOK(vec.Nulls.Nulls); err != nil {
@@ -272,7 +287,7 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 			if k == nil {
 				return bad("child %s: nil vector", name)
 			}
-			if int64(k.Len()) < total {
+			if int64(k.Len()) != total {
 				return bad("child %s has %d entries, offsets need %d", name, k.Len(), total)
 			}
 		}
@@ -323,4 +338,13 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 		return nil
 	}
 	return bad("unsupported type")
+}
+
+// badUTF8Prefix quotes the start of an invalid value, at most 16 bytes,
+// for an error message.
+func badUTF8Prefix(b []byte) string {
+	if len(b) > 16 {
+		return strconv.QuoteToASCII(string(b[:16])) + "..."
+	}
+	return strconv.QuoteToASCII(string(b))
 }

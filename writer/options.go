@@ -26,6 +26,7 @@ type config struct {
 	softwareVer  string
 	parallel     int
 	aligned      bool
+	allowBadUTF8 bool
 }
 
 func defaultConfig() config {
@@ -87,6 +88,21 @@ func WithParallelism(n int) Option {
 func WithAlignedRowGroups(on bool) Option {
 	return func(cfg *config) error {
 		cfg.aligned = on
+		return nil
+	}
+}
+
+// WithAllowInvalidUTF8 lets string, varchar and char values hold bytes
+// that are not UTF-8. By default Write refuses such a batch, naming the
+// column and row, because ORC text is UTF-8 and readers (Java's Text,
+// Hive, Trino) may replace or reject what is not. When allowed, the bytes
+// are stored as given; varchar(n) truncation and char(n) padding count
+// characters as Go's range over a string does, each byte that does not
+// start a valid UTF-8 sequence counting as one character. Binary columns
+// are never checked. Default false.
+func WithAllowInvalidUTF8(allow bool) Option {
+	return func(cfg *config) error {
+		cfg.allowBadUTF8 = allow
 		return nil
 	}
 }

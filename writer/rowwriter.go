@@ -67,8 +67,8 @@ func (rw *RowWriter[T]) Schema() *orc.Schema { return rw.w.Schema() }
 // error names its index in rows and the field; the writer stays usable.
 // Errors of the underlying Writer are sticky: I/O and encoding failures, as
 // with Writer.Write, and also a buffered batch the Writer refuses (a
-// time.Time outside MinTimestampSeconds..MaxTimestampSeconds, for
-// instance), since that batch holds rows of earlier calls that cannot be
+// string field holding invalid UTF-8, a time.Time outside
+// MinTimestampSeconds..MaxTimestampSeconds), since that batch holds rows of earlier calls that cannot be
 // told apart: every later call returns that first error.
 func (rw *RowWriter[T]) Write(rows ...T) error {
 	if rw.err != nil {

@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -33,6 +34,27 @@ func TestRowWriterStickyClose(t *testing.T) {
 		}
 		if err := rw.Write(rowText{"b"}); err != first {
 			t.Errorf("Write after the failed Close: %v, want %v", err, first)
+		}
+	})
+	t.Run("refused batch", func(t *testing.T) {
+		var buf bytes.Buffer
+		rw, err := writer.NewRowWriter[rowText](&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := make([]rowText, 1024)
+		rows[5].S = "\xff"
+		first := rw.Write(rows...)
+		if first == nil || !strings.Contains(first.Error(), "UTF-8") {
+			t.Fatalf("Write: %v, want an invalid UTF-8 error", first)
+		}
+		if err := rw.Write(rowText{"b"}); err != first {
+			t.Errorf("Write after the refusal: %v, want %v", err, first)
+		}
+		for i := range 2 {
+			if err := rw.Close(); err != first {
+				t.Errorf("Close %d: %v, want %v", i+1, err, first)
+			}
 		}
 	})
 	t.Run("failed Write then Close twice", func(t *testing.T) {

@@ -218,13 +218,14 @@ func (w *Writer) AddUserMetadata(key string, value []byte) error {
 // refuses with an error naming the column (and row) without changing the
 // writer:
 //   - b.Schema is set and equals the writer's (same type string);
-//   - every vector, and every null mask that is not empty, holds at least
-//     b.NumRows rows (list and map children at least as many as the last
-//     offset);
+//   - every vector holds exactly b.NumRows rows (list and map children
+//     exactly as many as the last offset), and a null mask is empty or
+//     exactly that long;
 //   - offsets and union tags are consistent, and each stored value fits
 //     its column: integers and dates their type's range, decimals their
 //     precision, timestamp nanoseconds 0..999,999,999 and seconds
-//     MinTimestampSeconds..MaxTimestampSeconds.
+//     MinTimestampSeconds..MaxTimestampSeconds, and string, varchar and
+//     char values valid UTF-8 (unless WithAllowInvalidUTF8).
 //
 // Values in null rows, under null parents or in other union variants are
 // not stored and not checked. A boolean is stored as true when its value
