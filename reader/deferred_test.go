@@ -40,7 +40,7 @@ func TestDeferredColumnsPerRun(t *testing.T) {
 				}
 				batches = append(batches, b)
 			}
-			r, _ := writeOpen(t, s, batches, writer.WithCompression(codec), writer.WithRowIndexStride(1000),
+			r, _ := writeOpen(t, s, batches, writer.WithCompression(codec), writer.WithRowIndexStride(1000), writer.WithAllowInvalidUTF8(true),
 				writer.WithCompressionBlockSize(16<<10))
 			scan := func(where string) ([]string, reader.ScanStats) {
 				return scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(where)), reader.WithExactFilter(true))

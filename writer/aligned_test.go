@@ -185,7 +185,7 @@ func alignEdgeBatch(s *orc.Schema, from, to int) *orc.Batch {
 		st.Nulls.Nulls[k] = g == 4 || i%7 == 0 // group 4: fields get no values
 		sx.Values = append(sx.Values, int64(i)*1_000_003)
 		sy.AppendString(fmt.Sprint("y", i%300))
-		sz.Values = append(sz.Values, int64(i%5/2))
+		sz.Values = append(sz.Values, int64(min(i%5/2, 1))) // stored as before: 2 was written as true
 		sz.Nulls.Nulls[k] = i%9 == 0
 		elems := i % 4
 		if g == 5 {

@@ -128,6 +128,8 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 		}
 		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 		switch t.Kind {
+		case orc.Boolean:
+			lo, hi = 0, 1
 		case orc.Byte:
 			lo, hi = math.MinInt8, math.MaxInt8
 		case orc.Short:

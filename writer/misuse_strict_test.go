@@ -7,6 +7,7 @@ package writer_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -113,5 +114,26 @@ func TestAllowInvalidUTF8(t *testing.T) {
 	w, _ := writer.NewWriter(&buf, s)
 	if err := w.Write(b); err == nil || !strings.Contains(err.Error(), "WithAllowInvalidUTF8") {
 		t.Errorf("default: error %v does not name the option", err)
+	}
+}
+
+// A boolean column holds 0 or 1; anything else is refused, naming the row.
+func TestBooleanRange(t *testing.T) {
+	s := orc.MustParseSchema("struct<b:boolean>")
+	for _, v := range []int64{2, -1} {
+		w, err := writer.NewWriter(io.Discard, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := orc.NewBatch(s, 3)
+		b.Cols[0].(*orc.LongVector).Values = []int64{0, 1, v}
+		b.NumRows = 3
+		if err := w.Write(b); err == nil || !strings.Contains(err.Error(), "row 2") {
+			t.Fatalf("boolean %d: %v", v, err)
+		}
+		b.Cols[0].(*orc.LongVector).Values[2] = 1
+		if err := w.Write(b); err != nil {
+			t.Fatalf("after a refused batch: %v", err)
+		}
 	}
 }

@@ -222,14 +222,13 @@ func (w *Writer) AddUserMetadata(key string, value []byte) error {
 //     exactly as many as the last offset), and a null mask is empty or
 //     exactly that long;
 //   - offsets and union tags are consistent, and each stored value fits
-//     its column: integers and dates their type's range, decimals their
+//     its column: booleans 0 or 1, integers and dates their type's range, decimals their
 //     precision, timestamp nanoseconds 0..999,999,999 and seconds
 //     MinTimestampSeconds..MaxTimestampSeconds, and string, varchar and
 //     char values valid UTF-8 (unless WithAllowInvalidUTF8).
 //
 // Values in null rows, under null parents or in other union variants are
-// not stored and not checked. A boolean is stored as true when its value
-// is not 0.
+// not stored and not checked.
 func (w *Writer) Write(b *orc.Batch) error {
 	if w.err != nil {
 		return w.err
