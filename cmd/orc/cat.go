@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
 )
 
@@ -87,6 +88,51 @@ func openBuffered(in io.Reader, name string) (*reader.Reader, func(), error) {
 	return r, func() {}, nil
 }
 
+// noteEncrypted tells on stderr which columns a scan of every column
+// leaves out because they are encrypted (orcgo reads no encrypted data).
+func noteEncrypted(r *reader.Reader, stderr io.Writer, cmd string) {
+	names := columnNames(r.Schema())
+	var left []string
+	for _, node := range r.Schema().Columns() {
+		id := node.ID()
+		// Name each encrypted subtree once, by its root.
+		if r.IsEncrypted(id) && (id == 0 || !r.IsEncrypted(parentID(r.Schema(), id))) {
+			left = append(left, names[id])
+		}
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(stderr, "orc %s: left out %d encrypted column(s), which orcgo cannot decrypt: %s\n", cmd, len(left), strings.Join(left, ", "))
+	}
+}
+
+// parentID returns the id of column id's parent (0 for the root).
+func parentID(root *orc.Schema, id int) int {
+	n := root
+	for {
+		var next *orc.Schema
+		for _, c := range n.Children {
+			if id >= c.ID() && id <= c.MaxID() {
+				next = c
+			}
+		}
+		if next == nil || next.ID() == id {
+			return n.ID()
+		}
+		n = next
+	}
+}
+
+// checkLimit refuses a negative --limit given on the command line (the
+// default, -1, means no limit).
+func checkLimit(fs *flag.FlagSet, limit int64) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "limit" })
+	if set && limit < 0 {
+		return fmt.Errorf("%w: --limit %d: must be 0 or more", errUsage, limit)
+	}
+	return nil
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -101,7 +147,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
-	limit := fs.Int64("limit", -1, "print at most N rows")
+	limit := fs.Int64("limit", -1, "print at most N rows (N >= 0; default: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -113,6 +159,9 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if *parallel < 1 || *parallel > 64 {
 		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
 	}
+	if err := checkLimit(fs, *limit); err != nil {
+		return err
+	}
 	r, closeFn, err := openORC(pos[0])
 	if err != nil {
 		return err
@@ -121,6 +170,8 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	opts := []reader.ScanOption{reader.WithParallelism(*parallel)}
 	if *columns != "" {
 		opts = append(opts, reader.WithColumns(splitList(*columns)...))
+	} else {
+		noteEncrypted(r, stderr, "cat")
 	}
 	br, err := r.NewBatchReader(opts...)
 	if err != nil {

@@ -95,3 +95,35 @@ func TestInputKinds(t *testing.T) {
 		t.Fatal("convert created a file named -")
 	}
 }
+
+// cat names the encrypted columns it leaves out; --limit refuses negative
+// counts; scan --stats says how many rows --limit printed.
+func TestCatEncryptedAndLimit(t *testing.T) {
+	enc := filepath.Join(examplesDir(t), "encrypted", "sample1.orc")
+	var out, errs bytes.Buffer
+	if err := runCat([]string{"--limit", "1", enc}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errs.String(), "left out 2 encrypted column(s)") || !strings.Contains(errs.String(), "ssn, email") {
+		t.Fatalf("stderr %q", errs.String())
+	}
+	plain := filepath.Join(examplesDir(t), "TestOrcFile.test1.orc")
+	errs.Reset()
+	if err := runCat([]string{plain}, io.Discard, &errs); err != nil || errs.Len() != 0 {
+		t.Fatalf("cat of a file without encryption: %v, stderr %q", err, errs.String())
+	}
+	for _, args := range [][]string{{"cat", "--limit", "-3", plain}, {"scan", "--where", "int1 > 0", "--limit", "-1", plain}} {
+		var e bytes.Buffer
+		if code := run(args, io.Discard, &e); code != 2 || !strings.Contains(e.String(), "must be 0 or more") {
+			t.Fatalf("%v: exit %d, %q", args, code, e.String())
+		}
+	}
+	errs.Reset()
+	out.Reset()
+	if err := runScan([]string{"--where", "int1 > 0", "--limit", "1", "--stats", plain}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(errs.String(), "printed: 1 rows (--limit 1)") {
+		t.Fatalf("scan --limit 1 --stats: %q / %q", out.String(), errs.String())
+	}
+}

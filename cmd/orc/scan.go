@@ -26,7 +26,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	explain := fs.Bool("explain", false, "print each pruning decision on stderr")
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
-	limit := fs.Int64("limit", -1, "print at most N rows")
+	limit := fs.Int64("limit", -1, "print at most N rows (N >= 0; default: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -37,6 +37,9 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	}
 	if *parallel < 1 || *parallel > 64 {
 		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
+	}
+	if err := checkLimit(fs, *limit); err != nil {
+		return err
 	}
 	expr, err := sarg.Parse(*where)
 	if err != nil {
@@ -52,6 +55,8 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if *columns != "" {
 		wanted = splitList(*columns)
 		opts = append(opts, reader.WithColumns(wanted...))
+	} else {
+		noteEncrypted(r, stderr, "scan")
 	}
 	if *explain {
 		opts = append(opts, reader.WithExplain())
@@ -93,6 +98,10 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	}
 	if *showStats {
 		fmt.Fprintln(stderr, br.Stats())
+		if *limit >= 0 {
+			// The scan stops at the batch holding the last row printed.
+			fmt.Fprintf(stderr, "printed: %d rows (--limit %d)\n", n, *limit)
+		}
 	}
 	return nil
 }
