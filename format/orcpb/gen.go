@@ -3,4 +3,6 @@
 // the public API exposes orcgo's own types.
 package orcpb
 
-//go:generate protoc --go_out=. --go_opt=paths=source_relative orc.proto
+// The file registers under its import path, not "orc.proto", so a program
+// may also link another ORC library's generated code (TestNoRegistrationClash).
+//go:generate protoc -Igithub.com/orcgo/orc/format/orcpb=. --go_out=. --go_opt=module=github.com/orcgo/orc/format/orcpb github.com/orcgo/orc/format/orcpb/orc.proto

@@ -9,7 +9,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: orc.proto
+// source: github.com/orcgo/orc/format/orcpb/orc.proto
 
 package orcpb
 
@@ -62,11 +62,11 @@ func (x EncryptionAlgorithm) String() string {
 }
 
 func (EncryptionAlgorithm) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[0].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[0].Descriptor()
 }
 
 func (EncryptionAlgorithm) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[0]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[0]
 }
 
 func (x EncryptionAlgorithm) Number() protoreflect.EnumNumber {
@@ -85,7 +85,7 @@ func (x *EncryptionAlgorithm) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use EncryptionAlgorithm.Descriptor instead.
 func (EncryptionAlgorithm) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{0}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{0}
 }
 
 // Key management systems.
@@ -128,11 +128,11 @@ func (x KeyProviderKind) String() string {
 }
 
 func (KeyProviderKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[1].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[1].Descriptor()
 }
 
 func (KeyProviderKind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[1]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[1]
 }
 
 func (x KeyProviderKind) Number() protoreflect.EnumNumber {
@@ -151,7 +151,7 @@ func (x *KeyProviderKind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use KeyProviderKind.Descriptor instead.
 func (KeyProviderKind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{1}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{1}
 }
 
 // The calendar that dates and timestamps are counted in.
@@ -188,11 +188,11 @@ func (x CalendarKind) String() string {
 }
 
 func (CalendarKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[2].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[2].Descriptor()
 }
 
 func (CalendarKind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[2]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[2]
 }
 
 func (x CalendarKind) Number() protoreflect.EnumNumber {
@@ -211,7 +211,7 @@ func (x *CalendarKind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use CalendarKind.Descriptor instead.
 func (CalendarKind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{2}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{2}
 }
 
 // Compression codecs.
@@ -260,11 +260,11 @@ func (x CompressionKind) String() string {
 }
 
 func (CompressionKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[3].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[3].Descriptor()
 }
 
 func (CompressionKind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[3]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[3]
 }
 
 func (x CompressionKind) Number() protoreflect.EnumNumber {
@@ -283,7 +283,7 @@ func (x *CompressionKind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use CompressionKind.Descriptor instead.
 func (CompressionKind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{3}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{3}
 }
 
 type Stream_Kind int32
@@ -349,11 +349,11 @@ func (x Stream_Kind) String() string {
 }
 
 func (Stream_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[4].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[4].Descriptor()
 }
 
 func (Stream_Kind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[4]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[4]
 }
 
 func (x Stream_Kind) Number() protoreflect.EnumNumber {
@@ -372,7 +372,7 @@ func (x *Stream_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Stream_Kind.Descriptor instead.
 func (Stream_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{16, 0}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{16, 0}
 }
 
 type ColumnEncoding_Kind int32
@@ -411,11 +411,11 @@ func (x ColumnEncoding_Kind) String() string {
 }
 
 func (ColumnEncoding_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[5].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[5].Descriptor()
 }
 
 func (ColumnEncoding_Kind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[5]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[5]
 }
 
 func (x ColumnEncoding_Kind) Number() protoreflect.EnumNumber {
@@ -434,7 +434,7 @@ func (x *ColumnEncoding_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use ColumnEncoding_Kind.Descriptor instead.
 func (ColumnEncoding_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{17, 0}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{17, 0}
 }
 
 type Type_Kind int32
@@ -524,11 +524,11 @@ func (x Type_Kind) String() string {
 }
 
 func (Type_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[6].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[6].Descriptor()
 }
 
 func (Type_Kind) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[6]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[6]
 }
 
 func (x Type_Kind) Number() protoreflect.EnumNumber {
@@ -547,7 +547,7 @@ func (x *Type_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Type_Kind.Descriptor instead.
 func (Type_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{21, 0}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{21, 0}
 }
 
 type Type_EdgeInterpolationAlgorithm int32
@@ -589,11 +589,11 @@ func (x Type_EdgeInterpolationAlgorithm) String() string {
 }
 
 func (Type_EdgeInterpolationAlgorithm) Descriptor() protoreflect.EnumDescriptor {
-	return file_orc_proto_enumTypes[7].Descriptor()
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[7].Descriptor()
 }
 
 func (Type_EdgeInterpolationAlgorithm) Type() protoreflect.EnumType {
-	return &file_orc_proto_enumTypes[7]
+	return &file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes[7]
 }
 
 func (x Type_EdgeInterpolationAlgorithm) Number() protoreflect.EnumNumber {
@@ -612,7 +612,7 @@ func (x *Type_EdgeInterpolationAlgorithm) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Type_EdgeInterpolationAlgorithm.Descriptor instead.
 func (Type_EdgeInterpolationAlgorithm) EnumDescriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{21, 1}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{21, 1}
 }
 
 // Min, max and sum of an integer column (byte, short, int, long).
@@ -627,7 +627,7 @@ type IntegerStatistics struct {
 
 func (x *IntegerStatistics) Reset() {
 	*x = IntegerStatistics{}
-	mi := &file_orc_proto_msgTypes[0]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -639,7 +639,7 @@ func (x *IntegerStatistics) String() string {
 func (*IntegerStatistics) ProtoMessage() {}
 
 func (x *IntegerStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[0]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -652,7 +652,7 @@ func (x *IntegerStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IntegerStatistics.ProtoReflect.Descriptor instead.
 func (*IntegerStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{0}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *IntegerStatistics) GetMinimum() int64 {
@@ -688,7 +688,7 @@ type DoubleStatistics struct {
 
 func (x *DoubleStatistics) Reset() {
 	*x = DoubleStatistics{}
-	mi := &file_orc_proto_msgTypes[1]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -700,7 +700,7 @@ func (x *DoubleStatistics) String() string {
 func (*DoubleStatistics) ProtoMessage() {}
 
 func (x *DoubleStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[1]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -713,7 +713,7 @@ func (x *DoubleStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoubleStatistics.ProtoReflect.Descriptor instead.
 func (*DoubleStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{1}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *DoubleStatistics) GetMinimum() float64 {
@@ -752,7 +752,7 @@ type StringStatistics struct {
 
 func (x *StringStatistics) Reset() {
 	*x = StringStatistics{}
-	mi := &file_orc_proto_msgTypes[2]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -764,7 +764,7 @@ func (x *StringStatistics) String() string {
 func (*StringStatistics) ProtoMessage() {}
 
 func (x *StringStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[2]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -777,7 +777,7 @@ func (x *StringStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringStatistics.ProtoReflect.Descriptor instead.
 func (*StringStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{2}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *StringStatistics) GetMinimum() string {
@@ -825,7 +825,7 @@ type BucketStatistics struct {
 
 func (x *BucketStatistics) Reset() {
 	*x = BucketStatistics{}
-	mi := &file_orc_proto_msgTypes[3]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -837,7 +837,7 @@ func (x *BucketStatistics) String() string {
 func (*BucketStatistics) ProtoMessage() {}
 
 func (x *BucketStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[3]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -850,7 +850,7 @@ func (x *BucketStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BucketStatistics.ProtoReflect.Descriptor instead.
 func (*BucketStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{3}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *BucketStatistics) GetCount() []uint64 {
@@ -872,7 +872,7 @@ type DecimalStatistics struct {
 
 func (x *DecimalStatistics) Reset() {
 	*x = DecimalStatistics{}
-	mi := &file_orc_proto_msgTypes[4]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -884,7 +884,7 @@ func (x *DecimalStatistics) String() string {
 func (*DecimalStatistics) ProtoMessage() {}
 
 func (x *DecimalStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[4]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -897,7 +897,7 @@ func (x *DecimalStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecimalStatistics.ProtoReflect.Descriptor instead.
 func (*DecimalStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{4}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *DecimalStatistics) GetMinimum() string {
@@ -932,7 +932,7 @@ type DateStatistics struct {
 
 func (x *DateStatistics) Reset() {
 	*x = DateStatistics{}
-	mi := &file_orc_proto_msgTypes[5]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +944,7 @@ func (x *DateStatistics) String() string {
 func (*DateStatistics) ProtoMessage() {}
 
 func (x *DateStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[5]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +957,7 @@ func (x *DateStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DateStatistics.ProtoReflect.Descriptor instead.
 func (*DateStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{5}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DateStatistics) GetMinimum() int32 {
@@ -991,7 +991,7 @@ type TimestampStatistics struct {
 
 func (x *TimestampStatistics) Reset() {
 	*x = TimestampStatistics{}
-	mi := &file_orc_proto_msgTypes[6]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1003,7 +1003,7 @@ func (x *TimestampStatistics) String() string {
 func (*TimestampStatistics) ProtoMessage() {}
 
 func (x *TimestampStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[6]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1016,7 +1016,7 @@ func (x *TimestampStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimestampStatistics.ProtoReflect.Descriptor instead.
 func (*TimestampStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{6}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TimestampStatistics) GetMinimum() int64 {
@@ -1071,7 +1071,7 @@ type BinaryStatistics struct {
 
 func (x *BinaryStatistics) Reset() {
 	*x = BinaryStatistics{}
-	mi := &file_orc_proto_msgTypes[7]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +1083,7 @@ func (x *BinaryStatistics) String() string {
 func (*BinaryStatistics) ProtoMessage() {}
 
 func (x *BinaryStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[7]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +1096,7 @@ func (x *BinaryStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BinaryStatistics.ProtoReflect.Descriptor instead.
 func (*BinaryStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{7}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *BinaryStatistics) GetSum() int64 {
@@ -1118,7 +1118,7 @@ type CollectionStatistics struct {
 
 func (x *CollectionStatistics) Reset() {
 	*x = CollectionStatistics{}
-	mi := &file_orc_proto_msgTypes[8]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1130,7 +1130,7 @@ func (x *CollectionStatistics) String() string {
 func (*CollectionStatistics) ProtoMessage() {}
 
 func (x *CollectionStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[8]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1143,7 +1143,7 @@ func (x *CollectionStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CollectionStatistics.ProtoReflect.Descriptor instead.
 func (*CollectionStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{8}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CollectionStatistics) GetMinChildren() uint64 {
@@ -1184,7 +1184,7 @@ type BoundingBox struct {
 
 func (x *BoundingBox) Reset() {
 	*x = BoundingBox{}
-	mi := &file_orc_proto_msgTypes[9]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1196,7 +1196,7 @@ func (x *BoundingBox) String() string {
 func (*BoundingBox) ProtoMessage() {}
 
 func (x *BoundingBox) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[9]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1209,7 +1209,7 @@ func (x *BoundingBox) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoundingBox.ProtoReflect.Descriptor instead.
 func (*BoundingBox) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{9}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *BoundingBox) GetXmin() float64 {
@@ -1279,7 +1279,7 @@ type GeospatialStatistics struct {
 
 func (x *GeospatialStatistics) Reset() {
 	*x = GeospatialStatistics{}
-	mi := &file_orc_proto_msgTypes[10]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1291,7 +1291,7 @@ func (x *GeospatialStatistics) String() string {
 func (*GeospatialStatistics) ProtoMessage() {}
 
 func (x *GeospatialStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[10]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1304,7 +1304,7 @@ func (x *GeospatialStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GeospatialStatistics.ProtoReflect.Descriptor instead.
 func (*GeospatialStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{10}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GeospatialStatistics) GetBbox() *BoundingBox {
@@ -1343,7 +1343,7 @@ type ColumnStatistics struct {
 
 func (x *ColumnStatistics) Reset() {
 	*x = ColumnStatistics{}
-	mi := &file_orc_proto_msgTypes[11]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1355,7 @@ func (x *ColumnStatistics) String() string {
 func (*ColumnStatistics) ProtoMessage() {}
 
 func (x *ColumnStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[11]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1368,7 @@ func (x *ColumnStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnStatistics.ProtoReflect.Descriptor instead.
 func (*ColumnStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{11}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ColumnStatistics) GetNumberOfValues() uint64 {
@@ -1474,7 +1474,7 @@ type RowIndexEntry struct {
 
 func (x *RowIndexEntry) Reset() {
 	*x = RowIndexEntry{}
-	mi := &file_orc_proto_msgTypes[12]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1486,7 +1486,7 @@ func (x *RowIndexEntry) String() string {
 func (*RowIndexEntry) ProtoMessage() {}
 
 func (x *RowIndexEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[12]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1499,7 +1499,7 @@ func (x *RowIndexEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowIndexEntry.ProtoReflect.Descriptor instead.
 func (*RowIndexEntry) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{12}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RowIndexEntry) GetPositions() []uint64 {
@@ -1526,7 +1526,7 @@ type RowIndex struct {
 
 func (x *RowIndex) Reset() {
 	*x = RowIndex{}
-	mi := &file_orc_proto_msgTypes[13]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1538,7 +1538,7 @@ func (x *RowIndex) String() string {
 func (*RowIndex) ProtoMessage() {}
 
 func (x *RowIndex) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[13]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1551,7 +1551,7 @@ func (x *RowIndex) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowIndex.ProtoReflect.Descriptor instead.
 func (*RowIndex) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{13}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RowIndex) GetEntry() []*RowIndexEntry {
@@ -1574,7 +1574,7 @@ type BloomFilter struct {
 
 func (x *BloomFilter) Reset() {
 	*x = BloomFilter{}
-	mi := &file_orc_proto_msgTypes[14]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1586,7 +1586,7 @@ func (x *BloomFilter) String() string {
 func (*BloomFilter) ProtoMessage() {}
 
 func (x *BloomFilter) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[14]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1599,7 +1599,7 @@ func (x *BloomFilter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BloomFilter.ProtoReflect.Descriptor instead.
 func (*BloomFilter) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{14}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BloomFilter) GetNumHashFunctions() uint32 {
@@ -1633,7 +1633,7 @@ type BloomFilterIndex struct {
 
 func (x *BloomFilterIndex) Reset() {
 	*x = BloomFilterIndex{}
-	mi := &file_orc_proto_msgTypes[15]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1645,7 +1645,7 @@ func (x *BloomFilterIndex) String() string {
 func (*BloomFilterIndex) ProtoMessage() {}
 
 func (x *BloomFilterIndex) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[15]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1658,7 +1658,7 @@ func (x *BloomFilterIndex) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BloomFilterIndex.ProtoReflect.Descriptor instead.
 func (*BloomFilterIndex) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{15}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BloomFilterIndex) GetBloomFilter() []*BloomFilter {
@@ -1680,7 +1680,7 @@ type Stream struct {
 
 func (x *Stream) Reset() {
 	*x = Stream{}
-	mi := &file_orc_proto_msgTypes[16]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1692,7 +1692,7 @@ func (x *Stream) String() string {
 func (*Stream) ProtoMessage() {}
 
 func (x *Stream) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[16]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1705,7 +1705,7 @@ func (x *Stream) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stream.ProtoReflect.Descriptor instead.
 func (*Stream) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{16}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Stream) GetKind() Stream_Kind {
@@ -1741,7 +1741,7 @@ type ColumnEncoding struct {
 
 func (x *ColumnEncoding) Reset() {
 	*x = ColumnEncoding{}
-	mi := &file_orc_proto_msgTypes[17]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1753,7 +1753,7 @@ func (x *ColumnEncoding) String() string {
 func (*ColumnEncoding) ProtoMessage() {}
 
 func (x *ColumnEncoding) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[17]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1766,7 +1766,7 @@ func (x *ColumnEncoding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnEncoding.ProtoReflect.Descriptor instead.
 func (*ColumnEncoding) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{17}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ColumnEncoding) GetKind() ColumnEncoding_Kind {
@@ -1801,7 +1801,7 @@ type StripeEncryptionVariant struct {
 
 func (x *StripeEncryptionVariant) Reset() {
 	*x = StripeEncryptionVariant{}
-	mi := &file_orc_proto_msgTypes[18]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1813,7 +1813,7 @@ func (x *StripeEncryptionVariant) String() string {
 func (*StripeEncryptionVariant) ProtoMessage() {}
 
 func (x *StripeEncryptionVariant) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[18]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1826,7 +1826,7 @@ func (x *StripeEncryptionVariant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StripeEncryptionVariant.ProtoReflect.Descriptor instead.
 func (*StripeEncryptionVariant) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{18}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StripeEncryptionVariant) GetStreams() []*Stream {
@@ -1856,7 +1856,7 @@ type StripeFooter struct {
 
 func (x *StripeFooter) Reset() {
 	*x = StripeFooter{}
-	mi := &file_orc_proto_msgTypes[19]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1868,7 +1868,7 @@ func (x *StripeFooter) String() string {
 func (*StripeFooter) ProtoMessage() {}
 
 func (x *StripeFooter) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[19]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1881,7 +1881,7 @@ func (x *StripeFooter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StripeFooter.ProtoReflect.Descriptor instead.
 func (*StripeFooter) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{19}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StripeFooter) GetStreams() []*Stream {
@@ -1923,7 +1923,7 @@ type StringPair struct {
 
 func (x *StringPair) Reset() {
 	*x = StringPair{}
-	mi := &file_orc_proto_msgTypes[20]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +1935,7 @@ func (x *StringPair) String() string {
 func (*StringPair) ProtoMessage() {}
 
 func (x *StringPair) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[20]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +1948,7 @@ func (x *StringPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StringPair.ProtoReflect.Descriptor instead.
 func (*StringPair) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{20}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StringPair) GetKey() string {
@@ -1983,7 +1983,7 @@ type Type struct {
 
 func (x *Type) Reset() {
 	*x = Type{}
-	mi := &file_orc_proto_msgTypes[21]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1995,7 +1995,7 @@ func (x *Type) String() string {
 func (*Type) ProtoMessage() {}
 
 func (x *Type) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[21]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2008,7 +2008,7 @@ func (x *Type) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Type.ProtoReflect.Descriptor instead.
 func (*Type) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{21}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Type) GetKind() Type_Kind {
@@ -2090,7 +2090,7 @@ type StripeInformation struct {
 
 func (x *StripeInformation) Reset() {
 	*x = StripeInformation{}
-	mi := &file_orc_proto_msgTypes[22]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2102,7 +2102,7 @@ func (x *StripeInformation) String() string {
 func (*StripeInformation) ProtoMessage() {}
 
 func (x *StripeInformation) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[22]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2115,7 +2115,7 @@ func (x *StripeInformation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StripeInformation.ProtoReflect.Descriptor instead.
 func (*StripeInformation) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{22}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StripeInformation) GetOffset() uint64 {
@@ -2178,7 +2178,7 @@ type UserMetadataItem struct {
 
 func (x *UserMetadataItem) Reset() {
 	*x = UserMetadataItem{}
-	mi := &file_orc_proto_msgTypes[23]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2190,7 +2190,7 @@ func (x *UserMetadataItem) String() string {
 func (*UserMetadataItem) ProtoMessage() {}
 
 func (x *UserMetadataItem) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[23]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2203,7 +2203,7 @@ func (x *UserMetadataItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserMetadataItem.ProtoReflect.Descriptor instead.
 func (*UserMetadataItem) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{23}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UserMetadataItem) GetName() string {
@@ -2230,7 +2230,7 @@ type StripeStatistics struct {
 
 func (x *StripeStatistics) Reset() {
 	*x = StripeStatistics{}
-	mi := &file_orc_proto_msgTypes[24]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2242,7 @@ func (x *StripeStatistics) String() string {
 func (*StripeStatistics) ProtoMessage() {}
 
 func (x *StripeStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[24]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2255,7 @@ func (x *StripeStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StripeStatistics.ProtoReflect.Descriptor instead.
 func (*StripeStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{24}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StripeStatistics) GetColStats() []*ColumnStatistics {
@@ -2275,7 +2275,7 @@ type Metadata struct {
 
 func (x *Metadata) Reset() {
 	*x = Metadata{}
-	mi := &file_orc_proto_msgTypes[25]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2287,7 +2287,7 @@ func (x *Metadata) String() string {
 func (*Metadata) ProtoMessage() {}
 
 func (x *Metadata) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[25]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2300,7 +2300,7 @@ func (x *Metadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Metadata.ProtoReflect.Descriptor instead.
 func (*Metadata) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{25}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Metadata) GetStripeStats() []*StripeStatistics {
@@ -2320,7 +2320,7 @@ type ColumnarStripeStatistics struct {
 
 func (x *ColumnarStripeStatistics) Reset() {
 	*x = ColumnarStripeStatistics{}
-	mi := &file_orc_proto_msgTypes[26]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2332,7 +2332,7 @@ func (x *ColumnarStripeStatistics) String() string {
 func (*ColumnarStripeStatistics) ProtoMessage() {}
 
 func (x *ColumnarStripeStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[26]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2345,7 +2345,7 @@ func (x *ColumnarStripeStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnarStripeStatistics.ProtoReflect.Descriptor instead.
 func (*ColumnarStripeStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{26}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ColumnarStripeStatistics) GetColStats() []*ColumnStatistics {
@@ -2365,7 +2365,7 @@ type FileStatistics struct {
 
 func (x *FileStatistics) Reset() {
 	*x = FileStatistics{}
-	mi := &file_orc_proto_msgTypes[27]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2377,7 +2377,7 @@ func (x *FileStatistics) String() string {
 func (*FileStatistics) ProtoMessage() {}
 
 func (x *FileStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[27]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2390,7 +2390,7 @@ func (x *FileStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileStatistics.ProtoReflect.Descriptor instead.
 func (*FileStatistics) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{27}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FileStatistics) GetColumn() []*ColumnStatistics {
@@ -2412,7 +2412,7 @@ type DataMask struct {
 
 func (x *DataMask) Reset() {
 	*x = DataMask{}
-	mi := &file_orc_proto_msgTypes[28]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2424,7 +2424,7 @@ func (x *DataMask) String() string {
 func (*DataMask) ProtoMessage() {}
 
 func (x *DataMask) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[28]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2437,7 +2437,7 @@ func (x *DataMask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataMask.ProtoReflect.Descriptor instead.
 func (*DataMask) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{28}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DataMask) GetName() string {
@@ -2473,7 +2473,7 @@ type EncryptionKey struct {
 
 func (x *EncryptionKey) Reset() {
 	*x = EncryptionKey{}
-	mi := &file_orc_proto_msgTypes[29]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2485,7 +2485,7 @@ func (x *EncryptionKey) String() string {
 func (*EncryptionKey) ProtoMessage() {}
 
 func (x *EncryptionKey) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[29]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2498,7 +2498,7 @@ func (x *EncryptionKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptionKey.ProtoReflect.Descriptor instead.
 func (*EncryptionKey) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{29}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EncryptionKey) GetKeyName() string {
@@ -2536,7 +2536,7 @@ type EncryptionVariant struct {
 
 func (x *EncryptionVariant) Reset() {
 	*x = EncryptionVariant{}
-	mi := &file_orc_proto_msgTypes[30]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2548,7 +2548,7 @@ func (x *EncryptionVariant) String() string {
 func (*EncryptionVariant) ProtoMessage() {}
 
 func (x *EncryptionVariant) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[30]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2561,7 +2561,7 @@ func (x *EncryptionVariant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptionVariant.ProtoReflect.Descriptor instead.
 func (*EncryptionVariant) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{30}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EncryptionVariant) GetRoot() uint32 {
@@ -2612,7 +2612,7 @@ type Encryption struct {
 
 func (x *Encryption) Reset() {
 	*x = Encryption{}
-	mi := &file_orc_proto_msgTypes[31]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2624,7 +2624,7 @@ func (x *Encryption) String() string {
 func (*Encryption) ProtoMessage() {}
 
 func (x *Encryption) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[31]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2637,7 +2637,7 @@ func (x *Encryption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Encryption.ProtoReflect.Descriptor instead.
 func (*Encryption) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{31}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Encryption) GetMask() []*DataMask {
@@ -2689,7 +2689,7 @@ type Footer struct {
 
 func (x *Footer) Reset() {
 	*x = Footer{}
-	mi := &file_orc_proto_msgTypes[32]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2701,7 @@ func (x *Footer) String() string {
 func (*Footer) ProtoMessage() {}
 
 func (x *Footer) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[32]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2714,7 @@ func (x *Footer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Footer.ProtoReflect.Descriptor instead.
 func (*Footer) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{32}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Footer) GetHeaderLength() uint64 {
@@ -2818,7 +2818,7 @@ type PostScript struct {
 
 func (x *PostScript) Reset() {
 	*x = PostScript{}
-	mi := &file_orc_proto_msgTypes[33]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2830,7 +2830,7 @@ func (x *PostScript) String() string {
 func (*PostScript) ProtoMessage() {}
 
 func (x *PostScript) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[33]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2843,7 +2843,7 @@ func (x *PostScript) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PostScript.ProtoReflect.Descriptor instead.
 func (*PostScript) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{33}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *PostScript) GetFooterLength() uint64 {
@@ -2915,7 +2915,7 @@ type FileTail struct {
 
 func (x *FileTail) Reset() {
 	*x = FileTail{}
-	mi := &file_orc_proto_msgTypes[34]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2927,7 +2927,7 @@ func (x *FileTail) String() string {
 func (*FileTail) ProtoMessage() {}
 
 func (x *FileTail) ProtoReflect() protoreflect.Message {
-	mi := &file_orc_proto_msgTypes[34]
+	mi := &file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2940,7 +2940,7 @@ func (x *FileTail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileTail.ProtoReflect.Descriptor instead.
 func (*FileTail) Descriptor() ([]byte, []int) {
-	return file_orc_proto_rawDescGZIP(), []int{34}
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *FileTail) GetPostscript() *PostScript {
@@ -2971,11 +2971,11 @@ func (x *FileTail) GetPostscriptLength() uint64 {
 	return 0
 }
 
-var File_orc_proto protoreflect.FileDescriptor
+var File_github_com_orcgo_orc_format_orcpb_orc_proto protoreflect.FileDescriptor
 
-const file_orc_proto_rawDesc = "" +
+const file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDesc = "" +
 	"\n" +
-	"\torc.proto\x12\forcgo.format\"Y\n" +
+	"+github.com/orcgo/orc/format/orcpb/orc.proto\x12\forcgo.format\"Y\n" +
 	"\x11IntegerStatistics\x12\x18\n" +
 	"\aminimum\x18\x01 \x01(\x12R\aminimum\x12\x18\n" +
 	"\amaximum\x18\x02 \x01(\x12R\amaximum\x12\x10\n" +
@@ -3255,20 +3255,20 @@ const file_orc_proto_rawDesc = "" +
 	"\x06BROTLI\x10\x06B#Z!github.com/orcgo/orc/format/orcpb"
 
 var (
-	file_orc_proto_rawDescOnce sync.Once
-	file_orc_proto_rawDescData []byte
+	file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescOnce sync.Once
+	file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescData []byte
 )
 
-func file_orc_proto_rawDescGZIP() []byte {
-	file_orc_proto_rawDescOnce.Do(func() {
-		file_orc_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_orc_proto_rawDesc), len(file_orc_proto_rawDesc)))
+func file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP() []byte {
+	file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescOnce.Do(func() {
+		file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDesc), len(file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDesc)))
 	})
-	return file_orc_proto_rawDescData
+	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescData
 }
 
-var file_orc_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_orc_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
-var file_orc_proto_goTypes = []any{
+var file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_github_com_orcgo_orc_format_orcpb_orc_proto_goTypes = []any{
 	(EncryptionAlgorithm)(0),             // 0: orcgo.format.EncryptionAlgorithm
 	(KeyProviderKind)(0),                 // 1: orcgo.format.KeyProviderKind
 	(CalendarKind)(0),                    // 2: orcgo.format.CalendarKind
@@ -3313,7 +3313,7 @@ var file_orc_proto_goTypes = []any{
 	(*PostScript)(nil),                   // 41: orcgo.format.PostScript
 	(*FileTail)(nil),                     // 42: orcgo.format.FileTail
 }
-var file_orc_proto_depIdxs = []int32{
+var file_github_com_orcgo_orc_format_orcpb_orc_proto_depIdxs = []int32{
 	17, // 0: orcgo.format.GeospatialStatistics.bbox:type_name -> orcgo.format.BoundingBox
 	8,  // 1: orcgo.format.ColumnStatistics.int_statistics:type_name -> orcgo.format.IntegerStatistics
 	9,  // 2: orcgo.format.ColumnStatistics.double_statistics:type_name -> orcgo.format.DoubleStatistics
@@ -3364,27 +3364,27 @@ var file_orc_proto_depIdxs = []int32{
 	0,  // [0:43] is the sub-list for field type_name
 }
 
-func init() { file_orc_proto_init() }
-func file_orc_proto_init() {
-	if File_orc_proto != nil {
+func init() { file_github_com_orcgo_orc_format_orcpb_orc_proto_init() }
+func file_github_com_orcgo_orc_format_orcpb_orc_proto_init() {
+	if File_github_com_orcgo_orc_format_orcpb_orc_proto != nil {
 		return
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_orc_proto_rawDesc), len(file_orc_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDesc), len(file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDesc)),
 			NumEnums:      8,
 			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_orc_proto_goTypes,
-		DependencyIndexes: file_orc_proto_depIdxs,
-		EnumInfos:         file_orc_proto_enumTypes,
-		MessageInfos:      file_orc_proto_msgTypes,
+		GoTypes:           file_github_com_orcgo_orc_format_orcpb_orc_proto_goTypes,
+		DependencyIndexes: file_github_com_orcgo_orc_format_orcpb_orc_proto_depIdxs,
+		EnumInfos:         file_github_com_orcgo_orc_format_orcpb_orc_proto_enumTypes,
+		MessageInfos:      file_github_com_orcgo_orc_format_orcpb_orc_proto_msgTypes,
 	}.Build()
-	File_orc_proto = out.File
-	file_orc_proto_goTypes = nil
-	file_orc_proto_depIdxs = nil
+	File_github_com_orcgo_orc_format_orcpb_orc_proto = out.File
+	file_github_com_orcgo_orc_format_orcpb_orc_proto_goTypes = nil
+	file_github_com_orcgo_orc_format_orcpb_orc_proto_depIdxs = nil
 }
