@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,8 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N] [--parallel N]", run: runCat})
+	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N] [--parallel N]", run: runCat,
+		desc: "print the rows as JSON lines (FILE may be - for standard input)"})
 }
 
 // parseFlags parses flags that may come before or after positional args.
@@ -22,6 +24,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequest{fs}
+			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		args = fs.Args()
@@ -122,13 +127,11 @@ func parentID(root *orc.Schema, id int) int {
 	}
 }
 
-// checkLimit refuses a negative --limit given on the command line (the
-// default, -1, means no limit).
-func checkLimit(fs *flag.FlagSet, limit int64) error {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "limit" })
-	if set && limit < 0 {
-		return fmt.Errorf("%w: --limit %d: must be 0 or more", errUsage, limit)
+// checkLimit refuses a --limit below -1 (which, the default, means no
+// limit): --limit -3 is a mistake, not "all".
+func checkLimit(_ *flag.FlagSet, limit int64) error {
+	if limit < -1 {
+		return fmt.Errorf("%w: --limit %d: must be 0 or more (or -1 for all)", errUsage, limit)
 	}
 	return nil
 }
@@ -147,7 +150,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
-	limit := fs.Int64("limit", -1, "print at most N rows (N >= 0; default: all)")
+	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -8,18 +8,19 @@ import (
 )
 
 // TestRunDispatch checks main's dispatch of the commands in this package:
-// help lists them, usage errors exit 2 with the usage line, other errors
-// exit 1 with the command's name.
+// help lists them on stdout, usage errors exit 2 with the usage line, other
+// errors exit 1 with the command's name.
 func TestRunDispatch(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"help"}, &stdout, &stderr); code != 0 {
 		t.Errorf("help: exit %d", code)
 	}
 	for _, w := range []string{"orc convert --schema", "orc demo [--rows"} {
-		if !strings.Contains(stderr.String(), w) {
-			t.Errorf("help lacks %q:\n%s", w, stderr.String())
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("help lacks %q:\n%s", w, stdout.String())
 		}
 	}
+	stdout.Reset()
 
 	stderr.Reset()
 	if code := run([]string{"convert", "only-one-arg.csv"}, &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "usage: orc convert") {
@@ -68,5 +69,40 @@ func TestParallelFlag(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"cat", "--parallel", "0", files[0]}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--parallel 0") {
 		t.Fatalf("cat --parallel 0: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// orc --help, orc help CMD and orc CMD --help print to stdout and exit 0:
+// every command with a description, every flag of a command with its own,
+// the predicate grammar for scan; orc version prints a version.
+func TestHelp(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"--help"}, &out, &errs); code != 0 || errs.Len() != 0 {
+		t.Fatalf("--help: exit %d, stderr %q", code, errs.String())
+	}
+	for _, c := range commands {
+		if c.desc == "" || !strings.Contains(out.String(), "  "+c.name+" ") {
+			t.Errorf("orc --help lacks a description of %s", c.name)
+		}
+	}
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "--help"}, {"help", c.name}, {c.name, "-h"}} {
+			out.Reset()
+			errs.Reset()
+			if code := run(args, &out, &errs); code != 0 || !strings.HasPrefix(out.String(), "usage: orc "+c.name) {
+				t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errs.String())
+			}
+		}
+	}
+	out.Reset()
+	run([]string{"scan", "--help"}, &out, &errs)
+	for _, w := range []string{"-where string", "-parallel int", "-limit int", "BETWEEN", "IS NULL", "DATE '"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("scan --help lacks %q:\n%s", w, out.String())
+		}
+	}
+	out.Reset()
+	if code := run([]string{"version"}, &out, &errs); code != 0 || !strings.HasPrefix(out.String(), "orc (github.com/orcgo/orc) ") {
+		t.Fatalf("version: exit %d, %q", code, out.String())
 	}
 }

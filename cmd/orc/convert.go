@@ -40,7 +40,8 @@ func init() {
 		usage: "convert --schema 'struct<...>' [--format csv|json] [--header] [--delimiter C] [--compression zstd]\n" +
 			"          [--stripe-size 64MiB] [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC]\n" +
 			"          [--batch-size 1024] [--overwrite] IN.csv|IN.jsonl OUT.orc",
-		run: runConvert})
+		desc: "write CSV or JSON lines (IN may be -) as an ORC file of the given schema",
+		run:  runConvert})
 }
 
 // convertOptions are the parsed flags of orc convert.

@@ -21,6 +21,7 @@ import (
 func init() {
 	register(command{name: "demo",
 		usage: "demo [--rows 3000000] [--dir DIR] [--keep] [--compression zstd] [--stride 10000] [--batch-size 1024]",
+		desc:  "write a synthetic orders file and show what the row index and bloom filters skip",
 		run:   runDemo})
 }
 

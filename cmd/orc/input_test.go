@@ -112,7 +112,7 @@ func TestCatEncryptedAndLimit(t *testing.T) {
 	if err := runCat([]string{plain}, io.Discard, &errs); err != nil || errs.Len() != 0 {
 		t.Fatalf("cat of a file without encryption: %v, stderr %q", err, errs.String())
 	}
-	for _, args := range [][]string{{"cat", "--limit", "-3", plain}, {"scan", "--where", "int1 > 0", "--limit", "-1", plain}} {
+	for _, args := range [][]string{{"cat", "--limit", "-3", plain}, {"scan", "--where", "int1 > 0", "--limit", "-2", plain}} {
 		var e bytes.Buffer
 		if code := run(args, io.Discard, &e); code != 2 || !strings.Contains(e.String(), "must be 0 or more") {
 			t.Fatalf("%v: exit %d, %q", args, code, e.String())

@@ -8,14 +8,20 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
 )
 
 type command struct {
 	name  string
 	usage string
+	desc  string // one line for "orc help"
+	help  string // more text for "orc CMD --help", after the flags
 	run   func(args []string, stdout, stderr io.Writer) error
 }
 
@@ -30,18 +36,37 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// helpRequest is returned by parseFlags for -h or --help.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h *helpRequest) Error() string { return "help requested" }
+
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
+		return 2
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "--help"}, stdout, stderr)
 		}
+		usage(stdout)
 		return 0
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			err := c.run(args[1:], stdout, stderr)
 			if err == nil {
+				return 0
+			}
+			var h *helpRequest
+			if errors.As(err, &h) {
+				fmt.Fprintf(stdout, "usage: orc %s\n\n%s.\n\nFlags:\n", c.usage, c.desc)
+				h.fs.SetOutput(stdout)
+				h.fs.PrintDefaults()
+				if c.help != "" {
+					fmt.Fprintf(stdout, "\n%s\n", c.help)
+				}
 				return 0
 			}
 			if errors.Is(err, errUsage) {
@@ -61,8 +86,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: orc COMMAND [ARGS]")
+	slices.SortFunc(commands, func(a, b command) int { return strings.Compare(a.name, b.name) })
+	fmt.Fprintln(w, "usage: orc COMMAND [ARGS]   (orc COMMAND --help for its flags)")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.desc)
+	}
+	fmt.Fprintln(w)
 	for _, c := range commands {
 		fmt.Fprintf(w, "  orc %s\n", c.usage)
 	}
+}
+
+func init() {
+	register(command{name: "version", usage: "version", desc: "print orcgo's version and the Go version it was built with",
+		run: func(args []string, stdout, stderr io.Writer) error {
+			fs := flag.NewFlagSet("version", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			pos, err := parseFlags(fs, args)
+			if err != nil {
+				return err
+			}
+			if len(pos) != 0 {
+				return errUsage
+			}
+			v, goVersion := "(unknown)", "(unknown)"
+			if bi, ok := debug.ReadBuildInfo(); ok {
+				v, goVersion = bi.Main.Version, bi.GoVersion
+				for _, s := range bi.Settings {
+					if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+						v += " " + s.Value[:12]
+					}
+				}
+			}
+			_, err = fmt.Fprintf(stdout, "orc (github.com/orcgo/orc) %s, %s\n", v, goVersion)
+			return err
+		}})
 }

@@ -18,7 +18,8 @@ import (
 )
 
 func init() {
-	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes]", run: runMeta})
+	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes]", run: runMeta,
+		desc: "print the schema, stripes, streams, encodings and statistics"})
 }
 
 type metaColumn struct {

@@ -15,7 +15,16 @@ import (
 func init() {
 	register(command{name: "scan",
 		usage: "scan FILE --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N] [--parallel N]",
-		run:   runScan})
+		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
+		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
+  comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
+  ranges, sets  a BETWEEN 1 AND 9, s IN ('x', 'y'), a NOT IN (1, 2)
+  nulls         a IS NULL, a IS NOT NULL
+  logic         NOT, AND, OR, parentheses (AND binds tighter than OR)
+  literals      5, -2.5, 1e3, 'text' ('' for a quote), DATE '2024-03-10',
+                TIMESTAMP '2024-03-10 01:30:00'; NULL only in IN lists and with <=>
+Rows are kept when the predicate is TRUE (SQL three-valued logic).`,
+		run: runScan})
 }
 
 func runScan(args []string, stdout, stderr io.Writer) error {
@@ -26,7 +35,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	explain := fs.Bool("explain", false, "print each pruning decision on stderr")
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
-	limit := fs.Int64("limit", -1, "print at most N rows (N >= 0; default: all)")
+	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
