@@ -97,15 +97,21 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 	}
 	psLen := int(buf[len(buf)-1])
 	if psLen == 0 || int64(psLen)+1 > size {
+		if !headerIsORC(r) {
+			return nil, errNotORC()
+		}
 		return nil, &orc.CorruptError{Offset: size - 1, Stripe: -1, Column: -1, Stream: "postscript",
-			Msg: fmt.Sprintf("postscript length %d does not fit in a file of %d bytes", psLen, size)}
+			Msg: fmt.Sprintf("postscript length %d does not fit in a file of %d bytes (truncated file?)", psLen, size)}
 	}
 	psStart := size - 1 - int64(psLen)
 	psBytes := buf[len(buf)-1-psLen : len(buf)-1]
 	ps := &orcpb.PostScript{}
 	if err := proto.Unmarshal(psBytes, ps); err != nil {
+		if !headerIsORC(r) {
+			return nil, errNotORC()
+		}
 		return nil, &orc.CorruptError{Offset: psStart, Stripe: -1, Column: -1, Stream: "postscript",
-			Msg: "postscript does not parse", Err: err}
+			Msg: "the last bytes are not a postscript: the file is truncated or its tail damaged", Err: err}
 	}
 	t := &Tail{PostScript: ps, FileSize: size, PostScriptLen: psLen}
 	if err := checkMagic(r, ps, size); err != nil {
@@ -203,6 +209,9 @@ func checkMagic(r io.ReaderAt, ps *orcpb.PostScript, size int64) error {
 		return nil
 	}
 	if ps.Magic != nil {
+		if !headerIsORC(r) {
+			return errNotORC()
+		}
 		return &orc.CorruptError{Offset: size - 1, Stripe: -1, Column: -1, Stream: "postscript",
 			Msg: fmt.Sprintf("postscript magic is %q, not %q", ps.GetMagic(), Magic)}
 	}
@@ -212,10 +221,22 @@ func checkMagic(r io.ReaderAt, ps *orcpb.PostScript, size int64) error {
 		return err
 	}
 	if string(head[:]) != Magic {
-		return &orc.CorruptError{Offset: 0, Stripe: -1, Column: -1, Stream: "header",
-			Msg: fmt.Sprintf("file starts with %q, not %q, and the postscript has no magic", head[:], Magic)}
+		return errNotORC()
 	}
 	return nil
+}
+
+// headerIsORC reports whether the file starts with the ORC magic.
+func headerIsORC(r io.ReaderAt) bool {
+	var head [3]byte
+	return readAt(r, head[:], 0) == nil && string(head[:]) == Magic
+}
+
+// errNotORC is the error for a file that is not ORC at all (checked when
+// its tail does not parse, so a damaged ORC file is told apart).
+func errNotORC() error {
+	return &orc.CorruptError{Offset: 0, Stripe: -1, Column: -1, Stream: "header",
+		Msg: fmt.Sprintf("not an ORC file (no %q magic at its start)", Magic)}
 }
 
 func (t *Tail) checkPostScript() error {

@@ -118,6 +118,20 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	opt.batchSize = *batchSize
 	opt.header = *header
 	opt.overwrite = *overwrite
+	for _, f := range []struct {
+		name  string
+		value any
+		opt   writer.Option
+	}{
+		{"stripe-size", *stripeSize, writer.WithStripeSize(size)},
+		{"stride", *stride, writer.WithRowIndexStride(*stride)},
+		{"fpp", *fpp, writer.WithBloomFilterFPP(*fpp)},
+		{"timezone", *timezone, writer.WithTimeZone(opt.zone)},
+	} {
+		if err := checkWriterFlag(f.name, f.value, f.opt); err != nil {
+			return err
+		}
+	}
 	opt.writerOpts = []writer.Option{
 		writer.WithCompression(codec),
 		writer.WithStripeSize(size),
@@ -364,6 +378,20 @@ func convertFile(in, out string, opt *convertOptions, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "wrote %s rows to %s (%s bytes)\n", groupDigits(rows), out, groupDigits(size))
 	return nil
+}
+
+// checkWriterFlag reports a writer option's refusal of a flag's value under
+// the flag's name (the option's own message names the Go option).
+func checkWriterFlag(name string, value any, opt writer.Option) error {
+	_, err := writer.NewWriter(io.Discard, orc.MustParseSchema("struct<>"), opt)
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "): "); i >= 0 {
+		msg = msg[i+3:]
+	}
+	return fmt.Errorf("%w: --%s %v: %s", errUsage, name, value, msg)
 }
 
 // rowBuilder appends rows to a batch: one builder per top-level column of a

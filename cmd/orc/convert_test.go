@@ -570,13 +570,14 @@ func TestConvertUsageErrors(t *testing.T) {
 			t.Errorf("%q: err %v, want a usage error with %q", c.args, err, c.want)
 		}
 	}
-	// Values the writer refuses come back as plain errors.
+	// Values the writer refuses are usage errors naming the flag, not the
+	// Go option.
 	_, err := convert(t, "--schema", "struct<a:int>", "--stripe-size", "1K", in, out)
-	if err == nil || !strings.Contains(err.Error(), "WithStripeSize") {
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--stripe-size 1K: must be") || strings.Contains(err.Error(), "With") {
 		t.Errorf("tiny stripe: %v", err)
 	}
-	if _, err := convert(t, "--schema", "struct<a:int>", "--fpp", "2", in, out); err == nil {
-		t.Error("fpp 2: no error")
+	if _, err := convert(t, "--schema", "struct<a:int>", "--fpp", "2", in, out); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--fpp 2") {
+		t.Errorf("fpp 2: %v", err)
 	}
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("left behind: %v", names)

@@ -278,6 +278,9 @@ func runDemo(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: --compression: %v", errUsage, err)
 	}
+	if err := checkWriterFlag("stride", *stride, writer.WithRowIndexStride(*stride)); err != nil {
+		return err
+	}
 
 	d := *dir
 	if d == "" {

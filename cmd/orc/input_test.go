@@ -127,3 +127,43 @@ func TestCatEncryptedAndLimit(t *testing.T) {
 		t.Fatalf("scan --limit 1 --stats: %q / %q", out.String(), errs.String())
 	}
 }
+
+// Errors name the flag and the file's real problem: a text file is "not an
+// ORC file", a truncated ORC file is told apart, a bad --stride says
+// --stride (not the Go option), and no message says "orc: orc:".
+func TestErrorMessages(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("these are notes, not a columnar file at all\n"), 0o644)
+	orcData, err := os.ReadFile(filepath.Join(examplesDir(t), "TestOrcFile.test1.orc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trunc := filepath.Join(dir, "trunc.orc")
+	os.WriteFile(trunc, orcData[:len(orcData)/2], 0o644)
+	csv := filepath.Join(dir, "in.csv")
+	os.WriteFile(csv, []byte("1\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"meta", text}, 1, "not an ORC file"},
+		{[]string{"cat", text}, 1, "not an ORC file"},
+		{[]string{"meta", trunc}, 1, "truncated"},
+		{[]string{"demo", "--stride", "-5", "--rows", "10"}, 2, "orc demo: --stride -5: must be 0 or 100..10000000"},
+		{[]string{"convert", "--schema", "struct<a:int>", "--stride", "-5", csv, filepath.Join(dir, "o.orc")}, 2, "--stride -5: must be"},
+		{[]string{"convert", "--schema", "struct<a:int>", "--fpp", "2", csv, filepath.Join(dir, "o.orc")}, 2, "--fpp 2: must be"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(c.args, &out, &errs)
+		msg := errs.String()
+		if code != c.code || !strings.Contains(msg, c.want) || strings.Contains(msg, "orc: orc:") ||
+			strings.Contains(msg, ": orc: ") || strings.Contains(msg, "With") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, msg, c.code, c.want)
+		}
+		if strings.Contains(msg, "not an ORC file") && strings.Contains(msg, "truncated") {
+			t.Errorf("%v: %q says both", c.args, msg)
+		}
+	}
+}

@@ -72,11 +72,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if errors.Is(err, errUsage) {
 				fmt.Fprintf(stderr, "usage: orc %s\n", c.usage)
 				if err != errUsage {
-					fmt.Fprintln(stderr, err)
+					fmt.Fprintf(stderr, "orc %s: %s\n", c.name, strings.TrimPrefix(err.Error(), "usage: "))
 				}
 				return 2
 			}
-			fmt.Fprintf(stderr, "orc %s: %v\n", c.name, err)
+			// Library errors start with "orc: "; the command's name is
+			// prefix enough.
+			fmt.Fprintf(stderr, "orc %s: %s\n", c.name, strings.TrimPrefix(err.Error(), "orc: "))
 			return 1
 		}
 	}
