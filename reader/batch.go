@@ -14,18 +14,24 @@ import (
 
 // ScanStats counts the work a BatchReader did and what pruning decided.
 type ScanStats struct {
-	FilesConsidered   int   // 1 once the scan starts
-	FilesSkipped      int   // 1 when file statistics ruled the whole file out
-	StripesConsidered int   // stripes looked at
-	StripesSkipped    int   // stripes skipped by stripe statistics or because no row group survived
-	GroupsConsidered  int   // row groups evaluated against the row index
-	GroupsSkipped     int   // row groups skipped
-	StripesRead       int   // stripes whose data was read
-	ReadCalls         int   // ReadAt calls for stripe data and indexes (footers excluded)
-	BytesRead         int64 // bytes fetched by those calls
-	IndexBytesRead    int64 // of which row index and bloom filter streams
-	RowsDecoded       int64 // rows decoded
-	RowsReturned      int64 // rows returned in batches (after exact filtering)
+	FilesConsidered   int // 1 once the scan starts
+	FilesSkipped      int // 1 when file statistics ruled the whole file out
+	StripesConsidered int // stripes looked at
+	StripesSkipped    int // stripes skipped by stripe statistics or because no row group survived
+	// StripesPruned counts the stripes of StripesSkipped that their stripe
+	// statistics ruled out (the others had no row group left).
+	StripesPruned    int
+	GroupsConsidered int // row groups evaluated against the row index
+	GroupsSkipped    int // row groups skipped
+	// GroupsSkippedByBloom counts the groups of GroupsSkipped that min/max
+	// kept and a bloom filter ruled out.
+	GroupsSkippedByBloom int
+	StripesRead          int   // stripes whose data was read
+	ReadCalls            int   // ReadAt calls for stripe data and indexes (footers excluded)
+	BytesRead            int64 // bytes fetched by those calls
+	IndexBytesRead       int64 // of which row index and bloom filter streams
+	RowsDecoded          int64 // rows decoded
+	RowsReturned         int64 // rows returned in batches (after exact filtering)
 	// UnplannedReads counts reads of bytes the scan plan did not foresee:
 	// a stream read on past the planned end of a run of row groups, which
 	// only a writer emitting short compression chunks in mid-stream can
@@ -35,10 +41,10 @@ type ScanStats struct {
 
 // String formats the statistics on a few lines.
 func (s ScanStats) String() string {
-	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped, %d read\n"+
-		"row groups: %d considered, %d skipped\nreads: %d calls, %d bytes (%d of index)\nrows: %d decoded, %d returned",
-		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesRead,
-		s.GroupsConsidered, s.GroupsSkipped, s.ReadCalls, s.BytesRead, s.IndexBytesRead, s.RowsDecoded, s.RowsReturned)
+	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped (%d by statistics), %d read\n"+
+		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %d calls, %d bytes (%d of index)\nrows: %d decoded, %d returned",
+		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesPruned, s.StripesRead,
+		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, s.ReadCalls, s.BytesRead, s.IndexBytesRead, s.RowsDecoded, s.RowsReturned)
 }
 
 // BatchReader decodes the rows of a file, batch by batch, into reusable
@@ -694,6 +700,7 @@ func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput,
 		}
 		if !tv.IsNeeded() {
 			br.stats.StripesSkipped++
+			br.stats.StripesPruned++
 			return nil, nil, planInput{}, nil
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 	"google.golang.org/protobuf/proto"
 )
@@ -266,6 +267,44 @@ func TestDictionarySizeClaim(t *testing.T) {
 		}
 		if grew > 16<<20 {
 			t.Fatalf("dictionary size %d claimed: the scan allocated %d bytes", claim, grew)
+		}
+	}
+}
+
+// ScanStats tells stripes pruned by their statistics from stripes left
+// with no row group, and groups a bloom filter ruled out from groups
+// min/max ruled out.
+func TestPruningCounters(t *testing.T) {
+	s := orc.MustParseSchema("struct<k:bigint>")
+	b := orc.NewBatch(s, 20000)
+	for i := range 20000 {
+		b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, int64(2*i)) // even keys
+	}
+	b.NumRows = 20000
+	r, _ := writeOpen(t, s, []*orc.Batch{b}, writer.WithRowIndexStride(1000), writer.WithStripeRowLimit(10000),
+		writer.WithBloomFilterColumns("k"))
+	for _, c := range []struct {
+		where                                   string
+		stripes, pruned, groups, bloom, matches int
+	}{
+		// 30001 is odd: min/max keeps group 15 (30000..31998), its bloom
+		// filter does not; stripe 0 (keys 0..19998) is pruned by statistics.
+		{"k = 30001", 2, 1, 10, 1, 0},
+		{"k = 30000", 1, 1, 9, 0, 1},
+		// Stripe 1 keeps no group (15 goes by its bloom filter): skipped,
+		// not pruned by statistics.
+		{"k = 2000 OR k = 30001", 1, 0, 19, 1, 1},
+	} {
+		_, st := scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(c.where)), reader.WithExactFilter(true))
+		if st.StripesSkipped != c.stripes || st.StripesPruned != c.pruned || st.GroupsSkipped != c.groups ||
+			st.GroupsSkippedByBloom != c.bloom || st.RowsReturned != int64(c.matches) {
+			t.Errorf("%s: %v", c.where, st)
+		}
+		for _, p := range []int{2, 3} {
+			_, pst := scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(c.where)), reader.WithExactFilter(true), reader.WithParallelism(p))
+			if pst.StripesPruned != st.StripesPruned || pst.GroupsSkippedByBloom != st.GroupsSkippedByBloom || pst.GroupsSkipped != st.GroupsSkipped {
+				t.Errorf("%s, %d workers: %v\nserial %v", c.where, p, pst, st)
+			}
 		}
 	}
 }

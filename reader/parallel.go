@@ -463,6 +463,8 @@ func (p *parallel) sum() ScanStats {
 	for _, s := range p.stats {
 		t.StripesConsidered += s.StripesConsidered
 		t.StripesSkipped += s.StripesSkipped
+		t.StripesPruned += s.StripesPruned
+		t.GroupsSkippedByBloom += s.GroupsSkippedByBloom
 		t.GroupsConsidered += s.GroupsConsidered
 		t.GroupsSkipped += s.GroupsSkipped
 		t.StripesRead += s.StripesRead

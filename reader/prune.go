@@ -214,6 +214,11 @@ func (s groupSource) Bloom(col int) sarg.BloomFilter {
 	return f
 }
 
+// minMaxSource is a group's statistics without its bloom filters.
+type minMaxSource struct{ groupSource }
+
+func (minMaxSource) Bloom(int) sarg.BloomFilter { return nil }
+
 // bloomUsable reports whether a column's BLOOM_FILTER_UTF8 stream may be
 // trusted in this file and stripe.
 func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
@@ -351,6 +356,12 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bo
 		kept[g] = tv.IsNeeded()
 		if kept[g] {
 			n++
+		} else if len(ix.blooms) > 0 {
+			// Would min/max alone have kept it?
+			nb := br.sarg.Combine(br.sarg.EvaluateLeaves(minMaxSource{src}, nil))
+			if nb.IsNeeded() {
+				br.stats.GroupsSkippedByBloom++
+			}
 		}
 		if br.explain != nil {
 			br.explainGroup(meta.index, g, leaves, tv)

@@ -429,6 +429,19 @@ func printDemo(w io.Writer, schema *orc.Schema, f *demoFigures, kept bool) {
 	}
 }
 
+// fileGroups returns the row groups of the whole file.
+func fileGroups(r *reader.Reader) int {
+	stride := int64(r.RowIndexStride())
+	if stride <= 0 {
+		return len(r.Stripes())
+	}
+	n := 0
+	for _, s := range r.Stripes() {
+		n += int((s.NumRows + stride - 1) / stride)
+	}
+	return n
+}
+
 // demoQueries runs the demo's pruned queries on the file just written: a
 // point lookup of one order_key (bloom filters leave only the row group
 // that holds it, plus false positives) and a 0.1% range of created (which
@@ -467,8 +480,17 @@ func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
 		st := br.Stats()
 		fmt.Fprintf(w, "\n%s: %s\n", name, where)
 		fmt.Fprintf(w, "  rows            %d returned, %s decoded\n", got, groupDigits(st.RowsDecoded))
-		fmt.Fprintf(w, "  stripes         %d of %d skipped\n", st.StripesSkipped, st.StripesConsidered)
-		fmt.Fprintf(w, "  row groups      %d of %d skipped\n", st.GroupsSkipped, st.GroupsConsidered)
+		// Report the whole file's stripes and row groups: the groups of
+		// stripes pruned by their statistics count as skipped.
+		allGroups := fileGroups(r)
+		read := st.GroupsConsidered - st.GroupsSkipped
+		if st.GroupsConsidered == 0 { // no predicate column indexed: every group of the stripes read
+			read = allGroups
+		}
+		fmt.Fprintf(w, "  stripes         %d of %d skipped: %d by stripe statistics, %d with no row group left\n",
+			st.StripesSkipped, len(r.Stripes()), st.StripesPruned, st.StripesSkipped-st.StripesPruned)
+		fmt.Fprintf(w, "  row groups      %d of %d skipped (%d of them by bloom filters after min/max kept them)\n",
+			allGroups-read, allGroups, st.GroupsSkippedByBloom)
 		fmt.Fprintf(w, "  read            %s in %d calls (%.3f%% of the file; index %s)\n", formatBytes(st.BytesRead),
 			st.ReadCalls, 100*float64(st.BytesRead)/float64(size), formatBytes(st.IndexBytesRead))
 		fmt.Fprintf(w, "  time            %.3f ms\n", float64(d.Microseconds())/1000)

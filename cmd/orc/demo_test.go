@@ -222,3 +222,27 @@ func BenchmarkGenOrders(b *testing.B) {
 		genOrders(batch, int64(i)*1024, 1024)
 	}
 }
+
+// The demo reports the whole file's stripes and row groups for both
+// queries, with stripes pruned by statistics and groups pruned by bloom
+// filters apart.
+func TestDemoWholeFileCounts(t *testing.T) {
+	var out bytes.Buffer
+	if err := runDemo([]string{"--rows", "60000", "--stride", "1000"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var totals []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		// The query reports' lines ("N of TOTAL skipped ...").
+		if strings.HasPrefix(line, "  row groups ") && strings.Contains(line, " skipped") {
+			f := strings.Fields(line)
+			totals = append(totals, f[4])
+		}
+		if strings.HasPrefix(line, "  stripes ") && strings.Contains(line, " skipped") && !strings.Contains(line, "by stripe statistics") {
+			t.Errorf("stripe line without the split: %q", line)
+		}
+	}
+	if len(totals) != 2 || totals[0] != "60" || totals[1] != "60" {
+		t.Fatalf("row-group totals %v, want the file's 60 for both queries:\n%s", totals, out.String())
+	}
+}
