@@ -54,6 +54,7 @@ func ExampleReader_NewBatchReader() {
 	if err != nil {
 		panic(err)
 	}
+	defer br.Close() // stops the scan's goroutines and frees its buffers if it ends early
 	b := br.NewBatch()
 	var rows int
 	for {
@@ -78,6 +79,7 @@ func ExampleWithColumns() {
 	if err != nil {
 		panic(err)
 	}
+	defer br.Close() // stops the scan's goroutines and frees its buffers if it ends early
 	b := br.NewBatch()
 	if err := br.Next(b); err != nil {
 		panic(err)
@@ -103,6 +105,7 @@ func ExampleWithSearchArgument() {
 	if err != nil {
 		panic(err)
 	}
+	defer br.Close() // stops the scan's goroutines and frees its buffers if it ends early
 	b := br.NewBatch()
 	for br.Next(b) == nil {
 		for i := 0; i < b.NumRows; i++ {
