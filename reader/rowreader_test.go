@@ -70,7 +70,7 @@ type rowEvent struct {
 	Grid    [][]float64        `orc:"grid"`
 	Days    []time.Time        `orc:"days,date"`
 	Skipped chan int           `orc:"-"`
-	hidden  int                // unexported: not a column
+	hidden  int                //lint:ignore U1000 unexported: the test checks it is not a column
 	Sets    map[string][]uint8 `orc:"sets"`
 }
 
@@ -417,7 +417,7 @@ func TestRowsAgainstBatches(t *testing.T) {
 		}
 	}
 	// Spot check one rendering against the struct.
-	if want := fmt.Sprintf(`{"id": 3, `); !strings.HasPrefix(fromRows[3], want) {
+	if want := `{"id": 3, `; !strings.HasPrefix(fromRows[3], want) {
 		t.Errorf("row 3 renders as %s", fromRows[3])
 	}
 	got := rowsRead[rowSimple](t, r, batchRd)

@@ -34,7 +34,7 @@ func goodBatch() *orc.Batch {
 	longs(2, math.MinInt32, 1<<40, math.MaxInt32)
 	longs(3, math.MinInt32, -1<<40, math.MaxInt32)
 	longs(4, math.MinInt64, 0, math.MaxInt64)
-	b.Cols[5].(*orc.DoubleVector).Values = []float64{1, math.NaN(), -0.0}
+	b.Cols[5].(*orc.DoubleVector).Values = []float64{1, math.NaN(), math.Copysign(0, -1)}
 	sv := b.Cols[6].(*orc.BytesVector)
 	sv.AppendString("a")
 	sv.AppendString("bb")

@@ -46,7 +46,7 @@ type rowDoc struct {
 	Meta     map[string][]int32   `orc:"meta"`
 	Versions map[uint8]*time.Time `orc:"versions"`
 	Internal string               `orc:"-"`
-	secret   string
+	secret   string               //lint:ignore U1000 unexported: the test checks it is not written
 }
 
 // TestRowSchema prints the schema derived from struct types.

@@ -75,10 +75,10 @@ func stickySpec() *spec {
 func TestStickyError(t *testing.T) {
 	sp := stickySpec()
 	counter := &failWriter{k: math.MaxInt}
-	run := func(w0 *failWriter) (first error, rest []error) {
+	run := func(w0 *failWriter) (rest []error, first error) {
 		w, err := writer.NewWriter(w0, sp.schema, sp.opts...)
 		if err != nil {
-			return err, nil
+			return nil, err
 		}
 		calls := []func() error{}
 		for _, b := range sp.batches {
@@ -94,9 +94,9 @@ func TestStickyError(t *testing.T) {
 			rest = append(rest, err)
 		}
 		rest = append(rest, w.Write(sp.batches[0]), w.Close(), w.AddUserMetadata("k", nil), w.Close())
-		return first, rest
+		return rest, first
 	}
-	if first, _ := run(counter); first != nil {
+	if _, first := run(counter); first != nil {
 		t.Fatalf("clean run failed: %v", first)
 	}
 	total := counter.calls
@@ -106,7 +106,7 @@ func TestStickyError(t *testing.T) {
 	for _, partial := range []bool{false, true} {
 		for k := 1; k <= total; k++ {
 			fw := &failWriter{k: k, partial: partial}
-			first, rest := run(fw)
+			rest, first := run(fw)
 			if first == nil {
 				t.Fatalf("k=%d: no call failed", k)
 			}
