@@ -16,31 +16,34 @@ import (
 // bloomfilter <- rowindex, sarg <- writer, reader <- cmd. writer and reader
 // never import each other.
 var allowed = map[string][]string{
-	"":                   {},
-	"format":             {"", "format/orcpb"},
-	"format/orcpb":       {},
-	"stats":              {"", "format", "format/orcpb"},
-	"bloomfilter":        {"", "format", "format/orcpb"},
-	"rowindex":           {"", "format", "format/orcpb", "stats", "bloomfilter"},
-	"sarg":               {"", "stats", "bloomfilter"},
-	"writer":             {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout"},
-	"reader":             {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
-	"internal/examples":  {},
-	"internal/fanout":    {},
-	"internal/structmap": {""},
-	"internal/testutil":  {"", "format", "stats"},
-	"cmd/orc":            {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer"},
+	"":             {},
+	"format":       {"", "format/orcpb"},
+	"format/orcpb": {},
+	// A test fixture: another library's generated orc.proto.
+	"format/orcpb/internal/clash": {},
+	"stats":                       {"", "format", "format/orcpb"},
+	"bloomfilter":                 {"", "format", "format/orcpb"},
+	"rowindex":                    {"", "format", "format/orcpb", "stats", "bloomfilter"},
+	"sarg":                        {"", "stats", "bloomfilter"},
+	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout"},
+	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
+	"internal/examples":           {},
+	"internal/fanout":             {},
+	"internal/structmap":          {""},
+	"internal/testutil":           {"", "format", "stats"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its
 // non-test files may import besides the standard library.
 var external = map[string][]string{
-	"format":       {"google.golang.org/protobuf/", "github.com/klauspost/compress/", "github.com/pierrec/lz4/v4"},
-	"format/orcpb": {"google.golang.org/protobuf/"},
-	"reader":       {"google.golang.org/protobuf/"},
-	"writer":       {"google.golang.org/protobuf/"},
-	"rowindex":     {"google.golang.org/protobuf/"},
-	"cmd/orc":      {"google.golang.org/protobuf/"},
+	"format":                      {"google.golang.org/protobuf/", "github.com/klauspost/compress/", "github.com/pierrec/lz4/v4"},
+	"format/orcpb":                {"google.golang.org/protobuf/"},
+	"format/orcpb/internal/clash": {"google.golang.org/protobuf/"},
+	"reader":                      {"google.golang.org/protobuf/"},
+	"writer":                      {"google.golang.org/protobuf/"},
+	"rowindex":                    {"google.golang.org/protobuf/"},
+	"cmd/orc":                     {"google.golang.org/protobuf/"},
 }
 
 const module = "github.com/orcgo/orc"
