@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/writer"
 )
 
 // catOf runs orc cat with args, standard input reading from stdin when not
@@ -164,6 +168,53 @@ func TestErrorMessages(t *testing.T) {
 		}
 		if strings.Contains(msg, "not an ORC file") && strings.Contains(msg, "truncated") {
 			t.Errorf("%v: %q says both", c.args, msg)
+		}
+	}
+}
+
+// scan prints the columns named, down to nested fields: a predicate on
+// st.a with --columns st.c prints st.c alone, not st.a.
+func TestScanPrintsNamedNestedFields(t *testing.T) {
+	s := orc.MustParseSchema("struct<id:int,st:struct<a:int,b:string,c:struct<x:int,y:int>>>")
+	b := orc.NewBatch(s, 3)
+	id := b.Cols[0].(*orc.LongVector)
+	st := b.Cols[1].(*orc.StructVector)
+	for i := range 3 {
+		id.Values = append(id.Values, int64(i))
+		st.Fields[0].(*orc.LongVector).Values = append(st.Fields[0].(*orc.LongVector).Values, int64(40+i))
+		st.Fields[1].(*orc.BytesVector).AppendString(fmt.Sprint("b", i))
+		c := st.Fields[2].(*orc.StructVector)
+		c.Fields[0].(*orc.LongVector).Values = append(c.Fields[0].(*orc.LongVector).Values, int64(10*i))
+		c.Fields[1].(*orc.LongVector).Values = append(c.Fields[1].(*orc.LongVector).Values, int64(-i))
+		c.N++
+	}
+	st.N = 3
+	b.NumRows = 3
+	path := filepath.Join(t.TempDir(), "n.orc")
+	f, _ := os.Create(path)
+	w, err := writer.NewWriter(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	for _, c := range []struct {
+		columns, want string
+	}{
+		{"st.c", `{"st": {"c": {"x": 20, "y": -2}}}`},
+		{"st.c.y,id", `{"id": 2, "st": {"c": {"y": -2}}}`},
+		{"st", `{"st": {"a": 42, "b": "b2", "c": {"x": 20, "y": -2}}}`},
+		{"st.b,st.a", `{"st": {"a": 42, "b": "b2"}}`},
+	} {
+		var out bytes.Buffer
+		if err := runScan([]string{"--where", "st.a > 41", "--columns", c.columns, path}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(out.String()); got != c.want {
+			t.Errorf("--columns %s: %s, want %s", c.columns, got, c.want)
 		}
 	}
 }

@@ -115,44 +115,92 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// printedFields returns the indexes of the top-level fields to print: those
-// named (by their first path component) in wanted, or all.
-func printedFields(s *orc.Schema, wanted []string) []int {
-	var out []int
+// field is one field of a struct to print: whole (sub nil), or only some
+// of its own fields (sub, for a struct named by deeper paths).
+type field struct {
+	index int
+	sub   []field
+}
+
+// printedFields returns the fields of s to print: those named in wanted
+// (dotted paths; a struct named by its fields' paths keeps only those), or
+// all. The batch also holds the predicate's columns, which are not printed
+// unless named.
+func printedFields(s *orc.Schema, wanted []string) []field {
 	if s.Kind != orc.Struct {
-		return []int{0}
+		return []field{{index: 0}}
 	}
+	var out []field
 	for i, name := range s.FieldNames {
-		keep := len(wanted) == 0
+		if len(wanted) == 0 {
+			out = append(out, field{index: i})
+			continue
+		}
+		whole, keep := false, false
+		var deeper []string
 		for _, w := range wanted {
-			if first, _, _ := strings.Cut(w, "."); first == name {
-				keep = true
+			first, rest, dotted := strings.Cut(w, ".")
+			if first != name {
+				continue
+			}
+			keep = true
+			if !dotted {
+				whole = true
+			} else {
+				deeper = append(deeper, rest)
 			}
 		}
-		if keep {
-			out = append(out, i)
+		switch {
+		case !keep:
+		case whole || s.Children[i].Kind != orc.Struct:
+			out = append(out, field{index: i})
+		default:
+			out = append(out, field{index: i, sub: printedFields(s.Children[i], deeper)})
 		}
 	}
 	return out
 }
 
-// selectFields makes view show the chosen columns of b.
-func selectFields(view, b *orc.Batch, fields []int) {
+// selectFields makes view show the chosen fields of b, sharing its vectors.
+func selectFields(view, b *orc.Batch, fields []field) {
 	if b.Schema.Kind != orc.Struct {
 		*view = *b
 		return
 	}
 	if view.Schema == nil {
-		s := &orc.Schema{Kind: orc.Struct}
-		for _, f := range fields {
-			s.Children = append(s.Children, b.Schema.Children[f])
-			s.FieldNames = append(s.FieldNames, b.Schema.FieldNames[f])
-		}
-		view.Schema = s
+		view.Schema = projectSchema(b.Schema, fields)
 	}
 	view.NumRows = b.NumRows
 	view.Cols = view.Cols[:0]
 	for _, f := range fields {
-		view.Cols = append(view.Cols, b.Cols[f])
+		view.Cols = append(view.Cols, projectVector(b.Cols[f.index], f))
 	}
+}
+
+// projectSchema returns the struct type s cut to fields.
+func projectSchema(s *orc.Schema, fields []field) *orc.Schema {
+	out := &orc.Schema{Kind: orc.Struct}
+	for _, f := range fields {
+		c := s.Children[f.index]
+		if f.sub != nil {
+			c = projectSchema(c, f.sub)
+		}
+		out.Children = append(out.Children, c)
+		out.FieldNames = append(out.FieldNames, s.FieldNames[f.index])
+	}
+	return out
+}
+
+// projectVector returns v, or for a field cut to some of its fields a
+// struct vector holding only those (sharing v's).
+func projectVector(v orc.Vector, f field) orc.Vector {
+	if f.sub == nil {
+		return v
+	}
+	sv := v.(*orc.StructVector)
+	out := &orc.StructVector{Nulls: sv.Nulls, N: sv.N}
+	for _, k := range f.sub {
+		out.Fields = append(out.Fields, projectVector(sv.Fields[k.index], k))
+	}
+	return out
 }
