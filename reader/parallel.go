@@ -153,7 +153,7 @@ func (p *parallel) run(w int, pw *parWorker) {
 				mine = append(mine, c)
 			}
 		}
-		if len(mine) > 0 && !p.decodeStripe(pw, s, ss, mine) {
+		if len(mine) > 0 && !p.decodeStripe(w, pw, s, ss, mine) {
 			return
 		}
 		seq += len(ss.chunks)
@@ -174,8 +174,8 @@ func (p *parallel) send(pw *parWorker, it parItem) bool {
 	}
 }
 
-// decodeStripe decodes the worker's chunks mine of stripe s.
-func (p *parallel) decodeStripe(pw *parWorker, s int, ss *sharedStripe, mine []int) bool {
+// decodeStripe decodes worker w's chunks mine of stripe s.
+func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, mine []int) bool {
 	br := pw.br
 	pt := &part{ss: ss, first: mine[0] == 0}
 	if ss.k > 0 {
@@ -224,18 +224,8 @@ func (p *parallel) decodeStripe(pw *parWorker, s int, ss *sharedStripe, mine []i
 			return false
 		}
 	}
-	p.publish(p.index(pw), br)
+	p.publish(w, br)
 	return true
-}
-
-// index returns a worker's number.
-func (p *parallel) index(pw *parWorker) int {
-	for w, x := range p.workers {
-		if x == pw {
-			return w
-		}
-	}
-	return -1
 }
 
 // publish records a worker's statistics for Stats.

@@ -129,7 +129,7 @@ func parentID(root *orc.Schema, id int) int {
 
 // checkLimit refuses a --limit below -1 (which, the default, means no
 // limit): --limit -3 is a mistake, not "all".
-func checkLimit(_ *flag.FlagSet, limit int64) error {
+func checkLimit(limit int64) error {
 	if limit < -1 {
 		return fmt.Errorf("%w: --limit %d: must be 0 or more (or -1 for all)", errUsage, limit)
 	}
@@ -162,7 +162,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if *parallel < 1 || *parallel > 64 {
 		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
 	}
-	if err := checkLimit(fs, *limit); err != nil {
+	if err := checkLimit(*limit); err != nil {
 		return err
 	}
 	r, closeFn, err := openORC(pos[0])

@@ -47,7 +47,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if *parallel < 1 || *parallel > 64 {
 		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
 	}
-	if err := checkLimit(fs, *limit); err != nil {
+	if err := checkLimit(*limit); err != nil {
 		return err
 	}
 	expr, err := sarg.Parse(*where)
