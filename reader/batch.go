@@ -92,6 +92,7 @@ type BatchReader struct {
 	scratch []byte  // coalesced first reads, copied out (fetch.go)
 	bufs    bufList // stream buffers let go of, for the next pieces
 	stats   ScanStats
+	evo     *evolution // WithReadSchema: the scan runs through it
 	done    bool
 	err     error
 	// Close may come from another goroutine: it sets closed, which Next
@@ -141,6 +142,9 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	}
 	if len(r.tail.Footer.GetStripes()) > 0 && most < uint64(cfg.batchSize) {
 		cfg.batchSize = max(int(most), 1)
+	}
+	if cfg.readSchema != nil {
+		return r.newEvolved(cfg, opts)
 	}
 	br := &BatchReader{r: r, cfg: cfg, mem: &budget{limit: cfg.maxMemory}}
 	if cfg.where != nil {
@@ -302,6 +306,9 @@ func (br *BatchReader) NewBatch() *orc.Batch { return orc.NewBatch(br.schema, br
 
 // Stats returns the work done so far.
 func (br *BatchReader) Stats() ScanStats {
+	if br.evo != nil {
+		return br.evo.stats()
+	}
 	if br.par != nil {
 		return br.par.sum()
 	}
@@ -322,6 +329,9 @@ func (br *BatchReader) statsNow() ScanStats {
 
 // Explain returns the pruning decisions recorded with WithExplain.
 func (br *BatchReader) Explain() string {
+	if br.evo != nil {
+		return br.evo.inner.Explain()
+	}
 	if br.explain == nil {
 		return ""
 	}
@@ -342,6 +352,13 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 	}
 	if err := br.checkBatch(b); err != nil {
 		return err // the caller's mistake: the scan goes on with a good batch
+	}
+	if br.evo != nil {
+		err := br.evo.next(b)
+		if err != nil && err != io.EOF {
+			br.err = err
+		}
+		return err
 	}
 	if br.par != nil {
 		return br.par.next(b)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -80,6 +81,9 @@ type scanConfig struct {
 	rangeLen  int64
 	filter    bool
 	explain   bool
+
+	readSchema *orc.Schema // WithReadSchema, or nil
+	byPosition bool        // WithPositionalMatch
 }
 
 func defaultScanConfig() scanConfig {

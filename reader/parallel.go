@@ -474,6 +474,9 @@ func (p *parallel) sum() ScanStats {
 // decoding, and every Next after Close returns io.EOF.
 func (br *BatchReader) Close() error {
 	br.closed.Store(true)
+	if br.evo != nil {
+		br.evo.inner.Close()
+	}
 	if br.par != nil {
 		br.par.close() // wakes a Next waiting for a worker
 	}
