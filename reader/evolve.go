@@ -657,6 +657,14 @@ func (ev *evolution) next(b *orc.Batch) error {
 // are the file's, in file order (evoNode.inner maps them).
 func (ev *evolution) innerBatch(b *orc.Batch) *orc.Batch {
 	if ib, ok := ev.batches[b]; ok {
+		// The caller may have swapped b's vectors since (a parallel scan
+		// hands its workers' vectors over): point the shared slots at
+		// b's vectors again.
+		for i, k := range ev.top.kids {
+			if j := ev.top.inner[i]; j >= 0 {
+				ib.Cols[j] = relink(k, b.Cols[i], ib.Cols[j])
+			}
+		}
 		return ib
 	}
 	is := ev.inner.Schema()
@@ -715,6 +723,35 @@ func innerVector(n *evoNode, out orc.Vector, t *orc.Schema, capacity int) orc.Ve
 		return uv
 	}
 	return orc.NewVector(t, capacity)
+}
+
+// relink points the shared slots of in, the inner vector for conversion n,
+// at out's vectors, and returns what the inner slot holds.
+func relink(n *evoNode, out, in orc.Vector) orc.Vector {
+	switch n.kind {
+	case cvSame:
+		return out
+	case cvStruct:
+		sv, o := in.(*orc.StructVector), out.(*orc.StructVector)
+		for i, k := range n.kids {
+			if j := n.inner[i]; j >= 0 {
+				sv.Fields[j] = relink(k, o.Fields[i], sv.Fields[j])
+			}
+		}
+	case cvList:
+		lv := in.(*orc.ListVector)
+		lv.Elem = relink(n.kids[0], out.(*orc.ListVector).Elem, lv.Elem)
+	case cvMap:
+		mv, o := in.(*orc.MapVector), out.(*orc.MapVector)
+		mv.Keys = relink(n.kids[0], o.Keys, mv.Keys)
+		mv.Values = relink(n.kids[1], o.Values, mv.Values)
+	case cvUnion:
+		uv, o := in.(*orc.UnionVector), out.(*orc.UnionVector)
+		for i, k := range n.kids {
+			uv.Children[i] = relink(k, o.Children[i], uv.Children[i])
+		}
+	}
+	return in
 }
 
 // convert fills out, a vector of n.read's type, from in (the inner scan's

@@ -215,6 +215,20 @@ func TestReadSchemaRows(t *testing.T) {
 	if again := string(reader.AppendJSONRow(nil, b1, 0)); again != first || first != want[0] {
 		t.Fatalf("batch 1 changed by filling batch 2:\n%s\n%s\nwant %s", first, again, want[0])
 	}
+	// A caller swapping vectors out of its batch (as dataset scans do)
+	// keeps what it took.
+	spare := br.NewBatch()
+	b1.Cols, spare.Cols = spare.Cols, b1.Cols
+	held := string(reader.AppendJSONRow(nil, spare, 0))
+	if err := br.Next(b1); err != nil {
+		t.Fatal(err)
+	}
+	if again := string(reader.AppendJSONRow(nil, spare, 0)); again != held {
+		t.Fatalf("vectors swapped out of a batch were overwritten:\n%s\n%s", held, again)
+	}
+	if got := string(reader.AppendJSONRow(nil, b1, 0)); got != want[1000] {
+		t.Fatalf("after a swap: got %s, want %s", got, want[1000])
+	}
 	// Projection by read names, in read order, with the missing column.
 	got, _ := evoRows(t, old, reader.WithReadSchema(read), reader.WithColumns("newcol", "st.x", "a"))
 	wantP, _ := evoRows(t, ref, reader.WithColumns("newcol", "st.x", "a"))
