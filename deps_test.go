@@ -27,11 +27,13 @@ var allowed = map[string][]string{
 	"sarg":                        {"", "stats", "bloomfilter"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
+	"dataset":                     {"", "stats", "sarg", "reader"},
+	"httpfile":                    {},
 	"internal/examples":           {},
 	"internal/fanout":             {},
 	"internal/structmap":          {""},
 	"internal/testutil":           {"", "format", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

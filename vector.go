@@ -339,3 +339,70 @@ func (b *Batch) Col(name string) Vector {
 	}
 	return nil
 }
+
+// Truncate cuts v, and its children, back to its first n rows, keeping its
+// buffers. A vector of n rows or fewer is left as it is.
+func Truncate(v Vector, n int) {
+	if v.Len() <= n {
+		return
+	}
+	if n <= 0 {
+		v.Reset()
+		return
+	}
+	cut := func(nulls *Nulls) {
+		if len(nulls.Nulls) > n {
+			nulls.Nulls = nulls.Nulls[:n]
+		}
+	}
+	switch x := v.(type) {
+	case *LongVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *DoubleVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *DecimalVector:
+		x.Values = x.Values[:n]
+		cut(&x.Nulls)
+	case *TimestampVector:
+		x.Seconds, x.Nanos = x.Seconds[:n], x.Nanos[:n]
+		cut(&x.Nulls)
+	case *BytesVector:
+		x.Data = x.Data[:x.Offsets[n]]
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *StructVector:
+		for _, f := range x.Fields {
+			Truncate(f, n)
+		}
+		x.N = n
+		cut(&x.Nulls)
+	case *ListVector:
+		Truncate(x.Elem, int(x.Offsets[n]))
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *MapVector:
+		Truncate(x.Keys, int(x.Offsets[n]))
+		Truncate(x.Values, int(x.Offsets[n]))
+		x.Offsets = x.Offsets[:n+1]
+		cut(&x.Nulls)
+	case *UnionVector:
+		for _, c := range x.Children {
+			Truncate(c, n)
+		}
+		x.Tags = x.Tags[:n]
+		cut(&x.Nulls)
+	}
+}
+
+// Truncate cuts the batch back to its first n rows (see Truncate).
+func (b *Batch) Truncate(n int) {
+	if n >= b.NumRows {
+		return
+	}
+	for _, c := range b.Cols {
+		Truncate(c, n)
+	}
+	b.NumRows = max(n, 0)
+}

@@ -947,62 +947,7 @@ func (rb *rowBuilder) rows() int {
 // truncate cuts every column back to n rows.
 func (rb *rowBuilder) truncate(n int) {
 	for _, c := range rb.cols {
-		truncateVector(c.vec, n)
-	}
-}
-
-// truncateVector cuts v (and its children) back to its first n rows.
-func truncateVector(v orc.Vector, n int) {
-	if v.Len() <= n {
-		return
-	}
-	if n == 0 {
-		v.Reset()
-		return
-	}
-	cut := func(nulls *orc.Nulls) {
-		if len(nulls.Nulls) > n {
-			nulls.Nulls = nulls.Nulls[:n]
-		}
-	}
-	switch x := v.(type) {
-	case *orc.LongVector:
-		x.Values = x.Values[:n]
-		cut(&x.Nulls)
-	case *orc.DoubleVector:
-		x.Values = x.Values[:n]
-		cut(&x.Nulls)
-	case *orc.DecimalVector:
-		x.Values = x.Values[:n]
-		cut(&x.Nulls)
-	case *orc.TimestampVector:
-		x.Seconds, x.Nanos = x.Seconds[:n], x.Nanos[:n]
-		cut(&x.Nulls)
-	case *orc.BytesVector:
-		x.Data = x.Data[:x.Offsets[n]]
-		x.Offsets = x.Offsets[:n+1]
-		cut(&x.Nulls)
-	case *orc.StructVector:
-		for _, f := range x.Fields {
-			truncateVector(f, n)
-		}
-		x.N = n
-		cut(&x.Nulls)
-	case *orc.ListVector:
-		truncateVector(x.Elem, int(x.Offsets[n]))
-		x.Offsets = x.Offsets[:n+1]
-		cut(&x.Nulls)
-	case *orc.MapVector:
-		truncateVector(x.Keys, int(x.Offsets[n]))
-		truncateVector(x.Values, int(x.Offsets[n]))
-		x.Offsets = x.Offsets[:n+1]
-		cut(&x.Nulls)
-	case *orc.UnionVector:
-		for _, c := range x.Children {
-			truncateVector(c, n)
-		}
-		x.Tags = x.Tags[:n]
-		cut(&x.Nulls)
+		orc.Truncate(c.vec, n)
 	}
 }
 

@@ -1,0 +1,423 @@
+// Package dataset reads many ORC files as one table: a directory tree (with
+// Hive-style partition directories such as dt=2024-03-10), a list of paths,
+// an fs.FS, or files the caller opens from its own storage. Files written
+// over the years with other schemas are read through one read schema
+// (reader.WithReadSchema). A scan prunes in order: partition values first,
+// before any file is opened, then each file's footer statistics, then the
+// single-file path (stripes, row groups, bloom filters).
+//
+// For distributed engines, Splits cuts the dataset into (file, offset,
+// length) units aligned to stripes: reading every split once returns every
+// row once, and a split serialises to JSON, so n goroutines or n processes
+// can each take a share (see the example).
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+)
+
+// Opener opens one file: it returns the bytes as an io.ReaderAt, the
+// file's size, and a Closer for when the scan is done with it (nil when
+// there is nothing to close). It is how callers bring their own storage:
+// an S3 or GCS client wraps a ranged GET in ReadAt.
+type Opener func() (r io.ReaderAt, size int64, c io.Closer, err error)
+
+// File is one ORC file of a dataset.
+type File struct {
+	// Name identifies the file: a slash-separated path relative to the
+	// dataset's root. Files are scanned in Name order, and the directory
+	// names in it (key=value) give the partition values.
+	Name string
+	// Open opens it.
+	Open Opener
+}
+
+// HivePartitionDefault is the directory value Hive writes for a NULL
+// partition value.
+const HivePartitionDefault = "__HIVE_DEFAULT_PARTITION__"
+
+// skipName reports whether a directory entry is left out of a dataset:
+// hidden files and the markers and checksums engines leave beside the data
+// (names starting with "." or "_", such as _SUCCESS and .part-0.crc).
+func skipName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// FromPaths lists the files of local paths: a file as it is, a directory
+// with every file below it (hidden and marker files left out, see Dir). A
+// file's Name is its path relative to the directory it was found in, or its
+// base name when given directly.
+func FromPaths(paths ...string) ([]File, error) {
+	var files []File
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			files = append(files, File{Name: filepath.Base(p), Open: openLocal(p)})
+			continue
+		}
+		fsFiles, err := FromFS(os.DirFS(p), ".")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fsFiles...)
+	}
+	return files, nil
+}
+
+// Dir lists the files below a local directory (FromPaths of one directory).
+func Dir(root string) ([]File, error) { return FromPaths(root) }
+
+// openLocal opens a local file.
+func openLocal(p string) Opener {
+	return func() (io.ReaderAt, int64, io.Closer, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, 0, nil, fmt.Errorf("dataset: %s is not a regular file", p)
+		}
+		return f, fi.Size(), f, nil
+	}
+}
+
+// FromFS lists the files below root in fsys, in lexical order, leaving out
+// hidden and marker files (names starting with "." or "_"). The files fsys
+// opens must implement io.ReaderAt (os.DirFS and embed.FS files do).
+func FromFS(fsys fs.FS, root string) ([]File, error) {
+	var files []File
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != root && skipName(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		name := p
+		if root != "." {
+			name = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		}
+		files = append(files, File{Name: name, Open: openFS(fsys, p)})
+		return nil
+	})
+	return files, err
+}
+
+// openFS opens a file of an fs.FS.
+func openFS(fsys fs.FS, p string) Opener {
+	return func() (io.ReaderAt, int64, io.Closer, error) {
+		f, err := fsys.Open(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			f.Close()
+			return nil, 0, nil, fmt.Errorf("dataset: %s: the fs.FS file does not implement io.ReaderAt", p)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		return ra, fi.Size(), f, nil
+	}
+}
+
+// FromOpeners makes files from names and a function opening a name: the way
+// to read from an object store, whose client lists the names.
+func FromOpeners(names []string, open func(name string) (io.ReaderAt, int64, io.Closer, error)) []File {
+	files := make([]File, len(names))
+	for i, n := range names {
+		files[i] = File{Name: n, Open: func() (io.ReaderAt, int64, io.Closer, error) { return open(n) }}
+	}
+	return files
+}
+
+// Option configures a Dataset.
+type Option func(*Dataset) error
+
+// WithSchema sets the read schema, a struct: every file is read through it
+// (reader.WithReadSchema: columns matched by name, missing ones null,
+// widening conversions). Default: the schema of the first file.
+func WithSchema(s *orc.Schema) Option {
+	return func(d *Dataset) error {
+		if s == nil || s.Kind != orc.Struct {
+			return fmt.Errorf("dataset: WithSchema(%v): must be a struct", s)
+		}
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("dataset: WithSchema: %w", err)
+		}
+		d.read = s.Copy()
+		d.read.Assign()
+		return nil
+	}
+}
+
+// WithPartitioning declares the Hive-style partition columns, a struct such
+// as struct<dt:date,region:string>: a directory named key=value in a file's
+// Name gives the file's value for column key (URL-escaped as Hive escapes
+// it; __HIVE_DEFAULT_PARTITION__ or a missing directory is NULL). The
+// columns follow the data columns in every batch, and predicates on them
+// rule out files before they are opened. Types: boolean, the integers,
+// float, double, decimal, string, varchar, char, date (2006-01-02) and
+// timestamp (2006-01-02 15:04:05[.nnnnnnnnn]).
+func WithPartitioning(s *orc.Schema) Option {
+	return func(d *Dataset) error {
+		if s == nil || s.Kind != orc.Struct {
+			return fmt.Errorf("dataset: WithPartitioning(%v): must be a struct", s)
+		}
+		for i, c := range s.Children {
+			switch c.Kind {
+			case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal,
+				orc.String, orc.Varchar, orc.Char, orc.Date, orc.Timestamp:
+			default:
+				return fmt.Errorf("dataset: partition column %s: type %s is not supported", s.FieldNames[i], c)
+			}
+		}
+		d.parts = s.Copy()
+		d.parts.Assign()
+		return nil
+	}
+}
+
+// WithPositionalMatch matches the read schema's top-level columns to each
+// file's by position rather than by name (reader.WithPositionalMatch).
+func WithPositionalMatch(on bool) Option {
+	return func(d *Dataset) error {
+		d.byPosition = on
+		return nil
+	}
+}
+
+// WithReaderOptions sets the options every file is opened with (limits,
+// default time zone).
+func WithReaderOptions(opts ...reader.Option) Option {
+	return func(d *Dataset) error {
+		d.readerOpts = append([]reader.Option(nil), opts...)
+		return nil
+	}
+}
+
+// Dataset is a set of ORC files read as one table. It is immutable and safe
+// for concurrent use: each Scan is independent.
+type Dataset struct {
+	files      []File
+	values     [][]any // per file, its partition values (EvalRow types), nil for NULL
+	read       *orc.Schema
+	parts      *orc.Schema // partition columns, or nil
+	byPosition bool
+	readerOpts []reader.Option
+	schema     *orc.Schema // read columns, then partition columns
+}
+
+// New makes a dataset of files, sorted by Name.
+func New(files []File, opts ...Option) (*Dataset, error) {
+	d := &Dataset{files: slices.Clone(files)}
+	for _, o := range opts {
+		if err := o(d); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(d.files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(d.files); i++ {
+		if d.files[i].Name == d.files[i-1].Name {
+			return nil, fmt.Errorf("dataset: two files are named %q", d.files[i].Name)
+		}
+	}
+	if d.read == nil {
+		if len(d.files) == 0 {
+			return nil, errors.New("dataset: no files, and no schema given (WithSchema)")
+		}
+		of, err := d.open(0)
+		if err != nil {
+			return nil, err
+		}
+		d.read = of.r.Schema().Copy()
+		of.close()
+		if d.read.Kind != orc.Struct {
+			return nil, fmt.Errorf("dataset: %s: the schema %s is not a struct", d.files[0].Name, d.read)
+		}
+		d.read.Assign()
+	}
+	d.schema = d.read.Copy()
+	if d.parts != nil {
+		for i, c := range d.parts.Children {
+			name := d.parts.FieldNames[i]
+			if d.read.Field(name) != nil {
+				return nil, fmt.Errorf("dataset: partition column %s is also a column of the schema %s", name, d.read)
+			}
+			d.schema.Children = append(d.schema.Children, c.Copy())
+			d.schema.FieldNames = append(d.schema.FieldNames, name)
+		}
+	}
+	d.schema.Assign()
+	d.values = make([][]any, len(d.files))
+	if d.parts != nil {
+		for i, f := range d.files {
+			v, err := partitionValues(d.parts, f.Name)
+			if err != nil {
+				return nil, err
+			}
+			d.values[i] = v
+		}
+	}
+	return d, nil
+}
+
+// Files returns the dataset's files in scan order.
+func (d *Dataset) Files() []File { return slices.Clone(d.files) }
+
+// Schema returns the table's schema: the read schema's columns, then the
+// partition columns.
+func (d *Dataset) Schema() *orc.Schema { return d.schema }
+
+// openFile is an opened file of the dataset.
+type openFile struct {
+	r *reader.Reader
+	c io.Closer
+}
+
+func (o *openFile) close() {
+	if o.c != nil {
+		o.c.Close()
+	}
+}
+
+// open opens file i.
+func (d *Dataset) open(i int) (*openFile, error) {
+	f := d.files[i]
+	if f.Open == nil {
+		return nil, fmt.Errorf("dataset: %s: no Open function", f.Name)
+	}
+	ra, size, c, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", f.Name, err)
+	}
+	r, err := reader.Open(ra, size, d.readerOpts...)
+	if err != nil {
+		if c != nil {
+			c.Close()
+		}
+		return nil, fmt.Errorf("dataset: %s: %w", f.Name, err)
+	}
+	return &openFile{r: r, c: c}, nil
+}
+
+// partitionValues parses the key=value directories of a file name into
+// values of the partition columns' types (EvalRow's types), nil for NULL.
+func partitionValues(parts *orc.Schema, name string) ([]any, error) {
+	vals := make([]any, len(parts.Children))
+	dirs := strings.Split(path.Dir(name), "/")
+	for _, dir := range dirs {
+		k, v, ok := strings.Cut(dir, "=")
+		if !ok {
+			continue
+		}
+		if uk, err := url.PathUnescape(k); err == nil {
+			k = uk
+		}
+		for i, fname := range parts.FieldNames {
+			if fname != k && !strings.EqualFold(fname, k) {
+				continue
+			}
+			if v == HivePartitionDefault {
+				vals[i] = nil
+				break
+			}
+			uv, err := url.PathUnescape(v)
+			if err != nil {
+				return nil, fmt.Errorf("dataset: %s: partition %s: bad escape in %q", name, fname, v)
+			}
+			x, err := parseValue(parts.Children[i], uv)
+			if err != nil {
+				return nil, fmt.Errorf("dataset: %s: partition %s=%q: %w", name, fname, uv, err)
+			}
+			vals[i] = x
+			break
+		}
+	}
+	return vals, nil
+}
+
+// parseValue parses a partition value of type t.
+func parseValue(t *orc.Schema, s string) (any, error) {
+	switch t.Kind {
+	case orc.Boolean:
+		return strconv.ParseBool(s)
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		bits := map[orc.Kind]int{orc.Byte: 8, orc.Short: 16, orc.Int: 32, orc.Long: 64}[t.Kind]
+		return strconv.ParseInt(s, 10, bits)
+	case orc.Float, orc.Double:
+		return strconv.ParseFloat(s, 64)
+	case orc.Decimal:
+		v, scale, err := orc.ParseDecimal(s)
+		if err != nil {
+			return nil, err
+		}
+		r, exact, ok := orc.Rescale(v, scale, t.Scale)
+		if !exact || !ok {
+			return nil, fmt.Errorf("does not fit %s", t)
+		}
+		return stats.DecimalValue{Unscaled: r, Scale: t.Scale}, nil
+	case orc.String, orc.Varchar, orc.Char:
+		if t.Kind == orc.Char {
+			for n := len([]rune(s)); n < t.MaxLength; n++ {
+				s += " "
+			}
+		}
+		return s, nil
+	case orc.Date:
+		tm, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			return nil, err
+		}
+		return tm.Unix() / 86400, nil
+	case orc.Timestamp:
+		tm, err := time.Parse("2006-01-02 15:04:05.999999999", s)
+		if err != nil {
+			return nil, err
+		}
+		return timestampValue(tm), nil
+	}
+	return nil, fmt.Errorf("type %s is not supported", t)
+}
+
+// decimalValue is a decimal partition value.
+type decimalValue = stats.DecimalValue
+
+// timestampValue is a wall clock as EvalRow takes it.
+func timestampValue(t time.Time) sarg.TimestampValue {
+	return sarg.TimestampValue{Sec: t.Unix(), Nanos: int32(t.Nanosecond())}
+}

@@ -1,0 +1,711 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+// ScanOption configures a Scan.
+type ScanOption func(*scanConfig) error
+
+type scanConfig struct {
+	columns  []string
+	allCols  bool
+	where    *sarg.Expr
+	filter   bool
+	batch    int
+	limit    int64
+	parallel int
+	fileOpts []reader.ScanOption
+	splits   []Split
+	explain  bool
+}
+
+// WithColumns selects columns by name (data or partition columns; nested
+// fields with dots). Default: every column.
+func WithColumns(names ...string) ScanOption {
+	return func(c *scanConfig) error {
+		c.columns, c.allCols = append([]string(nil), names...), false
+		return nil
+	}
+}
+
+// WithSearchArgument sets the predicate, on the dataset's schema (partition
+// columns included): partition leaves rule files out before they are
+// opened, the others prune each file as reader.WithSearchArgument does.
+func WithSearchArgument(e sarg.Expr) ScanOption {
+	return func(c *scanConfig) error {
+		c.where = &e
+		return nil
+	}
+}
+
+// WithExactFilter returns only the rows for which the predicate is TRUE.
+func WithExactFilter(on bool) ScanOption {
+	return func(c *scanConfig) error {
+		c.filter = on
+		return nil
+	}
+}
+
+// WithBatchSize sets the most rows a batch holds. Default 1024.
+func WithBatchSize(n int) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1 || n > 1<<20 {
+			return fmt.Errorf("dataset: WithBatchSize(%d): must be 1..%d", n, 1<<20)
+		}
+		c.batch = n
+		return nil
+	}
+}
+
+// WithLimit stops the scan after n rows. Default: no limit (-1).
+func WithLimit(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < -1 {
+			return fmt.Errorf("dataset: WithLimit(%d): must be -1 (no limit) or more", n)
+		}
+		c.limit = n
+		return nil
+	}
+}
+
+// WithParallelism scans up to n files (or splits) at once, each on its own
+// goroutine, returning their rows in order; n is also the most files open
+// at once. Default 1 (a file decodes ahead of the caller by a batch).
+func WithParallelism(n int) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1 || n > 1024 {
+			return fmt.Errorf("dataset: WithParallelism(%d): must be 1..1024", n)
+		}
+		c.parallel = n
+		return nil
+	}
+}
+
+// WithFileOptions adds options to every file's scan (reader.WithReadWindow,
+// WithCoalesceGap, WithMaxScanMemory, WithParallelism within a file...).
+// Columns, predicate, filter and batch size come from the dataset's
+// options.
+func WithFileOptions(opts ...reader.ScanOption) ScanOption {
+	return func(c *scanConfig) error {
+		c.fileOpts = append(c.fileOpts, opts...)
+		return nil
+	}
+}
+
+// WithSplits restricts the scan to the given splits (from Splits, perhaps
+// read back from JSON), in their order.
+func WithSplits(splits ...Split) ScanOption {
+	return func(c *scanConfig) error {
+		c.splits = append([]Split(nil), splits...)
+		if c.splits == nil {
+			c.splits = []Split{}
+		}
+		return nil
+	}
+}
+
+// Stats counts a dataset scan's work: the files' reader.ScanStats summed,
+// with FilesConsidered counting the files (or splits) of the scan and
+// FilesSkipped those ruled out by partition values or footer statistics.
+type Stats struct {
+	reader.ScanStats
+	FilesPrunedByPartition int // of FilesSkipped: ruled out by partition values, never opened
+	FilesOpened            int
+}
+
+// String formats the statistics.
+func (s Stats) String() string {
+	return fmt.Sprintf("%s\nfiles: %d opened, %d pruned by partition values", s.ScanStats, s.FilesOpened, s.FilesPrunedByPartition)
+}
+
+// unit is one file, or one split of a file, to scan.
+type unit struct {
+	file     int
+	rangeOn  bool
+	off, len int64
+	where    *sarg.Expr // the predicate with the file's partition values put in, or nil
+}
+
+// Scanner returns the rows of a dataset scan, batch by batch. It belongs to
+// one goroutine, except Close, which may come from any.
+type Scanner struct {
+	d        *Dataset
+	cfg      scanConfig
+	schema   *orc.Schema // the batches' schema
+	dataCols []string    // per-file WithColumns (read schema names)
+	dataOut  *orc.Schema // per-file batch schema
+	partOut  []int       // batch columns after the data: partition column indexes
+	units    []unit
+
+	stats    Stats
+	returned int64
+	err      error
+	explain  strings.Builder
+
+	order  chan *job // jobs, in unit order
+	cur    *job
+	stop   chan struct{}
+	closed atomic.Bool
+	once   sync.Once
+	wg     sync.WaitGroup
+}
+
+// job scans one unit on its own goroutine.
+type job struct {
+	u    unit
+	out  chan result
+	free chan *jobBatch
+}
+
+type jobBatch struct {
+	full *orc.Batch // the dataset's schema
+	view *orc.Batch // the file scan's columns, sharing full's
+}
+
+type result struct {
+	jb      *jobBatch
+	err     error
+	stats   *reader.ScanStats // set on the job's last result
+	explain string
+}
+
+// Scan starts a scan of the dataset. Close it when done.
+func (d *Dataset) Scan(opts ...ScanOption) (*Scanner, error) {
+	cfg := scanConfig{allCols: true, batch: 1024, limit: -1, parallel: 1}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	s := &Scanner{d: d, cfg: cfg, stop: make(chan struct{})}
+	if err := s.project(); err != nil {
+		return nil, err
+	}
+	if err := s.plan(); err != nil {
+		return nil, err
+	}
+	s.order = make(chan *job, cfg.parallel)
+	s.wg.Add(1)
+	go s.dispatch()
+	return s, nil
+}
+
+// isPartition reports whether a column path names a partition column, and
+// which.
+func (s *Scanner) isPartition(p string) (int, bool) {
+	if s.d.parts == nil {
+		return -1, false
+	}
+	for i, n := range s.d.parts.FieldNames {
+		if p == n || p == sarg.Col(n) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// project splits the selected columns into data and partition columns and
+// builds the batches' schema.
+func (s *Scanner) project() error {
+	d := s.d
+	wantPart := make([]bool, 0)
+	if d.parts != nil {
+		wantPart = make([]bool, len(d.parts.Children))
+	}
+	var names []string
+	if s.cfg.allCols {
+		for _, n := range d.read.FieldNames {
+			names = append(names, sarg.Col(n))
+		}
+		for i := range wantPart {
+			wantPart[i] = true
+		}
+	} else {
+		for _, n := range s.cfg.columns {
+			if i, ok := s.isPartition(n); ok {
+				wantPart[i] = true
+				continue
+			}
+			if d.read.Find(n) == nil {
+				return fmt.Errorf("dataset: no column %q in %s", n, d.schema)
+			}
+			names = append(names, n)
+		}
+	}
+	if s.cfg.where != nil {
+		b, err := sarg.Bind(*s.cfg.where, d.schema)
+		if err != nil {
+			return err
+		}
+		for _, l := range b.Leaves() {
+			if i, ok := s.isPartition(l.Name); ok {
+				wantPart[i] = true
+			} else {
+				names = append(names, l.Name)
+			}
+		}
+	}
+	s.dataCols = names
+	// The per-file batches' schema: the read schema cut to names, as the
+	// reader cuts it (fields in schema order, subtrees whole).
+	sel := make([]bool, d.read.MaxID()+1)
+	sel[0] = true
+	for _, n := range names {
+		node := d.read.Find(n)
+		for id := node.ID(); id <= node.MaxID(); id++ {
+			sel[id] = true
+		}
+		markAncestors(d.read, node.ID(), sel)
+	}
+	s.dataOut = cut(d.read, sel)
+	s.dataOut.Assign()
+	out := s.dataOut.Copy()
+	for i, want := range wantPart {
+		if want {
+			s.partOut = append(s.partOut, i)
+			out.Children = append(out.Children, d.parts.Children[i].Copy())
+			out.FieldNames = append(out.FieldNames, d.parts.FieldNames[i])
+		}
+	}
+	out.Assign()
+	s.schema = out
+	return nil
+}
+
+// markAncestors marks the struct columns above column id.
+func markAncestors(root *orc.Schema, id int, sel []bool) {
+	n := root
+	for n.ID() != id {
+		sel[n.ID()] = true
+		var next *orc.Schema
+		for _, c := range n.Children {
+			if id >= c.ID() && id <= c.MaxID() {
+				next = c
+			}
+		}
+		if next == nil {
+			return
+		}
+		n = next
+	}
+}
+
+// cut returns the schema with the struct fields sel selects.
+func cut(n *orc.Schema, sel []bool) *orc.Schema {
+	p := &orc.Schema{Kind: n.Kind, Precision: n.Precision, Scale: n.Scale, MaxLength: n.MaxLength, Attributes: n.Attributes}
+	for i, c := range n.Children {
+		if n.Kind == orc.Struct && !sel[c.ID()] {
+			continue
+		}
+		p.Children = append(p.Children, cut(c, sel))
+		if n.Kind == orc.Struct {
+			p.FieldNames = append(p.FieldNames, n.FieldNames[i])
+		}
+	}
+	return p
+}
+
+// plan lists the units of the scan and rules out those whose partition
+// values make the predicate FALSE or NULL.
+func (s *Scanner) plan() error {
+	d := s.d
+	var units []unit
+	if s.cfg.splits != nil {
+		byName := map[string]int{}
+		for i, f := range d.files {
+			byName[f.Name] = i
+		}
+		for _, sp := range s.cfg.splits {
+			i, ok := byName[sp.File]
+			if !ok {
+				return fmt.Errorf("dataset: split of %q: no such file in the dataset", sp.File)
+			}
+			if sp.Offset < 0 || sp.Length < 0 {
+				return fmt.Errorf("dataset: split of %q: offset %d, length %d", sp.File, sp.Offset, sp.Length)
+			}
+			units = append(units, unit{file: i, rangeOn: true, off: sp.Offset, len: sp.Length})
+		}
+	} else {
+		for i := range d.files {
+			units = append(units, unit{file: i})
+		}
+	}
+	for _, u := range units {
+		s.stats.FilesConsidered++
+		if s.cfg.where != nil {
+			e, err := s.withPartitionValues(*s.cfg.where, d.values[u.file])
+			if err != nil {
+				return err
+			}
+			switch e.Op {
+			case sarg.OpFalse, sarg.OpNull:
+				s.stats.FilesSkipped++
+				s.stats.FilesPrunedByPartition++
+				if s.cfg.explain {
+					fmt.Fprintf(&s.explain, "%s: ruled out by its partition values\n", d.files[u.file].Name)
+				}
+				continue
+			case sarg.OpTrue:
+			default:
+				u.where = &e
+			}
+		}
+		s.units = append(s.units, u)
+	}
+	return nil
+}
+
+// withPartitionValues returns the predicate with every leaf on a partition
+// column replaced by its value for a file's partition values (the leaf is
+// the same for every row of the file), folded.
+func (s *Scanner) withPartitionValues(e sarg.Expr, vals []any) (sarg.Expr, error) {
+	if s.d.parts == nil {
+		return e, nil
+	}
+	var walk func(e sarg.Expr) (sarg.Expr, error)
+	walk = func(e sarg.Expr) (sarg.Expr, error) {
+		switch e.Op {
+		case sarg.OpAnd, sarg.OpOr, sarg.OpNot:
+			kids := make([]sarg.Expr, len(e.Children))
+			for i, c := range e.Children {
+				k, err := walk(c)
+				if err != nil {
+					return e, err
+				}
+				kids[i] = k
+			}
+			switch e.Op {
+			case sarg.OpAnd:
+				return sarg.And(kids...), nil
+			case sarg.OpOr:
+				return sarg.Or(kids...), nil
+			}
+			return sarg.Not(kids[0]), nil
+		case sarg.OpLeaf:
+			i, ok := s.isPartition(e.Leaf.Column)
+			if !ok {
+				return e, nil
+			}
+			b, err := sarg.Bind(e, s.d.parts)
+			if err != nil {
+				return e, err
+			}
+			row := map[int]any{}
+			if vals[i] != nil {
+				row[s.d.parts.Children[i].ID()] = vals[i]
+			}
+			match, known := b.EvalRow(row)
+			switch {
+			case !known:
+				return sarg.NullExpr(), nil
+			case match:
+				return sarg.True(), nil
+			}
+			return sarg.False(), nil
+		}
+		return e, nil
+	}
+	t, err := walk(e)
+	if err != nil {
+		return e, err
+	}
+	return sarg.Normalize(t), nil
+}
+
+// dispatch starts the jobs in unit order, at most cfg.parallel at once.
+func (s *Scanner) dispatch() {
+	defer s.wg.Done()
+	defer close(s.order)
+	sem := make(chan struct{}, s.cfg.parallel)
+	for _, u := range s.units {
+		select {
+		case sem <- struct{}{}:
+		case <-s.stop:
+			return
+		}
+		j := &job{u: u, out: make(chan result, 2), free: make(chan *jobBatch, 2)}
+		for range 2 {
+			full := orc.NewBatch(s.schema, s.cfg.batch)
+			j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
+		}
+		select {
+		case s.order <- j:
+		case <-s.stop:
+			<-sem
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer func() { <-sem }()
+			s.run(j)
+		}()
+	}
+}
+
+// run scans one unit, sending its batches and, last, its statistics.
+func (s *Scanner) run(j *job) {
+	defer close(j.out)
+	send := func(r result) bool {
+		select {
+		case j.out <- r:
+			return true
+		case <-s.stop:
+			return false
+		}
+	}
+	fail := func(err error) { send(result{err: err}) }
+	of, err := s.d.open(j.u.file)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer of.close()
+	name := s.d.files[j.u.file].Name
+	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
+	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
+		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
+	if j.u.where != nil {
+		opts = append(opts, reader.WithSearchArgument(*j.u.where), reader.WithExactFilter(s.cfg.filter))
+	}
+	if j.u.rangeOn {
+		opts = append(opts, reader.WithRange(j.u.off, j.u.len))
+	}
+	if s.cfg.explain {
+		opts = append(opts, reader.WithExplain())
+	}
+	br, err := of.r.NewBatchReader(opts...)
+	if err != nil {
+		fail(fmt.Errorf("dataset: %s: %w", name, err))
+		return
+	}
+	defer br.Close()
+	if got := br.Schema().String(); got != s.dataOut.String() {
+		fail(fmt.Errorf("dataset: %s: the scan's schema is %s, not %s", name, got, s.dataOut))
+		return
+	}
+	vals := s.d.values[j.u.file]
+	for {
+		var jb *jobBatch
+		select {
+		case jb = <-j.free:
+		case <-s.stop:
+			return
+		}
+		jb.view.Cols = jb.full.Cols[:len(s.dataOut.Children)]
+		err := br.Next(jb.view)
+		if err == io.EOF {
+			st := br.Stats()
+			send(result{stats: &st, explain: br.Explain()})
+			return
+		}
+		if err != nil {
+			fail(fmt.Errorf("dataset: %s: %w", name, err))
+			return
+		}
+		n := jb.view.NumRows
+		jb.full.NumRows = n
+		for k, pi := range s.partOut {
+			fillConstant(jb.full.Cols[len(s.dataOut.Children)+k], s.d.parts.Children[pi], vals[pi], n)
+		}
+		if !send(result{jb: jb}) {
+			return
+		}
+	}
+}
+
+// Schema returns the batches' schema: the selected data columns (and the
+// predicate's) in schema order, then the selected partition columns.
+func (s *Scanner) Schema() *orc.Schema { return s.schema }
+
+// NewBatch returns a batch for Next.
+func (s *Scanner) NewBatch() *orc.Batch { return orc.NewBatch(s.schema, s.cfg.batch) }
+
+// Next fills b with the next rows; io.EOF when none remain. The batch's
+// previous vectors go back to the scan for reuse.
+func (s *Scanner) Next(b *orc.Batch) error {
+	if s.closed.Load() && s.err == nil {
+		s.err = io.EOF
+	}
+	if s.err != nil {
+		return s.err
+	}
+	if b == nil || len(b.Cols) != len(s.schema.Children) {
+		return errors.New("dataset: Next: the batch does not have the scan's schema (make batches with Scanner.NewBatch)")
+	}
+	for {
+		if s.cfg.limit >= 0 && s.returned >= s.cfg.limit {
+			s.finish(io.EOF)
+			return io.EOF
+		}
+		if s.cur == nil {
+			j, ok := <-s.order
+			if !ok {
+				s.finish(io.EOF)
+				return io.EOF
+			}
+			s.cur = j
+		}
+		r, ok := <-s.cur.out
+		if !ok { // the job stopped (Close)
+			s.finish(io.EOF)
+			return io.EOF
+		}
+		if r.err != nil {
+			s.finish(r.err)
+			return r.err
+		}
+		if r.stats != nil {
+			s.add(*r.stats)
+			if r.explain != "" {
+				fmt.Fprintf(&s.explain, "%s:\n%s", s.d.files[s.cur.u.file].Name, r.explain)
+			}
+			s.cur = nil
+			continue
+		}
+		b.Cols, r.jb.full.Cols = r.jb.full.Cols, b.Cols
+		b.NumRows = r.jb.full.NumRows
+		b.Schema = s.schema
+		s.cur.free <- r.jb
+		if s.cfg.limit >= 0 && s.returned+int64(b.NumRows) > s.cfg.limit {
+			b.Truncate(int(s.cfg.limit - s.returned))
+		}
+		s.returned += int64(b.NumRows)
+		return nil
+	}
+}
+
+// add adds a finished file's statistics.
+func (s *Scanner) add(st reader.ScanStats) {
+	t := &s.stats.ScanStats
+	s.stats.FilesOpened++
+	t.FilesSkipped += st.FilesSkipped
+	t.StripesConsidered += st.StripesConsidered
+	t.StripesSkipped += st.StripesSkipped
+	t.StripesPruned += st.StripesPruned
+	t.GroupsConsidered += st.GroupsConsidered
+	t.GroupsSkipped += st.GroupsSkipped
+	t.GroupsSkippedByBloom += st.GroupsSkippedByBloom
+	t.StripesRead += st.StripesRead
+	t.ReadCalls += st.ReadCalls
+	t.BytesRead += st.BytesRead
+	t.IndexBytesRead += st.IndexBytesRead
+	t.RowsDecoded += st.RowsDecoded
+	t.RowsReturned += st.RowsReturned
+	t.UnplannedReads += st.UnplannedReads
+}
+
+// Stats returns the work of the files finished so far: complete once Next
+// has returned io.EOF. RowsReturned counts the rows the files returned,
+// before WithLimit.
+func (s *Scanner) Stats() Stats { return s.stats }
+
+// Explain returns, with WithExplain, the partition decisions and each
+// file's pruning decisions.
+func (s *Scanner) Explain() string { return s.explain.String() }
+
+// finish ends the scan with err (io.EOF when done).
+func (s *Scanner) finish(err error) {
+	s.err = err
+	s.Close()
+}
+
+// Close stops the scan and closes its files; safe from any goroutine and
+// more than once.
+func (s *Scanner) Close() error {
+	s.closed.Store(true)
+	s.once.Do(func() {
+		close(s.stop)
+		// Drain, so that no job blocks on a full channel.
+		go func() {
+			for j := range s.order {
+				for range j.out {
+				}
+			}
+		}()
+		s.wg.Wait()
+	})
+	return nil
+}
+
+// WithExplain records the pruning decisions (Scanner.Explain).
+func WithExplain() ScanOption {
+	return func(c *scanConfig) error {
+		c.explain = true
+		return nil
+	}
+}
+
+// fillConstant makes v n rows of one partition value (nil: NULL).
+func fillConstant(v orc.Vector, t *orc.Schema, val any, n int) {
+	v.Reset()
+	null := val == nil
+	nulls := func(ns *orc.Nulls) {
+		if null {
+			for range n {
+				ns.Nulls = append(ns.Nulls, true)
+			}
+		}
+	}
+	switch x := v.(type) {
+	case *orc.LongVector:
+		var iv int64
+		switch w := val.(type) {
+		case int64:
+			iv = w
+		case bool:
+			if w {
+				iv = 1
+			}
+		}
+		for range n {
+			x.Values = append(x.Values, iv)
+		}
+		nulls(&x.Nulls)
+	case *orc.DoubleVector:
+		f, _ := val.(float64)
+		for range n {
+			x.Values = append(x.Values, f)
+		}
+		nulls(&x.Nulls)
+	case *orc.DecimalVector:
+		x.Scale = t.Scale
+		var dv orc.Int128
+		if !null {
+			dv = val.(decimalValue).Unscaled
+		}
+		for range n {
+			x.Values = append(x.Values, dv)
+		}
+		nulls(&x.Nulls)
+	case *orc.BytesVector:
+		str, _ := val.(string)
+		for range n {
+			if null {
+				x.AppendNull()
+			} else {
+				x.AppendString(str)
+			}
+		}
+	case *orc.TimestampVector:
+		var tv sarg.TimestampValue
+		if !null {
+			tv = val.(sarg.TimestampValue)
+		}
+		for range n {
+			x.Seconds = append(x.Seconds, tv.Sec)
+			x.Nanos = append(x.Nanos, tv.Nanos)
+		}
+		nulls(&x.Nulls)
+	}
+}
