@@ -15,8 +15,8 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE [--columns a,b.c] [--limit N] [--parallel N]", run: runCat,
-		desc: "print the rows as JSON lines (FILE may be - for standard input)"})
+	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--parallel N] [--schema S] [--partitions S]", run: runCat,
+		desc: "print the rows as JSON lines (FILE may be - for standard input; several files or a directory read as one table)"})
 }
 
 // parseFlags parses flags that may come before or after positional args.
@@ -41,6 +41,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 func openORC(path string) (*reader.Reader, func(), error) {
 	if path == "-" {
 		return openBuffered(os.Stdin, "standard input")
+	}
+	if isURL(path) {
+		return openURL(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -151,12 +154,13 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
-	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
+	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
+	df := addDatasetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		return errUsage
 	}
 	if *parallel < 1 || *parallel > 64 {
@@ -165,29 +169,23 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if err := checkLimit(*limit); err != nil {
 		return err
 	}
-	r, closeFn, err := openORC(pos[0])
+	req := scanRequest{parallel: *parallel, limit: *limit}
+	if *columns != "" {
+		req.columns = splitList(*columns)
+	}
+	src, closeFn, err := openSource(pos, df, req, stderr, "cat")
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	opts := []reader.ScanOption{reader.WithParallelism(*parallel)}
-	if *columns != "" {
-		opts = append(opts, reader.WithColumns(splitList(*columns)...))
-	} else {
-		noteEncrypted(r, stderr, "cat")
-	}
-	br, err := r.NewBatchReader(opts...)
-	if err != nil {
-		return err
-	}
-	defer br.Close()
+	defer src.Close()
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
-	b := br.NewBatch()
+	b := src.NewBatch()
 	var line []byte
 	var n int64
 	for *limit < 0 || n < *limit {
-		if err := br.Next(b); err == io.EOF {
+		if err := src.Next(b); err == io.EOF {
 			break
 		} else if err != nil {
 			return err

@@ -69,8 +69,12 @@ func TestInputKinds(t *testing.T) {
 			t.Fatalf("cat FIFO: %v, %d bytes, want %d", err, len(got), len(want))
 		}
 	}
-	if _, err := catOf(t, nil, t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
-		t.Fatalf("cat of a directory: %v", err)
+	// A directory is a dataset (multi_test.go); an empty one says so.
+	if _, err := catOf(t, nil, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no files found") {
+		t.Fatalf("cat of an empty directory: %v", err)
+	}
+	if err := runMeta([]string{t.TempDir()}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("meta of a directory: %v", err)
 	}
 	empty := filepath.Join(t.TempDir(), "empty.orc")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {

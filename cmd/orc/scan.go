@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N] [--parallel N]",
+		usage: "scan FILE|DIR|URL... --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
 		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
@@ -23,7 +23,10 @@ func init() {
   logic         NOT, AND, OR, parentheses (AND binds tighter than OR)
   literals      5, -2.5, 1e3, 'text' ('' for a quote), DATE '2024-03-10',
                 TIMESTAMP '2024-03-10 01:30:00'; NULL only in IN lists and with <=>
-Rows are kept when the predicate is TRUE (SQL three-valued logic).`,
+Rows are kept when the predicate is TRUE (SQL three-valued logic).
+Several files or a directory read as one table: --schema is the read schema
+(columns matched by name, missing ones null), --partitions the types of the
+key=value directories, which the predicate prunes before opening a file.`,
 		run: runScan})
 }
 
@@ -36,12 +39,13 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
-	parallel := fs.Int("parallel", 1, "decode on N goroutines, rows still in file order (1..64)")
+	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
+	df := addDatasetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || *where == "" {
+	if len(pos) == 0 || *where == "" {
 		return errUsage
 	}
 	if *parallel < 1 || *parallel > 64 {
@@ -54,26 +58,17 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, closeFn, err := openORC(pos[0])
+	var wanted []string
+	req := scanRequest{where: &expr, filter: !*noFilter, explain: *explain, parallel: *parallel, limit: *limit}
+	if *columns != "" {
+		wanted = splitList(*columns)
+		req.columns = wanted
+	}
+	br, closeFn, err := openSource(pos, df, req, stderr, "scan")
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	opts := []reader.ScanOption{reader.WithSearchArgument(expr), reader.WithExactFilter(!*noFilter), reader.WithParallelism(*parallel)}
-	var wanted []string
-	if *columns != "" {
-		wanted = splitList(*columns)
-		opts = append(opts, reader.WithColumns(wanted...))
-	} else {
-		noteEncrypted(r, stderr, "scan")
-	}
-	if *explain {
-		opts = append(opts, reader.WithExplain())
-	}
-	br, err := r.NewBatchReader(opts...)
-	if err != nil {
-		return err
-	}
 	defer br.Close()
 	// Print the requested columns only, though the batch also holds the
 	// predicate's.
@@ -106,7 +101,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, br.Explain())
 	}
 	if *showStats {
-		fmt.Fprintln(stderr, br.Stats())
+		fmt.Fprintln(stderr, br.statsText())
 		if *limit >= 0 {
 			// The scan stops at the batch holding the last row printed.
 			fmt.Fprintf(stderr, "printed: %d rows (--limit %d)\n", n, *limit)

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/httpfile"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+func init() {
+	register(command{name: "count", usage: "count FILE|DIR|URL...",
+		desc: "print the rows of each file (directories recursively) and the total, from the footers", run: runCount})
+}
+
+// isURL reports whether a path is an HTTP(S) URL, read with range requests.
+func isURL(p string) bool {
+	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://")
+}
+
+// openURL opens an ORC file over HTTP.
+func openURL(url string) (*reader.Reader, func(), error) {
+	f, err := httpfile.Open(context.Background(), url)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := reader.Open(f, f.Size())
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, func() { f.Close() }, nil
+}
+
+// urlOpener is a dataset.Opener for a URL.
+func urlOpener(url string) dataset.Opener {
+	return func() (io.ReaderAt, int64, io.Closer, error) {
+		f, err := httpfile.Open(context.Background(), url)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return f, f.Size(), f, nil
+	}
+}
+
+// isMulti reports whether the inputs are a dataset rather than one file:
+// several of them, or a directory.
+func isMulti(paths []string) bool {
+	if len(paths) > 1 {
+		return true
+	}
+	if len(paths) == 1 && !isURL(paths[0]) && paths[0] != "-" {
+		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// datasetFiles lists the files of paths (files, directories, URLs). Files
+// found in a directory are named by their path below it, so that its
+// key=value directories give partition values; with several inputs each
+// name is prefixed by its input's position to keep names apart.
+func datasetFiles(paths []string) ([]dataset.File, map[string]string, error) {
+	var files []dataset.File
+	display := map[string]string{} // file name -> what to print
+	for i, p := range paths {
+		var fs []dataset.File
+		if isURL(p) {
+			fs = []dataset.File{{Name: p, Open: urlOpener(p)}}
+		} else {
+			if p == "-" {
+				return nil, nil, fmt.Errorf("%w: standard input (-) cannot be one of several inputs", errUsage)
+			}
+			list, err := dataset.FromPaths(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			fi, _ := os.Stat(p)
+			for _, f := range list {
+				shown := p
+				if fi != nil && fi.IsDir() {
+					shown = filepath.Join(p, filepath.FromSlash(f.Name))
+				}
+				display[f.Name] = shown
+				fs = append(fs, f)
+			}
+		}
+		for _, f := range fs {
+			if len(paths) > 1 {
+				old := f.Name
+				f.Name = fmt.Sprintf("%04d/%s", i, f.Name)
+				if d, ok := display[old]; ok {
+					display[f.Name] = d
+				}
+			}
+			if _, ok := display[f.Name]; !ok {
+				display[f.Name] = f.Name
+			}
+			files = append(files, f)
+		}
+	}
+	return files, display, nil
+}
+
+// datasetFlags are the flags of commands reading several files.
+type datasetFlags struct {
+	schema, partitions *string
+}
+
+func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
+	return datasetFlags{
+		schema:     fs.String("schema", "", "read schema for several files or a directory (default: the first file's), e.g. 'struct<a:bigint,b:string>'"),
+		partitions: fs.String("partitions", "", "Hive partition columns of a directory's key=value subdirectories, e.g. 'struct<dt:date>'"),
+	}
+}
+
+// openDataset makes a dataset of paths with the flags.
+func openDataset(paths []string, df datasetFlags) (*dataset.Dataset, error) {
+	files, _, err := datasetFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 && *df.schema == "" {
+		return nil, fmt.Errorf("%s: no files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
+	}
+	var opts []dataset.Option
+	if *df.schema != "" {
+		s, err := orc.ParseSchema(*df.schema)
+		if err != nil {
+			return nil, fmt.Errorf("--schema: %w", err)
+		}
+		opts = append(opts, dataset.WithSchema(s))
+	}
+	if *df.partitions != "" {
+		s, err := orc.ParseSchema(*df.partitions)
+		if err != nil {
+			return nil, fmt.Errorf("--partitions: %w", err)
+		}
+		opts = append(opts, dataset.WithPartitioning(s))
+	}
+	return dataset.New(files, opts...)
+}
+
+// rowSource is what cat and scan print from: one file's BatchReader or a
+// dataset's Scanner.
+type rowSource interface {
+	Next(*orc.Batch) error
+	NewBatch() *orc.Batch
+	Schema() *orc.Schema
+	Explain() string
+	Close() error
+	statsText() string
+}
+
+type fileSource struct{ *reader.BatchReader }
+
+func (f fileSource) statsText() string { return f.Stats().String() }
+
+type datasetSource struct{ *dataset.Scanner }
+
+func (d datasetSource) statsText() string { return d.Stats().String() }
+
+// scanRequest is what cat and scan ask of a source.
+type scanRequest struct {
+	columns  []string
+	where    *sarg.Expr
+	filter   bool
+	explain  bool
+	parallel int
+	limit    int64
+}
+
+// openSource opens paths (one file, or a dataset) for a scan.
+func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writer, cmd string) (rowSource, func(), error) {
+	if !isMulti(paths) {
+		if *df.schema != "" || *df.partitions != "" {
+			return nil, nil, fmt.Errorf("%w: --schema and --partitions are for several files or a directory", errUsage)
+		}
+		r, closeFn, err := openORC(paths[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		opts := []reader.ScanOption{reader.WithParallelism(req.parallel)}
+		if req.columns != nil {
+			opts = append(opts, reader.WithColumns(req.columns...))
+		} else {
+			noteEncrypted(r, stderr, cmd)
+		}
+		if req.where != nil {
+			opts = append(opts, reader.WithSearchArgument(*req.where), reader.WithExactFilter(req.filter))
+		}
+		if req.explain {
+			opts = append(opts, reader.WithExplain())
+		}
+		br, err := r.NewBatchReader(opts...)
+		if err != nil {
+			closeFn()
+			return nil, nil, err
+		}
+		return fileSource{br}, closeFn, nil
+	}
+	d, err := openDataset(paths, df)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []dataset.ScanOption{dataset.WithParallelism(req.parallel), dataset.WithLimit(req.limit)}
+	if req.columns != nil {
+		opts = append(opts, dataset.WithColumns(req.columns...))
+	}
+	if req.where != nil {
+		opts = append(opts, dataset.WithSearchArgument(*req.where), dataset.WithExactFilter(req.filter))
+	}
+	if req.explain {
+		opts = append(opts, dataset.WithExplain())
+	}
+	s, err := d.Scan(opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return datasetSource{s}, func() {}, nil
+}
+
+// runCount prints each file's rows from its footer, and the total.
+func runCount(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("count", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return errUsage
+	}
+	var total int64
+	files := 0
+	for _, p := range pos {
+		if !isMulti([]string{p}) {
+			r, closeFn, err := openORC(p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), p)
+			total += r.NumRows()
+			files++
+			closeFn()
+			continue
+		}
+		list, display, err := datasetFiles([]string{p})
+		if err != nil {
+			return err
+		}
+		for _, f := range list {
+			ra, size, c, err := f.Open()
+			if err != nil {
+				return err
+			}
+			r, err := reader.Open(ra, size)
+			if c != nil {
+				c.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", display[f.Name], err)
+			}
+			fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), display[f.Name])
+			total += r.NumRows()
+			files++
+		}
+	}
+	if files != 1 {
+		fmt.Fprintf(stdout, "%d\ttotal (%d files)\n", total, files)
+	}
+	return nil
+}
