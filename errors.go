@@ -19,6 +19,12 @@ var ErrUnsupported = errors.New("orc: unsupported feature")
 // file may be valid, but reading it was refused to bound memory.
 var ErrLimit = errors.New("orc: resource limit exceeded")
 
+// ErrInvalidBatch is wrapped by errors about a Batch the caller handed over
+// that does not fit: another schema, vectors of the wrong type or length, a
+// row count that does not match, values a column cannot hold. It is the
+// caller's mistake, not the file's; test for it with errors.Is.
+var ErrInvalidBatch = errors.New("orc: invalid batch")
+
 // CorruptError says what is wrong with a file and where. Fields that do not
 // apply are -1 (Offset, Stripe, Column) or empty (Stream). It unwraps to
 // ErrCorrupt, and to Err when that is set.

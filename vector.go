@@ -1,22 +1,5 @@
 package orc
 
-// Typed column vectors. A Batch holds one Vector per top-level column; nested
-// types hold child vectors. The conventions, shared by reader and writer:
-//
-//   - Every vector has one entry per row of its parent. Nulls is either empty
-//     (no row is null) or has exactly one entry per row, true meaning null.
-//     The value slot of a null row exists and holds an unspecified value.
-//   - Struct fields and union variants are parallel to their parent: field i
-//     of a struct of n rows has n entries, null where the struct is null.
-//   - List and map children hold the elements of all rows back to back; row i
-//     owns child entries Offsets[i] to Offsets[i+1]. A null or empty row owns
-//     none.
-//   - Bytes vectors keep all values in one buffer: row i is
-//     Data[Offsets[i]:Offsets[i+1]].
-//
-// Vectors are reused across batches: Reset keeps the capacity, so a reader
-// filling the same Batch again allocates nothing in the steady state.
-
 // Vector is a column of values of one type.
 type Vector interface {
 	// Len returns the number of rows in the vector.
@@ -405,4 +388,151 @@ func (b *Batch) Truncate(n int) {
 		Truncate(c, n)
 	}
 	b.NumRows = max(n, 0)
+}
+
+// nullAt records row n (the row being appended) as null or not in a mask
+// that is empty while no row is null.
+func (n *Nulls) nullAt(row int, null bool) {
+	switch {
+	case null:
+		if len(n.Nulls) < row {
+			n.Nulls = append(n.Nulls, make([]bool, row-len(n.Nulls))...)
+		}
+		n.Nulls = append(n.Nulls, true)
+	case len(n.Nulls) > 0:
+		n.Nulls = append(n.Nulls, false)
+	}
+}
+
+// Append adds a non-null value.
+func (v *LongVector) Append(x int64) {
+	v.nullAt(len(v.Values), false)
+	v.Values = append(v.Values, x)
+}
+
+// AppendNull adds a null row (with a zero placeholder value).
+func (v *LongVector) AppendNull() {
+	v.nullAt(len(v.Values), true)
+	v.Values = append(v.Values, 0)
+}
+
+// Append adds a non-null value.
+func (v *DoubleVector) Append(x float64) {
+	v.nullAt(len(v.Values), false)
+	v.Values = append(v.Values, x)
+}
+
+// AppendNull adds a null row (with a zero placeholder value).
+func (v *DoubleVector) AppendNull() {
+	v.nullAt(len(v.Values), true)
+	v.Values = append(v.Values, 0)
+}
+
+// Append adds a non-null value, unscaled at the vector's Scale.
+func (v *DecimalVector) Append(x Int128) {
+	v.nullAt(len(v.Values), false)
+	v.Values = append(v.Values, x)
+}
+
+// AppendNull adds a null row (with a zero placeholder value).
+func (v *DecimalVector) AppendNull() {
+	v.nullAt(len(v.Values), true)
+	v.Values = append(v.Values, Int128{})
+}
+
+// Append adds a non-null value: seconds since 1970-01-01 00:00:00 UTC and
+// nanoseconds 0..999,999,999.
+func (v *TimestampVector) Append(sec int64, nanos int32) {
+	v.nullAt(len(v.Seconds), false)
+	v.Seconds = append(v.Seconds, sec)
+	v.Nanos = append(v.Nanos, nanos)
+}
+
+// AppendNull adds a null row (with a zero placeholder value).
+func (v *TimestampVector) AppendNull() {
+	v.nullAt(len(v.Seconds), true)
+	v.Seconds = append(v.Seconds, 0)
+	v.Nanos = append(v.Nanos, 0)
+}
+
+// AppendRow adds a non-null row whose fields the caller has appended to
+// each of Fields already.
+func (v *StructVector) AppendRow() {
+	v.nullAt(v.N, false)
+	v.N++
+}
+
+// AppendNull adds a null row, appending a null to every field.
+func (v *StructVector) AppendNull() {
+	v.nullAt(v.N, true)
+	v.N++
+	for _, f := range v.Fields {
+		appendNull(f)
+	}
+}
+
+// AppendRow adds a non-null row holding the elements appended to Elem since
+// the previous row.
+func (v *ListVector) AppendRow() {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.nullAt(len(v.Offsets)-1, false)
+	v.Offsets = append(v.Offsets, int64(v.Elem.Len()))
+}
+
+// AppendNull adds a null row (with no elements).
+func (v *ListVector) AppendNull() {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.nullAt(len(v.Offsets)-1, true)
+	v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
+}
+
+// AppendRow adds a non-null row holding the entries appended to Keys and
+// Values since the previous row.
+func (v *MapVector) AppendRow() {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.nullAt(len(v.Offsets)-1, false)
+	v.Offsets = append(v.Offsets, int64(v.Keys.Len()))
+}
+
+// AppendNull adds a null row (with no entries).
+func (v *MapVector) AppendNull() {
+	if len(v.Offsets) == 0 {
+		v.Offsets = append(v.Offsets, 0)
+	}
+	v.nullAt(len(v.Offsets)-1, true)
+	v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
+}
+
+// AppendRow adds a non-null row of variant tag, whose value the caller has
+// appended to Children[tag]; the other variants get a null placeholder.
+func (v *UnionVector) AppendRow(tag uint8) {
+	v.nullAt(len(v.Tags), false)
+	for i, c := range v.Children {
+		if i != int(tag) {
+			appendNull(c)
+		}
+	}
+	v.Tags = append(v.Tags, tag)
+}
+
+// AppendNull adds a null row, with a null placeholder in every variant.
+func (v *UnionVector) AppendNull() {
+	v.nullAt(len(v.Tags), true)
+	for _, c := range v.Children {
+		appendNull(c)
+	}
+	v.Tags = append(v.Tags, 0)
+}
+
+// appendNull appends a null row to any vector.
+func appendNull(v Vector) {
+	if a, ok := v.(interface{ AppendNull() }); ok {
+		a.AppendNull()
+	}
 }

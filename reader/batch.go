@@ -353,6 +353,13 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 	if err := br.checkBatch(b); err != nil {
 		return err // the caller's mistake: the scan goes on with a good batch
 	}
+	if err := br.ctxErr(); err != nil {
+		br.err = err
+		if br.par != nil {
+			br.par.close() // the workers stop
+		}
+		return err
+	}
 	if br.evo != nil {
 		err := br.evo.next(b)
 		if err != nil && err != io.EOF {
@@ -366,6 +373,12 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 	for {
 		if br.closed.Load() {
 			return io.EOF
+		}
+		if br.remaining == 0 {
+			if err := br.ctxErr(); err != nil { // before a run's reads
+				br.err = err
+				return err
+			}
 		}
 		if err := br.ensureRows(); err != nil {
 			if err != io.EOF {

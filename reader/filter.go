@@ -217,15 +217,15 @@ func appendOffsets(dst, src []int64, n int) []int64 {
 // batch of another schema, or vectors of the wrong types.
 func (br *BatchReader) checkBatch(b *orc.Batch) error {
 	if b == nil {
-		return fmt.Errorf("orc: Next: nil batch (make batches with BatchReader.NewBatch)")
+		return fmt.Errorf("%w: Next: nil batch (make batches with BatchReader.NewBatch)", orc.ErrInvalidBatch)
 	}
 	want := 1
 	if br.schema.Kind == orc.Struct {
 		want = len(br.schema.Children)
 	}
 	if len(b.Cols) != want {
-		return fmt.Errorf("orc: Next: the batch has %d columns, the scan's schema %s has %d (make batches with BatchReader.NewBatch)",
-			len(b.Cols), br.schema, want)
+		return fmt.Errorf("%w: Next: the batch has %d columns, the scan's schema %s has %d (make batches with BatchReader.NewBatch)",
+			orc.ErrInvalidBatch, len(b.Cols), br.schema, want)
 	}
 	if br.schema.Kind != orc.Struct {
 		return checkVectorType(br.schema, b.Cols[0], "")
@@ -242,7 +242,7 @@ func (br *BatchReader) checkBatch(b *orc.Batch) error {
 // down its children.
 func checkVectorType(t *orc.Schema, v orc.Vector, path string) error {
 	bad := func() error {
-		return fmt.Errorf("orc: Next: column %q of type %s has a %T, not a vector for that type (make batches with BatchReader.NewBatch)", path, t, v)
+		return fmt.Errorf("%w: Next: column %q of type %s has a %T, not a vector for that type (make batches with BatchReader.NewBatch)", orc.ErrInvalidBatch, path, t, v)
 	}
 	var kids []orc.Vector
 	switch t.Kind {

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -84,6 +85,7 @@ type scanConfig struct {
 
 	readSchema *orc.Schema // WithReadSchema, or nil
 	byPosition bool        // WithPositionalMatch
+	ctx        context.Context
 }
 
 func defaultScanConfig() scanConfig {

@@ -1,0 +1,108 @@
+package reader_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+func iterFile(t *testing.T, rows int) (*reader.Reader, []byte) {
+	t.Helper()
+	s := orc.MustParseSchema("struct<id:bigint,name:string>")
+	b := orc.NewBatch(s, rows)
+	for i := range rows {
+		b.Cols[0].(*orc.LongVector).Append(int64(i))
+		if i%3 == 0 {
+			b.Cols[1].(*orc.BytesVector).AppendNull()
+		} else {
+			b.Cols[1].(*orc.BytesVector).AppendString("n")
+		}
+	}
+	b.NumRows = rows
+	return writeOpen(t, s, []*orc.Batch{b})
+}
+
+func TestIterators(t *testing.T) {
+	r, data := iterFile(t, 5000)
+	br, err := r.NewBatchReader(reader.WithBatchSize(700))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for b, err := range br.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += b.NumRows
+	}
+	if n != 5000 {
+		t.Fatalf("All: %d rows", n)
+	}
+	br.Close()
+	type row struct {
+		ID   int64
+		Name *string
+	}
+	rr, err := reader.NewRowReader[row](r, reader.WithSearchArgument(sarg.Lt("id", sarg.Int(10))), reader.WithExactFilter(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []row
+	for x, err := range rr.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, x)
+		if len(got) == 4 {
+			break // breaking out is fine
+		}
+	}
+	rr.Close()
+	if len(got) != 4 || got[3].ID != 3 || got[3].Name != nil || got[2].Name == nil {
+		t.Fatalf("RowReader.All: %+v", got)
+	}
+	path := filepath.Join(t.TempDir(), "f.orc")
+	os.WriteFile(path, data, 0o644)
+	rows, err := reader.ReadFile[row](path, reader.WithSearchArgument(sarg.Ge("id", sarg.Int(4990))), reader.WithExactFilter(true))
+	if err != nil || len(rows) != 10 || rows[9].ID != 4999 {
+		t.Fatalf("ReadFile: %d rows, %v", len(rows), err)
+	}
+	if _, err := reader.ReadFile[row](filepath.Join(t.TempDir(), "nope.orc")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("ReadFile of a missing file: %v", err)
+	}
+}
+
+func TestContext(t *testing.T) {
+	r, _ := iterFile(t, 20000)
+	for _, par := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		br, err := r.NewBatchReader(reader.WithContext(ctx), reader.WithBatchSize(100), reader.WithParallelism(par))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := br.NewBatch()
+		if err := br.Next(b); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if err := br.Next(b); !errors.Is(err, context.Canceled) {
+			t.Fatalf("parallelism %d: Next after cancel: %v", par, err)
+		}
+		if err := br.Next(b); !errors.Is(err, context.Canceled) {
+			t.Fatalf("parallelism %d: the error is not sticky: %v", par, err)
+		}
+		br.Close()
+	}
+	// A batch of another schema is ErrInvalidBatch.
+	br, _ := r.NewBatchReader()
+	defer br.Close()
+	if err := br.Next(orc.NewBatch(orc.MustParseSchema("struct<x:int>"), 1)); !errors.Is(err, orc.ErrInvalidBatch) {
+		t.Fatalf("wrong batch: %v", err)
+	}
+}
