@@ -1,6 +1,7 @@
 package sarg
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -74,6 +75,30 @@ type Bound struct {
 	root   bnode
 	leaves []*boundLeaf
 }
+
+// ErrUnknownColumn is wrapped by Bind's errors for a leaf naming a column
+// the schema does not have.
+var ErrUnknownColumn = errors.New("sarg: unknown column")
+
+// ErrTypeMismatch is wrapped by Bind's errors for a literal that cannot be
+// compared with its column's type (or an operator the type does not allow).
+var ErrTypeMismatch = errors.New("sarg: literal does not match the column's type")
+
+// BindError is the error Bind returns for a leaf that does not fit the
+// schema: it names the column and wraps ErrUnknownColumn or
+// ErrTypeMismatch.
+type BindError struct {
+	Column string // the column as the leaf names it
+	Leaf   string // the leaf as written ("" for an unknown column)
+	Err    error  // ErrUnknownColumn or ErrTypeMismatch
+	Msg    string
+}
+
+// Error returns the message.
+func (e *BindError) Error() string { return e.Msg }
+
+// Unwrap returns ErrUnknownColumn or ErrTypeMismatch.
+func (e *BindError) Unwrap() error { return e.Err }
 
 // Bind resolves e against schema, whose root must be a struct.
 //
@@ -311,14 +336,14 @@ func (b *Bound) resolve(path string) (*orc.Schema, []int, error) {
 	var anc []int
 	for i, p := range parts {
 		if n.Kind != orc.Struct {
-			return nil, nil, fmt.Errorf("sarg: unknown column %q: %s is a %s, not a struct", path, Col(parts[:i]...), n.Kind)
+			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: unknown column %q: %s is a %s, not a struct", path, Col(parts[:i]...), n.Kind)}
 		}
 		if i > 0 {
 			anc = append(anc, n.ID())
 		}
 		c := n.Field(p)
 		if c == nil {
-			return nil, nil, fmt.Errorf("sarg: unknown column %q", path)
+			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: unknown column %q", path)}
 		}
 		n = c
 	}
@@ -359,7 +384,8 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		return bl, 0, nil
 	}
 	if bl.dom == domNone {
-		return nil, 0, fmt.Errorf("sarg: %s: %s column %s allows only IS NULL", l, col.Kind, canonicalColumn(l.Column))
+		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch,
+			Msg: fmt.Sprintf("sarg: %s: %s column %s allows only IS NULL", l, col.Kind, canonicalColumn(l.Column))}
 	}
 	if l.Op == LeafNullSafeEquals && l.Literals[0].IsNull() {
 		bl.op = LeafIsNull // col <=> NULL is col IS NULL
@@ -379,7 +405,7 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	}
 	for _, lit := range lits {
 		if why := checkComparable(col, lit); why != "" {
-			return nil, 0, fmt.Errorf("sarg: %s: %s", l, why)
+			return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch, Msg: fmt.Sprintf("sarg: %s: %s", l, why)}
 		}
 	}
 	constant := OpLeaf

@@ -1,6 +1,7 @@
 package sarg
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -290,5 +291,26 @@ func TestBindSharesLeaves(t *testing.T) {
 	info := b.Leaves()
 	if info[0].Text != "i = 1" || info[0].Column != 1 || info[0].Name != "i" || info[0].Op != LeafEquals || info[0].Kind != orc.Int {
 		t.Errorf("Leaves()[0] = %+v", info[0])
+	}
+}
+
+func TestBindErrorTypes(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:int,st:struct<b:string>,l:array<int>>")
+	for _, c := range []struct {
+		e    Expr
+		want error
+		col  string
+	}{
+		{Eq("nope", Int(1)), ErrUnknownColumn, "nope"},
+		{Eq("a.x", Int(1)), ErrUnknownColumn, "a.x"},
+		{Eq("a", String("x")), ErrTypeMismatch, "a"},
+		{Eq("l", Int(1)), ErrTypeMismatch, "l"},
+		{And(Eq("a", Int(1)), Lt("st.b", Int(3))), ErrTypeMismatch, "st.b"},
+	} {
+		_, err := Bind(c.e, s)
+		var be *BindError
+		if !errors.Is(err, c.want) || !errors.As(err, &be) || be.Column != c.col {
+			t.Errorf("%s: got %v, want %v on column %s", c.e, err, c.want, c.col)
+		}
 	}
 }
