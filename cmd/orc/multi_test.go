@@ -118,3 +118,29 @@ func TestURLCommands(t *testing.T) {
 		t.Fatalf("meta URL: %v", err)
 	}
 }
+
+func TestSizes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.orc")
+	data := writeORC(t, path, 0, 20000)
+	out, _, err := runCmd(t, "sizes", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streams, footers, tail int64
+	i := strings.Index(out, "\nstreams ")
+	if i < 0 {
+		t.Fatalf("no totals line:\n%s", out)
+	}
+	var a, b, c string
+	if _, err := fmt.Sscanf(out[i+1:], "streams %d (%s stripe footers %d (%s header and file tail %d (%s", &streams, &a, &footers, &b, &tail, &c); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if streams+footers+tail+3 != int64(len(data)) || streams == 0 || footers == 0 {
+		t.Fatalf("sizes do not add up to the file's %d bytes:\n%s", len(data), out)
+	}
+	for _, want := range []string{"1 id", "2 v", "DATA", "LENGTH", "ROW_INDEX"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("sizes lacks %q:\n%s", want, out)
+		}
+	}
+}
