@@ -6,6 +6,14 @@ import (
 	"strings"
 )
 
+// MaxCharLength bounds char(n): values are padded to n characters, so a
+// larger n is a length no real file can hold (Hive caps char at 255 and
+// varchar at 65535; this bound is the larger of the two).
+const MaxCharLength = 65535
+
+// MaxVarcharLength bounds varchar(n): any length an int32 can count.
+const MaxVarcharLength = 1<<31 - 1
+
 // Schema is a node of the ORC type tree. A file's schema is the tree rooted at
 // column 0; every node has a column id given by a pre-order walk. Build one
 // with ParseSchema, or by hand and then call Assign.
@@ -249,6 +257,12 @@ func (s *Schema) validateNode() error {
 	case Char, Varchar:
 		if s.MaxLength < 1 {
 			return fmt.Errorf("orc: %s length must be positive, is %d", s.Kind, s.MaxLength)
+		}
+		if s.Kind == Char && s.MaxLength > MaxCharLength {
+			return fmt.Errorf("orc: char(%d): the length must be at most %d", s.MaxLength, MaxCharLength)
+		}
+		if s.MaxLength > MaxVarcharLength {
+			return fmt.Errorf("orc: %s(%d): the length must be at most %d", s.Kind, s.MaxLength, MaxVarcharLength)
 		}
 	default:
 		if !s.Kind.Valid() {

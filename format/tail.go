@@ -418,6 +418,12 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 		}
 		s := &orc.Schema{Kind: orc.Kind(k), MaxLength: int(pt.GetMaximumLength()),
 			Precision: int(pt.GetPrecision()), Scale: int(pt.GetScale())}
+		switch {
+		case s.Kind == orc.Char && s.MaxLength > orc.MaxCharLength:
+			return nil, orc.Corruptf("column %d is char(%d): the length is more than %d", id, s.MaxLength, orc.MaxCharLength)
+		case s.Kind == orc.Varchar && s.MaxLength > orc.MaxVarcharLength:
+			return nil, orc.Corruptf("column %d is varchar(%d): the length is more than %d", id, s.MaxLength, orc.MaxVarcharLength)
+		}
 		if len(pt.GetAttributes()) > 0 {
 			s.Attributes = make(map[string]string, len(pt.GetAttributes()))
 			for _, a := range pt.GetAttributes() {

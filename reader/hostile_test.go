@@ -308,3 +308,30 @@ func TestPruningCounters(t *testing.T) {
 		}
 	}
 }
+
+// A char(n) whose n no file can hold is refused when the footer is read, so
+// that binding a predicate never pads a literal to it.
+func TestCharLengthClaim(t *testing.T) {
+	data := editFooter(t, hostileBase(t), func(f *orcpb.Footer) {
+		k := orcpb.Type_CHAR
+		f.Types[2].Kind = &k
+		f.Types[2].MaximumLength = proto.Uint32(math.MaxUint32)
+	})
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.TotalAlloc
+	_, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if !errors.Is(err, orc.ErrCorrupt) || !strings.Contains(err.Error(), "char(4294967295)") {
+		t.Fatalf("char(4294967295): %v", err)
+	}
+	runtime.ReadMemStats(&m)
+	if m.TotalAlloc-before > 16<<20 {
+		t.Fatalf("refusing the file allocated %d bytes", m.TotalAlloc-before)
+	}
+	if _, err := orc.ParseSchema("struct<c:char(70000)>"); err == nil {
+		t.Fatal("char(70000) parsed")
+	}
+	if _, err := orc.ParseSchema("struct<c:char(65535),v:varchar(100000)>"); err != nil {
+		t.Fatalf("the largest char and a long varchar: %v", err)
+	}
+}
