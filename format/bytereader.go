@@ -3,7 +3,6 @@ package format
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math/bits"
 
@@ -26,7 +25,7 @@ type Sink interface {
 // errShort is the corruption every decoder reports when a stream ends
 // before the values it promised.
 func errShort(what string) error {
-	return orc.Corruptf("%s: stream ends early", what)
+	return orc.Corruptf("the stream ends before the %s it promises", what)
 }
 
 // ByteReader reads bytes from a ChunkSource. Its methods work on the current
@@ -102,7 +101,7 @@ func (r *ByteReader) ReadFull(dst []byte) error {
 	for len(dst) > 0 {
 		if err := r.fill(); err != nil {
 			if err == io.EOF {
-				return errShort("bytes")
+				return errShort("value bytes")
 			}
 			return err
 		}
@@ -119,7 +118,7 @@ func (r *ByteReader) Skip(n int64) error {
 	for n > 0 {
 		if err := r.fill(); err != nil {
 			if err == io.EOF {
-				return errShort("bytes")
+				return errShort("value bytes")
 			}
 			return err
 		}
@@ -355,12 +354,12 @@ func (r *ByteReader) readVarint128Slow() (orc.Int128, error) {
 			}
 		case s < 128:
 			if s > 121 && v>>(128-s) != 0 {
-				return orc.Int128{}, fmt.Errorf("%w: decimal value wider than 128 bits", orc.ErrUnsupported)
+				return orc.Int128{}, orc.Corruptf("a decimal value is wider than 128 bits (ORC decimals have at most 38 digits)")
 			}
 			hi |= v << (s - 64)
 		default:
 			if v != 0 {
-				return orc.Int128{}, fmt.Errorf("%w: decimal value wider than 128 bits", orc.ErrUnsupported)
+				return orc.Int128{}, orc.Corruptf("a decimal value is wider than 128 bits (ORC decimals have at most 38 digits)")
 			}
 		}
 		if c < 0x80 {

@@ -335,3 +335,37 @@ func TestCharLengthClaim(t *testing.T) {
 		t.Fatalf("the largest char and a long varchar: %v", err)
 	}
 }
+
+// A damaged writer time zone is corruption, echoed as a short prefix; an
+// unknown but plausible name is unsupported.
+func TestWriterZoneClaim(t *testing.T) {
+	s := orc.MustParseSchema("struct<ts:timestamp>")
+	var buf bytes.Buffer
+	w, _ := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
+	b := orc.NewBatch(s, 1)
+	b.Cols[0].(*orc.TimestampVector).Append(0, 0)
+	b.NumRows = 1
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, c := range []struct {
+		zone string
+		want error
+	}{
+		{strings.Repeat("\x01garbage", 2000), orc.ErrCorrupt},
+		{"Mars/Olympus_Mons", orc.ErrUnsupported},
+	} {
+		data := editStripeFooter(t, buf.Bytes(), func(sf *orcpb.StripeFooter) { sf.WriterTimezone = proto.String(c.zone) })
+		r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, _ := r.NewBatchReader()
+		err = br.Next(br.NewBatch())
+		br.Close()
+		if !errors.Is(err, c.want) || len(err.Error()) > 300 {
+			t.Errorf("zone %.20q: got %v, want %v in a short message", c.zone, err, c.want)
+		}
+	}
+}

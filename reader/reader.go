@@ -28,6 +28,7 @@ package reader
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 	_ "time/tzdata" // fallback zone database for writer time zones
 
@@ -188,7 +189,16 @@ func (r *Reader) writerZone(name string) (*time.Location, error) {
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: writer time zone %q: %v", orc.ErrUnsupported, name, err)
+		// A zone name is short and printable; anything else is damage,
+		// echoed as a short escaped prefix.
+		if len(name) > 64 || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
+			shown := name
+			if len(shown) > 32 {
+				shown = shown[:32]
+			}
+			return nil, orc.Corruptf("the stripe's writer time zone (%d bytes, starting %q) is not a zone name", len(name), shown)
+		}
+		return nil, fmt.Errorf("%w: writer time zone %q is not in the zone database", orc.ErrUnsupported, name)
 	}
 	return loc, nil
 }
