@@ -1,0 +1,22 @@
+module github.com/orcgo/orc/arrow
+
+go 1.26
+
+require (
+	github.com/apache/arrow-go/v18 v18.8.0
+	github.com/orcgo/orc v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/goccy/go-json v0.10.6 // indirect
+	github.com/google/flatbuffers v25.12.19+incompatible // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/zeebo/xxh3 v1.1.0 // indirect
+	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+replace github.com/orcgo/orc => ../
