@@ -1,0 +1,106 @@
+package orcarrow_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	orcarrow "github.com/orcgo/orc/arrow"
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/testutil"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/writer"
+)
+
+// generated writes a file of random batches of schema s (fitted to Arrow).
+func generated(tb testing.TB, seed uint64, s *orc.Schema, batches, rows int) []byte {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	g := testutil.NewGenerator(r, s)
+	var bs []*orc.Batch
+	for range batches {
+		b := g.Batch(rows)
+		for f, c := range s.Children {
+			fitForArrow(c, b.Cols[f])
+		}
+		bs = append(bs, b)
+	}
+	return writeORC(tb, s, bs, writer.WithRowIndexStride(1000))
+}
+
+// roundTrip reads file a through Arrow, checks every record against the
+// batch API's rows, writes the records back to ORC through Arrow and checks
+// that the new file has the same schema and rows.
+func roundTrip(t *testing.T, a []byte, scan ...reader.ScanOption) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+
+	ra := openORC(t, a)
+	want := orcRows(t, ra, scan...)
+	rr, err := orcarrow.FromReader(ra, orcarrow.WithAllocator(mem), orcarrow.WithScanOptions(scan...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var out bytes.Buffer
+	w, err := orcarrow.NewWriter(&out, rr.Schema(), writer.WithRowIndexStride(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []any
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		validate(t, rec)
+		got = append(got, recordRows(w.ORCSchema(), rec)...)
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := testutil.Diff(want, got); d != "" {
+		t.Fatalf("ORC -> Arrow: %s", d)
+	}
+	rb := openORC(t, out.Bytes())
+	proj := rr.Schema()
+	_ = proj
+	if ra2, _ := ra.NewBatchReader(scan...); ra2 != nil {
+		if g, w := rb.Schema().String(), ra2.Schema().String(); g != w {
+			t.Fatalf("schema after the round trip:\n got %s\nwant %s", g, w)
+		}
+		ra2.Close()
+	}
+	if d := testutil.Diff(want, orcRows(t, rb)); d != "" {
+		t.Fatalf("ORC -> Arrow -> ORC: %s", d)
+	}
+}
+
+func TestRoundTripAllTypes(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			s := testutil.AllTypesSchema()
+			roundTrip(t, generated(t, seed, s, 3, 700), reader.WithBatchSize(333))
+		})
+	}
+}
+
+func TestRoundTripRandomSchemas(t *testing.T) {
+	for seed := range uint64(20) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 99))
+			s := testutil.RandomSchema(r, 6, 3)
+			t.Logf("schema %s", s)
+			roundTrip(t, generated(t, seed, s, 2, 300), reader.WithBatchSize(128))
+		})
+	}
+}
+
+var _ = errors.Is
