@@ -118,9 +118,7 @@ func newRecordReader(br *reader.BatchReader, c *config) (*RecordReader, error) {
 		return nil, err
 	}
 	rr := &RecordReader{br: br, schema: as, mem: c.mem}
-	for i, ch := range s.Children {
-		rr.cols = append(rr.cols, newToArrow(s.FieldNames[i], ch, as.Field(i).Type))
-	}
+	rr.setColumns(s)
 	rr.refs.Store(1)
 	return rr, nil
 }
@@ -156,7 +154,7 @@ func (rr *RecordReader) Next() bool {
 	return true
 }
 
-// Convert returns batch b, of ORC schema s (a struct), as one Arrow record
+// Convert returns batch b, of ORC schema s, as one Arrow record
 // batch with ArrowSchema(s), building buffers with mem (nil means
 // memory.DefaultAllocator). The record aliases b's bigint and double values
 // and string bytes: b must not be reset or refilled while the record is in
@@ -170,10 +168,15 @@ func Convert(s *orc.Schema, b *orc.Batch, mem memory.Allocator) (arrow.RecordBat
 		mem = memory.DefaultAllocator
 	}
 	rr := &RecordReader{schema: as, mem: mem}
-	for i, ch := range s.Children {
-		rr.cols = append(rr.cols, newToArrow(s.FieldNames[i], ch, as.Field(i).Type))
-	}
+	rr.setColumns(s)
 	return rr.convert(b)
+}
+
+func (rr *RecordReader) setColumns(s *orc.Schema) {
+	names, types := columnTypes(s)
+	for i, t := range types {
+		rr.cols = append(rr.cols, newToArrow(names[i], t, rr.schema.Field(i).Type))
+	}
 }
 
 func (rr *RecordReader) convert(b *orc.Batch) (arrow.RecordBatch, error) {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	orcarrow "github.com/orcgo/orc/arrow"
 	"github.com/orcgo/orc"
+	orcarrow "github.com/orcgo/orc/arrow"
 	"github.com/orcgo/orc/internal/testutil"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/writer"

@@ -39,12 +39,31 @@ func joinPath(parent, name string) string {
 	return parent + "." + name
 }
 
+// MetadataORCRoot is the schema metadata key that marks a file whose root
+// type is not a struct (ORC allows any type at the root). Its records have
+// one field, named by the key's value ("value"), holding the root; the Writer
+// writes such a schema back with that field's type at the root.
+const MetadataORCRoot = "orc.root"
+
+// rootField names the one field of a non-struct root.
+const rootField = "value"
+
 // ArrowSchema returns the Arrow schema of records read from ORC data of
-// schema s, which must be a struct (the type of a whole file). Every field is
-// nullable; the mapping is the table in the package documentation.
+// schema s (the type of a whole file). A struct's fields become the
+// record's fields; any other root becomes one field named "value", marked
+// with MetadataORCRoot. Every field is nullable; the mapping is the table in
+// the package documentation.
 func ArrowSchema(s *orc.Schema) (*arrow.Schema, error) {
-	if s == nil || s.Kind != orc.Struct {
-		return nil, fmt.Errorf("%w: the root type must be a struct, not %v", ErrUnsupportedType, kindOf(s))
+	if s == nil {
+		return nil, fmt.Errorf("%w: no schema", ErrUnsupportedType)
+	}
+	if s.Kind != orc.Struct {
+		f, err := arrowField(rootField, rootField, s)
+		if err != nil {
+			return nil, err
+		}
+		md := arrow.NewMetadata([]string{MetadataORCRoot}, []string{rootField})
+		return arrow.NewSchema([]arrow.Field{f}, &md), nil
 	}
 	fields := make([]arrow.Field, len(s.Children))
 	for i, c := range s.Children {
@@ -55,13 +74,6 @@ func ArrowSchema(s *orc.Schema) (*arrow.Schema, error) {
 		fields[i] = f
 	}
 	return arrow.NewSchema(fields, nil), nil
-}
-
-func kindOf(s *orc.Schema) string {
-	if s == nil {
-		return "nothing"
-	}
-	return s.Kind.String()
 }
 
 // arrowField maps one ORC node to an Arrow field named name; path names it in
@@ -184,6 +196,17 @@ func arrowType(path string, s *orc.Schema) (arrow.DataType, error) {
 // of Arrow schema s. An Arrow type with no ORC counterpart is an error
 // wrapping ErrUnsupportedType that names the field.
 func ORCSchema(s *arrow.Schema) (*orc.Schema, error) {
+	if f, ok := bareRoot(s); ok {
+		root, err := orcType(f.Name, f)
+		if err != nil {
+			return nil, err
+		}
+		root.Assign()
+		if err := root.Validate(); err != nil {
+			return nil, fmt.Errorf("orcarrow: %w", err)
+		}
+		return root, nil
+	}
 	root := &orc.Schema{Kind: orc.Struct}
 	for _, f := range s.Fields() {
 		c, err := orcType(f.Name, f)
@@ -198,6 +221,29 @@ func ORCSchema(s *arrow.Schema) (*orc.Schema, error) {
 		return nil, fmt.Errorf("orcarrow: %w", err)
 	}
 	return root, nil
+}
+
+// bareRoot reports whether s holds a non-struct root (MetadataORCRoot),
+// and returns its field.
+func bareRoot(s *arrow.Schema) (arrow.Field, bool) {
+	md := s.Metadata()
+	i := md.FindKey(MetadataORCRoot)
+	if i < 0 || s.NumFields() != 1 || s.Field(0).Name != md.Values()[i] {
+		return arrow.Field{}, false
+	}
+	if _, isStruct := s.Field(0).Type.(*arrow.StructType); isStruct {
+		return arrow.Field{}, false
+	}
+	return s.Field(0), true
+}
+
+// columnTypes returns the ORC node of each record column of a file schema:
+// a struct's fields, or the root itself when it is not a struct.
+func columnTypes(s *orc.Schema) (names []string, types []*orc.Schema) {
+	if s.Kind != orc.Struct {
+		return []string{rootField}, []*orc.Schema{s}
+	}
+	return s.FieldNames, s.Children
 }
 
 // orcType maps an Arrow field to an ORC node; path names the field in errors.

@@ -42,8 +42,9 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...writer.Option) (*Write
 		return nil, err
 	}
 	wr := &Writer{w: ow, schema: schema, batch: &orc.Batch{Schema: ow.Schema()}}
+	_, types := columnTypes(orcSchema)
 	for i, f := range schema.Fields() {
-		c := newToORC(f.Name, orcSchema.Children[i], f)
+		c := newToORC(f.Name, types[i], f)
 		wr.cols = append(wr.cols, c)
 		wr.batch.Cols = append(wr.batch.Cols, c.vec)
 	}
