@@ -18,8 +18,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	orcarrow "github.com/orcgo/orc/arrow"
 	"github.com/orcgo/orc"
+	orcarrow "github.com/orcgo/orc/arrow"
 	"github.com/orcgo/orc/arrow/internal/orcexamples"
 	"github.com/orcgo/orc/reader"
 )
