@@ -3,7 +3,6 @@ package orcarrow_test
 import (
 	"bytes"
 	"io"
-	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -93,10 +92,17 @@ func recordRows(s *orc.Schema, rec arrow.RecordBatch) []any {
 }
 
 func arrowValue(t *orc.Schema, a arrow.Array, i int) any {
-	if u, ok := a.(*array.DenseUnion); ok {
-		code := u.TypeCode(i)
-		id := u.UnionType().ChildIDs()[code]
+	switch u := a.(type) {
+	case *array.DenseUnion:
+		id := u.UnionType().ChildIDs()[u.TypeCode(i)]
 		v := arrowValue(t.Children[id], u.Field(id), int(u.ValueOffset(i)))
+		if v == nil {
+			return nil
+		}
+		return testutil.U{Tag: uint8(id), V: v}
+	case *array.SparseUnion:
+		id := u.UnionType().ChildIDs()[u.TypeCode(i)]
+		v := arrowValue(t.Children[id], u.Field(id), i)
 		if v == nil {
 			return nil
 		}
@@ -116,8 +122,21 @@ func arrowValue(t *orc.Schema, a arrow.Array, i int) any {
 		return int64(a.Value(i))
 	case *array.Int64:
 		return a.Value(i)
+	case *array.Uint8:
+		return int64(a.Value(i))
+	case *array.Uint16:
+		return int64(a.Value(i))
+	case *array.Uint32:
+		return int64(a.Value(i))
 	case *array.Date32:
 		return int64(a.Value(i))
+	case *array.Date64:
+		ms := int64(a.Value(i))
+		d := ms / 86_400_000
+		if ms%86_400_000 < 0 {
+			d--
+		}
+		return d
 	case *array.Float32:
 		return float64(a.Value(i))
 	case *array.Float64:
@@ -126,17 +145,21 @@ func arrowValue(t *orc.Schema, a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Binary:
 		return string(a.Value(i))
+	case *array.LargeString:
+		return a.Value(i)
+	case *array.LargeBinary:
+		return string(a.Value(i))
 	case *array.Decimal128:
 		v := a.Value(i)
 		return testutil.Dec{Unscaled: orc.Int128{Hi: v.HighBits(), Lo: v.LowBits()}, Scale: t.Scale}
 	case *array.Timestamp:
-		ns := int64(a.Value(i))
-		sec := ns / 1e9
-		nanos := ns % 1e9
-		if nanos < 0 {
-			sec, nanos = sec-1, nanos+1e9
+		v := int64(a.Value(i))
+		per := map[arrow.TimeUnit]int64{arrow.Second: 1, arrow.Millisecond: 1e3, arrow.Microsecond: 1e6, arrow.Nanosecond: 1e9}[a.DataType().(*arrow.TimestampType).Unit]
+		sec, frac := v/per, v%per
+		if frac < 0 {
+			sec, frac = sec-1, frac+per
 		}
-		return testutil.TS{Sec: sec, Nanos: int32(nanos)}
+		return testutil.TS{Sec: sec, Nanos: int32(frac * (1e9 / per))}
 	case *array.Struct:
 		out := make([]any, a.NumField())
 		for f := range out {
@@ -149,6 +172,13 @@ func arrowValue(t *orc.Schema, a arrow.Array, i int) any {
 		out := []testutil.KV{}
 		for j := lo; j < hi; j++ {
 			out = append(out, testutil.KV{K: arrowValue(t.Children[0], entries.Field(0), int(j)), V: arrowValue(t.Children[1], entries.Field(1), int(j))})
+		}
+		return out
+	case *array.LargeList:
+		lo, hi := a.ValueOffsets(i)
+		out := []any{}
+		for j := lo; j < hi; j++ {
+			out = append(out, arrowValue(t.Children[0], a.ListValues(), int(j)))
 		}
 		return out
 	case *array.List:
@@ -227,5 +257,3 @@ func clearNulls(v orc.Vector) {
 		v.Nulls.Nulls = nil
 	}
 }
-
-var _ = math.MaxInt64
