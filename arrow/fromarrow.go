@@ -225,6 +225,10 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		fillBytes(c, a.ValueOffsets(), dataBuffer(a), nulls, a.Len(), lo, hi, sel)
 	case *array.LargeBinary:
 		fillBytes(c, a.ValueOffsets(), dataBuffer(a), nulls, a.Len(), lo, hi, sel)
+	case *array.FixedSizeBinary:
+		c.fillFixedBinary(a, nulls, lo, n, sel)
+	case array.ExtensionArray:
+		return c.fill(a.Storage(), lo, hi, sel)
 	case *array.Timestamp:
 		c.fillTimestamp(a, nulls, lo, n, sel)
 	case *array.Decimal128:
@@ -406,6 +410,36 @@ func fillBytes[O int32 | int64](c *toORC, offsets []O, data []byte, nulls []bool
 	for i, r := range sel {
 		if r >= 0 && (nulls == nil || !nulls[i]) {
 			c.data = append(c.data, data[offsets[r]:offsets[r+1]]...)
+		}
+		c.offs[i+1] = len(c.data)
+	}
+	bv.Offsets, bv.Data = c.offs, c.data
+}
+
+// fillFixedBinary converts fixed-size binary rows to ORC binary, aliasing
+// the bytes unless a selection forces a gather.
+func (c *toORC) fillFixedBinary(a *array.FixedSizeBinary, nulls []bool, lo, n int, sel []int) {
+	bv := c.vec.(*orc.BytesVector)
+	bv.Nulls.Nulls = nulls
+	w := a.DataType().(*arrow.FixedSizeBinaryType).ByteWidth
+	c.offs = grow(c.offs, n+1)
+	c.offs[0] = 0
+	if sel == nil {
+		for i := range n {
+			c.offs[i+1] = (i + 1) * w
+		}
+		if n == 0 {
+			bv.Offsets, bv.Data = c.offs, nil
+			return
+		}
+		first := (a.Data().Offset() + lo) * w
+		bv.Offsets, bv.Data = c.offs, a.Data().Buffers()[1].Bytes()[first:first+n*w]
+		return
+	}
+	c.data = c.data[:0]
+	for i, r := range sel {
+		if r >= 0 && (nulls == nil || !nulls[i]) {
+			c.data = append(c.data, a.Value(r)...)
 		}
 		c.offs[i+1] = len(c.data)
 	}

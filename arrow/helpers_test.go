@@ -149,6 +149,8 @@ func arrowValue(t *orc.Schema, a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.LargeBinary:
 		return string(a.Value(i))
+	case *array.FixedSizeBinary:
+		return string(a.Value(i))
 	case *array.Decimal128:
 		v := a.Value(i)
 		return testutil.Dec{Unscaled: orc.Int128{Hi: v.HighBits(), Lo: v.LowBits()}, Scale: t.Scale}

@@ -211,4 +211,3 @@ func TestConvert(t *testing.T) {
 		t.Fatal("scan options on a started scan accepted")
 	}
 }
-

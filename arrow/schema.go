@@ -294,7 +294,7 @@ func orcKind(path string, f arrow.Field) (*orc.Schema, error) {
 			return nil, fmt.Errorf("orcarrow: field %q: metadata %s=%q does not fit Arrow type %s", path, MetadataORCType, v, f.Type)
 		}
 		return prim(orc.String)
-	case *arrow.BinaryType, *arrow.LargeBinaryType:
+	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.FixedSizeBinaryType:
 		return prim(orc.Binary)
 	case *arrow.Date32Type, *arrow.Date64Type:
 		return prim(orc.Date)
@@ -359,6 +359,11 @@ func orcKind(path string, f arrow.Field) (*orc.Schema, error) {
 			s.Children = append(s.Children, c)
 		}
 		return s, nil
+	case arrow.ExtensionType:
+		// stored as its storage type; the extension's name is not kept
+		st := f
+		st.Type = t.StorageType()
+		return orcKind(path, st)
 	}
 	return nil, unsupported(path, "Arrow type %s has no ORC counterpart", f.Type)
 }

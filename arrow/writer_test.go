@@ -88,6 +88,7 @@ func TestWriteArrowTypes(t *testing.T) {
 		{"ts_ns", &arrow.TimestampType{Unit: arrow.Nanosecond}, `[-9223372036854775808, 9223372036854775807, -299591999999999999]`},
 		{"dec", &arrow.Decimal128Type{Precision: 38, Scale: 4}, `["9999999999999999999999999999999999.9999", "-9999999999999999999999999999999999.9999", null]`},
 		{"ll", arrow.LargeListOf(arrow.PrimitiveTypes.Int32), `[[1, null], null, []]`},
+		{"fsb", &arrow.FixedSizeBinaryType{ByteWidth: 3}, `["AAEC", null, "////"]`},
 	}
 	var fields []arrow.Field
 	var arrs []arrow.Array
@@ -111,14 +112,14 @@ func TestWriteArrowTypes(t *testing.T) {
 	defer rec.Release()
 	checkWritten(t, rec, "struct<u8:smallint,u16:int,u32:bigint,i64:bigint,f32:float,f64:double,ls:string,lb:binary,"+
 		"d64:date,ts_s:timestamp,ts_ms:timestamp,ts_us:timestamp with local time zone,ts_ns:timestamp,"+
-		"dec:decimal(38,4),ll:array<int>,nan:double>")
+		"dec:decimal(38,4),ll:array<int>,fsb:binary,nan:double>")
 
 	// the same record sliced: offsets into every buffer
 	sl := rec.NewSlice(1, 3)
 	defer sl.Release()
 	checkWritten(t, sl, "struct<u8:smallint,u16:int,u32:bigint,i64:bigint,f32:float,f64:double,ls:string,lb:binary,"+
 		"d64:date,ts_s:timestamp,ts_ms:timestamp,ts_us:timestamp with local time zone,ts_ns:timestamp,"+
-		"dec:decimal(38,4),ll:array<int>,nan:double>")
+		"dec:decimal(38,4),ll:array<int>,fsb:binary,nan:double>")
 }
 
 // TestWriteNestedLayouts writes nested layouts Arrow allows and ORC does
@@ -241,7 +242,6 @@ func TestUnsupportedTypes(t *testing.T) {
 		{arrow.FixedWidthTypes.Time32ms, "f"},
 		{arrow.FixedWidthTypes.MonthInterval, "f"},
 		{arrow.Null, "f"},
-		{&arrow.FixedSizeBinaryType{ByteWidth: 16}, "f"},
 		{arrow.BinaryTypes.StringView, "f"},
 		{&arrow.Decimal256Type{Precision: 50, Scale: 2}, "f"},
 		{&arrow.Decimal128Type{Precision: 10, Scale: 12}, "f"},
