@@ -59,6 +59,9 @@ func run(args []string, stderr io.Writer) error {
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
 	}
+	if err := opts.Check(); err != nil {
+		return err
+	}
 	in, err := os.Open(inPath)
 	if err != nil {
 		return err

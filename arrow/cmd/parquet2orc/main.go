@@ -53,6 +53,11 @@ func run(args []string, stderr io.Writer) error {
 		return errors.New("want two arguments: IN.parquet OUT.orc")
 	}
 	inPath, outPath := fs.Arg(0), fs.Arg(1)
+	opts := convert.ToORC{Codec: *codec, StripeSize: *stripe, RowIndexStride: *stride,
+		BatchSize: *batch, Progress: convert.Progress{W: stderr, Every: *every, Name: "parquet2orc"}}
+	if err := opts.Check(); err != nil {
+		return err
+	}
 	in, err := os.Open(inPath)
 	if err != nil {
 		return err
@@ -68,8 +73,7 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	rows, err := convert.ParquetToORC(in, out, convert.ToORC{Codec: *codec, StripeSize: *stripe, RowIndexStride: *stride,
-		BatchSize: *batch, Progress: convert.Progress{W: stderr, Every: *every, Name: "parquet2orc"}})
+	rows, err := convert.ParquetToORC(in, out, opts)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

@@ -74,17 +74,30 @@ type ToParquet struct {
 	Progress  Progress
 }
 
+// Check validates the options.
+func (o ToParquet) Check() error {
+	if _, ok := ParquetCodecs[strings.ToLower(o.Codec)]; !ok {
+		return fmt.Errorf("unknown Parquet codec %q (want one of %s)", o.Codec, names(ParquetCodecs))
+	}
+	if o.RowGroup <= 0 || o.BatchSize <= 0 {
+		return errors.New("row group and batch size must be positive")
+	}
+	return nil
+}
+
+// onlyWriter hides a Close method: pqarrow's FileWriter closes a sink that
+// has one, and the caller owns out.
+type onlyWriter struct{ io.Writer }
+
 // ORCToParquet converts the ORC file in (of size bytes) to Parquet on out
 // and returns the rows written. The Arrow schema is stored in the Parquet
 // file, so char and varchar types survive a conversion back.
+// It does not close out.
 func ORCToParquet(in io.ReaderAt, size int64, out io.Writer, o ToParquet) (int64, error) {
-	codec, ok := ParquetCodecs[strings.ToLower(o.Codec)]
-	if !ok {
-		return 0, fmt.Errorf("unknown Parquet codec %q (want one of %s)", o.Codec, names(ParquetCodecs))
+	if err := o.Check(); err != nil {
+		return 0, err
 	}
-	if o.RowGroup <= 0 || o.BatchSize <= 0 {
-		return 0, errors.New("row group and batch size must be positive")
-	}
+	codec := ParquetCodecs[strings.ToLower(o.Codec)]
 	r, err := reader.Open(in, size)
 	if err != nil {
 		return 0, err
@@ -103,7 +116,7 @@ func ORCToParquet(in io.ReaderAt, size int64, out io.Writer, o ToParquet) (int64
 	}
 	props := parquet.NewWriterProperties(parquet.WithCompression(codec), parquet.WithMaxRowGroupLength(o.RowGroup),
 		parquet.WithStats(true))
-	fw, err := pqarrow.NewFileWriter(rr.Schema(), out, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(rr.Schema(), onlyWriter{out}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return 0, err
 	}
@@ -162,16 +175,25 @@ type ToORC struct {
 	Progress       Progress
 }
 
+// Check validates the options.
+func (o ToORC) Check() error {
+	if _, ok := ORCCodecs[strings.ToLower(o.Codec)]; !ok {
+		return fmt.Errorf("unknown ORC codec %q (want one of %s)", o.Codec, names(ORCCodecs))
+	}
+	if o.BatchSize <= 0 || o.StripeSize < 0 || o.RowIndexStride < 0 {
+		return errors.New("batch size must be positive, stripe size and row index stride not negative")
+	}
+	return nil
+}
+
 // ParquetToORC converts the Parquet file in to ORC on out and returns the
 // rows written.
+// It does not close out.
 func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, error) {
-	codec, ok := ORCCodecs[strings.ToLower(o.Codec)]
-	if !ok {
-		return 0, fmt.Errorf("unknown ORC codec %q (want one of %s)", o.Codec, names(ORCCodecs))
+	if err := o.Check(); err != nil {
+		return 0, err
 	}
-	if o.BatchSize <= 0 {
-		return 0, errors.New("batch size must be positive")
-	}
+	codec := ORCCodecs[strings.ToLower(o.Codec)]
 	pf, err := file.NewParquetReader(in)
 	if err != nil {
 		return 0, fmt.Errorf("reading Parquet: %w", err)

@@ -7,9 +7,9 @@ package rowcheck
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"hash"
 	"hash/fnv"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
