@@ -156,7 +156,8 @@ func (rr *RecordReader) Next() bool {
 
 // Convert returns batch b, of ORC schema s, as one Arrow record
 // batch with ArrowSchema(s), building buffers with mem (nil means
-// memory.DefaultAllocator). The record aliases b's bigint and double values
+// memory.DefaultAllocator). b must be consistent as the ORC writer requires
+// (an inconsistent one is an error). The record aliases b's bigint and double values
 // and string bytes: b must not be reset or refilled while the record is in
 // use.
 func Convert(s *orc.Schema, b *orc.Batch, mem memory.Allocator) (arrow.RecordBatch, error) {
@@ -169,6 +170,17 @@ func Convert(s *orc.Schema, b *orc.Batch, mem memory.Allocator) (arrow.RecordBat
 	}
 	rr := &RecordReader{schema: as, mem: mem}
 	rr.setColumns(s)
+	return rr.safeConvert(b)
+}
+
+// safeConvert is convert for batches built by hand, whose offsets or lengths
+// may be inconsistent: such a batch is an error, not a crash.
+func (rr *RecordReader) safeConvert(b *orc.Batch) (rec arrow.RecordBatch, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rec, err = nil, fmt.Errorf("orcarrow: inconsistent batch (vector lengths or offsets): %v", r)
+		}
+	}()
 	return rr.convert(b)
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/writer"
 )
@@ -61,7 +62,9 @@ func (w *Writer) ORCSchema() *orc.Schema { return w.w.Schema() }
 // in field names and types (nullability and metadata may differ). A record the
 // ORC writer refuses (a value its column cannot store, such as a decimal
 // beyond its precision or a string that is not UTF-8) leaves the file as it
-// was, as writer.Writer.Write does.
+// was, as writer.Writer.Write does. Each column must pass array.Validate;
+// offsets are trusted as arrow-go trusts them (run array.ValidateFull on
+// untrusted input), though a bad one is an error, not a crash.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if rec == nil {
 		return errors.New("orcarrow: Write: nil record")
@@ -78,7 +81,11 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		if col.Len() != n {
 			return c.errorf("column has %d rows, record %d", col.Len(), n)
 		}
-		if err := c.fill(col, 0, n, nil); err != nil {
+		if err := array.Validate(col); err != nil {
+			return c.errorf("malformed array: %v", err)
+		}
+		if err := c.safeFill(col, n); err != nil {
+			w.unalias()
 			return err
 		}
 	}
@@ -86,6 +93,17 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	err := w.w.Write(w.batch)
 	w.unalias()
 	return err
+}
+
+// safeFill fills c from col, turning the panic of an array whose offsets
+// array.Validate does not check (ValidateFull would) into an error.
+func (c *toORC) safeFill(col arrow.Array, n int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = c.errorf("malformed array (offsets out of range?): %v", r)
+		}
+	}()
+	return c.fill(col, 0, n, nil)
 }
 
 // unalias drops the references the vectors hold into the caller's record.

@@ -308,3 +308,43 @@ func TestWriteMisuse(t *testing.T) {
 		t.Fatal("write after close accepted")
 	}
 }
+
+// TestMalformedInput checks that inconsistent input is an error, not a panic.
+func TestMalformedInput(t *testing.T) {
+	// a string array whose offsets go backwards (arrow-go panics itself on
+	// offsets past the data)
+	offs := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 4, 2}))
+	data := memory.NewBufferBytes([]byte("abcd"))
+	d := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offs, data}, nil, 0, 0)
+	a := array.MakeFromData(d)
+	d.Release()
+	defer a.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(s, []arrow.Array{a}, 2)
+	defer rec.Release()
+	w, err := orcarrow.NewWriter(&bytes.Buffer{}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err == nil || !strings.Contains(err.Error(), "column s") {
+		t.Fatalf("got %v, want an error naming s", err)
+	}
+
+	// a batch whose list offsets point past the elements
+	os := orc.MustParseSchema("struct<l:array<int>>")
+	b := orc.NewBatch(os, 2)
+	lv := b.Cols[0].(*orc.ListVector)
+	lv.Offsets = []int64{0, 5, 9}
+	lv.Elem.(*orc.LongVector).Values = []int64{1, 2}
+	b.NumRows = 2
+	if _, err := orcarrow.Convert(os, b, nil); err == nil {
+		t.Fatal("inconsistent batch accepted")
+	}
+	sb := orc.NewBatch(orc.MustParseSchema("struct<s:string>"), 2)
+	sv := sb.Cols[0].(*orc.BytesVector)
+	sv.Offsets, sv.Data = []int{0, 9, 3}, []byte("abc")
+	sb.NumRows = 2
+	if _, err := orcarrow.Convert(sb.Schema, sb, nil); err == nil {
+		t.Fatal("inconsistent strings accepted")
+	}
+}
