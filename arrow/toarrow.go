@@ -391,8 +391,13 @@ func (c *toArrow) buildBytes(mem memory.Allocator, bv *orc.BytesVector, sel []in
 				releaseAll(valid, offBuf)
 				return nil, c.errorf("a batch holds %d bytes; Arrow strings hold at most 2 GiB: use a smaller batch size", end)
 			}
+			prev := bv.Offsets[0]
 			for i, o := range bv.Offsets[:n+1] {
-				offs[i] = int32(o)
+				if o < prev || o < 0 || o > len(bv.Data) {
+					releaseAll(valid, offBuf)
+					return nil, c.errorf("row %d: offset %d out of order or past the data (%d bytes)", i, o, len(bv.Data))
+				}
+				offs[i], prev = int32(o), o
 			}
 			data = memory.NewBufferBytes(bv.Data[:end])
 		}
@@ -437,8 +442,13 @@ func (c *toArrow) listOffsets(mem memory.Allocator, src []int64, nulls []bool, s
 			buf.Release()
 			return nil, nil, c.errorf("a batch holds %d elements; Arrow lists hold at most 2^31-1: use a smaller batch size", src[n])
 		}
+		prev := src[0]
 		for i, o := range src[:n+1] {
-			offs[i] = int32(o)
+			if o < prev || o < 0 || o > int64(childLen) {
+				buf.Release()
+				return nil, nil, c.errorf("row %d: offset %d out of order or past the %d elements", i, o, childLen)
+			}
+			offs[i], prev = int32(o), o
 		}
 		if src[0] == 0 && src[n] == int64(childLen) {
 			return buf, nil, nil
