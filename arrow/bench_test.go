@@ -68,11 +68,21 @@ func BenchmarkRead(b *testing.B) {
 		}
 		reportRows(b, benchRows)
 	})
-	b.Run("arrow", func(b *testing.B) {
+	for _, reuse := range []bool{false, true} {
+		name := "arrow"
+		if reuse {
+			name = "arrow-reuse"
+		}
+		b.Run(name, func(b *testing.B) { benchArrowRead(b, r, len(data), reuse) })
+	}
+}
+
+func benchArrowRead(b *testing.B, r *reader.Reader, size int, reuse bool) {
+	{
 		b.ReportAllocs()
-		b.SetBytes(int64(len(data)))
+		b.SetBytes(int64(size))
 		for b.Loop() {
-			rr, err := orcarrow.FromReader(r, orcarrow.WithScanOptions(reader.WithBatchSize(benchBatch)))
+			rr, err := orcarrow.FromReader(r, orcarrow.WithReuse(reuse), orcarrow.WithScanOptions(reader.WithBatchSize(benchBatch)))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -84,7 +94,7 @@ func BenchmarkRead(b *testing.B) {
 			rr.Release()
 		}
 		reportRows(b, benchRows)
-	})
+	}
 }
 
 // BenchmarkConvert measures the conversion alone: decoded batches of the

@@ -17,8 +17,9 @@ import (
 type Option func(*config) error
 
 type config struct {
-	mem  memory.Allocator
-	scan []reader.ScanOption
+	mem   memory.Allocator
+	scan  []reader.ScanOption
+	reuse bool
 }
 
 // WithAllocator sets the allocator of the Arrow buffers the reader builds
@@ -31,6 +32,19 @@ func WithAllocator(mem memory.Allocator) Option {
 			return errors.New("orcarrow: WithAllocator: nil allocator")
 		}
 		c.mem = mem
+		return nil
+	}
+}
+
+// WithReuse makes the reader decode every batch into the same ORC vectors
+// and copy their values into each record, instead of decoding into fresh
+// vectors that the record aliases. Records are independent either way; with
+// reuse the scan allocates only the records' buffers (all from the
+// allocator), which is faster when records are released promptly. Default
+// false: bigint, double, string and binary values are shared, not copied.
+func WithReuse(on bool) Option {
+	return func(c *config) error {
+		c.reuse = on
 		return nil
 	}
 }
@@ -63,7 +77,9 @@ func newConfig(opts []Option) (*config, error) {
 // alias that batch's values; nothing is reused, so a record stays valid and
 // unchanged after later calls to Next for as long as the caller holds it
 // (Retain it to keep it past the next Next). The other buffers come from the
-// allocator (WithAllocator) and are freed when the record is released.
+// allocator (WithAllocator) and are freed when the record is released. With
+// WithReuse(true) the batch is reused and every buffer is a copy from the
+// allocator instead; records are just as independent.
 type RecordReader struct {
 	refs   atomic.Int64
 	br     *reader.BatchReader
@@ -73,6 +89,8 @@ type RecordReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	done   bool
+	reuse  bool
+	batch  *orc.Batch // the reused batch (WithReuse)
 }
 
 var _ array.RecordReader = (*RecordReader)(nil)
@@ -117,7 +135,7 @@ func newRecordReader(br *reader.BatchReader, c *config) (*RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr := &RecordReader{br: br, schema: as, mem: c.mem}
+	rr := &RecordReader{br: br, schema: as, mem: c.mem, reuse: c.reuse}
 	rr.setColumns(s)
 	rr.refs.Store(1)
 	return rr, nil
@@ -137,7 +155,13 @@ func (rr *RecordReader) Next() bool {
 	if rr.done || rr.err != nil {
 		return false
 	}
-	b := rr.br.NewBatch()
+	b := rr.batch
+	if b == nil || !rr.reuse {
+		b = rr.br.NewBatch()
+		if rr.reuse {
+			rr.batch = b
+		}
+	}
 	if err := rr.br.Next(b); err != nil {
 		rr.done = true
 		if err != io.EOF {
@@ -187,7 +211,7 @@ func (rr *RecordReader) safeConvert(b *orc.Batch) (rec arrow.RecordBatch, err er
 func (rr *RecordReader) setColumns(s *orc.Schema) {
 	names, types := columnTypes(s)
 	for i, t := range types {
-		rr.cols = append(rr.cols, newToArrow(names[i], t, rr.schema.Field(i).Type))
+		rr.cols = append(rr.cols, newToArrow(names[i], t, rr.schema.Field(i).Type, rr.reuse))
 	}
 }
 

@@ -89,6 +89,12 @@ func TestPrunedFilteredScan(t *testing.T) {
 // the scan has ended: records alias decoded vectors, so the reader must never
 // decode into a batch an earlier record still uses.
 func TestRecordsOutliveNext(t *testing.T) {
+	for _, reuse := range []bool{false, true} {
+		t.Run(fmt.Sprint("reuse=", reuse), func(t *testing.T) { recordsOutliveNext(t, reuse) })
+	}
+}
+
+func recordsOutliveNext(t *testing.T, reuse bool) {
 	data := salesFile(t, 5000)
 	r := openORC(t, data)
 	want := orcRows(t, r, reader.WithBatchSize(100))
@@ -96,7 +102,9 @@ func TestRecordsOutliveNext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rr, err := orcarrow.NewRecordReader(br)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rr, err := orcarrow.NewRecordReader(br, orcarrow.WithReuse(reuse), orcarrow.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

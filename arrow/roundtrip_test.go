@@ -36,12 +36,18 @@ func generated(tb testing.TB, seed uint64, s *orc.Schema, batches, rows int) []b
 // that the new file has the same schema and rows.
 func roundTrip(t *testing.T, a []byte, scan ...reader.ScanOption) {
 	t.Helper()
+	roundTripOpts(t, a, nil, scan...)
+}
+
+func roundTripOpts(t *testing.T, a []byte, opts []orcarrow.Option, scan ...reader.ScanOption) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 
 	ra := openORC(t, a)
 	want := orcRows(t, ra, scan...)
-	rr, err := orcarrow.FromReader(ra, orcarrow.WithAllocator(mem), orcarrow.WithScanOptions(scan...))
+	opts = append(opts, orcarrow.WithAllocator(mem), orcarrow.WithScanOptions(scan...))
+	rr, err := orcarrow.FromReader(ra, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +96,11 @@ func TestRoundTripAllTypes(t *testing.T) {
 			roundTrip(t, generated(t, seed, s, 3, 700), reader.WithBatchSize(333))
 		})
 	}
+}
+
+// TestRoundTripReuse runs the all-types round trip with reused vectors.
+func TestRoundTripReuse(t *testing.T) {
+	roundTripOpts(t, generated(t, 9, testutil.AllTypesSchema(), 3, 500), []orcarrow.Option{orcarrow.WithReuse(true)}, reader.WithBatchSize(200))
 }
 
 func TestRoundTripRandomSchemas(t *testing.T) {

@@ -27,31 +27,43 @@ type toArrow struct {
 	typ      arrow.DataType
 	path     string
 	children []*toArrow
+	copy     bool // copy instead of aliasing (the batch is reused)
 }
 
-func newToArrow(path string, s *orc.Schema, t arrow.DataType) *toArrow {
-	c := &toArrow{orc: s, typ: t, path: path}
+func newToArrow(path string, s *orc.Schema, t arrow.DataType, copyValues bool) *toArrow {
+	c := &toArrow{orc: s, typ: t, path: path, copy: copyValues}
 	switch s.Kind {
 	case orc.List:
-		c.children = []*toArrow{newToArrow(joinPath(path, "item"), s.Children[0], t.(*arrow.ListType).Elem())}
+		c.children = []*toArrow{newToArrow(joinPath(path, "item"), s.Children[0], t.(*arrow.ListType).Elem(), copyValues)}
 	case orc.Map:
 		mt := t.(*arrow.MapType)
 		c.children = []*toArrow{
-			newToArrow(joinPath(path, "key"), s.Children[0], mt.KeyType()),
-			newToArrow(joinPath(path, "value"), s.Children[1], mt.ItemType()),
+			newToArrow(joinPath(path, "key"), s.Children[0], mt.KeyType(), copyValues),
+			newToArrow(joinPath(path, "value"), s.Children[1], mt.ItemType(), copyValues),
 		}
 	case orc.Struct:
 		st := t.(*arrow.StructType)
 		for i, ch := range s.Children {
-			c.children = append(c.children, newToArrow(joinPath(path, s.FieldNames[i]), ch, st.Field(i).Type))
+			c.children = append(c.children, newToArrow(joinPath(path, s.FieldNames[i]), ch, st.Field(i).Type, copyValues))
 		}
 	case orc.Union:
 		ut := t.(*arrow.DenseUnionType)
 		for i, ch := range s.Children {
-			c.children = append(c.children, newToArrow(joinPath(path, ut.Fields()[i].Name), ch, ut.Fields()[i].Type))
+			c.children = append(c.children, newToArrow(joinPath(path, ut.Fields()[i].Name), ch, ut.Fields()[i].Type, copyValues))
 		}
 	}
 	return c
+}
+
+// share returns a buffer holding b: b itself, or a copy from mem when the
+// vectors are reused.
+func (c *toArrow) share(mem memory.Allocator, b []byte) *memory.Buffer {
+	if !c.copy {
+		return memory.NewBufferBytes(b)
+	}
+	buf := newBuffer(mem, len(b))
+	copy(buf.Bytes(), b)
+	return buf
 }
 
 func (c *toArrow) errorf(format string, args ...any) error {
@@ -165,7 +177,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		valid, nulls := validity(mem, lv.Nulls.Nulls, sel, n)
 		var buf *memory.Buffer
 		if sel == nil {
-			buf = memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(lv.Values[:n]))
+			buf = c.share(mem, arrow.Int64Traits.CastToBytes(lv.Values[:n]))
 		} else {
 			buf = newBuffer(mem, n*8)
 			out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
@@ -202,7 +214,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		valid, nulls := validity(mem, dv.Nulls.Nulls, sel, n)
 		var buf *memory.Buffer
 		if sel == nil {
-			buf = memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(dv.Values[:n]))
+			buf = c.share(mem, arrow.Float64Traits.CastToBytes(dv.Values[:n]))
 		} else {
 			buf = newBuffer(mem, n*8)
 			out := arrow.Float64Traits.CastFromBytes(buf.Bytes())
@@ -399,7 +411,7 @@ func (c *toArrow) buildBytes(mem memory.Allocator, bv *orc.BytesVector, sel []in
 				}
 				offs[i], prev = int32(o), o
 			}
-			data = memory.NewBufferBytes(bv.Data[:end])
+			data = c.share(mem, bv.Data[:end])
 		}
 	} else {
 		total := 0
