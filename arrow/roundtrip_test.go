@@ -23,8 +23,13 @@ func generated(tb testing.TB, seed uint64, s *orc.Schema, batches, rows int) []b
 	var bs []*orc.Batch
 	for range batches {
 		b := g.Batch(rows)
+		if s.Kind != orc.Struct {
+			fitForArrow(s, b.Cols[0])
+		}
 		for f, c := range s.Children {
-			fitForArrow(c, b.Cols[f])
+			if s.Kind == orc.Struct {
+				fitForArrow(c, b.Cols[f])
+			}
 		}
 		bs = append(bs, b)
 	}
@@ -94,6 +99,15 @@ func TestRoundTripAllTypes(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			s := testutil.AllTypesSchema()
 			roundTrip(t, generated(t, seed, s, 3, 700), reader.WithBatchSize(333))
+		})
+	}
+}
+
+// TestRoundTripBareRoot round-trips files whose root is not a struct.
+func TestRoundTripBareRoot(t *testing.T) {
+	for i, s := range []string{"array<struct<a:int,b:map<string,uniontype<int,date>>>>", "timestamp", "uniontype<string,decimal(38,2)>"} {
+		t.Run(s, func(t *testing.T) {
+			roundTrip(t, generated(t, uint64(i), orc.MustParseSchema(s), 2, 300), reader.WithBatchSize(100))
 		})
 	}
 }

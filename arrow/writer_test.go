@@ -301,11 +301,18 @@ func TestWriteMisuse(t *testing.T) {
 	if err := dw.Write(drec); err == nil || !strings.Contains(err.Error(), "d") {
 		t.Fatalf("decimal beyond precision: got %v", err)
 	}
+	if err := w.AddUserMetadata("k", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Write(rec); err == nil {
 		t.Fatal("write after close accepted")
+	}
+	md := openORC(t, buf.Bytes()).UserMetadata()
+	if len(md) != 1 || md[0].Key != "k" || string(md[0].Value) != "v" {
+		t.Fatalf("user metadata %v", md)
 	}
 }
 

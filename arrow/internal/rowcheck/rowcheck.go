@@ -100,6 +100,12 @@ func (s *Sum) String() string { return fmt.Sprintf("%d rows, checksum %016x", s.
 // plain form each field takes).
 func RecordRows(s *orc.Schema, rec arrow.RecordBatch) []any {
 	rows := make([]any, rec.NumRows())
+	if s.Kind != orc.Struct { // one column holds the root
+		for i := range rows {
+			rows[i] = Value(s, rec.Column(0), i)
+		}
+		return rows
+	}
 	for i := range rows {
 		row := make([]any, len(s.Children))
 		for f, c := range s.Children {
