@@ -44,4 +44,3 @@ func FuzzRecordReader(f *testing.F) {
 		mem.AssertSize(t, 0)
 	})
 }
-
