@@ -89,16 +89,23 @@ func TestPrunedFilteredScan(t *testing.T) {
 // the scan has ended: records alias decoded vectors, so the reader must never
 // decode into a batch an earlier record still uses.
 func TestRecordsOutliveNext(t *testing.T) {
-	for _, reuse := range []bool{false, true} {
-		t.Run(fmt.Sprint("reuse=", reuse), func(t *testing.T) { recordsOutliveNext(t, reuse) })
+	scans := map[string][]reader.ScanOption{
+		"serial":  nil,
+		"stripes": {reader.WithParallelism(2)},
+		"columns": {reader.WithColumnParallelism(2)},
+	}
+	for name, scan := range scans {
+		for _, reuse := range []bool{false, true} {
+			t.Run(fmt.Sprint(name, "/reuse=", reuse), func(t *testing.T) { recordsOutliveNext(t, reuse, scan) })
+		}
 	}
 }
 
-func recordsOutliveNext(t *testing.T, reuse bool) {
+func recordsOutliveNext(t *testing.T, reuse bool, scan []reader.ScanOption) {
 	data := salesFile(t, 5000)
 	r := openORC(t, data)
 	want := orcRows(t, r, reader.WithBatchSize(100))
-	br, err := r.NewBatchReader(reader.WithBatchSize(100))
+	br, err := r.NewBatchReader(append([]reader.ScanOption{reader.WithBatchSize(100)}, scan...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
