@@ -107,7 +107,7 @@ func (c *toORC) nullMask(arr arrow.Array, lo, n int, sel []int) []bool {
 	bm := arr.NullBitmapBytes()
 	off := arr.Data().Offset()
 	c.nulls = grow(c.nulls, n)
-	any := false
+	some := false
 	for i := range n {
 		r := lo + i
 		if sel != nil {
@@ -115,16 +115,16 @@ func (c *toORC) nullMask(arr arrow.Array, lo, n int, sel []int) []bool {
 		}
 		null := r < 0 || (bm != nil && !bitutil.BitIsSet(bm, off+r))
 		c.nulls[i] = null
-		any = any || null
+		some = some || null
 	}
-	if !any {
+	if !some {
 		return nil
 	}
 	return c.nulls
 }
 
 // widen copies integers of any Arrow width into c.i64.
-func widen[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](c *toORC, vals []T, lo, n int, sel []int) []int64 {
+func widen[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32](c *toORC, vals []T, lo, n int, sel []int) []int64 {
 	c.i64 = grow(c.i64, n)
 	if sel == nil {
 		for i, x := range vals[lo : lo+n] {
@@ -182,9 +182,9 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 			c.setLong(nulls, widen(c, a.Int64Values(), lo, n, sel))
 		}
 	case *array.Date32:
-		c.setLong(nulls, widen(c, date32Values(a), lo, n, sel))
+		c.setLong(nulls, widen(c, a.Date32Values(), lo, n, sel))
 	case *array.Date64:
-		v := widen(c, date64Values(a), lo, n, sel)
+		v := widen(c, a.Date64Values(), lo, n, sel)
 		for i := range v {
 			v[i] = floorDiv(v[i], 86_400_000)
 		}
@@ -300,14 +300,6 @@ func (c *toORC) setLong(nulls []bool, vals []int64) {
 func (c *toORC) setDouble(nulls []bool, vals []float64) {
 	dv := c.vec.(*orc.DoubleVector)
 	dv.Nulls.Nulls, dv.Values = nulls, vals
-}
-
-func date32Values(a *array.Date32) []int32 {
-	return castSlice[int32](arrow.Date32Traits.CastToBytes(a.Date32Values()), a.Len())
-}
-
-func date64Values(a *array.Date64) []int64 {
-	return castSlice[int64](arrow.Date64Traits.CastToBytes(a.Date64Values()), a.Len())
 }
 
 func floorDiv(a, b int64) int64 {
@@ -546,13 +538,13 @@ func (c *toORC) setUnion(n int) {
 	uv.Tags = c.tags[:n]
 	uv.Nulls.Nulls = nil
 	c.nulls = grow(c.nulls, n)
-	any := false
+	some := false
 	for i := range n {
 		null := uv.Children[c.tags[i]].IsNull(i)
 		c.nulls[i] = null
-		any = any || null
+		some = some || null
 	}
-	if any {
+	if some {
 		uv.Nulls.Nulls = c.nulls
 	}
 }

@@ -357,15 +357,7 @@ func timestampNanos(sec int64, nanos int32) (int64, bool) {
 // non-null value outside [lo, hi].
 func buildNarrow[T int8 | int16 | int32](c *toArrow, mem memory.Allocator, lv *orc.LongVector, sel []int, n int, lo, hi int64) (arrow.ArrayData, error) {
 	valid, nulls := validity(mem, lv.Nulls.Nulls, sel, n)
-	var zero T
-	size := 4
-	switch any(zero).(type) {
-	case int8:
-		size = 1
-	case int16:
-		size = 2
-	}
-	buf := newBuffer(mem, n*size)
+	buf := newBuffer(mem, n*sizeOf[T]())
 	out := castSlice[T](buf.Bytes(), n)
 	for i := range n {
 		r := i

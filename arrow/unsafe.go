@@ -11,3 +11,9 @@ func castSlice[T any](b []byte, n int) []T {
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
+
+// sizeOf returns the size of a T in bytes.
+func sizeOf[T any]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero))
+}
