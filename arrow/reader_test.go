@@ -210,6 +210,26 @@ func TestConvert(t *testing.T) {
 	if got, want := fmt.Sprint(recordRows(s, rec)), "[[1 x] [<nil> ] [3 <nil>]]"; got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
+	// a decimal vector at another scale than its column's is rescaled
+	ds := orc.MustParseSchema("struct<d:decimal(10,3)>")
+	db := orc.NewBatch(ds, 2)
+	dv := db.Cols[0].(*orc.DecimalVector)
+	dv.Scale = 1
+	dv.Values = []orc.Int128{orc.Int128FromInt64(-15), orc.Int128FromInt64(7)}
+	db.NumRows = 2
+	drec, err := orcarrow.Convert(ds, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drec.Release()
+	if got := fmt.Sprint(recordRows(ds, drec)); got != "[[{{-1 18446744073709550116} 3}] [{{0 700} 3}]]" {
+		t.Fatalf("rescaled decimals: %s", got)
+	}
+	dv.Scale = 5
+	if _, err := orcarrow.Convert(ds, db, nil); err == nil || !strings.Contains(err.Error(), "scale 3") {
+		t.Fatalf("inexact rescale: got %v", err)
+	}
+
 	b.NumRows = 4
 	if _, err := orcarrow.Convert(s, b, nil); err == nil {
 		t.Fatal("a batch whose vectors are short was accepted")

@@ -239,12 +239,20 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 			if sel != nil {
 				r = sel[i]
 			}
-			if r >= 0 {
-				x := dv.Values[r]
-				out[i] = decimal128.New(x.Hi, x.Lo)
-			} else {
+			if isNull(dv.Nulls.Nulls, r) {
 				out[i] = decimal128.Num{}
+				continue
 			}
+			x := dv.Values[r]
+			if dv.Scale != c.orc.Scale { // a batch built by hand may hold another scale
+				y, exact, ok := orc.Rescale(x, dv.Scale, c.orc.Scale)
+				if !exact || !ok {
+					releaseAll(valid, buf)
+					return nil, c.errorf("row %d: decimal %s does not fit scale %d", r, orc.FormatDecimal(x, dv.Scale), c.orc.Scale)
+				}
+				x = y
+			}
+			out[i] = decimal128.New(x.Hi, x.Lo)
 		}
 		return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls), nil
 	case orc.Timestamp, orc.TimestampInstant:
