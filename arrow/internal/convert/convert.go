@@ -215,7 +215,14 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 	if o.RowIndexStride > 0 {
 		opts = append(opts, writer.WithRowIndexStride(o.RowIndexStride))
 	}
-	w, err := orcarrow.NewWriter(out, rr.Schema(), opts...)
+	// the record reader's schema drops the schema-level metadata that marks
+	// a non-struct ORC root (orcarrow.MetadataORCRoot); the file's has it
+	ws := rr.Schema()
+	if full, err := fr.Schema(); err == nil && full.Metadata().Len() > 0 {
+		md := full.Metadata()
+		ws = arrow.NewSchema(ws.Fields(), &md)
+	}
+	w, err := orcarrow.NewWriter(out, ws, opts...)
 	if err != nil {
 		return 0, err
 	}

@@ -173,6 +173,34 @@ func TestNestedBothWays(t *testing.T) {
 	}
 }
 
+// TestBareRootBothWays converts files whose root is not a struct.
+func TestBareRootBothWays(t *testing.T) {
+	for i, text := range []string{"map<string,array<timestamp>>", "decimal(38,6)"} {
+		s := orc.MustParseSchema(text)
+		g := testutil.NewGenerator(rand.New(rand.NewPCG(uint64(i), 5)), s)
+		b := g.Batch(400)
+		rowcheck.FitForArrow(s, b.Cols[0])
+		// the generator may make a root all null; make every 7th row null
+		// instead (for the map, only rows owning no entries)
+		nulls := make([]bool, 400)
+		for r := range nulls {
+			nulls[r] = r%7 == 0
+		}
+		switch v := b.Cols[0].(type) {
+		case *orc.MapVector:
+			for r := range nulls {
+				nulls[r] = nulls[r] && v.Offsets[r] == v.Offsets[r+1]
+			}
+			v.Nulls.Nulls = nulls
+		case *orc.DecimalVector:
+			v.Nulls.Nulls = nulls
+		}
+		bothWays(t, writeORC(t, s, []*orc.Batch{b}),
+			convert.ToParquet{Codec: "gzip", RowGroup: 100, BatchSize: 64},
+			convert.ToORC{Codec: "snappy", BatchSize: 50})
+	}
+}
+
 // TestErrors checks the refusals: unions, unknown codecs, bad sizes.
 func TestErrors(t *testing.T) {
 	s := orc.MustParseSchema("struct<a:int,u:uniontype<int,string>>")
