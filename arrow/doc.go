@@ -47,7 +47,9 @@
 //	uniontype<T0,T1,...>             dense_union<0: T0, 1: T1,...>    dense_union, sparse_union
 //	                                 type codes 0, 1, ...             (any type codes)
 //
-// Every Arrow field is nullable, and nulls are carried at every level. The
+// Every Arrow field is nullable, and nulls are carried at every level.
+// Strings written to char(n) and varchar(n) are padded and truncated as the
+// ORC writer does for every value of those types. The
 // ORC attributes of a type (such as Iceberg's field ids) travel as field
 // metadata "orc.attribute.<key>". A file whose root is not a struct reads as
 // records of one field, "value", marked with schema metadata orc.root; the

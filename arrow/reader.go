@@ -107,6 +107,9 @@ func NewRecordReader(br *reader.BatchReader, opts ...Option) (*RecordReader, err
 	if len(c.scan) > 0 {
 		return nil, errors.New("orcarrow: NewRecordReader: WithScanOptions needs FromReader; the BatchReader's scan is already set")
 	}
+	if br == nil {
+		return nil, errors.New("orcarrow: NewRecordReader: nil BatchReader")
+	}
 	return newRecordReader(br, c)
 }
 
@@ -116,6 +119,9 @@ func FromReader(r *reader.Reader, opts ...Option) (*RecordReader, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, errors.New("orcarrow: FromReader: nil Reader")
 	}
 	br, err := r.NewBatchReader(c.scan...)
 	if err != nil {

@@ -242,6 +242,12 @@ func TestConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer br.Close()
+	if _, err := orcarrow.NewRecordReader(nil); err == nil {
+		t.Fatal("nil BatchReader accepted")
+	}
+	if _, err := orcarrow.FromReader(nil); err == nil {
+		t.Fatal("nil Reader accepted")
+	}
 	if _, err := orcarrow.NewRecordReader(br, orcarrow.WithScanOptions(reader.WithBatchSize(5))); err == nil {
 		t.Fatal("scan options on a started scan accepted")
 	}
