@@ -252,3 +252,41 @@ func TestConvert(t *testing.T) {
 		t.Fatal("scan options on a started scan accepted")
 	}
 }
+
+// TestZeroCopy checks that bigint, double and string values are shared with
+// the decoded batch, not copied from the allocator (and copied with
+// WithReuse).
+func TestZeroCopy(t *testing.T) {
+	s := orc.MustParseSchema("struct<i:bigint,d:double,s:string>")
+	const n = 1000
+	b := orc.NewBatch(s, n)
+	long := strings.Repeat("x", 100)
+	for i := range n {
+		b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, int64(i))
+		b.Cols[1].(*orc.DoubleVector).Values = append(b.Cols[1].(*orc.DoubleVector).Values, float64(i))
+		b.Cols[2].(*orc.BytesVector).AppendString(long)
+	}
+	b.NumRows = n
+	data := writeORC(t, s, []*orc.Batch{b})
+	for _, reuse := range []bool{false, true} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		rr, err := orcarrow.FromReader(openORC(t, data), orcarrow.WithAllocator(mem), orcarrow.WithReuse(reuse),
+			orcarrow.WithScanOptions(reader.WithBatchSize(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rr.Next() {
+			t.Fatal(rr.Err())
+		}
+		got := mem.CurrentAlloc()
+		shared := n*8 + n*8 + n*len(long)
+		if !reuse && got >= shared/10 {
+			t.Errorf("default: %d bytes from the allocator for %d bytes of values", got, shared)
+		}
+		if reuse && got < shared {
+			t.Errorf("WithReuse: %d bytes from the allocator, want at least the %d bytes of values", got, shared)
+		}
+		rr.Release()
+		mem.AssertSize(t, 0)
+	}
+}
