@@ -2,6 +2,8 @@ package orcarrow
 
 import (
 	"bytes"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"testing"
 
 	"github.com/orcgo/orc"
@@ -39,4 +41,17 @@ func TestFillAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(20, fill); n != 0 {
 		t.Fatalf("%v allocations per record of %d rows", n, rec.NumRows())
 	}
+	// bigint values and string bytes are shared with the record
+	for i, c := range w.cols {
+		if err := c.fill(rec.Column(i), 0, int(rec.NumRows()), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := &w.cols[0].vec.(*orc.LongVector).Values[0], &rec.Column(0).(*array.Int64).Int64Values()[0]; got != want {
+		t.Error("bigint values were copied")
+	}
+	if got, want := &w.cols[16].vec.(*orc.BytesVector).Data[0], &rec.Column(16).(*array.String).ValueBytes()[0]; got != want {
+		t.Error("string bytes were copied")
+	}
+	w.unalias()
 }
