@@ -250,6 +250,21 @@ func ParseDecimal(s string) (Int128, int, error) {
 		b.Neg(b)
 	}
 	v, ok := Int128FromBig(b)
+	if !ok || scale > 38 {
+		// Trailing fractional zeros change the written scale, not the
+		// value: drop as many as it takes to fit ("…99.0" into 38 digits).
+		ten, r := big.NewInt(10), new(big.Int)
+		for scale > 0 {
+			q, m := new(big.Int).QuoRem(b, ten, r)
+			if m.Sign() != 0 {
+				break
+			}
+			b, scale = q, scale-1
+			if v, ok = Int128FromBig(b); ok && scale <= 38 {
+				break
+			}
+		}
+	}
 	if !ok {
 		return Int128{}, 0, fmt.Errorf("orc: decimal %q does not fit in 128 bits", orig)
 	}
