@@ -9,210 +9,14 @@ import (
 	"testing"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/format"
-	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/internal/testutil"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Structure-aware mutation: byte-level fuzzing rarely builds a valid
-// protobuf tail with one field set to an extreme (a wrapped 64-bit sum, a
-// huge claimed count), so these tests and FuzzTailFields decode the tail of
-// a valid file, set one integer field anywhere in it to a chosen value,
-// encode it again and read the result.
-
-// fieldRef is one integer field (or list element) of a decoded message.
-type fieldRef struct {
-	msg protoreflect.Message
-	fd  protoreflect.FieldDescriptor
-	idx int // list index, or -1
-}
-
-// intFields lists the integer fields set in m, nested messages included.
-func intFields(m protoreflect.Message) []fieldRef {
-	var out []fieldRef
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				if fd.Kind() == protoreflect.MessageKind {
-					out = append(out, intFields(l.Get(i).Message())...)
-				} else if isIntKind(fd.Kind()) {
-					out = append(out, fieldRef{m, fd, i})
-				}
-			}
-		case fd.IsMap():
-		case fd.Kind() == protoreflect.MessageKind:
-			out = append(out, intFields(v.Message())...)
-		case isIntKind(fd.Kind()):
-			out = append(out, fieldRef{m, fd, -1})
-		}
-		return true
-	})
-	return out
-}
-
-func isIntKind(k protoreflect.Kind) bool {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Uint32Kind, protoreflect.Int64Kind,
-		protoreflect.Sint64Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind,
-		protoreflect.Sfixed32Kind, protoreflect.Sfixed64Kind, protoreflect.EnumKind:
-		return true
-	}
-	return false
-}
-
-// set stores v in the field, cut to the field's width.
-func (f fieldRef) set(v uint64) {
-	var pv protoreflect.Value
-	switch f.fd.Kind() {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		pv = protoreflect.ValueOfInt32(int32(v))
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		pv = protoreflect.ValueOfUint32(uint32(v))
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		pv = protoreflect.ValueOfInt64(int64(v))
-	case protoreflect.EnumKind:
-		pv = protoreflect.ValueOfEnum(protoreflect.EnumNumber(int32(v)))
-	default:
-		pv = protoreflect.ValueOfUint64(v)
-	}
-	if f.idx >= 0 {
-		f.msg.Mutable(f.fd).List().Set(f.idx, pv)
-	} else {
-		f.msg.Set(f.fd, pv)
-	}
-}
-
-// Sections of the tail a mutation edits.
-const (
-	secFooter = iota
-	secStripeFooter
-	secPostScript
-	secMetadata
-	numSections
-)
-
-// mutateTail returns data with integer field k (mod the number of fields)
-// of a section set to v, or nil when the section has no such field.
-func mutateTail(t *testing.T, data []byte, section, k int, v uint64) []byte {
-	t.Helper()
-	pick := func(m proto.Message) bool {
-		fs := intFields(m.ProtoReflect())
-		if len(fs) == 0 {
-			return false
-		}
-		fs[k%len(fs)].set(v)
-		return true
-	}
-	ok := false
-	var out []byte
-	switch section {
-	case secFooter:
-		out = editFooter(t, data, func(f *orcpb.Footer) { ok = pick(f) })
-	case secStripeFooter:
-		out = spliceStripeFooter(t, data, func(sf *orcpb.StripeFooter) { ok = pick(sf) })
-	case secPostScript:
-		out = editPostScript(t, data, func(ps *orcpb.PostScript) { ok = pick(ps) })
-	case secMetadata:
-		out = editMetadata(t, data, func(md *orcpb.Metadata) { ok = pick(md) })
-	}
-	if !ok {
-		return nil
-	}
-	return out
-}
-
-// spliceStripeFooter returns data (uncompressed, one stripe) with the
-// stripe footer changed by edit, and the file footer and postscript
-// rebuilt from data's own tail around it.
-func spliceStripeFooter(t *testing.T, data []byte, edit func(*orcpb.StripeFooter)) []byte {
-	t.Helper()
-	tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	si := tail.Footer.GetStripes()[0]
-	start := si.GetOffset() + si.GetIndexLength() + si.GetDataLength()
-	end := start + si.GetFooterLength()
-	sf := &orcpb.StripeFooter{}
-	if err := proto.Unmarshal(data[start:end], sf); err != nil {
-		t.Fatal(err)
-	}
-	edit(sf)
-	sb, err := proto.Marshal(sf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := proto.Clone(tail.Footer).(*orcpb.Footer)
-	f.GetStripes()[0].FooterLength = proto.Uint64(uint64(len(sb)))
-	if f.ContentLength != nil {
-		f.ContentLength = proto.Uint64(f.GetContentLength() + uint64(len(sb)) - (end - start))
-	}
-	fb, err := proto.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append([]byte(nil), data[:start]...)
-	out = append(out, sb...)
-	out = append(out, data[end:uint64(tail.FooterStart)]...) // to the metadata's end
-	out = append(out, fb...)
-	ps := proto.Clone(tail.PostScript).(*orcpb.PostScript)
-	ps.FooterLength = proto.Uint64(uint64(len(fb)))
-	pb, _ := proto.Marshal(ps)
-	out = append(out, pb...)
-	return append(out, byte(len(pb)))
-}
-
-// editPostScript returns data with its postscript changed by edit.
-func editPostScript(t *testing.T, data []byte, edit func(*orcpb.PostScript)) []byte {
-	t.Helper()
-	tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := proto.Clone(tail.PostScript).(*orcpb.PostScript)
-	edit(ps)
-	pb, err := proto.Marshal(ps)
-	if err != nil || len(pb) > 255 {
-		return data
-	}
-	out := append([]byte(nil), data[:len(data)-1-int(tail.PostScriptLen)]...)
-	out = append(out, pb...)
-	return append(out, byte(len(pb)))
-}
-
-// editMetadata returns data with its metadata section changed by edit (the
-// file must be uncompressed).
-func editMetadata(t *testing.T, data []byte, edit func(*orcpb.Metadata)) []byte {
-	t.Helper()
-	tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tail.Metadata == nil || tail.Compression != orc.CompressionNone {
-		return data
-	}
-	md := proto.Clone(tail.Metadata).(*orcpb.Metadata)
-	edit(md)
-	mb, err := proto.Marshal(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	metaStart := tail.FooterStart - int64(tail.PostScript.GetMetadataLength())
-	out := append([]byte(nil), data[:metaStart]...)
-	out = append(out, mb...)
-	out = append(out, data[tail.FooterStart:len(data)-1-int(tail.PostScriptLen)]...)
-	ps := proto.Clone(tail.PostScript).(*orcpb.PostScript)
-	ps.MetadataLength = proto.Uint64(uint64(len(mb)))
-	pb, _ := proto.Marshal(ps)
-	out = append(out, pb...)
-	return append(out, byte(len(pb)))
-}
+// Structure-aware mutation (testutil.MutateTail): one integer field of the
+// tail set to an extreme, the rest of the file intact.
 
 // structBase is a small uncompressed one-stripe file with every kind of
 // stream: dictionary and direct strings, decimals, timestamps, nested
@@ -324,30 +128,22 @@ var extremes = []uint64{0, 1, 2, 0x7f, 0xff, 0x7fffffff, 0xffffffff, 1 << 40, ma
 func TestHostileTailFields(t *testing.T) {
 	base := structBase(t)
 	// The editing itself keeps a file intact.
-	for _, same := range [][]byte{
-		base,
-		spliceStripeFooter(t, base, func(*orcpb.StripeFooter) {}),
-		editPostScript(t, base, func(*orcpb.PostScript) {}),
-		editMetadata(t, base, func(*orcpb.Metadata) {}),
-	} {
-		if err := exercise(same); err != nil {
+	same, err := testutil.MutateTail(base, -1, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range [][]byte{base, same} {
+		if err := exercise(f); err != nil {
 			t.Fatalf("an unmutated file: %v", err)
 		}
 	}
 	counts := map[int]int{}
 	failed := 0
 	var most uint64
-	for section := range numSections {
-		var n int
-		switch section {
-		case secFooter:
-			editFooter(t, base, func(f *orcpb.Footer) { n = len(intFields(f.ProtoReflect())) })
-		case secStripeFooter:
-			spliceStripeFooter(t, base, func(sf *orcpb.StripeFooter) { n = len(intFields(sf.ProtoReflect())) })
-		case secPostScript:
-			editPostScript(t, base, func(ps *orcpb.PostScript) { n = len(intFields(ps.ProtoReflect())) })
-		case secMetadata:
-			editMetadata(t, base, func(md *orcpb.Metadata) { n = len(intFields(md.ProtoReflect())) })
+	for section := range testutil.NumSections {
+		n, err := testutil.TailFieldCount(base, section)
+		if err != nil {
+			t.Fatal(err)
 		}
 		step := 1
 		if testing.Short() && n > 60 {
@@ -355,12 +151,14 @@ func TestHostileTailFields(t *testing.T) {
 		}
 		for k := 0; k < n; k += step {
 			for _, v := range extremes {
-				data := mutateTail(t, base, section, k, v)
+				data, err := testutil.MutateTail(base, section, k, v)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if data == nil {
 					continue
 				}
 				counts[section]++
-				var err error
 				got := measure(func() {
 					defer func() {
 						if p := recover(); p != nil {
@@ -379,7 +177,7 @@ func TestHostileTailFields(t *testing.T) {
 			}
 		}
 	}
-	if counts[secFooter] < 100 || counts[secStripeFooter] < 50 || counts[secPostScript] < 20 {
+	if counts[testutil.SecFooter] < 100 || counts[testutil.SecStripeFooter] < 50 || counts[testutil.SecPostScript] < 20 {
 		t.Fatalf("too few mutations: %v", counts)
 	}
 	if failed == 0 {
@@ -402,11 +200,13 @@ func FuzzTailFields(f *testing.F) {
 		if base == nil {
 			base = structBase(t)
 		}
-		data := mutateTail(t, base, int(section)%numSections, int(field), v)
+		data, err := testutil.MutateTail(base, int(section)%testutil.NumSections, int(field), v)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if data == nil {
 			return
 		}
-		var err error
 		got := measure(func() { err = exercise(data) })
 		if got > allocBound(len(data)) {
 			t.Fatalf("allocated %d bytes for a %d-byte file (%v)", got, len(data), err)
