@@ -270,3 +270,26 @@ func ParseDecimal(s string) (Int128, int, error) {
 	}
 	return v, scale, nil
 }
+
+// DecimalValue is a decimal number, Unscaled / 10^Scale: the Go value of
+// decimal fields in the row API (writer.RowWriter, reader.RowReader). The
+// writer rescales it to its column's scale, refusing values that would lose
+// digits or exceed the column's precision; the reader sets Scale to the
+// column's scale. Scale must be 0..38.
+type DecimalValue struct {
+	Unscaled Int128
+	Scale    int
+}
+
+// String formats the number in plain notation with Scale fractional
+// digits, such as "-12.50".
+func (d DecimalValue) String() string { return FormatDecimal(d.Unscaled, d.Scale) }
+
+// DecimalOf parses a decimal such as "-12.50" or "1.5E3" (see ParseDecimal).
+func DecimalOf(s string) (DecimalValue, error) {
+	v, scale, err := ParseDecimal(s)
+	if err != nil {
+		return DecimalValue{}, err
+	}
+	return DecimalValue{Unscaled: v, Scale: scale}, nil
+}

@@ -41,3 +41,13 @@ func TestParseDecimalTrailingZeros(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDecimalOf(t *testing.T) {
+	d, err := orc.DecimalOf("-12.50")
+	if err != nil || d.Scale != 2 || d.String() != "-12.50" || d.Unscaled != orc.Int128FromInt64(-1250) {
+		t.Fatalf("DecimalOf(-12.50) = %+v, %v", d, err)
+	}
+	if _, err := orc.DecimalOf("1.2.3"); err == nil {
+		t.Fatal("DecimalOf accepted 1.2.3")
+	}
+}
