@@ -91,7 +91,7 @@ type colBase struct {
 
 // newStream returns a stream compressed with the column's compressor.
 func (b *colBase) newStream() *format.OutStream {
-	return format.NewOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp)
+	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp, b.w.pool)
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {

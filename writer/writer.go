@@ -55,6 +55,7 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
 	err         error
 	closed      bool
@@ -82,7 +83,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 	if cfg.blockSize == 0 {
 		cfg.blockSize = defaultBlockSize(cfg.stripeSize, schema.MaxID()+1)
 	}
-	wr := &Writer{out: w, cfg: cfg, schema: schema}
+	wr := &Writer{out: w, cfg: cfg, schema: schema, pool: format.NewPagePool()}
 	if cfg.compression != orc.CompressionNone {
 		c, err := format.NewBlockCompressor(cfg.compression, cfg.level, cfg.blockSize)
 		if err != nil {
@@ -115,7 +116,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 }
 
 func (w *Writer) newStream() *format.OutStream {
-	return format.NewOutStream(w.cfg.compression, w.cfg.blockSize, w.comp)
+	return format.NewPooledOutStream(w.cfg.compression, w.cfg.blockSize, w.comp, w.pool)
 }
 
 func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
@@ -346,7 +347,11 @@ func (w *Writer) held() holding {
 // ones, which would keep each stream's largest buffers for good: what a
 // stripe holds then starts from zero, and the dictionaries built in a
 // stripe's first row group do not come on top of the previous stripe's
-// buffers.
+// buffers. The written stripe's streams give their pages and chunk buffers
+// to the writer's pool (releaseStreams), which the new streams draw from:
+// the memory is reused rather than allocated anew for every stripe, and
+// the pool holds no more than one stripe's pages (it is trimmed at every
+// stripe's end).
 func (h *holding) addStream(s *format.OutStream) {
 	stored := s.Stored()
 	h.data += stored
@@ -487,11 +492,26 @@ func (w *Writer) flushStripe() error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
+	w.releaseStreams()
 	w.dealFields()
 	for _, c := range w.cols {
 		c.resetStripe()
 	}
 	return nil
+}
+
+// releaseStreams gives the pages and buffers of the written stripe's
+// streams to the pool, after dropping what the pool held unused through
+// the stripe.
+func (w *Writer) releaseStreams() {
+	w.pool.Trim()
+	for _, c := range w.cols {
+		b := c.base()
+		b.presentOut.Release()
+		for _, s := range c.dataStreams() {
+			s.out.Release()
+		}
+	}
 }
 
 func (w *Writer) hasTimestamps() bool {
