@@ -98,6 +98,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 		return nil, err
 	}
 	wr.root = root
+	noEarlyDirect(root, false)
 	if err := wr.setupBlooms(); err != nil {
 		return nil, err
 	}
@@ -164,6 +165,19 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		}
 	}
 	return c, nil
+}
+
+// noEarlyDirect turns off the early choice of direct encoding (see
+// bytesWriter.directAt) for text columns under a list or map, whose first
+// row group may hold more values than rows.
+func noEarlyDirect(c columnWriter, repeated bool) {
+	if bw, ok := c.(*bytesWriter); ok && repeated {
+		bw.directAt = 0
+	}
+	k := c.base().node.Kind
+	for _, kid := range c.base().kids {
+		noEarlyDirect(kid, repeated || k == orc.List || k == orc.Map)
+	}
 }
 
 func (w *Writer) setupBlooms() error {
