@@ -57,6 +57,7 @@ type Writer struct {
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
+	hold        holding           // held's scratch
 	err         error
 	closed      bool
 }
@@ -343,12 +344,13 @@ type holding struct {
 // held returns what the writer holds for the open stripe: the columns'
 // streams and what the columns hold outside them, and the scratch stream.
 func (w *Writer) held() holding {
-	h := holding{compressed: w.cfg.compression != orc.CompressionNone, block: int64(w.cfg.blockSize)}
+	h := &w.hold // not a local: passed to the columns, it would escape
+	*h = holding{compressed: w.cfg.compression != orc.CompressionNone, block: int64(w.cfg.blockSize)}
 	h.addStream(w.scratch)
 	for _, c := range w.cols {
-		c.estimate(&h)
+		c.estimate(h)
 	}
-	return h
+	return *h
 }
 
 // addStream adds what s holds: the pages of its stored chunks as
