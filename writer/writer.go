@@ -12,7 +12,9 @@
 // and waits for them before returning; the file is the same as a serial
 // write's. Write copies what it keeps, so the caller may reuse the Batch at
 // once. Close writes the
-// file tail and does not close the io.Writer.
+// file tail and does not close the io.Writer. Reset starts a new file on
+// another io.Writer with the buffers and compressors of the last, for
+// services that rotate files.
 //
 // Errors: a batch Write refuses before writing anything (a schema or row
 // count that does not match, inconsistent vectors, a value its column
@@ -199,6 +201,40 @@ func (w *Writer) setupBlooms() error {
 		w.cols[node.ID()].base().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
 	}
 	return nil
+}
+
+// Reset discards the writer's state, a file in progress (not closed) and
+// a sticky error included, and starts a new file on out with the same
+// schema and options, writing its 3-byte header at once. The writer keeps
+// its buffers, stream pages and compressors, so that a service rotating
+// files allocates them once rather than for every file. The new file is
+// byte for byte what a new Writer with the same options would write.
+// Bytes of the discarded file not yet written are dropped; nothing more is
+// written to the old io.Writer, and it is not closed.
+func (w *Writer) Reset(out io.Writer) error {
+	w.releaseStreams(false)
+	for _, c := range w.cols {
+		b := c.base()
+		b.group.Reset()
+		b.file.Reset()
+		if b.bloom != nil {
+			b.bloom.Reset()
+		}
+		b.nanos = 0
+	}
+	w.out = out
+	w.offset = 0
+	w.stripes = nil
+	w.stripeStats = w.stripeStats[:0]
+	w.userMeta = nil
+	w.rows, w.stripeRows, w.groupRows, w.groupOpen = 0, 0, 0, false
+	w.err, w.closed = nil, false
+	w.scratch.Reset()
+	w.dealFields()
+	for _, c := range w.cols {
+		c.resetStripe()
+	}
+	return w.writeRaw([]byte(format.Magic))
 }
 
 func (w *Writer) writeRaw(b []byte) error {
@@ -508,7 +544,7 @@ func (w *Writer) flushStripe() error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
-	w.releaseStreams()
+	w.releaseStreams(true)
 	w.dealFields()
 	for _, c := range w.cols {
 		c.resetStripe()
@@ -516,11 +552,13 @@ func (w *Writer) flushStripe() error {
 	return nil
 }
 
-// releaseStreams gives the pages and buffers of the written stripe's
-// streams to the pool, after dropping what the pool held unused through
+// releaseStreams gives the pages and buffers of the stripe's streams to
+// the pool; with trim, after dropping what the pool held unused through
 // the stripe.
-func (w *Writer) releaseStreams() {
-	w.pool.Trim()
+func (w *Writer) releaseStreams(trim bool) {
+	if trim {
+		w.pool.Trim()
+	}
 	for _, c := range w.cols {
 		b := c.base()
 		b.presentOut.Release()
