@@ -44,6 +44,7 @@ type OutStream struct {
 	c         Compressor
 
 	pages [][]byte // emitted chunks, or the raw stream for codec NONE, in pages[:used]
+	full  [][]byte // with a pool: each page with all the capacity of its array, for Release
 	used  int      // pages in use: all full but the last; the rest are kept from before Reset
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
@@ -327,14 +328,18 @@ func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
-// newPage returns an empty page of capacity size.
+// newPage returns an empty page of capacity size. A page from the pool
+// may have a larger array, which Release gives back whole.
 func (s *OutStream) newPage(size int) []byte {
-	if s.pool != nil {
-		if pg := s.pool.getPage(size); pg != nil {
-			return pg
-		}
+	if s.pool == nil {
+		return make([]byte, 0, size)
 	}
-	return make([]byte, 0, size)
+	pg := s.pool.getPage(size)
+	if pg == nil {
+		pg = make([]byte, 0, size)
+	}
+	s.full = append(s.full, pg)
+	return pg[:0:size]
 }
 
 // Release empties the stream as Reset does, but gives its pages and chunk
@@ -342,13 +347,14 @@ func (s *OutStream) newPage(size int) []byte {
 // the stream holds no memory until it is written again. Bytes returned
 // before are no longer valid.
 func (s *OutStream) Release() {
-	for i, pg := range s.pages {
+	for i := range s.pages {
 		if s.pool != nil {
-			s.pool.putPage(pg)
+			s.pool.putPage(s.full[i])
+			s.full[i] = nil
 		}
 		s.pages[i] = nil
 	}
-	s.pages = s.pages[:0]
+	s.pages, s.full = s.pages[:0], s.full[:0]
 	s.used, s.n, s.held = 0, 0, 0
 	if s.pool != nil && s.buf != nil {
 		s.pool.putBuf(s.buf)
@@ -415,15 +421,38 @@ func (p *PagePool) getPage(size int) []byte {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	free := p.pages[i]
-	if len(free) == 0 {
-		return nil
+	// The size asked for, else the next larger one there is, up to
+	// twice the size.
+	for len(p.pages[i]) == 0 {
+		if i++; i >= len(p.pages) || i > 2*(size/firstPage) {
+			p.drop(size)
+			return nil
+		}
 	}
+	free := p.pages[i]
 	pg := free[len(free)-1]
 	free[len(free)-1] = nil
 	p.pages[i] = free[:len(free)-1]
 	p.held -= int64(cap(pg))
 	return pg[:0]
+}
+
+// drop lets go of free pages of at least size bytes in all (the largest
+// first), for a page of size the caller is about to allocate: the pool and
+// the streams together then hold no more than the pool held before,
+// however the sizes the streams need shift from one stripe to the next.
+func (p *PagePool) drop(size int) {
+	for i := len(p.pages) - 1; i >= 0 && size > 0; i-- {
+		free := p.pages[i]
+		for len(free) > 0 && size > 0 {
+			pg := free[len(free)-1]
+			free[len(free)-1] = nil
+			free = free[:len(free)-1]
+			p.held -= int64(cap(pg))
+			size -= cap(pg)
+		}
+		p.pages[i] = free
+	}
 }
 
 func (p *PagePool) putPage(pg []byte) {
