@@ -220,7 +220,7 @@ func (w *Writer) Reset(out io.Writer) error {
 		if b.bloom != nil {
 			b.bloom.Reset()
 		}
-		b.nanos = 0
+		b.nanos, b.prevNanos = 0, 0
 	}
 	w.out = out
 	w.offset = 0
@@ -292,13 +292,6 @@ func (w *Writer) Write(b *orc.Batch) error {
 		return err
 	}
 	for start := 0; start < b.NumRows; {
-		if w.cfg.stride > 0 && !w.groupOpen {
-			if err := startGroup(w.root); err != nil {
-				w.err = err
-				return err
-			}
-			w.groupOpen = true
-		}
 		end := b.NumRows
 		if w.cfg.stride > 0 && end-start > w.cfg.stride-w.groupRows {
 			end = start + w.cfg.stride - w.groupRows
@@ -306,19 +299,30 @@ func (w *Writer) Write(b *orc.Batch) error {
 		if lim := w.cfg.stripeRows; lim > 0 && int64(end-start) > lim-w.stripeRows {
 			end = start + int(lim-w.stripeRows)
 		}
-		if err := w.writeRows(b, start, end); err != nil {
+		n := end - start
+		starting := w.cfg.stride > 0 && !w.groupOpen
+		ending := w.cfg.stride > 0 && w.groupRows+n == w.cfg.stride
+		var err error
+		if w.par != nil {
+			// Each field's goroutine starts and ends its row groups too,
+			// which is where the chunks are compressed.
+			err = w.writeParallel(b.Cols, start, end, starting, ending)
+		} else {
+			err = w.writeSerial(b, start, end, starting, ending)
+		}
+		if err != nil {
 			w.err = err
 			return err
 		}
-		n := end - start
 		start = end
 		w.stripeRows += int64(n)
 		w.groupRows += n
-		if w.cfg.stride > 0 && w.groupRows == w.cfg.stride {
-			if err := w.endGroup(); err != nil {
-				w.err = err
-				return err
-			}
+		if starting {
+			w.groupOpen = true
+		}
+		if ending {
+			w.groupOpen = false
+			w.groupRows = 0
 		}
 		if w.stripeFull() {
 			if err := w.flushStripe(); err != nil {
@@ -330,25 +334,62 @@ func (w *Writer) Write(b *orc.Batch) error {
 	return nil
 }
 
-func (w *Writer) writeRows(b *orc.Batch, start, end int) error {
-	if sw, ok := w.root.(*structWriter); ok {
-		return sw.writeRoot(b.Cols, start, end)
+// writeSerial writes rows [start, end) of b on the calling goroutine,
+// first starting a row group, and then ending it, as told.
+func (w *Writer) writeSerial(b *orc.Batch, start, end int, starting, ending bool) error {
+	if starting {
+		if err := startGroup(w.root); err != nil {
+			return err
+		}
 	}
-	return w.root.write(b.Cols[0], start, end, nil)
+	var err error
+	if sw, ok := w.root.(*structWriter); ok {
+		err = sw.writeRoot(b.Cols, start, end)
+	} else {
+		err = w.root.write(b.Cols[0], start, end, nil)
+	}
+	if err != nil {
+		return err
+	}
+	if ending {
+		return endGroup(w.root)
+	}
+	return nil
 }
 
 // groupEnder is implemented by writers that act when a row group ends.
 type groupEnder interface{ groupEnd() error }
 
-func (w *Writer) endGroup() error {
-	finishGroup(w.root)
-	w.groupOpen = false
-	w.groupRows = 0
-	for _, c := range w.cols {
-		if g, ok := c.(groupEnder); ok {
-			if err := g.groupEnd(); err != nil {
-				return err
-			}
+// endGroup closes the row group of c and its descendants: statistics and
+// bloom filters, then what the writers do at a group's end.
+func endGroup(c columnWriter) error {
+	finishGroup(c)
+	return groupEnds(c)
+}
+
+func groupEnds(c columnWriter) error {
+	if g, ok := c.(groupEnder); ok {
+		if err := g.groupEnd(); err != nil {
+			return err
+		}
+	}
+	for _, k := range c.base().kids {
+		if err := groupEnds(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishStripes flushes the encoders of c and its descendants into their
+// streams.
+func finishStripes(c columnWriter) error {
+	if err := c.finishStripe(); err != nil {
+		return err
+	}
+	for _, k := range c.base().kids {
+		if err := finishStripes(k); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -453,18 +494,23 @@ func (w *Writer) flushStripe() error {
 	if w.stripeRows == 0 {
 		return nil
 	}
-	if w.groupOpen {
-		if err := w.endGroup(); err != nil {
+	if w.par != nil {
+		if err := w.finishParallel(); err != nil {
 			return err
 		}
-	} else if w.cfg.stride == 0 {
-		finishGroup(w.root) // merge the (single, unindexed) group into the stripe
-	}
-	for _, c := range w.cols {
-		if err := c.finishStripe(); err != nil {
+	} else {
+		if w.groupOpen {
+			if err := endGroup(w.root); err != nil {
+				return err
+			}
+		} else if w.cfg.stride == 0 {
+			finishGroup(w.root) // merge the (single, unindexed) group into the stripe
+		}
+		if err := finishStripes(w.root); err != nil {
 			return err
 		}
 	}
+	w.groupOpen, w.groupRows = false, 0
 	start := w.offset
 	footer := &orcpb.StripeFooter{}
 	var indexLen, dataLen uint64
