@@ -208,7 +208,7 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 	}
 	n := len(z)
 	if n < len(chunk) {
-		if &z[:1][0] != &dst[:1][0] {
+		if n > 0 && &z[:1][0] != &dst[:1][0] {
 			copy(pg[at:cap(pg)], z) // a Compressor that made its own buffer
 		}
 		putChunkHeader(pg[len(pg):at], n, false)
