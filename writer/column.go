@@ -244,9 +244,18 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	e := &orcpb.RowIndexEntry{Positions: c.appendPositions(nil)}
-	b.entries = append(b.entries, e)
+	ea := new(entryAlloc)
+	ea.e.Positions = c.appendPositions(ea.pos[:0])
+	b.entries = append(b.entries, &ea.e)
 	return nil
+}
+
+// entryAlloc is a row index entry with room for its positions, allocated
+// at once: a column has at most 9 of them (PRESENT 3, then up to 3 for each
+// of two more streams) and 12 cover every kind.
+type entryAlloc struct {
+	e   orcpb.RowIndexEntry
+	pos [12]uint64
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
