@@ -112,6 +112,32 @@ type Compressor interface {
 	Compress(dst, src []byte) ([]byte, error)
 }
 
+// buffered is implemented by the Compressors of this package: each keeps
+// an output buffer that OutStream passes back as dst when it cannot
+// compress straight into its pages, so that one buffer serves every stream
+// the Compressor compresses for rather than one per stream.
+type buffered interface{ outBuf() *[]byte }
+
+// outBuffer is embedded in the package's Compressors (see buffered).
+type outBuffer struct{ b []byte }
+
+func (o *outBuffer) outBuf() *[]byte { return &o.b }
+
+// bounded is implemented by Compressors that know the largest output they
+// produce for n bytes of input without allocating when dst has that
+// capacity.
+type bounded interface{ compressBound(n int) int }
+
+// compressBound returns the room c needs to compress n bytes into a dst it
+// does not have to grow: c's own bound, or for other Compressors a margin
+// over n after which OutStream stores the chunk as is anyway.
+func compressBound(c Compressor, n int) int {
+	if b, ok := c.(bounded); ok {
+		return b.compressBound(n)
+	}
+	return n + n>>6 + 64
+}
+
 // NewDecompressor returns a decompressor for a codec: ZLIB, SNAPPY, LZO, LZ4
 // or ZSTD. NONE, BROTLI and unknown codecs give an error wrapping
 // orc.ErrUnsupported.
@@ -158,7 +184,7 @@ func NewBlockCompressor(kind orc.CompressionKind, level, blockSize int) (Compres
 		}
 		return &zlibCompressor{w: w}, nil
 	case orc.CompressionSnappy:
-		return snappyCompressor{}, nil
+		return &snappyCompressor{}, nil
 	case orc.CompressionLZ4:
 		if level == 0 {
 			return &lz4Compressor{}, nil
@@ -278,9 +304,14 @@ func (z *zlibDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 }
 
 type zlibCompressor struct {
+	outBuffer
 	w   *flate.Writer
 	out appendWriter
 }
+
+// compressBound: DEFLATE stores incompressible input in blocks of at most
+// 64 KiB with 5 bytes of header each, plus a final empty block.
+func (z *zlibCompressor) compressBound(n int) int { return n + 5*(n>>16+2) + 16 }
 
 // appendWriter is an io.Writer appending to a slice.
 type appendWriter struct{ b []byte }
@@ -328,9 +359,11 @@ func (snappyDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, e
 	return out, nil
 }
 
-type snappyCompressor struct{}
+type snappyCompressor struct{ outBuffer }
 
-func (snappyCompressor) Compress(dst, src []byte) ([]byte, error) {
+func (*snappyCompressor) compressBound(n int) int { return max(snappy.MaxEncodedLen(n), n) }
+
+func (*snappyCompressor) Compress(dst, src []byte) ([]byte, error) {
 	n := snappy.MaxEncodedLen(len(src))
 	if n < 0 {
 		return nil, errors.New("format: snappy input too large")
@@ -371,9 +404,12 @@ func (lz4Decompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, erro
 }
 
 type lz4Compressor struct {
+	outBuffer
 	fast lz4.Compressor
 	hc   *lz4.CompressorHC
 }
+
+func (*lz4Compressor) compressBound(n int) int { return lz4.CompressBlockBound(n) }
 
 func (c *lz4Compressor) Compress(dst, src []byte) ([]byte, error) {
 	dst = growTo(dst, lz4.CompressBlockBound(len(src)))
@@ -465,10 +501,15 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 const zstdSlack = 64
 
 type zstdCompressor struct {
+	outBuffer
 	enc  *zstd.Encoder
 	huff huff0.Scratch // literals-only frames
 	alt  []byte        // a literals-only frame being built
 }
+
+// compressBound: a frame header of at most 18 bytes and, where blocks do
+// not shrink, raw blocks of at most 128 KiB with 3-byte headers.
+func (*zstdCompressor) compressBound(n int) int { return n + 3*(n/zstdMaxBlock+1) + 18 }
 
 func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
 	out := z.enc.EncodeAll(src, dst[:0])

@@ -20,10 +20,16 @@ package format
 // The stored bytes are kept in pages of a quarter of what the stream holds
 // (4 KiB to 1 MiB), so a stream of tens of megabytes is never copied to
 // grow, and the room left unused in its last page is under a quarter of it.
+// A chunk is compressed straight into the last page when the page has room
+// for the compressor's worst case; otherwise into the compressor's own
+// buffer (shared by every stream it serves), and then copied. Streams given
+// a PagePool take their pages and chunk buffer from it and give them back
+// on Release, so a writer reuses one stripe's memory for the next.
 
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/orcgo/orc"
 )
@@ -38,11 +44,13 @@ type OutStream struct {
 	c         Compressor
 
 	pages [][]byte // emitted chunks, or the raw stream for codec NONE, in pages[:used]
+	full  [][]byte // with a pool: each page with all the capacity of its array, for Release
 	used  int      // pages in use: all full but the last; the rest are kept from before Reset
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
 	buf   []byte   // uncompressed bytes of the next chunk; cap blockSize
-	cbuf  []byte   // compressor output, reused
+	cbuf  []byte   // compressor output, reused, for a Compressor without its own buffer
+	pool  *PagePool
 
 	setupErr error // a bad configuration, kept across Reset
 	err      error // sticky error
@@ -69,6 +77,15 @@ func NewOutStream(comp orc.CompressionKind, blockSize int, c Compressor) *OutStr
 	return s
 }
 
+// NewPooledOutStream is NewOutStream with the stream's pages and chunk
+// buffer taken from pool, and given back to it by Release. A nil pool is
+// NewOutStream.
+func NewPooledOutStream(comp orc.CompressionKind, blockSize int, c Compressor, pool *PagePool) *OutStream {
+	s := NewOutStream(comp, blockSize, c)
+	s.pool = pool
+	return s
+}
+
 // Write appends p to the stream. It always consumes all of p unless the
 // compressor fails.
 func (s *OutStream) Write(p []byte) (int, error) {
@@ -90,7 +107,7 @@ func (s *OutStream) Write(p []byte) (int, error) {
 			continue
 		}
 		if s.buf == nil {
-			s.buf = make([]byte, 0, s.blockSize)
+			s.buf = s.newBuf()
 		}
 		k := copy(s.buf[len(s.buf):s.blockSize], p)
 		s.buf = s.buf[:len(s.buf)+k]
@@ -127,7 +144,7 @@ func (s *OutStream) WriteByte(b byte) error {
 		return nil
 	}
 	if s.buf == nil {
-		s.buf = make([]byte, 0, s.blockSize)
+		s.buf = s.newBuf()
 	}
 	s.buf = append(s.buf, b)
 	if len(s.buf) == s.blockSize {
@@ -139,16 +156,34 @@ func (s *OutStream) WriteByte(b byte) error {
 	return nil
 }
 
+// newBuf returns an empty chunk buffer of capacity blockSize.
+func (s *OutStream) newBuf() []byte {
+	if s.pool != nil {
+		if b := s.pool.getBuf(s.blockSize); b != nil {
+			return b
+		}
+	}
+	return make([]byte, 0, s.blockSize)
+}
+
 // emit stores one chunk of uncompressed bytes.
 func (s *OutStream) emit(chunk []byte) error {
-	z, err := s.c.Compress(s.cbuf[:0], chunk)
-	if err != nil {
-		s.err = fmt.Errorf("format: %v compression: %w", s.comp, err)
-		s.buf = nil // keeps WriteByte's fast path off until Reset
-		return s.err
+	if k := s.used - 1; k >= 0 {
+		pg := s.pages[k]
+		if cap(pg)-len(pg) >= chunkHeaderSize+compressBound(s.c, len(chunk)) {
+			return s.emitInPage(k, chunk)
+		}
 	}
-	if cap(z) >= cap(s.cbuf) {
-		s.cbuf = z[:0]
+	out := &s.cbuf
+	if b, ok := s.c.(buffered); ok {
+		out = b.outBuf()
+	}
+	z, err := s.c.Compress((*out)[:0], chunk)
+	if err != nil {
+		return s.fail(err)
+	}
+	if cap(z) >= cap(*out) {
+		*out = z[:0]
 	}
 	var h [chunkHeaderSize]byte
 	if len(z) < len(chunk) {
@@ -159,6 +194,38 @@ func (s *OutStream) emit(chunk []byte) error {
 		s.store(chunk)
 	}
 	return nil
+}
+
+// emitInPage compresses chunk straight into page k, the last, which has
+// room for the header and the compressor's worst case.
+func (s *OutStream) emitInPage(k int, chunk []byte) error {
+	pg := s.pages[k]
+	at := len(pg) + chunkHeaderSize
+	dst := pg[at:at:cap(pg)]
+	z, err := s.c.Compress(dst, chunk)
+	if err != nil {
+		return s.fail(err)
+	}
+	n := len(z)
+	if n < len(chunk) {
+		if n > 0 && &z[:1][0] != &dst[:1][0] {
+			copy(pg[at:cap(pg)], z) // a Compressor that made its own buffer
+		}
+		putChunkHeader(pg[len(pg):at], n, false)
+	} else {
+		n = copy(pg[at:cap(pg)], chunk)
+		putChunkHeader(pg[len(pg):at], n, true)
+	}
+	s.pages[k] = pg[:at+n]
+	s.n += int64(chunkHeaderSize + n)
+	return nil
+}
+
+// fail records a compression error, which is sticky until Reset.
+func (s *OutStream) fail(err error) error {
+	s.err = fmt.Errorf("format: %v compression: %w", s.comp, err)
+	s.buf = nil // keeps WriteByte's fast path off until Reset
+	return s.err
 }
 
 // Page sizes of the stored bytes.
@@ -177,7 +244,7 @@ func (s *OutStream) store(p []byte) {
 				// A quarter of what the stream holds, so the last
 				// page's unused room stays under a quarter of it.
 				size := min(max(firstPage, int(s.n/4)&^(firstPage-1)), maxPage)
-				s.pages = append(s.pages, make([]byte, 0, size))
+				s.pages = append(s.pages, s.newPage(size))
 				s.held += int64(size)
 			}
 			s.used++
@@ -261,6 +328,42 @@ func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
+// newPage returns an empty page of capacity size. A page from the pool
+// may have a larger array, which Release gives back whole.
+func (s *OutStream) newPage(size int) []byte {
+	if s.pool == nil {
+		return make([]byte, 0, size)
+	}
+	pg := s.pool.getPage(size)
+	if pg == nil {
+		pg = make([]byte, 0, size)
+	}
+	s.full = append(s.full, pg)
+	return pg[:0:size]
+}
+
+// Release empties the stream as Reset does, but gives its pages and chunk
+// buffer to its pool (without a pool, to the garbage collector), so that
+// the stream holds no memory until it is written again. Bytes returned
+// before are no longer valid.
+func (s *OutStream) Release() {
+	for i := range s.pages {
+		if s.pool != nil {
+			s.pool.putPage(s.full[i])
+			s.full[i] = nil
+		}
+		s.pages[i] = nil
+	}
+	s.pages, s.full = s.pages[:0], s.full[:0]
+	s.used, s.n, s.held = 0, 0, 0
+	if s.pool != nil && s.buf != nil {
+		s.pool.putBuf(s.buf)
+	}
+	s.buf = nil
+	s.cbuf = nil
+	s.err = s.setupErr
+}
+
 // Reset empties the stream for the next stripe, keeping its buffers and
 // clearing an error from the compressor.
 func (s *OutStream) Reset() {
@@ -270,4 +373,118 @@ func (s *OutStream) Reset() {
 	s.used, s.n = 0, 0
 	s.buf = s.buf[:0]
 	s.err = s.setupErr
+}
+
+// PagePool keeps the pages and chunk buffers that streams give back on
+// Release, for the streams of the next stripe: a writer that releases every
+// stream once its stripe is written reuses that memory instead of
+// allocating a stripe's worth for each stripe. Every stream takes its pages
+// in the same sequence of sizes (see store), so the pages of one stripe fit
+// the next. Trim drops what the pool holds. A PagePool is safe for
+// concurrent use by streams on different goroutines.
+type PagePool struct {
+	mu    sync.Mutex
+	pages [maxPage / firstPage][][]byte // free pages by size, (size / firstPage) - 1
+	bufs  [][]byte                      // free chunk buffers
+	held  int64                         // bytes of capacity free in the pool
+}
+
+// NewPagePool returns an empty pool.
+func NewPagePool() *PagePool { return &PagePool{} }
+
+// Held returns the bytes of capacity the pool holds, free for streams.
+func (p *PagePool) Held() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// Trim drops every free page and buffer. A writer calls it when a stripe
+// has been written, before releasing that stripe's streams: what the pool
+// still held then went unused for a whole stripe.
+func (p *PagePool) Trim() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.pages {
+		clear(p.pages[i])
+		p.pages[i] = p.pages[i][:0]
+	}
+	clear(p.bufs)
+	p.bufs = p.bufs[:0]
+	p.held = 0
+}
+
+func (p *PagePool) getPage(size int) []byte {
+	i := size/firstPage - 1
+	if size%firstPage != 0 || i < 0 || i >= len(p.pages) {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// The size asked for, else the next larger one there is, up to
+	// twice the size.
+	for len(p.pages[i]) == 0 {
+		if i++; i >= len(p.pages) || i > 2*(size/firstPage) {
+			p.drop(size)
+			return nil
+		}
+	}
+	free := p.pages[i]
+	pg := free[len(free)-1]
+	free[len(free)-1] = nil
+	p.pages[i] = free[:len(free)-1]
+	p.held -= int64(cap(pg))
+	return pg[:0]
+}
+
+// drop lets go of free pages of at least size bytes in all (the largest
+// first), for a page of size the caller is about to allocate: the pool and
+// the streams together then hold no more than the pool held before,
+// however the sizes the streams need shift from one stripe to the next.
+func (p *PagePool) drop(size int) {
+	for i := len(p.pages) - 1; i >= 0 && size > 0; i-- {
+		free := p.pages[i]
+		for len(free) > 0 && size > 0 {
+			pg := free[len(free)-1]
+			free[len(free)-1] = nil
+			free = free[:len(free)-1]
+			p.held -= int64(cap(pg))
+			size -= cap(pg)
+		}
+		p.pages[i] = free
+	}
+}
+
+func (p *PagePool) putPage(pg []byte) {
+	i := cap(pg)/firstPage - 1
+	if cap(pg)%firstPage != 0 || i < 0 || i >= len(p.pages) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pages[i] = append(p.pages[i], pg[:0])
+	p.held += int64(cap(pg))
+}
+
+func (p *PagePool) getBuf(size int) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := len(p.bufs) - 1; i >= 0; i-- {
+		if b := p.bufs[i]; cap(b) == size {
+			last := len(p.bufs) - 1
+			p.bufs[i] = p.bufs[last]
+			p.bufs[last] = nil
+			p.bufs = p.bufs[:last]
+			p.held -= int64(cap(b))
+			return b[:0]
+		}
+	}
+	return nil
+}
+
+func (p *PagePool) putBuf(b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bufs = append(p.bufs, b[:0])
+	p.held += int64(cap(b))
 }

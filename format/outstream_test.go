@@ -418,3 +418,63 @@ func TestOutStreamPages(t *testing.T) {
 		t.Fatalf("compressed stream reads back %d bytes (%v), want %d", len(got), err, len(data))
 	}
 }
+
+// Streams drawing on a PagePool write the same bytes as streams without
+// one, and a stream written again after Release takes every page and its
+// chunk buffer from the pool: nothing is allocated for the bytes.
+func TestOutStreamPool(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	data := benchChunk()
+	for _, cc := range writeCodecs {
+		if cc.level != 0 {
+			continue
+		}
+		t.Run(cc.kind.String(), func(t *testing.T) {
+			c, _ := NewCompressor(cc.kind, 0)
+			write := func(s *OutStream) {
+				for i := 0; i < len(data); i += 1000 {
+					s.Write(data[i:min(i+1000, len(data))])
+					if i%20000 == 0 {
+						s.Flush() // short chunks, as aligned row groups make them
+					}
+				}
+				s.Flush()
+			}
+			plain := NewOutStream(cc.kind, 16<<10, c)
+			write(plain)
+			want := append([]byte(nil), plain.Bytes()...)
+			pool := NewPagePool()
+			s := NewPooledOutStream(cc.kind, 16<<10, c, pool)
+			write(s)
+			if !bytes.Equal(s.Bytes(), want) {
+				t.Fatal("pooled stream differs from a plain one")
+			}
+			held := s.Stored()
+			s.Release()
+			if s.Size() != 0 || s.Stored() != 0 {
+				t.Fatalf("after Release: size %d, stored %d", s.Size(), s.Stored())
+			}
+			if got := pool.Held(); got < held {
+				t.Fatalf("pool holds %d bytes, the stream gave %d", got, held)
+			}
+			run := func() {
+				write(s)
+				s.Release()
+			}
+			if allocs := testing.AllocsPerRun(3, run); allocs != 0 {
+				t.Errorf("%v allocations writing a stream again from the pool", allocs)
+			}
+			write(s)
+			if !bytes.Equal(s.Bytes(), want) {
+				t.Fatal("stream written again from the pool differs")
+			}
+			s.Release()
+			pool.Trim()
+			if pool.Held() != 0 {
+				t.Fatalf("after Trim the pool holds %d bytes", pool.Held())
+			}
+		})
+	}
+}

@@ -35,6 +35,7 @@ package format
 
 import (
 	"math/bits"
+	"sync"
 )
 
 // IntRLEv2Encoder writes an integer RLE v2 stream.
@@ -50,15 +51,44 @@ type IntRLEv2Encoder struct {
 	dec  bool   // the held values never increase
 	dor  uint64 // OR of the held values' absolute deltas
 
-	tmp [v2MaxRun]uint64 // values or deltas to bit-pack
-	buf []byte           // one encoded run
-	err error
+	sc   *v2EncScratch // while a DIRECT or DELTA run is encoded
+	rbuf [16]byte      // a repeat run
+	err  error
+}
+
+// v2EncScratch is what encoding one DIRECT or DELTA run needs: the values or deltas to
+// bit-pack and the run's bytes. Encoders take one from v2EncScratchPool for
+// each run rather than own one (8 KiB each): a writer of 200 columns has
+// some 450 encoders, and 4 MiB of scratch were a good part of its memory
+// at small stripe sizes.
+type v2EncScratch struct {
+	tmp [v2MaxRun]uint64
+	buf []byte
+}
+
+var v2EncScratchPool = sync.Pool{New: func() any {
+	return &v2EncScratch{buf: make([]byte, 0, 2*(2+2*10)+v2MaxRun*8)}
+}}
+
+// takeScratch takes a run scratch for e and returns its empty buffer.
+func (e *IntRLEv2Encoder) takeScratch() []byte {
+	e.sc = v2EncScratchPool.Get().(*v2EncScratch)
+	return e.sc.buf[:0]
+}
+
+// writeRun writes b, the run built in the scratch's buffer, and gives the
+// scratch back.
+func (e *IntRLEv2Encoder) writeRun(b []byte) {
+	_, e.err = e.out.Write(b)
+	e.sc.buf = b[:0]
+	v2EncScratchPool.Put(e.sc)
+	e.sc = nil
 }
 
 // NewIntRLEv2Encoder returns an encoder writing to out; signed streams
 // zigzag-encode their values.
 func NewIntRLEv2Encoder(out Sink, signed bool) *IntRLEv2Encoder {
-	return &IntRLEv2Encoder{out: out, signed: signed, buf: make([]byte, 0, 2+2*10+v2MaxRun*8), inc: true, dec: true}
+	return &IntRLEv2Encoder{out: out, signed: signed, inc: true, dec: true}
 }
 
 // Reset drops held values and the sticky error, and writes to out next.
@@ -167,7 +197,7 @@ func (e *IntRLEv2Encoder) writeRepeat() {
 	}
 	e.or = 0
 	u := e.encoded(e.lits[0])
-	b := e.buf[:0]
+	b := e.rbuf[:0]
 	if n <= v2ShortRepeatMax {
 		w := max(1, (bits.Len64(u)+7)>>3)
 		b = append(b, byte(w-1)<<3|byte(n-v2ShortRepeatMin))
@@ -180,16 +210,13 @@ func (e *IntRLEv2Encoder) writeRepeat() {
 		b = append(b, 0) // delta base 0: every value equal
 	}
 	_, e.err = e.out.Write(b)
-	e.buf = b
 }
 
 // writeVariable writes the first k held values as one DIRECT or DELTA run
 // and moves the rest to the front.
 func (e *IntRLEv2Encoder) writeVariable(k int) {
 	if e.err == nil {
-		b := e.encodeVariable(e.buf[:0], e.lits[:k])
-		_, e.err = e.out.Write(b)
-		e.buf = b
+		e.writeRun(e.encodeVariable(e.takeScratch(), e.lits[:k]))
 	}
 	copy(e.lits[:], e.lits[k:e.n])
 	e.n -= k
@@ -278,7 +305,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 			}
 		}
 	}
-	zz := e.tmp[:k]
+	zz := e.sc.tmp[:k]
 	if e.signed {
 		for i, v := range vals {
 			zz[i] = Zigzag(v)
@@ -306,7 +333,7 @@ func (e *IntRLEv2Encoder) appendDelta(b []byte, vals []int64, base uint64, first
 	if w == 0 {
 		return b
 	}
-	ds := e.tmp[:k-2]
+	ds := e.sc.tmp[:k-2]
 	for i := range ds {
 		dl := vals[i+2] - vals[i+1]
 		if dl < 0 {

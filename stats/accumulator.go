@@ -157,13 +157,23 @@ func (a *Accumulator) AddBytes(v []byte) {
 	if a.count == 0 {
 		a.smin = append(a.smin[:0], v...)
 		a.smax = append(a.smax[:0], v...)
-	} else if bytes.Compare(v, a.smin) < 0 {
+	} else if bytesLess(v, a.smin) {
 		a.smin = append(a.smin[:0], v...)
-	} else if bytes.Compare(v, a.smax) > 0 {
+	} else if bytesLess(a.smax, v) {
 		a.smax = append(a.smax[:0], v...)
 	}
 	a.count++
 	a.bsum += int64(len(v))
+}
+
+// bytesLess reports whether a sorts before b, unsigned. Most values differ
+// from the minimum and maximum in their first byte (the more so as the
+// bounds spread), which decides without calling bytes.Compare.
+func bytesLess(a, b []byte) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return bytes.Compare(a, b) < 0
 }
 
 // AddDecimal records a decimal value given unscaled at the column's scale.

@@ -32,12 +32,13 @@ import (
 
 // Proto returns the statistics as our writer stores them.
 func (c *Column) Proto() *orcpb.ColumnStatistics {
+	a := new(scalars)
 	pb := &orcpb.ColumnStatistics{
-		NumberOfValues: u64p(c.NumValues),
-		HasNull:        boolp(c.HasNull),
+		NumberOfValues: a.u64(c.NumValues),
+		HasNull:        a.bool(c.HasNull),
 	}
 	if c.BytesOnDisk != 0 {
-		pb.BytesOnDisk = u64p(c.BytesOnDisk)
+		pb.BytesOnDisk = a.u64(c.BytesOnDisk)
 	}
 	some := c.NumValues > 0
 	switch c.Kind {
@@ -45,17 +46,17 @@ func (c *Column) Proto() *orcpb.ColumnStatistics {
 		if s := c.Int; s != nil && (s.HasMinMax || !some) {
 			p := &orcpb.IntegerStatistics{}
 			if s.HasMinMax {
-				p.Minimum, p.Maximum = i64p(s.Min), i64p(s.Max)
+				p.Minimum, p.Maximum = a.i64(s.Min), a.i64(s.Max)
 			}
 			if s.HasSum {
-				p.Sum = i64p(s.Sum)
+				p.Sum = a.i64(s.Sum)
 			}
 			pb.IntStatistics = p
 		}
 	case orc.Float, orc.Double:
-		pb.DoubleStatistics = encodeDouble(c.Double, some)
+		pb.DoubleStatistics = encodeDouble(a, c.Double, some)
 	case orc.String, orc.Char, orc.Varchar:
-		pb.StringStatistics = encodeString(c.String, some)
+		pb.StringStatistics = encodeString(a, c.String, some)
 	case orc.Boolean:
 		if s := c.Bool; s != nil {
 			pb.BucketStatistics = &orcpb.BucketStatistics{Count: []uint64{s.TrueCount}}
@@ -64,10 +65,10 @@ func (c *Column) Proto() *orcpb.ColumnStatistics {
 		if s := c.Decimal; s != nil && (s.HasMinMax || !some) {
 			p := &orcpb.DecimalStatistics{}
 			if s.HasMinMax {
-				p.Minimum, p.Maximum = strp(decimalString(s.Min)), strp(decimalString(s.Max))
+				p.Minimum, p.Maximum = a.str(decimalString(s.Min)), a.str(decimalString(s.Max))
 			}
 			if s.HasSum && fitsDecimal(s.Sum.Unscaled) {
-				p.Sum = strp(decimalString(s.Sum))
+				p.Sum = a.str(decimalString(s.Sum))
 			}
 			pb.DecimalStatistics = p
 		}
@@ -75,25 +76,25 @@ func (c *Column) Proto() *orcpb.ColumnStatistics {
 		if s := c.Date; s != nil && (s.HasMinMax || !some) {
 			p := &orcpb.DateStatistics{}
 			if s.HasMinMax {
-				p.Minimum, p.Maximum = i32p(s.Min), i32p(s.Max)
+				p.Minimum, p.Maximum = a.i32(s.Min), a.i32(s.Max)
 			}
 			pb.DateStatistics = p
 		}
 	case orc.Timestamp, orc.TimestampInstant:
-		pb.TimestampStatistics = encodeTimestamp(c.Timestamp, some)
+		pb.TimestampStatistics = encodeTimestamp(a, c.Timestamp, some)
 	case orc.Binary:
 		if s := c.Binary; s != nil && (s.HasSum || !some) {
 			p := &orcpb.BinaryStatistics{}
 			if s.HasSum {
-				p.Sum = i64p(s.Sum)
+				p.Sum = a.i64(s.Sum)
 			}
 			pb.BinaryStatistics = p
 		}
 	case orc.List, orc.Map:
 		if s := c.Collection; s != nil && (s.HasMinMax || !some) {
-			p := &orcpb.CollectionStatistics{TotalChildren: u64p(s.TotalChildren)}
+			p := &orcpb.CollectionStatistics{TotalChildren: a.u64(s.TotalChildren)}
 			if s.HasMinMax {
-				p.MinChildren, p.MaxChildren = u64p(s.MinChildren), u64p(s.MaxChildren)
+				p.MinChildren, p.MaxChildren = a.u64(s.MinChildren), a.u64(s.MaxChildren)
 			}
 			pb.CollectionStatistics = p
 		}
@@ -101,15 +102,15 @@ func (c *Column) Proto() *orcpb.ColumnStatistics {
 	return pb
 }
 
-func encodeDouble(s *DoubleStats, some bool) *orcpb.DoubleStatistics {
+func encodeDouble(a *scalars, s *DoubleStats, some bool) *orcpb.DoubleStatistics {
 	p := &orcpb.DoubleStatistics{}
 	switch {
 	case s == nil && !some:
-		p.Sum = f64p(0)
+		p.Sum = a.f64(0)
 	case s == nil || (!s.HasMinMax && some) || (s.HasSum && math.IsNaN(s.Sum)):
 		// A NaN was seen, or the bounds are unknown: a NaN sum makes Java
 		// (and C++, which checks for a non-finite sum) ignore the rest.
-		p.Sum = f64p(math.NaN())
+		p.Sum = a.f64(math.NaN())
 	default:
 		if s.HasMinMax {
 			mn, mx := s.Min, s.Max
@@ -119,16 +120,16 @@ func encodeDouble(s *DoubleStats, some bool) *orcpb.DoubleStatistics {
 			if mx == 0 {
 				mx = 0
 			}
-			p.Minimum, p.Maximum = f64p(mn), f64p(mx)
+			p.Minimum, p.Maximum = a.f64(mn), a.f64(mx)
 		}
 		if s.HasSum {
-			p.Sum = f64p(s.Sum)
+			p.Sum = a.f64(s.Sum)
 		}
 	}
 	return p
 }
 
-func encodeString(s *StringStats, some bool) *orcpb.StringStatistics {
+func encodeString(a *scalars, s *StringStats, some bool) *orcpb.StringStatistics {
 	if s == nil || (some && (!s.HasMin || !s.HasMax)) {
 		return nil
 	}
@@ -136,36 +137,36 @@ func encodeString(s *StringStats, some bool) *orcpb.StringStatistics {
 	if s.HasMin {
 		switch {
 		case s.MinIsLowerBound:
-			p.LowerBound = strp(s.Min)
+			p.LowerBound = a.str(s.Min)
 		case len(s.Min) > MaxStringBytes:
-			p.LowerBound = strp(lowerBound(s.Min))
+			p.LowerBound = a.str(lowerBound(s.Min))
 		default:
-			p.Minimum = strp(s.Min)
+			p.Minimum = a.str(s.Min)
 		}
 	}
 	if s.HasMax {
 		switch {
 		case s.MaxIsUpperBound:
-			p.UpperBound = strp(s.Max)
+			p.UpperBound = a.str(s.Max)
 		case len(s.Max) > MaxStringBytes:
 			if ub, ok := upperBound(s.Max); ok {
-				p.UpperBound = strp(ub)
+				p.UpperBound = a.str(ub)
 			} else {
 				// Nothing shorter is greater (the kept prefix is all
 				// U+10FFFF): keep the exact maximum, however long.
-				p.Maximum = strp(s.Max)
+				p.Maximum = a.str(s.Max)
 			}
 		default:
-			p.Maximum = strp(s.Max)
+			p.Maximum = a.str(s.Max)
 		}
 	}
 	if s.HasSum {
-		p.Sum = i64p(s.Sum)
+		p.Sum = a.i64(s.Sum)
 	}
 	return p
 }
 
-func encodeTimestamp(s *TimestampStats, some bool) *orcpb.TimestampStatistics {
+func encodeTimestamp(a *scalars, s *TimestampStats, some bool) *orcpb.TimestampStatistics {
 	if s == nil || (some && !s.HasMinMax) {
 		return nil
 	}
@@ -181,12 +182,12 @@ func encodeTimestamp(s *TimestampStats, some bool) *orcpb.TimestampStatistics {
 		}
 		return p
 	}
-	p.MinimumUtc, p.MaximumUtc = i64p(minMs), i64p(maxMs)
+	p.MinimumUtc, p.MaximumUtc = a.i64(minMs), a.i64(maxMs)
 	if minSub != 0 {
-		p.MinimumNanos = i32p(minSub + 1)
+		p.MinimumNanos = a.i32(minSub + 1)
 	}
 	if maxSub != maxSubMilliNano {
-		p.MaximumNanos = i32p(maxSub + 1)
+		p.MaximumNanos = a.i32(maxSub + 1)
 	}
 	return p
 }
@@ -212,3 +213,87 @@ func i32p(v int32) *int32     { return &v }
 func f64p(v float64) *float64 { return &v }
 func boolp(v bool) *bool      { return &v }
 func strp(v string) *string   { return &v }
+
+// scalars holds the optional scalar fields of one ColumnStatistics message
+// and its sub-message, which protobuf keeps behind pointers: Proto takes
+// them from one allocation rather than one each (the writer makes a
+// message per column and row group). It falls back to the heap if a kind
+// ever needs more than it holds.
+type scalars struct {
+	u64s            [5]uint64
+	i64s            [3]int64
+	i32s            [2]int32
+	f64s            [3]float64
+	bools           [1]bool
+	strs            [3]string
+	nu, ni, n32, nf int
+	nb, ns          int
+}
+
+func (a *scalars) u64(v uint64) *uint64 {
+	if a.nu == len(a.u64s) {
+		return newOf(v)
+	}
+	p := &a.u64s[a.nu]
+	a.nu++
+	*p = v
+	return p
+}
+
+func (a *scalars) i64(v int64) *int64 {
+	if a.ni == len(a.i64s) {
+		return newOf(v)
+	}
+	p := &a.i64s[a.ni]
+	a.ni++
+	*p = v
+	return p
+}
+
+func (a *scalars) i32(v int32) *int32 {
+	if a.n32 == len(a.i32s) {
+		return newOf(v)
+	}
+	p := &a.i32s[a.n32]
+	a.n32++
+	*p = v
+	return p
+}
+
+func (a *scalars) f64(v float64) *float64 {
+	if a.nf == len(a.f64s) {
+		return newOf(v)
+	}
+	p := &a.f64s[a.nf]
+	a.nf++
+	*p = v
+	return p
+}
+
+func (a *scalars) bool(v bool) *bool {
+	if a.nb == len(a.bools) {
+		return newOf(v)
+	}
+	p := &a.bools[a.nb]
+	a.nb++
+	*p = v
+	return p
+}
+
+func (a *scalars) str(v string) *string {
+	if a.ns == len(a.strs) {
+		return newOf(v)
+	}
+	p := &a.strs[a.ns]
+	a.ns++
+	*p = v
+	return p
+}
+
+// newOf returns a pointer to a heap copy of v. (Returning &v from the
+// methods above would move v to the heap on every call.)
+func newOf[T any](v T) *T {
+	p := new(T)
+	*p = v
+	return p
+}

@@ -41,6 +41,44 @@ func errTag(node *orc.Schema, row int, tag uint8) error {
 	return fmt.Errorf("orc: column %d (%s) row %d: tag %d but the union has %d variants", node.ID(), node, row, tag, len(node.Children))
 }
 
+// sameSchema reports whether a and b have the same type string, without
+// building the strings (two allocations per Write otherwise): it compares
+// what String prints, node by node. A false result may still be the same
+// string (different field names that quote alike), which the caller then
+// checks with String.
+func sameSchema(a, b *orc.Schema) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case orc.Decimal:
+		return a.Precision == b.Precision && a.Scale == b.Scale
+	case orc.Char, orc.Varchar:
+		return a.MaxLength == b.MaxLength
+	case orc.List, orc.Map, orc.Union, orc.Struct:
+		if len(a.Children) != len(b.Children) {
+			return false
+		}
+		for i := range a.Children {
+			if a.Kind == orc.Struct && fieldName(a, i) != fieldName(b, i) {
+				return false
+			}
+			if !sameSchema(a.Children[i], b.Children[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fieldName returns the name String prints for field i of a struct.
+func fieldName(s *orc.Schema, i int) string {
+	if i < len(s.FieldNames) {
+		return s.FieldNames[i]
+	}
+	return ""
+}
+
 // checkBatch verifies that b fits the writer's schema and that its vectors
 // are consistent and their values in range, so that a bad batch is refused
 // before anything is written: a refused batch leaves the writer as it was.
@@ -51,7 +89,7 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b.Schema == nil {
 		return fmt.Errorf("orc: Write: Batch.Schema is nil (make batches with orc.NewBatch(w.Schema(), n)); writer schema %s", w.schema)
 	}
-	if b.Schema != w.schema && b.Schema.String() != w.schema.String() {
+	if b.Schema != w.schema && !sameSchema(b.Schema, w.schema) && b.Schema.String() != w.schema.String() {
 		return fmt.Errorf("orc: Write: batch schema %s, writer schema %s", b.Schema, w.schema)
 	}
 	if b.NumRows < 0 {

@@ -84,14 +84,15 @@ type colBase struct {
 	// WithParallelism the compressor of the goroutine the column's field
 	// is dealt to.
 	comp format.Compressor
-	// nanos is the time the field spent in write (WithParallelism; top-level
-	// fields only).
-	nanos int64
+	// nanos and prevNanos are the time the field spent writing in the
+	// stripe and in the one before (WithParallelism; top-level fields
+	// only).
+	nanos, prevNanos int64
 }
 
 // newStream returns a stream compressed with the column's compressor.
 func (b *colBase) newStream() *format.OutStream {
-	return format.NewOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp)
+	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp, b.w.pool)
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
@@ -224,15 +225,10 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 // startGroup records the positions of a new row group, first ending every
 // run and chunk when row groups are aligned.
 func startGroup(c columnWriter) error {
-	b := c.base()
-	if b.w.cfg.aligned {
-		if err := c.endRuns(); err != nil {
-			return err
-		}
+	if err := startGroupSelf(c); err != nil {
+		return err
 	}
-	e := &orcpb.RowIndexEntry{Positions: c.appendPositions(nil)}
-	b.entries = append(b.entries, e)
-	for _, k := range b.kids {
+	for _, k := range c.base().kids {
 		if err := startGroup(k); err != nil {
 			return err
 		}
@@ -240,8 +236,39 @@ func startGroup(c columnWriter) error {
 	return nil
 }
 
-// finishGroup closes the current row group's statistics and bloom filter.
+// startGroupSelf is startGroup for c alone, not its descendants.
+func startGroupSelf(c columnWriter) error {
+	b := c.base()
+	if b.w.cfg.aligned {
+		if err := c.endRuns(); err != nil {
+			return err
+		}
+	}
+	ea := new(entryAlloc)
+	ea.e.Positions = c.appendPositions(ea.pos[:0])
+	b.entries = append(b.entries, &ea.e)
+	return nil
+}
+
+// entryAlloc is a row index entry with room for its positions, allocated
+// at once: a column has at most 9 of them (PRESENT 3, then up to 3 for each
+// of two more streams) and 12 cover every kind.
+type entryAlloc struct {
+	e   orcpb.RowIndexEntry
+	pos [12]uint64
+}
+
+// finishGroup closes the current row group's statistics and bloom filter,
+// of c and its descendants.
 func finishGroup(c columnWriter) {
+	finishGroupSelf(c)
+	for _, k := range c.base().kids {
+		finishGroup(k)
+	}
+}
+
+// finishGroupSelf is finishGroup for c alone.
+func finishGroupSelf(c columnWriter) {
 	b := c.base()
 	if n := len(b.entries); n > 0 {
 		b.entries[n-1].Statistics = b.group.Proto()
@@ -251,9 +278,6 @@ func finishGroup(c columnWriter) {
 	if b.bloom != nil {
 		b.blooms = append(b.blooms, b.bloom.Proto())
 		b.bloom.Reset()
-	}
-	for _, k := range b.kids {
-		finishGroup(k)
 	}
 }
 

@@ -35,17 +35,24 @@ type bytesWriter struct {
 	lengths                     *format.IntRLEv2Encoder
 	ids                         *format.IntRLEv2Encoder // dictionary DATA
 
-	keys       map[string]int32
-	keyData    []byte
-	keyOffsets []int
-	idBuf      memSink                 // key id of every non-null value in the stripe, RLE v2
-	idEnc      *format.IntRLEv2Encoder // writes idBuf
-	nvalues    int                     // ids in idBuf
-	idScratch  []int64
-	marks      []int // nvalues at the start of each row group not yet positioned
-	markGroup  []int // entry index of each mark
-	dictSize   int   // keys in the finished stripe's dictionary
-	scratch    []byte
+	dict *dictionary // the stripe's distinct values, until the encoding is direct
+	// directAt is the number of distinct values past which the stripe's
+	// first row group is direct whatever else it holds: its non-null
+	// values are at most the stride, so more than dictRatio x stride
+	// distinct ones fail the key ratio at its end. The encoding is then
+	// chosen at once, with the same result (and bytes) as at the group's
+	// end, and the rest of the group is not added to a dictionary for
+	// nothing. 0 (no row index; text under a list or map) chooses at the
+	// group's end only.
+	directAt  float64
+	idBuf     memSink                 // key id of every non-null value in the stripe, RLE v2
+	idEnc     *format.IntRLEv2Encoder // writes idBuf
+	nvalues   int                     // ids in idBuf
+	idScratch []int64
+	marks     []int // nvalues at the start of each row group not yet positioned
+	markGroup []int // entry index of each mark
+	dictSize  int   // keys in the finished stripe's dictionary
+	scratch   []byte
 }
 
 // memSink is an in-memory format.Sink.
@@ -77,6 +84,9 @@ func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
 	c.ids = format.NewIntRLEv2Encoder(c.dataOut, false)
 	c.idEnc = format.NewIntRLEv2Encoder(&c.idBuf, false)
+	if w.cfg.stride > 0 {
+		c.directAt = w.cfg.dictRatio * float64(w.cfg.stride)
+	}
 	c.resetMode()
 	return c
 }
@@ -86,11 +96,11 @@ func (c *bytesWriter) resetMode() {
 	if c.node.Kind == orc.Binary || c.w.cfg.dictRatio == 0 {
 		c.mode = modeDirect
 	}
-	if c.keys == nil || len(c.keys) > 0 {
-		c.keys = make(map[string]int32)
+	if c.dict == nil {
+		c.dict = newDictionary()
+	} else {
+		c.dict.reset()
 	}
-	c.keyData = c.keyData[:0]
-	c.keyOffsets = append(c.keyOffsets[:0], 0)
 	c.resetIDs()
 	c.marks = c.marks[:0]
 	c.markGroup = c.markGroup[:0]
@@ -164,15 +174,25 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			}
 			continue
 		}
-		id, ok := c.keys[string(b)]
-		if !ok {
-			id = int32(len(c.keyOffsets) - 1)
-			c.keys[string(b)] = id
-			c.keyData = append(c.keyData, b...)
-			c.keyOffsets = append(c.keyOffsets, len(c.keyData))
-		}
+		id, added := c.dict.add(b)
 		ids = append(ids, int64(id))
+		if added && c.directAt > 0 && float64(c.dict.len()) > c.directAt && c.mode == modeUndecided {
+			// The first row group will come out direct whatever its
+			// other values: stop building the dictionary now.
+			if err := c.bufferIDs(ids); err != nil {
+				return err
+			}
+			ids = c.idScratch[:0]
+			if err := c.decide(); err != nil {
+				return err
+			}
+		}
 	}
+	return c.bufferIDs(ids)
+}
+
+// bufferIDs appends ids to the stripe's buffered key ids.
+func (c *bytesWriter) bufferIDs(ids []int64) error {
 	c.idScratch = ids
 	c.nvalues += len(ids)
 	return c.idEnc.WriteValues(ids)
@@ -184,8 +204,6 @@ func (c *bytesWriter) writeDirect(b []byte) error {
 	}
 	return c.lengths.Write(int64(len(b)))
 }
-
-func (c *bytesWriter) key(id int32) []byte { return c.keyData[c.keyOffsets[id]:c.keyOffsets[id+1]] }
 
 func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
 	dst = c.presentPositions(dst)
@@ -230,7 +248,7 @@ func (c *bytesWriter) groupEnd() error {
 }
 
 func (c *bytesWriter) decide() error {
-	distinct := len(c.keyOffsets) - 1
+	distinct := c.dict.len()
 	if c.nvalues > 0 && float64(distinct) <= c.w.cfg.dictRatio*float64(c.nvalues) {
 		c.mode = modeDict
 		return nil
@@ -246,7 +264,7 @@ func (c *bytesWriter) decide() error {
 				}
 				m++
 			}
-			if err := c.writeDirect(c.key(int32(id))); err != nil {
+			if err := c.writeDirect(c.dict.key(int32(id))); err != nil {
 				return err
 			}
 		}
@@ -264,9 +282,7 @@ func (c *bytesWriter) decide() error {
 	c.markGroup = c.markGroup[:0]
 	// The dictionary is no longer needed this stripe: let it go rather
 	// than hold a row group's distinct values until the stripe ends.
-	c.keys = nil
-	c.keyData = nil
-	c.keyOffsets = nil
+	c.dict = nil
 	return nil
 }
 
@@ -315,16 +331,17 @@ func (c *bytesWriter) finishStripe() error {
 // writeDictionary sorts the keys and writes DICTIONARY_DATA, LENGTH and the
 // remapped ids, completing the row index positions.
 func (c *bytesWriter) writeDictionary() error {
-	n := len(c.keyOffsets) - 1
+	d := c.dict
+	n := d.len()
 	order := make([]int32, n)
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(a, b int) bool { return bytes.Compare(c.key(order[a]), c.key(order[b])) < 0 })
+	sort.Slice(order, func(a, b int) bool { return bytes.Compare(d.key(order[a]), d.key(order[b])) < 0 })
 	remap := make([]int32, n)
 	for newID, old := range order {
 		remap[old] = int32(newID)
-		k := c.key(old)
+		k := d.key(old)
 		if _, err := c.dictOut.Write(k); err != nil {
 			return err
 		}
@@ -388,20 +405,26 @@ func (c *bytesWriter) resetStripe() {
 	c.resetMode()
 }
 
-// mapEntryBytes is what an entry of the keys map costs besides the bytes of
-// its key: the slot (string header and id) at the map's load factor, and
-// the key's allocation rounded up to its size class. Measured with Go 1.26:
-// 59 to 78 bytes per entry with 18-byte keys.
-const mapEntryBytes = 48
+// Dictionary memory as estimate counts it: twice the key bytes, 8 per
+// offset and dictEntryBytes per key. The dictionary holds less (the key
+// bytes once, then 8 for the offset, 4 for the hash and 8 of table slots per
+// key); the figures are those of the map[string]int32 it replaced (whose
+// entries cost 59 to 78 bytes with 18-byte keys, measured with Go 1.26), kept
+// so that stripes are cut where they were and files stay byte for byte the
+// same. The estimate stays an upper bound.
+const dictEntryBytes = 48
 
 func (c *bytesWriter) estimate(h *holding) {
 	c.held(h, c.dataOut, c.lengthOut, c.dictOut)
 	h.data += int64(c.lengths.Buffered()) * 2
 	if c.mode != modeDirect {
-		// The keys twice (keyData and the map's own copies), their offsets,
-		// the map's slots, and the ids as RLE v2 (bytes written and values
-		// still in the encoder).
-		h.data += 2*int64(len(c.keyData)) + 8*int64(len(c.keyOffsets)) + mapEntryBytes*int64(len(c.keys)) +
+		// The dictionary (see dictEntryBytes) and the ids as RLE v2
+		// (bytes written and values still in the encoder).
+		var dict int64
+		if d := c.dict; d != nil {
+			dict = 2*int64(len(d.data)) + 8*int64(len(d.offsets)) + dictEntryBytes*int64(d.len())
+		}
+		h.data += dict +
 			int64(len(c.idBuf.b)) + int64(c.idEnc.Buffered())*2
 	}
 }

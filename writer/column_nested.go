@@ -36,19 +36,22 @@ func (c *structWriter) write(v orc.Vector, start, end int, parentNulls []bool) e
 // writeRoot writes a batch's columns as the root struct's fields; the root
 // itself is never null.
 func (c *structWriter) writeRoot(cols []orc.Vector, start, end int) error {
-	c.writeNulls(nil, start, end, nil)
-	for i := start; i < end; i++ {
-		c.group.AddValue()
-	}
-	if c.w.par != nil {
-		return c.w.writeFields(c, cols, start, end)
-	}
+	c.writeRootSelf(start, end)
 	for i, f := range c.fields {
 		if err := f.write(cols[i], start, end, nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeRootSelf writes the root's own part of rows [start, end): present
+// bits (none are null) and the value count.
+func (c *structWriter) writeRootSelf(start, end int) {
+	c.writeNulls(nil, start, end, nil)
+	for i := start; i < end; i++ {
+		c.group.AddValue()
+	}
 }
 
 func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.presentPositions(dst) }

@@ -47,10 +47,12 @@ func defaultConfig() config {
 const SoftwareVersion = "orcgo-0.1.0"
 
 // WithParallelism encodes and compresses the columns of each batch on up to
-// n goroutines: the top-level columns are dealt to them by the time they
-// took so far (at each stripe's start; by their types before the first),
-// each goroutine with its own compressor, and Write returns once all of
-// them are done, so nothing runs between calls. The file is the same as
+// n goroutines, the calling one among them: the top-level columns are dealt
+// to them by the time they took so far (at each stripe's start; by their
+// types before the first), each goroutine with its own compressor, which
+// also ends the columns' row groups and stripes (their last chunks and
+// dictionaries); Write and Close return once all of them are done, so
+// nothing runs between calls. The file is the same as
 // with n = 1. It helps with wide tables and costly codecs (ZSTD, ZLIB); a
 // schema whose root is not a struct, or has one field, writes serially.
 // Default 1; 1 to 64.

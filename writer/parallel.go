@@ -2,16 +2,21 @@ package writer
 
 // Column-parallel writing (WithParallelism). The root struct's fields are
 // dealt into groups, the costliest first, each to the group with the least
-// cost so far; a field's cost is the time its writes took (halved at each
-// stripe, so it follows the data), or a guess from its types before the
+// cost so far; a field's cost is the time its writes took in the last
+// stripe, or in the one before if that was less (a busy machine inflates
+// one stripe's times now and then), or a guess from its types before the
 // first stripe ends. Each group owns a compressor, which the streams of its
-// fields are created with, and for each run of rows every busy group runs on
-// a goroutine of its own while Write waits for them. Nothing is shared
+// fields are created with, and for each run of rows every group runs on
+// a goroutine of its own (the first on Write's) while Write waits for them:
+// the fields' row-group starts and ends, where chunks are compressed, and
+// at a stripe's end their last chunks and dictionaries, as well as the
+// writes themselves. Nothing is shared
 // between fields while they write: each has its own encoders, statistics,
 // bloom filters and streams. Groups are dealt again only between stripes,
 // when every stream is created anew.
 
 import (
+	"sync"
 	"time"
 
 	"github.com/orcgo/orc"
@@ -23,6 +28,7 @@ import (
 type fieldGroups struct {
 	comps []format.Compressor // per group; comps[0] is the writer's own
 	group []int               // per root field
+	runs  []groupRun          // per group, runGroups' results
 }
 
 // setupParallel prepares column-parallel writing when it is asked for and
@@ -33,7 +39,7 @@ func (w *Writer) setupParallel() error {
 		return nil
 	}
 	n := min(w.cfg.parallel, len(sw.fields))
-	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields))}
+	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields)), runs: make([]groupRun, n)}
 	fg.comps[0] = w.comp
 	if w.cfg.compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
@@ -61,7 +67,14 @@ func (w *Writer) dealFields() {
 	cost := make([]float64, len(sw.fields))
 	timed := true
 	for i, f := range sw.fields {
-		cost[i] = float64(f.base().nanos)
+		b := f.base()
+		cost[i] = float64(b.nanos)
+		if b.prevNanos > 0 {
+			// The lesser of the last two stripes' times: on a busy
+			// machine a goroutine descheduled for a while makes its
+			// fields look costlier than they are, for one stripe.
+			cost[i] = float64(min(b.nanos, b.prevNanos))
+		}
 		timed = timed && cost[i] > 0
 	}
 	if !timed {
@@ -74,7 +87,8 @@ func (w *Writer) dealFields() {
 		setComp(f, fg.comps[fg.group[i]])
 	}
 	for _, f := range sw.fields {
-		f.base().nanos /= 2
+		b := f.base()
+		b.prevNanos, b.nanos = b.nanos, 0
 	}
 }
 
@@ -104,23 +118,110 @@ func setComp(c columnWriter, comp format.Compressor) {
 	}
 }
 
-// writeFields writes rows [start, end) of the root's fields, each group on
-// its own goroutine, and returns the error of the first failing field in
-// field order.
-func (w *Writer) writeFields(sw *structWriter, cols []orc.Vector, start, end int) error {
+// writeParallel writes rows [start, end) of the root's fields, each group
+// on a goroutine of its own (the first on the calling one). Each field's
+// goroutine also starts its row group first and ends it after, as told:
+// ending the runs and chunks at a group's start is where much of the
+// compression happens, and a field's columns do not share anything with
+// other fields'. The root struct's own part is done here, before and
+// after. It returns the error of the first failing field in field order.
+func (w *Writer) writeParallel(cols []orc.Vector, start, end int, starting, ending bool) error {
+	sw := w.root.(*structWriter)
+	if starting {
+		if err := startGroupSelf(sw); err != nil {
+			return err
+		}
+	}
+	sw.writeRootSelf(start, end)
+	err := w.runGroups(func(f columnWriter, i int) error {
+		if starting {
+			if err := startGroup(f); err != nil {
+				return err
+			}
+		}
+		if err := f.write(cols[i], start, end, nil); err != nil {
+			return err
+		}
+		if ending {
+			return endGroup(f)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if ending {
+		finishGroupSelf(sw)
+	}
+	return nil
+}
+
+// finishParallel ends the open row group and flushes the encoders of every
+// column at a stripe's end, each field on its group's goroutine.
+func (w *Writer) finishParallel() error {
+	sw := w.root.(*structWriter)
+	open, unindexed := w.groupOpen, w.cfg.stride == 0
+	err := w.runGroups(func(f columnWriter, _ int) error {
+		if open {
+			if err := endGroup(f); err != nil {
+				return err
+			}
+		} else if unindexed {
+			finishGroup(f)
+		}
+		return finishStripes(f)
+	})
+	if err != nil {
+		return err
+	}
+	if open || unindexed {
+		finishGroupSelf(sw)
+	}
+	return sw.finishStripe()
+}
+
+// groupRun is the outcome of one group's part of runGroups.
+type groupRun struct {
+	field int // the failing field, if err is set
+	err   error
+}
+
+// runGroups calls fn for every field of the root, each group's fields in
+// order on a goroutine of the group (group 0 on the calling goroutine),
+// and waits for all. It adds each field's time to its cost and returns
+// the error of the first failing field in field order.
+func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 	fg := w.par
-	run := func(g int) (int, error) {
+	sw := w.root.(*structWriter)
+	run := func(g int) groupRun {
 		for i, f := range sw.fields {
 			if fg.group[i] != g {
 				continue
 			}
 			t0 := time.Now()
-			if err := f.write(cols[i], start, end, nil); err != nil {
-				return i, err
+			if err := fn(f, i); err != nil {
+				return groupRun{i, err}
 			}
 			f.base().nanos += int64(time.Since(t0)) + 1
 		}
-		return 0, nil
+		return groupRun{}
 	}
-	return fanout.Run(len(fg.comps), func(int) bool { return true }, run)
+	var wg sync.WaitGroup
+	for g := 1; g < len(fg.comps); g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fg.runs[g] = run(g)
+		}()
+	}
+	fg.runs[0] = run(0)
+	wg.Wait()
+	var first groupRun
+	for g, r := range fg.runs {
+		if r.err != nil && (first.err == nil || r.field < first.field) {
+			first = r
+		}
+		fg.runs[g] = groupRun{}
+	}
+	return first.err
 }

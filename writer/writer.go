@@ -12,7 +12,9 @@
 // and waits for them before returning; the file is the same as a serial
 // write's. Write copies what it keeps, so the caller may reuse the Batch at
 // once. Close writes the
-// file tail and does not close the io.Writer.
+// file tail and does not close the io.Writer. Reset starts a new file on
+// another io.Writer with the buffers and compressors of the last, for
+// services that rotate files.
 //
 // Errors: a batch Write refuses before writing anything (a schema or row
 // count that does not match, inconsistent vectors, a value its column
@@ -55,7 +57,9 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
+	hold        holding           // held's scratch
 	err         error
 	closed      bool
 }
@@ -82,7 +86,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 	if cfg.blockSize == 0 {
 		cfg.blockSize = defaultBlockSize(cfg.stripeSize, schema.MaxID()+1)
 	}
-	wr := &Writer{out: w, cfg: cfg, schema: schema}
+	wr := &Writer{out: w, cfg: cfg, schema: schema, pool: format.NewPagePool()}
 	if cfg.compression != orc.CompressionNone {
 		c, err := format.NewBlockCompressor(cfg.compression, cfg.level, cfg.blockSize)
 		if err != nil {
@@ -97,6 +101,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 		return nil, err
 	}
 	wr.root = root
+	noEarlyDirect(root, false)
 	if err := wr.setupBlooms(); err != nil {
 		return nil, err
 	}
@@ -115,7 +120,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 }
 
 func (w *Writer) newStream() *format.OutStream {
-	return format.NewOutStream(w.cfg.compression, w.cfg.blockSize, w.comp)
+	return format.NewPooledOutStream(w.cfg.compression, w.cfg.blockSize, w.comp, w.pool)
 }
 
 func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
@@ -165,6 +170,19 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 	return c, nil
 }
 
+// noEarlyDirect turns off the early choice of direct encoding (see
+// bytesWriter.directAt) for text columns under a list or map, whose first
+// row group may hold more values than rows.
+func noEarlyDirect(c columnWriter, repeated bool) {
+	if bw, ok := c.(*bytesWriter); ok && repeated {
+		bw.directAt = 0
+	}
+	k := c.base().node.Kind
+	for _, kid := range c.base().kids {
+		noEarlyDirect(kid, repeated || k == orc.List || k == orc.Map)
+	}
+}
+
 func (w *Writer) setupBlooms() error {
 	if len(w.cfg.bloomColumns) == 0 {
 		return nil
@@ -183,6 +201,40 @@ func (w *Writer) setupBlooms() error {
 		w.cols[node.ID()].base().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
 	}
 	return nil
+}
+
+// Reset discards the writer's state, a file in progress (not closed) and
+// a sticky error included, and starts a new file on out with the same
+// schema and options, writing its 3-byte header at once. The writer keeps
+// its buffers, stream pages and compressors, so that a service rotating
+// files allocates them once rather than for every file. The new file is
+// byte for byte what a new Writer with the same options would write.
+// Bytes of the discarded file not yet written are dropped; nothing more is
+// written to the old io.Writer, and it is not closed.
+func (w *Writer) Reset(out io.Writer) error {
+	w.releaseStreams(false)
+	for _, c := range w.cols {
+		b := c.base()
+		b.group.Reset()
+		b.file.Reset()
+		if b.bloom != nil {
+			b.bloom.Reset()
+		}
+		b.nanos, b.prevNanos = 0, 0
+	}
+	w.out = out
+	w.offset = 0
+	w.stripes = nil
+	w.stripeStats = w.stripeStats[:0]
+	w.userMeta = nil
+	w.rows, w.stripeRows, w.groupRows, w.groupOpen = 0, 0, 0, false
+	w.err, w.closed = nil, false
+	w.scratch.Reset()
+	w.dealFields()
+	for _, c := range w.cols {
+		c.resetStripe()
+	}
+	return w.writeRaw([]byte(format.Magic))
 }
 
 func (w *Writer) writeRaw(b []byte) error {
@@ -240,13 +292,6 @@ func (w *Writer) Write(b *orc.Batch) error {
 		return err
 	}
 	for start := 0; start < b.NumRows; {
-		if w.cfg.stride > 0 && !w.groupOpen {
-			if err := startGroup(w.root); err != nil {
-				w.err = err
-				return err
-			}
-			w.groupOpen = true
-		}
 		end := b.NumRows
 		if w.cfg.stride > 0 && end-start > w.cfg.stride-w.groupRows {
 			end = start + w.cfg.stride - w.groupRows
@@ -254,19 +299,30 @@ func (w *Writer) Write(b *orc.Batch) error {
 		if lim := w.cfg.stripeRows; lim > 0 && int64(end-start) > lim-w.stripeRows {
 			end = start + int(lim-w.stripeRows)
 		}
-		if err := w.writeRows(b, start, end); err != nil {
+		n := end - start
+		starting := w.cfg.stride > 0 && !w.groupOpen
+		ending := w.cfg.stride > 0 && w.groupRows+n == w.cfg.stride
+		var err error
+		if w.par != nil {
+			// Each field's goroutine starts and ends its row groups too,
+			// which is where the chunks are compressed.
+			err = w.writeParallel(b.Cols, start, end, starting, ending)
+		} else {
+			err = w.writeSerial(b, start, end, starting, ending)
+		}
+		if err != nil {
 			w.err = err
 			return err
 		}
-		n := end - start
 		start = end
 		w.stripeRows += int64(n)
 		w.groupRows += n
-		if w.cfg.stride > 0 && w.groupRows == w.cfg.stride {
-			if err := w.endGroup(); err != nil {
-				w.err = err
-				return err
-			}
+		if starting {
+			w.groupOpen = true
+		}
+		if ending {
+			w.groupOpen = false
+			w.groupRows = 0
 		}
 		if w.stripeFull() {
 			if err := w.flushStripe(); err != nil {
@@ -278,25 +334,62 @@ func (w *Writer) Write(b *orc.Batch) error {
 	return nil
 }
 
-func (w *Writer) writeRows(b *orc.Batch, start, end int) error {
-	if sw, ok := w.root.(*structWriter); ok {
-		return sw.writeRoot(b.Cols, start, end)
+// writeSerial writes rows [start, end) of b on the calling goroutine,
+// first starting a row group, and then ending it, as told.
+func (w *Writer) writeSerial(b *orc.Batch, start, end int, starting, ending bool) error {
+	if starting {
+		if err := startGroup(w.root); err != nil {
+			return err
+		}
 	}
-	return w.root.write(b.Cols[0], start, end, nil)
+	var err error
+	if sw, ok := w.root.(*structWriter); ok {
+		err = sw.writeRoot(b.Cols, start, end)
+	} else {
+		err = w.root.write(b.Cols[0], start, end, nil)
+	}
+	if err != nil {
+		return err
+	}
+	if ending {
+		return endGroup(w.root)
+	}
+	return nil
 }
 
 // groupEnder is implemented by writers that act when a row group ends.
 type groupEnder interface{ groupEnd() error }
 
-func (w *Writer) endGroup() error {
-	finishGroup(w.root)
-	w.groupOpen = false
-	w.groupRows = 0
-	for _, c := range w.cols {
-		if g, ok := c.(groupEnder); ok {
-			if err := g.groupEnd(); err != nil {
-				return err
-			}
+// endGroup closes the row group of c and its descendants: statistics and
+// bloom filters, then what the writers do at a group's end.
+func endGroup(c columnWriter) error {
+	finishGroup(c)
+	return groupEnds(c)
+}
+
+func groupEnds(c columnWriter) error {
+	if g, ok := c.(groupEnder); ok {
+		if err := g.groupEnd(); err != nil {
+			return err
+		}
+	}
+	for _, k := range c.base().kids {
+		if err := groupEnds(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishStripes flushes the encoders of c and its descendants into their
+// streams.
+func finishStripes(c columnWriter) error {
+	if err := c.finishStripe(); err != nil {
+		return err
+	}
+	for _, k := range c.base().kids {
+		if err := finishStripes(k); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -328,12 +421,13 @@ type holding struct {
 // held returns what the writer holds for the open stripe: the columns'
 // streams and what the columns hold outside them, and the scratch stream.
 func (w *Writer) held() holding {
-	h := holding{compressed: w.cfg.compression != orc.CompressionNone, block: int64(w.cfg.blockSize)}
+	h := &w.hold // not a local: passed to the columns, it would escape
+	*h = holding{compressed: w.cfg.compression != orc.CompressionNone, block: int64(w.cfg.blockSize)}
 	h.addStream(w.scratch)
 	for _, c := range w.cols {
-		c.estimate(&h)
+		c.estimate(h)
 	}
-	return h
+	return *h
 }
 
 // addStream adds what s holds: the pages of its stored chunks as
@@ -346,7 +440,11 @@ func (w *Writer) held() holding {
 // ones, which would keep each stream's largest buffers for good: what a
 // stripe holds then starts from zero, and the dictionaries built in a
 // stripe's first row group do not come on top of the previous stripe's
-// buffers.
+// buffers. The written stripe's streams give their pages and chunk buffers
+// to the writer's pool (releaseStreams), which the new streams draw from:
+// the memory is reused rather than allocated anew for every stripe, and
+// the pool holds no more than one stripe's pages (it is trimmed at every
+// stripe's end).
 func (h *holding) addStream(s *format.OutStream) {
 	stored := s.Stored()
 	h.data += stored
@@ -396,18 +494,23 @@ func (w *Writer) flushStripe() error {
 	if w.stripeRows == 0 {
 		return nil
 	}
-	if w.groupOpen {
-		if err := w.endGroup(); err != nil {
+	if w.par != nil {
+		if err := w.finishParallel(); err != nil {
 			return err
 		}
-	} else if w.cfg.stride == 0 {
-		finishGroup(w.root) // merge the (single, unindexed) group into the stripe
-	}
-	for _, c := range w.cols {
-		if err := c.finishStripe(); err != nil {
+	} else {
+		if w.groupOpen {
+			if err := endGroup(w.root); err != nil {
+				return err
+			}
+		} else if w.cfg.stride == 0 {
+			finishGroup(w.root) // merge the (single, unindexed) group into the stripe
+		}
+		if err := finishStripes(w.root); err != nil {
 			return err
 		}
 	}
+	w.groupOpen, w.groupRows = false, 0
 	start := w.offset
 	footer := &orcpb.StripeFooter{}
 	var indexLen, dataLen uint64
@@ -487,11 +590,28 @@ func (w *Writer) flushStripe() error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
+	w.releaseStreams(true)
 	w.dealFields()
 	for _, c := range w.cols {
 		c.resetStripe()
 	}
 	return nil
+}
+
+// releaseStreams gives the pages and buffers of the stripe's streams to
+// the pool; with trim, after dropping what the pool held unused through
+// the stripe.
+func (w *Writer) releaseStreams(trim bool) {
+	if trim {
+		w.pool.Trim()
+	}
+	for _, c := range w.cols {
+		b := c.base()
+		b.presentOut.Release()
+		for _, s := range c.dataStreams() {
+			s.out.Release()
+		}
+	}
 }
 
 func (w *Writer) hasTimestamps() bool {
