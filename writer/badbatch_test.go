@@ -6,6 +6,7 @@ package writer_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -197,6 +198,9 @@ func TestBadBatches(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "orc: ") {
 				t.Errorf("error %q lacks the orc: prefix", err)
+			}
+			if !errors.Is(err, orc.ErrInvalidBatch) {
+				t.Errorf("error %q is not orc.ErrInvalidBatch", err)
 			}
 			t.Logf("%v", err)
 			if err := w.Write(goodBatch()); err != nil {

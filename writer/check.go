@@ -82,6 +82,13 @@ func fieldName(s *orc.Schema, i int) string {
 // checkBatch verifies that b fits the writer's schema and that its vectors
 // are consistent and their values in range, so that a bad batch is refused
 // before anything is written: a refused batch leaves the writer as it was.
+// invalidBatch is a refused batch's error: its message as it is, matching
+// orc.ErrInvalidBatch for errors.Is.
+type invalidBatch struct{ err error }
+
+func (e invalidBatch) Error() string   { return e.err.Error() }
+func (e invalidBatch) Unwrap() []error { return []error{orc.ErrInvalidBatch, e.err} }
+
 func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b == nil {
 		return fmt.Errorf("orc: Write: nil batch")

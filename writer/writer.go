@@ -289,7 +289,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 		return ErrClosed
 	}
 	if err := w.checkBatch(b); err != nil {
-		return err
+		return invalidBatch{err}
 	}
 	for start := 0; start < b.NumRows; {
 		end := b.NumRows
