@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes]", run: runMeta,
+	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
 		desc: "print the schema, stripes, streams, encodings and statistics"})
 }
 
@@ -40,8 +40,11 @@ func init() {
 //	  ROW_INDEX, BLOOM_FILTER_UTF8, ...), offset, length}],
 //	  encodings: [{column, kind (DIRECT, DICTIONARY, DIRECT_V2,
 //	  DICTIONARY_V2), dictionarySize?, bloomEncoding?}],
-//	  statistics?: [{column, ...statistics}]}],
-//	rowIndex?: see rowIndexJSON (with --rowindex),
+//	  statistics?: [{column, ...statistics}],
+//	  rowIndex? (with --rowindex): [{column, name, note? ("no row index",
+//	    "encrypted column"), entries: [{group, firstRow, rows, statistics?,
+//	    positions: [numbers], bloomFilter?: {hashFunctions, bits, bitsSet,
+//	    falsePositive (bitsSet/bits to the power hashFunctions), note?}}]}]}],
 //	userMetadata?: [{key, value}].
 //
 // Statistics objects hold count, then where known hasNull, min or
@@ -108,6 +111,7 @@ type metaStripe struct {
 	Streams        []metaStream   `json:"streams"`
 	Encodings      []metaEncoding `json:"encodings"`
 	Statistics     []*metaStats   `json:"statistics,omitempty"`
+	RowIndex       []metaRowIndex `json:"rowIndex,omitempty"`
 }
 
 type metaItem struct {
@@ -152,6 +156,7 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
 	noStripes := fs.Bool("no-stripes", false, "leave out per-stripe details")
+	rowIndexCols := fs.String("rowindex", "", "print the row index of these columns (names as meta prints them, or ids, comma-separated):\nper stripe and row group the statistics, stream positions and bloom filter summary")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -159,7 +164,10 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return errUsage
 	}
-	r, closeFn, err := openORC(pos[0])
+	if *noStripes && *rowIndexCols != "" {
+		return fmt.Errorf("%w: --rowindex prints per stripe: leave out --no-stripes", errUsage)
+	}
+	r, ra, closeFn, err := openORCAt(pos[0])
 	if err != nil {
 		return err
 	}
@@ -179,6 +187,16 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
 		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(r.Calendar()),
 		Schema: r.Schema().String()}
+	var ir *indexReader
+	var indexCols []int
+	if *rowIndexCols != "" && r.Size() > 0 {
+		if indexCols, err = resolveColumns(*rowIndexCols, r.Schema()); err != nil {
+			return err
+		}
+		if ir, err = newIndexReader(r, ra); err != nil {
+			return err
+		}
+	}
 	names := columnNames(r.Schema())
 	for _, node := range r.Schema().Columns() {
 		mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: node.String(), Encrypted: r.IsEncrypted(node.ID())}
@@ -221,6 +239,11 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 					js := statsJSON(st)
 					js.Column = &id
 					ms.Statistics = append(ms.Statistics, js)
+				}
+			}
+			if ir != nil {
+				if ms.RowIndex, err = ir.rowIndex(i, d, indexCols); err != nil {
+					return err
 				}
 			}
 			if err := yield(&ms); err != nil {
@@ -501,6 +524,7 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 				fmt.Fprintf(w, "    column %3d %s\n", id, statsText(st))
 			}
 		}
+		printRowIndex(w, s.RowIndex)
 		return nil
 	})
 	if err != nil {

@@ -36,6 +36,15 @@ var metaJSONKeys = []string{
 	"stripes[].streams[].offset", "stripes[].writerTimezone", "userMetadata", "userMetadata[].key",
 	"userMetadata[].value", "version", "writer", "writerVersion",
 	"columns[].statistics.bytesOnDisk", "stripes[].statistics[].bytesOnDisk",
+	"stripes[].rowIndex", "stripes[].rowIndex[].column", "stripes[].rowIndex[].name", "stripes[].rowIndex[].entries",
+	"stripes[].rowIndex[].entries[].group", "stripes[].rowIndex[].entries[].firstRow", "stripes[].rowIndex[].entries[].rows",
+	"stripes[].rowIndex[].entries[].statistics", "stripes[].rowIndex[].entries[].statistics.count",
+	"stripes[].rowIndex[].entries[].statistics.hasNull", "stripes[].rowIndex[].entries[].statistics.min",
+	"stripes[].rowIndex[].entries[].statistics.max", "stripes[].rowIndex[].entries[].statistics.sum",
+	"stripes[].rowIndex[].entries[].statistics.totalLength", "stripes[].rowIndex[].entries[].positions",
+	"stripes[].rowIndex[].entries[].bloomFilter", "stripes[].rowIndex[].entries[].bloomFilter.hashFunctions",
+	"stripes[].rowIndex[].entries[].bloomFilter.bits", "stripes[].rowIndex[].entries[].bloomFilter.bitsSet",
+	"stripes[].rowIndex[].entries[].bloomFilter.falsePositive", "stripes[].rowIndex[].note", "stripes[].rowIndex[].entries[].bloomFilter.note",
 	// Not in these files:
 	"columns[].statistics.lowerBound", "columns[].statistics.upperBound",
 	"stripes[].statistics[].lowerBound", "stripes[].statistics[].upperBound",
@@ -43,7 +52,7 @@ var metaJSONKeys = []string{
 
 // metaJSONKeysElsewhere are the keys of metaJSONKeys the test files lack
 // (encrypted columns, dictionary encodings, truncated string bounds).
-var metaJSONKeysElsewhere = []string{"columns[].encrypted", "stripes[].encodings[].dictionarySize",
+var metaJSONKeysElsewhere = []string{"columns[].encrypted", "stripes[].rowIndex[].note", "stripes[].rowIndex[].entries[].bloomFilter.note", "stripes[].encodings[].dictionarySize",
 	"columns[].statistics.lowerBound", "columns[].statistics.upperBound",
 	"stripes[].statistics[].lowerBound", "stripes[].statistics[].upperBound",
 }
@@ -111,9 +120,10 @@ func TestMetaJSONKeys(t *testing.T) {
 		"compression":   regexp.MustCompile(`^(NONE|ZLIB|SNAPPY|LZO|LZ4|ZSTD|BROTLI)$`),
 		"writerVersion": regexp.MustCompile(`^(ORIGINAL|HIVE_\d+|ORC_\d+|FUTURE\(\d+\))$`),
 	}
-	for _, path := range []string{nested, withMeta} {
+	for _, args := range [][]string{{"--rowindex", "id,name", nested}, {withMeta}} {
+		path := args[len(args)-1]
 		var out bytes.Buffer
-		if err := runMeta([]string{"--json", path}, &out, &bytes.Buffer{}); err != nil {
+		if err := runMeta(append([]string{"--json"}, args...), &out, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(out.String(), `\u003c`) {
