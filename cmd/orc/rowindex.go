@@ -249,3 +249,35 @@ func printRowIndex(w io.Writer, ris []metaRowIndex) {
 		}
 	}
 }
+
+// groupStats returns the row-group statistics of column col in stripe si
+// (nil entries for groups without them), or nil when the column has no
+// row index.
+func (ir *indexReader) groupStats(si int, d *reader.StripeDetail, col int) ([]*stats.Column, error) {
+	var idx *reader.StreamDetail
+	for k := range d.Streams {
+		if d.Streams[k].Column == col && d.Streams[k].Kind == "ROW_INDEX" {
+			idx = &d.Streams[k]
+		}
+	}
+	if idx == nil {
+		return nil, nil
+	}
+	data, err := ir.stream(si, *idx)
+	if err != nil {
+		return nil, err
+	}
+	ri, err := rowindex.DecodeRowIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
+	}
+	node := ir.r.Schema().Columns()[col]
+	out := make([]*stats.Column, len(ri.GetEntry()))
+	for g, e := range ri.GetEntry() {
+		if e.GetStatistics() != nil {
+			c := stats.FromProto(e.GetStatistics(), node, ir.winfo)
+			out[g] = &c
+		}
+	}
+	return out, nil
+}
