@@ -85,7 +85,9 @@ func TestCheck(t *testing.T) {
 		}, `stripe 1, column 2 (v): the maximum is "v9" in the statistics, "v999" (differs) in the data`},
 		{"file count", func(_ *orcpb.Metadata, f *orcpb.Footer) { f.Statistics[2].NumberOfValues = proto.Uint64(999) },
 			"file statistics, column 2 (v): the value count is 999 in the statistics, 1000 in the data"},
-		{"stripe sum", func(m *orcpb.Metadata, _ *orcpb.Footer) { m.StripeStats[0].ColStats[1].IntStatistics.Sum = proto.Int64(1) },
+		{"stripe sum", func(m *orcpb.Metadata, _ *orcpb.Footer) {
+			m.StripeStats[0].ColStats[1].IntStatistics.Sum = proto.Int64(1)
+		},
 			"stripe 0, column 1 (id): the sum is 1 in the statistics, 124750 in the data"},
 	} {
 		bad := filepath.Join(dir, "bad.orc")
