@@ -52,6 +52,7 @@ type convertOptions struct {
 	delimiter  rune
 	batchSize  int
 	zone       *time.Location
+	text       textOptions
 	overwrite  bool
 	writerOpts []writer.Option
 }
@@ -74,6 +75,8 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	nullText := fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
+	tsFormat := fs.String("timestamp-format", "", "the form of timestamps: a Go time layout such as '01/02/2006 15:04:05'\n(default: YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 such as 2024-03-10T01:30:00Z;\na text with a zone is an instant, in a timestamp column its wall clock in --timezone)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -116,6 +119,18 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return bad("--batch-size %d: must be 1..%d", *batchSize, 1<<20)
 	}
 	opt.batchSize = *batchSize
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "null" {
+			opt.text.nullSet, opt.text.null = true, *nullText
+		}
+	})
+	if *tsFormat != "" {
+		ref := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
+		if got, err := time.Parse(*tsFormat, ref.Format(*tsFormat)); err != nil || got.Year() != 2006 {
+			return bad("--timestamp-format %q: not a Go time layout with a year (2006 or 06), such as '2006-01-02 15:04:05'", *tsFormat)
+		}
+		opt.text.tsLayout = *tsFormat
+	}
 	opt.header = *header
 	opt.overwrite = *overwrite
 	for _, f := range []struct {
@@ -329,6 +344,9 @@ func convertFile(in, out string, opt *convertOptions, stdout, stderr io.Writer) 
 	}
 	batch := orc.NewBatch(w.Schema(), opt.batchSize)
 	rb := newRowBuilder(batch, opt.zone)
+	for _, c := range rb.cols {
+		c.setText(&opt.text)
+	}
 	var next func() (bool, error)
 	if opt.format == "csv" {
 		next = newCSVSource(br, rb, opt).next
@@ -423,6 +441,33 @@ type builder struct {
 	kids  []*builder
 	zone  *time.Location // TIMESTAMP: refuse wall clocks the zone skips; instants: the text's zone
 	limit orc.Int128     // decimals: 10^precision, the first value too large
+	text  *textOptions   // --null and --timestamp-format; nil for the defaults
+}
+
+// textOptions are the flags that change how text reads as values.
+type textOptions struct {
+	null     string // --null: the text of a null
+	nullSet  bool
+	tsLayout string // --timestamp-format: a Go layout, "" for the default forms
+}
+
+// setText gives every builder under b the text options.
+func (b *builder) setText(o *textOptions) {
+	b.text = o
+	for _, k := range b.kids {
+		k.setText(o)
+	}
+}
+
+// isNullText reports whether s is the --null text.
+func (b *builder) isNullText(s string) bool {
+	return b.text != nil && b.text.nullSet && s == b.text.null
+}
+
+// isStringKind reports whether empty text is a value of kind k (with
+// --null set, an empty CSV field is then the empty string).
+func isStringKind(k orc.Kind) bool {
+	return k == orc.String || k == orc.Varchar || k == orc.Char || k == orc.Binary
 }
 
 func newBuilder(t *orc.Schema, v orc.Vector, zone *time.Location) *builder {
@@ -543,13 +588,14 @@ func (b *builder) addTimestamp(sec int64, nanos int32) {
 func (b *builder) appendText(s string) error {
 	switch b.t.Kind {
 	case orc.Boolean:
-		switch {
-		case strings.EqualFold(s, "true"):
+		x, err := parseBool(s)
+		if err != nil {
+			return err
+		}
+		if x {
 			b.addLong(1)
-		case strings.EqualFold(s, "false"):
+		} else {
 			b.addLong(0)
-		default:
-			return fmt.Errorf("bad boolean %q: want true or false", s)
 		}
 	case orc.Byte, orc.Short, orc.Int, orc.Long:
 		x, err := parseInt(s, b.t.Kind)
@@ -578,7 +624,11 @@ func (b *builder) appendText(s string) error {
 		}
 		b.addLong(days)
 	case orc.Timestamp, orc.TimestampInstant:
-		sec, nanos, err := parseTimestamp(s, b.t.Kind == orc.TimestampInstant, b.zone)
+		layout := ""
+		if b.text != nil {
+			layout = b.text.tsLayout
+		}
+		sec, nanos, err := parseTimestampText(s, layout, b.t.Kind == orc.TimestampInstant, b.zone)
 		if err != nil {
 			return err
 		}
@@ -624,8 +674,11 @@ func parseFloat(s string, k orc.Kind) (float64, error) {
 // It refuses values whose digits beyond the scale are not zeros (they would
 // need rounding) and values of more digits than the precision.
 func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error) {
-	v, scale, err := orc.ParseDecimal(s)
+	v, scale, err := orc.ParseDecimal(trimDecimal(s))
 	if err != nil {
+		if _, ferr := strconv.ParseFloat(s, 64); strings.ContainsAny(s, "0123456789") && (ferr == nil || errors.Is(ferr, strconv.ErrRange)) {
+			return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+		}
 		return orc.Int128{}, fmt.Errorf("bad decimal %q", s)
 	}
 	r, exact, ok := orc.Rescale(v, scale, t.Scale)
@@ -643,6 +696,43 @@ func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error)
 		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
 	}
 	return r, nil
+}
+
+// trimDecimal drops the digits of a plain decimal text (no exponent) that
+// do not change its value, leading zeros of the integer part and trailing
+// zeros of the fraction, so that "99999999999999999999999999999999999999.0"
+// (39 digits, more than 128 bits unscaled) parses as the 38-digit value it
+// is.
+func trimDecimal(s string) string {
+	if strings.ContainsAny(s, "eE") {
+		return s
+	}
+	sign := ""
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		sign, s = s[:1], s[1:]
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+	}
+	if t := strings.TrimLeft(s, "0"); t != s {
+		if t == "" || t[0] == '.' {
+			t = "0" + t
+		}
+		s = t
+	}
+	return sign + s
+}
+
+// parseBool reads true/false, 1/0 and yes/no (any case).
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("bad boolean %q: want true or false, 1 or 0, yes or no", s)
 }
 
 // digits reads a non-empty run of ASCII digits (at most 9).
@@ -767,6 +857,64 @@ func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, 
 	return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
 }
 
+// parseTimestampText reads a timestamp in the form layout gives (a Go
+// time layout), or for "" in the default form of parseTimestamp or as RFC
+// 3339 ("2024-03-10T01:30:00Z", "2024-03-10T01:30:00.5+05:30"). A text
+// with a zone or offset names an instant: a TIMESTAMP column gets its wall
+// clock in zone (the writer's, --timezone), as Apache's readers show it.
+func parseTimestampText(s, layout string, instant bool, zone *time.Location) (int64, int32, error) {
+	if layout == "" {
+		sec, nanos, err := parseTimestamp(s, instant, zone)
+		if err == nil {
+			return sec, nanos, nil
+		}
+		t, err2 := time.Parse(time.RFC3339Nano, s)
+		if err2 != nil {
+			if !strings.HasPrefix(err.Error(), "bad timestamp") {
+				return 0, 0, err // a well-formed wall clock the zone skips
+			}
+			return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 (2024-03-10T01:30:00Z)", s)
+		}
+		return instantOrWall(t, instant, zone)
+	}
+	zoned := strings.Contains(layout, "MST") || strings.Contains(layout, "Z07") || strings.Contains(layout, "-07")
+	if !zoned {
+		if instant {
+			t, err := time.ParseInLocation(layout, s, zone)
+			if err != nil {
+				return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+			}
+			return t.Unix(), int32(t.Nanosecond()), nil
+		}
+		// A wall clock: read in UTC, kept as it is written.
+		t, err := time.ParseInLocation(layout, s, time.UTC)
+		if err != nil {
+			return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+		}
+		if zone != time.UTC {
+			// Refuse wall clocks the writer zone skips, as the default form does.
+			return parseTimestamp(t.Format("2006-01-02 15:04:05.999999999"), false, zone)
+		}
+		return t.Unix(), int32(t.Nanosecond()), nil
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+	}
+	return instantOrWall(t, instant, zone)
+}
+
+// instantOrWall returns an instant as itself, or as its wall clock in zone
+// (read as UTC) for a TIMESTAMP column.
+func instantOrWall(t time.Time, instant bool, zone *time.Location) (int64, int32, error) {
+	if instant {
+		return t.Unix(), int32(t.Nanosecond()), nil
+	}
+	w := t.In(zone)
+	return daysFromCivil(w.Year(), int(w.Month()), w.Day())*86400 + int64(w.Hour()*3600+w.Minute()*60+w.Second()),
+		int32(w.Nanosecond()), nil
+}
+
 // csvSource reads rows of a flat struct from CSV.
 type csvSource struct {
 	cr     *csv.Reader
@@ -803,7 +951,7 @@ func (s *csvSource) next() (bool, error) {
 		}
 		rows := s.rb.rows()
 		for i, f := range rec {
-			if f == "" {
+			if cols[i].isNullText(f) || (f == "" && (cols[i].text == nil || !cols[i].text.nullSet || !isStringKind(cols[i].t.Kind))) {
 				cols[i].appendNull()
 				continue
 			}
@@ -1010,7 +1158,7 @@ func numberText(v any) (string, bool) {
 
 // appendJSON appends one value in the conventions of "orc cat".
 func (b *builder) appendJSON(v any) error {
-	if v == nil {
+	if s, ok := v.(string); v == nil || ok && b.isNullText(s) {
 		b.appendNull()
 		return nil
 	}
@@ -1019,14 +1167,20 @@ func (b *builder) appendJSON(v any) error {
 	}
 	switch b.t.Kind {
 	case orc.Boolean:
-		x, ok := v.(bool)
-		if !ok {
+		switch x := v.(type) {
+		case bool:
+			if x {
+				b.addLong(1)
+			} else {
+				b.addLong(0)
+			}
+		case json.Number, string:
+			// 1/0 and "yes"/"no" as CSV reads them.
+			if err := b.appendText(fmt.Sprint(x)); err != nil {
+				return err
+			}
+		default:
 			return want("true or false")
-		}
-		if x {
-			b.addLong(1)
-		} else {
-			b.addLong(0)
 		}
 	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
 		s, ok := numberText(v)
@@ -1070,16 +1224,37 @@ func (b *builder) appendJSON(v any) error {
 		setValid(&vec.Nulls)
 		vec.Offsets = append(vec.Offsets, int64(vec.Elem.Len()))
 	case orc.Map:
-		arr, ok := v.([]any)
-		if !ok {
-			return want(`an array of {"key": ..., "value": ...} objects`)
-		}
 		vec := b.vec.(*orc.MapVector)
-		vec.Offsets = startOffsets(vec.Offsets)
-		for i, e := range arr {
-			if err := b.appendEntry(e); err != nil {
-				return atPath("["+strconv.Itoa(i)+"]", err)
+		switch x := v.(type) {
+		case []any:
+			vec.Offsets = startOffsets(vec.Offsets)
+			for i, e := range x {
+				if err := b.appendEntry(e); err != nil {
+					return atPath("["+strconv.Itoa(i)+"]", err)
+				}
 			}
+		case map[string]any:
+			// {"k": v, ...}: keys are text (parsed for other key types),
+			// taken in key order (an ORC map has no order of its own).
+			if !b.kids[0].t.Kind.IsPrimitive() {
+				return fmt.Errorf("a JSON object cannot hold the keys of %s: use the array of {\"key\": ..., \"value\": ...} form", b.t)
+			}
+			vec.Offsets = startOffsets(vec.Offsets)
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if err := b.kids[0].appendMapKey(k); err != nil {
+					return atPath(k, err)
+				}
+				if err := b.kids[1].appendJSON(x[k]); err != nil {
+					return atPath(k, err)
+				}
+			}
+		default:
+			return want(`an object or an array of {"key": ..., "value": ...} objects`)
 		}
 		setValid(&vec.Nulls)
 		vec.Offsets = append(vec.Offsets, int64(vec.Keys.Len()))
@@ -1125,6 +1300,19 @@ func jsonText(v any) string {
 		return jsonKind(v)
 	}
 	return string(b)
+}
+
+// appendMapKey appends a JSON object's key as a map key of the builder's
+// primitive type.
+func (b *builder) appendMapKey(k string) error {
+	switch b.t.Kind {
+	case orc.String, orc.Varchar, orc.Char:
+		b.vec.(*orc.BytesVector).AppendString(k)
+		return nil
+	case orc.Binary:
+		return b.appendBinary(k)
+	}
+	return b.appendText(k)
 }
 
 // appendEntry appends one {"key": k, "value": v} map entry.
