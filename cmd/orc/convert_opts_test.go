@@ -70,4 +70,3 @@ func TestConvertTextOptions(t *testing.T) {
 		}
 	}
 }
-
