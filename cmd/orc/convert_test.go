@@ -554,7 +554,7 @@ func TestConvertUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{in, out}, "--schema is required"},
+		{[]string{"--schema", "struct<a:int>"}, ""},
 		{[]string{"--schema", "struct<a:int", in, out}, "--schema"},
 		{[]string{"--schema", "struct<a:int>", in}, ""},
 		{[]string{"--schema", "struct<a:int>", "--compression", "brotli", in, out}, "--compression"},
