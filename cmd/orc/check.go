@@ -455,13 +455,13 @@ func (c *checker) compare(where, level string, id int, st, got stats.Column) err
 			}
 		}
 	case st.String != nil && got.String != nil:
-		if err := checkStringBound(st.String.Min, st.String.HasMin, st.String.MinIsLowerBound,
-			got.String.Min, got.String.HasMin, got.String.MinIsLowerBound, -1); err != nil {
-			return bad("the minimum", fmt.Sprintf("%q", st.String.Min), fmt.Sprintf("%q (%v)", got.String.Min, err))
+		if what := checkStringBound(st.String.Min, st.String.HasMin, st.String.MinIsLowerBound,
+			got.String.Min, got.String.HasMin, got.String.MinIsLowerBound, -1, "minimum"); what != "" {
+			return bad(what, fmt.Sprintf("%q", st.String.Min), fmt.Sprintf("%q", got.String.Min))
 		}
-		if err := checkStringBound(st.String.Max, st.String.HasMax, st.String.MaxIsUpperBound,
-			got.String.Max, got.String.HasMax, got.String.MaxIsUpperBound, 1); err != nil {
-			return bad("the maximum", fmt.Sprintf("%q", st.String.Max), fmt.Sprintf("%q (%v)", got.String.Max, err))
+		if what := checkStringBound(st.String.Max, st.String.HasMax, st.String.MaxIsUpperBound,
+			got.String.Max, got.String.HasMax, got.String.MaxIsUpperBound, 1, "maximum"); what != "" {
+			return bad(what, fmt.Sprintf("%q", st.String.Max), fmt.Sprintf("%q", got.String.Max))
 		}
 		if st.String.HasSum && got.String.HasSum && st.String.Sum != got.String.Sum {
 			return bad("the total length", st.String.Sum, got.String.Sum)
@@ -617,25 +617,32 @@ func withinMilli(loSec int64, loNs int32, hiSec int64, hiNs int32) bool {
 }
 
 // checkStringBound compares a recorded string minimum (dir -1) or maximum
-// (dir 1) with the one computed; either may be a truncated bound.
-func checkStringBound(rec string, hasRec, recBound bool, got string, hasGot, gotBound bool, dir int) error {
+// (dir 1) with the one computed; either may be a truncated bound. It
+// returns what differs ("the minimum", "the lower bound", ...), or "".
+func checkStringBound(rec string, hasRec, recBound bool, got string, hasGot, gotBound bool, dir int, name string) string {
 	if !hasRec || !hasGot {
-		return nil
+		return ""
+	}
+	bound := "lower bound"
+	if dir > 0 {
+		bound = "upper bound"
 	}
 	switch {
 	case !recBound && !gotBound:
 		if rec != got {
-			return errors.New("differs")
+			return "the " + name
 		}
 	case recBound && !gotBound:
-		if strings.Compare(rec, got) == dir {
-			return errors.New("outside the recorded bound")
+		// The recorded bound must not cut into the values: a lower bound
+		// above the minimum or an upper bound below the maximum.
+		if strings.Compare(rec, got) == -dir {
+			return "the " + bound
 		}
 	case !recBound && gotBound:
-		// got is the bound of the exact value, which rec should be.
+		// got bounds the exact value, which rec should be.
 		if strings.Compare(got, rec) == -dir {
-			return errors.New("the recorded value is outside the data's bound")
+			return "the " + name + " (against the data's " + bound + ")"
 		}
 	}
-	return nil
+	return ""
 }

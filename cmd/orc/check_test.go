@@ -59,7 +59,30 @@ func TestCheck(t *testing.T) {
 	in := writeFile(t, dir, "rows.jsonl", strings.Repeat(strings.Join(nestedRows, "\n")+"\n", 60))
 	nested := filepath.Join(dir, "nested.orc")
 	mustConvert(t, "--schema", nestedSchema, "--stride", "100", in, nested)
-	for _, f := range []string{flat, nested} {
+	// Strings over 1024 bytes: the statistics hold bounds, not values.
+	long := filepath.Join(dir, "long.orc")
+	ls := orc.MustParseSchema("struct<s:string>")
+	lf, err := os.Create(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw, err := writer.NewWriter(lf, ls, writer.WithRowIndexStride(100), writer.WithCompression(orc.CompressionNone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := orc.NewBatch(ls, 300)
+	for i := range 300 {
+		lb.Cols[0].(*orc.BytesVector).AppendString(strings.Repeat(string(rune('a'+i%26)), 1000+i*3) + "é")
+	}
+	lb.NumRows = 300
+	if err := lw.Write(lb); err != nil {
+		t.Fatal(err)
+	}
+	if err := lw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lf.Close()
+	for _, f := range []string{flat, nested, long} {
 		out, errOut, err := runCmd(t, "check", f)
 		if err != nil || !strings.Contains(out, ": OK: ") || errOut != "" {
 			t.Fatalf("check %s: %v\n%s%s", f, err, out, errOut)
@@ -73,25 +96,33 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	longData, err := os.ReadFile(long)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
+		file []byte
 		edit func(m *orcpb.Metadata, f *orcpb.Footer)
 		want string
 	}{
-		{"file minimum", func(_ *orcpb.Metadata, f *orcpb.Footer) { f.Statistics[1].IntStatistics.Minimum = proto.Int64(5) },
+		{"file lower bound", longData, func(_ *orcpb.Metadata, f *orcpb.Footer) {
+			f.Statistics[1].StringStatistics.LowerBound = proto.String("b")
+		}, `file statistics, column 1 (s): the lower bound is "b" in the statistics, "aaaa`},
+		{"file minimum", data, func(_ *orcpb.Metadata, f *orcpb.Footer) { f.Statistics[1].IntStatistics.Minimum = proto.Int64(5) },
 			"file statistics, column 1 (id): the minimum is 5 in the statistics, 0 in the data"},
-		{"stripe maximum", func(m *orcpb.Metadata, _ *orcpb.Footer) {
+		{"stripe maximum", data, func(m *orcpb.Metadata, _ *orcpb.Footer) {
 			m.StripeStats[1].ColStats[2].StringStatistics.Maximum = proto.String("v9")
-		}, `stripe 1, column 2 (v): the maximum is "v9" in the statistics, "v999" (differs) in the data`},
-		{"file count", func(_ *orcpb.Metadata, f *orcpb.Footer) { f.Statistics[2].NumberOfValues = proto.Uint64(999) },
+		}, `stripe 1, column 2 (v): the maximum is "v9" in the statistics, "v999" in the data`},
+		{"file count", data, func(_ *orcpb.Metadata, f *orcpb.Footer) { f.Statistics[2].NumberOfValues = proto.Uint64(999) },
 			"file statistics, column 2 (v): the value count is 999 in the statistics, 1000 in the data"},
-		{"stripe sum", func(m *orcpb.Metadata, _ *orcpb.Footer) {
+		{"stripe sum", data, func(m *orcpb.Metadata, _ *orcpb.Footer) {
 			m.StripeStats[0].ColStats[1].IntStatistics.Sum = proto.Int64(1)
 		},
 			"stripe 0, column 1 (id): the sum is 1 in the statistics, 124750 in the data"},
 	} {
 		bad := filepath.Join(dir, "bad.orc")
-		if err := os.WriteFile(bad, rewriteTail(t, data, tc.edit), 0o644); err != nil {
+		if err := os.WriteFile(bad, rewriteTail(t, tc.file, tc.edit), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var o, e bytes.Buffer

@@ -112,7 +112,6 @@ var (
 	reGroupsHead = regexp.MustCompile(`^stripe (\d+) row groups: effective predicate (.*); (\d+) of (\d+) kept$`)
 	rePlanHead   = regexp.MustCompile(`^  stripe (\d+): (\d+) rows`)
 	reResult     = regexp.MustCompile(`^  result: ([A-Z_]+) \((read|skip)\)$`)
-	reEffective  = regexp.MustCompile(`^  effective: (.*)$`)
 	reDeferred   = regexp.MustCompile(`^stripe (\d+) deferred columns`)
 )
 
@@ -164,16 +163,14 @@ func negateTV(s string) string {
 
 // explainStripe is what the explain text says of one stripe.
 type explainStripe struct {
-	index      int
-	statsTV    []string // per leaf, from the stripe statistics (as recorded)
-	statsRead  bool
-	hasStats   bool
-	rows       int64
-	planned    bool
-	groups     []explainGroup
-	effective  string
-	hasGroups  bool
-	keptGroups int
+	index     int
+	statsTV   []string // per leaf, from the stripe statistics (as recorded)
+	statsRead bool
+	hasStats  bool
+	rows      int64
+	planned   bool
+	groups    []explainGroup
+	effective string // the predicate the row groups were pruned with
 }
 
 type explainGroup struct {
@@ -192,7 +189,6 @@ type explainFile struct {
 	stripes   []*explainStripe
 	byIndex   map[int]*explainStripe
 	other     []string // lines not understood, printed as they are
-	effective string
 }
 
 func (f *explainFile) stripe(i int) *explainStripe {
@@ -271,8 +267,6 @@ func explainCompact(w io.Writer, text string, forms leafForms) {
 					} else {
 						blockStripe.hasStats, blockStripe.statsRead = true, m[2] == "read"
 					}
-				} else if m := reEffective.FindStringSubmatch(line); m != nil && block == "file" {
-					cur.effective = m[1]
 				}
 			case "other":
 				cur.other = append(cur.other, line)
@@ -302,8 +296,7 @@ func explainCompact(w io.Writer, text string, forms leafForms) {
 		if m := reGroupsHead.FindStringSubmatch(line); m != nil {
 			i, _ := strconv.Atoi(m[1])
 			s := cur.stripe(i)
-			s.hasGroups, s.effective = true, m[2]
-			s.keptGroups, _ = strconv.Atoi(m[3])
+			s.effective = m[2]
 			block = "plan"
 			continue
 		}
