@@ -250,8 +250,46 @@ func ParseDecimal(s string) (Int128, int, error) {
 		b.Neg(b)
 	}
 	v, ok := Int128FromBig(b)
+	if !ok || scale > 38 {
+		// Trailing fractional zeros change the written scale, not the
+		// value: drop as many as it takes to fit ("…99.0" into 38 digits).
+		ten, r := big.NewInt(10), new(big.Int)
+		for scale > 0 {
+			q, m := new(big.Int).QuoRem(b, ten, r)
+			if m.Sign() != 0 {
+				break
+			}
+			b, scale = q, scale-1
+			if v, ok = Int128FromBig(b); ok && scale <= 38 {
+				break
+			}
+		}
+	}
 	if !ok {
 		return Int128{}, 0, fmt.Errorf("orc: decimal %q does not fit in 128 bits", orig)
 	}
 	return v, scale, nil
+}
+
+// DecimalValue is a decimal number, Unscaled / 10^Scale: the Go value of
+// decimal fields in the row API (writer.RowWriter, reader.RowReader). The
+// writer rescales it to its column's scale, refusing values that would lose
+// digits or exceed the column's precision; the reader sets Scale to the
+// column's scale. Scale must be 0..38.
+type DecimalValue struct {
+	Unscaled Int128
+	Scale    int
+}
+
+// String formats the number in plain notation with Scale fractional
+// digits, such as "-12.50".
+func (d DecimalValue) String() string { return FormatDecimal(d.Unscaled, d.Scale) }
+
+// DecimalOf parses a decimal such as "-12.50" or "1.5E3" (see ParseDecimal).
+func DecimalOf(s string) (DecimalValue, error) {
+	v, scale, err := ParseDecimal(s)
+	if err != nil {
+		return DecimalValue{}, err
+	}
+	return DecimalValue{Unscaled: v, Scale: scale}, nil
 }

@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/examples":           {},
 	"internal/fanout":             {},
 	"internal/structmap":          {""},
-	"internal/testutil":           {"", "format", "stats"},
+	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
 	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile"},
 }
 
@@ -46,6 +46,7 @@ var external = map[string][]string{
 	"writer":                      {"google.golang.org/protobuf/"},
 	"rowindex":                    {"google.golang.org/protobuf/"},
 	"cmd/orc":                     {"google.golang.org/protobuf/"},
+	"internal/testutil":           {"google.golang.org/protobuf/"},
 }
 
 const module = "github.com/orcgo/orc"

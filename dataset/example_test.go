@@ -140,3 +140,59 @@ func ExampleDataset_Splits() {
 	// 6 splits; the first: region=eu/part-0.orc from byte 3, 1000 rows
 	// 6000 rows, each once
 }
+
+// objectStore stands in for an S3, GCS or Azure client: what a dataset
+// needs of one is a listing and a ranged read.
+type objectStore struct{ objects map[string][]byte }
+
+// rangeReader is an io.ReaderAt over one object: each ReadAt is one ranged
+// GET. With the AWS SDK it would call GetObject with
+// Range: fmt.Sprintf("bytes=%d-%d", off, off+int64(len(p))-1) and read the
+// body into p; with cloud.google.com/go/storage, NewRangeReader(ctx, off,
+// len(p)).
+type rangeReader struct {
+	store *objectStore
+	key   string
+}
+
+func (r rangeReader) ReadAt(p []byte, off int64) (int, error) {
+	obj := r.store.objects[r.key]
+	if off >= int64(len(obj)) {
+		return 0, io.EOF
+	}
+	n := copy(p, obj[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// Files in an object store: the client lists the keys and FromOpeners turns
+// each into a File whose Opener returns a ranged reader and the object's
+// size (from the listing or a HEAD request).
+func ExampleFromOpeners() {
+	dir := exampleTable()
+	defer os.RemoveAll(dir)
+	store := &objectStore{objects: map[string][]byte{}}
+	local, _ := dataset.Dir(dir)
+	var keys []string
+	for _, f := range local { // upload the example table
+		ra, size, c, _ := f.Open()
+		data := make([]byte, size)
+		ra.ReadAt(data, 0)
+		c.Close()
+		store.objects["warehouse/t/"+f.Name] = data
+		keys = append(keys, "warehouse/t/"+f.Name)
+	}
+	files := dataset.FromOpeners(keys, func(key string) (io.ReaderAt, int64, io.Closer, error) {
+		return rangeReader{store, key}, int64(len(store.objects[key])), nil, nil
+	})
+	d, err := dataset.New(files, dataset.WithPartitioning(orc.MustParseSchema("struct<region:string>")))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, _ := d.Scan(dataset.WithSearchArgument(sarg.Eq("region", sarg.String("eu"))))
+	fmt.Println(countRows(s), "rows in region=eu")
+	// Output:
+	// 3000 rows in region=eu
+}

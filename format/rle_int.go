@@ -161,7 +161,7 @@ func eofAsCorrupt(err error, what string) error {
 		return nil
 	}
 	if err == io.EOF {
-		return orc.Corruptf("%s: stream ends early", what)
+		return orc.Corruptf("the stream ends in the middle of a %s", what)
 	}
 	return err
 }

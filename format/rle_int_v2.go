@@ -70,9 +70,12 @@ type IntRLEv2Decoder struct {
 	value   int64
 	delta   int64
 
-	buf     [v2MaxRun]int64
+	// Allocated when first needed, so that a decoder costs a few hundred
+	// bytes until it decodes a literal run into itself (a file of 100,000
+	// columns has that many decoders).
+	buf     *[v2MaxRun]int64
 	patches [31]int64
-	scratch [v2MaxRun*8 + 8]byte // a packed run that crosses chunks, plus room for wide loads
+	scratch []byte // a packed run that crosses chunks, plus room for wide loads
 }
 
 // NewIntRLEv2Decoder returns a decoder reading from src.
@@ -228,6 +231,9 @@ func (d *IntRLEv2Decoder) readRun(dst []int64, skip int64) (int, error) {
 func (d *IntRLEv2Decoder) target(dst []int64, n int) ([]int64, bool) {
 	if len(dst) >= n {
 		return dst[:n], true
+	}
+	if d.buf == nil {
+		d.buf = new([v2MaxRun]int64)
 	}
 	return d.buf[:n], false
 }
@@ -403,6 +409,9 @@ func (d *IntRLEv2Decoder) readPackedAs(out []int64, w int, zigzag bool) error {
 	if len(src) >= need {
 		d.r.Advance(need)
 	} else {
+		if len(d.scratch) < need+8 {
+			d.scratch = make([]byte, max(need+8, 512))
+		}
 		if err := d.r.ReadFull(d.scratch[:need]); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 func decodeV2(t *testing.T, enc []byte, n int, signed bool) []int64 {
@@ -371,4 +372,12 @@ func repeatU(v uint64, n int) []uint64 {
 		out[i] = v
 	}
 	return out
+}
+
+// A decoder is small until it needs its run buffer: wide files hold one or
+// two per column.
+func TestIntRLEv2DecoderSize(t *testing.T) {
+	if n := unsafe.Sizeof(IntRLEv2Decoder{}); n > 512 {
+		t.Fatalf("an IntRLEv2Decoder is %d bytes", n)
+	}
 }

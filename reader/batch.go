@@ -63,12 +63,13 @@ type BatchReader struct {
 	schema   *orc.Schema // projected schema of the batches
 	dec      format.Decompressor
 
-	sarg     *sarg.Bound
-	flt      exactFilter // WithExactFilter
-	def      *deferred   // exact filtering's deferred columns, or nil
-	cols     *colGroups  // WithColumnParallelism, or nil
-	explain  *strings.Builder
-	indexBuf []byte // decompressed index streams, reused
+	sarg      *sarg.Bound
+	pruneCols []int       // the predicate's columns and the structs above them (pruneColumns)
+	flt       exactFilter // WithExactFilter
+	def       *deferred   // exact filtering's deferred columns, or nil
+	cols      *colGroups  // WithColumnParallelism, or nil
+	explain   *strings.Builder
+	indexBuf  []byte // decompressed index streams, reused
 
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)

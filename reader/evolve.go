@@ -314,6 +314,12 @@ type evolution struct {
 // newEvolved starts a scan of the file through read schema cfg.readSchema.
 func (r *Reader) newEvolved(cfg scanConfig, opts []ScanOption) (*BatchReader, error) {
 	read := cfg.readSchema
+	if !cfg.byPosition && read.String() == r.tail.Schema.String() {
+		// The file has the read schema: a plain scan, with nothing to
+		// convert (most files of a dataset).
+		plain := func(c *scanConfig) error { c.readSchema = nil; return nil }
+		return r.NewBatchReader(append(append([]ScanOption(nil), opts...), plain)...)
+	}
 	root, err := mapType(read, r.tail.Schema, "", cfg.byPosition)
 	if err != nil {
 		return nil, err

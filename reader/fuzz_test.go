@@ -3,12 +3,16 @@ package reader_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/internal/testutil"
+	"github.com/orcgo/orc/writer"
 )
 
 // seedExamples adds the small Apache examples to a fuzz corpus when they
@@ -29,6 +33,41 @@ func seedExamples(f *testing.F, maxSize int64) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte("ORC\x00"))
+	for _, data := range shapeSeeds(f) {
+		f.Add(data)
+	}
+}
+
+// shapeSeeds are files of shapes the examples lack, so that mutations
+// start from them: a wide schema (1,500 columns), many stripes (200), and
+// deep nesting.
+func shapeSeeds(tb testing.TB) [][]byte {
+	var out [][]byte
+	write := func(s *orc.Schema, rows int, opts ...writer.Option) {
+		b := testutil.NewGenerator(rand.New(rand.NewPCG(9, 9)), s).Batch(rows)
+		var buf bytes.Buffer
+		w, err := writer.NewWriter(&buf, s, opts...)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := w.Write(b); err != nil {
+			tb.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, buf.Bytes())
+	}
+	wide := &orc.Schema{Kind: orc.Struct}
+	for i := range 1500 {
+		wide.Children = append(wide.Children, &orc.Schema{Kind: []orc.Kind{orc.Int, orc.String, orc.Double}[i%3]})
+		wide.FieldNames = append(wide.FieldNames, fmt.Sprint("c", i))
+	}
+	wide.Assign()
+	write(wide, 2)
+	write(orc.MustParseSchema("struct<a:int,b:string>"), 400, writer.WithStripeRowLimit(2), writer.WithRowIndexStride(1000))
+	write(orc.MustParseSchema("struct<a:struct<b:struct<c:array<map<string,struct<d:uniontype<int,string>>>>>>>"), 20)
+	return out
 }
 
 // FuzzReader reads whole files: any outcome but an error wrapping

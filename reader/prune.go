@@ -331,12 +331,39 @@ type groupRun struct {
 	first, end int
 }
 
+// pruneColumns returns the columns whose row indexes group pruning reads:
+// the predicate's, and the structs above them, whose statistics say where
+// a struct has no null row (so its fields' own counts are all there is) or
+// none but nulls (so its fields are NULL on every row).
+func (br *BatchReader) pruneColumns() []int {
+	if br.pruneCols != nil {
+		return br.pruneCols
+	}
+	seen := map[int]bool{}
+	var cols []int
+	for _, c := range br.sarg.Columns() {
+		for id := c; id > 0; {
+			if !seen[id] {
+				seen[id] = true
+				cols = append(cols, id)
+			}
+			p := parentOf(br.r.tail.Schema, id)
+			if p == nil {
+				break
+			}
+			id = p.ID()
+		}
+	}
+	br.pruneCols = cols
+	return cols
+}
+
 // pruneGroups evaluates the predicate on every row group of a stripe and
 // returns the index read for it with the groups kept.
 func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
 	ix = newStripeIndex(br.r, meta)
 	groups := ix.groups
-	if err := br.readIndex(ix, br.sarg.Columns(), true); err != nil {
+	if err := br.readIndex(ix, br.pruneColumns(), true); err != nil {
 		return nil, nil, err
 	}
 	br.stats.GroupsConsidered += groups

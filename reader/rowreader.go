@@ -9,8 +9,9 @@ import (
 )
 
 // Decimal is a decimal value of a row struct field: Unscaled / 10^Scale,
-// with Scale the column's. writer.Decimal is the same type.
-type Decimal = structmap.Decimal
+// with Scale the column's. It is orc.DecimalValue (fields Unscaled orc.Int128 and
+// Scale int), as is writer.Decimal.
+type Decimal = orc.DecimalValue
 
 // RowReader reads the rows of a file into values of a struct type T. Each
 // field of T reads the column named by its `orc:"name"` tag (the Go field

@@ -13,8 +13,9 @@ import (
 // It maps to decimal(38,10) unless the field's tag says
 // `orc:"name,decimal(p,s)"`. On write it is rescaled to the column's
 // scale; a value that would lose digits or exceed the precision is an
-// error. reader.Decimal is the same type.
-type Decimal = structmap.Decimal
+// error. It is orc.DecimalValue (fields Unscaled orc.Int128 and Scale int; make
+// one with orc.DecimalOf("12.50")), as is reader.Decimal.
+type Decimal = orc.DecimalValue
 
 // rowBatchSize is the number of rows a RowWriter buffers before it encodes
 // them into the file.

@@ -82,18 +82,8 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// Decimal is a decimal number: Unscaled / 10^Scale. The writer rescales it
-// to its column's scale, refusing values that would lose digits or exceed
-// the column's precision; the reader sets Scale to the column's scale.
-// Scale must be 0..38.
-type Decimal struct {
-	Unscaled orc.Int128
-	Scale    int
-}
-
-// String formats the number in plain notation with Scale fractional digits,
-// such as "-12.50".
-func (d Decimal) String() string { return orc.FormatDecimal(d.Unscaled, d.Scale) }
+// Decimal is orc.DecimalValue, the Go value of decimal row fields.
+type Decimal = orc.DecimalValue
 
 // kind says how a node's Go value is laid out and converted.
 type kind uint8

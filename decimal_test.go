@@ -1,0 +1,53 @@
+package orc_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/sarg"
+)
+
+func TestParseDecimalTrailingZeros(t *testing.T) {
+	nines := strings.Repeat("9", 38)
+	for _, c := range []struct {
+		in    string
+		want  string // FormatDecimal of the result
+		scale int
+	}{
+		{"1.50", "1.50", 2}, // fits: the written scale is kept
+		{nines + ".0", nines, 0},
+		{nines + ".000000000000", nines, 0},
+		{"-" + nines + ".00", "-" + nines, 0},
+		{"0." + strings.Repeat("0", 45), "0." + strings.Repeat("0", 38), 38},
+		{"1." + strings.Repeat("0", 40), "1." + strings.Repeat("0", 38), 38},
+	} {
+		v, sc, err := orc.ParseDecimal(c.in)
+		if err != nil || sc != c.scale || orc.FormatDecimal(v, sc) != c.want {
+			t.Errorf("%s: got %s scale %d, %v; want %s scale %d", c.in, orc.FormatDecimal(v, sc), sc, err, c.want, c.scale)
+		}
+	}
+	for _, bad := range []string{nines + "9", nines + "9.0", "1" + nines + ".5"} {
+		if _, _, err := orc.ParseDecimal(bad); err == nil {
+			t.Errorf("%s: a value over 128 bits parsed", bad)
+		}
+	}
+	// The predicate parser takes such literals, and they bind exactly.
+	e, err := sarg.Parse("x = " + nines + ".0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sarg.Bind(e, orc.MustParseSchema("struct<x:decimal(38,0)>")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDecimalOf(t *testing.T) {
+	d, err := orc.DecimalOf("-12.50")
+	if err != nil || d.Scale != 2 || d.String() != "-12.50" || d.Unscaled != orc.Int128FromInt64(-1250) {
+		t.Fatalf("DecimalOf(-12.50) = %+v, %v", d, err)
+	}
+	if _, err := orc.DecimalOf("1.2.3"); err == nil {
+		t.Fatal("DecimalOf accepted 1.2.3")
+	}
+}
