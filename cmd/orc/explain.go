@@ -392,7 +392,11 @@ func (f *explainFile) printStripe(w io.Writer, s *explainStripe, forms leafForms
 		}
 	}
 	skipped := len(s.groups) - kept
-	fmt.Fprintf(w, "stripe %d: %s%d row groups: %d kept, %d skipped", s.index, rows, len(s.groups), kept, skipped)
+	groups := "row groups"
+	if len(s.groups) == 1 {
+		groups = "row group"
+	}
+	fmt.Fprintf(w, "stripe %d: %s%d %s: %d kept, %d skipped", s.index, rows, len(s.groups), groups, kept, skipped)
 	if skipped > 0 && len(byLeaf) > 0 {
 		var parts []string
 		for i := range len(s.groups[0].leaves) {

@@ -20,7 +20,13 @@ import (
 
 func init() {
 	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
-		desc: "print the schema, stripes, streams, encodings and statistics"})
+		desc: "print the schema, stripes, streams, encodings and statistics",
+		help: `--json prints one JSON object with camelCase keys and enums by name
+(compression "ZSTD", calendar "PROLEPTIC_GREGORIAN", stream kind "ROW_INDEX",
+encoding "DIRECT_V2", writerVersion "ORC_135"); keys are only ever added.
+--rowindex a,b.c (names as the Columns list prints them, or ids) adds, per
+stripe, each row group's index entry: statistics, stream positions and a
+bloom filter summary (hash functions, bits set of bits).`})
 }
 
 // The JSON of "orc meta --json" is one object; its keys are camelCase
