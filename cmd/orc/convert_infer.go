@@ -12,7 +12,7 @@ package main
 // read as (a column of nulls only is a string).
 //
 // JSON: objects are structs of the fields seen in the first rows, in the
-// order first seen; arrays are arrays of their elements' type; numbers
+// order first seen (as written in the first object that has them); arrays are arrays of their elements' type; numbers
 // are bigint, or double when one has a fraction or exponent; strings are
 // dates, timestamps or strings as for CSV; true and false are booleans.
 // Values of two kinds in one place (a number and a string) cannot be
@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -219,7 +218,7 @@ func (t *jsonType) add(v any, path string, opt *convertOptions) error {
 		kind = "string"
 	case []any:
 		kind = "array"
-	case map[string]any:
+	case *jsonObject:
 		kind = "object"
 	}
 	if opt.text.nullSet && kind == "string" && v.(string) == opt.text.null {
@@ -253,29 +252,20 @@ func (t *jsonType) add(v any, path string, opt *convertOptions) error {
 				return err
 			}
 		}
-	case map[string]any:
+	case *jsonObject:
 		if t.fields == nil {
 			t.fields = map[string]*jsonType{}
 		}
-		// Go maps have no order: new fields of one object are added in
-		// name order, after the fields seen before.
-		var fresh []string
-		for k := range x {
+		for i, k := range x.keys {
 			if _, ok := t.fields[k]; !ok {
-				fresh = append(fresh, k)
+				t.fields[k] = &jsonType{}
+				t.names = append(t.names, k)
 			}
-		}
-		slices.Sort(fresh)
-		for _, k := range fresh {
-			t.fields[k] = &jsonType{}
-			t.names = append(t.names, k)
-		}
-		for k, e := range x {
 			p := k
 			if path != "" {
 				p = path + "." + k
 			}
-			if err := t.fields[k].add(e, p, opt); err != nil {
+			if err := t.fields[k].add(x.vals[i], p, opt); err != nil {
 				return err
 			}
 		}
@@ -329,8 +319,8 @@ func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
+		v, err := decodeOrdered(dec, 0)
+		if err != nil {
 			if i == bytes.Count(buf, []byte("\n")) {
 				break // the last line read may be cut short
 			}
@@ -345,4 +335,64 @@ func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 		return nil, errors.New("no rows")
 	}
 	return root.schema(), nil
+}
+
+// jsonObject is a JSON object with its keys in the order written (a key
+// written twice keeps its first place and its last value, as
+// encoding/json keeps the last).
+type jsonObject struct {
+	keys []string
+	vals []any
+}
+
+// maxInferDepth bounds the nesting decodeOrdered follows.
+const maxInferDepth = 1000
+
+// decodeOrdered decodes one JSON value from dec as encoding/json does into
+// an any (numbers as json.Number), except that objects are *jsonObject.
+func decodeOrdered(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxInferDepth {
+		return nil, errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('['):
+		arr := []any{}
+		for dec.More() {
+			v, err := decodeOrdered(dec, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		_, err := dec.Token()
+		return arr, err
+	case json.Delim('{'):
+		obj := &jsonObject{}
+		at := map[string]int{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := kt.(string)
+			v, err := decodeOrdered(dec, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if i, ok := at[k]; ok {
+				obj.vals[i] = v
+				continue
+			}
+			at[k] = len(obj.keys)
+			obj.keys = append(obj.keys, k)
+			obj.vals = append(obj.vals, v)
+		}
+		_, err := dec.Token()
+		return obj, err
+	}
+	return tok, nil
 }

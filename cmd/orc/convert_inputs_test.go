@@ -134,7 +134,7 @@ func TestConvertInfer(t *testing.T) {
 	js := writeFile(t, dir, "in.jsonl", `{"id": 1, "tags": ["a"], "loc": {"lat": 1.5}, "d": "2024-03-10"}`+"\n"+
 		`{"id": 2, "tags": [], "loc": {"lat": 2, "lon": -1}, "extra": null, "d": null}`+"\n")
 	if _, errOut, err = runConvertErr("--overwrite", js, out); err != nil ||
-		!strings.Contains(errOut, "struct<d:date,id:bigint,loc:struct<lat:double,lon:bigint>,tags:array<string>,extra:string>") {
+		!strings.Contains(errOut, "struct<id:bigint,tags:array<string>,loc:struct<lat:double,lon:bigint>,d:date,extra:string>") {
 		t.Errorf("JSON: %v %q", err, errOut)
 	}
 	if got := catValues(t, out); len(got) != 2 {
