@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -172,5 +173,66 @@ func TestMergeExamples(t *testing.T) {
 		if o, e, err := runCmd(t, "check", out); err != nil {
 			t.Errorf("%s: check: %v %s%s", name, err, o, e)
 		}
+	}
+}
+
+// User metadata: the union of the inputs', the first value of a key kept
+// and a different later one reported; a zero-byte input is passed over.
+func TestMergeUserMetadata(t *testing.T) {
+	dir := t.TempDir()
+	s := orc.MustParseSchema("struct<a:int>")
+	write := func(name string, kv ...string) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		w, err := writer.NewWriter(f, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := orc.NewBatch(s, 1)
+		b.Cols[0].(*orc.LongVector).Append(int64(len(kv)))
+		b.NumRows = 1
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(kv); i += 2 {
+			if err := w.AddUserMetadata(kv[i], []byte(kv[i+1])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.orc", "k", "1", "only-a", "x")
+	b := write("b.orc", "k", "2", "only-b", "y")
+	empty := filepath.Join(dir, "empty.orc")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.orc")
+	_, errOut, err := runCmd(t, "merge", out, a, empty, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, `b.orc: user metadata "k" differs from an earlier input's: the first value is kept`) ||
+		!strings.Contains(errOut, "empty.orc: empty file (0 bytes), nothing to merge") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	r, closeFn, err := openORC(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	got := map[string]string{}
+	for _, it := range r.UserMetadata() {
+		got[it.Key] = string(it.Value)
+	}
+	if want := map[string]string{"k": "1", "only-a": "x", "only-b": "y"}; !reflect.DeepEqual(got, want) || r.NumRows() != 2 {
+		t.Errorf("user metadata %v, rows %d", got, r.NumRows())
 	}
 }
