@@ -7,6 +7,11 @@ package main
 // binary lengths, children). Double sums are not compared (their rounding
 // depends on the order of addition), nor bytesOnDisk.
 //
+// Bloom filters (BLOOM_FILTER_UTF8 streams of integer, date, float,
+// double and string columns, of writers whose filters are trusted) are
+// checked to hold every value of their row group: a filter that answers
+// "absent" for a value the group holds would make a scan skip its rows.
+//
 // What a writer is known to have recorded wrongly is not compared: the
 // statistics are decoded as the reader decodes them for pruning
 // (stats.FromProto), which drops string min/max of writer version 0,
@@ -21,11 +26,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/rowindex"
 	"github.com/orcgo/orc/stats"
 )
 
@@ -55,6 +63,13 @@ type checker struct {
 	// noChildren marks list and map columns whose children statistics
 	// the file contradicts; noDecimal Hive 0.11 decimals (no scale).
 	noChildren, noDecimal map[int]bool
+	// filters are the bloom filters of the current stripe by column, and
+	// group the row group being added; bloomMiss describes the first
+	// value a filter said was absent.
+	filters   map[int][]*bloomfilter.Filter
+	group     int
+	bloomMiss string
+	blooms    int // bloom filters checked
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -90,8 +105,8 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	for _, n := range c.notes.list {
 		fmt.Fprintf(stderr, "orc check: note: %s\n", n)
 	}
-	_, err = fmt.Fprintf(stdout, "%s: OK: %d rows in %d stripes; statistics match the data (%d file, %d stripe, %d row group)\n",
-		pos[0], r.NumRows(), len(r.Stripes()), c.compared["file"], c.compared["stripe"], c.compared["group"])
+	_, err = fmt.Fprintf(stdout, "%s: OK: %d rows in %d stripes; statistics match the data (%d file, %d stripe, %d row group); %d bloom filters hold their values\n",
+		pos[0], r.NumRows(), len(r.Stripes()), c.compared["file"], c.compared["stripe"], c.compared["group"], c.blooms)
 	return err
 }
 
@@ -153,6 +168,9 @@ func (c *checker) run() error {
 			}
 		}
 		anyIndex = anyIndex || len(groupStats) > 0
+		if err := c.loadFilters(si, read); err != nil {
+			return err
+		}
 		br, err := r.NewBatchReader(reader.WithRange(s.Offset, 1), reader.WithBatchSize(1024))
 		if err != nil {
 			return err
@@ -162,6 +180,9 @@ func (c *checker) run() error {
 		g := 0
 		var row int64 // rows of the stripe seen
 		endGroup := func() error {
+			if c.bloomMiss != "" {
+				return fmt.Errorf("%w: stripe %d, %s", errInconsistent, si, c.bloomMiss)
+			}
 			if err := c.compareGroup(si, g, group, groupStats); err != nil {
 				return err
 			}
@@ -189,6 +210,7 @@ func (c *checker) run() error {
 				if stride > 0 {
 					to = int(min(int64(to), int64(from)+(int64(g)+1)*stride-row))
 				}
+				c.group = g
 				c.addRows(group, r.Schema(), fields, b.Schema, rootVector(b), from, to)
 				row += int64(to - from)
 				from = to
@@ -239,6 +261,66 @@ func (c *checker) run() error {
 		if err := c.compare(fmt.Sprintf("file statistics, column %d (%s)", id, c.names[id]), "file", id, st, a.Column()); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// loadFilters reads the bloom filters of stripe si that check can test:
+// BLOOM_FILTER_UTF8 streams of integer, date, float, double and string
+// columns (not booleans, binary, decimals or timestamps, whose hashing
+// conventions differ between writers), one filter per row group, of
+// writers whose filters are trusted.
+func (c *checker) loadFilters(si int, read []bool) error {
+	c.filters = map[int][]*bloomfilter.Filter{}
+	r := c.r
+	if r.RowIndexStride() == 0 {
+		return nil
+	}
+	if !bloomfilter.TrustFilters(r.Writer(), r.SoftwareVersion()) {
+		who := format.WriterName(r.Writer())
+		if v := r.SoftwareVersion(); v != "" {
+			who += " " + v
+		}
+		c.notes.add("bloom filters not checked: the writer (%s) is known to write wrong ones", who)
+		return nil
+	}
+	d, err := r.StripeDetail(si)
+	if err != nil {
+		return err
+	}
+	groups := int((d.NumRows + int64(r.RowIndexStride()) - 1) / int64(r.RowIndexStride()))
+	for _, st := range d.Streams {
+		if st.Kind != "BLOOM_FILTER_UTF8" || st.Column >= len(c.nodes) || !read[st.Column] {
+			continue
+		}
+		switch c.nodes[st.Column].Kind {
+		case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date, orc.Float, orc.Double, orc.String, orc.Varchar, orc.Char:
+		default:
+			continue
+		}
+		if st.Column < len(d.Encodings) && d.Encodings[st.Column].BloomEncoding > 1 {
+			continue
+		}
+		data, err := c.ir.stream(si, st)
+		if err != nil {
+			return err
+		}
+		bi, err := rowindex.DecodeBloomFilterIndex(data)
+		if err != nil {
+			return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8: %w", si, st.Column, err)
+		}
+		pbs := bi.GetBloomFilter()
+		if len(pbs) != groups {
+			return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(pbs), groups)
+		}
+		fs := make([]*bloomfilter.Filter, len(pbs))
+		for g, pb := range pbs {
+			if fs[g], err = bloomfilter.FromProto(pb); err != nil {
+				return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8, row group %d: %w", si, st.Column, g, err)
+			}
+			c.blooms++
+		}
+		c.filters[st.Column] = fs
 	}
 	return nil
 }
@@ -302,6 +384,15 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 	if acc == nil || v == nil {
 		return
 	}
+	var bf *bloomfilter.Filter
+	if fs := c.filters[t.ID()]; c.group < len(fs) && c.bloomMiss == "" {
+		bf = fs[c.group]
+	}
+	miss := func(val any) {
+		c.bloomMiss = fmt.Sprintf("column %d (%s), row group %d: the bloom filter says %v is absent, but the row group holds it",
+			t.ID(), c.names[t.ID()], c.group, val)
+		bf = nil
+	}
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
 		lv := v.(*orc.LongVector)
@@ -309,6 +400,7 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 			switch {
 			case lv.IsNull(i):
 				acc.AddNull()
+				continue
 			case t.Kind == orc.Boolean:
 				acc.AddBool(lv.Values[i] != 0)
 			case t.Kind == orc.Date:
@@ -316,14 +408,20 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 			default:
 				acc.AddInt(lv.Values[i])
 			}
+			if bf != nil && !bf.TestLong(lv.Values[i]) {
+				miss(lv.Values[i])
+			}
 		}
 	case orc.Float, orc.Double:
 		dv := v.(*orc.DoubleVector)
 		for i := from; i < to; i++ {
 			if dv.IsNull(i) {
 				acc.AddNull()
-			} else {
-				acc.AddDouble(dv.Values[i])
+				continue
+			}
+			acc.AddDouble(dv.Values[i])
+			if x := dv.Values[i]; bf != nil && !math.IsNaN(x) && !bf.TestDouble(x) {
+				miss(x)
 			}
 		}
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
@@ -331,8 +429,12 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 		for i := from; i < to; i++ {
 			if bv.IsNull(i) {
 				acc.AddNull()
-			} else {
-				acc.AddBytes(bv.Data[bv.Offsets[i]:bv.Offsets[i+1]])
+				continue
+			}
+			x := bv.Data[bv.Offsets[i]:bv.Offsets[i+1]]
+			acc.AddBytes(x)
+			if bf != nil && !bf.TestBytes(x) {
+				miss(fmt.Sprintf("%q", x))
 			}
 		}
 	case orc.Decimal:

@@ -11,6 +11,7 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/rowindex"
 	"github.com/orcgo/orc/writer"
 	"google.golang.org/protobuf/proto"
 )
@@ -149,6 +150,8 @@ func TestCheckExamples(t *testing.T) {
 		"orc-file-11-format.orc":           "decimal statistics not compared",
 		"TestOrcFile.testWithoutIndex.orc": "statistics are empty",
 		"decimal64_v2.orc":                 "decimal min/max not compared",
+		"bad_bloom_filter_1.6.0.orc":       "bloom filters not checked",
+		"bad_bloom_filter_1.6.11.orc":      "bloom filters not checked",
 	}
 	for _, f := range files {
 		base := filepath.Base(f)
@@ -171,5 +174,55 @@ func TestCheckExamples(t *testing.T) {
 		if w, ok := notes[base]; ok && !strings.Contains(e.String(), w) {
 			t.Errorf("%s: no note %q: %s", base, w, e.String())
 		}
+	}
+}
+
+// orc check tests every value against its row group's bloom filter: a
+// filter with its bits cleared (it answers "absent" for everything) is
+// named by stripe, column and group.
+func TestCheckBloomFilters(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.orc")
+	writeStrided(t, path, 0, 1000, 100, 500, writer.WithCompression(orc.CompressionNone), writer.WithBloomFilterColumns("id", "v"))
+	out, _, err := runCmd(t, "check", path)
+	if err != nil || !strings.Contains(out, "; 20 bloom filters hold their values") {
+		t.Fatalf("check: %v %s", err, out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, closeFn, err := openORC(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.StripeDetail(1)
+	closeFn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range d.Streams {
+		if st.Kind != "BLOOM_FILTER_UTF8" || st.Column != 2 {
+			continue
+		}
+		raw := data[st.Offset : st.Offset+st.Length]
+		bi, err := rowindex.DecodeBloomFilterIndex(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs := bi.BloomFilter[3].Utf8Bitset
+		clear(bs)
+		enc, err := proto.Marshal(bi)
+		if err != nil || len(enc) != len(raw) {
+			t.Fatalf("re-encoded %d bytes for %d: %v", len(enc), len(raw), err)
+		}
+		copy(raw, enc)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCmd(t, "check", path)
+	if err == nil || !strings.Contains(err.Error(), `stripe 1, column 2 (v), row group 3: the bloom filter says "v800" is absent, but the row group holds it`) {
+		t.Errorf("cleared filter: %v", err)
 	}
 }
