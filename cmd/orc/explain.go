@@ -347,8 +347,23 @@ func (f *explainFile) print(w io.Writer, forms leafForms) {
 			fmt.Fprintf(w, "file: skipped by its statistics (%s)\n", f.fileTV)
 		}
 	}
+	pruned, groups, kept := 0, 0, 0
 	for _, s := range f.stripes {
 		f.printStripe(w, s, forms)
+		if s.hasStats && !s.statsRead {
+			pruned++
+			continue
+		}
+		groups += len(s.groups)
+		for _, g := range s.groups {
+			if g.read {
+				kept++
+			}
+		}
+	}
+	if len(f.stripes) > 1 {
+		fmt.Fprintf(w, "total: %d stripes, %d skipped by their statistics; in the others %d row groups, %d kept, %d skipped\n",
+			len(f.stripes), pruned, groups, kept, groups-kept)
 	}
 	for _, l := range f.other {
 		fmt.Fprintln(w, l)

@@ -64,6 +64,7 @@ file: read (statistics: YES_NO)
 stripe 0: 500 rows, 5 row groups: 4 kept, 1 skipped (ruled out by leaf 0: 1, leaf 2: 1)
   read groups 1-4 (4 groups)
 stripe 1: skipped by its statistics (leaf 1 NO, leaf 2 NO)
+total: 2 stripes, 1 skipped by their statistics; in the others 5 row groups, 4 kept, 1 skipped
 `
 	if errOut != want {
 		t.Errorf("--explain:\n%s\nwant:\n%s", errOut, want)
@@ -98,7 +99,7 @@ stripe 1: skipped by its statistics (leaf 1 NO, leaf 2 NO)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"t.orc:\npredicate: id < 120\n  leaf 0: id < 120\nfile: read (statistics: YES_NO)\nstripe 0: 500 rows, 5 row groups: 2 kept, 3 skipped (ruled out by leaf 0: 3)\n  read groups 0-1 (2 groups)\nstripe 1: skipped by its statistics (leaf 0 NO)\n",
+	for _, w := range []string{"t.orc:\npredicate: id < 120\n  leaf 0: id < 120\nfile: read (statistics: YES_NO)\nstripe 0: 500 rows, 5 row groups: 2 kept, 3 skipped (ruled out by leaf 0: 3)\n  read groups 0-1 (2 groups)\nstripe 1: skipped by its statistics (leaf 0 NO)\ntotal: 2 stripes, 1 skipped by their statistics; in the others 5 row groups, 2 kept, 3 skipped\n",
 		"u.orc:\npredicate: id < 120\n  leaf 0: id < 120\nfile: skipped by its statistics (NO)\n"} {
 		if !strings.Contains(errOut, w) {
 			t.Errorf("directory --explain lacks\n%s\nin:\n%s", w, errOut)
