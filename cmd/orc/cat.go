@@ -39,6 +39,13 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func openORC(path string) (*reader.Reader, func(), error) {
+	r, _, closeFn, err := openORCAt(path)
+	return r, closeFn, err
+}
+
+// openORCAt is openORC that also returns what the reader reads from, for
+// commands that read a file's bytes themselves.
+func openORCAt(path string) (*reader.Reader, io.ReaderAt, func(), error) {
 	if path == "-" {
 		return openBuffered(os.Stdin, "standard input")
 	}
@@ -47,12 +54,12 @@ func openORC(path string) (*reader.Reader, func(), error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	switch mode := st.Mode(); {
 	case mode.IsRegular():
@@ -63,17 +70,17 @@ func openORC(path string) (*reader.Reader, func(), error) {
 		return openBuffered(f, path)
 	case mode.IsDir():
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: is a directory, not an ORC file", path)
+		return nil, nil, nil, fmt.Errorf("%s: is a directory, not an ORC file", path)
 	default:
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, mode.Type())
+		return nil, nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, mode.Type())
 	}
 	r, err := reader.Open(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return r, func() { f.Close() }, nil
+	return r, f, func() { f.Close() }, nil
 }
 
 // maxPipeInput bounds what openBuffered holds of a pipe.
@@ -81,19 +88,20 @@ const maxPipeInput = 2 << 30
 
 // openBuffered reads a stream that cannot be read at offsets (standard
 // input, a pipe) into memory, up to maxPipeInput bytes, and opens it.
-func openBuffered(in io.Reader, name string) (*reader.Reader, func(), error) {
+func openBuffered(in io.Reader, name string) (*reader.Reader, io.ReaderAt, func(), error) {
 	data, err := io.ReadAll(io.LimitReader(in, maxPipeInput+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxPipeInput {
-		return nil, nil, fmt.Errorf("%s: more than %d bytes from a pipe; write it to a file first", name, maxPipeInput)
+		return nil, nil, nil, fmt.Errorf("%s: more than %d bytes from a pipe; write it to a file first", name, maxPipeInput)
 	}
-	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	ra := bytes.NewReader(data)
+	r, err := reader.Open(ra, int64(len(data)))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return r, func() {}, nil
+	return r, ra, func() {}, nil
 }
 
 // noteEncrypted tells on stderr which columns a scan of every column

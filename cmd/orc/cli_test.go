@@ -15,7 +15,7 @@ func TestRunDispatch(t *testing.T) {
 	if code := run([]string{"help"}, &stdout, &stderr); code != 0 {
 		t.Errorf("help: exit %d", code)
 	}
-	for _, w := range []string{"orc convert --schema", "orc demo [--rows"} {
+	for _, w := range []string{"orc convert [--schema", "orc demo [--rows"} {
 		if !strings.Contains(stdout.String(), w) {
 			t.Errorf("help lacks %q:\n%s", w, stdout.String())
 		}

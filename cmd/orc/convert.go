@@ -1,10 +1,11 @@
 package main
 
-// orc convert: CSV or JSON lines in, one ORC file out.
+// orc convert: CSV, JSON lines or ORC files in, one ORC file out.
 //
-// CSV follows Apache ORC's csv-import: no header line unless --header,
-// fields separated by --delimiter (comma), double quotes for quoting, an
-// empty field is null, and only a flat struct of primitive columns. JSON
+// CSV follows Apache ORC's csv-import: no header line unless --header
+// (whose names then map the columns to the fields), fields separated by
+// --delimiter (comma), double quotes for quoting, an empty field (or the
+// --null text) is null, and only a flat struct of primitive columns. JSON
 // lines follow the conventions "orc cat" prints (reader.AppendJSONRow), so
 // that cat's output converts back to the same values.
 //
@@ -21,8 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -37,23 +36,36 @@ import (
 
 func init() {
 	register(command{name: "convert",
-		usage: "convert --schema 'struct<...>' [--format csv|json] [--header] [--delimiter C] [--compression zstd]\n" +
-			"          [--stripe-size 64MiB] [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC]\n" +
-			"          [--batch-size 1024] [--overwrite] IN.csv|IN.jsonl OUT.orc",
-		desc: "write CSV or JSON lines (IN may be -) as an ORC file of the given schema",
-		run:  runConvert})
+		usage: "convert [--schema 'struct<...>'] [--format csv|json|orc] [--header] [--delimiter C] [--null S]\n" +
+			"          [--timestamp-format LAYOUT] [--max-errors N] [--compression zstd] [--stripe-size 64MiB]\n" +
+			"          [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC] [--batch-size 1024]\n" +
+			"          [--overwrite] IN.csv|IN.jsonl|IN.orc... OUT.orc",
+		desc: "write CSV, JSON lines or ORC files (IN may be -) as one ORC file",
+		help: `Without --schema the schema is an ORC input's, or inferred from the first
+--infer-rows rows of the first input and printed on stderr (CSV: boolean,
+bigint, double, date, timestamp or string per column, named by --header or
+_col0, _col1, ...; JSON: structs, arrays and those kinds). Booleans read
+true/false, 1/0 and yes/no; JSON maps are arrays of {"key": k, "value": v}
+objects or objects {"k": v}. Several inputs are written in order into OUT.`,
+		run: runConvert})
 }
 
 // convertOptions are the parsed flags of orc convert.
 type convertOptions struct {
 	schema     *orc.Schema
-	format     string // "csv" or "json"
 	header     bool
 	delimiter  rune
 	batchSize  int
 	zone       *time.Location
+	text       textOptions
 	overwrite  bool
 	writerOpts []writer.Option
+	maxErrors  int // --max-errors
+	inferRows  int // --infer-rows
+	bloomCols  []string
+	// bloomChecked is set once the bloom columns are checked and their
+	// option added.
+	bloomChecked bool
 }
 
 // maxJSONLine bounds one line of JSON input.
@@ -62,26 +74,30 @@ const maxJSONLine = 256 << 20
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	schemaText := fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>' (required)")
-	formatName := fs.String("format", "", "input format: csv or json (default: from IN's extension)")
+	schemaText := fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>'\n(default: an ORC input's schema, or inferred from the first rows and printed on stderr)")
+	formatName := fs.String("format", "", "input format: csv, json or orc (default: from each IN's extension)")
 	compression := fs.String("compression", "zstd", "codec: none, zlib, snappy, lz4 or zstd")
 	stripeSize := fs.String("stripe-size", "64MiB", "stripe size in bytes; K, M, G suffixes (KiB, MiB, GiB) are binary")
 	stride := fs.Int("stride", 10000, "rows per row group (0: no row index)")
 	bloomColumns := fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
 	fpp := fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
 	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
-	header := fs.Bool("header", false, "CSV: skip the first line")
+	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(fields it does not name are null; a header that names no field is skipped)")
+	maxErrors := fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
+	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from")
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	nullText := fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
+	tsFormat := fs.String("timestamp-format", "", "the form of timestamps: a Go time layout such as '01/02/2006 15:04:05'\n(default: YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 such as 2024-03-10T01:30:00Z;\na text with a zone is an instant, in a timestamp column its wall clock in --timezone)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
+	if len(pos) < 2 {
 		return errUsage
 	}
-	in, out := pos[0], pos[1]
+	ins, out := pos[:len(pos)-1], pos[len(pos)-1]
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 	}
@@ -89,15 +105,28 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return bad("OUT is \"-\": orc convert writes a file (renamed into place when complete), not standard output")
 	}
 	var opt convertOptions
-	if *schemaText == "" {
-		return bad("--schema is required")
+	if *schemaText != "" {
+		if opt.schema, err = orc.ParseSchema(*schemaText); err != nil {
+			return bad("--schema: %v", err)
+		}
 	}
-	if opt.schema, err = orc.ParseSchema(*schemaText); err != nil {
-		return bad("--schema: %v", err)
+	formats := make([]string, len(ins))
+	for i, in := range ins {
+		if formats[i], err = inputFormat(*formatName, in); err != nil {
+			return bad("%v", err)
+		}
+		if in == "-" && i > 0 && slices.Contains(ins[:i], "-") {
+			return bad("standard input (-) is given twice")
+		}
 	}
-	if opt.format, err = inputFormat(*formatName, in); err != nil {
-		return bad("%v", err)
+	if *maxErrors < 0 {
+		return bad("--max-errors %d: must be 0 or more", *maxErrors)
 	}
+	opt.maxErrors = *maxErrors
+	if *inferRows < 1 || *inferRows > 1<<20 {
+		return bad("--infer-rows %d: must be 1..%d", *inferRows, 1<<20)
+	}
+	opt.inferRows = *inferRows
 	codec, err := parseCompression(*compression)
 	if err != nil {
 		return bad("--compression: %v", err)
@@ -116,6 +145,18 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return bad("--batch-size %d: must be 1..%d", *batchSize, 1<<20)
 	}
 	opt.batchSize = *batchSize
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "null" {
+			opt.text.nullSet, opt.text.null = true, *nullText
+		}
+	})
+	if *tsFormat != "" {
+		ref := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
+		if got, err := time.Parse(*tsFormat, ref.Format(*tsFormat)); err != nil || got.Year() != 2006 {
+			return bad("--timestamp-format %q: not a Go time layout with a year (2006 or 06), such as '2006-01-02 15:04:05'", *tsFormat)
+		}
+		opt.text.tsLayout = *tsFormat
+	}
 	opt.header = *header
 	opt.overwrite = *overwrite
 	for _, f := range []struct {
@@ -139,20 +180,29 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		writer.WithBloomFilterFPP(*fpp),
 		writer.WithTimeZone(opt.zone),
 	}
-	if cols := splitList(*bloomColumns); len(cols) > 0 {
-		for _, c := range cols {
-			if opt.schema.Find(c) == nil {
-				return bad("--bloom-columns: no column %q in %s", c, opt.schema)
-			}
-		}
-		opt.writerOpts = append(opt.writerOpts, writer.WithBloomFilterColumns(cols...))
-	}
-	if opt.format == "csv" {
-		if err := checkFlatSchema(opt.schema); err != nil {
+	opt.bloomCols = splitList(*bloomColumns)
+	if opt.schema != nil {
+		if err := checkBloomColumns(&opt); err != nil {
 			return err
 		}
 	}
-	return convertFile(in, out, &opt, stdout, stderr)
+	return convertFiles(ins, formats, out, &opt, stdout, stderr)
+}
+
+// checkBloomColumns checks --bloom-columns against the schema and adds
+// the writer option (once).
+func checkBloomColumns(opt *convertOptions) error {
+	if len(opt.bloomCols) == 0 || opt.bloomChecked {
+		return nil
+	}
+	for _, c := range opt.bloomCols {
+		if opt.schema.Find(c) == nil {
+			return fmt.Errorf("%w: --bloom-columns: no column %q in %s", errUsage, c, opt.schema)
+		}
+	}
+	opt.writerOpts = append(opt.writerOpts, writer.WithBloomFilterColumns(opt.bloomCols...))
+	opt.bloomChecked = true
+	return nil
 }
 
 // inputFormat picks csv or json from --format or from the file's extension.
@@ -162,17 +212,21 @@ func inputFormat(flagValue, path string) (string, error) {
 		return "csv", nil
 	case "json", "jsonl", "ndjson":
 		return "json", nil
+	case "orc":
+		return "orc", nil
 	case "":
 	default:
-		return "", fmt.Errorf("--format %q: want csv or json", flagValue)
+		return "", fmt.Errorf("--format %q: want csv, json or orc", flagValue)
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return "csv", nil
 	case ".json", ".jsonl", ".ndjson":
 		return "json", nil
+	case ".orc":
+		return "orc", nil
 	}
-	return "", fmt.Errorf("cannot tell the format of %q from its extension (.csv, .json, .jsonl, .ndjson): use --format", path)
+	return "", fmt.Errorf("cannot tell the format of %q from its extension (.csv, .json, .jsonl, .ndjson, .orc): use --format", path)
 }
 
 func parseCompression(s string) (orc.CompressionKind, error) {
@@ -253,133 +307,6 @@ func checkFlatSchema(s *orc.Schema) error {
 	return nil
 }
 
-// convertFile runs the conversion. On any error it removes its temporary
-// file and leaves out untouched.
-func convertFile(in, out string, opt *convertOptions, stdout, stderr io.Writer) (err error) {
-	if in != "-" {
-		if a, err1 := filepath.Abs(in); err1 == nil {
-			if b, err2 := filepath.Abs(out); err2 == nil && a == b {
-				return fmt.Errorf("input and output are the same file %s", in)
-			}
-		}
-	}
-	if !opt.overwrite {
-		if _, err := os.Lstat(out); err == nil {
-			return fmt.Errorf("%s exists (use --overwrite to replace it)", out)
-		}
-	}
-	var src io.Reader
-	total := int64(-1)
-	if in == "-" {
-		src = os.Stdin
-	} else {
-		f, err := os.Open(in)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			total = st.Size()
-		}
-		src = f
-	}
-	counter := &countingReader{r: src}
-	br := bufio.NewReaderSize(counter, 1<<20)
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	// An interrupt must not leave the temporary file behind either.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	stopSig := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-			tmp.Close()
-			os.Remove(tmpName)
-			fmt.Fprintln(stderr, "\norc convert: interrupted")
-			os.Exit(130)
-		case <-stopSig:
-		}
-	}()
-	prog := newProgress(stderr, total)
-	defer func() {
-		signal.Stop(sig)
-		close(stopSig)
-		if err != nil {
-			prog.clear()
-			tmp.Close()
-			os.Remove(tmpName)
-			if in != "-" {
-				err = fmt.Errorf("%s: %w", in, err)
-			}
-		}
-	}()
-
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
-	if err != nil {
-		return err
-	}
-	batch := orc.NewBatch(w.Schema(), opt.batchSize)
-	rb := newRowBuilder(batch, opt.zone)
-	var next func() (bool, error)
-	if opt.format == "csv" {
-		next = newCSVSource(br, rb, opt).next
-	} else {
-		next = newJSONSource(br, rb).next
-	}
-	var rows int64
-	for {
-		ok, err := next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			rows++
-			batch.NumRows++
-		}
-		if batch.NumRows == opt.batchSize || (!ok && batch.NumRows > 0) {
-			if err := w.Write(batch); err != nil {
-				return fmt.Errorf("near row %d: %w", rows, err)
-			}
-			batch.Reset()
-			prog.update(rows, counter.n)
-		}
-		if !ok {
-			break
-		}
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmpName, out); err != nil {
-		return err
-	}
-	prog.done(rows, counter.n)
-	size := int64(-1)
-	if st, err := os.Stat(out); err == nil {
-		size = st.Size()
-	}
-	fmt.Fprintf(stdout, "wrote %s rows to %s (%s bytes)\n", groupDigits(rows), out, groupDigits(size))
-	return nil
-}
-
 // checkWriterFlag reports a writer option's refusal of a flag's value under
 // the flag's name (the option's own message names the Go option).
 func checkWriterFlag(name string, value any, opt writer.Option) error {
@@ -423,6 +350,33 @@ type builder struct {
 	kids  []*builder
 	zone  *time.Location // TIMESTAMP: refuse wall clocks the zone skips; instants: the text's zone
 	limit orc.Int128     // decimals: 10^precision, the first value too large
+	text  *textOptions   // --null and --timestamp-format; nil for the defaults
+}
+
+// textOptions are the flags that change how text reads as values.
+type textOptions struct {
+	null     string // --null: the text of a null
+	nullSet  bool
+	tsLayout string // --timestamp-format: a Go layout, "" for the default forms
+}
+
+// setText gives every builder under b the text options.
+func (b *builder) setText(o *textOptions) {
+	b.text = o
+	for _, k := range b.kids {
+		k.setText(o)
+	}
+}
+
+// isNullText reports whether s is the --null text.
+func (b *builder) isNullText(s string) bool {
+	return b.text != nil && b.text.nullSet && s == b.text.null
+}
+
+// isStringKind reports whether empty text is a value of kind k (with
+// --null set, an empty CSV field is then the empty string).
+func isStringKind(k orc.Kind) bool {
+	return k == orc.String || k == orc.Varchar || k == orc.Char || k == orc.Binary
 }
 
 func newBuilder(t *orc.Schema, v orc.Vector, zone *time.Location) *builder {
@@ -543,13 +497,14 @@ func (b *builder) addTimestamp(sec int64, nanos int32) {
 func (b *builder) appendText(s string) error {
 	switch b.t.Kind {
 	case orc.Boolean:
-		switch {
-		case strings.EqualFold(s, "true"):
+		x, err := parseBool(s)
+		if err != nil {
+			return err
+		}
+		if x {
 			b.addLong(1)
-		case strings.EqualFold(s, "false"):
+		} else {
 			b.addLong(0)
-		default:
-			return fmt.Errorf("bad boolean %q: want true or false", s)
 		}
 	case orc.Byte, orc.Short, orc.Int, orc.Long:
 		x, err := parseInt(s, b.t.Kind)
@@ -578,7 +533,11 @@ func (b *builder) appendText(s string) error {
 		}
 		b.addLong(days)
 	case orc.Timestamp, orc.TimestampInstant:
-		sec, nanos, err := parseTimestamp(s, b.t.Kind == orc.TimestampInstant, b.zone)
+		layout := ""
+		if b.text != nil {
+			layout = b.text.tsLayout
+		}
+		sec, nanos, err := parseTimestampText(s, layout, b.t.Kind == orc.TimestampInstant, b.zone)
 		if err != nil {
 			return err
 		}
@@ -624,8 +583,11 @@ func parseFloat(s string, k orc.Kind) (float64, error) {
 // It refuses values whose digits beyond the scale are not zeros (they would
 // need rounding) and values of more digits than the precision.
 func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error) {
-	v, scale, err := orc.ParseDecimal(s)
+	v, scale, err := orc.ParseDecimal(trimDecimal(s))
 	if err != nil {
+		if _, ferr := strconv.ParseFloat(s, 64); strings.ContainsAny(s, "0123456789") && (ferr == nil || errors.Is(ferr, strconv.ErrRange)) {
+			return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+		}
 		return orc.Int128{}, fmt.Errorf("bad decimal %q", s)
 	}
 	r, exact, ok := orc.Rescale(v, scale, t.Scale)
@@ -643,6 +605,43 @@ func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error)
 		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
 	}
 	return r, nil
+}
+
+// trimDecimal drops the digits of a plain decimal text (no exponent) that
+// do not change its value, leading zeros of the integer part and trailing
+// zeros of the fraction, so that "99999999999999999999999999999999999999.0"
+// (39 digits, more than 128 bits unscaled) parses as the 38-digit value it
+// is.
+func trimDecimal(s string) string {
+	if strings.ContainsAny(s, "eE") {
+		return s
+	}
+	sign := ""
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		sign, s = s[:1], s[1:]
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+	}
+	if t := strings.TrimLeft(s, "0"); t != s {
+		if t == "" || t[0] == '.' {
+			t = "0" + t
+		}
+		s = t
+	}
+	return sign + s
+}
+
+// parseBool reads true/false, 1/0 and yes/no (any case).
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("bad boolean %q: want true or false, 1 or 0, yes or no", s)
 }
 
 // digits reads a non-empty run of ASCII digits (at most 9).
@@ -767,11 +766,73 @@ func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, 
 	return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
 }
 
+// parseTimestampText reads a timestamp in the form layout gives (a Go
+// time layout), or for "" in the default form of parseTimestamp or as RFC
+// 3339 ("2024-03-10T01:30:00Z", "2024-03-10T01:30:00.5+05:30"). A text
+// with a zone or offset names an instant: a TIMESTAMP column gets its wall
+// clock in zone (the writer's, --timezone), as Apache's readers show it.
+func parseTimestampText(s, layout string, instant bool, zone *time.Location) (int64, int32, error) {
+	if layout == "" {
+		sec, nanos, err := parseTimestamp(s, instant, zone)
+		if err == nil {
+			return sec, nanos, nil
+		}
+		t, err2 := time.Parse(time.RFC3339Nano, s)
+		if err2 != nil {
+			if !strings.HasPrefix(err.Error(), "bad timestamp") {
+				return 0, 0, err // a well-formed wall clock the zone skips
+			}
+			return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 (2024-03-10T01:30:00Z)", s)
+		}
+		return instantOrWall(t, instant, zone)
+	}
+	zoned := strings.Contains(layout, "MST") || strings.Contains(layout, "Z07") || strings.Contains(layout, "-07")
+	if !zoned {
+		if instant {
+			t, err := time.ParseInLocation(layout, s, zone)
+			if err != nil {
+				return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+			}
+			return t.Unix(), int32(t.Nanosecond()), nil
+		}
+		// A wall clock: read in UTC, kept as it is written.
+		t, err := time.ParseInLocation(layout, s, time.UTC)
+		if err != nil {
+			return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+		}
+		if zone != time.UTC {
+			// Refuse wall clocks the writer zone skips, as the default form does.
+			return parseTimestamp(t.Format("2006-01-02 15:04:05.999999999"), false, zone)
+		}
+		return t.Unix(), int32(t.Nanosecond()), nil
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+	}
+	return instantOrWall(t, instant, zone)
+}
+
+// instantOrWall returns an instant as itself, or as its wall clock in zone
+// (read as UTC) for a TIMESTAMP column.
+func instantOrWall(t time.Time, instant bool, zone *time.Location) (int64, int32, error) {
+	if instant {
+		return t.Unix(), int32(t.Nanosecond()), nil
+	}
+	w := t.In(zone)
+	return daysFromCivil(w.Year(), int(w.Month()), w.Day())*86400 + int64(w.Hour()*3600+w.Minute()*60+w.Second()),
+		int32(w.Nanosecond()), nil
+}
+
 // csvSource reads rows of a flat struct from CSV.
 type csvSource struct {
 	cr     *csv.Reader
 	rb     *rowBuilder
 	header bool
+	// order maps the CSV columns to the struct's fields when a header
+	// named them (nil: in schema order); named marks the fields it names.
+	order []int
+	named []bool
 }
 
 func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
@@ -782,35 +843,101 @@ func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
 	return &csvSource{cr: cr, rb: rb, header: opt.header}
 }
 
-// next appends one row; false at the end of the input.
+// useHeader maps the columns the header names to the struct's fields
+// (exactly, else ignoring case). A header naming no field at all is not
+// a header of this schema's names and is only skipped; one naming some
+// fields must name only fields, each once.
+func (s *csvSource) useHeader(rec []string, line int) error {
+	fields := s.rb.schema.FieldNames
+	order := make([]int, len(rec))
+	named := make([]bool, len(fields))
+	matched := 0
+	for i, h := range rec {
+		h = strings.TrimSpace(h)
+		order[i] = -1
+		for j, f := range fields {
+			if f == h {
+				order[i] = j
+			}
+		}
+		if order[i] < 0 {
+			for j, f := range fields {
+				if strings.EqualFold(f, h) {
+					order[i] = j
+				}
+			}
+		}
+		if order[i] >= 0 {
+			if named[order[i]] {
+				return fmt.Errorf("line %d: the header names field %q twice (--header)", line, fields[order[i]])
+			}
+			named[order[i]] = true
+			matched++
+		}
+	}
+	if matched == 0 {
+		return nil
+	}
+	for i, j := range order {
+		if j < 0 {
+			return fmt.Errorf("line %d: header column %d %q is not a field of the schema (%s) (--header)", line, i+1, rec[i], strings.Join(fields, ", "))
+		}
+	}
+	s.order, s.named = order, named
+	return nil
+}
+
+// next appends one row; false at the end of the input. Errors of one
+// row are *rowError.
 func (s *csvSource) next() (bool, error) {
 	for {
 		rec, err := s.cr.Read()
 		if err == io.EOF {
 			return false, nil
 		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) && !errors.Is(err, csv.ErrFieldCount) {
+			return false, &rowError{err}
+		}
 		if err != nil {
 			return false, err
 		}
+		line, _ := s.cr.FieldPos(0)
 		if s.header {
 			s.header = false
+			if err := s.useHeader(rec, line); err != nil {
+				return false, err
+			}
 			continue
 		}
-		line, _ := s.cr.FieldPos(0)
 		cols := s.rb.cols
-		if len(rec) != len(cols) {
-			return false, fmt.Errorf("line %d: %d fields, but the schema has %d columns", line, len(rec), len(cols))
+		want, of := len(cols), "the schema has %d columns"
+		if s.order != nil {
+			want, of = len(s.order), "the header has %d"
+		}
+		if len(rec) != want {
+			return false, &rowError{fmt.Errorf("line %d: %d fields, but "+of, line, len(rec), want)}
 		}
 		rows := s.rb.rows()
 		for i, f := range rec {
-			if f == "" {
-				cols[i].appendNull()
+			ci := i
+			if s.order != nil {
+				ci = s.order[i]
+			}
+			c := cols[ci]
+			if c.isNullText(f) || (f == "" && (c.text == nil || !c.text.nullSet || !isStringKind(c.t.Kind))) {
+				c.appendNull()
 				continue
 			}
-			if err := cols[i].appendText(f); err != nil {
+			if err := c.appendText(f); err != nil {
 				s.rb.truncate(rows)
 				line, _ := s.cr.FieldPos(i)
-				return false, fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[i], cols[i].t, err)
+				return false, &rowError{fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[ci], c.t, err)}
+			}
+		}
+		for j, named := range s.named {
+			if !named {
+				cols[j].appendNull()
 			}
 		}
 		return true, nil
@@ -867,20 +994,20 @@ func (s *jsonSource) next() (bool, error) {
 		if err := dec.Decode(&v); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
-				return false, fmt.Errorf("line %d, byte %d: bad JSON: %v", s.line, se.Offset, err)
+				return false, &rowError{fmt.Errorf("line %d, byte %d: bad JSON: %v", s.line, se.Offset, err)}
 			}
-			return false, fmt.Errorf("line %d: bad JSON: %v", s.line, err)
+			return false, &rowError{fmt.Errorf("line %d: bad JSON: %v", s.line, err)}
 		}
 		if end := dec.InputOffset(); len(bytes.TrimSpace(text[end:])) > 0 {
 			at := int64(len(text)-len(bytes.TrimLeft(text[end:], " \t\r"))) + 1
-			return false, fmt.Errorf("line %d, byte %d: more than one JSON value", s.line, at)
+			return false, &rowError{fmt.Errorf("line %d, byte %d: more than one JSON value", s.line, at)}
 		}
 		if err := s.rb.appendJSON(v); err != nil {
 			var pe *pathError
 			if errors.As(err, &pe) && pe.path != "" {
-				return false, fmt.Errorf("line %d, column %q: %w", s.line, pe.path, pe.err)
+				return false, &rowError{fmt.Errorf("line %d, column %q: %w", s.line, pe.path, pe.err)}
 			}
-			return false, fmt.Errorf("line %d: %w", s.line, err)
+			return false, &rowError{fmt.Errorf("line %d: %w", s.line, err)}
 		}
 		return true, nil
 	}
@@ -1010,7 +1137,7 @@ func numberText(v any) (string, bool) {
 
 // appendJSON appends one value in the conventions of "orc cat".
 func (b *builder) appendJSON(v any) error {
-	if v == nil {
+	if s, ok := v.(string); v == nil || ok && b.isNullText(s) {
 		b.appendNull()
 		return nil
 	}
@@ -1019,14 +1146,20 @@ func (b *builder) appendJSON(v any) error {
 	}
 	switch b.t.Kind {
 	case orc.Boolean:
-		x, ok := v.(bool)
-		if !ok {
+		switch x := v.(type) {
+		case bool:
+			if x {
+				b.addLong(1)
+			} else {
+				b.addLong(0)
+			}
+		case json.Number, string:
+			// 1/0 and "yes"/"no" as CSV reads them.
+			if err := b.appendText(fmt.Sprint(x)); err != nil {
+				return err
+			}
+		default:
 			return want("true or false")
-		}
-		if x {
-			b.addLong(1)
-		} else {
-			b.addLong(0)
 		}
 	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
 		s, ok := numberText(v)
@@ -1070,16 +1203,37 @@ func (b *builder) appendJSON(v any) error {
 		setValid(&vec.Nulls)
 		vec.Offsets = append(vec.Offsets, int64(vec.Elem.Len()))
 	case orc.Map:
-		arr, ok := v.([]any)
-		if !ok {
-			return want(`an array of {"key": ..., "value": ...} objects`)
-		}
 		vec := b.vec.(*orc.MapVector)
-		vec.Offsets = startOffsets(vec.Offsets)
-		for i, e := range arr {
-			if err := b.appendEntry(e); err != nil {
-				return atPath("["+strconv.Itoa(i)+"]", err)
+		switch x := v.(type) {
+		case []any:
+			vec.Offsets = startOffsets(vec.Offsets)
+			for i, e := range x {
+				if err := b.appendEntry(e); err != nil {
+					return atPath("["+strconv.Itoa(i)+"]", err)
+				}
 			}
+		case map[string]any:
+			// {"k": v, ...}: keys are text (parsed for other key types),
+			// taken in key order (an ORC map has no order of its own).
+			if !b.kids[0].t.Kind.IsPrimitive() {
+				return fmt.Errorf("a JSON object cannot hold the keys of %s: use the array of {\"key\": ..., \"value\": ...} form", b.t)
+			}
+			vec.Offsets = startOffsets(vec.Offsets)
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if err := b.kids[0].appendMapKey(k); err != nil {
+					return atPath(k, err)
+				}
+				if err := b.kids[1].appendJSON(x[k]); err != nil {
+					return atPath(k, err)
+				}
+			}
+		default:
+			return want(`an object or an array of {"key": ..., "value": ...} objects`)
 		}
 		setValid(&vec.Nulls)
 		vec.Offsets = append(vec.Offsets, int64(vec.Keys.Len()))
@@ -1125,6 +1279,19 @@ func jsonText(v any) string {
 		return jsonKind(v)
 	}
 	return string(b)
+}
+
+// appendMapKey appends a JSON object's key as a map key of the builder's
+// primitive type.
+func (b *builder) appendMapKey(k string) error {
+	switch b.t.Kind {
+	case orc.String, orc.Varchar, orc.Char:
+		b.vec.(*orc.BytesVector).AppendString(k)
+		return nil
+	case orc.Binary:
+		return b.appendBinary(k)
+	}
+	return b.appendText(k)
 }
 
 // appendEntry appends one {"key": k, "value": v} map entry.

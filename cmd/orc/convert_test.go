@@ -443,7 +443,7 @@ func TestConvertErrors(t *testing.T) {
 			nil, []string{"line 2, column 3", "does not fit decimal(5,2)"}},
 		{"bad decimal", "in.csv", flat, "1,,1.2.3,,,\n",
 			nil, []string{"line 1, column 3", `bad decimal "1.2.3"`}},
-		{"bad boolean", "in.csv", flat, "1,,,yes,,\n",
+		{"bad boolean", "in.csv", flat, "1,,,maybe,,\n",
 			nil, []string{"line 1, column 4 (d boolean)", "bad boolean"}},
 		{"bad timestamp", "in.csv", flat, "1,,,,2021-01-01 24:00:00,\n",
 			nil, []string{"line 1, column 5", "bad timestamp"}},
@@ -471,8 +471,10 @@ func TestConvertErrors(t *testing.T) {
 			nil, []string{`line 3, column "price"`, "rounding"}},
 		{"json map value", "in.jsonl", nestedSchema, `{"attrs": [{"key": "a", "value": "x"}]}`,
 			nil, []string{`line 1, column "attrs[0].value"`, "bad int"}},
-		{"json map shape", "in.jsonl", nestedSchema, `{"attrs": {"a": 1}}`,
-			nil, []string{`line 1, column "attrs"`, "want an array"}},
+		{"json map shape", "in.jsonl", nestedSchema, `{"attrs": "a"}`,
+			nil, []string{`line 1, column "attrs"`, "want an object or an array"}},
+		{"json map object value", "in.jsonl", nestedSchema, `{"attrs": {"a": "x"}}`,
+			nil, []string{`line 1, column "attrs.a"`, "bad int"}},
 		{"json deep", "in.jsonl", nestedSchema, `{"nest": [{"key": "k", "value": [[{"key": "notint", "value": "v"}]]}]}`,
 			nil, []string{`line 1, column "nest[0].value[0][0].key"`}},
 		{"json union tag", "in.jsonl", nestedSchema, `{"u": {"tag": 3, "value": 1}}`,
@@ -552,7 +554,7 @@ func TestConvertUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{in, out}, "--schema is required"},
+		{[]string{"--schema", "struct<a:int>"}, ""},
 		{[]string{"--schema", "struct<a:int", in, out}, "--schema"},
 		{[]string{"--schema", "struct<a:int>", in}, ""},
 		{[]string{"--schema", "struct<a:int>", "--compression", "brotli", in, out}, "--compression"},

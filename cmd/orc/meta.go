@@ -13,29 +13,111 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/stats"
 )
 
 func init() {
-	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes]", run: runMeta,
-		desc: "print the schema, stripes, streams, encodings and statistics"})
+	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
+		desc: "print the schema, stripes, streams, encodings and statistics",
+		help: `--json prints one JSON object with camelCase keys and enums by name
+(compression "ZSTD", calendar "PROLEPTIC_GREGORIAN", stream kind "ROW_INDEX",
+encoding "DIRECT_V2", writerVersion "ORC_135"); keys are only ever added.
+--rowindex a,b.c (names as the Columns list prints them, or ids) adds, per
+stripe, each row group's index entry: statistics, stream positions and a
+bloom filter summary (hash functions, bits set of bits).`})
 }
 
+// The JSON of "orc meta --json" is one object; its keys are camelCase
+// throughout and every enum is printed by its name. The keys, in order
+// (optional ones, left out when absent, marked ?):
+//
+//	file, size, rows, version ("0.12"), writerVersion (ORIGINAL, HIVE_8732,
+//	HIVE_4243, HIVE_12055, HIVE_13083, ORC_101, ORC_135, ORC_517, ORC_203,
+//	ORC_14, FUTURE(n)), writer ("ORC Java", ...), softwareVersion?,
+//	compression (NONE, ZLIB, SNAPPY, LZO, LZ4, ZSTD, BROTLI),
+//	compressionBlockSize, rowIndexStride, calendar (UNKNOWN_CALENDAR,
+//	JULIAN_GREGORIAN, PROLEPTIC_GREGORIAN), schema,
+//	columns: [{id, name, kind (boolean, int, struct, ... as in the type
+//	  syntax), type, encrypted?, statistics?}],
+//	stripes?: [{index, offset, indexLength, dataLength, footerLength, rows,
+//	  writerTimezone?, streams: [{column, kind (PRESENT, DATA, LENGTH,
+//	  ROW_INDEX, BLOOM_FILTER_UTF8, ...), offset, length}],
+//	  encodings: [{column, kind (DIRECT, DICTIONARY, DIRECT_V2,
+//	  DICTIONARY_V2), dictionarySize?, bloomEncoding?}],
+//	  statistics?: [{column, ...statistics}],
+//	  rowIndex? (with --rowindex): [{column, name, note? ("no row index",
+//	    "encrypted column"), entries: [{group, firstRow, rows, statistics?,
+//	    positions: [numbers], bloomFilter?: {hashFunctions, bits, bitsSet,
+//	    falsePositive (bitsSet/bits to the power hashFunctions), note?}}]}]}],
+//	userMetadata?: [{key, value}].
+//
+// Statistics objects hold count, then where known hasNull, min or
+// lowerBound (a truncated string minimum), max or upperBound, sum,
+// totalLength (strings, binary), trueCount (booleans), minChildren,
+// maxChildren, totalChildren (lists, maps), bytesOnDisk. Integers are JSON
+// numbers; decimals are JSON numbers in their exact text; dates
+// ("2024-03-10") and timestamps ("2024-03-10 01:30:00.5") are strings;
+// non-finite doubles are the strings "NaN", "+Inf" and "-Inf". The empty
+// file (0 bytes) gives {file, size: 0, rows: 0, empty: true}.
+//
+// Keys are only ever added, never renamed or removed
+// (TestMetaJSONKeys).
+
 type metaColumn struct {
-	ID         int            `json:"id"`
-	Name       string         `json:"name"`
-	Type       string         `json:"type"`
-	Encrypted  bool           `json:"encrypted,omitempty"`
-	Statistics map[string]any `json:"statistics,omitempty"`
+	ID         int        `json:"id"`
+	Name       string     `json:"name"`
+	Kind       string     `json:"kind"`
+	Type       string     `json:"type"`
+	Encrypted  bool       `json:"encrypted,omitempty"`
+	Statistics *metaStats `json:"statistics,omitempty"`
+}
+
+// metaStats is one column's statistics, in the key order of the JSON.
+type metaStats struct {
+	Column        *int   `json:"column,omitempty"` // in stripe statistics
+	Count         uint64 `json:"count"`
+	HasNull       *bool  `json:"hasNull,omitempty"`
+	Min           any    `json:"min,omitempty"`
+	LowerBound    any    `json:"lowerBound,omitempty"`
+	Max           any    `json:"max,omitempty"`
+	UpperBound    any    `json:"upperBound,omitempty"`
+	Sum           any    `json:"sum,omitempty"`
+	TotalLength   any    `json:"totalLength,omitempty"`
+	TrueCount     any    `json:"trueCount,omitempty"`
+	MinChildren   any    `json:"minChildren,omitempty"`
+	MaxChildren   any    `json:"maxChildren,omitempty"`
+	TotalChildren any    `json:"totalChildren,omitempty"`
+	BytesOnDisk   any    `json:"bytesOnDisk,omitempty"`
+}
+
+type metaStream struct {
+	Column int    `json:"column"`
+	Kind   string `json:"kind"`
+	Offset int64  `json:"offset"`
+	Length int64  `json:"length"`
+}
+
+type metaEncoding struct {
+	Column         int    `json:"column"`
+	Kind           string `json:"kind"`
+	DictionarySize int    `json:"dictionarySize,omitempty"`
+	BloomEncoding  int    `json:"bloomEncoding,omitempty"`
 }
 
 type metaStripe struct {
-	reader.StripeInfo
-	WriterTimezone string                  `json:"writerTimezone,omitempty"`
-	Streams        []reader.StreamDetail   `json:"streams"`
-	Encodings      []reader.EncodingDetail `json:"encodings"`
-	Statistics     []map[string]any        `json:"statistics,omitempty"`
+	Index          int            `json:"index"`
+	Offset         int64          `json:"offset"`
+	IndexLength    int64          `json:"indexLength"`
+	DataLength     int64          `json:"dataLength"`
+	FooterLength   int64          `json:"footerLength"`
+	Rows           int64          `json:"rows"`
+	WriterTimezone string         `json:"writerTimezone,omitempty"`
+	Streams        []metaStream   `json:"streams"`
+	Encodings      []metaEncoding `json:"encodings"`
+	Statistics     []*metaStats   `json:"statistics,omitempty"`
+	RowIndex       []metaRowIndex `json:"rowIndex,omitempty"`
 }
 
 type metaItem struct {
@@ -48,16 +130,31 @@ type metaFile struct {
 	Size            int64        `json:"size"`
 	Rows            int64        `json:"rows"`
 	Version         string       `json:"version"`
-	WriterVersion   uint32       `json:"writerVersion"`
+	WriterVersion   string       `json:"writerVersion"`
 	Writer          string       `json:"writer"`
 	SoftwareVersion string       `json:"softwareVersion,omitempty"`
 	Compression     string       `json:"compression"`
 	BlockSize       int          `json:"compressionBlockSize"`
 	RowIndexStride  int          `json:"rowIndexStride"`
-	Calendar        int          `json:"calendar"`
+	Calendar        string       `json:"calendar"`
 	Schema          string       `json:"schema"`
 	Columns         []metaColumn `json:"columns"`
 	UserMetadata    []metaItem   `json:"userMetadata,omitempty"`
+}
+
+// writerVersionNames are the names Apache ORC gives the writer versions.
+var writerVersionNames = [...]string{"ORIGINAL", "HIVE_8732", "HIVE_4243", "HIVE_12055", "HIVE_13083",
+	"ORC_101", "ORC_135", "ORC_517", "ORC_203", "ORC_14"}
+
+func writerVersionName(v format.WriterVersion) string {
+	if int(v) < len(writerVersionNames) {
+		return writerVersionNames[v]
+	}
+	return fmt.Sprintf("FUTURE(%d)", uint32(v))
+}
+
+func calendarName(c int) string {
+	return orcpb.CalendarKind(c).String()
 }
 
 func runMeta(args []string, stdout, stderr io.Writer) error {
@@ -65,6 +162,7 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
 	noStripes := fs.Bool("no-stripes", false, "leave out per-stripe details")
+	rowIndexCols := fs.String("rowindex", "", "print the row index of these columns (names as meta prints them, or ids, comma-separated):\nper stripe and row group the statistics, stream positions and bloom filter summary")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -72,7 +170,10 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return errUsage
 	}
-	r, closeFn, err := openORC(pos[0])
+	if *noStripes && *rowIndexCols != "" {
+		return fmt.Errorf("%w: --rowindex prints per stripe: leave out --no-stripes", errUsage)
+	}
+	r, ra, closeFn, err := openORCAt(pos[0])
 	if err != nil {
 		return err
 	}
@@ -88,13 +189,23 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	m := metaFile{File: pos[0], Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
-		WriterVersion: uint32(r.WriterVersion()), Writer: format.WriterName(r.Writer()),
+		WriterVersion: writerVersionName(r.WriterVersion()), Writer: format.WriterName(r.Writer()),
 		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
-		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: r.Calendar(),
+		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(r.Calendar()),
 		Schema: r.Schema().String()}
+	var ir *indexReader
+	var indexCols []int
+	if *rowIndexCols != "" && r.Size() > 0 {
+		if indexCols, err = resolveColumns(*rowIndexCols, r.Schema()); err != nil {
+			return err
+		}
+		if ir, err = newIndexReader(r, ra); err != nil {
+			return err
+		}
+	}
 	names := columnNames(r.Schema())
 	for _, node := range r.Schema().Columns() {
-		mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Type: node.String(), Encrypted: r.IsEncrypted(node.ID())}
+		mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: node.String(), Encrypted: r.IsEncrypted(node.ID())}
 		if st, ok := r.Statistics(node.ID()); ok {
 			mc.Statistics = statsJSON(st)
 		}
@@ -119,11 +230,26 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			ms := metaStripe{StripeInfo: d.StripeInfo, WriterTimezone: d.WriterTimezone, Streams: d.Streams, Encodings: d.Encodings}
+			ms := metaStripe{Index: d.Index, Offset: d.Offset, IndexLength: d.IndexLength, DataLength: d.DataLength,
+				FooterLength: d.FooterLength, Rows: d.NumRows, WriterTimezone: d.WriterTimezone,
+				Streams: make([]metaStream, 0, len(d.Streams)), Encodings: make([]metaEncoding, 0, len(d.Encodings))}
+			for _, st := range d.Streams {
+				ms.Streams = append(ms.Streams, metaStream{Column: st.Column, Kind: st.Kind, Offset: st.Offset, Length: st.Length})
+			}
+			for id, e := range d.Encodings {
+				ms.Encodings = append(ms.Encodings, metaEncoding{Column: id, Kind: e.Kind, DictionarySize: e.DictionarySize, BloomEncoding: e.BloomEncoding})
+			}
 			if r.HasStripeStatistics() {
 				for id := range ncols {
 					st, _ := r.StripeStatistics(i, id)
-					ms.Statistics = append(ms.Statistics, statsJSON(st))
+					js := statsJSON(st)
+					js.Column = &id
+					ms.Statistics = append(ms.Statistics, js)
+				}
+			}
+			if ir != nil {
+				if ms.RowIndex, err = ir.rowIndex(i, d, indexCols); err != nil {
+					return err
 				}
 			}
 			if err := yield(&ms); err != nil {
@@ -149,7 +275,7 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 // stripes yields as its "stripes" array (left out when there are none),
 // in the key order of metaFile's fields.
 func writeMetaJSON(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
-	head, err := json.MarshalIndent(m, "", "  ")
+	head, err := marshalIndent(m, "")
 	if err != nil {
 		return err
 	}
@@ -157,7 +283,7 @@ func writeMetaJSON(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe
 	// before the user metadata.
 	var tail []byte
 	if len(m.UserMetadata) > 0 {
-		tm, err := json.MarshalIndent(m.UserMetadata, "  ", "  ")
+		tm, err := marshalIndent(m.UserMetadata, "  ")
 		if err != nil {
 			return err
 		}
@@ -176,7 +302,7 @@ func writeMetaJSON(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe
 	}
 	n := 0
 	err = stripes(func(ms *metaStripe) error {
-		b, err := json.MarshalIndent(ms, "    ", "  ")
+		b, err := marshalIndent(ms, "    ")
 		if err != nil {
 			return err
 		}
@@ -241,108 +367,130 @@ func jsonFloat(f float64) any {
 	return f
 }
 
-// statsJSON renders statistics as a JSON object.
-func statsJSON(c stats.Column) map[string]any {
-	m := map[string]any{"count": c.NumValues}
+// marshalIndent is json.MarshalIndent with two-space indents and without
+// HTML escapes (a schema's "<" stays "<").
+func marshalIndent(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// statsJSON renders statistics for the JSON and text output.
+func statsJSON(c stats.Column) *metaStats {
+	m := &metaStats{Count: c.NumValues}
 	if c.HasNullKnown {
-		m["hasNull"] = c.HasNull
+		m.HasNull = &c.HasNull
 	}
 	if c.BytesOnDisk > 0 {
-		m["bytesOnDisk"] = c.BytesOnDisk
+		m.BytesOnDisk = c.BytesOnDisk
 	}
 	switch {
 	case c.Int != nil:
 		if c.Int.HasMinMax {
-			m["min"], m["max"] = c.Int.Min, c.Int.Max
+			m.Min, m.Max = c.Int.Min, c.Int.Max
 		}
 		if c.Int.HasSum {
-			m["sum"] = c.Int.Sum
+			m.Sum = c.Int.Sum
 		}
 	case c.Double != nil:
 		if c.Double.HasMinMax {
-			m["min"], m["max"] = jsonFloat(c.Double.Min), jsonFloat(c.Double.Max)
+			m.Min, m.Max = jsonFloat(c.Double.Min), jsonFloat(c.Double.Max)
 		}
 		if c.Double.HasSum {
-			m["sum"] = jsonFloat(c.Double.Sum)
+			m.Sum = jsonFloat(c.Double.Sum)
 		}
 	case c.String != nil:
 		if c.String.HasMin {
-			k := "min"
 			if c.String.MinIsLowerBound {
-				k = "lowerBound"
+				m.LowerBound = c.String.Min
+			} else {
+				m.Min = c.String.Min
 			}
-			m[k] = c.String.Min
 		}
 		if c.String.HasMax {
-			k := "max"
 			if c.String.MaxIsUpperBound {
-				k = "upperBound"
+				m.UpperBound = c.String.Max
+			} else {
+				m.Max = c.String.Max
 			}
-			m[k] = c.String.Max
 		}
 		if c.String.HasSum {
-			m["totalLength"] = c.String.Sum
+			m.TotalLength = c.String.Sum
 		}
 	case c.Bool != nil:
-		m["trueCount"] = c.Bool.TrueCount
+		m.TrueCount = c.Bool.TrueCount
 	case c.Decimal != nil:
 		if c.Decimal.HasMinMax {
-			m["min"] = json.Number(orc.CanonicalDecimal(c.Decimal.Min.Unscaled, c.Decimal.Min.Scale))
-			m["max"] = json.Number(orc.CanonicalDecimal(c.Decimal.Max.Unscaled, c.Decimal.Max.Scale))
+			m.Min = json.Number(orc.CanonicalDecimal(c.Decimal.Min.Unscaled, c.Decimal.Min.Scale))
+			m.Max = json.Number(orc.CanonicalDecimal(c.Decimal.Max.Unscaled, c.Decimal.Max.Scale))
 		}
 		if c.Decimal.HasSum {
-			m["sum"] = json.Number(orc.CanonicalDecimal(c.Decimal.Sum.Unscaled, c.Decimal.Sum.Scale))
+			m.Sum = json.Number(orc.CanonicalDecimal(c.Decimal.Sum.Unscaled, c.Decimal.Sum.Scale))
 		}
 	case c.Date != nil:
 		if c.Date.HasMinMax {
-			m["min"] = string(reader.AppendDate(nil, int64(c.Date.Min)))
-			m["max"] = string(reader.AppendDate(nil, int64(c.Date.Max)))
+			m.Min = string(reader.AppendDate(nil, int64(c.Date.Min)))
+			m.Max = string(reader.AppendDate(nil, int64(c.Date.Max)))
 		}
 	case c.Timestamp != nil:
 		if c.Timestamp.HasMinMax {
-			m["min"] = string(reader.AppendTimestamp(nil, c.Timestamp.MinSec, c.Timestamp.MinNanos))
-			m["max"] = string(reader.AppendTimestamp(nil, c.Timestamp.MaxSec, c.Timestamp.MaxNanos))
+			m.Min = string(reader.AppendTimestamp(nil, c.Timestamp.MinSec, c.Timestamp.MinNanos))
+			m.Max = string(reader.AppendTimestamp(nil, c.Timestamp.MaxSec, c.Timestamp.MaxNanos))
 		}
 	case c.Binary != nil:
 		if c.Binary.HasSum {
-			m["totalLength"] = c.Binary.Sum
+			m.TotalLength = c.Binary.Sum
 		}
 	case c.Collection != nil:
 		if c.Collection.HasMinMax {
-			m["minChildren"], m["maxChildren"] = c.Collection.MinChildren, c.Collection.MaxChildren
+			m.MinChildren, m.MaxChildren = c.Collection.MinChildren, c.Collection.MaxChildren
 		}
-		m["totalChildren"] = c.Collection.TotalChildren
+		m.TotalChildren = c.Collection.TotalChildren
 	}
 	return m
 }
 
-func statsText(m map[string]any) string {
-	order := []string{"count", "hasNull", "min", "lowerBound", "max", "upperBound", "sum", "totalLength",
-		"trueCount", "minChildren", "maxChildren", "totalChildren", "bytesOnDisk"}
-	var parts []string
-	for _, k := range order {
-		if v, ok := m[k]; ok {
-			s := fmt.Sprint(v)
-			if str, ok := v.(string); ok {
-				if len(str) > 40 {
-					str = str[:40] + "..."
-				}
-				s = fmt.Sprintf("%q", str)
-			}
-			parts = append(parts, k+"="+s)
+// statsText renders statistics on one line, key=value.
+func statsText(m *metaStats) string {
+	parts := []string{fmt.Sprintf("count=%d", m.Count)}
+	if m.HasNull != nil {
+		parts = append(parts, fmt.Sprintf("hasNull=%v", *m.HasNull))
+	}
+	for _, kv := range []struct {
+		k string
+		v any
+	}{{"min", m.Min}, {"lowerBound", m.LowerBound}, {"max", m.Max}, {"upperBound", m.UpperBound},
+		{"sum", m.Sum}, {"totalLength", m.TotalLength}, {"trueCount", m.TrueCount},
+		{"minChildren", m.MinChildren}, {"maxChildren", m.MaxChildren}, {"totalChildren", m.TotalChildren},
+		{"bytesOnDisk", m.BytesOnDisk}} {
+		if kv.v == nil {
+			continue
 		}
+		s := fmt.Sprint(kv.v)
+		if str, ok := kv.v.(string); ok {
+			if len(str) > 40 {
+				str = str[:40] + "..."
+			}
+			s = fmt.Sprintf("%q", str)
+		}
+		parts = append(parts, kv.k+"="+s)
 	}
 	return strings.Join(parts, " ")
 }
 
 func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
 	fmt.Fprintf(w, "File: %s (%d bytes)\n", m.File, m.Size)
-	fmt.Fprintf(w, "Format version: %s, writer: %s, writer version %d", m.Version, m.Writer, m.WriterVersion)
+	fmt.Fprintf(w, "Format version: %s, writer: %s, writer version %s", m.Version, m.Writer, m.WriterVersion)
 	if m.SoftwareVersion != "" {
 		fmt.Fprintf(w, ", software %s", m.SoftwareVersion)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Rows: %d\nCompression: %s, block size %d\nRow index stride: %d\n", m.Rows, m.Compression, m.BlockSize, m.RowIndexStride)
+	fmt.Fprintf(w, "Rows: %d\nCompression: %s, block size %d\nRow index stride: %d\nCalendar: %s\n", m.Rows, m.Compression, m.BlockSize, m.RowIndexStride, m.Calendar)
 	fmt.Fprintf(w, "Schema: %s\n\nColumns:\n", m.Schema)
 	for _, c := range m.Columns {
 		enc := ""
@@ -356,7 +504,7 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 	}
 	err := stripes(func(s *metaStripe) error {
 		fmt.Fprintf(w, "\nStripe %d: offset %d, index %d, data %d, footer %d bytes, %d rows", s.Index, s.Offset,
-			s.IndexLength, s.DataLength, s.FooterLength, s.NumRows)
+			s.IndexLength, s.DataLength, s.FooterLength, s.Rows)
 		if s.WriterTimezone != "" {
 			fmt.Fprintf(w, ", writer zone %s", s.WriterTimezone)
 		}
@@ -366,8 +514,8 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 			fmt.Fprintf(w, "    column %3d %-18s offset %d length %d\n", st.Column, st.Kind, st.Offset, st.Length)
 		}
 		fmt.Fprintln(w, "  Encodings:")
-		for id, e := range s.Encodings {
-			fmt.Fprintf(w, "    column %3d %s", id, e.Kind)
+		for _, e := range s.Encodings {
+			fmt.Fprintf(w, "    column %3d %s", e.Column, e.Kind)
 			if e.DictionarySize > 0 {
 				fmt.Fprintf(w, " dictionary %d", e.DictionarySize)
 			}
@@ -382,6 +530,7 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 				fmt.Fprintf(w, "    column %3d %s\n", id, statsText(st))
 			}
 		}
+		printRowIndex(w, s.RowIndex)
 		return nil
 	})
 	if err != nil {

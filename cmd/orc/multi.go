@@ -27,16 +27,17 @@ func isURL(p string) bool {
 }
 
 // openURL opens an ORC file over HTTP.
-func openURL(url string) (*reader.Reader, func(), error) {
+func openURL(url string) (*reader.Reader, io.ReaderAt, func(), error) {
 	f, err := httpfile.Open(context.Background(), url)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	r, err := reader.Open(f, f.Size())
 	if err != nil {
-		return nil, nil, err
+		f.Close()
+		return nil, nil, nil, err
 	}
-	return r, func() { f.Close() }, nil
+	return r, f, func() { f.Close() }, nil
 }
 
 // urlOpener is a dataset.Opener for a URL.

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE|DIR|URL... --where EXPR [--columns a,b] [--explain] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
+		usage: "scan FILE|DIR|URL... --where EXPR [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
 		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
@@ -35,7 +35,9 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	where := fs.String("where", "", "predicate, e.g. \"a = 5 AND b IN ('x', 'y')\"")
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
-	explain := fs.Bool("explain", false, "print each pruning decision on stderr")
+	var explain explainMode
+	fs.Var(&explain, "explain", "print the pruning decisions on stderr: per stripe the row groups kept and skipped,\nby which leaf, and the runs read (--explain=full: every row group and the read plans)")
+	explainGroups := fs.Bool("explain-groups", false, "print the full pruning decisions on stderr (as --explain=full)")
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
@@ -59,7 +61,10 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var wanted []string
-	req := scanRequest{where: &expr, filter: !*noFilter, explain: *explain, parallel: *parallel, limit: *limit}
+	if *explainGroups {
+		explain = "full"
+	}
+	req := scanRequest{where: &expr, filter: !*noFilter, explain: explain != "", parallel: *parallel, limit: *limit}
 	if *columns != "" {
 		wanted = splitList(*columns)
 		req.columns = wanted
@@ -97,8 +102,11 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if *explain {
-		fmt.Fprint(stderr, br.Explain())
+	switch forms := newLeafForms(expr); explain {
+	case "compact":
+		explainCompact(stderr, br.Explain(), forms)
+	case "full":
+		explainFull(stderr, br.Explain(), forms)
 	}
 	if *showStats {
 		fmt.Fprintln(stderr, br.statsText())

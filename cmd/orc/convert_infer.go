@@ -1,0 +1,398 @@
+package main
+
+// Schema inference for orc convert without --schema: the first rows of
+// the first input (--infer-rows, at most maxInferBytes) are read, a type
+// is chosen for every column, and the rows are then converted from the
+// start as usual, so a later row that does not fit is a bad row like any
+// other.
+//
+// CSV: the columns are named by the header (--header) or _col0, _col1, ...
+// as Hive names them; each column gets the first of boolean (true/false),
+// bigint, double, date, timestamp and string that all its non-null values
+// read as (a column of nulls only is a string).
+//
+// JSON: objects are structs of the fields seen in the first rows, in the
+// order first seen (as written in the first object that has them); arrays are arrays of their elements' type; numbers
+// are bigint, or double when one has a fraction or exponent; strings are
+// dates, timestamps or strings as for CSV; true and false are booleans.
+// Values of two kinds in one place (a number and a string) cannot be
+// inferred: --schema must say.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/orcgo/orc"
+)
+
+// maxInferBytes bounds what inference holds of the first input.
+const maxInferBytes = 64 << 20
+
+// inferSchema infers the schema of a text input from its first rows and
+// puts those rows back in front of the rest.
+func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
+	var buf []byte
+	lines := 0
+	limit := opt.inferRows
+	if opt.header {
+		limit++
+	}
+	for lines < limit && len(buf) < maxInferBytes {
+		frag, err := in.src.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(frag) > 0 {
+			lines++
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	in.src = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), in.src), 1<<20)
+	var s *orc.Schema
+	var err error
+	if in.format == "csv" {
+		s, err = inferCSV(buf, opt)
+	} else {
+		s, err = inferJSON(buf, opt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("inferring the schema from the first %d lines (give --schema): %w", lines, err)
+	}
+	s.Assign()
+	return s, nil
+}
+
+// textKinds are the kinds a CSV text or JSON string may read as, tried in
+// this order.
+var textKinds = []orc.Kind{orc.Boolean, orc.Long, orc.Double, orc.Date, orc.Timestamp}
+
+// textFits reports whether s reads as a value of kind k.
+func textFits(s string, k orc.Kind, opt *convertOptions) bool {
+	switch k {
+	case orc.Boolean:
+		return strings.EqualFold(s, "true") || strings.EqualFold(s, "false")
+	case orc.Long:
+		_, err := strconv.ParseInt(s, 10, 64)
+		return err == nil
+	case orc.Double:
+		_, err := strconv.ParseFloat(s, 64)
+		return err == nil
+	case orc.Date:
+		_, err := parseDate(s)
+		return err == nil
+	case orc.Timestamp:
+		_, _, err := parseTimestampText(s, opt.text.tsLayout, false, time.UTC)
+		return err == nil
+	}
+	return false
+}
+
+// textColumn tracks which kinds every value of a column read as so far.
+type textColumn struct {
+	fits []bool // parallel to textKinds
+	seen bool
+}
+
+func newTextColumn() *textColumn {
+	c := &textColumn{fits: make([]bool, len(textKinds))}
+	for i := range c.fits {
+		c.fits[i] = true
+	}
+	return c
+}
+
+func (c *textColumn) add(s string, opt *convertOptions) {
+	c.seen = true
+	for i, k := range textKinds {
+		c.fits[i] = c.fits[i] && textFits(s, k, opt)
+	}
+}
+
+func (c *textColumn) kind() orc.Kind {
+	if c.seen {
+		for i, k := range textKinds {
+			if c.fits[i] {
+				return k
+			}
+		}
+	}
+	return orc.String
+}
+
+func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
+	cr := csv.NewReader(bytes.NewReader(buf))
+	cr.Comma = opt.delimiter
+	cr.FieldsPerRecord = -1
+	var names []string
+	var cols []*textColumn
+	first := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// The last line read may end inside a quoted field.
+			break
+		}
+		if first && opt.header {
+			first = false
+			for _, h := range rec {
+				names = append(names, strings.TrimSpace(h))
+			}
+			continue
+		}
+		first = false
+		if cols == nil {
+			n := max(len(rec), len(names))
+			for range n {
+				cols = append(cols, newTextColumn())
+			}
+		}
+		if len(rec) != len(cols) {
+			continue // converting reports it
+		}
+		for i, f := range rec {
+			if f == "" || (opt.text.nullSet && f == opt.text.null) {
+				continue
+			}
+			cols[i].add(f, opt)
+		}
+	}
+	if cols == nil {
+		for range names {
+			cols = append(cols, newTextColumn())
+		}
+	}
+	if len(cols) == 0 {
+		return nil, errors.New("no rows")
+	}
+	s := &orc.Schema{Kind: orc.Struct}
+	for i, c := range cols {
+		name := fmt.Sprintf("_col%d", i)
+		if i < len(names) && names[i] != "" {
+			name = names[i]
+		}
+		s.FieldNames = append(s.FieldNames, name)
+		s.Children = append(s.Children, &orc.Schema{Kind: c.kind()})
+	}
+	return s, nil
+}
+
+// jsonType is what the values seen at one place of the rows have in
+// common.
+type jsonType struct {
+	kind   string // "", "bool", "number", "string", "array", "object"
+	frac   bool   // a number with a fraction or exponent was seen
+	text   *textColumn
+	elem   *jsonType
+	names  []string
+	fields map[string]*jsonType
+}
+
+func (t *jsonType) add(v any, path string, opt *convertOptions) error {
+	if v == nil {
+		return nil
+	}
+	var kind string
+	switch v.(type) {
+	case bool:
+		kind = "bool"
+	case json.Number:
+		kind = "number"
+	case string:
+		kind = "string"
+	case []any:
+		kind = "array"
+	case *jsonObject:
+		kind = "object"
+	}
+	if opt.text.nullSet && kind == "string" && v.(string) == opt.text.null {
+		return nil
+	}
+	if t.kind == "" {
+		t.kind = kind
+	} else if t.kind != kind {
+		where := path
+		if where == "" {
+			where = "the rows"
+		}
+		return fmt.Errorf("%s: both %s and %s values", where, t.kind, kind)
+	}
+	switch x := v.(type) {
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			t.frac = true
+		}
+	case string:
+		if t.text == nil {
+			t.text = newTextColumn()
+		}
+		t.text.add(x, opt)
+	case []any:
+		if t.elem == nil {
+			t.elem = &jsonType{}
+		}
+		for _, e := range x {
+			if err := t.elem.add(e, path+"[]", opt); err != nil {
+				return err
+			}
+		}
+	case *jsonObject:
+		if t.fields == nil {
+			t.fields = map[string]*jsonType{}
+		}
+		for i, k := range x.keys {
+			if _, ok := t.fields[k]; !ok {
+				t.fields[k] = &jsonType{}
+				t.names = append(t.names, k)
+			}
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if err := t.fields[k].add(x.vals[i], p, opt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *jsonType) schema() *orc.Schema {
+	switch t.kind {
+	case "bool":
+		return &orc.Schema{Kind: orc.Boolean}
+	case "number":
+		if t.frac {
+			return &orc.Schema{Kind: orc.Double}
+		}
+		return &orc.Schema{Kind: orc.Long}
+	case "string":
+		// JSON strings stay strings unless every one is a date or a
+		// timestamp (booleans and numbers are JSON's own).
+		switch {
+		case t.text != nil && t.text.fits[3]:
+			return &orc.Schema{Kind: orc.Date}
+		case t.text != nil && t.text.fits[4]:
+			return &orc.Schema{Kind: orc.Timestamp}
+		}
+		return &orc.Schema{Kind: orc.String}
+	case "array":
+		e := t.elem
+		if e == nil {
+			e = &jsonType{}
+		}
+		return &orc.Schema{Kind: orc.List, Children: []*orc.Schema{e.schema()}}
+	case "object":
+		s := &orc.Schema{Kind: orc.Struct}
+		for _, n := range t.names {
+			s.FieldNames = append(s.FieldNames, n)
+			s.Children = append(s.Children, t.fields[n].schema())
+		}
+		return s
+	}
+	return &orc.Schema{Kind: orc.String}
+}
+
+func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
+	root := &jsonType{}
+	rows := 0
+	for i, line := range bytes.Split(buf, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		v, err := decodeOrdered(dec, 0)
+		if err != nil {
+			if i == bytes.Count(buf, []byte("\n")) {
+				break // the last line read may be cut short
+			}
+			continue // converting reports it
+		}
+		rows++
+		if err := root.add(v, "", opt); err != nil {
+			return nil, err
+		}
+	}
+	if rows == 0 {
+		return nil, errors.New("no rows")
+	}
+	return root.schema(), nil
+}
+
+// jsonObject is a JSON object with its keys in the order written (a key
+// written twice keeps its first place and its last value, as
+// encoding/json keeps the last).
+type jsonObject struct {
+	keys []string
+	vals []any
+}
+
+// maxInferDepth bounds the nesting decodeOrdered follows.
+const maxInferDepth = 1000
+
+// decodeOrdered decodes one JSON value from dec as encoding/json does into
+// an any (numbers as json.Number), except that objects are *jsonObject.
+func decodeOrdered(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxInferDepth {
+		return nil, errors.New("nested too deeply")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('['):
+		arr := []any{}
+		for dec.More() {
+			v, err := decodeOrdered(dec, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		_, err := dec.Token()
+		return arr, err
+	case json.Delim('{'):
+		obj := &jsonObject{}
+		at := map[string]int{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := kt.(string)
+			v, err := decodeOrdered(dec, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if i, ok := at[k]; ok {
+				obj.vals[i] = v
+				continue
+			}
+			at[k] = len(obj.keys)
+			obj.keys = append(obj.keys, k)
+			obj.vals = append(obj.vals, v)
+		}
+		_, err := dec.Token()
+		return obj, err
+	}
+	return tok, nil
+}

@@ -1,0 +1,306 @@
+package main
+
+// The driver of orc convert: every input in turn (CSV, JSON lines or ORC)
+// into one writer, bad rows skipped up to --max-errors, the schema
+// inferred from the first rows when --schema is left out.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/writer"
+)
+
+// rowError is an input row that does not convert; --max-errors skips
+// up to that many of them.
+type rowError struct{ err error }
+
+func (e *rowError) Error() string { return e.err.Error() }
+func (e *rowError) Unwrap() error { return e.err }
+
+// convertInput is one opened text input.
+type convertInput struct {
+	name    string // as given, "-" for standard input
+	format  string
+	src     *bufio.Reader
+	counter *countingReader
+	size    int64 // -1 when unknown
+	close   func()
+}
+
+// openTextInput opens a CSV or JSON input, with its byte-order mark
+// dropped.
+func openTextInput(name, format string) (*convertInput, error) {
+	in := &convertInput{name: name, format: format, size: -1, close: func() {}}
+	var src io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		in.close = func() { f.Close() }
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			in.size = st.Size()
+		}
+		src = f
+	}
+	in.counter = &countingReader{r: src}
+	in.src = bufio.NewReaderSize(in.counter, 1<<20)
+	if bom, _ := in.src.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		in.src.Discard(3)
+	}
+	return in, nil
+}
+
+// label prefixes an input's errors with its name when there are several
+// inputs or it is a file.
+func label(name string, err error) error {
+	if name == "-" {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// convertFiles runs the conversion. On any error it removes its temporary
+// file and leaves out untouched.
+func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout, stderr io.Writer) (err error) {
+	outAbs, _ := filepath.Abs(out)
+	for _, in := range ins {
+		if in != "-" {
+			if a, err := filepath.Abs(in); err == nil && a == outAbs {
+				return fmt.Errorf("input and output are the same file %s", in)
+			}
+		}
+	}
+	if !opt.overwrite {
+		if _, err := os.Lstat(out); err == nil {
+			return fmt.Errorf("%s exists (use --overwrite to replace it)", out)
+		}
+	}
+	// The first input is opened first: the schema may come from it.
+	var first *convertInput
+	defer func() {
+		if first != nil {
+			first.close()
+		}
+	}()
+	if opt.schema == nil {
+		if formats[0] == "orc" {
+			r, closeFn, err := openORC(ins[0])
+			if err != nil {
+				return label(ins[0], err)
+			}
+			opt.schema = r.Schema()
+			closeFn()
+		} else {
+			if first, err = openTextInput(ins[0], formats[0]); err != nil {
+				return err
+			}
+			if opt.schema, err = inferSchema(first, opt); err != nil {
+				return label(ins[0], err)
+			}
+			fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
+		}
+	}
+	for i, f := range formats {
+		if f == "csv" {
+			if err := checkFlatSchema(opt.schema); err != nil {
+				return label(ins[i], err)
+			}
+		}
+	}
+	if err := checkBloomColumns(opt); err != nil {
+		return err
+	}
+
+	total := int64(0)
+	for _, in := range ins {
+		st, err := os.Stat(in)
+		if in == "-" || err != nil || !st.Mode().IsRegular() {
+			total = -1
+			break
+		}
+		total += st.Size()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	// An interrupt must not leave the temporary file behind either.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	stopSig := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			tmp.Close()
+			os.Remove(tmpName)
+			fmt.Fprintln(stderr, "\norc convert: interrupted")
+			os.Exit(130)
+		case <-stopSig:
+		}
+	}()
+	prog := newProgress(stderr, total)
+	defer func() {
+		signal.Stop(sig)
+		close(stopSig)
+		if err != nil {
+			prog.clear()
+			tmp.Close()
+			os.Remove(tmpName)
+		}
+	}()
+
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
+	if err != nil {
+		return err
+	}
+	c := &converter{opt: opt, w: w, prog: prog, stderr: stderr}
+	for i, name := range ins {
+		if formats[i] == "orc" {
+			err = c.copyORC(name)
+		} else {
+			in := first
+			if i > 0 || in == nil {
+				if in, err = openTextInput(name, formats[i]); err != nil {
+					return err
+				}
+			}
+			first = nil
+			err = c.convertText(in)
+			in.close()
+			c.bytesDone += in.counter.n
+		}
+		if err != nil {
+			return label(name, err)
+		}
+	}
+	if c.bad > 0 {
+		fmt.Fprintf(stderr, "orc convert: skipped %d bad row(s) (--max-errors %d)\n", c.bad, opt.maxErrors)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, out); err != nil {
+		return err
+	}
+	prog.done(c.rows, c.bytesDone)
+	size := int64(-1)
+	if st, err := os.Stat(out); err == nil {
+		size = st.Size()
+	}
+	fmt.Fprintf(stdout, "wrote %s rows to %s (%s bytes)\n", groupDigits(c.rows), out, groupDigits(size))
+	return nil
+}
+
+// converter writes the rows of every input to one writer.
+type converter struct {
+	opt       *convertOptions
+	w         *writer.Writer
+	prog      *progress
+	stderr    io.Writer
+	rows      int64
+	bad       int   // rows skipped
+	bytesDone int64 // bytes of the inputs done
+}
+
+// convertText writes the rows of a CSV or JSON input.
+func (c *converter) convertText(in *convertInput) error {
+	opt := c.opt
+	batch := orc.NewBatch(c.w.Schema(), opt.batchSize)
+	rb := newRowBuilder(batch, opt.zone)
+	for _, b := range rb.cols {
+		b.setText(&opt.text)
+	}
+	var next func() (bool, error)
+	if in.format == "csv" {
+		next = newCSVSource(in.src, rb, opt).next
+	} else {
+		next = newJSONSource(in.src, rb).next
+	}
+	for {
+		ok, err := next()
+		var re *rowError
+		if errors.As(err, &re) && opt.maxErrors > 0 {
+			if c.bad >= opt.maxErrors {
+				return fmt.Errorf("more than %d bad rows (--max-errors), the last: %w", opt.maxErrors, re.err)
+			}
+			c.bad++
+			fmt.Fprintf(c.stderr, "orc convert: %s: %v (row skipped)\n", in.name, re.err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if ok {
+			c.rows++
+			batch.NumRows++
+		}
+		if batch.NumRows == opt.batchSize || (!ok && batch.NumRows > 0) {
+			if err := c.w.Write(batch); err != nil {
+				return fmt.Errorf("near row %d: %w", c.rows, err)
+			}
+			batch.Reset()
+			c.prog.update(c.rows, c.bytesDone+in.counter.n)
+		}
+		if !ok {
+			return nil
+		}
+	}
+}
+
+// copyORC writes the rows of an ORC input, read as the output's schema
+// (columns matched by name, as orc cat of several files does).
+func (c *converter) copyORC(name string) error {
+	r, closeFn, err := openORC(name)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	noteEncrypted(r, c.stderr, "convert")
+	opts := []reader.ScanOption{reader.WithBatchSize(c.opt.batchSize)}
+	if r.Schema().String() != c.w.Schema().String() {
+		opts = append(opts, reader.WithReadSchema(c.w.Schema()))
+	}
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.w.Write(b); err != nil {
+			return fmt.Errorf("near row %d: %w", c.rows, err)
+		}
+		c.rows += int64(b.NumRows)
+		c.prog.update(c.rows, c.bytesDone)
+	}
+	c.bytesDone += r.Size()
+	return nil
+}

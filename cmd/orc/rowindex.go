@@ -1,0 +1,283 @@
+package main
+
+// orc meta --rowindex COLS: the row-index entries of the named columns in
+// every stripe, each with its statistics, its stream positions and, where
+// the column has a bloom filter, a summary of the group's filter.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/rowindex"
+	"github.com/orcgo/orc/stats"
+)
+
+// metaRowIndex is one column's row index in one stripe.
+type metaRowIndex struct {
+	Column  int              `json:"column"`
+	Name    string           `json:"name"`
+	Note    string           `json:"note,omitempty"` // why there are no entries
+	Entries []metaIndexEntry `json:"entries"`
+}
+
+// metaIndexEntry is one row group's entry.
+type metaIndexEntry struct {
+	Group       int        `json:"group"`
+	FirstRow    int64      `json:"firstRow"` // within the stripe
+	Rows        int64      `json:"rows"`
+	Statistics  *metaStats `json:"statistics,omitempty"`
+	Positions   []uint64   `json:"positions"`
+	BloomFilter *metaBloom `json:"bloomFilter,omitempty"`
+}
+
+// metaBloom summarizes a row group's bloom filter.
+type metaBloom struct {
+	HashFunctions int     `json:"hashFunctions"`
+	Bits          int     `json:"bits"`
+	BitsSet       int     `json:"bitsSet"`
+	FalsePositive float64 `json:"falsePositive"` // (bitsSet/bits)^hashFunctions
+	Note          string  `json:"note,omitempty"`
+}
+
+// resolveColumns turns the --rowindex list (column names as orc meta
+// prints them, or ids) into column ids.
+func resolveColumns(list string, root *orc.Schema) ([]int, error) {
+	names := columnNames(root)
+	var ids []int
+	for _, item := range splitList(list) {
+		id := -1
+		if n, err := strconv.Atoi(item); err == nil {
+			if n < 0 || n > root.MaxID() {
+				return nil, fmt.Errorf("%w: --rowindex: column id %d: the file has ids 0..%d", errUsage, n, root.MaxID())
+			}
+			id = n
+		} else {
+			for i, name := range names {
+				if name == item {
+					id = i
+				}
+			}
+			if id < 0 {
+				return nil, fmt.Errorf("%w: --rowindex: no column %q (columns: %s)", errUsage, item, strings.Join(names[1:], ", "))
+			}
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%w: --rowindex: no columns given", errUsage)
+	}
+	return ids, nil
+}
+
+// indexReader reads the index streams of a file.
+type indexReader struct {
+	r     *reader.Reader
+	ra    io.ReaderAt
+	dec   format.Decompressor
+	buf   []byte
+	winfo stats.WriterInfo
+	names []string
+}
+
+func newIndexReader(r *reader.Reader, ra io.ReaderAt) (*indexReader, error) {
+	ir := &indexReader{r: r, ra: ra, names: columnNames(r.Schema()),
+		winfo: stats.WriterInfoFromTail(r.Tail().PostScript, r.Tail().Footer)}
+	if r.Compression() != orc.CompressionNone {
+		dec, err := format.NewDecompressor(r.Compression())
+		if err != nil {
+			return nil, err
+		}
+		ir.dec = dec
+	}
+	return ir, nil
+}
+
+// maxIndexStream bounds the decompressed bytes of one index stream.
+const maxIndexStream = 256 << 20
+
+// stream returns the decompressed bytes of a stream of stripe si. They
+// stay valid until the next call.
+func (ir *indexReader) stream(si int, st reader.StreamDetail) ([]byte, error) {
+	where := fmt.Sprintf("stripe %d, column %d, %s at offset %d", si, st.Column, st.Kind, st.Offset)
+	if st.Offset < 0 || st.Length < 0 || st.Length > ir.r.Size() || st.Offset > ir.r.Size()-st.Length {
+		return nil, fmt.Errorf("%w: %s: %d bytes past the end of the file", orc.ErrCorrupt, where, st.Length)
+	}
+	raw := make([]byte, st.Length)
+	if _, err := ir.ra.ReadAt(raw, st.Offset); err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if ir.dec == nil {
+		return raw, nil
+	}
+	in := format.NewInStream(format.StreamInfo{Name: st.Kind, FileOffset: st.Offset, Stripe: si, Column: st.Column,
+		Length: uint64(st.Length)}, raw, ir.r.Compression(), ir.r.CompressionBlockSize(), ir.dec)
+	limit := min((st.Length/3+1)*int64(ir.r.CompressionBlockSize()), maxIndexStream)
+	var err error
+	ir.buf, err = format.AppendAll(ir.buf[:0], in, limit)
+	return ir.buf, err
+}
+
+// rowIndex returns the row indexes of cols in stripe si.
+func (ir *indexReader) rowIndex(si int, d *reader.StripeDetail, cols []int) ([]metaRowIndex, error) {
+	stride := int64(ir.r.RowIndexStride())
+	nodes := ir.r.Schema().Columns()
+	var out []metaRowIndex
+	for _, col := range cols {
+		mi := metaRowIndex{Column: col, Name: ir.names[col], Entries: []metaIndexEntry{}}
+		var idx, bloom *reader.StreamDetail
+		for k := range d.Streams {
+			st := &d.Streams[k]
+			if st.Column != col {
+				continue
+			}
+			switch st.Kind {
+			case "ROW_INDEX":
+				idx = st
+			case "BLOOM_FILTER_UTF8":
+				bloom = st
+			case "BLOOM_FILTER":
+				if bloom == nil {
+					bloom = st
+				}
+			}
+		}
+		switch {
+		case ir.r.IsEncrypted(col):
+			mi.Note = "encrypted column"
+		case idx == nil:
+			mi.Note = "no row index"
+		}
+		if idx == nil {
+			out = append(out, mi)
+			continue
+		}
+		data, err := ir.stream(si, *idx)
+		if err != nil {
+			return nil, err
+		}
+		ri, err := rowindex.DecodeRowIndex(data)
+		if err != nil {
+			return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
+		}
+		var filters []*orcpb.BloomFilter
+		if bloom != nil {
+			data, err := ir.stream(si, *bloom)
+			if err != nil {
+				return nil, err
+			}
+			bi, err := rowindex.DecodeBloomFilterIndex(data)
+			if err != nil {
+				return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+			}
+			filters = bi.GetBloomFilter()
+		}
+		for g, e := range ri.GetEntry() {
+			me := metaIndexEntry{Group: g, Positions: e.GetPositions()}
+			if me.Positions == nil {
+				me.Positions = []uint64{}
+			}
+			if stride > 0 {
+				me.FirstRow = int64(g) * stride
+				me.Rows = max(0, min(stride, d.NumRows-me.FirstRow))
+			}
+			if e.GetStatistics() != nil {
+				me.Statistics = statsJSON(stats.FromProto(e.GetStatistics(), nodes[col], ir.winfo))
+			}
+			if g < len(filters) {
+				me.BloomFilter = bloomSummary(filters[g])
+			}
+			mi.Entries = append(mi.Entries, me)
+		}
+		out = append(out, mi)
+	}
+	return out, nil
+}
+
+// bloomSummary counts the bits of a stored filter.
+func bloomSummary(pb *orcpb.BloomFilter) *metaBloom {
+	b := &metaBloom{HashFunctions: int(pb.GetNumHashFunctions())}
+	if u := pb.GetUtf8Bitset(); len(u) > 0 {
+		b.Bits = len(u) * 8
+		for _, x := range u {
+			b.BitsSet += bits.OnesCount8(x)
+		}
+	} else {
+		b.Bits = len(pb.GetBitset()) * 64
+		for _, x := range pb.GetBitset() {
+			b.BitsSet += bits.OnesCount64(x)
+		}
+	}
+	if b.Bits > 0 {
+		b.FalsePositive = math.Pow(float64(b.BitsSet)/float64(b.Bits), float64(b.HashFunctions))
+		b.FalsePositive = math.Round(b.FalsePositive*1e6) / 1e6
+	} else {
+		b.Note = "empty filter"
+	}
+	return b
+}
+
+// printRowIndex prints a stripe's row indexes as text.
+func printRowIndex(w io.Writer, ris []metaRowIndex) {
+	for _, mi := range ris {
+		fmt.Fprintf(w, "  Row index, column %d %s:", mi.Column, mi.Name)
+		if mi.Note != "" {
+			fmt.Fprintf(w, " %s", mi.Note)
+		}
+		fmt.Fprintln(w)
+		for _, e := range mi.Entries {
+			fmt.Fprintf(w, "    group %d (rows %d..%d):", e.Group, e.FirstRow, e.FirstRow+e.Rows-1)
+			if e.Statistics != nil {
+				fmt.Fprintf(w, " %s", statsText(e.Statistics))
+			}
+			pos := make([]string, len(e.Positions))
+			for i, p := range e.Positions {
+				pos[i] = strconv.FormatUint(p, 10)
+			}
+			fmt.Fprintf(w, " positions %s\n", strings.Join(pos, ","))
+			if b := e.BloomFilter; b != nil {
+				fmt.Fprintf(w, "      bloom filter: %d hash functions, %d of %d bits set (false positives ~%.4g)\n",
+					b.HashFunctions, b.BitsSet, b.Bits, b.FalsePositive)
+			}
+		}
+	}
+}
+
+// groupStats returns the row-group statistics of column col in stripe si
+// (nil entries for groups without them), or nil when the column has no
+// row index.
+func (ir *indexReader) groupStats(si int, d *reader.StripeDetail, col int) ([]*stats.Column, error) {
+	var idx *reader.StreamDetail
+	for k := range d.Streams {
+		if d.Streams[k].Column == col && d.Streams[k].Kind == "ROW_INDEX" {
+			idx = &d.Streams[k]
+		}
+	}
+	if idx == nil {
+		return nil, nil
+	}
+	data, err := ir.stream(si, *idx)
+	if err != nil {
+		return nil, err
+	}
+	ri, err := rowindex.DecodeRowIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
+	}
+	node := ir.r.Schema().Columns()[col]
+	out := make([]*stats.Column, len(ri.GetEntry()))
+	for g, e := range ri.GetEntry() {
+		if e.GetStatistics() != nil {
+			c := stats.FromProto(e.GetStatistics(), node, ir.winfo)
+			out[g] = &c
+		}
+	}
+	return out, nil
+}
