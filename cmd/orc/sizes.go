@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 func init() {
@@ -71,7 +72,7 @@ func runSizes(args []string, stdout, stderr io.Writer) error {
 		if byKind[a] != byKind[b] {
 			return int(byKind[b] - byKind[a])
 		}
-		return compareStrings(a, b)
+		return strings.Compare(a, b)
 	})
 	fmt.Fprintf(w, "%12s  %7s  %s\n", "bytes", "share", "kind")
 	for _, k := range kinds {
@@ -81,14 +82,4 @@ func runSizes(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(w, "\nstreams %d (%s), stripe footers %d (%s), header and file tail %d (%s)\n",
 		streams, share(streams), footers, share(footers), tail, share(tail))
 	return w.Flush()
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
