@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
 	"dataset":                     {"", "stats", "sarg", "reader"},
 	"httpfile":                    {},
-	"internal/examples":           {},
+	"internal/examples":           {""},
 	"internal/fanout":             {},
 	"internal/structmap":          {""},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
