@@ -18,7 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/orcgo/orc"
 	orcarrow "github.com/orcgo/orc/arrow"
-	"github.com/orcgo/orc/arrow/internal/orcexamples"
 	"github.com/orcgo/orc/internal/examples"
 	"github.com/orcgo/orc/reader"
 )
@@ -26,7 +25,7 @@ import (
 // TestExamples reads Apache's example files through Arrow and compares every
 // row with the rows Apache's tools print for them (expected/*.jsn.gz).
 func TestExamples(t *testing.T) {
-	dir := orcexamples.Dir(t)
+	dir := examples.Dir(t)
 	expected, _ := filepath.Glob(filepath.Join(dir, "expected", "*.jsn.gz"))
 	if len(expected) == 0 {
 		t.Fatalf("no expected files in %s", dir)

@@ -4,6 +4,7 @@
 package examples
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,14 +40,19 @@ func Path(tb testing.TB, name string) string {
 	return filepath.Join(Dir(tb), name)
 }
 
+// moduleRoot walks up from the working directory to the folder whose
+// go.mod declares the library's module, so that tests of nested modules
+// (bench/, arrow/) find the examples beside the repository too.
 func moduleRoot() string {
 	d, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if first, _, _ := bytes.Cut(b, []byte("\n")); string(bytes.TrimSpace(first)) == "module github.com/orcgo/orc" {
+				return d
+			}
 		}
 		p := filepath.Dir(d)
 		if p == d {
