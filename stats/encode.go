@@ -230,62 +230,21 @@ type scalars struct {
 	nb, ns          int
 }
 
-func (a *scalars) u64(v uint64) *uint64 {
-	if a.nu == len(a.u64s) {
-		return newOf(v)
-	}
-	p := &a.u64s[a.nu]
-	a.nu++
-	*p = v
-	return p
-}
+func (a *scalars) u64(v uint64) *uint64   { return take(a.u64s[:], &a.nu, v) }
+func (a *scalars) i64(v int64) *int64     { return take(a.i64s[:], &a.ni, v) }
+func (a *scalars) i32(v int32) *int32     { return take(a.i32s[:], &a.n32, v) }
+func (a *scalars) f64(v float64) *float64 { return take(a.f64s[:], &a.nf, v) }
+func (a *scalars) bool(v bool) *bool      { return take(a.bools[:], &a.nb, v) }
+func (a *scalars) str(v string) *string   { return take(a.strs[:], &a.ns, v) }
 
-func (a *scalars) i64(v int64) *int64 {
-	if a.ni == len(a.i64s) {
+// take stores v in the next free slot of slots (n counts the used ones)
+// and returns a pointer to it, or a heap copy when all are used.
+func take[T any](slots []T, n *int, v T) *T {
+	if *n == len(slots) {
 		return newOf(v)
 	}
-	p := &a.i64s[a.ni]
-	a.ni++
-	*p = v
-	return p
-}
-
-func (a *scalars) i32(v int32) *int32 {
-	if a.n32 == len(a.i32s) {
-		return newOf(v)
-	}
-	p := &a.i32s[a.n32]
-	a.n32++
-	*p = v
-	return p
-}
-
-func (a *scalars) f64(v float64) *float64 {
-	if a.nf == len(a.f64s) {
-		return newOf(v)
-	}
-	p := &a.f64s[a.nf]
-	a.nf++
-	*p = v
-	return p
-}
-
-func (a *scalars) bool(v bool) *bool {
-	if a.nb == len(a.bools) {
-		return newOf(v)
-	}
-	p := &a.bools[a.nb]
-	a.nb++
-	*p = v
-	return p
-}
-
-func (a *scalars) str(v string) *string {
-	if a.ns == len(a.strs) {
-		return newOf(v)
-	}
-	p := &a.strs[a.ns]
-	a.ns++
+	p := &slots[*n]
+	*n++
 	*p = v
 	return p
 }
