@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"testing"
@@ -8,7 +9,8 @@ import (
 
 // BenchmarkWrite writes the bench tables through the orcgo side exactly as
 // the benchmark does (ZSTD, 64 MiB stripes, bloom filter on l_uuid, the
-// chunk converted into the batch), one 4,096-row chunk per iteration,
+// chunk converted into the batch), one 4,096-row chunk per iteration
+// (-write-batch sets another size),
 // cycling 64 chunks generated beforehand, serially and on two goroutines.
 // allocs/op and B/op are per batch; rows/s is the write rate, rows/cpu-s
 // the rows per CPU second of the process (all goroutines, garbage
@@ -26,7 +28,7 @@ func BenchmarkWrite(b *testing.B) {
 				old := orcWriteParallel
 				orcWriteParallel = par
 				defer func() { orcWriteParallel = old }()
-				benchWriteTable(b, 4096)
+				benchWriteTable(b, *writeBatch)
 			})
 		}
 	}
@@ -60,3 +62,8 @@ func benchWriteTable(b *testing.B, batch int) {
 		b.ReportMetric(float64(b.N)*float64(batch)/cpu.Seconds(), "rows/cpu-s")
 	}
 }
+
+// writeBatch is BenchmarkWrite's batch size:
+//
+//	go test -run '^$' -bench Write -write-batch 16384
+var writeBatch = flag.Int("write-batch", 4096, "rows per batch in BenchmarkWrite")

@@ -15,7 +15,9 @@ package format
 //
 // Positions (AppendPosition) name the point where the next byte will go:
 // uncompressed [bytes written]; compressed [bytes of chunks emitted so far,
-// headers included; bytes buffered for the next chunk].
+// headers included; bytes buffered for the next chunk]. A stream whose
+// chunks a Pipeline compresses (pipeline.go) gives a placeholder for the
+// first value until the stripe's chunks are stored.
 //
 // The stored bytes are kept in pages of a quarter of what the stream holds
 // (4 KiB to 1 MiB), so a stream of tens of megabytes is never copied to
@@ -54,6 +56,18 @@ type OutStream struct {
 
 	setupErr error // a bad configuration, kept across Reset
 	err      error // sticky error
+
+	// Settle's marks, and deferred compression (pipeline.go).
+	sinceMark  int64       // bytes of the chunks emitted since the last Settle, uncompressed, headers included
+	markHeld   int64       // held at the last Settle (compression where chunks fill)
+	pipe       *Pipeline   // deferred compression, or nil
+	tag        uint32      // the stream's index in pipe
+	jobs       []*chunkJob // emitted chunks not stored yet, in order
+	pending    int64       // bytes of jobs' chunks, uncompressed, headers included
+	chunks     int         // chunks emitted since Reset
+	markChunks int         // chunks emitted before the last Settle
+	starts     []int64     // per stored chunk, the bytes stored before it
+	heldAt     []int64     // per stored chunk, held after it
 }
 
 var _ Sink = (*OutStream)(nil)
@@ -113,10 +127,9 @@ func (s *OutStream) Write(p []byte) (int, error) {
 		s.buf = s.buf[:len(s.buf)+k]
 		p = p[k:]
 		if len(s.buf) == s.blockSize {
-			if err := s.emit(s.buf); err != nil {
+			if err := s.emitBuf(); err != nil {
 				return total - len(p), err
 			}
-			s.buf = s.buf[:0]
 		}
 	}
 	return total, nil
@@ -148,10 +161,7 @@ func (s *OutStream) WriteByte(b byte) error {
 	}
 	s.buf = append(s.buf, b)
 	if len(s.buf) == s.blockSize {
-		if err := s.emit(s.buf); err != nil {
-			return err
-		}
-		s.buf = s.buf[:0]
+		return s.emitBuf()
 	}
 	return nil
 }
@@ -166,8 +176,29 @@ func (s *OutStream) newBuf() []byte {
 	return make([]byte, 0, s.blockSize)
 }
 
-// emit stores one chunk of uncompressed bytes.
+// emitBuf emits the chunk buffer and empties it.
+func (s *OutStream) emitBuf() error {
+	if s.pipe != nil {
+		s.deferChunk(s.buf)
+		s.buf = nil // the job's now; newBuf gives the next
+		return nil
+	}
+	if err := s.emit(s.buf); err != nil {
+		return err
+	}
+	s.buf = s.buf[:0]
+	return nil
+}
+
+// emit stores one chunk of uncompressed bytes, or with a pipeline hands a
+// copy of it over.
 func (s *OutStream) emit(chunk []byte) error {
+	if s.pipe != nil {
+		s.deferChunk(append(s.newBuf(), chunk...))
+		return nil
+	}
+	s.sinceMark += int64(chunkHeaderSize + len(chunk))
+	s.chunks++
 	if k := s.used - 1; k >= 0 {
 		pg := s.pages[k]
 		if cap(pg)-len(pg) >= chunkHeaderSize+compressBound(s.c, len(chunk)) {
@@ -221,6 +252,144 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 	return nil
 }
 
+// deferChunk has the pipeline compress src, a buffer the stream gives up.
+// It first stores the chunks already compressed, and waits for the oldest
+// when the stream has maxStreamJobs in flight, which bounds the memory a
+// fast encoder can tie up ahead of the compression.
+func (s *OutStream) deferChunk(src []byte) {
+	n := int64(chunkHeaderSize + len(src))
+	s.sinceMark += n
+	s.pending += n
+	s.chunks++
+	s.storeDone()
+	for len(s.jobs) >= maxStreamJobs && s.err == nil {
+		s.storeJobs(1)
+	}
+	j := s.pipe.newJob(src)
+	s.jobs = append(s.jobs, j)
+	s.pipe.submit(j)
+}
+
+// maxStreamJobs is the most chunks of one stream in flight at once.
+const maxStreamJobs = 4
+
+// storeDone stores the leading chunks whose compression has finished,
+// without waiting.
+func (s *OutStream) storeDone() {
+	k := 0
+	for k < len(s.jobs) && s.jobs[k].finished.Load() {
+		k++
+	}
+	if k > 0 {
+		s.storeJobs(k)
+	}
+}
+
+// storeJobs stores the first n deferred chunks, waiting for each to be
+// compressed, and returns the stream's error.
+func (s *OutStream) storeJobs(n int) error {
+	for i, j := range s.jobs[:n] {
+		j.done.Wait()
+		if s.err == nil {
+			if j.err != nil {
+				s.fail(j.err)
+			} else {
+				s.storeChunk(j.src, j.out)
+			}
+		}
+		s.pending -= int64(chunkHeaderSize + len(j.src))
+		s.giveBack(j)
+		s.jobs[i] = nil
+	}
+	k := copy(s.jobs, s.jobs[n:])
+	clear(s.jobs[k:])
+	s.jobs = s.jobs[:k]
+	return s.err
+}
+
+// giveBack returns a finished job and its buffers.
+func (s *OutStream) giveBack(j *chunkJob) {
+	s.pipe.putOut(j.out)
+	if s.pool != nil {
+		s.pool.putBuf(j.src)
+	}
+	s.pipe.putJob(j)
+}
+
+// dropJobs waits for the deferred chunks and discards them.
+func (s *OutStream) dropJobs() {
+	for i, j := range s.jobs {
+		j.done.Wait()
+		s.giveBack(j)
+		s.jobs[i] = nil
+	}
+	s.jobs = s.jobs[:0]
+	s.pending = 0
+}
+
+// storeChunk stores a chunk compressed by the pipeline (z; src itself when
+// z is not smaller) where emit would have: in the last page when it has
+// room for the compressor's worst case, else across pages. It notes where
+// the chunk starts and what the pages hold after it.
+func (s *OutStream) storeChunk(src, z []byte) {
+	s.starts = append(s.starts, s.n)
+	defer func() { s.heldAt = append(s.heldAt, s.held) }()
+	orig := len(z) >= len(src)
+	payload := z
+	if orig {
+		payload = src
+	}
+	if k := s.used - 1; k >= 0 {
+		pg := s.pages[k]
+		if cap(pg)-len(pg) >= chunkHeaderSize+compressBound(s.c, len(src)) {
+			at := len(pg) + chunkHeaderSize
+			n := copy(pg[at:cap(pg)], payload)
+			putChunkHeader(pg[len(pg):at], n, orig)
+			s.pages[k] = pg[:at+n]
+			s.n += int64(chunkHeaderSize + n)
+			return
+		}
+	}
+	var h [chunkHeaderSize]byte
+	s.store(appendChunkHeader(h[:0], len(payload), orig))
+	s.store(payload)
+}
+
+// Settle returns what the stream counts as holding, for deciding where a
+// stripe ends: the capacity of its pages as of the previous Settle plus
+// the chunks emitted since then at their uncompressed size (headers
+// included); for codec NONE, the capacity of its pages. The value does not
+// depend on whether a pipeline compresses the chunks, or on how far it
+// has got: a deferred stream first stores the chunks emitted before the
+// previous Settle, waiting for their compression if need be, and takes
+// the capacity its pages had after the last of them. It returns the
+// stream's error too.
+func (s *OutStream) Settle() (int64, error) {
+	if s.comp == orc.CompressionNone {
+		return s.held, s.err
+	}
+	if s.pipe == nil {
+		v := s.markHeld + s.sinceMark
+		s.markHeld, s.sinceMark = s.held, 0
+		return v, s.err
+	}
+	m := s.markChunks
+	if short := m - len(s.starts); short > 0 && s.err == nil {
+		s.storeJobs(min(short, len(s.jobs)))
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	s.storeDone()
+	var v int64
+	if m > 0 {
+		v = s.heldAt[m-1]
+	}
+	v += s.sinceMark
+	s.markChunks, s.sinceMark = s.chunks, 0
+	return v, s.err
+}
+
 // fail records a compression error, which is sticky until Reset.
 func (s *OutStream) fail(err error) error {
 	s.err = fmt.Errorf("format: %v compression: %w", s.comp, err)
@@ -265,6 +434,11 @@ func (s *OutStream) AppendPosition(dst []uint64) []uint64 {
 	if s.comp == orc.CompressionNone {
 		return append(dst, uint64(s.n))
 	}
+	if s.pipe != nil {
+		// The chunk's offset is known once the chunks before it are
+		// compressed: a placeholder for Pipeline.Resolve.
+		return append(dst, virtualPos(s.tag, s.chunks), uint64(len(s.buf)))
+	}
 	return append(dst, uint64(s.n), uint64(len(s.buf)))
 }
 
@@ -278,18 +452,15 @@ func (s *OutStream) Flush() error {
 		return s.err
 	}
 	if len(s.buf) > 0 {
-		if err := s.emit(s.buf); err != nil {
-			return err
-		}
-		s.buf = s.buf[:0]
+		return s.emitBuf()
 	}
 	return nil
 }
 
-// Size returns the bytes emitted plus those buffered, uncompressed: an
-// estimate of the stream's stored size for deciding when a stripe is full.
-// After Flush it is the exact stored size.
-func (s *OutStream) Size() int64 { return s.n + int64(len(s.buf)) }
+// Size returns the bytes stored plus those buffered or being compressed,
+// uncompressed. After Flush (with a pipeline, Pipeline.Finish) it is the
+// exact stored size.
+func (s *OutStream) Size() int64 { return s.n + s.pending + int64(len(s.buf)) }
 
 // Stored returns the capacity of the buffers holding the stored stream:
 // the memory it takes beyond the chunk buffers.
@@ -299,6 +470,9 @@ func (s *OutStream) Stored() int64 { return s.held }
 // of it). It is a copy when the stream spans more than one page, and stays
 // valid until the next write or Reset.
 func (s *OutStream) Bytes() []byte {
+	if s.pipe != nil && s.storeJobs(len(s.jobs)) != nil {
+		return nil
+	}
 	switch s.used {
 	case 0:
 		return nil
@@ -316,6 +490,11 @@ func (s *OutStream) Bytes() []byte {
 func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	if err := s.Flush(); err != nil {
 		return 0, err
+	}
+	if s.pipe != nil {
+		if err := s.storeJobs(len(s.jobs)); err != nil {
+			return 0, err
+		}
 	}
 	var n int64
 	for _, pg := range s.pages[:s.used] {
@@ -347,6 +526,8 @@ func (s *OutStream) newPage(size int) []byte {
 // the stream holds no memory until it is written again. Bytes returned
 // before are no longer valid.
 func (s *OutStream) Release() {
+	s.dropJobs()
+	s.resetMarks()
 	for i := range s.pages {
 		if s.pool != nil {
 			s.pool.putPage(s.full[i])
@@ -367,12 +548,19 @@ func (s *OutStream) Release() {
 // Reset empties the stream for the next stripe, keeping its buffers and
 // clearing an error from the compressor.
 func (s *OutStream) Reset() {
+	s.dropJobs()
+	s.resetMarks()
 	for i := range s.pages[:s.used] {
 		s.pages[i] = s.pages[i][:0]
 	}
 	s.used, s.n = 0, 0
 	s.buf = s.buf[:0]
 	s.err = s.setupErr
+}
+
+func (s *OutStream) resetMarks() {
+	s.sinceMark, s.markHeld, s.chunks, s.markChunks = 0, 0, 0, 0
+	s.starts, s.heldAt = s.starts[:0], s.heldAt[:0]
 }
 
 // PagePool keeps the pages and chunk buffers that streams give back on

@@ -92,6 +92,9 @@ type colBase struct {
 
 // newStream returns a stream compressed with the column's compressor.
 func (b *colBase) newStream() *format.OutStream {
+	if b.w.pipe != nil {
+		return b.w.pipe.NewStream(b.w.pool)
+	}
 	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp, b.w.pool)
 }
 

@@ -46,16 +46,18 @@ func defaultConfig() config {
 // SoftwareVersion is recorded in every file's footer.
 const SoftwareVersion = "orcgo-0.1.0"
 
-// WithParallelism encodes and compresses the columns of each batch on up to
-// n goroutines, the calling one among them: the top-level columns are dealt
-// to them by the time they took so far (at each stripe's start; by their
-// types before the first), each goroutine with its own compressor, which
-// also ends the columns' row groups and stripes (their last chunks and
-// dictionaries); Write and Close return once all of them are done, so
-// nothing runs between calls. The file is the same as
-// with n = 1. It helps with wide tables and costly codecs (ZSTD, ZLIB); a
-// schema whose root is not a struct, or has one field, writes serially.
-// Default 1; 1 to 64.
+// WithParallelism encodes the columns of each batch on up to n goroutines,
+// the calling one among them, and compresses their chunks on up to n more.
+// The top-level columns are dealt to the encoding goroutines by the time
+// they took so far (at each stripe's start; by their types before the
+// first), which also end the columns' row groups and stripes (their last
+// chunks and dictionaries); Write returns once they are done. Full chunks
+// go to a compression pipeline (format.Pipeline) that runs beside the
+// encoding and may still be compressing the last batch's chunks when
+// Write returns: the batch is no longer read by then, and Close waits for
+// all. The file is the same as with n = 1. It helps with costly codecs
+// (ZSTD, ZLIB) and wide tables; a schema whose root is not a struct, or
+// has one field, writes serially. Default 1; 1 to 64.
 func WithParallelism(n int) Option {
 	return func(cfg *config) error {
 		if n < 1 || n > 64 {

@@ -1,6 +1,13 @@
 package writer
 
-// Column-parallel writing (WithParallelism). The root struct's fields are
+// Column-parallel writing (WithParallelism). Compressed streams hand their
+// full chunks to a format.Pipeline, whose n workers compress them while
+// the fields go on encoding, across Write calls: a stripe's chunks are
+// stored, and its row index positions resolved, at its end
+// (settlePipeline). The groups below then only encode; without a pipeline
+// (blocks under 1 KiB) each group compresses with a compressor of its own.
+//
+// The root struct's fields are
 // dealt into groups, the costliest first, each to the group with the least
 // cost so far; a field's cost is the time its writes took in the last
 // stripe, or in the one before if that was less (a busy machine inflates
@@ -24,6 +31,10 @@ import (
 	"github.com/orcgo/orc/internal/fanout"
 )
 
+// minPipelineBlock is the smallest compression block for which chunks are
+// compressed on a pipeline (format.NewPipeline's lower bound).
+const minPipelineBlock = 1 << 10
+
 // fieldGroups is the state of column-parallel writing.
 type fieldGroups struct {
 	comps []format.Compressor // per group; comps[0] is the writer's own
@@ -41,7 +52,18 @@ func (w *Writer) setupParallel() error {
 	n := min(w.cfg.parallel, len(sw.fields))
 	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields)), runs: make([]groupRun, n)}
 	fg.comps[0] = w.comp
-	if w.cfg.compression != orc.CompressionNone {
+	if w.cfg.compression != orc.CompressionNone && w.cfg.blockSize >= minPipelineBlock {
+		// Chunks are compressed by the pipeline's n workers, apart
+		// from the encoding, so the groups need no compressors.
+		p, err := format.NewPipeline(w.cfg.compression, w.cfg.level, w.cfg.blockSize, n)
+		if err != nil {
+			return err
+		}
+		w.pipe = p
+		for g := 1; g < n; g++ {
+			fg.comps[g] = w.comp
+		}
+	} else if w.cfg.compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
 			c, err := format.NewBlockCompressor(w.cfg.compression, w.cfg.level, w.cfg.blockSize)
 			if err != nil {

@@ -59,6 +59,7 @@ type Writer struct {
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
+	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
 	hold        holding           // held's scratch
 	err         error
 	closed      bool
@@ -324,7 +325,12 @@ func (w *Writer) Write(b *orc.Batch) error {
 			w.groupOpen = false
 			w.groupRows = 0
 		}
-		if w.stripeFull() {
+		full, err := w.stripeFull()
+		if err != nil {
+			w.err = err
+			return err
+		}
+		if full {
 			if err := w.flushStripe(); err != nil {
 				w.err = err
 				return err
@@ -401,12 +407,15 @@ func finishStripes(c columnWriter) error {
 // half of it, so that a configuration whose buffers alone come near the
 // stripe size (very many columns and a large WithCompressionBlockSize)
 // still writes stripes of a useful size.
-func (w *Writer) stripeFull() bool {
-	if w.cfg.stripeRows > 0 && w.stripeRows >= w.cfg.stripeRows {
-		return true
+func (w *Writer) stripeFull() (bool, error) {
+	h := w.held() // every time: it settles the streams (OutStream.Settle)
+	if h.err != nil {
+		return false, h.err
 	}
-	h := w.held()
-	return h.data+h.buffers >= w.cfg.stripeSize && h.data >= w.cfg.stripeSize/2
+	if w.cfg.stripeRows > 0 && w.stripeRows >= w.cfg.stripeRows {
+		return true, nil
+	}
+	return h.data+h.buffers >= w.cfg.stripeSize && h.data >= w.cfg.stripeSize/2, nil
 }
 
 // holding is what the writer holds for the open stripe.
@@ -416,6 +425,7 @@ type holding struct {
 
 	data    int64 // stored chunks (as allocated), dictionaries, values in encoders
 	buffers int64 // chunk buffers of the compressed streams
+	err     error // the first stream's error
 }
 
 // held returns what the writer holds for the open stripe: the columns'
@@ -446,7 +456,10 @@ func (w *Writer) held() holding {
 // the pool holds no more than one stripe's pages (it is trimmed at every
 // stripe's end).
 func (h *holding) addStream(s *format.OutStream) {
-	stored := s.Stored()
+	stored, err := s.Settle()
+	if err != nil && h.err == nil {
+		h.err = err
+	}
 	h.data += stored
 	if !h.compressed {
 		return
@@ -509,6 +522,9 @@ func (w *Writer) flushStripe() error {
 		if err := finishStripes(w.root); err != nil {
 			return err
 		}
+	}
+	if err := w.settlePipeline(); err != nil {
+		return err
 	}
 	w.groupOpen, w.groupRows = false, 0
 	start := w.offset
@@ -598,6 +614,25 @@ func (w *Writer) flushStripe() error {
 	return nil
 }
 
+// settlePipeline stores the chunks the pipeline compressed for the
+// stripe and puts the real offsets into the row index positions.
+func (w *Writer) settlePipeline() error {
+	if w.pipe == nil {
+		return nil
+	}
+	if err := w.pipe.Finish(); err != nil {
+		return err
+	}
+	for _, c := range w.cols {
+		for _, e := range c.base().entries {
+			if err := w.pipe.Resolve(e.Positions); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // releaseStreams gives the pages and buffers of the stripe's streams to
 // the pool; with trim, after dropping what the pool held unused through
 // the stripe.
@@ -611,6 +646,9 @@ func (w *Writer) releaseStreams(trim bool) {
 		for _, s := range c.dataStreams() {
 			s.out.Release()
 		}
+	}
+	if w.pipe != nil {
+		w.pipe.Forget()
 	}
 }
 

@@ -1,0 +1,283 @@
+package format
+
+// Deferred compression.
+//
+// A Pipeline lets a writer's streams hand their full chunks to other
+// goroutines instead of compressing them where they fill, so that encoding
+// the next rows and compressing the last ones overlap. The stored bytes are
+// the same as with a Compressor of the same codec and level: each chunk is
+// compressed on its own, with no state carried from one to the next, and
+// chunks are stored in the order they were emitted, by the same rules
+// (see storeChunk).
+//
+// Two things of a stream depend on compressed sizes while it is written,
+// and both are made independent of when the compression finishes:
+//
+//   - A position names the chunk the next byte goes into by its index,
+//     in a placeholder value (virtualPos) that Pipeline.Resolve replaces by
+//     the chunk's offset once the stripe's chunks are all stored.
+//   - What a stream counts as holding (Settle), by which a writer decides
+//     where a stripe ends, is the size of its pages as of the previous
+//     Settle plus the chunks emitted since, uncompressed, whether or not
+//     the compression is deferred. A deferred stream stores the chunks
+//     emitted before the previous Settle at each Settle, waiting for them
+//     if need be: compression lags encoding by one Settle.
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/orcgo/orc"
+)
+
+// Pipeline compresses the chunks of its streams on up to workers
+// goroutines at once. Its methods are safe for concurrent use, but each
+// stream is used by one goroutine at a time, as OutStream requires.
+type Pipeline struct {
+	kind      orc.CompressionKind
+	blockSize int
+	bound     Compressor // for compressBound only
+	workers   int
+
+	mu      sync.Mutex
+	comps   []Compressor // idle compressors
+	queue   []*chunkJob  // submitted, not started, from head
+	head    int
+	active  int             // goroutines working the queue
+	streams []*OutStream    // registered since the last Forget; index = tag
+	kept    []streamScratch // by tag, the slices of the streams forgotten last
+	outs    [][]byte        // free output buffers
+	jobs    []*chunkJob     // finished jobs, for the next chunks
+}
+
+// NewPipeline returns a pipeline compressing with the codec and level (as
+// NewBlockCompressor takes them) on up to workers goroutines.
+func NewPipeline(kind orc.CompressionKind, level, blockSize, workers int) (*Pipeline, error) {
+	if kind == orc.CompressionNone {
+		return nil, fmt.Errorf("format: a compression pipeline for codec NONE")
+	}
+	if blockSize < minPipelineBlock || blockSize > maxChunkLength {
+		return nil, fmt.Errorf("format: compression pipeline block size %d not in %d..%d", blockSize, minPipelineBlock, maxChunkLength)
+	}
+	workers = max(workers, 1)
+	p := &Pipeline{kind: kind, blockSize: blockSize, workers: workers}
+	for range workers {
+		c, err := NewBlockCompressor(kind, level, blockSize)
+		if err != nil {
+			return nil, err
+		}
+		p.comps = append(p.comps, c)
+		p.bound = c
+	}
+	return p, nil
+}
+
+// minPipelineBlock keeps a stream's chunk indexes within 32 bits: a stripe
+// would need 2^32 KiB in one stream to overflow them.
+const minPipelineBlock = 1 << 10
+
+// NewStream returns an empty stream whose chunks the pipeline compresses,
+// with pages from pool (as NewPooledOutStream). Its positions hold
+// placeholders until Resolve.
+func (p *Pipeline) NewStream(pool *PagePool) *OutStream {
+	s := NewPooledOutStream(p.kind, p.blockSize, p.bound, pool)
+	s.pipe = p
+	p.mu.Lock()
+	s.tag = uint32(len(p.streams))
+	p.streams = append(p.streams, s)
+	if int(s.tag) < len(p.kept) {
+		// A writer creates its streams in the same order every stripe:
+		// the stream of this tag last time had about as many chunks.
+		k := &p.kept[s.tag]
+		s.jobs, s.starts, s.heldAt = k.jobs, k.starts, k.heldAt
+		*k = streamScratch{}
+	}
+	p.mu.Unlock()
+	return s
+}
+
+// Finish waits for every chunk of the registered streams and stores it,
+// returning the first error of a stream's compression. Their sizes and
+// bytes are then final, and Resolve can be called.
+func (p *Pipeline) Finish() error {
+	p.mu.Lock()
+	streams := p.streams
+	p.mu.Unlock()
+	var first error
+	for _, s := range streams {
+		if err := s.storeJobs(len(s.jobs)); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Resolve replaces the placeholders in positions by the offsets they stand
+// for. Call it after Finish.
+func (p *Pipeline) Resolve(positions []uint64) error {
+	for i, v := range positions {
+		if v&virtualBit == 0 {
+			continue
+		}
+		tag, idx := int(v>>32&(1<<31-1)), int(v&(1<<32-1))
+		if tag >= len(p.streams) {
+			return fmt.Errorf("format: position of unknown stream %d", tag)
+		}
+		s := p.streams[tag]
+		switch {
+		case len(s.jobs) > 0:
+			return fmt.Errorf("format: position resolved before its stream's chunks are stored")
+		case idx < len(s.starts):
+			positions[i] = uint64(s.starts[idx])
+		case idx == len(s.starts):
+			positions[i] = uint64(s.n)
+		default:
+			return fmt.Errorf("format: position in chunk %d of a stream of %d chunks", idx, len(s.starts))
+		}
+	}
+	return nil
+}
+
+// Forget drops the registered streams, which must no longer be resolved
+// against: a writer calls it when it has released a stripe's streams.
+func (p *Pipeline) Forget() {
+	p.mu.Lock()
+	if len(p.kept) < len(p.streams) {
+		p.kept = append(p.kept, make([]streamScratch, len(p.streams)-len(p.kept))...)
+	}
+	for i, s := range p.streams {
+		if len(s.jobs) == 0 { // released, as it should be
+			p.kept[i] = streamScratch{s.jobs[:0], s.starts[:0], s.heldAt[:0]}
+			s.jobs, s.starts, s.heldAt = nil, nil, nil
+		}
+	}
+	clear(p.streams)
+	p.streams = p.streams[:0]
+	p.mu.Unlock()
+}
+
+// streamScratch is what a stream's slices grew to, for the stream of the
+// same tag in the next stripe.
+type streamScratch struct {
+	jobs           []*chunkJob
+	starts, heldAt []int64
+}
+
+// virtualBit marks a placeholder position: virtualBit | tag<<32 | chunk.
+// No real position comes near 2^63.
+const virtualBit = 1 << 63
+
+func virtualPos(tag uint32, chunk int) uint64 {
+	return virtualBit | uint64(tag)<<32 | uint64(uint32(chunk))
+}
+
+// chunkJob is one chunk being compressed. The pipeline keeps finished jobs
+// for the next chunks.
+type chunkJob struct {
+	src      []byte // the chunk, in a buffer the job owns
+	out      []byte // compressed form
+	err      error
+	finished atomic.Bool    // out and err are set
+	done     sync.WaitGroup // Done when finished
+}
+
+// submit queues j, starting a goroutine to work the queue unless workers
+// of them already do. The goroutines end when the queue is empty, so an
+// idle pipeline (and a writer never closed) holds none.
+func (p *Pipeline) submit(j *chunkJob) {
+	j.done.Add(1)
+	p.mu.Lock()
+	if p.head > 0 && p.head >= len(p.queue)/2 {
+		n := copy(p.queue, p.queue[p.head:])
+		clear(p.queue[n:])
+		p.queue, p.head = p.queue[:n], 0
+	}
+	p.queue = append(p.queue, j)
+	start := p.active < p.workers
+	if start {
+		p.active++
+	}
+	p.mu.Unlock()
+	if start {
+		go p.work()
+	}
+}
+
+// work compresses queued jobs in order until the queue is empty.
+func (p *Pipeline) work() {
+	p.mu.Lock()
+	c := p.comps[len(p.comps)-1]
+	p.comps = p.comps[:len(p.comps)-1]
+	for p.head < len(p.queue) {
+		j := p.queue[p.head]
+		p.queue[p.head] = nil
+		p.head++
+		if p.head == len(p.queue) {
+			p.queue, p.head = p.queue[:0], 0
+		}
+		out := p.getOutLocked()
+		p.mu.Unlock()
+		z, err := c.Compress(out, j.src)
+		if cap(z) == 0 || &z[:1][0] != &out[:1][0] {
+			p.putOut(out) // the compressor made its own
+		}
+		j.out, j.err = z, err
+		j.finished.Store(true)
+		j.done.Done()
+		p.mu.Lock()
+	}
+	p.comps = append(p.comps, c)
+	p.active--
+	p.mu.Unlock()
+}
+
+// newJob returns a job for chunk src.
+func (p *Pipeline) newJob(src []byte) *chunkJob {
+	p.mu.Lock()
+	var j *chunkJob
+	if k := len(p.jobs) - 1; k >= 0 {
+		j = p.jobs[k]
+		p.jobs[k] = nil
+		p.jobs = p.jobs[:k]
+	}
+	p.mu.Unlock()
+	if j == nil {
+		j = new(chunkJob)
+	}
+	j.src = src
+	return j
+}
+
+// putJob keeps a finished job, its buffers given back, for another chunk.
+func (p *Pipeline) putJob(j *chunkJob) {
+	j.src, j.out, j.err = nil, nil, nil
+	j.finished.Store(false)
+	p.mu.Lock()
+	p.jobs = append(p.jobs, j)
+	p.mu.Unlock()
+}
+
+func (p *Pipeline) getOutLocked() []byte {
+	if n := len(p.outs); n > 0 {
+		b := p.outs[n-1]
+		p.outs[n-1] = nil
+		p.outs = p.outs[:n-1]
+		return b
+	}
+	return make([]byte, 0, p.outCap())
+}
+
+func (p *Pipeline) outCap() int { return compressBound(p.bound, p.blockSize) }
+
+// putOut keeps an output buffer for the next chunk; buffers of another
+// size are left to the garbage collector. The pipeline keeps no more
+// buffers than were in use at once, which maxStreamJobs bounds.
+func (p *Pipeline) putOut(b []byte) {
+	if cap(b) != p.outCap() {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.outs = append(p.outs, b[:0])
+}
