@@ -779,3 +779,63 @@ func FuzzZstdRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestZstdRepeatProbe checks the probe that sends chunks with hardly any
+// repeats straight to a literals-only frame: hex text takes that path
+// (the frame equals appendLiteralsFrame's, and is smaller than the
+// encoder's), while text with repeated words, integer runs and bytes that
+// Huffman coding barely shrinks still get the encoder's frame (or the
+// smaller of the two). Every output round-trips.
+func TestZstdRepeatProbe(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	words := []string{"carefully ", "final ", "deposits ", "sleep ", "quickly ", "blithely ", "regular ", "ideas "}
+	var text []byte
+	for len(text) < 256<<10 {
+		text = append(text, words[r.IntN(len(words))]...)
+	}
+	runs := make([]byte, 256<<10)
+	for i := range runs {
+		runs[i] = byte(i / 300)
+	}
+	cases := []struct {
+		name     string
+		data     []byte
+		few      bool // fewRepeats
+		literals bool // the literals-only frame is taken without the encoder
+	}{
+		{"hex", hexText(r, 256<<10), true, true},
+		{"hex 40 KiB", hexText(r, 40<<10), true, true},
+		{"words", text[:256<<10], false, false},
+		{"runs", runs, false, false},
+		// No repeats, but Huffman coding saves too little: the encoder.
+		{"skewed", skewedBytes(r, 256<<10), true, false},
+	}
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, 256<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := c.(*zstdCompressor)
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	for _, tc := range cases {
+		if got := z.fewRepeats(tc.data); got != tc.few {
+			t.Errorf("%s: fewRepeats %v, want %v", tc.name, got, tc.few)
+		}
+		out, err := c.Compress(nil, tc.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lits := z.appendLiteralsFrame(nil, tc.data)
+		enc := z.enc.EncodeAll(tc.data, nil)
+		if tc.literals {
+			if !bytes.Equal(out, lits) || len(out) >= len(enc) {
+				t.Errorf("%s: %d bytes; literals frame %d, encoder %d", tc.name, len(out), len(lits), len(enc))
+			}
+		} else if len(out) != len(enc) && (len(out) != len(lits) || len(lits) >= len(enc)) {
+			t.Errorf("%s: %d bytes; encoder %d, literals frame %d", tc.name, len(out), len(enc), len(lits))
+		}
+		back, err := d.Decompress(nil, out)
+		if err != nil || !bytes.Equal(back, tc.data) {
+			t.Fatalf("%s: round trip: %v", tc.name, err)
+		}
+	}
+}
