@@ -503,7 +503,7 @@ const zstdSlack = 64
 
 type zstdCompressor struct {
 	outBuffer
-	enc  *zstd.Encoder
+	enc   *zstd.Encoder
 	huff  huff0.Scratch // literals-only frames
 	alt   []byte        // a literals-only frame being built
 	probe *[1 << zstdProbeBits]uint32
