@@ -11,7 +11,8 @@ import (
 // the benchmark does (ZSTD, 64 MiB stripes, bloom filter on l_uuid, the
 // chunk converted into the batch), one 4,096-row chunk per iteration
 // (-write-batch sets another size),
-// cycling 64 chunks generated beforehand, serially and on two goroutines.
+// cycling 64 chunks generated beforehand, serially and on two goroutines,
+// and parquet-go's writer on the same chunks.
 // allocs/op and B/op are per batch; rows/s is the write rate, rows/cpu-s
 // the rows per CPU second of the process (all goroutines, garbage
 // collection included), which a busy machine disturbs less.
@@ -28,13 +29,23 @@ func BenchmarkWrite(b *testing.B) {
 				old := orcWriteParallel
 				orcWriteParallel = par
 				defer func() { orcWriteParallel = old }()
-				benchWriteTable(b, *writeBatch)
+				benchWriteTable(b, *writeBatch, newOrcWriter)
 			})
 		}
+		// parquet-go's GenericWriter on the same chunks, ZSTD, with row
+		// groups of 600,000 rows (about what a 64 MiB stripe holds), for
+		// a ratio taken in one run.
+		b.Run(table+"/parquet-go", func(b *testing.B) {
+			if err := setTable(table); err != nil {
+				b.Fatal(err)
+			}
+			defer setTable(tableDecimal)
+			benchWriteTable(b, *writeBatch, newPqgoWriter)
+		})
 	}
 }
 
-func benchWriteTable(b *testing.B, batch int) {
+func benchWriteTable(b *testing.B, batch int, newWriter func(io.Writer, string, writeConfig) (tableWriter, error)) {
 	const nChunks = 64
 	gen := NewGenerator(int64(nChunks*batch), 1)
 	chunks := make([]*Chunk, nChunks)
@@ -42,7 +53,7 @@ func benchWriteTable(b *testing.B, batch int) {
 		chunks[i] = new(Chunk)
 		gen.Next(chunks[i], batch)
 	}
-	w, err := newOrcWriter(io.Discard, "zstd", writeConfig{batch: batch, stripeSize: 64 << 20})
+	w, err := newWriter(io.Discard, "zstd", writeConfig{batch: batch, stripeSize: 64 << 20, rowGroupRows: 600_000})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -52,8 +52,13 @@ type Pipeline struct {
 }
 
 // NewPipeline returns a pipeline compressing with the codec and level (as
-// NewBlockCompressor takes them) on up to workers goroutines.
-func NewPipeline(kind orc.CompressionKind, level, blockSize, workers int) (*Pipeline, error) {
+// NewBlockCompressor takes them) on up to workers goroutines. Each worker
+// has a compressor of its own; own, when not nil, must compress the same
+// way (NewBlockCompressor with the same arguments) and serves as one of
+// them, so that a writer's compressor is not duplicated: the caller may use
+// it only while no chunk is in flight (before a stream's first chunk, or
+// after Finish or the streams' Release).
+func NewPipeline(kind orc.CompressionKind, level, blockSize, workers int, own Compressor) (*Pipeline, error) {
 	if kind == orc.CompressionNone {
 		return nil, fmt.Errorf("format: a compression pipeline for codec NONE")
 	}
@@ -62,7 +67,11 @@ func NewPipeline(kind orc.CompressionKind, level, blockSize, workers int) (*Pipe
 	}
 	workers = max(workers, 1)
 	p := &Pipeline{kind: kind, blockSize: blockSize, workers: workers}
-	for range workers {
+	if own != nil {
+		p.comps = append(p.comps, own)
+		p.bound = own
+	}
+	for len(p.comps) < workers {
 		c, err := NewBlockCompressor(kind, level, blockSize)
 		if err != nil {
 			return nil, err
@@ -99,7 +108,9 @@ func (p *Pipeline) NewStream(pool *PagePool) *OutStream {
 
 // Finish waits for every chunk of the registered streams and stores it,
 // returning the first error of a stream's compression. Their sizes and
-// bytes are then final, and Resolve can be called.
+// bytes are then final, and Resolve can be called. The output buffers the
+// pipeline kept are let go: a stripe ends here, and its streams are
+// written next.
 func (p *Pipeline) Finish() error {
 	p.mu.Lock()
 	streams := p.streams
@@ -110,6 +121,10 @@ func (p *Pipeline) Finish() error {
 			first = err
 		}
 	}
+	p.mu.Lock()
+	clear(p.outs)
+	p.outs = p.outs[:0]
+	p.mu.Unlock()
 	return first
 }
 

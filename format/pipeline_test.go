@@ -26,7 +26,7 @@ func TestPipelineSameAsImmediate(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := NewPipeline(kind, 0, block, 3)
+				p, err := NewPipeline(kind, 0, block, 3, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -124,7 +124,7 @@ func pipelineData(rng *rand.Rand, n int) []byte {
 // worker reaches the stream: at a Settle or at Finish, sticky, and that a
 // stream abandoned with chunks in flight is released cleanly.
 func TestPipelineErrors(t *testing.T) {
-	p, err := NewPipeline(orc.CompressionZlib, 0, 1<<10, 1)
+	p, err := NewPipeline(orc.CompressionZlib, 0, 1<<10, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestPipelineErrors(t *testing.T) {
 // TestPipelineResolveErrors checks that positions naming no stream or no
 // chunk are refused rather than replaced by a wrong offset.
 func TestPipelineResolveErrors(t *testing.T) {
-	p, err := NewPipeline(orc.CompressionZstd, 0, 1<<10, 2)
+	p, err := NewPipeline(orc.CompressionZstd, 0, 1<<10, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,10 +191,10 @@ func TestPipelineResolveErrors(t *testing.T) {
 			t.Errorf("Resolve(%x) succeeded", bad)
 		}
 	}
-	if _, err := NewPipeline(orc.CompressionNone, 0, 1<<10, 1); err == nil {
+	if _, err := NewPipeline(orc.CompressionNone, 0, 1<<10, 1, nil); err == nil {
 		t.Error("a pipeline for NONE")
 	}
-	if _, err := NewPipeline(orc.CompressionZstd, 0, 100, 1); err == nil {
+	if _, err := NewPipeline(orc.CompressionZstd, 0, 100, 1, nil); err == nil {
 		t.Error("a pipeline with 100-byte blocks")
 	}
 }

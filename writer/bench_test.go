@@ -491,7 +491,7 @@ type heapRun struct {
 // fullest moment) and after every further 4 MiB written; all heap objects
 // are sampled every 2 ms in the background. The base is the heap before the
 // batch is allocated, so the peak counts the batch as well as the writer.
-func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64) heapRun {
+func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64, opts ...writer.Option) heapRun {
 	liveNow := func() uint64 {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -541,7 +541,7 @@ func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int,
 		}
 	}()
 	start := time.Now()
-	w, err := writer.NewWriter(out, s, writer.WithStripeSize(stripe))
+	w, err := writer.NewWriter(out, s, append([]writer.Option{writer.WithStripeSize(stripe)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

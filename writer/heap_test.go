@@ -1,16 +1,23 @@
 package writer_test
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/writer"
 )
 
 // TestHeapBound writes several stripes of the 16-column lineitem table and
 // of the 200-column table with 8 MiB stripes and checks that the peak live
 // heap while writing (measured exactly, after a forced collection, at every
 // stripe's fullest moment and every 16 batches; see peakHeap) stays within
-// 1.5 x the stripe size plus one batch. TestPeakHeap (ORC_PEAK_HEAP=1) does
+// 1.5 x the stripe size plus one batch, serially and, for lineitem, on two
+// goroutines, where each compression worker past the first adds a
+// compressor (measured here: some 2.8 MiB for ZSTD) and each worker two
+// chunks in flight. TestPeakHeap (ORC_PEAK_HEAP=1) does
 // the same at the default 64 MiB over tens of millions of rows.
 func TestHeapBound(t *testing.T) {
 	if testing.Short() {
@@ -20,21 +27,26 @@ func TestHeapBound(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rows int
-	}{{"lineitem", 600_000}, {"wide", 40_000}} {
-		t.Run(c.name, func(t *testing.T) {
+		par  int
+	}{{"lineitem", 600_000, 1}, {"wide", 40_000, 1}, {"lineitem", 600_000, 2}} {
+		t.Run(fmt.Sprintf("%s/par=%d", c.name, c.par), func(t *testing.T) {
 			var run heapRun
 			var s *orc.Schema
+			opt := writer.WithParallelism(c.par)
 			switch c.name {
 			case "lineitem":
 				gen := newLineitemGen(6)
 				s = orc.MustParseSchema(lineitemSchema)
-				run = peakHeap(t, s, func(b *orc.Batch, n int) { gen.fill(b, n) }, c.rows, stripe)
+				run = peakHeap(t, s, func(b *orc.Batch, n int) { gen.fill(b, n) }, c.rows, stripe, opt)
 			default:
 				gen := newWideGen(6)
 				s = gen.schema
-				run = peakHeap(t, s, gen.fill, c.rows, stripe)
+				run = peakHeap(t, s, gen.fill, c.rows, stripe, opt)
 			}
 			limit := 1.5*stripe + float64(run.batch)
+			if c.par > 1 {
+				limit += float64(c.par-1)*compressorBytes(t) + float64(2*int64(c.par)*defaultBlock(stripe, s))
+			}
 			t.Logf("%d columns, %d stripes (largest %.1f MiB): peak live heap %.1f MiB = %.2f x stripe size, limit %.1f MiB; all heap objects incl. garbage %.1f MiB; peak %s",
 				s.MaxID(), run.stripes, float64(run.largest)/(1<<20), float64(run.live)/(1<<20), float64(run.live)/stripe,
 				limit/(1<<20), float64(run.alloc)/(1<<20), run.at)
@@ -47,4 +59,41 @@ func TestHeapBound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compressorBytes is the live heap of one ZSTD compressor for the default
+// block, after it has compressed a chunk.
+func compressorBytes(t *testing.T) float64 {
+	src := make([]byte, 256<<10)
+	for i := range src {
+		src[i] = byte(i * 7 / 13)
+	}
+	live := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := live()
+	c, err := format.NewBlockCompressor(orc.CompressionZstd, 0, len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compress(nil, src); err != nil {
+		t.Fatal(err)
+	}
+	n := live() - before
+	runtime.KeepAlive(c)
+	return float64(n)
+}
+
+// defaultBlock is the writer's compression block for the stripe size and
+// schema (see WithCompressionBlockSize).
+func defaultBlock(stripe int64, s *orc.Schema) int64 {
+	limit := stripe / (20 * int64(s.MaxID()+1))
+	n := int64(4 << 10)
+	for n < 256<<10 && n < limit {
+		n <<= 1
+	}
+	return n
 }

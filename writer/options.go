@@ -55,9 +55,13 @@ const SoftwareVersion = "orcgo-0.1.0"
 // go to a compression pipeline (format.Pipeline) that runs beside the
 // encoding and may still be compressing the last batch's chunks when
 // Write returns: the batch is no longer read by then, and Close waits for
-// all. The file is the same as with n = 1. It helps with costly codecs
-// (ZSTD, ZLIB) and wide tables; a schema whose root is not a struct, or
-// has one field, writes serially. Default 1; 1 to 64.
+// all. The file is the same as with n = 1. Memory: each worker past the
+// first has a compressor of its own (some 2.8 MiB for ZSTD), and each
+// stream has up to 4 chunks in flight, uncompressed and compressed, which
+// the stripe size does not count (it cannot, for the file to be the same).
+// It helps with costly codecs (ZSTD, ZLIB) and wide tables; a schema whose
+// root is not a struct, or has one field, writes serially. Default 1; 1 to
+// 64.
 func WithParallelism(n int) Option {
 	return func(cfg *config) error {
 		if n < 1 || n > 64 {

@@ -55,7 +55,7 @@ func (w *Writer) setupParallel() error {
 	if w.cfg.compression != orc.CompressionNone && w.cfg.blockSize >= minPipelineBlock {
 		// Chunks are compressed by the pipeline's n workers, apart
 		// from the encoding, so the groups need no compressors.
-		p, err := format.NewPipeline(w.cfg.compression, w.cfg.level, w.cfg.blockSize, n)
+		p, err := format.NewPipeline(w.cfg.compression, w.cfg.level, w.cfg.blockSize, n, w.comp)
 		if err != nil {
 			return err
 		}

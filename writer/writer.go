@@ -623,6 +623,10 @@ func (w *Writer) settlePipeline() error {
 	if err := w.pipe.Finish(); err != nil {
 		return err
 	}
+	// The chunk buffers of the compressed chunks are back in the pool,
+	// where the next stripe's streams would not want so many: let them go
+	// before the stripe is written (releaseStreams would, after).
+	w.pool.Trim()
 	for _, c := range w.cols {
 		for _, e := range c.base().entries {
 			if err := w.pipe.Resolve(e.Positions); err != nil {
