@@ -203,6 +203,7 @@ func main() {
 	flag.IntVar(&orcWriteParallel, "orc-write-parallel", 1, "goroutines the orcgo writer encodes and compresses columns on (writer.WithParallelism); 1 matches the single-threaded Parquet writers")
 	flag.IntVar(&orcBlockSize, "orc-block-size", 0, "orcgo compression block size in bytes (writer.WithCompressionBlockSize; 0: the writer's default)")
 	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
+	flag.IntVar(&zstdLevel, "zstd-level", 0, "ZSTD level for orcgo and parquet-go alike (1..22, as libzstd numbers them; 0: each library's default, level 3 for both)")
 	flag.IntVar(&orcColumns, "orc-columns", 1, "goroutines the orcgo reader decodes a batch's columns on (reader.WithColumnParallelism); 1 matches the single-threaded Parquet readers")
 	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (1 MiB)")
 	flag.IntVar(&o.orcPar, "orc-parallel", 0, "run orcgo's queries only with reader.WithParallelism(N), whatever -parallel lists (0: follow -parallel)")

@@ -82,6 +82,8 @@ func newOrcWriter(out io.Writer, codec string, cfg writeConfig) (tableWriter, er
 	}
 	if orcLevel > 0 && ck != orc.CompressionSnappy && ck != orc.CompressionNone {
 		opts = append(opts, writer.WithCompressionLevel(orcLevel))
+	} else if zstdLevel > 0 && ck == orc.CompressionZstd {
+		opts = append(opts, writer.WithCompressionLevel(zstdLevel))
 	}
 	w, err := writer.NewWriter(out, schema, opts...)
 	if err != nil {
@@ -173,6 +175,10 @@ var orcUseSarg = true
 // and codec level (flags -orc-block-size, -orc-level; 0 keeps the writer's
 // defaults).
 var orcBlockSize, orcLevel int
+
+// zstdLevel is the ZSTD level of both orcgo and parquet-go (-zstd-level;
+// 0: their defaults).
+var zstdLevel int
 
 // orcColumns is how many goroutines the orcgo reader decodes a batch's
 // columns on (flag -orc-columns, reader.WithColumnParallelism).

@@ -15,6 +15,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	kzstd "github.com/klauspost/compress/zstd"
 )
 
 // pqRow is one lineitem row. Low-cardinality columns are dictionary
@@ -67,6 +69,9 @@ type pqRowDouble struct {
 func pqgoCodec(codec string) (compress.Codec, error) {
 	switch codec {
 	case "zstd":
+		if zstdLevel > 0 {
+			return &zstd.Codec{Level: kzstd.EncoderLevelFromZstd(zstdLevel)}, nil
+		}
 		return &zstd.Codec{}, nil
 	case "snappy":
 		return &snappy.Codec{}, nil

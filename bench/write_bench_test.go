@@ -78,3 +78,7 @@ func benchWriteTable(b *testing.B, batch int, newWriter func(io.Writer, string, 
 //
 //	go test -run '^$' -bench Write -write-batch 16384
 var writeBatch = flag.Int("write-batch", 4096, "rows per batch in BenchmarkWrite")
+
+func init() {
+	flag.IntVar(&zstdLevel, "write-zstd-level", 0, "ZSTD level of both writers in BenchmarkWrite (0: their defaults)")
+}
