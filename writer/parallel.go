@@ -40,6 +40,7 @@ type fieldGroups struct {
 	comps []format.Compressor // per group; comps[0] is the writer's own
 	group []int               // per root field
 	runs  []groupRun          // per group, runGroups' results
+	cost  []float64           // redeal's scratch
 }
 
 // setupParallel prepares column-parallel writing when it is asked for and
@@ -112,6 +113,28 @@ func (w *Writer) dealFields() {
 		b := f.base()
 		b.prevNanos, b.nanos = b.nanos, 0
 	}
+}
+
+// redeal deals the fields again by the time each took so far in the
+// stripe; Write calls it at every row group's end. Only with a pipeline:
+// the groups then have no compressors of their own, so a field may move
+// to another goroutine between any two runs, and the guess the first
+// stripe starts with lasts one row group rather than the whole stripe.
+func (w *Writer) redeal() {
+	fg := w.par
+	if fg == nil || w.pipe == nil {
+		return
+	}
+	sw := w.root.(*structWriter)
+	fg.cost = grow(fg.cost, len(sw.fields))
+	for i, f := range sw.fields {
+		n := f.base().nanos
+		if n <= 0 {
+			return
+		}
+		fg.cost[i] = float64(n)
+	}
+	fanout.Deal(fg.cost, len(fg.comps), fg.group)
 }
 
 // guessCost is a field's relative cost before any has been measured.

@@ -324,6 +324,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 		if ending {
 			w.groupOpen = false
 			w.groupRows = 0
+			w.redeal()
 		}
 		full, err := w.stripeFull()
 		if err != nil {
