@@ -110,6 +110,37 @@ func (e *IntRLEv2Encoder) Write(v int64) error {
 // WriteValues adds vs in order.
 func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
 	for _, v := range vs {
+		// The common cases inline, short of a full run, where write
+		// does the same: a value unlike the last one held after values
+		// that do not end in a repeat (rep 1: no repeat run to end or
+		// cut, and rep stays 1), and a value equal to all held ones.
+		if n := e.n; n > 0 && n < v2MaxRun-1 {
+			last := e.lits[n-1]
+			if v == last && e.rep == n {
+				// Another copy of the value every held one is:
+				// nothing to cut, and the OR and deltas stand.
+				e.lits[n] = v
+				e.n, e.rep = n+1, n+1
+				continue
+			}
+			if v != last && e.rep == 1 {
+				d := v - last
+				e.inc = e.inc && d >= 0
+				e.dec = e.dec && d <= 0
+				if d < 0 {
+					d = -d
+				}
+				e.dor |= uint64(d)
+				e.lits[n] = v
+				e.n = n + 1
+				if e.signed {
+					e.or |= uint64(v<<1) ^ uint64(v>>63)
+				} else {
+					e.or |= uint64(v)
+				}
+				continue
+			}
+		}
 		e.write(v)
 	}
 	return e.err

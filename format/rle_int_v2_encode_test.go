@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -370,5 +371,40 @@ func TestIntRLEv2EncoderSortedDuplicates(t *testing.T) {
 			t.Errorf("signed %v: %d bytes for %d values, want at most %d", signed, len(enc), len(vals), max)
 		}
 		equalInts(t, "sorted duplicates", decodeV2(t, enc, len(vals), signed), vals)
+	}
+}
+
+// TestIntRLEv2WriteValuesSameAsWrite checks that WriteValues, with its
+// inlined common case, writes the bytes of one Write per value, on the
+// adversarial sets and random data, handed over in slices of random
+// lengths with Flushes between some of them.
+func TestIntRLEv2WriteValuesSameAsWrite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	sets := adversarialSets()
+	for i := range 30 {
+		sets[fmt.Sprint("random ", i)] = randomInts(rng, rng.IntN(5000), i%2 == 0)
+	}
+	for name, vals := range sets {
+		for _, signed := range []bool{false, true} {
+			one, bulk := &sinkBuf{}, &sinkBuf{}
+			e1, e2 := NewIntRLEv2Encoder(one, signed), NewIntRLEv2Encoder(bulk, signed)
+			for rest := vals; len(rest) > 0; {
+				k := min(len(rest), 1+rng.IntN(700))
+				for _, v := range rest[:k] {
+					e1.Write(v)
+				}
+				e2.WriteValues(rest[:k])
+				if rng.IntN(8) == 0 {
+					e1.Flush()
+					e2.Flush()
+				}
+				rest = rest[k:]
+			}
+			e1.Flush()
+			e2.Flush()
+			if !bytes.Equal(one.Bytes(), bulk.Bytes()) {
+				t.Fatalf("%s, signed %v: WriteValues wrote %d bytes, Write %d", name, signed, bulk.Len(), one.Len())
+			}
+		}
 	}
 }
