@@ -267,13 +267,18 @@ func (e *IntRLEv2Encoder) writeVariable(k int) {
 // encodeVariable appends the run for vals (1..512 values) to b.
 func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 	k := len(vals)
+	// The values as DIRECT packs them, and their width, in one pass.
+	zz := e.sc.tmp[:k]
 	var or uint64
 	if e.signed {
-		for _, v := range vals {
-			or |= Zigzag(v)
+		for i, v := range vals {
+			u := Zigzag(v)
+			zz[i] = u
+			or |= u
 		}
 	} else {
-		for _, v := range vals {
+		for i, v := range vals {
+			zz[i] = uint64(v)
 			or |= uint64(v)
 		}
 	}
@@ -281,20 +286,28 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 	directSize := 2 + packedLen(k, directW)
 
 	if k >= 2 {
+		// DELTA needs monotonic values: the scan stops at the first
+		// change of direction, which random data shows within a few.
 		first := vals[1] - vals[0]
 		inc, dec, fixed := true, true, true
-		lo, hi := vals[0], vals[0]
 		prev := vals[0]
 		for _, v := range vals[1:] {
 			inc = inc && v >= prev
 			dec = dec && v <= prev
+			if !inc && !dec {
+				break
+			}
 			fixed = fixed && v-prev == first
-			lo, hi = min(lo, v), max(hi, v)
 			prev = v
 		}
-		// hi-lo wraps negative exactly when the range does not fit int64;
-		// when it fits, no delta overflows.
-		if hi-lo >= 0 {
+		// Monotonic: the range is between the ends. hi-lo wraps negative
+		// exactly when it does not fit int64; when it fits, no delta
+		// overflows.
+		lo, hi := vals[0], vals[k-1]
+		if dec {
+			lo, hi = hi, lo
+		}
+		if (inc || dec) && hi-lo >= 0 {
 			base := e.encoded(vals[0])
 			headSize := 2 + uvarintLen(base) + uvarintLen(Zigzag(first))
 			switch {
@@ -302,7 +315,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 				if headSize < directSize {
 					return e.appendDelta(b, vals, base, first, 0)
 				}
-			case first != 0 && (inc || dec):
+			case first != 0:
 				var absOr uint64 // OR of the packed |deltas|, for their bit length
 				for i := 2; i < k; i++ {
 					dl := vals[i] - vals[i-1]
@@ -315,7 +328,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 				if headSize+packedLen(k-2, w) < directSize {
 					return e.appendDelta(b, vals, base, first, w)
 				}
-			case inc || dec:
+			default:
 				// Opens with equal values (not all: that is fixed). A
 				// DELTA run cannot start there (a delta base of 0 leaves
 				// the direction open), so try the equal values as their
@@ -333,17 +346,11 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 					return b
 				}
 				b = b[:start]
+				// The two parts packed their values in the scratch.
+				for i, v := range vals {
+					zz[i] = e.encoded(v)
+				}
 			}
-		}
-	}
-	zz := e.sc.tmp[:k]
-	if e.signed {
-		for i, v := range vals {
-			zz[i] = Zigzag(v)
-		}
-	} else {
-		for i, v := range vals {
-			zz[i] = uint64(v)
 		}
 	}
 	b = append(b, v2Direct<<6|codeFromWidth[directW]<<1|byte((k-1)>>8), byte(k-1))
