@@ -492,12 +492,7 @@ type heapRun struct {
 // are sampled every 2 ms in the background. The base is the heap before the
 // batch is allocated, so the peak counts the batch as well as the writer.
 func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64, opts ...writer.Option) heapRun {
-	liveNow := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
+	liveNow := liveHeap
 	var run heapRun
 	out := newTailKeeper() // before the base: the test's, not the writer's
 	base := liveNow()

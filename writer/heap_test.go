@@ -68,13 +68,7 @@ func compressorBytes(t *testing.T) float64 {
 	for i := range src {
 		src[i] = byte(i * 7 / 13)
 	}
-	live := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := live()
+	before := liveHeap()
 	c, err := format.NewBlockCompressor(orc.CompressionZstd, 0, len(src))
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +76,7 @@ func compressorBytes(t *testing.T) float64 {
 	if _, err := c.Compress(nil, src); err != nil {
 		t.Fatal(err)
 	}
-	n := live() - before
+	n := liveHeap() - before
 	runtime.KeepAlive(c)
 	return float64(n)
 }
@@ -96,4 +90,12 @@ func defaultBlock(stripe int64, s *orc.Schema) int64 {
 		n <<= 1
 	}
 	return n
+}
+
+// liveHeap returns the live heap after a forced collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }

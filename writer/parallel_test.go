@@ -38,14 +38,7 @@ func TestParallelSameBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, b := range batches {
-				if err := w.Write(b); err != nil {
-					t.Fatalf("parallelism %d: %v", par, err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			writeAndClose(t, w, batches, par)
 			return buf.Bytes()
 		}
 		want := write(1)
@@ -100,14 +93,7 @@ func TestParallelSameBytesBySize(t *testing.T) {
 				if err := w.Reset(&buf); err != nil {
 					t.Fatal(err)
 				}
-				for _, b := range batches {
-					if err := w.Write(b); err != nil {
-						t.Fatalf("parallelism %d: %v", par, err)
-					}
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
+				writeAndClose(t, w, batches, par)
 				r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 				if err != nil {
 					t.Fatal(err)
@@ -127,5 +113,18 @@ func TestParallelSameBytesBySize(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// writeAndClose writes the batches with w and closes it.
+func writeAndClose(t *testing.T, w *writer.Writer, batches []*orc.Batch, par int) {
+	t.Helper()
+	for _, b := range batches {
+		if err := w.Write(b); err != nil {
+			t.Fatalf("parallelism %d: %v", par, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
