@@ -49,6 +49,7 @@ type bytesWriter struct {
 	idEnc     *format.IntRLEv2Encoder // writes idBuf
 	nvalues   int                     // ids in idBuf
 	idScratch []int64
+	lenBatch  []int64 // direct values' lengths in write, for one WriteValues
 	marks     []int // nvalues at the start of each row group not yet positioned
 	markGroup []int // entry index of each mark
 	dictSize  int   // keys in the finished stripe's dictionary
@@ -159,6 +160,7 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 	vec := v.(*orc.BytesVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	ids := c.idScratch[:0]
+	lens := c.lenBatch[:0]
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
 			continue
@@ -169,9 +171,13 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			c.bloom.AddBytes(b)
 		}
 		if c.mode == modeDirect {
-			if err := c.writeDirect(b); err != nil {
+			// writeDirect, with the lengths written after the loop:
+			// nothing positions LENGTH until write returns (a mode
+			// switch below happens before any direct value).
+			if _, err := c.dataOut.Write(b); err != nil {
 				return err
 			}
+			lens = append(lens, int64(len(b)))
 			continue
 		}
 		id, added := c.dict.add(b)
@@ -187,6 +193,10 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 				return err
 			}
 		}
+	}
+	c.lenBatch = lens
+	if err := c.lengths.WriteValues(lens); err != nil {
+		return err
 	}
 	return c.bufferIDs(ids)
 }
@@ -358,15 +368,25 @@ func (c *bytesWriter) writeDictionary() error {
 	m := 0
 	err := c.replayIDs(func(first int, ids []int64) error {
 		for j, id := range ids {
+			ids[j] = int64(remap[id])
+		}
+		// The ids between two row groups' starts go to the encoder at
+		// once.
+		for j := 0; j < len(ids); {
 			for m < len(c.marks) && c.marks[m] == first+j {
 				if err := c.positionAligned(m, endIDRuns, idPositions); err != nil {
 					return err
 				}
 				m++
 			}
-			if err := c.ids.Write(int64(remap[id])); err != nil {
+			end := len(ids)
+			if m < len(c.marks) && c.marks[m]-first < end {
+				end = c.marks[m] - first
+			}
+			if err := c.ids.WriteValues(ids[j:end]); err != nil {
 				return err
 			}
+			j = end
 		}
 		return nil
 	})
