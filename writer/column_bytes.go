@@ -50,9 +50,9 @@ type bytesWriter struct {
 	nvalues   int                     // ids in idBuf
 	idScratch []int64
 	lenBatch  []int64 // direct values' lengths in write, for one WriteValues
-	marks     []int // nvalues at the start of each row group not yet positioned
-	markGroup []int // entry index of each mark
-	dictSize  int   // keys in the finished stripe's dictionary
+	marks     []int   // nvalues at the start of each row group not yet positioned
+	markGroup []int   // entry index of each mark
+	dictSize  int     // keys in the finished stripe's dictionary
 	scratch   []byte
 }
 
