@@ -17,6 +17,7 @@ type decimalWriter struct {
 	scales            *format.IntRLEv2Encoder
 	limit             orc.Int128 // 10^precision
 	buf               []byte
+	scaleRun          []int64 // the scale, once per value of a write, for one WriteValues
 }
 
 func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
@@ -30,7 +31,7 @@ func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) 
 	vec := v.(*orc.DecimalVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	buf := c.buf[:0]
-	scale := int64(c.node.Scale)
+	n := 0 // values written
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
 			continue
@@ -47,15 +48,22 @@ func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) 
 			return errDecimal(c.node, i, x, c.node.Scale)
 		}
 		buf = format.AppendVarint128(buf, x)
-		if err := c.scales.Write(scale); err != nil {
-			return err
-		}
+		n++
 		c.group.AddDecimal(x)
 		if c.bloom != nil {
 			c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
 		}
 	}
 	c.buf = buf
+	if len(c.scaleRun) < n {
+		c.scaleRun = make([]int64, n)
+		for i := range c.scaleRun {
+			c.scaleRun[i] = int64(c.node.Scale)
+		}
+	}
+	if err := c.scales.WriteValues(c.scaleRun[:n]); err != nil {
+		return err
+	}
 	_, err := c.dataOut.Write(buf)
 	return err
 }
@@ -111,10 +119,11 @@ const timestampEpoch2015 = 1420070400
 // RLE v2.
 type timestampWriter struct {
 	colBase
-	dataOut, nanoOut *format.OutStream
-	secs, nanos      *format.IntRLEv2Encoder
-	zone             *time.Location // nil for UTC
-	epoch            int64
+	dataOut, nanoOut  *format.OutStream
+	secs, nanos       *format.IntRLEv2Encoder
+	zone              *time.Location // nil for UTC
+	epoch             int64
+	secBatch, nsBatch []int64 // a write's values, for one WriteValues each
 }
 
 func (w *Writer) newTimestampWriter(node *orc.Schema) *timestampWriter {
@@ -148,6 +157,7 @@ func encodeNanos(n int64) int64 {
 func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.TimestampVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	secs, nss := c.secBatch[:0], c.nsBatch[:0]
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
 			continue
@@ -167,12 +177,8 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 		if instant < 0 && ns > 999_999 {
 			stored++
 		}
-		if err := c.secs.Write(stored); err != nil {
-			return err
-		}
-		if err := c.nanos.Write(encodeNanos(int64(ns))); err != nil {
-			return err
-		}
+		secs = append(secs, stored)
+		nss = append(nss, encodeNanos(int64(ns)))
 		// Statistics and bloom filters describe the value readers get
 		// back, which is not always the one written: a wall clock in a
 		// DST gap names no instant and reads back moved across the gap,
@@ -192,7 +198,11 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 			c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
 		}
 	}
-	return nil
+	c.secBatch, c.nsBatch = secs, nss
+	if err := c.secs.WriteValues(secs); err != nil {
+		return err
+	}
+	return c.nanos.WriteValues(nss)
 }
 
 func (c *timestampWriter) appendPositions(dst []uint64) []uint64 {
