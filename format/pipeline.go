@@ -131,15 +131,18 @@ func (p *Pipeline) Finish() error {
 // Resolve replaces the placeholders in positions by the offsets they stand
 // for. Call it after Finish.
 func (p *Pipeline) Resolve(positions []uint64) error {
+	p.mu.Lock()
+	streams := p.streams
+	p.mu.Unlock()
 	for i, v := range positions {
 		if v&virtualBit == 0 {
 			continue
 		}
 		tag, idx := int(v>>32&(1<<31-1)), int(v&(1<<32-1))
-		if tag >= len(p.streams) {
+		if tag >= len(streams) {
 			return fmt.Errorf("format: position of unknown stream %d", tag)
 		}
-		s := p.streams[tag]
+		s := streams[tag]
 		switch {
 		case len(s.jobs) > 0:
 			return fmt.Errorf("format: position resolved before its stream's chunks are stored")
