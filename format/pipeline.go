@@ -31,9 +31,10 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// Pipeline compresses the chunks of its streams on up to workers
-// goroutines at once. Its methods are safe for concurrent use, but each
-// stream is used by one goroutine at a time, as OutStream requires.
+// Pipeline compresses the chunks of its streams on other goroutines, as
+// many at once as NewPipeline's workers. Its methods are safe for
+// concurrent use, but each stream is used by one goroutine at a time, as
+// OutStream requires.
 type Pipeline struct {
 	kind      orc.CompressionKind
 	blockSize int
