@@ -64,7 +64,7 @@ type OutStream struct {
 	tag        uint32      // the stream's index in pipe
 	jobs       []*chunkJob // emitted chunks not stored yet, in order
 	pending    int64       // bytes of jobs' chunks, uncompressed, headers included
-	chunks     int         // chunks emitted since Reset
+	chunks     int         // chunks handed to pipe since Reset
 	markChunks int         // chunks emitted before the last Settle
 	starts     []int64     // per stored chunk, the bytes stored before it
 	heldAt     []int64     // per stored chunk, held after it
@@ -198,12 +198,8 @@ func (s *OutStream) emit(chunk []byte) error {
 		return nil
 	}
 	s.sinceMark += int64(chunkHeaderSize + len(chunk))
-	s.chunks++
-	if k := s.used - 1; k >= 0 {
-		pg := s.pages[k]
-		if cap(pg)-len(pg) >= chunkHeaderSize+compressBound(s.c, len(chunk)) {
-			return s.emitInPage(k, chunk)
-		}
+	if k, ok := s.roomInPage(len(chunk)); ok {
+		return s.emitInPage(k, chunk)
 	}
 	out := &s.cbuf
 	if b, ok := s.c.(buffered); ok {
@@ -216,15 +212,37 @@ func (s *OutStream) emit(chunk []byte) error {
 	if cap(z) >= cap(*out) {
 		*out = z[:0]
 	}
-	var h [chunkHeaderSize]byte
-	if len(z) < len(chunk) {
-		s.store(appendChunkHeader(h[:0], len(z), false))
-		s.store(z)
-	} else {
-		s.store(appendChunkHeader(h[:0], len(chunk), true))
-		s.store(chunk)
-	}
+	s.storeChunk(chunk, z)
 	return nil
+}
+
+// roomInPage returns the last page when it has room for a chunk of n bytes
+// at the compressor's worst case, with its header.
+func (s *OutStream) roomInPage(n int) (int, bool) {
+	k := s.used - 1
+	return k, k >= 0 && cap(s.pages[k])-len(s.pages[k]) >= chunkHeaderSize+compressBound(s.c, n)
+}
+
+// storeChunk stores a chunk compressed elsewhere: z, or src itself when z
+// is not smaller, in the last page when roomInPage, else across pages.
+func (s *OutStream) storeChunk(src, z []byte) {
+	orig := len(z) >= len(src)
+	payload := z
+	if orig {
+		payload = src
+	}
+	if k, ok := s.roomInPage(len(src)); ok {
+		pg := s.pages[k]
+		at := len(pg) + chunkHeaderSize
+		n := copy(pg[at:cap(pg)], payload)
+		putChunkHeader(pg[len(pg):at], n, orig)
+		s.pages[k] = pg[:at+n]
+		s.n += int64(chunkHeaderSize + n)
+		return
+	}
+	var h [chunkHeaderSize]byte
+	s.store(appendChunkHeader(h[:0], len(payload), orig))
+	s.store(payload)
 }
 
 // emitInPage compresses chunk straight into page k, the last, which has
@@ -294,7 +312,7 @@ func (s *OutStream) storeJobs(n int) error {
 			if j.err != nil {
 				s.fail(j.err)
 			} else {
-				s.storeChunk(j.src, j.out)
+				s.storeDeferred(j.src, j.out)
 			}
 		}
 		s.pending -= int64(chunkHeaderSize + len(j.src))
@@ -327,32 +345,13 @@ func (s *OutStream) dropJobs() {
 	s.pending = 0
 }
 
-// storeChunk stores a chunk compressed by the pipeline (z; src itself when
-// z is not smaller) where emit would have: in the last page when it has
-// room for the compressor's worst case, else across pages. It notes where
-// the chunk starts and what the pages hold after it.
-func (s *OutStream) storeChunk(src, z []byte) {
+// storeDeferred stores a chunk the pipeline compressed where emit would
+// have (storeChunk), noting where it starts and what the pages hold after
+// it.
+func (s *OutStream) storeDeferred(src, z []byte) {
 	s.starts = append(s.starts, s.n)
-	defer func() { s.heldAt = append(s.heldAt, s.held) }()
-	orig := len(z) >= len(src)
-	payload := z
-	if orig {
-		payload = src
-	}
-	if k := s.used - 1; k >= 0 {
-		pg := s.pages[k]
-		if cap(pg)-len(pg) >= chunkHeaderSize+compressBound(s.c, len(src)) {
-			at := len(pg) + chunkHeaderSize
-			n := copy(pg[at:cap(pg)], payload)
-			putChunkHeader(pg[len(pg):at], n, orig)
-			s.pages[k] = pg[:at+n]
-			s.n += int64(chunkHeaderSize + n)
-			return
-		}
-	}
-	var h [chunkHeaderSize]byte
-	s.store(appendChunkHeader(h[:0], len(payload), orig))
-	s.store(payload)
+	s.storeChunk(src, z)
+	s.heldAt = append(s.heldAt, s.held)
 }
 
 // Settle returns what the stream counts as holding, for deciding where a
