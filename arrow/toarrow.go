@@ -174,22 +174,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		return buildNarrow[int32](c, mem, v.(*orc.LongVector), sel, n, math.MinInt32, math.MaxInt32)
 	case orc.Long:
 		lv := v.(*orc.LongVector)
-		valid, nulls := validity(mem, lv.Nulls.Nulls, sel, n)
-		var buf *memory.Buffer
-		if sel == nil {
-			buf = c.share(mem, arrow.Int64Traits.CastToBytes(lv.Values[:n]))
-		} else {
-			buf = newBuffer(mem, n*8)
-			out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
-			for i, r := range sel {
-				if r >= 0 {
-					out[i] = lv.Values[r]
-				} else {
-					out[i] = 0
-				}
-			}
-		}
-		return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls), nil
+		return buildWide(c, mem, lv.Nulls.Nulls, lv.Values, sel, n), nil
 	case orc.Float:
 		dv := v.(*orc.DoubleVector)
 		valid, nulls := validity(mem, dv.Nulls.Nulls, sel, n)
@@ -211,22 +196,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls), nil
 	case orc.Double:
 		dv := v.(*orc.DoubleVector)
-		valid, nulls := validity(mem, dv.Nulls.Nulls, sel, n)
-		var buf *memory.Buffer
-		if sel == nil {
-			buf = c.share(mem, arrow.Float64Traits.CastToBytes(dv.Values[:n]))
-		} else {
-			buf = newBuffer(mem, n*8)
-			out := arrow.Float64Traits.CastFromBytes(buf.Bytes())
-			for i, r := range sel {
-				if r >= 0 {
-					out[i] = dv.Values[r]
-				} else {
-					out[i] = 0
-				}
-			}
-		}
-		return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls), nil
+		return buildWide(c, mem, dv.Nulls.Nulls, dv.Values, sel, n), nil
 	case orc.String, orc.Char, orc.Varchar, orc.Binary:
 		return c.buildBytes(mem, v.(*orc.BytesVector), sel, n)
 	case orc.Decimal:
@@ -384,6 +354,28 @@ func buildNarrow[T int8 | int16 | int32](c *toArrow, mem memory.Allocator, lv *o
 		out[i] = T(x)
 	}
 	return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls), nil
+}
+
+// buildWide converts bigint and double values, which Arrow lays out as ORC
+// does: without a selection the values are shared, with one they are
+// gathered (0 where a selected row is null).
+func buildWide[T int64 | float64](c *toArrow, mem memory.Allocator, nullMask []bool, values []T, sel []int, n int) arrow.ArrayData {
+	valid, nulls := validity(mem, nullMask, sel, n)
+	var buf *memory.Buffer
+	if sel == nil {
+		buf = c.share(mem, arrow.GetBytes(values[:n]))
+	} else {
+		buf = newBuffer(mem, n*8)
+		out := castSlice[T](buf.Bytes(), n)
+		for i, r := range sel {
+			if r >= 0 {
+				out[i] = values[r]
+			} else {
+				out[i] = 0
+			}
+		}
+	}
+	return newData(c.typ, n, []*memory.Buffer{valid, buf}, nil, nulls)
 }
 
 // buildBytes converts string and binary values. Without a selection the
