@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/huff0"
@@ -634,7 +635,7 @@ func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
 			last = 1
 		}
 		var lits []byte
-		if len(blk) >= zstdMinLiteralBlock {
+		if len(blk) >= zstdMinLiteralBlock && huffmanMayPay(blk) {
 			z.huff.Reuse = huff0.ReusePolicyNone
 			var err error
 			if lits, _, err = huff0.Compress4X(blk, &z.huff); err != nil {
@@ -667,6 +668,36 @@ func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
 		dst = append(dst, 0) // Number_of_Sequences = 0
 	}
 	return dst
+}
+
+// huffmanMayPay reports whether Huffman coding might save a quarter of
+// blk, judged by the entropy of the byte values at every 4th position: a
+// Huffman code takes at least that many bits a byte, so above 6.25 bits
+// (some margin over 6, for the sample) it cannot save a quarter. Without
+// it, every chunk of random or bit-packed numbers paid for a Huffman
+// table and a full coding pass (7-8 times the cost of the encoder's own
+// pass over such a chunk) only to be stored raw.
+func huffmanMayPay(blk []byte) bool {
+	var count [256]uint32
+	n := 0
+	for i := 0; i+3 < len(blk); i += 4 {
+		count[blk[i]]++
+		n++
+	}
+	if n < 256 {
+		return true
+	}
+	// bits = n*log2(n) - sum(c*log2(c))
+	var sum float64
+	for _, c := range count {
+		if c > 1 {
+			f := float64(c)
+			sum += f * math.Log2(f)
+		}
+	}
+	f := float64(n)
+	bits := (f*math.Log2(f) - sum) / f
+	return bits <= 6.25
 }
 
 // clampLimit bounds a caller's output limit to [0, maxChunkLength].

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/klauspost/compress/huff0"
+
 	"github.com/klauspost/compress/zstd"
 	"google.golang.org/protobuf/proto"
 
@@ -836,6 +838,50 @@ func TestZstdRepeatProbe(t *testing.T) {
 		back, err := d.Decompress(nil, out)
 		if err != nil || !bytes.Equal(back, tc.data) {
 			t.Fatalf("%s: round trip: %v", tc.name, err)
+		}
+	}
+}
+
+// TestHuffmanMayPay checks the entropy test that spares the literals-only
+// frame its Huffman pass: it must say no for random and bit-packed bytes,
+// yes for text from small alphabets, and never say no where Huffman coding
+// would have saved the quarter a coded block needs (which would change the
+// output).
+func TestHuffmanMayPay(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	random := make([]byte, zstdMaxBlock)
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	if huffmanMayPay(random) {
+		t.Error("random bytes: may pay")
+	}
+	if huffmanMayPay(skewedBytes(r, zstdMaxBlock)) {
+		t.Error("skewed bytes (7.4 bits a byte): may pay")
+	}
+	if !huffmanMayPay(hexText(r, zstdMaxBlock)) {
+		t.Error("hex text: may not pay")
+	}
+	var h huff0.Scratch
+	for _, k := range []int{2, 16, 40, 60, 64, 66, 70, 76, 80, 90, 128, 200, 256} {
+		for _, zipf := range []bool{false, true} {
+			blk := make([]byte, zstdMaxBlock)
+			z := rand.NewZipf(rand.New(rand.NewPCG(uint64(k), 3)), 1.1, 1, uint64(k-1))
+			for i := range blk {
+				if zipf {
+					blk[i] = byte(z.Uint64())
+				} else {
+					blk[i] = byte(r.IntN(k))
+				}
+			}
+			if huffmanMayPay(blk) {
+				continue
+			}
+			h.Reuse = huff0.ReusePolicyNone
+			out, _, err := huff0.Compress4X(blk, &h)
+			if err == nil && 5+len(out)+1 <= len(blk)-len(blk)>>zstdMinLiteralGain {
+				t.Errorf("%d symbols (zipf %v): judged not to pay, but Huffman codes it in %d of %d bytes", k, zipf, len(out), len(blk))
+			}
 		}
 	}
 }
