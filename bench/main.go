@@ -155,27 +155,28 @@ func parseParallel(list string) ([]int, error) {
 }
 
 type options struct {
-	table      string
-	columns    bool
-	sf         float64
-	rows       int64
-	runs       int
-	dir        string
-	keep       bool
-	batch      int
-	rgRows     int64
-	stripeSize int64
-	seed       uint64
-	json       bool
-	jsonFile   string
-	libs       string
-	codecs     string
-	queries    string
-	cpuprofile string
-	profile    string
-	quiet      bool
-	parallel   []int // goroutines each query reads on, one report row per entry (nil: 1)
-	orcPar     int   // orcgo's only parallelism, overriding parallel (0: follow parallel)
+	table       string
+	columns     bool
+	sf          float64
+	rows        int64
+	runs        int
+	dir         string
+	keep        bool
+	batch       int
+	rgRows      int64
+	stripeSize  int64
+	seed        uint64
+	json        bool
+	jsonFile    string
+	libs        string
+	codecs      string
+	queries     string
+	cpuprofile  string
+	heapprofile string
+	profile     string
+	quiet       bool
+	parallel    []int // goroutines each query reads on, one report row per entry (nil: 1)
+	orcPar      int   // orcgo's only parallelism, overriding parallel (0: follow parallel)
 }
 
 func main() {
@@ -197,6 +198,7 @@ func main() {
 	flag.StringVar(&o.codecs, "codecs", "", "comma-separated codecs to run (zstd,snappy,none; default all)")
 	flag.StringVar(&o.queries, "queries", "", "comma-separated queries to run (Q1..Q6; default all)")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the -profile measurement to this file")
+	flag.StringVar(&o.heapprofile, "heapprofile", "", "with -profile LIB/CODEC:write, write a heap profile of what was live when the write's heap grew highest to this file")
 	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
 	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
@@ -596,6 +598,10 @@ func profile(o options, sides, readers []*side, queries []*Query, cfg writeConfi
 		return err
 	}
 	defer pprof.StopCPUProfile()
+	if q == nil && o.heapprofile != "" {
+		peakProfile = o.heapprofile
+		defer func() { peakProfile = "" }()
+	}
 	for range o.runs {
 		if q == nil {
 			p := path(s) + ".profile"

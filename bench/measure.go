@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -84,6 +85,22 @@ type heapSampler struct {
 	peak atomic.Uint64
 }
 
+// peakProfile, when set, names a file that every sampler rewrites with a
+// heap profile each time its peak grows by 4 MiB or more. Its in-use figures
+// are those of the last collection before the sample, so the final file
+// shows what was live when the heap's highest growth began (flag
+// -heapprofile).
+var peakProfile string
+
+func writePeakProfile() {
+	f, err := os.Create(peakProfile)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("heap").WriteTo(f, 0)
+}
+
 var heapMetric = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 
 func heapNow(s []metrics.Sample) uint64 {
@@ -110,6 +127,7 @@ func startHeap(interval time.Duration) *heapSampler {
 		defer h.done.Done()
 		t := time.NewTicker(interval)
 		defer t.Stop()
+		profiled := h.base
 		for {
 			select {
 			case <-h.stop:
@@ -117,6 +135,10 @@ func startHeap(interval time.Duration) *heapSampler {
 			case <-t.C:
 				if v := heapNow(s); v > h.peak.Load() {
 					h.peak.Store(v)
+					if peakProfile != "" && v >= profiled+4<<20 {
+						writePeakProfile()
+						profiled = v
+					}
 				}
 			}
 		}
