@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 
 	"github.com/orcgo/orc"
@@ -166,11 +167,28 @@ func (a *Accumulator) AddBytes(v []byte) {
 	a.bsum += int64(len(v))
 }
 
+// AddBytesRepeat records n copies of v: AddBytes n times, at the cost of
+// one.
+func (a *Accumulator) AddBytesRepeat(v []byte, n uint64) {
+	if n == 0 {
+		return
+	}
+	a.AddBytes(v)
+	a.count += n - 1
+	a.bsum += int64(n-1) * int64(len(v))
+}
+
 // bytesLess reports whether a sorts before b, unsigned. Most values differ
-// from the minimum and maximum in their first byte (the more so as the
-// bounds spread), which decides without calling bytes.Compare.
+// from the minimum and maximum in their first 8 bytes, or in their first
+// byte when shorter (the more so as the bounds spread), which decides
+// without calling bytes.Compare.
 func bytesLess(a, b []byte) bool {
-	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+	if len(a) >= 8 && len(b) >= 8 {
+		// The first 8 bytes as big-endian words order as the bytes do.
+		if x, y := binary.BigEndian.Uint64(a), binary.BigEndian.Uint64(b); x != y {
+			return x < y
+		}
+	} else if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
 		return a[0] < b[0]
 	}
 	return bytes.Compare(a, b) < 0
@@ -194,6 +212,47 @@ func (a *Accumulator) AddDecimal(v orc.Int128) {
 		}
 		a.decSum = s
 	}
+}
+
+// AddDecimal64s records n decimal values that all fit an int64 unscaled,
+// given by their least, greatest and sum, as n calls of AddDecimal would,
+// and reports whether it did. It declines (recording nothing) when the
+// sum so far is too large for that to be sure: AddDecimal gives up the sum
+// when any partial sum needs more than 38 digits, and a partial sum of the
+// n values may reach past their total. Under 2^100 so far, with n below
+// 2^36, no partial sum can reach 10^38 (about 2^126).
+func (a *Accumulator) AddDecimal64s(min, max int64, sum orc.Int128, n uint64) bool {
+	if n == 0 {
+		return true
+	}
+	if n >= 1<<36 {
+		return false
+	}
+	if !a.decSumOverflow {
+		if m := a.decSum; m.Hi >= 1<<36 || m.Hi < -(1<<36) {
+			return false
+		}
+	}
+	lo, hi := orc.Int128FromInt64(min), orc.Int128FromInt64(max)
+	if a.count == 0 {
+		a.decMin, a.decMax = lo, hi
+	} else {
+		if lo.Cmp(a.decMin) < 0 {
+			a.decMin = lo
+		}
+		if hi.Cmp(a.decMax) > 0 {
+			a.decMax = hi
+		}
+	}
+	a.count += n
+	if !a.decSumOverflow {
+		s, of := a.decSum.Add(sum)
+		if of || !fitsDecimal(s) {
+			a.decSumOverflow = true
+		}
+		a.decSum = s
+	}
+	return true
 }
 
 // AddTimestamp records a timestamp as seconds since 1970-01-01 and nanos

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -517,5 +518,100 @@ func BenchmarkAccumulatorAddTimestamp(b *testing.B) {
 	b.ReportAllocs()
 	for i := int64(0); b.Loop(); i++ {
 		a.AddTimestamp(i&0xffff-30000, int32(i&0xfffff))
+	}
+}
+
+// TestAddDecimal64sEqualsAddDecimal feeds the same int64-sized decimals to
+// one accumulator a value at a time and to another in runs summarised by
+// AddDecimal64s (falling back to single values where it declines, as the
+// writer does), after starting sums near the point where AddDecimal gives
+// the sum up, and compares the statistics.
+func TestAddDecimal64sEqualsAddDecimal(t *testing.T) {
+	r := newRand(7)
+	sc := schema(t, "decimal(38,2)")
+	big := orc.Pow10(37)
+	edge, _ := orc.Pow10(38).Add(orc.Int128FromInt64(-1500)) // a run of +-1000s may cross 10^38 and come back
+	starts := []orc.Int128{{}, {Hi: 1 << 35}, {Hi: 1 << 36}, {Hi: -(1 << 36)}, big, big.Neg(), edge, edge.Neg(), orc.Pow10(38).Neg()}
+	declined := 0
+	for trial := 0; trial < 400; trial++ {
+		one, runs := NewAccumulator(sc), NewAccumulator(sc)
+		if k := r.IntN(len(starts) + 1); k < len(starts) {
+			one.AddDecimal(starts[k])
+			runs.AddDecimal(starts[k])
+		}
+		for range r.IntN(8) {
+			vals := make([]int64, r.IntN(50))
+			for i := range vals {
+				switch r.IntN(6) {
+				case 0:
+					vals[i] = math.MaxInt64
+				case 1:
+					vals[i] = math.MinInt64
+				default:
+					vals[i] = r.Int64N(2000) - 1000
+				}
+			}
+			mn, mx := int64(math.MaxInt64), int64(math.MinInt64)
+			var sum orc.Int128
+			for _, v := range vals {
+				one.AddDecimal(orc.Int128FromInt64(v))
+				mn, mx = min(mn, v), max(mx, v)
+				sum, _ = sum.Add(orc.Int128FromInt64(v))
+			}
+			if !runs.AddDecimal64s(mn, mx, sum, uint64(len(vals))) {
+				declined++
+				for _, v := range vals {
+					runs.AddDecimal(orc.Int128FromInt64(v))
+				}
+			}
+		}
+		if got, want := runs.Column(), one.Column(); !equalColumns(got, want) {
+			t.Fatalf("trial %d:\n got %s\nwant %s", trial, dump(got), dump(want))
+		}
+	}
+	if declined == 0 {
+		t.Error("AddDecimal64s never declined: the large starting sums are not reached")
+	}
+}
+
+// TestBytesLess compares bytesLess with bytes.Compare on strings that
+// share prefixes of every length around the 8-byte word it compares first.
+func TestBytesLess(t *testing.T) {
+	r := newRand(8)
+	gen := func() []byte {
+		b := make([]byte, r.IntN(20))
+		for i := range b {
+			b[i] = "ab\x00\xff"[r.IntN(4)]
+		}
+		return b
+	}
+	for range 200000 {
+		a, b := gen(), gen()
+		if r.IntN(2) == 0 {
+			b = append(append([]byte{}, a[:r.IntN(len(a)+1)]...), b...)
+		}
+		if got, want := bytesLess(a, b), bytes.Compare(a, b) < 0; got != want {
+			t.Fatalf("bytesLess(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	}
+}
+
+// TestAddBytesRepeat checks AddBytesRepeat against as many AddBytes calls.
+func TestAddBytesRepeat(t *testing.T) {
+	r := newRand(9)
+	sc := schema(t, "string")
+	for trial := 0; trial < 200; trial++ {
+		one, rep := NewAccumulator(sc), NewAccumulator(sc)
+		for range r.IntN(10) {
+			v := []byte(strings.Repeat("x", r.IntN(3)) + string(rune('a'+r.IntN(5))))
+			n := uint64(r.IntN(4))
+			for range n {
+				one.AddBytes(v)
+			}
+			rep.AddBytesRepeat(v, n)
+		}
+		if got, want := rep.Column(), one.Column(); !equalColumns(got, want) {
+			t.Fatalf("trial %d:\n got %s\nwant %s", trial, dump(got), dump(want))
+		}
 	}
 }

@@ -29,10 +29,6 @@ func errRange(node *orc.Schema, row int, v int64) error {
 	return fmt.Errorf("orc: column %d (%s) row %d: value %d out of range", node.ID(), node.Kind, row, v)
 }
 
-func errDecimal(node *orc.Schema, row int, v orc.Int128, scale int) error {
-	return fmt.Errorf("orc: column %d (%s) row %d: value %s does not fit", node.ID(), node, row, orc.FormatDecimal(v, scale))
-}
-
 func errNanos(node *orc.Schema, row int, ns int32) error {
 	return fmt.Errorf("orc: column %d (%s) row %d: nanoseconds %d outside 0..999999999", node.ID(), node.Kind, row, ns)
 }
@@ -237,6 +233,16 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 			return bad("vector scale %d outside 0..38", vec.Scale)
 		}
 		limit := orc.Pow10(t.Precision)
+		if vec.Scale == t.Scale && t.Precision <= 18 {
+			// The limit fits an int64, and so must every value.
+			lim := int64(limit.Lo)
+			for i, x := range vec.Values[:n] {
+				if v := int64(x.Lo); (!x.IsInt64() || v >= lim || v <= -lim) && stored(vec.Nulls.Nulls, i) {
+					return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
+				}
+			}
+			return nil
+		}
 		for i, x := range vec.Values[:n] {
 			if !stored(vec.Nulls.Nulls, i) {
 				continue

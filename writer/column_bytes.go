@@ -2,8 +2,6 @@ package writer
 
 import (
 	"bytes"
-	"fmt"
-	"io"
 	"sort"
 
 	"github.com/orcgo/orc"
@@ -22,11 +20,12 @@ import (
 // values are replayed as DIRECT_V2 and the rest written directly. Binary
 // columns are always DIRECT_V2.
 //
-// While the stripe is open the key ids of its values are kept in memory as
-// an RLE v2 stream (ids in order of first appearance), not as an []int32:
-// low-cardinality columns then cost a few bits per value instead of four
-// bytes, which keeps the writer's memory near the stripe size. At the
-// stripe's end they are decoded, remapped to the sorted order and written.
+// While the stripe is open the key ids of its values (in order of first
+// appearance) are kept bit-packed at the width of the largest (idBuffer),
+// not as an []int32: low-cardinality columns then cost a few bits per value
+// instead of four bytes, which keeps the writer's memory near the stripe
+// size. At the stripe's end they are read back, remapped to the sorted
+// order and written.
 type bytesWriter struct {
 	colBase
 	mode int // modeUndecided, modeDict or modeDirect
@@ -45,33 +44,16 @@ type bytesWriter struct {
 	// nothing. 0 (no row index; text under a list or map) chooses at the
 	// group's end only.
 	directAt  float64
-	idBuf     memSink                 // key id of every non-null value in the stripe, RLE v2
-	idEnc     *format.IntRLEv2Encoder // writes idBuf
-	nvalues   int                     // ids in idBuf
+	idBuf     idBuffer // key id of every non-null value in the stripe
+	nvalues   int      // ids in idBuf
 	idScratch []int64
-	lenBatch  []int64 // direct values' lengths in write, for one WriteValues
-	marks     []int   // nvalues at the start of each row group not yet positioned
-	markGroup []int   // entry index of each mark
-	dictSize  int     // keys in the finished stripe's dictionary
+	lenBatch  []int64  // direct values' lengths in write, for one WriteValues
+	marks     []int    // nvalues at the start of each row group not yet positioned
+	markGroup []int    // entry index of each mark
+	dictSize  int      // keys in the finished stripe's dictionary
+	keyCount  []uint64 // by key id, values of the key in this write not yet in the statistics
+	touched   []int32  // the ids with a count
 	scratch   []byte
-}
-
-// memSink is an in-memory format.Sink.
-type memSink struct{ b []byte }
-
-func (m *memSink) Write(p []byte) (int, error) { m.b = append(m.b, p...); return len(p), nil }
-func (m *memSink) WriteByte(c byte) error      { m.b = append(m.b, c); return nil }
-
-// memSource hands out a byte slice as a single chunk.
-type memSource struct{ b []byte }
-
-func (m *memSource) NextChunk() ([]byte, error) {
-	if len(m.b) == 0 {
-		return nil, io.EOF
-	}
-	b := m.b
-	m.b = nil
-	return b, nil
 }
 
 const (
@@ -84,7 +66,6 @@ func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
 	c := &bytesWriter{colBase: w.newBase(node), dataOut: w.newStream(), lengthOut: w.newStream(), dictOut: w.newStream()}
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
 	c.ids = format.NewIntRLEv2Encoder(c.dataOut, false)
-	c.idEnc = format.NewIntRLEv2Encoder(&c.idBuf, false)
 	if w.cfg.stride > 0 {
 		c.directAt = w.cfg.dictRatio * float64(w.cfg.stride)
 	}
@@ -129,24 +110,17 @@ func (c *bytesWriter) fit(b []byte) []byte {
 
 // resetIDs empties the buffered ids.
 func (c *bytesWriter) resetIDs() {
-	c.idBuf.b = c.idBuf.b[:0]
-	c.idEnc.Reset(&c.idBuf)
+	c.idBuf.reset()
 	c.nvalues = 0
 }
 
 // replayIDs decodes the buffered ids in order, calling fn with each run of
 // them and the index of the first; it then empties the buffer.
 func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
-	if err := c.idEnc.Flush(); err != nil {
-		return err
-	}
-	dec := format.NewIntRLEv2Decoder(&memSource{c.idBuf.b}, false)
 	c.idScratch = grow(c.idScratch, 1024)
 	for first := 0; first < c.nvalues; {
 		ids := c.idScratch[:min(len(c.idScratch), c.nvalues-first)]
-		if err := dec.Next(ids); err != nil {
-			return fmt.Errorf("orc: internal error: buffered dictionary ids: %w", err)
-		}
+		c.idBuf.read(first, ids)
 		if err := fn(first, ids); err != nil {
 			return err
 		}
@@ -159,21 +133,28 @@ func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
 func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.BytesVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	fits := c.node.Kind == orc.Char || c.node.Kind == orc.Varchar
+	if c.mode == modeDirect && nulls == nil && !fits {
+		return c.writeDirectRun(vec, start, end)
+	}
 	ids := c.idScratch[:0]
 	lens := c.lenBatch[:0]
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
 			continue
 		}
-		b := c.fit(vec.Data[vec.Offsets[i]:vec.Offsets[i+1]])
-		c.group.AddBytes(b)
-		if c.bloom != nil {
-			c.bloom.AddBytes(b)
+		b := vec.Data[vec.Offsets[i]:vec.Offsets[i+1]]
+		if fits {
+			b = c.fit(b)
 		}
 		if c.mode == modeDirect {
 			// writeDirect, with the lengths written after the loop:
 			// nothing positions LENGTH until write returns (a mode
 			// switch below happens before any direct value).
+			c.group.AddBytes(b)
+			if c.bloom != nil {
+				c.bloom.AddBytes(b)
+			}
 			if _, err := c.dataOut.Write(b); err != nil {
 				return err
 			}
@@ -182,9 +163,11 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 		}
 		id, added := c.dict.add(b)
 		ids = append(ids, int64(id))
+		c.countKey(id)
 		if added && c.directAt > 0 && float64(c.dict.len()) > c.directAt && c.mode == modeUndecided {
 			// The first row group will come out direct whatever its
 			// other values: stop building the dictionary now.
+			c.addKeyStats()
 			if err := c.bufferIDs(ids); err != nil {
 				return err
 			}
@@ -194,6 +177,7 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			}
 		}
 	}
+	c.addKeyStats()
 	c.lenBatch = lens
 	if err := c.lengths.WriteValues(lens); err != nil {
 		return err
@@ -201,11 +185,65 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 	return c.bufferIDs(ids)
 }
 
+// writeDirectRun is write for a direct column's run of values with no
+// nulls and nothing to pad or truncate: the values are the vector's bytes
+// from the first one's offset to the last one's end, written at once.
+func (c *bytesWriter) writeDirectRun(vec *orc.BytesVector, start, end int) error {
+	offs := vec.Offsets[start : end+1]
+	lens := c.lenBatch[:0]
+	for i := range len(offs) - 1 {
+		b := vec.Data[offs[i]:offs[i+1]]
+		c.group.AddBytes(b)
+		if c.bloom != nil {
+			c.bloom.AddBytes(b)
+		}
+		lens = append(lens, int64(len(b)))
+	}
+	c.lenBatch = lens
+	if _, err := c.dataOut.Write(vec.Data[offs[0]:offs[len(offs)-1]]); err != nil {
+		return err
+	}
+	return c.lengths.WriteValues(lens)
+}
+
+// countKey counts a value of key id towards the statistics, which
+// addKeyStats adds a key at a time.
+func (c *bytesWriter) countKey(id int32) {
+	if int(id) >= len(c.keyCount) {
+		c.keyCount = append(c.keyCount, make([]uint64, int(id)+1-len(c.keyCount))...)
+	}
+	if c.keyCount[id] == 0 {
+		c.touched = append(c.touched, id)
+	}
+	c.keyCount[id]++
+}
+
+// addKeyStats adds the counted values to the row group's statistics and
+// bloom filter, once for each key (a bloom filter holds a key once however
+// often it is added), and clears the counts. write calls it before it
+// returns, so the counts never span row groups, and before the dictionary
+// may go.
+func (c *bytesWriter) addKeyStats() {
+	for _, id := range c.touched {
+		k := c.dict.key(id)
+		c.group.AddBytesRepeat(k, c.keyCount[id])
+		if c.bloom != nil {
+			c.bloom.AddBytes(k)
+		}
+		c.keyCount[id] = 0
+	}
+	c.touched = c.touched[:0]
+}
+
 // bufferIDs appends ids to the stripe's buffered key ids.
 func (c *bytesWriter) bufferIDs(ids []int64) error {
 	c.idScratch = ids
+	if len(ids) == 0 {
+		return nil // direct: no dictionary
+	}
 	c.nvalues += len(ids)
-	return c.idEnc.WriteValues(ids)
+	c.idBuf.add(ids, c.dict.len())
+	return nil
 }
 
 func (c *bytesWriter) writeDirect(b []byte) error {
@@ -445,6 +483,6 @@ func (c *bytesWriter) estimate(h *holding) {
 			dict = 2*int64(len(d.data)) + 8*int64(len(d.offsets)) + dictEntryBytes*int64(d.len())
 		}
 		h.data += dict +
-			int64(len(c.idBuf.b)) + int64(c.idEnc.Buffered())*2
+			c.idBuf.bytes()
 	}
 }

@@ -1,6 +1,9 @@
 package writer
 
 import (
+	"encoding/binary"
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/orcgo/orc"
@@ -30,31 +33,32 @@ func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
 func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.DecimalVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
-	buf := c.buf[:0]
-	n := 0 // values written
-	for i := start; i < end; i++ {
-		if nulls != nil && nulls[i-start] {
-			continue
-		}
-		x := vec.Values[i]
-		if vec.Scale != c.node.Scale {
-			r, exact, ok := orc.Rescale(x, vec.Scale, c.node.Scale)
-			if !exact || !ok {
-				return errDecimal(c.node, i, x, vec.Scale)
-			}
-			x = r
-		}
-		if x.Cmp(c.limit) >= 0 || x.Neg().Cmp(c.limit) >= 0 {
-			return errDecimal(c.node, i, x, c.node.Scale)
-		}
-		buf = format.AppendVarint128(buf, x)
-		n++
-		c.group.AddDecimal(x)
-		if c.bloom != nil {
-			c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
-		}
+	var n int // values written
+	var ok bool
+	if vec.Scale == c.node.Scale && c.bloom == nil {
+		n, ok = c.write64(vec.Values[start:end], nulls)
 	}
-	c.buf = buf
+	if !ok {
+		buf := c.buf[:0]
+		n = 0
+		for i := start; i < end; i++ {
+			if nulls != nil && nulls[i-start] {
+				continue
+			}
+			x := vec.Values[i]
+			if vec.Scale != c.node.Scale {
+				// Exact, and within the precision: checkBatch saw to it.
+				x, _, _ = orc.Rescale(x, vec.Scale, c.node.Scale)
+			}
+			buf = format.AppendVarint128(buf, x)
+			n++
+			c.group.AddDecimal(x)
+			if c.bloom != nil {
+				c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
+			}
+		}
+		c.buf = buf
+	}
 	if len(c.scaleRun) < n {
 		c.scaleRun = make([]int64, n)
 		for i := range c.scaleRun {
@@ -64,8 +68,48 @@ func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) 
 	if err := c.scales.WriteValues(c.scaleRun[:n]); err != nil {
 		return err
 	}
-	_, err := c.dataOut.Write(buf)
+	_, err := c.dataOut.Write(c.buf)
 	return err
+}
+
+// write64 is write's loop for values at the column's scale that all fit an
+// int64 unscaled (decimals of up to 18 digits always do), with no bloom
+// filter: varints of 64 bits, and the statistics kept in locals and added
+// once. It returns the number of values written into c.buf, and false
+// (having written nothing) when a value is wider or the statistics
+// decline.
+func (c *decimalWriter) write64(vals []orc.Int128, nulls []bool) (int, bool) {
+	for _, x := range vals {
+		if !x.IsInt64() {
+			// A null row's value may be anything: the general loop
+			// skips it as it should.
+			return 0, false
+		}
+	}
+	buf := c.buf[:0]
+	mn, mx := int64(math.MaxInt64), int64(math.MinInt64)
+	var sumLo uint64
+	var sumHi int64
+	n := 0
+	for i, x := range vals {
+		if nulls != nil && nulls[i] {
+			continue
+		}
+		v := int64(x.Lo)
+		mn, mx = min(mn, v), max(mx, v)
+		var carry uint64
+		sumLo, carry = bits.Add64(sumLo, uint64(v), 0)
+		sumHi += v>>63 + int64(carry)
+		// AppendVarint128 of a value that fits 64 bits: the zigzag's
+		// high word is 0.
+		buf = binary.AppendUvarint(buf, uint64(v<<1)^uint64(v>>63))
+		n++
+	}
+	if !c.group.AddDecimal64s(mn, mx, orc.Int128{Hi: sumHi, Lo: sumLo}, uint64(n)) {
+		return 0, false
+	}
+	c.buf = buf
+	return n, true
 }
 
 func (c *decimalWriter) appendPositions(dst []uint64) []uint64 {

@@ -17,6 +17,11 @@ type dictionary struct {
 	hashes  []uint32 // the low 32 bits of each key's hash
 	slots   []int32  // id+1 of the key hashed there, 0 for none; a power of two long, at most half full
 	seed    maphash.Seed
+	// recent holds, by a cheap hash of length and end bytes, id+1 of the
+	// last key looked up with that hash: for the few keys of
+	// low-cardinality columns (flags, modes, country codes) a byte
+	// comparison finds the id without hashing the whole value.
+	recent [256]int32
 }
 
 // dictMinSlots is the table's size for an empty dictionary.
@@ -38,6 +43,16 @@ func (d *dictionary) reset() {
 	} else {
 		clear(d.slots)
 	}
+	clear(d.recent[:])
+}
+
+// recentSlot returns b's slot in recent.
+func recentSlot(b []byte) uint8 {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	return uint8(n*37) ^ b[0] ^ b[n-1]<<3 ^ b[n/2]<<5
 }
 
 // len returns the number of distinct keys.
@@ -49,6 +64,17 @@ func (d *dictionary) key(id int32) []byte { return d.data[d.offsets[id]:d.offset
 // add returns the id of b, adding it (a copy) when it is new, and whether
 // it was new.
 func (d *dictionary) add(b []byte) (int32, bool) {
+	r := &d.recent[recentSlot(b)]
+	if id := *r - 1; id >= 0 && bytes.Equal(d.key(id), b) {
+		return id, false
+	}
+	id, added := d.lookup(b)
+	*r = id + 1
+	return id, added
+}
+
+// lookup is add through the hash table.
+func (d *dictionary) lookup(b []byte) (int32, bool) {
 	h := maphash.Bytes(d.seed, b)
 	mask := uint64(len(d.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {

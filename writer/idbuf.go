@@ -1,0 +1,88 @@
+package writer
+
+import "math/bits"
+
+// idBuffer keeps a stripe's dictionary key ids, in order, bit-packed at the
+// width of the largest id so far: low-cardinality columns cost a few bits a
+// value, as the RLE v2 stream it replaced did, at a shift and two ORs a
+// value instead of a run encoder (and the ids come back without a
+// decoder). When the dictionary outgrows the width, the ids so far are
+// packed again at the new one; widths only grow, one bit at a time, so
+// that costs less than two passes over the ids in all.
+type idBuffer struct {
+	words []uint64 // id i at bits [i*w, i*w+w), low bits first; one spare word at the end
+	w     uint     // bits a value, 1..32
+	n     int      // ids held
+}
+
+// reset empties the buffer, keeping its memory.
+func (b *idBuffer) reset() {
+	clear(b.words)
+	b.words = b.words[:0]
+	b.w, b.n = 1, 0
+}
+
+// len returns the number of ids held.
+func (b *idBuffer) len() int { return b.n }
+
+// bytes returns the memory the buffer holds.
+func (b *idBuffer) bytes() int64 { return 8 * int64(cap(b.words)) }
+
+// add appends ids, each below keys (the dictionary's size after them).
+func (b *idBuffer) add(ids []int64, keys int) {
+	if need := uint(max(1, bits.Len(uint(keys-1)))); need > b.w {
+		b.widen(need)
+	}
+	w := b.w
+	words := b.grow(len(ids))
+	k := uint(b.n) * w
+	for _, id := range ids {
+		u := uint64(id)
+		// The second OR is 0 unless the value crosses into the next
+		// word (shifts of 64 give 0).
+		words[k>>6] |= u << (k & 63)
+		words[k>>6+1] |= u >> (64 - k&63)
+		k += w
+	}
+	b.n += len(ids)
+}
+
+// grow makes room for n more ids and returns the words.
+func (b *idBuffer) grow(n int) []uint64 {
+	need := int((uint(b.n+n)*b.w+63)>>6) + 1
+	if need > cap(b.words) {
+		words := make([]uint64, need, max(need, 2*cap(b.words), 64))
+		copy(words, b.words)
+		b.words = words
+	}
+	// Words past the old length are zero: reset clears what it drops.
+	b.words = b.words[:max(len(b.words), need)]
+	return b.words
+}
+
+// widen packs the held ids again at w bits.
+func (b *idBuffer) widen(w uint) {
+	old := idBuffer{words: b.words, w: b.w, n: b.n}
+	b.words, b.w, b.n = make([]uint64, 0, max(64, int((uint(old.n)*w+63)>>6)+1)), w, 0
+	var tmp [256]int64
+	for first := 0; first < old.n; {
+		part := tmp[:min(len(tmp), old.n-first)]
+		old.read(first, part)
+		b.add(part, 1<<w)
+		first += len(part)
+	}
+}
+
+// read decodes the ids from index first into dst.
+func (b *idBuffer) read(first int, dst []int64) {
+	w := b.w
+	mask := uint64(1)<<w - 1
+	words := b.words
+	k := uint(first) * w
+	for i := range dst {
+		lo := words[k>>6] >> (k & 63)
+		hi := words[k>>6+1] << (64 - k&63)
+		dst[i] = int64((lo | hi) & mask)
+		k += w
+	}
+}
