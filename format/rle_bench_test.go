@@ -39,6 +39,7 @@ var intShapes = []benchShape{
 	{"direct4", false, func(rng *rand.Rand, i int) int64 { return int64(rng.IntN(16)) }},
 	{"direct8", true, func(rng *rand.Rand, i int) int64 { return int64(rng.IntN(200) - 100) }},
 	{"direct16", true, func(rng *rand.Rand, i int) int64 { return int64(rng.IntN(60000) - 30000) }},
+	{"direct18", false, func(rng *rand.Rand, i int) int64 { return int64(rng.IntN(200000)) }}, // a width of no byte multiple
 	{"direct24", false, func(rng *rand.Rand, i int) int64 { return int64(rng.IntN(1 << 24)) }},
 	{"direct32", true, func(rng *rand.Rand, i int) int64 { return int64(rng.Int32()) }},
 	{"direct48", false, func(rng *rand.Rand, i int) int64 { return int64(rng.Uint64() >> 16) }},

@@ -146,30 +146,38 @@ func packBits(dst []byte, vals []uint64, w int) []byte {
 	out := dst[start : start+n]
 	switch w {
 	case 1:
-		for i := 0; i < len(vals); i += 8 {
+		i := 0
+		for ; i+8 <= len(vals); i += 8 {
+			v := vals[i : i+8 : i+8]
+			out[i>>3] = byte(v[0]<<7 | v[1]<<6 | v[2]<<5 | v[3]<<4 | v[4]<<3 | v[5]<<2 | v[6]<<1 | v[7])
+		}
+		if i < len(vals) {
 			var b uint64
-			end := min(i+8, len(vals))
-			for j := i; j < end; j++ {
+			for j := i; j < len(vals); j++ {
 				b |= vals[j] << (7 - uint(j-i))
 			}
 			out[i>>3] = byte(b)
 		}
 	case 2:
-		for i := 0; i < len(vals); i += 4 {
+		i := 0
+		for ; i+4 <= len(vals); i += 4 {
+			v := vals[i : i+4 : i+4]
+			out[i>>2] = byte(v[0]<<6 | v[1]<<4 | v[2]<<2 | v[3])
+		}
+		if i < len(vals) {
 			var b uint64
-			end := min(i+4, len(vals))
-			for j := i; j < end; j++ {
+			for j := i; j < len(vals); j++ {
 				b |= vals[j] << (6 - 2*uint(j-i))
 			}
 			out[i>>2] = byte(b)
 		}
 	case 4:
-		for i := 0; i < len(vals); i += 2 {
-			b := vals[i] << 4
-			if i+1 < len(vals) {
-				b |= vals[i+1]
-			}
-			out[i>>1] = byte(b)
+		i := 0
+		for ; i+2 <= len(vals); i += 2 {
+			out[i>>1] = byte(vals[i]<<4 | vals[i+1])
+		}
+		if i < len(vals) {
+			out[i>>1] = byte(vals[i] << 4)
 		}
 	case 8:
 		out = out[:len(vals)]
@@ -201,6 +209,10 @@ func packBits(dst []byte, vals []uint64, w int) []byte {
 			}
 		}
 	default:
+		if w <= 32 {
+			packUpTo32(out, vals, uint(w))
+			break
+		}
 		// acc holds at most 7 pending bits before each value, so a value
 		// of up to 56 bits fits beside them; wider ones (57..63 bits, which
 		// no width code has) go in two steps, their high bits first.
@@ -234,6 +246,34 @@ func packBits(dst []byte, vals []uint64, w int) []byte {
 		}
 	}
 	return dst
+}
+
+// packUpTo32 packs vals at w bits each (1..32) into out, which has
+// packedLen(len(vals), w) bytes. The bits gather at the top of a word and
+// leave 32 at a time: a value costs two shifts, an OR and a branch taken
+// once every 32/w values, where moving a byte at a time took a loop per
+// value.
+func packUpTo32(out []byte, vals []uint64, w uint) {
+	var acc uint64 // pending bits, left-aligned
+	var nacc uint  // how many; under 32 between values
+	o := 0
+	for _, v := range vals {
+		// The counts masked to 0..63 spare the compiler's checks for
+		// shifts of 64 and more: 64-w and nacc are in range anyway.
+		acc |= v << ((64 - w) & 63) >> (nacc & 63)
+		nacc += w
+		if nacc >= 32 {
+			binary.BigEndian.PutUint32(out[o:o+4], uint32(acc>>32))
+			o += 4
+			acc <<= 32
+			nacc -= 32
+		}
+	}
+	for ; nacc > 0; nacc -= min(8, nacc) {
+		out[o] = byte(acc >> 56)
+		o++
+		acc <<= 8
+	}
 }
 
 // grow extends dst by n bytes (contents of the new bytes undefined).
