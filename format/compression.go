@@ -571,20 +571,26 @@ func (z *zstdCompressor) fewRepeats(src []byte) bool {
 	t := z.probe
 	clear(t[:])
 	const mask = 1<<48 - 1
-	repeats, probes := 0, 0
+	// Few means under one position in 64 of all probed. Past that many
+	// repeats the answer is no whatever the rest holds, and text, numbers
+	// and anything else the encoder does well on get there within a few
+	// hundred positions: the probe stops.
+	const enough = zstdProbeWindows * zstdProbeWindow / 64
+	repeats := 0
 	for w := range zstdProbeWindows {
 		start := (len(src) - zstdProbeWindow - 8) * w / (zstdProbeWindows - 1)
 		for i := start; i < start+zstdProbeWindow; i++ {
 			v := binary.LittleEndian.Uint64(src[i:]) & mask
 			h := uint32((v * 0x9e3779b97f4a7c15) >> (64 - zstdProbeBits))
 			if p := t[h]; p != 0 && binary.LittleEndian.Uint64(src[p-1:])&mask == v {
-				repeats++
+				if repeats++; repeats >= enough {
+					return false
+				}
 			}
 			t[h] = uint32(i + 1)
-			probes++
 		}
 	}
-	return repeats*64 < probes
+	return true
 }
 
 // Literals-only frames.
