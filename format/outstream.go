@@ -58,16 +58,15 @@ type OutStream struct {
 	err      error // sticky error
 
 	// Settle's marks, and deferred compression (pipeline.go).
-	sinceMark  int64       // bytes of the chunks emitted since the last Settle, uncompressed, headers included
-	markHeld   int64       // held at the last Settle (compression where chunks fill)
-	pipe       *Pipeline   // deferred compression, or nil
-	tag        uint32      // the stream's index in pipe
-	jobs       []*chunkJob // emitted chunks not stored yet, in order
-	pending    int64       // bytes of jobs' chunks, uncompressed, headers included
-	chunks     int         // chunks handed to pipe since Reset
-	markChunks int         // chunks emitted before the last Settle
-	starts     []int64     // per stored chunk, the bytes stored before it
-	heldAt     []int64     // per stored chunk, held after it
+	sinceMark int64       // bytes of the chunks emitted since the last Settle, uncompressed, headers included
+	marks     settleMarks // the last settleLag Settles
+	pipe      *Pipeline   // deferred compression, or nil
+	tag       uint32      // the stream's index in pipe
+	jobs      []*chunkJob // emitted chunks not stored yet, in order
+	pending   int64       // bytes of jobs' chunks, uncompressed, headers included
+	chunks    int         // chunks handed to pipe since Reset
+	starts    []int64     // per stored chunk, the bytes stored before it
+	heldAt    []int64     // per stored chunk, held after it
 }
 
 var _ Sink = (*OutStream)(nil)
@@ -355,24 +354,26 @@ func (s *OutStream) storeDeferred(src, z []byte) {
 }
 
 // Settle returns what the stream counts as holding, for deciding where a
-// stripe ends: the capacity of its pages as of the previous Settle plus
+// stripe ends: the capacity of its pages as of settleLag Settles ago plus
 // the chunks emitted since then at their uncompressed size (headers
 // included); for codec NONE, the capacity of its pages. The value does not
 // depend on whether a pipeline compresses the chunks, or on how far it
-// has got: a deferred stream first stores the chunks emitted before the
-// previous Settle, waiting for their compression if need be, and takes
-// the capacity its pages had after the last of them. It returns the
-// stream's error too.
+// has got: a deferred stream first stores the chunks emitted before that
+// Settle, waiting for their compression if need be, and takes the
+// capacity its pages had after the last of them. It returns the stream's
+// error too.
 func (s *OutStream) Settle() (int64, error) {
 	if s.comp == orc.CompressionNone {
 		return s.held, s.err
 	}
+	// The mark settleLag Settles back leaves the ring: what was emitted
+	// before it counts as stored, what came after as emitted.
+	old := s.marks.push(settleMark{since: s.sinceMark, chunks: s.chunks, held: s.held})
+	s.sinceMark = 0
 	if s.pipe == nil {
-		v := s.markHeld + s.sinceMark
-		s.markHeld, s.sinceMark = s.held, 0
-		return v, s.err
+		return old.held + s.marks.since, s.err
 	}
-	m := s.markChunks
+	m := old.chunks
 	if short := m - len(s.starts); short > 0 && s.err == nil {
 		s.storeJobs(min(short, len(s.jobs)))
 	}
@@ -384,9 +385,43 @@ func (s *OutStream) Settle() (int64, error) {
 	if m > 0 {
 		v = s.heldAt[m-1]
 	}
-	v += s.sinceMark
-	s.markChunks, s.sinceMark = s.chunks, 0
-	return v, s.err
+	return v + s.marks.since, s.err
+}
+
+// settleLag is how many Settles back the pages are counted as stored:
+// the chunks emitted since count at their uncompressed size. A pipeline
+// then has the time of settleLag writes to compress a chunk before Settle
+// waits for it; with 1, a stream whose chunks take longer to compress
+// than a write takes to encode (long text: 3 ms for 256 KiB at ZSTD's
+// level 3) held up every write. The cost is a stripe size counted a
+// little high: by what compression saves on settleLag writes' chunks.
+const settleLag = 4
+
+// settleMark is what a stream noted at one Settle: the bytes emitted in
+// the interval it ended, uncompressed with headers, the chunks emitted
+// before it, and (without a pipeline) the pages' capacity then.
+type settleMark struct {
+	since  int64
+	chunks int
+	held   int64
+}
+
+// settleMarks is a ring of the last settleLag marks, with the sum of
+// their intervals.
+type settleMarks struct {
+	ring  [settleLag]settleMark
+	next  int   // ring index of the oldest mark, to be replaced
+	since int64 // sum of the marks' since
+}
+
+// push adds m and returns the mark it replaces: the one settleLag Settles
+// back, or the zero mark (the stripe's start) before there were as many.
+func (r *settleMarks) push(m settleMark) settleMark {
+	old := r.ring[r.next]
+	r.ring[r.next] = m
+	r.next = (r.next + 1) % settleLag
+	r.since += m.since - old.since
+	return old
 }
 
 // fail records a compression error, which is sticky until Reset.
@@ -558,7 +593,8 @@ func (s *OutStream) Reset() {
 }
 
 func (s *OutStream) resetMarks() {
-	s.sinceMark, s.markHeld, s.chunks, s.markChunks = 0, 0, 0, 0
+	s.sinceMark, s.chunks = 0, 0
+	s.marks = settleMarks{}
 	s.starts, s.heldAt = s.starts[:0], s.heldAt[:0]
 }
 
