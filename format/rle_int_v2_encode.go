@@ -109,13 +109,18 @@ func (e *IntRLEv2Encoder) Write(v int64) error {
 
 // WriteValues adds vs in order.
 func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
-	for _, v := range vs {
+	for i := 0; i < len(vs); i++ {
 		// The common cases inline, short of a full run, where write
-		// does the same: a value unlike the last one held after values
+		// does the same: values unlike the one before them after values
 		// that do not end in a repeat (rep 1: no repeat run to end or
 		// cut, and rep stays 1), and a value equal to all held ones.
+		v := vs[i]
 		if n := e.n; n > 0 && n < v2MaxRun-1 {
 			last := e.lits[n-1]
+			if v != last && e.rep == 1 {
+				i = e.literals(vs, i, n, last) - 1
+				continue
+			}
 			if v == last && e.rep == n {
 				// Another copy of the value every held one is:
 				// nothing to cut, and the OR and deltas stand.
@@ -123,27 +128,48 @@ func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
 				e.n, e.rep = n+1, n+1
 				continue
 			}
-			if v != last && e.rep == 1 {
-				d := v - last
-				e.inc = e.inc && d >= 0
-				e.dec = e.dec && d <= 0
-				if d < 0 {
-					d = -d
-				}
-				e.dor |= uint64(d)
-				e.lits[n] = v
-				e.n = n + 1
-				if e.signed {
-					e.or |= uint64(v<<1) ^ uint64(v>>63)
-				} else {
-					e.or |= uint64(v)
-				}
-				continue
-			}
 		}
 		e.write(v)
 	}
 	return e.err
+}
+
+// literals adds vs[i:] while each value differs from the one before it and
+// the run stays short of full, and returns the index of the first value it
+// did not add. vs[i] differs from last, the last of the n held values
+// (0 < n < v2MaxRun-1), and e.rep is 1. The run's state stays in locals
+// for the stretch: through e, every store of a value made the compiler
+// load the fields again.
+func (e *IntRLEv2Encoder) literals(vs []int64, i, n int, last int64) int {
+	seg := vs[i:min(len(vs), i+v2MaxRun-1-n)]
+	dst := e.lits[n : n+len(seg)]
+	dst = dst[:len(seg)] // the same length, which spares the loop its bounds checks
+	inc, dec, dor, or := e.inc, e.dec, e.dor, e.or
+	signed := e.signed
+	k := 0
+	for ; k < len(seg); k++ {
+		v := seg[k]
+		if v == last {
+			break
+		}
+		d := v - last
+		inc = inc && d >= 0
+		dec = dec && d <= 0
+		if d < 0 {
+			d = -d // MinInt64 stays negative, as in noteDelta
+		}
+		dor |= uint64(d)
+		if signed {
+			or |= uint64(v<<1) ^ uint64(v>>63)
+		} else {
+			or |= uint64(v)
+		}
+		dst[k] = v
+		last = v
+	}
+	e.n = n + k
+	e.inc, e.dec, e.dor, e.or = inc, dec, dor, or
+	return i + k
 }
 
 func (e *IntRLEv2Encoder) write(v int64) {
