@@ -17,11 +17,11 @@ package format
 //     in a placeholder value (virtualPos) that Pipeline.Resolve replaces by
 //     the chunk's offset once the stripe's chunks are all stored.
 //   - What a stream counts as holding (Settle), by which a writer decides
-//     where a stripe ends, is the size of its pages as of the previous
-//     Settle plus the chunks emitted since, uncompressed, whether or not
-//     the compression is deferred. A deferred stream stores the chunks
-//     emitted before the previous Settle at each Settle, waiting for them
-//     if need be: compression lags encoding by one Settle.
+//     where a stripe ends, is the size of its pages as of settleLag (4)
+//     Settles back plus the chunks emitted since, uncompressed, whether
+//     or not the compression is deferred. A deferred stream stores the
+//     chunks emitted before that Settle at each Settle, waiting for them
+//     if need be: compression may lag encoding by four Settles.
 
 import (
 	"fmt"
