@@ -117,15 +117,28 @@ func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
 		v := vs[i]
 		if n := e.n; n > 0 && n < v2MaxRun-1 {
 			last := e.lits[n-1]
-			if v != last && e.rep == 1 {
+			rep := e.rep
+			switch {
+			case v != last && (rep == 1 || rep < n || n < v2ShortRepeatMin):
+				// No run of repeats to end here (that needs all held
+				// values equal, at least v2ShortRepeatMin of them), so
+				// the repeat count starts again and the values go on
+				// as literals.
+				e.rep = 1
 				i = e.literals(vs, i, n, last) - 1
 				continue
-			}
-			if v == last && e.rep == n {
+			case v == last && rep == n:
 				// Another copy of the value every held one is:
 				// nothing to cut, and the OR and deltas stand.
 				e.lits[n] = v
 				e.n, e.rep = n+1, n+1
+				continue
+			case v == last && rep == 1:
+				// A second copy after other values: too short a
+				// repeat to weigh against the run (write checks from
+				// v2ShortRepeatMin), and the OR and deltas stand.
+				e.lits[n] = v
+				e.n, e.rep = n+1, 2
 				continue
 			}
 		}
