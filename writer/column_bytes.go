@@ -134,8 +134,11 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 	vec := v.(*orc.BytesVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	fits := c.node.Kind == orc.Char || c.node.Kind == orc.Varchar
-	if c.mode == modeDirect && nulls == nil && !fits {
-		return c.writeDirectRun(vec, start, end)
+	if nulls == nil && !fits {
+		if c.mode == modeDirect {
+			return c.writeDirectRun(vec, start, end)
+		}
+		return c.writeDictRun(vec, start, end)
 	}
 	ids := c.idScratch[:0]
 	lens := c.lenBatch[:0]
@@ -204,6 +207,39 @@ func (c *bytesWriter) writeDirectRun(vec *orc.BytesVector, start, end int) error
 		return err
 	}
 	return c.lengths.WriteValues(lens)
+}
+
+// writeDictRun is write for a run of values with no nulls and nothing to
+// pad or truncate while the column is undecided or a dictionary: each
+// value's key id, counted for the statistics, and the rest of the run
+// direct once the first row group turns out direct.
+func (c *bytesWriter) writeDictRun(vec *orc.BytesVector, start, end int) error {
+	offs := vec.Offsets[start : end+1]
+	data := vec.Data
+	d := c.dict
+	ids := c.idScratch[:0]
+	for i := range len(offs) - 1 {
+		id, added := d.add(data[offs[i]:offs[i+1]])
+		ids = append(ids, int64(id))
+		c.countKey(id)
+		if added && c.directAt > 0 && float64(d.len()) > c.directAt && c.mode == modeUndecided {
+			// As in write: the group comes out direct, and so do the
+			// run's other values.
+			c.addKeyStats()
+			if err := c.bufferIDs(ids); err != nil {
+				return err
+			}
+			if err := c.decide(); err != nil {
+				return err
+			}
+			if start+i+1 < end {
+				return c.writeDirectRun(vec, start+i+1, end)
+			}
+			return nil
+		}
+	}
+	c.addKeyStats()
+	return c.bufferIDs(ids)
 }
 
 // countKey counts a value of key id towards the statistics, which
