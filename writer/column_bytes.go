@@ -167,17 +167,11 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 		id, added := c.dict.add(b)
 		ids = append(ids, int64(id))
 		c.countKey(id)
-		if added && c.directAt > 0 && float64(c.dict.len()) > c.directAt && c.mode == modeUndecided {
-			// The first row group will come out direct whatever its
-			// other values: stop building the dictionary now.
-			c.addKeyStats()
-			if err := c.bufferIDs(ids); err != nil {
+		if added && c.directNow() {
+			if err := c.goDirect(ids); err != nil {
 				return err
 			}
 			ids = c.idScratch[:0]
-			if err := c.decide(); err != nil {
-				return err
-			}
 		}
 	}
 	c.addKeyStats()
@@ -222,14 +216,9 @@ func (c *bytesWriter) writeDictRun(vec *orc.BytesVector, start, end int) error {
 		id, added := d.add(data[offs[i]:offs[i+1]])
 		ids = append(ids, int64(id))
 		c.countKey(id)
-		if added && c.directAt > 0 && float64(d.len()) > c.directAt && c.mode == modeUndecided {
-			// As in write: the group comes out direct, and so do the
-			// run's other values.
-			c.addKeyStats()
-			if err := c.bufferIDs(ids); err != nil {
-				return err
-			}
-			if err := c.decide(); err != nil {
+		if added && c.directNow() {
+			// The run's other values go direct too.
+			if err := c.goDirect(ids); err != nil {
 				return err
 			}
 			if start+i+1 < end {
@@ -240,6 +229,24 @@ func (c *bytesWriter) writeDictRun(vec *orc.BytesVector, start, end int) error {
 	}
 	c.addKeyStats()
 	return c.bufferIDs(ids)
+}
+
+// directNow reports whether the stripe's first row group, still
+// undecided, has more distinct values than the key ratio allows it
+// whatever its other values: it will come out direct.
+func (c *bytesWriter) directNow() bool {
+	return c.directAt > 0 && float64(c.dict.len()) > c.directAt && c.mode == modeUndecided
+}
+
+// goDirect stops building the dictionary when directNow: the counted
+// values go to the statistics and ids, the buffered ids are replayed as
+// direct values, and the column writes direct from here.
+func (c *bytesWriter) goDirect(ids []int64) error {
+	c.addKeyStats()
+	if err := c.bufferIDs(ids); err != nil {
+		return err
+	}
+	return c.decide()
 }
 
 // countKey counts a value of key id towards the statistics, which
