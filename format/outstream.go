@@ -166,18 +166,47 @@ func (s *OutStream) WriteByte(b byte) error {
 }
 
 // newBuf returns an empty chunk buffer of capacity blockSize.
-func (s *OutStream) newBuf() []byte {
+func (s *OutStream) newBuf() []byte { return s.sizedBuf(s.blockSize) }
+
+// sizedBuf returns an empty buffer of capacity size, from the pool when
+// it has one.
+func (s *OutStream) sizedBuf(size int) []byte {
 	if s.pool != nil {
-		if b := s.pool.getBuf(s.blockSize); b != nil {
+		if b := s.pool.getBuf(size); b != nil {
 			return b
 		}
 	}
-	return make([]byte, 0, s.blockSize)
+	return make([]byte, 0, size)
+}
+
+// jobBufSize is the capacity of the buffer a deferred chunk of n bytes is
+// copied into: the power of two from 4 KiB up that holds it, or 0 to hand
+// over the chunk buffer itself, for a chunk of more than half a block. A
+// stream flushes a short chunk at every aligned row group's end, so most
+// deferred chunks are short; in buffers of a block each, the chunks in
+// flight would tie up several times their size.
+func (s *OutStream) jobBufSize(n int) int {
+	if 2*n > s.blockSize {
+		return 0
+	}
+	size := 4 << 10
+	for size < n {
+		size <<= 1
+	}
+	if size >= s.blockSize {
+		return 0
+	}
+	return size
 }
 
 // emitBuf emits the chunk buffer and empties it.
 func (s *OutStream) emitBuf() error {
 	if s.pipe != nil {
+		if size := s.jobBufSize(len(s.buf)); size > 0 {
+			s.deferChunk(append(s.sizedBuf(size), s.buf...))
+			s.buf = s.buf[:0]
+			return nil
+		}
 		s.deferChunk(s.buf)
 		s.buf = nil // the job's now; newBuf gives the next
 		return nil
@@ -193,7 +222,11 @@ func (s *OutStream) emitBuf() error {
 // copy of it over.
 func (s *OutStream) emit(chunk []byte) error {
 	if s.pipe != nil {
-		s.deferChunk(append(s.newBuf(), chunk...))
+		size := s.jobBufSize(len(chunk))
+		if size == 0 {
+			size = s.blockSize
+		}
+		s.deferChunk(append(s.sizedBuf(size), chunk...))
 		return nil
 	}
 	s.sinceMark += int64(chunkHeaderSize + len(chunk))
@@ -326,7 +359,6 @@ func (s *OutStream) storeJobs(n int) error {
 
 // giveBack returns a finished job and its buffers.
 func (s *OutStream) giveBack(j *chunkJob) {
-	s.pipe.putOut(j.out)
 	if s.pool != nil {
 		s.pool.putBuf(j.src)
 	}
@@ -608,7 +640,7 @@ func (s *OutStream) resetMarks() {
 type PagePool struct {
 	mu    sync.Mutex
 	pages [maxPage / firstPage][][]byte // free pages by size, (size / firstPage) - 1
-	bufs  [][]byte                      // free chunk buffers
+	bufs  []freeBufs                    // free chunk buffers, by capacity
 	held  int64                         // bytes of capacity free in the pool
 }
 
@@ -632,8 +664,10 @@ func (p *PagePool) Trim() {
 		clear(p.pages[i])
 		p.pages[i] = p.pages[i][:0]
 	}
-	clear(p.bufs)
-	p.bufs = p.bufs[:0]
+	for i := range p.bufs {
+		clear(p.bufs[i].free)
+		p.bufs[i].free = p.bufs[i].free[:0]
+	}
 	p.held = 0
 }
 
@@ -689,18 +723,26 @@ func (p *PagePool) putPage(pg []byte) {
 	p.held += int64(cap(pg))
 }
 
+// freeBufs are the pool's free chunk buffers of one capacity.
+type freeBufs struct {
+	size int
+	free [][]byte
+}
+
 func (p *PagePool) getBuf(size int) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := len(p.bufs) - 1; i >= 0; i-- {
-		if b := p.bufs[i]; cap(b) == size {
-			last := len(p.bufs) - 1
-			p.bufs[i] = p.bufs[last]
-			p.bufs[last] = nil
-			p.bufs = p.bufs[:last]
-			p.held -= int64(cap(b))
-			return b[:0]
+	for i := range p.bufs {
+		f := &p.bufs[i]
+		if f.size != size || len(f.free) == 0 {
+			continue
 		}
+		last := len(f.free) - 1
+		b := f.free[last]
+		f.free[last] = nil
+		f.free = f.free[:last]
+		p.held -= int64(cap(b))
+		return b[:0]
 	}
 	return nil
 }
@@ -708,6 +750,12 @@ func (p *PagePool) getBuf(size int) []byte {
 func (p *PagePool) putBuf(b []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.bufs = append(p.bufs, b[:0])
 	p.held += int64(cap(b))
+	for i := range p.bufs {
+		if f := &p.bufs[i]; f.size == cap(b) {
+			f.free = append(f.free, b[:0])
+			return
+		}
+	}
+	p.bufs = append(p.bufs, freeBufs{cap(b), [][]byte{b[:0]}})
 }

@@ -48,7 +48,6 @@ type Pipeline struct {
 	active  int             // goroutines working the queue
 	streams []*OutStream    // registered since the last Forget; index = tag
 	kept    []streamScratch // by tag, the slices of the streams forgotten last
-	outs    [][]byte        // free output buffers
 	jobs    []*chunkJob     // finished jobs, for the next chunks
 }
 
@@ -109,9 +108,7 @@ func (p *Pipeline) NewStream(pool *PagePool) *OutStream {
 
 // Finish waits for every chunk of the registered streams and stores it,
 // returning the first error of a stream's compression. Their sizes and
-// bytes are then final, and Resolve can be called. The output buffers the
-// pipeline kept are let go: a stripe ends here, and its streams are
-// written next.
+// bytes are then final, and Resolve can be called.
 func (p *Pipeline) Finish() error {
 	p.mu.Lock()
 	streams := p.streams
@@ -122,10 +119,6 @@ func (p *Pipeline) Finish() error {
 			first = err
 		}
 	}
-	p.mu.Lock()
-	clear(p.outs)
-	p.outs = p.outs[:0]
-	p.mu.Unlock()
 	return first
 }
 
@@ -195,7 +188,7 @@ func virtualPos(tag uint32, chunk int) uint64 {
 // for the next chunks.
 type chunkJob struct {
 	src      []byte // the chunk, in a buffer the job owns
-	out      []byte // compressed form
+	out      []byte // compressed form, over src's first bytes, or src itself (see compress)
 	err      error
 	finished atomic.Bool    // out and err are set
 	done     sync.WaitGroup // Done when finished
@@ -225,6 +218,7 @@ func (p *Pipeline) submit(j *chunkJob) {
 
 // work compresses queued jobs in order until the queue is empty.
 func (p *Pipeline) work() {
+	var scratch []byte // output buffer for a Compressor without its own
 	p.mu.Lock()
 	c := p.comps[len(p.comps)-1]
 	p.comps = p.comps[:len(p.comps)-1]
@@ -235,13 +229,8 @@ func (p *Pipeline) work() {
 		if p.head == len(p.queue) {
 			p.queue, p.head = p.queue[:0], 0
 		}
-		out := p.getOutLocked()
 		p.mu.Unlock()
-		z, err := c.Compress(out, j.src)
-		if cap(z) == 0 || &z[:1][0] != &out[:1][0] {
-			p.putOut(out) // the compressor made its own
-		}
-		j.out, j.err = z, err
+		j.compress(c, &scratch)
 		j.finished.Store(true)
 		j.done.Done()
 		p.mu.Lock()
@@ -277,26 +266,28 @@ func (p *Pipeline) putJob(j *chunkJob) {
 	p.mu.Unlock()
 }
 
-func (p *Pipeline) getOutLocked() []byte {
-	if n := len(p.outs); n > 0 {
-		b := p.outs[n-1]
-		p.outs[n-1] = nil
-		p.outs = p.outs[:n-1]
-		return b
+// compress compresses the job's chunk with c, into c's output buffer (or
+// scratch), and moves the result over the chunk's first bytes when it is
+// smaller: the chunk is not needed once compressed, so a finished job that
+// waits to be stored holds one buffer, not two, and the pipeline keeps no
+// output buffers. A result no smaller leaves the chunk as it is, to be
+// stored uncompressed (storeChunk).
+func (j *chunkJob) compress(c Compressor, scratch *[]byte) {
+	out := scratch
+	if b, ok := c.(buffered); ok {
+		out = b.outBuf()
 	}
-	return make([]byte, 0, p.outCap())
-}
-
-func (p *Pipeline) outCap() int { return compressBound(p.bound, p.blockSize) }
-
-// putOut keeps an output buffer for the next chunk; buffers of another
-// size are left to the garbage collector. The pipeline keeps no more
-// buffers than were in use at once, which maxStreamJobs bounds.
-func (p *Pipeline) putOut(b []byte) {
-	if cap(b) != p.outCap() {
+	z, err := c.Compress((*out)[:0], j.src)
+	if err != nil {
+		j.err = err
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.outs = append(p.outs, b[:0])
+	if cap(z) > cap(*out) {
+		*out = z[:0]
+	}
+	if len(z) < len(j.src) {
+		j.out = j.src[:copy(j.src, z)]
+	} else {
+		j.out = j.src
+	}
 }

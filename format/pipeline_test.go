@@ -198,3 +198,55 @@ func TestPipelineResolveErrors(t *testing.T) {
 		t.Error("a pipeline with 100-byte blocks")
 	}
 }
+
+// TestPipelineShortChunkBuffers checks that a deferred chunk much shorter
+// than a block (a stream flushed at every aligned row group's end) travels
+// in a buffer sized to it, not in the stream's block-sized chunk buffer:
+// after many such chunks, the buffers the pool got back from the finished
+// jobs hold a few KiB each, and the stream kept its own. In block-sized
+// buffers, the chunks in flight would hold maxStreamJobs blocks.
+func TestPipelineShortChunkBuffers(t *testing.T) {
+	const block = 256 << 10
+	p, err := NewPipeline(orc.CompressionZstd, 0, block, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := NewPagePool()
+	s := p.NewStream(pool)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want []byte
+	imm := NewOutStream(orc.CompressionZstd, block, mustCompressor(t, block))
+	for i := range 64 {
+		b := pipelineData(rng, 1000+i*50)
+		s.Write(b)
+		imm.Write(b)
+		if err := s.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		imm.Flush()
+	}
+	if err := p.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	want = imm.Bytes()
+	if !bytes.Equal(s.Bytes(), want) {
+		t.Fatalf("stored %d bytes differ from the immediate stream's %d", len(s.Bytes()), len(want))
+	}
+	if held, most := pool.Held(), int64(maxStreamJobs+1)*(8<<10); held > most {
+		t.Errorf("the pool got back %d bytes of chunk buffers, want at most %d (%d in flight of up to 8 KiB)", held, most, maxStreamJobs+1)
+	}
+	if cap(s.buf) != block {
+		t.Errorf("the stream's chunk buffer has capacity %d, want its block of %d", cap(s.buf), block)
+	}
+	s.Release()
+	p.Forget()
+}
+
+func mustCompressor(t *testing.T, block int) Compressor {
+	t.Helper()
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
