@@ -133,7 +133,7 @@ func readSides(files []*side, par []int, orcPar int) []*side {
 }
 
 // parseParallel parses a -parallel list such as "1,2".
-func parseParallel(list string) ([]int, error) {
+func parseParallel(flagName, list string) ([]int, error) {
 	var out []int
 	for _, x := range strings.Split(list, ",") {
 		x = strings.TrimSpace(x)
@@ -142,16 +142,34 @@ func parseParallel(list string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(x)
 		if err != nil || n < 1 || n > 64 {
-			return nil, fmt.Errorf("-parallel %q: want goroutine counts 1..64 separated by commas", list)
+			return nil, fmt.Errorf("-%s %q: want goroutine counts 1..64 separated by commas", flagName, list)
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("-parallel %q: empty", list)
+		return nil, fmt.Errorf("-%s %q: empty", flagName, list)
 	}
 	return out, nil
+}
+
+// writePars returns the writer goroutine counts side s writes with: the
+// list for orcgo (flag -orc-write-parallel), one write for the others.
+func writePars(s *side, list []int) []int {
+	if s.Lib != "orcgo" || len(list) == 0 {
+		return []int{1}
+	}
+	return list
+}
+
+// writeName labels a write in the reports: the side's name, and
+// "orcgo/zstd w2" for a write on two goroutines.
+func writeName(s *side, par int) string {
+	if par > 1 {
+		return fmt.Sprintf("%s w%d", s.Name(), par)
+	}
+	return s.Name()
 }
 
 type options struct {
@@ -177,6 +195,7 @@ type options struct {
 	quiet       bool
 	parallel    []int // goroutines each query reads on, one report row per entry (nil: 1)
 	orcPar      int   // orcgo's only parallelism, overriding parallel (0: follow parallel)
+	writePar    []int // goroutines the orcgo writer runs on, one write row per entry
 }
 
 func main() {
@@ -202,7 +221,7 @@ func main() {
 	flag.StringVar(&o.profile, "profile", "", "what -cpuprofile profiles: LIB/CODEC:write or LIB/CODEC:Qn (e.g. orcgo/zstd:Q1)")
 	flag.BoolVar(&o.quiet, "q", false, "no progress on stderr")
 	flag.BoolVar(&orcUseSarg, "orc-sarg", true, "pass predicates to the orcgo reader (search argument + exact filter)")
-	flag.IntVar(&orcWriteParallel, "orc-write-parallel", 1, "goroutines the orcgo writer encodes and compresses columns on (writer.WithParallelism); 1 matches the single-threaded Parquet writers")
+	writeList := flag.String("orc-write-parallel", "1", "comma-separated goroutine counts the orcgo writer encodes and compresses columns on (writer.WithParallelism), one write row each, interleaved in every run (the files are the same bytes; the queries, and -profile's write, use the last); 1 matches the single-threaded Parquet writers")
 	flag.IntVar(&orcBlockSize, "orc-block-size", 0, "orcgo compression block size in bytes (writer.WithCompressionBlockSize; 0: the writer's default)")
 	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
 	flag.IntVar(&zstdLevel, "zstd-level", 0, "ZSTD level for orcgo and parquet-go alike (1..22, as libzstd numbers them; 0: each library's default, level 3 for both)")
@@ -211,12 +230,16 @@ func main() {
 	flag.IntVar(&o.orcPar, "orc-parallel", 0, "run orcgo's queries only with reader.WithParallelism(N), whatever -parallel lists (0: follow -parallel)")
 	parList := flag.String("parallel", "1", "comma-separated goroutine counts to run every query at, one row each (orcgo: reader.WithParallelism(n); parquet-go: n goroutines reading whole row groups; arrow-go: serial only)")
 	flag.Parse()
-	par, err := parseParallel(*parList)
+	par, err := parseParallel("parallel", *parList)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
 	o.parallel = par
+	if o.writePar, err = parseParallel("orc-write-parallel", *writeList); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
 	if o.rows == 0 {
 		o.rows = rowsForSF(o.sf)
 	} else {
@@ -339,14 +362,18 @@ func run(o options, log io.Writer) (*Report, error) {
 					}
 				}
 			}
-			d, heap, n, err := measureWrite(s, path(s), o.rows, o.seed, cfg)
-			if err != nil {
-				return nil, fmt.Errorf("write %s: %w", s.Name(), err)
+			for _, wp := range writePars(s, o.writePar) {
+				orcWriteParallel = wp
+				name := writeName(s, wp)
+				d, heap, n, err := measureWrite(s, path(s), o.rows, o.seed, cfg)
+				if err != nil {
+					return nil, fmt.Errorf("write %s: %w", name, err)
+				}
+				fmt.Fprintf(log, "write run %d %-21s %8.3fs %8.1f MiB heap %8.1f MiB\n", r+1, name, d.Seconds(), mib(n), mib(heap))
+				wtimes[name] = append(wtimes[name], d.Seconds())
+				wheap[name] = append(wheap[name], float64(heap))
+				size[name] = n
 			}
-			fmt.Fprintf(log, "write run %d %-21s %8.3fs %8.1f MiB heap %8.1f MiB\n", r+1, s.Name(), d.Seconds(), mib(n), mib(heap))
-			wtimes[s.Name()] = append(wtimes[s.Name()], d.Seconds())
-			wheap[s.Name()] = append(wheap[s.Name()], float64(heap))
-			size[s.Name()] = n
 		}
 	}
 	if cfg.rowGroupRows == 0 {
@@ -354,10 +381,13 @@ func run(o options, log io.Writer) (*Report, error) {
 	}
 	rep.RowGroupRows = cfg.rowGroupRows
 	for _, s := range sides {
-		t := median(wtimes[s.Name()])
-		rep.Write = append(rep.Write, WriteResult{Side: s.Name(), Lib: s.Lib, Codec: s.Codec,
-			Bytes: size[s.Name()], Seconds: t, RowsPerSec: float64(o.rows) / t,
-			PeakHeap: int64(median(wheap[s.Name()])), Runs: wtimes[s.Name()]})
+		for _, wp := range writePars(s, o.writePar) {
+			name := writeName(s, wp)
+			t := median(wtimes[name])
+			rep.Write = append(rep.Write, WriteResult{Side: name, Lib: s.Lib, Codec: s.Codec,
+				Bytes: size[name], Seconds: t, RowsPerSec: float64(o.rows) / t,
+				PeakHeap: int64(median(wheap[name])), Runs: wtimes[name]})
+		}
 	}
 
 	if o.columns {

@@ -470,11 +470,11 @@ func TestReadSides(t *testing.T) {
 			t.Errorf("readSides(%v, orc %d) = %s, want %s", c.par, c.orcPar, got, c.want)
 		}
 	}
-	if got, err := parseParallel(" 1, 2,2,8"); err != nil || !slices.Equal(got, []int{1, 2, 8}) {
+	if got, err := parseParallel("parallel", " 1, 2,2,8"); err != nil || !slices.Equal(got, []int{1, 2, 8}) {
 		t.Errorf("parseParallel = %v, %v", got, err)
 	}
 	for _, bad := range []string{"", "0", "1,x", "65", "-1"} {
-		if _, err := parseParallel(bad); err == nil {
+		if _, err := parseParallel("parallel", bad); err == nil {
 			t.Errorf("parseParallel(%q) did not fail", bad)
 		}
 	}
