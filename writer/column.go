@@ -75,6 +75,7 @@ type colBase struct {
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
 	blooms              []*orcpb.BloomFilter
+	bloomBits           []byte // the stripe's blooms' bits (bloomfilter.AppendProto), reused across stripes
 	entries             []*orcpb.RowIndexEntry
 	kids                []columnWriter
 
@@ -279,7 +280,9 @@ func finishGroupSelf(c columnWriter) {
 	b.stripe.Merge(b.group)
 	b.group.Reset()
 	if b.bloom != nil {
-		b.blooms = append(b.blooms, b.bloom.Proto())
+		var pb *orcpb.BloomFilter
+		b.bloomBits, pb = b.bloom.AppendProto(b.bloomBits)
+		b.blooms = append(b.blooms, pb)
 		b.bloom.Reset()
 	}
 }
@@ -300,6 +303,7 @@ func (b *colBase) resetBase() {
 	b.stripe.Reset()
 	b.entries = nil
 	b.blooms = nil
+	b.bloomBits = b.bloomBits[:0] // the last stripe's blooms are written
 }
 
 // presentStream returns the PRESENT stream when the stripe has nulls.

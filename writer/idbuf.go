@@ -60,16 +60,30 @@ func (b *idBuffer) grow(n int) []uint64 {
 	return b.words
 }
 
-// widen packs the held ids again at w bits.
+// widen packs the held ids again at w bits, in place: id i moves from bit
+// i*old to bit i*w, no lower, so going from the last id down, each lands on
+// bits whose old contents were read already.
 func (b *idBuffer) widen(w uint) {
-	old := idBuffer{words: b.words, w: b.w, n: b.n}
-	b.words, b.w, b.n = make([]uint64, 0, max(64, int((uint(old.n)*w+63)>>6)+1)), w, 0
-	var tmp [256]int64
-	for first := 0; first < old.n; {
-		part := tmp[:min(len(tmp), old.n-first)]
-		old.read(first, part)
-		b.add(part, 1<<w)
-		first += len(part)
+	old, n := b.w, b.n
+	b.w = w
+	b.n = 0
+	b.grow(n) // room for n ids at w bits; the words past the old ones are zero
+	b.n = n
+	oldMask := uint64(1)<<old - 1
+	for i := n - 1; i >= 0; i-- {
+		k := uint(i) * old
+		v := (b.words[k>>6]>>(k&63) | b.words[k>>6+1]<<(64-k&63)) & oldMask
+		b.put(uint(i)*w, w, v)
+	}
+}
+
+// put stores v in the w bits at bit k, clearing what they held.
+func (b *idBuffer) put(k, w uint, v uint64) {
+	mask := uint64(1)<<w - 1
+	lo, sh := k>>6, k&63
+	b.words[lo] = b.words[lo]&^(mask<<sh) | v<<sh
+	if sh+w > 64 {
+		b.words[lo+1] = b.words[lo+1]&^(mask>>(64-sh)) | v>>(64-sh)
 	}
 }
 

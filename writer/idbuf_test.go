@@ -49,3 +49,31 @@ func TestIDBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestIDBufferReuse checks that a buffer reset for the next stripe takes
+// the same ids, widening from 1 bit to 14 as a column's dictionary grows,
+// without allocating: the ids are packed again in place.
+func TestIDBufferReuse(t *testing.T) {
+	ids := make([]int64, 10000)
+	for i := range ids {
+		ids[i] = int64(i)
+	}
+	var b idBuffer
+	fill := func() {
+		b.reset()
+		for i := 0; i < len(ids); i += 100 {
+			b.add(ids[i:i+100], i+100)
+		}
+	}
+	fill()
+	if allocs := testing.AllocsPerRun(5, fill); allocs != 0 {
+		t.Errorf("refilling a reset buffer allocated %.0f times, want 0", allocs)
+	}
+	got := make([]int64, len(ids))
+	b.read(0, got)
+	for i, id := range got {
+		if id != int64(i) {
+			t.Fatalf("id %d = %d after the refills", i, id)
+		}
+	}
+}

@@ -57,6 +57,8 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	msgRaw      []byte            // compressMessage's encoding
+	msgOut      appendBuffer      // compress's result
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
@@ -477,17 +479,22 @@ func (h *holding) addStream(s *format.OutStream) {
 const metadataStripeStats protowire.Number = 1
 
 // compressMessage returns a protobuf message encoded and compressed with
-// the file codec.
+// the file codec. The bytes are the writer's until the next call of
+// compressMessage or compress: index streams and stripe footers are
+// written as soon as they are made, so one stripe's are encoded in the
+// last one's buffers.
 func (w *Writer) compressMessage(m proto.Message) ([]byte, error) {
-	raw, err := proto.Marshal(m)
+	raw, err := proto.MarshalOptions{}.MarshalAppend(w.msgRaw[:0], m)
 	if err != nil {
 		return nil, err
 	}
+	w.msgRaw = raw
 	return w.compress(raw)
 }
 
 // compress returns raw compressed with the file codec (raw itself for
-// codec NONE).
+// codec NONE), in a buffer valid until the next call (see
+// compressMessage).
 func (w *Writer) compress(raw []byte) ([]byte, error) {
 	if w.cfg.compression == orc.CompressionNone {
 		return raw, nil
@@ -496,10 +503,19 @@ func (w *Writer) compress(raw []byte) ([]byte, error) {
 	if _, err := w.scratch.Write(raw); err != nil {
 		return nil, err
 	}
-	if err := w.scratch.Flush(); err != nil {
+	w.msgOut.b = w.msgOut.b[:0]
+	if _, err := w.scratch.WriteTo(&w.msgOut); err != nil {
 		return nil, err
 	}
-	return append([]byte(nil), w.scratch.Bytes()...), nil
+	return w.msgOut.b, nil
+}
+
+// appendBuffer is an io.Writer appending to a slice.
+type appendBuffer struct{ b []byte }
+
+func (a *appendBuffer) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
 }
 
 // flushStripe writes the current stripe: index streams, data streams,
