@@ -23,22 +23,12 @@ import (
 // Proto returns the filter as stored in a BLOOM_FILTER_UTF8 stream: k and
 // the words as little-endian bytes in utf8bitset.
 func (f *Filter) Proto() *orcpb.BloomFilter {
-	_, pb := f.AppendProto(make([]byte, 0, 8*len(f.words)))
-	return pb
-}
-
-// AppendProto is Proto with the bits appended to arena, which it returns
-// extended: a writer that keeps every row group's filter of a stripe until
-// the stripe is written reuses one arena across stripes instead of
-// allocating the bits of each. The message's utf8bitset is arena's new
-// bytes, capacity-limited, so a later append never writes into it.
-func (f *Filter) AppendProto(arena []byte) ([]byte, *orcpb.BloomFilter) {
-	start := len(arena)
-	for _, w := range f.words {
-		arena = binary.LittleEndian.AppendUint64(arena, w)
+	b := make([]byte, 8*len(f.words))
+	for i, w := range f.words {
+		binary.LittleEndian.PutUint64(b[8*i:], w)
 	}
 	k := uint32(f.k)
-	return arena, &orcpb.BloomFilter{NumHashFunctions: &k, Utf8Bitset: arena[start:len(arena):len(arena)]}
+	return &orcpb.BloomFilter{NumHashFunctions: &k, Utf8Bitset: b}
 }
 
 // FromProto decodes a stored filter, from utf8bitset when it is set and from

@@ -75,7 +75,6 @@ type colBase struct {
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
 	blooms              []*orcpb.BloomFilter
-	bloomBits           []byte // the stripe's blooms' bits (bloomfilter.AppendProto), reused across stripes
 	entries             []*orcpb.RowIndexEntry
 	kids                []columnWriter
 
@@ -280,9 +279,7 @@ func finishGroupSelf(c columnWriter) {
 	b.stripe.Merge(b.group)
 	b.group.Reset()
 	if b.bloom != nil {
-		var pb *orcpb.BloomFilter
-		b.bloomBits, pb = b.bloom.AppendProto(b.bloomBits)
-		b.blooms = append(b.blooms, pb)
+		b.blooms = append(b.blooms, b.bloom.Proto())
 		b.bloom.Reset()
 	}
 }
@@ -303,7 +300,6 @@ func (b *colBase) resetBase() {
 	b.stripe.Reset()
 	b.entries = nil
 	b.blooms = nil
-	b.bloomBits = b.bloomBits[:0] // the last stripe's blooms are written
 }
 
 // presentStream returns the PRESENT stream when the stripe has nulls.

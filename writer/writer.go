@@ -57,8 +57,6 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
-	msgRaw      []byte            // compressMessage's encoding
-	msgOut      appendBuffer      // compress's result
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
@@ -478,44 +476,35 @@ func (h *holding) addStream(s *format.OutStream) {
 // metadataStripeStats is the field number of Metadata.stripe_stats.
 const metadataStripeStats protowire.Number = 1
 
-// compressMessage returns a protobuf message encoded and compressed with
-// the file codec. The bytes are the writer's until the next call of
-// compressMessage or compress: index streams and stripe footers are
-// written as soon as they are made, so one stripe's are encoded in the
-// last one's buffers.
-func (w *Writer) compressMessage(m proto.Message) ([]byte, error) {
-	raw, err := proto.MarshalOptions{}.MarshalAppend(w.msgRaw[:0], m)
+// writeMessage writes a protobuf message encoded and compressed with the
+// file codec, and returns the bytes it took.
+func (w *Writer) writeMessage(m proto.Message) (int, error) {
+	raw, err := proto.Marshal(m)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	w.msgRaw = raw
-	return w.compress(raw)
+	return w.writeCompressed(raw)
 }
 
-// compress returns raw compressed with the file codec (raw itself for
-// codec NONE), in a buffer valid until the next call (see
-// compressMessage).
-func (w *Writer) compress(raw []byte) ([]byte, error) {
+// writeCompressed writes raw compressed with the file codec (raw itself
+// for codec NONE) and returns the bytes it took. The compressed chunks go
+// to the file from the scratch stream's pages, which the writer keeps.
+func (w *Writer) writeCompressed(raw []byte) (int, error) {
 	if w.cfg.compression == orc.CompressionNone {
-		return raw, nil
+		return len(raw), w.writeRaw(raw)
 	}
 	w.scratch.Reset()
 	if _, err := w.scratch.Write(raw); err != nil {
-		return nil, err
+		return 0, err
 	}
-	w.msgOut.b = w.msgOut.b[:0]
-	if _, err := w.scratch.WriteTo(&w.msgOut); err != nil {
-		return nil, err
+	if err := w.scratch.Flush(); err != nil {
+		return 0, err
 	}
-	return w.msgOut.b, nil
-}
-
-// appendBuffer is an io.Writer appending to a slice.
-type appendBuffer struct{ b []byte }
-
-func (a *appendBuffer) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
+	n := int(w.scratch.Size())
+	if _, err := w.scratch.WriteTo(countingWriter{w}); err != nil {
+		return 0, w.err
+	}
+	return n, nil
 }
 
 // flushStripe writes the current stripe: index streams, data streams,
@@ -551,25 +540,19 @@ func (w *Writer) flushStripe() error {
 	if w.cfg.stride > 0 {
 		for id, c := range w.cols {
 			b := c.base()
-			data, err := w.compressMessage(b.rowIndex())
+			n, err := w.writeMessage(b.rowIndex())
 			if err != nil {
 				return err
 			}
-			if err := w.writeRaw(data); err != nil {
-				return err
-			}
-			footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_ROW_INDEX, id, len(data)))
-			indexLen += uint64(len(data))
+			footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_ROW_INDEX, id, n))
+			indexLen += uint64(n)
 			if b.bloom != nil {
-				data, err := w.compressMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
+				n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
 				if err != nil {
 					return err
 				}
-				if err := w.writeRaw(data); err != nil {
-					return err
-				}
-				footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_BLOOM_FILTER_UTF8, id, len(data)))
-				indexLen += uint64(len(data))
+				footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_BLOOM_FILTER_UTF8, id, n))
+				indexLen += uint64(n)
 			}
 		}
 	}
@@ -599,16 +582,13 @@ func (w *Writer) flushStripe() error {
 	if w.hasTimestamps() {
 		footer.WriterTimezone = proto.String(w.cfg.zone.String())
 	}
-	fdata, err := w.compressMessage(footer)
+	flen, err := w.writeMessage(footer)
 	if err != nil {
-		return err
-	}
-	if err := w.writeRaw(fdata); err != nil {
 		return err
 	}
 	w.stripes = append(w.stripes, &orcpb.StripeInformation{
 		Offset: proto.Uint64(uint64(start)), IndexLength: proto.Uint64(indexLen), DataLength: proto.Uint64(dataLen),
-		FooterLength: proto.Uint64(uint64(len(fdata))), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
+		FooterLength: proto.Uint64(uint64(flen)), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
 	})
 	// Kept encoded: as messages, 200 columns' statistics take some 65 KB a
 	// stripe, which over hundreds of stripes would outgrow a stripe's
@@ -716,16 +696,13 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) writeTail() error {
-	meta, err := w.compress(w.stripeStats)
+	metaLen, err := w.writeCompressed(w.stripeStats)
 	if err != nil {
-		return err
-	}
-	if err := w.writeRaw(meta); err != nil {
 		return err
 	}
 	footer := &orcpb.Footer{
 		HeaderLength:    proto.Uint64(uint64(len(format.Magic))),
-		ContentLength:   proto.Uint64(uint64(w.offset - int64(len(meta)))),
+		ContentLength:   proto.Uint64(uint64(w.offset - int64(metaLen))),
 		Stripes:         w.stripes,
 		Types:           format.TypesFromSchema(w.schema),
 		Metadata:        w.userMeta,
@@ -738,18 +715,15 @@ func (w *Writer) writeTail() error {
 	for _, c := range w.cols {
 		footer.Statistics = append(footer.Statistics, c.base().file.Proto())
 	}
-	fdata, err := w.compressMessage(footer)
+	flen, err := w.writeMessage(footer)
 	if err != nil {
 		return err
 	}
-	if err := w.writeRaw(fdata); err != nil {
-		return err
-	}
 	ps := &orcpb.PostScript{
-		FooterLength:   proto.Uint64(uint64(len(fdata))),
+		FooterLength:   proto.Uint64(uint64(flen)),
 		Compression:    orcpb.CompressionKind(w.cfg.compression).Enum(),
 		Version:        []uint32{0, 12},
-		MetadataLength: proto.Uint64(uint64(len(meta))),
+		MetadataLength: proto.Uint64(uint64(metaLen)),
 		WriterVersion:  proto.Uint32(uint32(WriterVersion)),
 		Magic:          proto.String(format.Magic),
 	}
