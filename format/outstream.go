@@ -222,11 +222,8 @@ func (s *OutStream) emitBuf() error {
 // copy of it over.
 func (s *OutStream) emit(chunk []byte) error {
 	if s.pipe != nil {
-		size := s.jobBufSize(len(chunk))
-		if size == 0 {
-			size = s.blockSize
-		}
-		s.deferChunk(append(s.sizedBuf(size), chunk...))
+		// A whole block from Write: short chunks come from emitBuf.
+		s.deferChunk(append(s.newBuf(), chunk...))
 		return nil
 	}
 	s.sinceMark += int64(chunkHeaderSize + len(chunk))

@@ -214,7 +214,6 @@ func TestPipelineShortChunkBuffers(t *testing.T) {
 	pool := NewPagePool()
 	s := p.NewStream(pool)
 	rng := rand.New(rand.NewPCG(1, 2))
-	var want []byte
 	imm := NewOutStream(orc.CompressionZstd, block, mustCompressor(t, block))
 	for i := range 64 {
 		b := pipelineData(rng, 1000+i*50)
@@ -228,7 +227,7 @@ func TestPipelineShortChunkBuffers(t *testing.T) {
 	if err := p.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	want = imm.Bytes()
+	want := imm.Bytes()
 	if !bytes.Equal(s.Bytes(), want) {
 		t.Fatalf("stored %d bytes differ from the immediate stream's %d", len(s.Bytes()), len(want))
 	}

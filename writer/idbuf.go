@@ -69,12 +69,16 @@ func (b *idBuffer) widen(w uint) {
 	b.n = 0
 	b.grow(n) // room for n ids at w bits; the words past the old ones are zero
 	b.n = n
-	oldMask := uint64(1)<<old - 1
 	for i := n - 1; i >= 0; i-- {
-		k := uint(i) * old
-		v := (b.words[k>>6]>>(k&63) | b.words[k>>6+1]<<(64-k&63)) & oldMask
-		b.put(uint(i)*w, w, v)
+		b.put(uint(i)*w, w, getBits(b.words, uint(i)*old, old))
 	}
+}
+
+// getBits returns the w bits at bit k of words.
+func getBits(words []uint64, k, w uint) uint64 {
+	lo := words[k>>6] >> (k & 63)
+	hi := words[k>>6+1] << (64 - k&63)
+	return (lo | hi) & (uint64(1)<<w - 1)
 }
 
 // put stores v in the w bits at bit k, clearing what they held.
@@ -89,14 +93,10 @@ func (b *idBuffer) put(k, w uint, v uint64) {
 
 // read decodes the ids from index first into dst.
 func (b *idBuffer) read(first int, dst []int64) {
-	w := b.w
-	mask := uint64(1)<<w - 1
-	words := b.words
+	w, words := b.w, b.words
 	k := uint(first) * w
 	for i := range dst {
-		lo := words[k>>6] >> (k & 63)
-		hi := words[k>>6+1] << (64 - k&63)
-		dst[i] = int64((lo | hi) & mask)
+		dst[i] = int64(getBits(words, k, w))
 		k += w
 	}
 }
