@@ -69,16 +69,17 @@ func (b *idBuffer) widen(w uint) {
 	b.n = 0
 	b.grow(n) // room for n ids at w bits; the words past the old ones are zero
 	b.n = n
+	oldMask := uint64(1)<<old - 1
 	for i := n - 1; i >= 0; i-- {
-		b.put(uint(i)*w, w, getBits(b.words, uint(i)*old, old))
+		b.put(uint(i)*w, w, getBits(b.words, uint(i)*old, oldMask))
 	}
 }
 
-// getBits returns the w bits at bit k of words.
-func getBits(words []uint64, k, w uint) uint64 {
+// getBits returns the bits at bit k of words that mask (1<<w - 1) keeps.
+func getBits(words []uint64, k uint, mask uint64) uint64 {
 	lo := words[k>>6] >> (k & 63)
 	hi := words[k>>6+1] << (64 - k&63)
-	return (lo | hi) & (uint64(1)<<w - 1)
+	return (lo | hi) & mask
 }
 
 // put stores v in the w bits at bit k, clearing what they held.
@@ -94,9 +95,10 @@ func (b *idBuffer) put(k, w uint, v uint64) {
 // read decodes the ids from index first into dst.
 func (b *idBuffer) read(first int, dst []int64) {
 	w, words := b.w, b.words
+	mask := uint64(1)<<w - 1
 	k := uint(first) * w
 	for i := range dst {
-		dst[i] = int64(getBits(words, k, w))
+		dst[i] = int64(getBits(words, k, mask))
 		k += w
 	}
 }
