@@ -160,25 +160,59 @@ func (e *IntRLEv2Encoder) literals(vs []int64, i, n int, last int64) int {
 	inc, dec, dor, or := e.inc, e.dec, e.dor, e.or
 	signed := e.signed
 	k := 0
-	for ; k < len(seg); k++ {
-		v := seg[k]
-		if v == last {
-			break
+	// While the held values stay monotonic, their deltas count too.
+	if inc || dec {
+		for ; k < len(seg); k++ {
+			v := seg[k]
+			if v == last {
+				break
+			}
+			d := v - last // not 0
+			if d > 0 {
+				dec = false
+				if !inc {
+					break // v is added below
+				}
+			} else {
+				inc = false
+				if !dec {
+					break
+				}
+				d = -d // MinInt64 stays negative, as in noteDelta
+			}
+			dor |= uint64(d)
+			if signed {
+				or |= uint64(v<<1) ^ uint64(v>>63)
+			} else {
+				or |= uint64(v)
+			}
+			dst[k] = v
+			last = v
 		}
-		d := v - last
-		inc = inc && d >= 0
-		dec = dec && d <= 0
-		if d < 0 {
-			d = -d // MinInt64 stays negative, as in noteDelta
-		}
-		dor |= uint64(d)
-		if signed {
+	}
+	// Neither direction: until a run is written only the OR counts (the
+	// deltas' width matters to DELTA runs and repeatPays only while the
+	// values are monotonic), which random values reach within a few.
+	if signed {
+		for ; k < len(seg); k++ {
+			v := seg[k]
+			if v == last {
+				break
+			}
 			or |= uint64(v<<1) ^ uint64(v>>63)
-		} else {
-			or |= uint64(v)
+			dst[k] = v
+			last = v
 		}
-		dst[k] = v
-		last = v
+	} else {
+		for ; k < len(seg); k++ {
+			v := seg[k]
+			if v == last {
+				break
+			}
+			or |= uint64(v)
+			dst[k] = v
+			last = v
+		}
 	}
 	e.n = n + k
 	e.inc, e.dec, e.dor, e.or = inc, dec, dor, or
