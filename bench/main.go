@@ -607,6 +607,17 @@ func profile(o options, sides, readers []*side, queries []*Query, cfg writeConfi
 		among = sides
 	}
 	i := slices.IndexFunc(among, func(s *side) bool { return s.Name() == name })
+	if what == "write" {
+		// A write row names its goroutine count ("orcgo/zstd w2").
+		for j, s := range sides {
+			for _, wp := range writePars(s, o.writePar) {
+				if writeName(s, wp) == name {
+					i = j
+					orcWriteParallel = wp
+				}
+			}
+		}
+	}
 	if i < 0 {
 		return fmt.Errorf("-profile %q: no side %s among those run", o.profile, name)
 	}

@@ -6,6 +6,7 @@ package writer_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -73,7 +74,17 @@ func stickySpec() *spec {
 // failing call's error comes back from that call and every later one, and
 // nothing is written after it.
 func TestStickyError(t *testing.T) {
+	for _, par := range []int{1, 2} {
+		t.Run(fmt.Sprint("parallel=", par), func(t *testing.T) { testStickyError(t, par) })
+	}
+}
+
+// testStickyError is TestStickyError for a writer on par goroutines. A
+// parallel writer writes each stripe in the background, so the call that
+// reports a failure may come after the one that caused it.
+func testStickyError(t *testing.T, par int) {
 	sp := stickySpec()
+	sp.opts = append(sp.opts, writer.WithParallelism(par))
 	counter := &failWriter{k: math.MaxInt}
 	run := func(w0 *failWriter) (rest []error, first error) {
 		w, err := writer.NewWriter(w0, sp.schema, sp.opts...)
