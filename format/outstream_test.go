@@ -471,10 +471,58 @@ func TestOutStreamPool(t *testing.T) {
 				t.Fatal("stream written again from the pool differs")
 			}
 			s.Release()
+			// The chunk buffer went round since the last Trim, so the
+			// first Trim keeps it; the second, with nothing taken in
+			// between, drops it.
+			pool.Trim()
+			if got := pool.Held(); got != 16<<10 {
+				t.Fatalf("after Trim the pool holds %d bytes, want the 16384 of the chunk buffer", got)
+			}
 			pool.Trim()
 			if pool.Held() != 0 {
-				t.Fatalf("after Trim the pool holds %d bytes", pool.Held())
+				t.Fatalf("after a second Trim the pool holds %d bytes", pool.Held())
 			}
 		})
+	}
+}
+
+// TestPagePoolTrimKeepsUsedBuffers checks Trim's low-water mark: of each
+// capacity it drops the free buffers not taken out since the last Trim
+// and keeps those that went round, and it drops every free page.
+func TestPagePoolTrimKeepsUsedBuffers(t *testing.T) {
+	p := NewPagePool()
+	for range 5 {
+		p.putBuf(make([]byte, 0, 4<<10))
+	}
+	p.putBuf(make([]byte, 0, 8<<10))
+	p.putPage(make([]byte, 0, firstPage))
+	p.Trim() // the pool's first: nothing was taken, but all came in since
+	if got := p.Held(); got != 5*4<<10+8<<10 {
+		t.Fatalf("after the first Trim the pool holds %d bytes", got)
+	}
+	// Three 4 KiB buffers go round: at most three out at once.
+	var out [][]byte
+	for range 3 {
+		out = append(out, p.getBuf(4<<10))
+	}
+	for _, b := range out {
+		p.putBuf(b)
+	}
+	p.getBuf(4 << 10) // and one again
+	p.putBuf(make([]byte, 0, 4<<10))
+	p.Trim()
+	if got, want := p.Held(), int64(3*4<<10); got != want {
+		t.Fatalf("after Trim the pool holds %d bytes, want %d: the three 4 KiB buffers used, not the 8 KiB one or the two unused", got, want)
+	}
+	for range 3 {
+		if p.getBuf(4<<10) == nil {
+			t.Fatal("a kept buffer is missing")
+		}
+	}
+	if p.getBuf(4<<10) != nil || p.getBuf(8<<10) != nil {
+		t.Fatal("Trim kept a buffer it should have dropped")
+	}
+	if p.Held() != 0 {
+		t.Fatalf("the pool holds %d bytes with every buffer taken", p.Held())
 	}
 }

@@ -620,9 +620,9 @@ func (w *Writer) settlePipeline() error {
 	if err := w.pipe.Finish(); err != nil {
 		return err
 	}
-	// The chunk buffers of the compressed chunks are back in the pool,
-	// where the next stripe's streams would not want so many: let them go
-	// before the stripe is written (releaseStreams would, after).
+	// Let the pages and buffers the stripe did not use go before it is
+	// written (releaseStreams would, after); the chunk buffers the
+	// pipeline's chunks went round in stay for the next stripe.
 	w.pool.Trim()
 	for _, c := range w.cols {
 		for _, e := range c.base().entries {
@@ -638,7 +638,7 @@ func (w *Writer) settlePipeline() error {
 // the pool; with trim, after dropping what the pool held unused through
 // the stripe.
 func (w *Writer) releaseStreams(trim bool) {
-	if trim {
+	if trim && w.pipe == nil { // settlePipeline trimmed
 		w.pool.Trim()
 	}
 	for _, c := range w.cols {
