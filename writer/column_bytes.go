@@ -64,6 +64,7 @@ const (
 
 func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
 	c := &bytesWriter{colBase: w.newBase(node), dataOut: w.newStream(), lengthOut: w.newStream(), dictOut: w.newStream()}
+	w.textCols++
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
 	c.ids = format.NewIntRLEv2Encoder(c.dataOut, false)
 	if w.cfg.stride > 0 {
@@ -371,9 +372,17 @@ func (c *bytesWriter) decide() error {
 	}
 	c.marks = c.marks[:0]
 	c.markGroup = c.markGroup[:0]
-	// The dictionary is no longer needed this stripe: let it go rather
-	// than hold a row group's distinct values until the stripe ends.
-	c.dict = nil
+	// The dictionary is no longer needed this stripe. Its arrays are
+	// kept, emptied, for the next stripe's first row group, which would
+	// grow them again (a stripe's garbage otherwise: 3 MB a stripe of the
+	// bench's lineitem, from l_comment and l_uuid), as long as all the
+	// text columns' together could take no more than a 16th of the stripe
+	// size; estimate counts what they hold.
+	if c.dict.capacityBytes() > c.w.cfg.stripeSize/(16*int64(c.w.textCols)) {
+		c.dict = nil
+	} else {
+		c.dict.reset()
+	}
 	return nil
 }
 
@@ -519,13 +528,17 @@ func (c *bytesWriter) estimate(h *holding) {
 	c.held(h, c.dataOut, c.lengthOut, c.dictOut)
 	h.data += int64(c.lengths.Buffered()) * 2
 	if c.mode != modeDirect {
-		// The dictionary (see dictEntryBytes) and the ids as RLE v2
-		// (bytes written and values still in the encoder).
+		// The dictionary (see dictEntryBytes), no less than the arrays it
+		// kept from the last stripe, and the ids as RLE v2 (bytes written
+		// and values still in the encoder).
 		var dict int64
 		if d := c.dict; d != nil {
 			dict = 2*int64(len(d.data)) + 8*int64(len(d.offsets)) + dictEntryBytes*int64(d.len())
+			dict = max(dict, d.capacityBytes())
 		}
 		h.data += dict +
 			c.idBuf.bytes()
+	} else if c.dict != nil {
+		h.data += c.dict.capacityBytes() // kept for the next stripe (decide)
 	}
 }

@@ -55,6 +55,11 @@ func recentSlot(b []byte) uint8 {
 	return uint8(n*37) ^ b[0] ^ b[n-1]<<3 ^ b[n/2]<<5
 }
 
+// capacityBytes returns the memory of the dictionary's arrays, used or not.
+func (d *dictionary) capacityBytes() int64 {
+	return int64(cap(d.data)) + 8*int64(cap(d.offsets)) + 4*int64(cap(d.hashes)) + 4*int64(len(d.slots))
+}
+
 // len returns the number of distinct keys.
 func (d *dictionary) len() int { return len(d.offsets) - 1 }
 

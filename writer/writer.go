@@ -61,6 +61,7 @@ type Writer struct {
 	par         *fieldGroups      // WithParallelism, or nil
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
 	hold        holding           // held's scratch
+	textCols    int               // text and binary columns (bytesWriter)
 	err         error
 	closed      bool
 }
