@@ -34,6 +34,7 @@
 package format
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 )
@@ -158,65 +159,133 @@ func (e *IntRLEv2Encoder) literals(vs []int64, i, n int, last int64) int {
 	dst := e.lits[n : n+len(seg)]
 	dst = dst[:len(seg)] // the same length, which spares the loop its bounds checks
 	inc, dec, dor, or := e.inc, e.dec, e.dor, e.or
-	signed := e.signed
 	k := 0
 	// While the held values stay monotonic, their deltas count too.
+	// Each stretch is a function of its own, for the signed and the
+	// unsigned encoding apart: with everything in one loop the compiler
+	// kept the loop's values on the stack, at 60 instructions a value.
 	if inc || dec {
-		for ; k < len(seg); k++ {
-			v := seg[k]
-			if v == last {
-				break
-			}
-			d := v - last // not 0
-			if d > 0 {
-				dec = false
-				if !inc {
-					break // v is added below
-				}
-			} else {
-				inc = false
-				if !dec {
-					break
-				}
-				d = -d // MinInt64 stays negative, as in noteDelta
-			}
-			dor |= uint64(d)
-			if signed {
-				or |= uint64(v<<1) ^ uint64(v>>63)
-			} else {
-				or |= uint64(v)
-			}
-			dst[k] = v
-			last = v
+		var kd, ko uint64
+		if e.signed {
+			k, last, inc, dec, kd, ko = monotonicSigned(seg, dst, last, inc, dec)
+		} else {
+			k, last, inc, dec, kd, ko = monotonicUnsigned(seg, dst, last, inc, dec)
 		}
+		dor |= kd
+		or |= ko
 	}
 	// Neither direction: until a run is written only the OR counts (the
 	// deltas' width matters to DELTA runs and repeatPays only while the
 	// values are monotonic), which random values reach within a few.
-	if signed {
-		for ; k < len(seg); k++ {
-			v := seg[k]
-			if v == last {
-				break
-			}
-			or |= uint64(v<<1) ^ uint64(v>>63)
-			dst[k] = v
-			last = v
+	if k < len(seg) && !inc && !dec {
+		var j int
+		var ko uint64
+		if e.signed {
+			j, last, ko = unorderedSigned(seg[k:], dst[k:], last)
+		} else {
+			j, last, ko = unorderedUnsigned(seg[k:], dst[k:], last)
 		}
-	} else {
-		for ; k < len(seg); k++ {
-			v := seg[k]
-			if v == last {
-				break
-			}
-			or |= uint64(v)
-			dst[k] = v
-			last = v
-		}
+		k += j
+		or |= ko
 	}
 	e.n = n + k
 	e.inc, e.dec, e.dor, e.or = inc, dec, dor, or
 	return i + k
+}
+
+// monotonicSigned adds seg's values to dst (as long) while each differs
+// from the one before it (last at first) and they keep a direction left
+// in inc or dec; it returns how many it added, the last value, the
+// directions left, and the OR of the added values' absolute deltas and of
+// their zigzag encodings. The value that ends both directions is not
+// added.
+func monotonicSigned(seg, dst []int64, last int64, inc, dec bool) (k int, _ int64, _, _ bool, dor, or uint64) {
+	dst = dst[:len(seg)]
+	for ; k < len(seg); k++ {
+		v := seg[k]
+		if v == last {
+			break
+		}
+		d := v - last // not 0
+		if d > 0 {
+			dec = false
+			if !inc {
+				break
+			}
+		} else {
+			inc = false
+			if !dec {
+				break
+			}
+			d = -d // MinInt64 stays negative, as in noteDelta
+		}
+		dor |= uint64(d)
+		or |= uint64(v<<1) ^ uint64(v>>63)
+		dst[k] = v
+		last = v
+	}
+	return k, last, inc, dec, dor, or
+}
+
+// monotonicUnsigned is monotonicSigned for values stored as they are.
+func monotonicUnsigned(seg, dst []int64, last int64, inc, dec bool) (k int, _ int64, _, _ bool, dor, or uint64) {
+	dst = dst[:len(seg)]
+	for ; k < len(seg); k++ {
+		v := seg[k]
+		if v == last {
+			break
+		}
+		d := v - last // not 0
+		if d > 0 {
+			dec = false
+			if !inc {
+				break
+			}
+		} else {
+			inc = false
+			if !dec {
+				break
+			}
+			d = -d // MinInt64 stays negative, as in noteDelta
+		}
+		dor |= uint64(d)
+		or |= uint64(v)
+		dst[k] = v
+		last = v
+	}
+	return k, last, inc, dec, dor, or
+}
+
+// unorderedSigned adds seg's values to dst while each differs from the
+// one before it (last at first), and returns how many it added, the last
+// value and the OR of their zigzag encodings.
+func unorderedSigned(seg, dst []int64, last int64) (k int, _ int64, or uint64) {
+	dst = dst[:len(seg)]
+	for ; k < len(seg); k++ {
+		v := seg[k]
+		if v == last {
+			break
+		}
+		or |= uint64(v<<1) ^ uint64(v>>63)
+		dst[k] = v
+		last = v
+	}
+	return k, last, or
+}
+
+// unorderedUnsigned is unorderedSigned for values stored as they are.
+func unorderedUnsigned(seg, dst []int64, last int64) (k int, _ int64, or uint64) {
+	dst = dst[:len(seg)]
+	for ; k < len(seg); k++ {
+		v := seg[k]
+		if v == last {
+			break
+		}
+		or |= uint64(v)
+		dst[k] = v
+		last = v
+	}
+	return k, last, or
 }
 
 func (e *IntRLEv2Encoder) write(v int64) {
@@ -362,17 +431,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 		// DELTA needs monotonic values: the scan stops at the first
 		// change of direction, which random data shows within a few.
 		first := vals[1] - vals[0]
-		inc, dec, fixed := true, true, true
-		prev := vals[0]
-		for _, v := range vals[1:] {
-			inc = inc && v >= prev
-			dec = dec && v <= prev
-			if !inc && !dec {
-				break
-			}
-			fixed = fixed && v-prev == first
-			prev = v
-		}
+		inc, dec, fixed := direction(vals, first)
 		// Monotonic: the range is between the ends. hi-lo wraps negative
 		// exactly when it does not fit int64; when it fits, no delta
 		// overflows.
@@ -389,15 +448,7 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 					return e.appendDelta(b, vals, base, first, 0)
 				}
 			case first != 0:
-				var absOr uint64 // OR of the packed |deltas|, for their bit length
-				for i := 2; i < k; i++ {
-					dl := vals[i] - vals[i-1]
-					if dl < 0 {
-						dl = -dl
-					}
-					absOr |= uint64(dl)
-				}
-				w := max(2, closestFixedBits(bits.Len64(absOr)))
+				w := max(2, closestFixedBits(bits.Len64(absDeltaOr(vals[1:]))))
 				if headSize+packedLen(k-2, w) < directSize {
 					return e.appendDelta(b, vals, base, first, w)
 				}
@@ -428,6 +479,50 @@ func (e *IntRLEv2Encoder) encodeVariable(b []byte, vals []int64) []byte {
 	}
 	b = append(b, v2Direct<<6|codeFromWidth[directW]<<1|byte((k-1)>>8), byte(k-1))
 	return packBits(b, zz, directW)
+}
+
+// direction reports whether vals (at least 2) never decrease, never
+// increase, and all differ by first from the one before, by the least and
+// the greatest difference; a difference that overflows makes them neither
+// (the values' range then does not fit int64, which rules DELTA out
+// whatever the direction). The scan stops at the first change of
+// direction, which random data shows within a few. (A function of its own,
+// not inlined: inside encodeVariable the loop's state lived on the stack.)
+//
+//go:noinline
+func direction(vals []int64, first int64) (inc, dec, fixed bool) {
+	prev := vals[0]
+	mind, maxd := int64(math.MaxInt64), int64(math.MinInt64)
+	var ovf int64 // negative once a difference overflowed
+	for _, v := range vals[1:] {
+		d := v - prev
+		ovf |= (v ^ prev) & (d ^ v)
+		mind, maxd = min(mind, d), max(maxd, d)
+		prev = v
+		if mind < 0 && maxd > 0 {
+			break
+		}
+	}
+	if ovf < 0 {
+		return false, false, false
+	}
+	return mind >= 0, maxd <= 0, mind == first && maxd == first
+}
+
+// absDeltaOr returns the OR of the absolute differences between vals[i]
+// and vals[i-1] from i = 1 (MinInt64 stays negative, as in noteDelta).
+//
+//go:noinline
+func absDeltaOr(vals []int64) uint64 {
+	var or uint64
+	for i := 1; i < len(vals); i++ {
+		dl := vals[i] - vals[i-1]
+		if dl < 0 {
+			dl = -dl
+		}
+		or |= uint64(dl)
+	}
+	return or
 }
 
 // appendDelta appends a DELTA run of vals with packed width w (0: fixed
