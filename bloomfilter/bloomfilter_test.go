@@ -3,6 +3,7 @@ package bloomfilter
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -282,6 +283,40 @@ func TestModMatchesDivision(t *testing.T) {
 			if got := f.mod(c); got != c%m {
 				t.Fatalf("m=%d: mod(%d) = %d, want %d", m, c, got, c%m)
 			}
+		}
+	}
+}
+
+// TestAddHashMatchesDivision checks AddHash and TestHash against the
+// definition, with each probe's position taken by division, on filters of
+// several sizes and numbers of hash functions.
+func TestAddHashMatchesDivision(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		n   int
+		fpp float64
+	}{{1, 0.5}, {1000, 0.05}, {10000, 0.01}, {3, 1e-9}} {
+		f := New(c.n, c.fpp)
+		want := make([]uint64, len(f.words))
+		m := int64(f.numBits)
+		for range 500 {
+			h := r.Uint64()
+			f.AddHash(h)
+			h1, h2 := int32(h), int32(h>>32)
+			for i := int32(1); i <= f.k; i++ {
+				c := h1 + i*h2
+				if c < 0 {
+					c = ^c
+				}
+				p := int64(c) % m
+				want[p>>6] |= 1 << (p & 63)
+			}
+			if !f.TestHash(h) {
+				t.Fatalf("n=%d: TestHash false for a hash just added", c.n)
+			}
+		}
+		if !slices.Equal(f.words, want) {
+			t.Fatalf("n=%d, fpp %g: AddHash set other bits than the definition", c.n, c.fpp)
 		}
 	}
 }
