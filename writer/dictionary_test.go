@@ -51,3 +51,56 @@ func TestDictionary(t *testing.T) {
 		}
 	}
 }
+
+// TestDictionaryKeysInOneArray adds keys that are slices of one array, as
+// a vector's values are: the bytes after each key are the next key's
+// (read with it by keyWords and masked off), keys of up to 24 bytes from
+// the alphabet {0, a, b} are prefixes of one another and differ only in
+// the middle, and the last keys lack 16 bytes of room.
+func TestDictionaryKeysInOneArray(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 20 {
+		var data []byte
+		var offs []int
+		alphabet := []byte{0, 'a', 'b'}
+		for range 3000 {
+			offs = append(offs, len(data))
+			n := r.IntN(25)
+			if round%2 == 1 {
+				n = r.IntN(4) // few distinct keys, as in a flag column
+			}
+			for range n {
+				data = append(data, alphabet[r.IntN(len(alphabet))])
+			}
+		}
+		// Long keys alike in their first and last 8 bytes and length,
+		// different in the middle, in turn.
+		for i := range 200 {
+			offs = append(offs, len(data))
+			data = append(data, "prefix08"...)
+			data = append(data, bytes.Repeat([]byte{byte('0' + i%5)}, 4)...)
+			data = append(data, "suffix08"...)
+		}
+		offs = append(offs, len(data))
+		data = data[:len(data):len(data)] // the last keys have no room
+		d := newDictionary()
+		ids := map[string]int32{}
+		for pass := range 2 {
+			for i := range len(offs) - 1 {
+				k := data[offs[i]:offs[i+1]]
+				id, added := d.add(k)
+				want, seen := ids[string(k)]
+				if !seen {
+					want = int32(len(ids))
+					ids[string(k)] = want
+				}
+				if id != want || added == seen {
+					t.Fatalf("round %d, pass %d, key %d: add(%q) = %d, %v; want %d, %v", round, pass, i, k, id, added, want, !seen)
+				}
+			}
+		}
+		if d.len() != len(ids) {
+			t.Fatalf("round %d: %d keys, want %d", round, d.len(), len(ids))
+		}
+	}
+}
