@@ -64,11 +64,11 @@ const SoftwareVersion = "orcgo-0.1.0"
 // costly codecs (ZSTD, ZLIB) and wide tables: on the bench's 18-column
 // lineitem at SF 1 (4,096-row batches, ZSTD, 64 MiB stripes, a 2-core VM,
 // serial and parallel writes alternating in one run), 2 goroutines wrote
-// 1.76 times the rows per second of one with decimal money columns and
-// 1.86 times with doubles. The live heap at its peak (4 million rows,
-// after forced collections) was 74 MiB against 71 serially; counting the
-// garbage not yet collected, as the bench does, 112-134 MiB against
-// 95-103. A schema whose root is not a struct, or has one field, writes
+// 1.6 to 1.9 times the rows per second of one (the VM's speed swung by a
+// third within runs). The live heap at its peak (4 million rows, after
+// forced collections) was 74 MiB against 71 serially; counting the
+// garbage not yet collected, as the bench does, 94-103 MiB against
+// 93-98. A schema whose root is not a struct, or has one field, writes
 // serially.
 // Default 1; 1 to 64.
 func WithParallelism(n int) Option {
