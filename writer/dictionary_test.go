@@ -33,15 +33,7 @@ func TestDictionary(t *testing.T) {
 			if r.IntN(10) == 0 {
 				k = append([]byte{}, k...) // not the same array
 			}
-			id, added := d.add(k)
-			want, seen := ids[string(k)]
-			if !seen {
-				want = int32(len(ids))
-				ids[string(k)] = want
-			}
-			if id != want || added == seen {
-				t.Fatalf("size %d: add(%q) = %d, %v; want %d, %v", size, k, id, added, want, !seen)
-			}
+			id := checkAdd(t, d, ids, k, fmt.Sprintf("size %d", size))
 			if !bytes.Equal(d.key(id), k) {
 				t.Fatalf("size %d: key(%d) = %q, want %q", size, id, d.key(id), k)
 			}
@@ -87,20 +79,27 @@ func TestDictionaryKeysInOneArray(t *testing.T) {
 		ids := map[string]int32{}
 		for pass := range 2 {
 			for i := range len(offs) - 1 {
-				k := data[offs[i]:offs[i+1]]
-				id, added := d.add(k)
-				want, seen := ids[string(k)]
-				if !seen {
-					want = int32(len(ids))
-					ids[string(k)] = want
-				}
-				if id != want || added == seen {
-					t.Fatalf("round %d, pass %d, key %d: add(%q) = %d, %v; want %d, %v", round, pass, i, k, id, added, want, !seen)
-				}
+				checkAdd(t, d, ids, data[offs[i]:offs[i+1]], fmt.Sprintf("round %d, pass %d, key %d", round, pass, i))
 			}
 		}
 		if d.len() != len(ids) {
 			t.Fatalf("round %d: %d keys, want %d", round, d.len(), len(ids))
 		}
 	}
+}
+
+// checkAdd adds k to d and checks the id and the added flag against ids,
+// the keys added so far by their ids, which it keeps up to date.
+func checkAdd(t *testing.T, d *dictionary, ids map[string]int32, k []byte, where string) int32 {
+	t.Helper()
+	id, added := d.add(k)
+	want, seen := ids[string(k)]
+	if !seen {
+		want = int32(len(ids))
+		ids[string(k)] = want
+	}
+	if id != want || added == seen {
+		t.Fatalf("%s: add(%q) = %d, %v; want %d, %v", where, k, id, added, want, !seen)
+	}
+	return id
 }
