@@ -181,9 +181,9 @@ func (e *IntRLEv2Encoder) literals(vs []int64, i, n int, last int64) int {
 		var j int
 		var ko uint64
 		if e.signed {
-			j, last, ko = unorderedSigned(seg[k:], dst[k:], last)
+			j, ko = unorderedSigned(seg[k:], dst[k:], last)
 		} else {
-			j, last, ko = unorderedUnsigned(seg[k:], dst[k:], last)
+			j, ko = unorderedUnsigned(seg[k:], dst[k:], last)
 		}
 		k += j
 		or |= ko
@@ -257,9 +257,9 @@ func monotonicUnsigned(seg, dst []int64, last int64, inc, dec bool) (k int, _ in
 }
 
 // unorderedSigned adds seg's values to dst while each differs from the
-// one before it (last at first), and returns how many it added, the last
-// value and the OR of their zigzag encodings.
-func unorderedSigned(seg, dst []int64, last int64) (k int, _ int64, or uint64) {
+// one before it (last at first), and returns how many it added and the OR
+// of their zigzag encodings.
+func unorderedSigned(seg, dst []int64, last int64) (k int, or uint64) {
 	dst = dst[:len(seg)]
 	for ; k < len(seg); k++ {
 		v := seg[k]
@@ -270,11 +270,11 @@ func unorderedSigned(seg, dst []int64, last int64) (k int, _ int64, or uint64) {
 		dst[k] = v
 		last = v
 	}
-	return k, last, or
+	return k, or
 }
 
 // unorderedUnsigned is unorderedSigned for values stored as they are.
-func unorderedUnsigned(seg, dst []int64, last int64) (k int, _ int64, or uint64) {
+func unorderedUnsigned(seg, dst []int64, last int64) (k int, or uint64) {
 	dst = dst[:len(seg)]
 	for ; k < len(seg); k++ {
 		v := seg[k]
@@ -285,7 +285,7 @@ func unorderedUnsigned(seg, dst []int64, last int64) (k int, _ int64, or uint64)
 		dst[k] = v
 		last = v
 	}
-	return k, last, or
+	return k, or
 }
 
 func (e *IntRLEv2Encoder) write(v int64) {
