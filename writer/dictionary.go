@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 )
 
@@ -17,11 +18,25 @@ type dictionary struct {
 	hashes  []uint32 // the low 32 bits of each key's hash
 	slots   []int32  // id+1 of the key hashed there, 0 for none; a power of two long, at most half full
 	seed    maphash.Seed
-	// recent holds, by a cheap hash of length and end bytes, id+1 of the
-	// last key looked up with that hash: for the few keys of
-	// low-cardinality columns (flags, modes, country codes) a byte
-	// comparison finds the id without hashing the whole value.
-	recent [256]int32
+	// recent holds, by a cheap hash of a key's length and outer words
+	// (keyWords), the last key looked up with that hash: for the few keys
+	// of low-cardinality columns (flags, modes, country codes) a word
+	// comparison, and for keys over 16 bytes a byte comparison, finds the
+	// id without hashing the whole value.
+	recent [1 << recentBits]recentKey
+}
+
+// recentBits sizes recent: 64 entries of 24 bytes, few enough for the
+// 60 text columns of a wide table (TestHeapBound), many enough that the
+// handful of keys of a flag or mode column rarely share one.
+const recentBits = 6
+
+// recentKey is an entry of dictionary.recent.
+type recentKey struct {
+	id   int32 // id+1 of the key; 0 for none
+	n    int32 // its length
+	head uint64
+	tail uint64
 }
 
 // dictMinSlots is the table's size for an empty dictionary.
@@ -46,13 +61,30 @@ func (d *dictionary) reset() {
 	clear(d.recent[:])
 }
 
-// recentSlot returns b's slot in recent.
-func recentSlot(b []byte) uint8 {
+// keyWords returns b's first and last 8 bytes as little-endian words,
+// with the bytes past b's end (read where the array has them) masked off;
+// for keys of up to 16 bytes the two words and the length are the whole
+// key.
+func keyWords(b []byte) (head, tail uint64) {
 	n := len(b)
-	if n == 0 {
-		return 0
+	if n >= 8 {
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	}
-	return uint8(n*37) ^ b[0] ^ b[n-1]<<3 ^ b[n/2]<<5
+	if cap(b) >= 8 {
+		// A vector's values are slices of one array: the next value's
+		// bytes follow, and the mask drops them.
+		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*uint(n)) - 1), 0
+	}
+	for i, c := range b {
+		head |= uint64(c) << (8 * i)
+	}
+	return head, 0
+}
+
+// recentSlot returns the slot in recent of a key of length n and words
+// head and tail.
+func recentSlot(n int, head, tail uint64) uint64 {
+	return ((head ^ tail*0x9e3779b97f4a7c15) + uint64(n)) * 0xff51afd7ed558ccd >> (64 - recentBits)
 }
 
 // capacityBytes returns the memory of the dictionary's arrays, used or not.
@@ -69,12 +101,15 @@ func (d *dictionary) key(id int32) []byte { return d.data[d.offsets[id]:d.offset
 // add returns the id of b, adding it (a copy) when it is new, and whether
 // it was new.
 func (d *dictionary) add(b []byte) (int32, bool) {
-	r := &d.recent[recentSlot(b)]
-	if id := *r - 1; id >= 0 && bytes.Equal(d.key(id), b) {
-		return id, false
+	head, tail := keyWords(b)
+	n := len(b)
+	r := &d.recent[recentSlot(n, head, tail)]
+	if r.id > 0 && r.head == head && r.tail == tail && int(r.n) == n &&
+		(n <= 16 || bytes.Equal(d.key(r.id-1), b)) {
+		return r.id - 1, false
 	}
 	id, added := d.lookup(b)
-	*r = id + 1
+	*r = recentKey{id: id + 1, n: int32(n), head: head, tail: tail}
 	return id, added
 }
 
