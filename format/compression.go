@@ -677,16 +677,21 @@ func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
 }
 
 // huffmanMayPay reports whether Huffman coding might save a quarter of
-// blk, judged by the entropy of the byte values at every 4th position: a
+// blk, judged by the entropy of the byte values at every 7th position: a
 // Huffman code takes at least that many bits a byte, so above 6.25 bits
 // (some margin over 6, for the sample) it cannot save a quarter. Without
 // it, every chunk of random or bit-packed numbers paid for a Huffman
 // table and a full coding pass (7-8 times the cost of the encoder's own
 // pass over such a chunk) only to be stored raw.
+//
+// The step is odd so that it meets every byte of records 2, 4 or 8 bytes
+// long (an even step saw only some: every 4th byte of 8-byte values is
+// bytes 0 and 4 of each, which may be all noise while the rest repeat).
 func huffmanMayPay(blk []byte) bool {
+	const step = 7
 	var count [256]uint32
 	n := 0
-	for i := 0; i+3 < len(blk); i += 4 {
+	for i := 0; i < len(blk); i += step {
 		count[blk[i]]++
 		n++
 	}

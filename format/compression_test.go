@@ -862,6 +862,21 @@ func TestHuffmanMayPay(t *testing.T) {
 	if !huffmanMayPay(hexText(r, zstdMaxBlock)) {
 		t.Error("hex text: may not pay")
 	}
+	// 8-byte records with noise in bytes 0 and 4 and the other six from
+	// two values: about 2.9 bits a byte, though the bytes at every 4th
+	// position are all noise.
+	records := make([]byte, zstdMaxBlock)
+	for i := range records {
+		switch i % 8 {
+		case 0, 4:
+			records[i] = byte(r.Uint32())
+		default:
+			records[i] = byte(r.IntN(2))
+		}
+	}
+	if !huffmanMayPay(records) {
+		t.Error("8-byte records, noise in bytes 0 and 4: may not pay")
+	}
 	var h huff0.Scratch
 	for _, k := range []int{2, 16, 40, 60, 64, 66, 70, 76, 80, 90, 128, 200, 256} {
 		for _, zipf := range []bool{false, true} {
