@@ -677,3 +677,75 @@ func TestAddDoublesSameAsAddDouble(t *testing.T) {
 		}
 	}
 }
+
+// TestAddByteRowsSameAsAddBytes checks the vector-wise path for text
+// without nulls against AddBytes value by value: values from the alphabet
+// {0, 1, a, 0xff} of 0 to 19 bytes, so that many share their first 8
+// bytes or are prefixes of one another (0 pads a short value's word, and
+// "a" must still order before "a\x00"), sliced from one array as a vector
+// holds them, the last ones without 8 bytes of room after them, in two
+// calls so that the second starts from the bounds the first left.
+func TestAddByteRowsSameAsAddBytes(t *testing.T) {
+	r := newRand(8)
+	alphabet := []byte{0, 1, 'a', 0xff}
+	sc := schema(t, "string")
+	for round := range 500 {
+		n := 1 + r.IntN(40)
+		var data []byte
+		offs := []int{0}
+		for range n {
+			for range r.IntN(20) {
+				data = append(data, alphabet[r.IntN(len(alphabet))])
+			}
+			offs = append(offs, len(data))
+		}
+		data = data[:len(data):len(data)]
+		one, vec := NewAccumulator(sc), NewAccumulator(sc)
+		k := 1 + r.IntN(n)
+		for _, part := range [][2]int{{0, k}, {k, n}} {
+			for i := part[0]; i < part[1]; i++ {
+				one.AddBytes(data[offs[i]:offs[i+1]])
+			}
+			vec.AddByteRows(data, offs[part[0]:part[1]+1], nil)
+		}
+		a, err := proto.Marshal(one.Proto())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := proto.Marshal(vec.Proto())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("round %d, offsets %v data %q:\nAddBytes    %v\nAddByteRows %v", round, offs, data, one.Proto(), vec.Proto())
+		}
+	}
+}
+
+// TestPrefixWord checks that the words of values order as the values do
+// wherever the words differ, for values with and without room past their
+// end.
+func TestPrefixWord(t *testing.T) {
+	r := newRand(9)
+	alphabet := []byte{0, 1, 'a', 0xfe, 0xff}
+	val := func() []byte {
+		v := make([]byte, r.IntN(12), 16)
+		for i := range v {
+			v[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		for i := len(v); i < cap(v); i++ {
+			v[:cap(v)][i] = 0xff // what follows must not count
+		}
+		if r.IntN(2) == 0 {
+			v = v[:len(v):len(v)]
+		}
+		return v
+	}
+	for range 20000 {
+		x, y := val(), val()
+		wx, wy := prefixWord(x), prefixWord(y)
+		if c := bytes.Compare(x, y); wx < wy && c >= 0 || wx > wy && c <= 0 {
+			t.Fatalf("%q (word %#x) against %q (word %#x): bytes.Compare %d", x, wx, y, wy, c)
+		}
+	}
+}

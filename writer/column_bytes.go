@@ -188,14 +188,15 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 // from the first one's offset to the last one's end, written at once.
 func (c *bytesWriter) writeDirectRun(vec *orc.BytesVector, start, end int) error {
 	offs := vec.Offsets[start : end+1]
+	c.group.AddByteRows(vec.Data, offs, nil)
+	if c.bloom != nil {
+		for i := range len(offs) - 1 {
+			c.bloom.AddBytes(vec.Data[offs[i]:offs[i+1]])
+		}
+	}
 	lens := c.lenBatch[:0]
 	for i := range len(offs) - 1 {
-		b := vec.Data[offs[i]:offs[i+1]]
-		c.group.AddBytes(b)
-		if c.bloom != nil {
-			c.bloom.AddBytes(b)
-		}
-		lens = append(lens, int64(len(b)))
+		lens = append(lens, int64(offs[i+1]-offs[i]))
 	}
 	c.lenBatch = lens
 	if _, err := c.dataOut.Write(vec.Data[offs[0]:offs[len(offs)-1]]); err != nil {
