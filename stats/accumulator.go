@@ -413,26 +413,22 @@ func (a *Accumulator) AddByteRows(data []byte, offsets []int, nulls []bool) {
 // greatest of the values by their first 8 bytes as words (prefixWord),
 // comparing whole values only where those tie, and sets the bounds from
 // them once: most values fall strictly between the two words and cost a
-// load and two comparisons.
+// load and two comparisons. The loop keeps indexes, not slices, so that
+// its state stays in registers.
 func (a *Accumulator) addByteRowsNoNulls(data []byte, offsets []int) {
 	rows := len(offsets) - 1
-	minV := data[offsets[0]:offsets[1]]
-	maxV := minV
-	loW := prefixWord(minV)
+	lo, hi := 0, 0
+	loW := prefixWord(data[offsets[0]:offsets[1]])
 	hiW := loW
 	for i := 1; i < rows; i++ {
-		v := data[offsets[i]:offsets[i+1]]
-		w := prefixWord(v)
+		w := prefixWord(data[offsets[i]:offsets[i+1]])
 		if w > loW && w < hiW {
 			continue
 		}
-		if w < loW || w == loW && bytes.Compare(v, minV) < 0 {
-			minV, loW = v, w
-		}
-		if w > hiW || w == hiW && bytes.Compare(v, maxV) > 0 {
-			maxV, hiW = v, w
-		}
+		lo, hi, loW, hiW = runBounds(data, offsets, i, w, lo, hi, loW, hiW)
 	}
+	minV := data[offsets[lo]:offsets[lo+1]]
+	maxV := data[offsets[hi]:offsets[hi+1]]
 	if a.count == 0 {
 		a.smin = append(a.smin[:0], minV...)
 		a.smax = append(a.smax[:0], maxV...)
@@ -446,6 +442,22 @@ func (a *Accumulator) addByteRowsNoNulls(data []byte, offsets []int) {
 	}
 	a.count += uint64(rows)
 	a.bsum += int64(offsets[rows] - offsets[0])
+}
+
+// runBounds updates the indexes and words of addByteRowsNoNulls's least
+// and greatest values with value i, of word w, which is not strictly
+// between them.
+//
+//go:noinline
+func runBounds(data []byte, offsets []int, i int, w uint64, lo, hi int, loW, hiW uint64) (int, int, uint64, uint64) {
+	v := data[offsets[i]:offsets[i+1]]
+	if w < loW || w == loW && bytes.Compare(v, data[offsets[lo]:offsets[lo+1]]) < 0 {
+		lo, loW = i, w
+	}
+	if w > hiW || w == hiW && bytes.Compare(v, data[offsets[hi]:offsets[hi+1]]) > 0 {
+		hi, hiW = i, w
+	}
+	return lo, hi, loW, hiW
 }
 
 // prefixWord returns v's first 8 bytes as a big-endian word, zero bytes
