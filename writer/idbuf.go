@@ -36,14 +36,23 @@ func (b *idBuffer) add(ids []int64, keys int) {
 	w := b.w
 	words := b.grow(len(ids))
 	k := uint(b.n) * w
+	// The word being filled stays in acc, with bit bits of it taken,
+	// and is stored when full; the bits of an id that do not fit start
+	// the next one.
+	i, bit := k>>6, k&63
+	acc := words[i]
 	for _, id := range ids {
 		u := uint64(id)
-		// The second OR is 0 unless the value crosses into the next
-		// word (shifts of 64 give 0).
-		words[k>>6] |= u << (k & 63)
-		words[k>>6+1] |= u >> (64 - k&63)
-		k += w
+		acc |= u << bit
+		bit += w
+		if bit >= 64 {
+			words[i] = acc
+			i++
+			bit -= 64
+			acc = u >> (w - bit) // 0 when the id ended the word
+		}
 	}
+	words[i] = acc
 	b.n += len(ids)
 }
 
@@ -97,8 +106,20 @@ func (b *idBuffer) read(first int, dst []int64) {
 	w, words := b.w, b.words
 	mask := uint64(1)<<w - 1
 	k := uint(first) * w
-	for i := range dst {
-		dst[i] = int64(getBits(words, k, mask))
-		k += w
+	// acc holds the avail bits of word i not yet read, lowest first.
+	i := k >> 6
+	acc, avail := words[i]>>(k&63), 64-k&63
+	for j := range dst {
+		if avail >= w {
+			dst[j] = int64(acc & mask)
+			acc >>= w
+			avail -= w
+			continue
+		}
+		i++
+		next := words[i]
+		dst[j] = int64((acc | next<<avail) & mask)
+		acc = next >> (w - avail)
+		avail += 64 - w
 	}
 }
