@@ -498,6 +498,10 @@ func (a *Accumulator) AddDecimals(values []orc.Int128, nulls []bool) {
 // AddTimestamps records timestamps given as parallel seconds and nanos.
 func (a *Accumulator) AddTimestamps(secs []int64, nanos []int32, nulls []bool) {
 	nanos = nanos[:len(secs)]
+	if len(nulls) == 0 && len(secs) > 0 {
+		a.addTimestampsNoNulls(secs, nanos)
+		return
+	}
 	if len(nulls) != 0 {
 		nulls = nulls[:len(secs)]
 	}
@@ -508,6 +512,41 @@ func (a *Accumulator) AddTimestamps(secs []int64, nanos []int32, nulls []bool) {
 		}
 		a.AddTimestamp(s, nanos[i])
 	}
+}
+
+// addTimestampsNoNulls is AddTimestamps without nulls: the run's least and
+// greatest instants in locals, set against the bounds once.
+func (a *Accumulator) addTimestampsNoNulls(secs []int64, nanos []int32) {
+	for _, ns := range nanos {
+		if ns < 0 || ns > 999_999_999 {
+			// Not normalized: AddTimestamp carries them one at a time.
+			for i, s := range secs {
+				a.AddTimestamp(s, nanos[i])
+			}
+			return
+		}
+	}
+	loS, loN, hiS, hiN := secs[0], nanos[0], secs[0], nanos[0]
+	for i, s := range secs[1:] {
+		n := nanos[i+1]
+		if s < loS || s == loS && n < loN {
+			loS, loN = s, n
+		}
+		if s > hiS || s == hiS && n > hiN {
+			hiS, hiN = s, n
+		}
+	}
+	if a.count == 0 {
+		a.tminSec, a.tminNs, a.tmaxSec, a.tmaxNs = loS, loN, hiS, hiN
+	} else {
+		if cmpTime(loS, loN, a.tminSec, a.tminNs) < 0 {
+			a.tminSec, a.tminNs = loS, loN
+		}
+		if cmpTime(hiS, hiN, a.tmaxSec, a.tmaxNs) > 0 {
+			a.tmaxSec, a.tmaxNs = hiS, hiN
+		}
+	}
+	a.count += uint64(len(secs))
 }
 
 // Merge folds the values of o, an accumulator of the same column, into a.

@@ -749,3 +749,43 @@ func TestPrefixWord(t *testing.T) {
 		}
 	}
 }
+
+// TestAddTimestampsSameAsAddTimestamp checks the vector-wise timestamp
+// path without nulls against AddTimestamp value by value: seconds from a
+// few values (ties decided by the nanoseconds), now and then nanoseconds
+// outside 0..999,999,999 that AddTimestamp normalizes, in two calls.
+func TestAddTimestampsSameAsAddTimestamp(t *testing.T) {
+	r := newRand(10)
+	sc := schema(t, "timestamp")
+	for round := range 500 {
+		n := 1 + r.IntN(30)
+		secs := make([]int64, n)
+		nanos := make([]int32, n)
+		for i := range secs {
+			secs[i] = int64(r.IntN(5) - 2)
+			nanos[i] = int32(r.IntN(4)) * 250_000_000
+			if round%7 == 0 && r.IntN(8) == 0 {
+				nanos[i] = int32(r.IntN(3)-1) * 1_500_000_000
+			}
+		}
+		one, vec := NewAccumulator(sc), NewAccumulator(sc)
+		k := r.IntN(n + 1)
+		for _, part := range [][2]int{{0, k}, {k, n}} {
+			for i := part[0]; i < part[1]; i++ {
+				one.AddTimestamp(secs[i], nanos[i])
+			}
+			vec.AddTimestamps(secs[part[0]:part[1]], nanos[part[0]:part[1]], nil)
+		}
+		a, err := proto.Marshal(one.Proto())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := proto.Marshal(vec.Proto())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("round %d, seconds %v nanos %v:\nAddTimestamp  %v\nAddTimestamps %v", round, secs, nanos, one.Proto(), vec.Proto())
+		}
+	}
+}

@@ -201,6 +201,9 @@ func encodeNanos(n int64) int64 {
 func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.TimestampVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
+	if nulls == nil && c.zone == nil {
+		return c.writeInstantRun(vec, start, end)
+	}
 	secs, nss := c.secBatch[:0], c.nsBatch[:0]
 	for i := start; i < end; i++ {
 		if nulls != nil && nulls[i-start] {
@@ -243,6 +246,56 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 		}
 	}
 	c.secBatch, c.nsBatch = secs, nss
+	if err := c.secs.WriteValues(secs); err != nil {
+		return err
+	}
+	return c.nanos.WriteValues(nss)
+}
+
+// writeInstantRun is write for a run of values with no nulls and no time
+// zone to convert from: each value's stored seconds and nanoseconds in one
+// loop, then the statistics over the run at once. The values read back are
+// the seconds written, except for the quirk write describes: an instant in
+// (-1 s, 0) with a millisecond or more of fraction reads back as 0 s,
+// which sends the run through the value-by-value statistics.
+func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end int) error {
+	seconds, nanos := vec.Seconds[start:end], vec.Nanos[start:end]
+	nanos = nanos[:len(seconds)]
+	secs, nss := c.secBatch[:0], c.nsBatch[:0]
+	epoch := c.epoch
+	quirk := false
+	for i, sec := range seconds {
+		ns := nanos[i]
+		if ns < 0 || ns > 999_999_999 {
+			return errNanos(c.node, start+i, ns)
+		}
+		stored := sec - epoch
+		if sec < 0 && ns > 999_999 {
+			stored++
+			quirk = quirk || sec == -1
+		}
+		secs = append(secs, stored)
+		nss = append(nss, encodeNanos(int64(ns)))
+	}
+	c.secBatch, c.nsBatch = secs, nss
+	if !quirk {
+		c.group.AddTimestamps(seconds, nanos, nil)
+	}
+	if quirk || c.bloom != nil {
+		for i, sec := range seconds {
+			ns := nanos[i]
+			back := sec
+			if sec == -1 && ns > 999_999 {
+				back = 0
+			}
+			if quirk {
+				c.group.AddTimestamp(back, ns)
+			}
+			if c.bloom != nil {
+				c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
+			}
+		}
+	}
 	if err := c.secs.WriteValues(secs); err != nil {
 		return err
 	}
