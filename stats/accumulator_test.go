@@ -664,15 +664,7 @@ func TestAddDoublesSameAsAddDouble(t *testing.T) {
 			}
 			vec.AddDoubles(vals[part[0]:part[1]], pn)
 		}
-		a, err := proto.Marshal(one.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := proto.Marshal(vec.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
+		if !sameProto(t, one, vec) {
 			t.Fatalf("round %d, values %v nulls %v:\nAddDouble  %v\nAddDoubles %v", round, vals, nulls, one.Proto(), vec.Proto())
 		}
 	}
@@ -708,15 +700,7 @@ func TestAddByteRowsSameAsAddBytes(t *testing.T) {
 			}
 			vec.AddByteRows(data, offs[part[0]:part[1]+1], nil)
 		}
-		a, err := proto.Marshal(one.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := proto.Marshal(vec.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
+		if !sameProto(t, one, vec) {
 			t.Fatalf("round %d, offsets %v data %q:\nAddBytes    %v\nAddByteRows %v", round, offs, data, one.Proto(), vec.Proto())
 		}
 	}
@@ -776,16 +760,23 @@ func TestAddTimestampsSameAsAddTimestamp(t *testing.T) {
 			}
 			vec.AddTimestamps(secs[part[0]:part[1]], nanos[part[0]:part[1]], nil)
 		}
-		a, err := proto.Marshal(one.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := proto.Marshal(vec.Proto())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
+		if !sameProto(t, one, vec) {
 			t.Fatalf("round %d, seconds %v nanos %v:\nAddTimestamp  %v\nAddTimestamps %v", round, secs, nanos, one.Proto(), vec.Proto())
 		}
 	}
+}
+
+// sameProto reports whether two accumulators give the same statistics
+// message, byte for byte.
+func sameProto(t *testing.T, x, y *Accumulator) bool {
+	t.Helper()
+	a, err := proto.Marshal(x.Proto())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := proto.Marshal(y.Proto())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Equal(a, b)
 }
