@@ -418,10 +418,14 @@ func (a *Accumulator) AddByteRows(data []byte, offsets []int, nulls []bool) {
 func (a *Accumulator) addByteRowsNoNulls(data []byte, offsets []int) {
 	rows := len(offsets) - 1
 	lo, hi := 0, 0
-	loW := prefixWord(data[offsets[0]:offsets[1]])
+	// The values are capped at the data's length, so that prefixWord
+	// reads past a short one only bytes of the run's array, never
+	// capacity the caller may be filling meanwhile.
+	n := len(data)
+	loW := prefixWord(data[offsets[0]:offsets[1]:n])
 	hiW := loW
 	for i := 1; i < rows; i++ {
-		w := prefixWord(data[offsets[i]:offsets[i+1]])
+		w := prefixWord(data[offsets[i]:offsets[i+1]:n])
 		if w > loW && w < hiW {
 			continue
 		}

@@ -147,7 +147,10 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 		if nulls != nil && nulls[i-start] {
 			continue
 		}
-		b := vec.Data[vec.Offsets[i]:vec.Offsets[i+1]]
+		// Capped at the data's length: the dictionary reads a short key
+		// as a word, and the bytes past the data may not be the writer's
+		// to read.
+		b := vec.Data[vec.Offsets[i]:vec.Offsets[i+1]:len(vec.Data)]
 		if fits {
 			b = c.fit(b)
 		}
@@ -215,7 +218,7 @@ func (c *bytesWriter) writeDictRun(vec *orc.BytesVector, start, end int) error {
 	d := c.dict
 	ids := c.idScratch[:0]
 	for i := range len(offs) - 1 {
-		id, added := d.add(data[offs[i]:offs[i+1]])
+		id, added := d.add(data[offs[i]:offs[i+1]:len(data)]) // capped as in write
 		ids = append(ids, int64(id))
 		c.countKey(id)
 		if added && c.directNow() {

@@ -62,9 +62,11 @@ func (d *dictionary) reset() {
 }
 
 // keyWords returns b's first and last 8 bytes as little-endian words,
-// with the bytes past b's end (read where the array has them) masked off;
-// for keys of up to 16 bytes the two words and the length are the whole
-// key.
+// with the bytes past b's end (read where b's capacity has them) masked
+// off; for keys of up to 16 bytes the two words and the length are the
+// whole key. Callers cap b at the length of the vector's data, so that
+// what is read past it is other values of the batch, never spare
+// capacity the caller may be writing meanwhile.
 func keyWords(b []byte) (head, tail uint64) {
 	n := len(b)
 	if n >= 8 {
