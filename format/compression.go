@@ -219,7 +219,7 @@ func NewBlockCompressor(kind orc.CompressionKind, level, blockSize int) (Compres
 		if err != nil {
 			return nil, fmt.Errorf("format: ZSTD encoder: %w", err)
 		}
-		return &zstdCompressor{enc: enc}, nil
+		return &zstdCompressor{enc: enc, words: el <= zstd.SpeedDefault}, nil
 	}
 	return nil, orc.Unsupportedf("compression with codec %v", kind)
 }
@@ -505,6 +505,8 @@ const zstdSlack = 64
 type zstdCompressor struct {
 	outBuffer
 	enc   *zstd.Encoder
+	words bool          // try word frames (zstd_words.go): at levels up to the default
+	wenc  *wordEncoder  // made on first use
 	huff  huff0.Scratch // literals-only frames
 	alt   []byte        // a literals-only frame being built
 	probe *[1 << zstdProbeBits]uint32
@@ -515,6 +517,26 @@ type zstdCompressor struct {
 func (*zstdCompressor) compressBound(n int) int { return n + 3*(n/zstdMaxBlock+1) + 18 }
 
 func (z *zstdCompressor) Compress(dst, src []byte) ([]byte, error) {
+	if z.words && len(src) >= wordMinChunk && wordsLikely(src) {
+		if z.wenc == nil {
+			z.wenc = new(wordEncoder)
+		}
+		if out, ok := z.wenc.appendFrame(dst[:0], src); ok {
+			if len(out) >= len(src)>>4 {
+				return out, nil
+			}
+			// Under a sixteenth: the general encoder is fast on
+			// data this repetitive, and may find what matching whole
+			// values misses (runs of bytes that do not start on an
+			// 8-byte boundary). The smaller frame is kept.
+			z.alt = append(z.alt[:0], out...)
+			g := z.enc.EncodeAll(src, dst[:0])
+			if len(g) <= len(z.alt) {
+				return g, nil
+			}
+			return append(g[:0], z.alt...), nil
+		}
+	}
 	alt := false
 	if len(src) >= zstdProbeMin && z.fewRepeats(src) {
 		// Hardly any repeats to match: the match finder would spend most
