@@ -373,3 +373,37 @@ func TestZstdCompressWordFrames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWordFrameDecode decodes a DOUBLE chunk of 11 values compressed
+// as a word frame and by the general encoder: what the change costs a
+// reader (go test -run '^$' -bench WordFrameDecode ./format).
+func BenchmarkWordFrameDecode(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	src := wordShapes(r, 10_000)["discount"]
+	var e wordEncoder
+	w, ok := e.appendFrame(nil, src)
+	if !ok {
+		b.Fatal("not taken")
+	}
+	c, err := NewBlockCompressor(orc.CompressionZstd, 0, 256<<10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := c.(*zstdCompressor).enc.EncodeAll(src, nil)
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+	}{{"words", w}, {"general", g}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			var out []byte
+			for b.Loop() {
+				var err error
+				if out, err = d.Decompress(out[:0], tc.frame); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
