@@ -649,13 +649,7 @@ const (
 // Huffman-coded literals, with no matches.
 func (z *zstdCompressor) appendLiteralsFrame(dst, src []byte) []byte {
 	n := len(src)
-	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd)
-	if n-256 < 1<<16 {
-		v := n - 256 // callers pass at least zstdMinLiteralBlock bytes
-		dst = append(dst, 1<<6|1<<5, byte(v), byte(v>>8))
-	} else {
-		dst = append(dst, 2<<6|1<<5, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
-	}
+	dst = appendFrameHeader(dst, n) // callers pass at least zstdMinLiteralBlock bytes
 	for off := 0; off < n; off += zstdMaxBlock {
 		blk := src[off:min(n, off+zstdMaxBlock)]
 		last := uint32(0)
