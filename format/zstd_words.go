@@ -8,15 +8,18 @@ package format
 // value, at about 100 cycles each: on the bench's lineitem-double its
 // quantity, discount and tax streams cost more to compress than everything
 // else in their columns together. Here the matches are looked up where
-// they can only be, value by value: the last place each value was seen is
-// kept in a table, a value found there is a match, extended while the
-// values after it repeat too, and the sequences are entropy-coded with
-// tables fitted to each block. The frames are standard (RFC 8878): any
-// zstd decoder reads them.
+// they can only be, value by value: the last places the next one, two and
+// three values in a row were seen are kept in tables, the longest match
+// found there is taken and extended while the values after it repeat too,
+// and the sequences are entropy-coded with tables fitted to each block.
+// The frames are standard (RFC 8878): any zstd decoder reads them.
 //
-// A chunk keeps this path while three quarters of its first 4 KiB are
-// matches, and its frame when that is a quarter of the chunk or less;
-// otherwise the general encoder runs.
+// Compress (compression.go) tries this path at levels up to the default,
+// for chunks of wordMinChunk to wordMaxChunk bytes whose first KiB has a
+// quarter of its values repeated (wordsLikely). A chunk keeps the path
+// while its first 4 KiB are at most a quarter literals, and its frame when
+// that is a quarter of the chunk or less; a frame under a sixteenth is
+// compared with the general encoder's, and the smaller kept.
 //
 // Block layout written (compressed block, RFC 8878 section 3.1.1.3):
 //
