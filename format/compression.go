@@ -477,6 +477,10 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 		if uint64(cap(dst)) < h.FrameContentSize+zstdSlack {
 			dst = make([]byte, 0, h.FrameContentSize+zstdSlack)
 		}
+	} else if guess := zstdGuess(len(src), limit); cap(dst) < guess+zstdSlack {
+		// No content size: encoders leave it out of frames under 256
+		// bytes, so a small chunk gets a small buffer, not 64 KiB.
+		dst = make([]byte, 0, guess+zstdSlack)
 	}
 	for {
 		out, err := z.dec.DecodeAll(src, dst[:0])
@@ -497,6 +501,11 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 		dst = make([]byte, 0, nextCap(cap(dst), limit)+zstdSlack)
 	}
 }
+
+// zstdGuess is the first buffer for a frame that does not give its content
+// size: four times the frame and at least 1 KiB, within the limit. A frame
+// that expands more is decoded again into a larger buffer.
+func zstdGuess(n, limit int) int { return min(max(4*n, 1<<10), limit) }
 
 // zstdSlack is the room past a chunk's content that keeps the ZSTD decoder
 // on its fast copies (it needs 32 bytes).

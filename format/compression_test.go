@@ -218,6 +218,32 @@ func TestDecompressStreamedZstd(t *testing.T) {
 	}
 }
 
+// A frame under 256 bytes carries no content size (the encoder leaves it
+// out): decoding one takes a buffer near its size, not 64 KiB per chunk.
+// A reader opening the small stripe footers of many stripes made 64 KiB of
+// garbage for each.
+func TestZstdSmallFrameBuffer(t *testing.T) {
+	c, _ := NewCompressor(orc.CompressionZstd, 0)
+	d, _ := NewDecompressor(orc.CompressionZstd)
+	for _, n := range []int{1, 20, 100, 255, 2000} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(i % 7)
+		}
+		z, err := c.Compress(nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := d.Decompress(nil, z)
+		if err != nil || !bytes.Equal(out, src) {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		if want := max(n, 1<<10) + zstdSlack; cap(out) > want {
+			t.Errorf("%d bytes in a frame of %d: buffer of %d, want at most %d", n, len(z), cap(out), want)
+		}
+	}
+}
+
 // TestDecompressionBomb checks that a chunk expanding far beyond the limit
 // is refused without allocating much beyond the limit.
 func TestDecompressionBomb(t *testing.T) {

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // fallback zone database for writer time zones
 
@@ -47,6 +48,8 @@ type Reader struct {
 	cols      []*orc.Schema    // the schema's nodes by column id
 	winfo     stats.WriterInfo // which recorded statistics to trust
 	encrypted []bool           // per column id: under an encrypted root
+
+	footerDecs sync.Pool // format.Decompressor for stripe footers
 }
 
 // StripeInfo describes one stripe.

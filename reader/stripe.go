@@ -66,13 +66,21 @@ func (r *Reader) readStripeMeta(i int) (*stripeMeta, error) {
 	}
 	data := raw
 	if r.tail.Compression != orc.CompressionNone {
-		dec, err := format.NewDecompressor(r.tail.Compression)
-		if err != nil {
-			return nil, err
+		// A decoder per footer cost more than the footer itself (ZSTD's
+		// tables): stripes take turns with a few.
+		dec, _ := r.footerDecs.Get().(format.Decompressor)
+		if dec == nil {
+			var err error
+			if dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
+				return nil, err
+			}
 		}
 		in := format.NewInStream(format.StreamInfo{Name: "stripe footer", FileOffset: footerOff, Stripe: i, Column: -1,
 			Length: uint64(len(raw))}, raw, r.tail.Compression, r.tail.BlockSize, dec)
-		if data, err = format.ReadAll(in, r.cfg.maxStripeFooter); err != nil {
+		var err error
+		data, err = format.ReadAll(in, r.cfg.maxStripeFooter)
+		r.footerDecs.Put(dec)
+		if err != nil {
 			return nil, err
 		}
 	}
