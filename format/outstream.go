@@ -570,6 +570,40 @@ func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
+// DetachPages flushes the stream and hands its stored bytes over: it
+// appends the pages holding them, in order, to data, and the whole array
+// of each page that came from the pool to own, then empties the stream as
+// Release does. The pages are no longer the stream's: the caller writes
+// them out and gives own back to the pool (PagePool.Give), perhaps on
+// another goroutine while the stream fills again from the pool.
+func (s *OutStream) DetachPages(data, own [][]byte) ([][]byte, [][]byte, error) {
+	if err := s.Flush(); err != nil {
+		return data, own, err
+	}
+	if s.pipe != nil {
+		if err := s.storeJobs(len(s.jobs)); err != nil {
+			return data, own, err
+		}
+	}
+	var lent int64
+	for i, pg := range s.pages[:s.used] {
+		data = append(data, pg)
+		s.pages[i] = nil
+		if s.pool != nil {
+			own = append(own, s.full[i])
+			lent += int64(cap(s.full[i]))
+			s.full[i] = nil
+		}
+	}
+	if lent > 0 {
+		s.pool.mu.Lock()
+		s.pool.lent += lent
+		s.pool.mu.Unlock()
+	}
+	s.Release() // what is left: pages kept from before a Reset, the chunk buffer
+	return data, own, nil
+}
+
 // newPage returns an empty page of capacity size. A page from the pool
 // may have a larger array, which Release gives back whole.
 func (s *OutStream) newPage(size int) []byte {
@@ -639,6 +673,7 @@ type PagePool struct {
 	pages [maxPage / firstPage][][]byte // free pages by size, (size / firstPage) - 1
 	bufs  []freeBufs                    // free chunk buffers, by capacity
 	held  int64                         // bytes of capacity free in the pool
+	lent  int64                         // bytes of pages DetachPages handed out, not given back yet
 }
 
 // NewPagePool returns an empty pool.
@@ -660,15 +695,29 @@ func (p *PagePool) Held() int64 {
 // the next stripe wants as many again: dropping those made them garbage at
 // every stripe's end, some 1.2 MB a stripe of the bench's lineitem on two
 // goroutines (5 KB of each 4,096-row batch's allocations).
-func (p *PagePool) Trim() {
+func (p *PagePool) Trim() { p.TrimTo(0) }
+
+// TrimTo is Trim keeping up to keep bytes of free pages, the smallest:
+// a writer whose stripes go out in the background (DetachPages) keeps
+// what its next stripe's streams start in while the last is written,
+// which are pages of the sizes streams start with.
+func (p *PagePool) TrimTo(keep int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i := range p.pages {
+		k := 0
 		for _, pg := range p.pages[i] {
-			p.held -= int64(cap(pg))
+			if c := int64(cap(pg)); c <= keep {
+				keep -= c
+				p.pages[i][k] = pg
+				k++
+			} else {
+				keep = 0
+				p.held -= c
+			}
 		}
-		clear(p.pages[i])
-		p.pages[i] = p.pages[i][:0]
+		clear(p.pages[i][k:])
+		p.pages[i] = p.pages[i][:k]
 	}
 	for i := range p.bufs {
 		f := &p.bufs[i]
@@ -693,7 +742,11 @@ func (p *PagePool) getPage(size int) []byte {
 	// twice the size.
 	for len(p.pages[i]) == 0 {
 		if i++; i >= len(p.pages) || i > 2*(size/firstPage) {
-			p.drop(size)
+			if p.lent == 0 {
+				// With pages out (DetachPages), the pool is
+				// short of what comes back, not over.
+				p.drop(size)
+			}
 			return nil
 		}
 	}
@@ -732,6 +785,15 @@ func (p *PagePool) putPage(pg []byte) {
 	defer p.mu.Unlock()
 	p.pages[i] = append(p.pages[i], pg[:0])
 	p.held += int64(cap(pg))
+}
+
+// Give returns a page that OutStream.DetachPages handed out (its whole
+// array, as it gave it) to the pool, for the streams still writing.
+func (p *PagePool) Give(page []byte) {
+	p.putPage(page)
+	p.mu.Lock()
+	p.lent -= int64(cap(page))
+	p.mu.Unlock()
 }
 
 // freeBufs are the pool's free chunk buffers of one capacity.

@@ -526,3 +526,76 @@ func TestPagePoolTrimKeepsUsedBuffers(t *testing.T) {
 		t.Fatalf("the pool holds %d bytes with every buffer taken", p.Held())
 	}
 }
+
+// DetachPages hands over the bytes WriteTo would write, in order, empties
+// the stream for the next stripe, and lends the pool's pages until Give:
+// while they are out, a miss does not drop free pages (they are coming
+// back, and dropping them made garbage at every stripe's start).
+func TestOutStreamDetachPages(t *testing.T) {
+	data := benchChunk()
+	c, _ := NewCompressor(orc.CompressionZstd, 0)
+	write := func(s *OutStream) {
+		for i := 0; i < len(data); i += 1000 {
+			s.Write(data[i:min(i+1000, len(data))])
+		}
+		s.Flush()
+	}
+	plain := NewOutStream(orc.CompressionZstd, 16<<10, c)
+	write(plain)
+	want := bytes.Clone(plain.Bytes())
+	pool := NewPagePool()
+	s := NewPooledOutStream(orc.CompressionZstd, 16<<10, c, pool)
+	for round := range 2 {
+		write(s)
+		pages, own, err := s.DetachPages(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Join(pages, nil); !bytes.Equal(got, want) {
+			t.Fatalf("round %d: detached pages hold %d bytes, the stream %d", round, len(got), len(want))
+		}
+		if len(own) != len(pages) || len(pages) < 2 {
+			t.Fatalf("round %d: %d pages, %d of the pool's; want several, all", round, len(pages), len(own))
+		}
+		if s.Size() != 0 || s.Stored() != 0 {
+			t.Fatalf("round %d: after DetachPages: size %d, stored %d", round, s.Size(), s.Stored())
+		}
+		if pool.lent == 0 {
+			t.Fatalf("round %d: nothing lent", round)
+		}
+		// A stream filling while the pages are out takes new ones and
+		// leaves the pool's free pages alone.
+		pool.putPage(make([]byte, 0, 64*firstPage))
+		held := pool.Held()
+		if pool.getPage(firstPage) != nil || pool.Held() != held {
+			t.Fatalf("round %d: a miss with pages lent changed the pool: %d bytes, was %d", round, pool.Held(), held)
+		}
+		for _, pg := range own {
+			pool.Give(pg)
+		}
+		if pool.lent != 0 {
+			t.Fatalf("round %d: %d bytes still lent", round, pool.lent)
+		}
+		pool.Trim()
+	}
+}
+
+// TrimTo keeps the smallest free pages up to its budget.
+func TestPagePoolTrimTo(t *testing.T) {
+	p := NewPagePool()
+	for _, n := range []int{8, 1, 2, 1, 4} {
+		p.putPage(make([]byte, 0, n*firstPage))
+	}
+	p.TrimTo(4 * firstPage)
+	if got := p.Held(); got != 4*firstPage {
+		t.Fatalf("held %d, want the two 1-page and the 2-page pages (%d)", got, 4*firstPage)
+	}
+	for _, n := range []int{1, 1, 2} {
+		if pg := p.getPage(n * firstPage); pg == nil || cap(pg) != n*firstPage {
+			t.Fatalf("a kept page of %d is missing", n*firstPage)
+		}
+	}
+	if p.Held() != 0 {
+		t.Fatalf("held %d after taking every kept page", p.Held())
+	}
+}

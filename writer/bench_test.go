@@ -221,7 +221,8 @@ func wideRawBytes(g *wideGen, b *orc.Batch) int64 {
 // the 200-column table, with the statistics of each of its 300 stripes, is
 // some 1.3 MB.)
 type tailKeeper struct {
-	n       int64 // bytes written
+	mu      sync.Mutex // n and buf: a parallel writer writes stripes from a goroutine of its own
+	n       int64      // bytes written
 	buf     []byte
 	onWrite func() // called at each write, if set
 }
@@ -234,6 +235,8 @@ func (k *tailKeeper) Write(p []byte) (int, error) {
 	if k.onWrite != nil {
 		k.onWrite()
 	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	k.n += int64(len(p))
 	switch {
 	case len(p) >= tailKeep:
@@ -247,7 +250,16 @@ func (k *tailKeeper) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// size returns the bytes written.
+func (k *tailKeeper) size() int64 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.n
+}
+
 func (k *tailKeeper) ReadAt(p []byte, off int64) (int, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	start := k.n - int64(len(k.buf))
 	if off < start || off+int64(len(p)) > k.n {
 		return 0, fmt.Errorf("tailKeeper: [%d, %d) not kept", off, off+int64(len(p)))
@@ -499,19 +511,24 @@ func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int,
 	batch := orc.NewBatch(s, 1024)
 	fill(batch, 1024)
 	run.batch = batchBytes(batch)
+	// With WithParallelism the writer writes stripes from a goroutine of
+	// its own, so onWrite and the loop below share these under mu.
+	var mu sync.Mutex
 	var maxLive uint64
 	rowsIn := 0
 	measure := func(at string) {
 		if l := liveNow(); l > maxLive {
 			maxLive = l
-			run.at = fmt.Sprintf("%s, %d rows in, %d MiB out", at, rowsIn, out.n>>20)
+			run.at = fmt.Sprintf("%s, %d rows in, %d MiB out", at, rowsIn, out.size()>>20)
 		}
 	}
 	armed, last := false, int64(0)
 	out.onWrite = func() {
-		if armed || out.n-last >= 4<<20 {
+		mu.Lock()
+		defer mu.Unlock()
+		if n := out.size(); armed || n-last >= 4<<20 {
 			measure("writing a stripe")
-			armed, last = false, out.n
+			armed, last = false, n
 		}
 	}
 	var maxAlloc atomic.Uint64
@@ -542,16 +559,22 @@ func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int,
 	}
 	for n := 0; n < rows; n += 1024 {
 		fill(batch, 1024) // fresh values: cycling a few batches would compress unrealistically well
+		mu.Lock()
 		armed = true
+		mu.Unlock()
 		if err := w.Write(batch); err != nil {
 			t.Fatal(err)
 		}
+		mu.Lock()
 		rowsIn += 1024
 		if n%(16*1024) == 0 {
 			measure("between batches")
 		}
+		mu.Unlock()
 	}
+	mu.Lock()
 	armed = true
+	mu.Unlock()
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

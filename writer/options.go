@@ -55,7 +55,13 @@ const SoftwareVersion = "orcgo-0.1.0"
 // go to a compression pipeline (format.Pipeline) that runs beside the
 // encoding and may still be compressing the last batch's chunks when
 // Write returns: the batch is no longer read by then, and Close waits for
-// all. The file is the same as with n = 1. Memory: each worker past the
+// all. Each finished stripe goes to the io.Writer from a goroutine of its
+// own while the next stripe encodes (its pages are not copied), so the
+// io.Writer must not be used by anything else until Close returns; Close
+// and Reset wait for that write, a failure of it is the writer's sticky
+// error from the next call on, and the next stripe waits for it before
+// the two together pass 1.25 x the stripe size. The file is the same as
+// with n = 1. Memory: each worker past the
 // first has a compressor of its own (some 2.8 MiB for ZSTD), and each
 // stream has up to 4 chunks in flight, each in a buffer sized to it (a
 // short chunk, as at an aligned row group's end, in the power of two from

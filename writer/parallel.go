@@ -74,6 +74,7 @@ func (w *Writer) setupParallel() error {
 		}
 	}
 	w.par = fg
+	w.sink = &stripeSink{pool: w.pool}
 	w.dealFields()
 	return nil
 }
