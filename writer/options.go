@@ -66,15 +66,18 @@ const SoftwareVersion = "orcgo-0.1.0"
 // stream has up to 4 chunks in flight, each in a buffer sized to it (a
 // short chunk, as at an aligned row group's end, in the power of two from
 // 4 KiB that holds it) and compressed over itself, which the stripe size
-// does not count (it cannot, for the file to be the same). It helps with
+// does not count (it cannot, for the file to be the same); the page pool
+// keeps up to a quarter stripe of small pages between stripes, for the
+// next stripe to start in while the last is written. It helps with
 // costly codecs (ZSTD, ZLIB) and wide tables: on the bench's 18-column
-// lineitem at SF 1 (4,096-row batches, ZSTD, 64 MiB stripes, a 2-core VM,
-// serial and parallel writes alternating in one run), 2 goroutines wrote
-// 1.6 to 1.9 times the rows per second of one (the VM's speed swung by a
-// third within runs). The live heap at its peak (4 million rows, after
-// forced collections) was 74 MiB against 71 serially; counting the
-// garbage not yet collected, as the bench does, 94-103 MiB against
-// 93-98. A schema whose root is not a struct, or has one field, writes
+// lineitem at SF 1 (4,096-row batches, ZSTD, 64 MiB stripes, a file behind
+// a 1 MiB bufio.Writer, a 2-core VM, serial and parallel writes
+// alternating in one run), 2 goroutines wrote 1.69 to 2.15 times the rows
+// per second of one (medians of 5, four runs over the decimal and double
+// tables). The live heap at its peak (4 million rows, after forced
+// collections) was 75 MiB against 71 serially; counting the garbage not
+// yet collected, as the bench does, 104-109 MiB against 93.5 (parquet-go:
+// 107-109). A schema whose root is not a struct, or has one field, writes
 // serially.
 // Default 1; 1 to 64.
 func WithParallelism(n int) Option {
