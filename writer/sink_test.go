@@ -39,6 +39,25 @@ func sinkBatches(n int) (*orc.Schema, []*orc.Batch) {
 	return s, bs
 }
 
+// sinkFile is the file of bs written by a new writer at parallelism par.
+func sinkFile(t *testing.T, s *orc.Schema, bs []*orc.Batch, par int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, s, sinkOpts(par)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs {
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // gateWriter is an io.Writer that, while closed, blocks every write until
 // opened, records what it was given, and can fail from some call on.
 type gateWriter struct {
@@ -96,21 +115,9 @@ func sinkOpts(par int) []Option {
 // them by the time Close returns, and none after.
 func TestSinkSlowWriter(t *testing.T) {
 	s, bs := sinkBatches(48)
-	var want bytes.Buffer
-	w, err := NewWriter(&want, s, sinkOpts(1)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if err := w.Write(b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	want := sinkFile(t, s, bs, 1)
 	slow := &slowWriter{}
-	w, err = NewWriter(slow, s, sinkOpts(2)...)
+	w, err := NewWriter(slow, s, sinkOpts(2)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +134,8 @@ func TestSinkSlowWriter(t *testing.T) {
 	}
 	got := slow.bytes()
 	time.Sleep(20 * time.Millisecond)
-	if !bytes.Equal(got, want.Bytes()) || !bytes.Equal(slow.bytes(), got) {
-		t.Fatalf("%d bytes at Close, %d later, want the serial file's %d", len(got), len(slow.bytes()), want.Len())
+	if !bytes.Equal(got, want) || !bytes.Equal(slow.bytes(), got) {
+		t.Fatalf("%d bytes at Close, %d later, want the serial file's %d", len(got), len(slow.bytes()), len(want))
 	}
 	r, err := reader.Open(bytes.NewReader(got), int64(len(got)))
 	if err != nil {
@@ -202,19 +209,7 @@ func TestSinkWriteError(t *testing.T) {
 // more of the old file, and the new file is what a new writer writes.
 func TestSinkResetInFlight(t *testing.T) {
 	s, bs := sinkBatches(24)
-	var want bytes.Buffer
-	fresh, err := NewWriter(&want, s, sinkOpts(2)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs[:8] {
-		if err := fresh.Write(b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := fresh.Close(); err != nil {
-		t.Fatal(err)
-	}
+	want := sinkFile(t, s, bs[:8], 2)
 
 	g := newGateWriter()
 	w, err := NewWriter(g, s, sinkOpts(2)...)
@@ -258,8 +253,8 @@ func TestSinkResetInFlight(t *testing.T) {
 	if later, _ := g.state(); later != calls {
 		t.Fatalf("old file: %d writes after Reset", later-calls)
 	}
-	if !bytes.Equal(next.Bytes(), want.Bytes()) {
-		t.Fatalf("file after Reset: %d bytes, a new writer's %d", next.Len(), want.Len())
+	if !bytes.Equal(next.Bytes(), want) {
+		t.Fatalf("file after Reset: %d bytes, a new writer's %d", next.Len(), len(want))
 	}
 }
 
