@@ -171,7 +171,23 @@ func (s *slowWriter) bytes() []byte {
 // stripe in flight even then.
 func TestSinkWriteError(t *testing.T) {
 	s, bs := sinkBatches(24)
-	for _, failAt := range []int{2, 5, 40} {
+	// The writes a file takes: the header, three stripes' pages and
+	// parts, the tail.
+	g := newGateWriter()
+	w, err := NewWriter(g, s, sinkOpts(2)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs {
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	total, _ := g.state()
+	for _, failAt := range []int{2, 5, total / 3, total / 2, total - 3, total} {
 		g := newGateWriter()
 		g.failAt = failAt
 		w, err := NewWriter(g, s, sinkOpts(2)...)
