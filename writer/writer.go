@@ -11,11 +11,11 @@
 // WithParallelism it spreads the columns of each Write over more goroutines
 // and waits for them before returning, and writes each finished stripe to
 // the io.Writer from a goroutine of its own while the next one encodes
-// (Close waits for it); the file is the same as a serial write's. Write copies what it keeps, so the caller may reuse the Batch at
-// once. Close writes the
-// file tail and does not close the io.Writer. Reset starts a new file on
-// another io.Writer with the buffers and compressors of the last, for
-// services that rotate files.
+// (Close waits for it); the file is the same as a serial write's. Write
+// copies what it keeps, so the caller may reuse the Batch at once. Close
+// writes the file tail and does not close the io.Writer. Reset starts a
+// new file on another io.Writer with the buffers and compressors of the
+// last, for services that rotate files.
 //
 // Errors: a batch Write refuses before writing anything (a schema or row
 // count that does not match, inconsistent vectors, a value its column
