@@ -3,6 +3,7 @@ package writer
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -43,7 +44,14 @@ func sinkBatches(n int) (*orc.Schema, []*orc.Batch) {
 func sinkFile(t *testing.T, s *orc.Schema, bs []*orc.Batch, par int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, s, sinkOpts(par)...)
+	writeSinkFile(t, &buf, s, bs, par)
+	return buf.Bytes()
+}
+
+// writeSinkFile writes bs to out with a new writer at parallelism par.
+func writeSinkFile(t *testing.T, out io.Writer, s *orc.Schema, bs []*orc.Batch, par int) {
+	t.Helper()
+	w, err := NewWriter(out, s, sinkOpts(par)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +63,6 @@ func sinkFile(t *testing.T, s *orc.Schema, bs []*orc.Batch, par int) []byte {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
 }
 
 // gateWriter is an io.Writer that, while closed, blocks every write until
@@ -174,18 +181,7 @@ func TestSinkWriteError(t *testing.T) {
 	// The writes a file takes: the header, three stripes' pages and
 	// parts, the tail.
 	g := newGateWriter()
-	w, err := NewWriter(g, s, sinkOpts(2)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if err := w.Write(b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSinkFile(t, g, s, bs, 2)
 	total, _ := g.state()
 	for _, failAt := range []int{2, 5, total / 3, total / 2, total - 3, total} {
 		g := newGateWriter()
