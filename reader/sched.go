@@ -1,0 +1,506 @@
+package reader
+
+// The I/O scheduler: the one caller of the file's ReadAt for a scan's
+// stripe data, index streams and stripe footers.
+//
+// When a stripe is planned, the executor hands the scheduler the byte
+// ranges its plan will read (schedule). The scheduler merges ranges closer
+// than the coalescing gap, cuts what it merged into requests of at most
+// the maximum request size, and orders the requests by when the decoders
+// will want them: a request holding the start of a stream's range is
+// wanted first, one holding its last bytes last (the decoders of all
+// columns move through their streams together, row by row). It then keeps
+// up to maxInFlight requests running, each on a goroutine of its own, as
+// long as the bytes fetched and not yet consumed stay within the
+// prefetch bound.
+//
+// Decoders never call ReadAt: they call readAt, which copies out of the
+// fetched requests, waiting for one still in flight and issuing one not
+// started yet at once, whatever the bounds (so a scan never waits on
+// its own prefetch limit). Bytes no request covers (what no plan foresaw)
+// are read directly, one ReadAt each. A request is given back once every
+// planned byte in it has been read, or when its stripe ends (release).
+//
+// Prefetching starts only once the file has shown latency: while every
+// read answers within readFast of its size's transfer time (a local file,
+// the page cache), readAt reads straight into the caller's buffer as
+// before and nothing is held ahead. Over a network the first slow read
+// turns prefetching on for the rest of the scan.
+//
+// A request that fails keeps its error, which the read that needs its
+// bytes returns: a scan never fails on a prefetch it does not use, and
+// never returns rows past the bytes that failed.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Defaults of the scheduler's options, chosen for object stores (a
+// round trip of 10-50 ms before the first byte, 50-200 MB/s per request);
+// reader.WithMaxRequestsInFlight and the options beside it document them.
+const (
+	defaultInFlight   = 8
+	defaultMaxRequest = 4 << 20
+	defaultPrefetch   = 32 << 20
+)
+
+// readFast is how long a read may take beyond its bytes' transfer time at
+// 2 GB/s and still count as local.
+var readFast = time.Millisecond
+
+// schedConfig is what the scheduler takes from the scan's options.
+type schedConfig struct {
+	inFlight   int   // requests running at once
+	maxRequest int64 // bytes of one request (a longer range is split)
+	prefetch   int64 // bytes fetched ahead of the decoders; 0: none
+	gap        int64 // ranges closer than this are merged
+	always     bool  // prefetch from the first read (tests)
+}
+
+// ioSched schedules one scan's reads (see the file comment). Its methods
+// are safe for concurrent use by the scan's goroutines.
+type ioSched struct {
+	r   io.ReaderAt
+	cfg schedConfig
+	mem *budget
+	ctx context.Context
+
+	mu      sync.Mutex
+	blocks  []*ioBlock // scheduled and not given back, by offset
+	queue   []*ioBlock // scheduled and not issued, in issue order
+	running int        // requests in flight
+	held    int64      // bytes of issued blocks not given back
+	slow    bool       // a read showed latency: prefetch
+	closed  bool
+	stop    chan struct{} // closed by close
+	st      schedStats
+}
+
+// schedStats counts what the scheduler did.
+type schedStats struct {
+	requests   int   // ReadAt calls
+	bytes      int64 // bytes they read
+	prefetched int   // requests issued ahead of a read needing them
+	direct     int   // reads of bytes no request covered
+	peak       int   // most requests in flight at once
+	wasted     int64 // bytes fetched and given back unread
+}
+
+// ioBlock is one scheduled request.
+type ioBlock struct {
+	off, n int64
+	tag    int     // the stripe it belongs to
+	order  float64 // issue order within its stripe
+	need   int64   // planned bytes not read yet
+	read   int64   // bytes copied out
+	buf    []byte
+	issued bool
+	done   chan struct{} // closed when the request ends
+	err    error
+	ended  bool // the request ended (done is closed)
+	pins   int  // reads copying out of buf
+	gone   bool // given back (buf returned when no read pins it)
+	freed  bool // buf returned and its bytes uncharged
+}
+
+func newIOSched(r io.ReaderAt, cfg schedConfig, mem *budget, ctx context.Context) *ioSched {
+	if cfg.inFlight < 1 {
+		cfg.inFlight = 1
+	}
+	if cfg.maxRequest < 4<<10 {
+		cfg.maxRequest = 4 << 10
+	}
+	return &ioSched{r: r, cfg: cfg, mem: mem, ctx: ctx, slow: cfg.always && cfg.prefetch > 0, stop: make(chan struct{})}
+}
+
+// span is a planned range of the file: bytes [off, off+n) that a stream
+// reads, wanted at a point given by pos (0 when its stream starts, 1 when
+// it ends).
+type span struct {
+	off, n int64
+	pos    float64
+}
+
+// streamSpans returns the spans of a stream range [off, off+n) cut so
+// that no span is longer than piece, each with its position.
+func streamSpans(out []span, off, n, piece int64) []span {
+	if n <= 0 {
+		return out
+	}
+	for k := int64(0); k < n; k += piece {
+		out = append(out, span{off: off + k, n: min(piece, n-k), pos: float64(k) / float64(n)})
+	}
+	return out
+}
+
+// schedule adds the requests for the spans of stripe tag: merged across
+// gaps, cut at the maximum request size, ordered by their spans'
+// earliest position. Spans already covered by a scheduled request add
+// nothing.
+func (s *ioSched) schedule(tag int, spans []span) {
+	if len(spans) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a].off < spans[b].off })
+	var added []*ioBlock
+	var cur *ioBlock
+	flush := func() {
+		if cur != nil {
+			added = append(added, cur)
+			cur = nil
+		}
+	}
+	for _, sp := range spans {
+		for sp.n > 0 {
+			if b := s.findLocked(sp.off); b != nil {
+				// Already scheduled: count the bytes as needed there.
+				k := min(sp.n, b.off+b.n-sp.off)
+				b.need += k
+				sp.off, sp.n = sp.off+k, sp.n-k
+				continue
+			}
+			// The span's part before the next scheduled block.
+			n := sp.n
+			if nb := s.nextBlockLocked(sp.off); nb != nil && nb.off < sp.off+n {
+				n = nb.off - sp.off
+			}
+			if cur != nil && (sp.off > cur.off+cur.n+s.cfg.gap || sp.off+n-cur.off > s.cfg.maxRequest || sp.off < cur.off+cur.n) {
+				flush()
+			}
+			if cur == nil {
+				cur = &ioBlock{off: sp.off, tag: tag, order: sp.pos, done: make(chan struct{})}
+			}
+			cur.n = sp.off + n - cur.off
+			cur.need += n
+			cur.order = min(cur.order, sp.pos)
+			sp.off, sp.n = sp.off+n, sp.n-n
+		}
+	}
+	flush()
+	if len(added) == 0 {
+		return
+	}
+	s.blocks = append(s.blocks, added...)
+	sort.Slice(s.blocks, func(a, b int) bool { return s.blocks[a].off < s.blocks[b].off })
+	sort.SliceStable(added, func(a, b int) bool { return added[a].order < added[b].order })
+	s.queue = append(s.queue, added...)
+	s.pumpLocked()
+}
+
+// findLocked returns the scheduled block holding off, or nil.
+func (s *ioSched) findLocked(off int64) *ioBlock {
+	i := sort.Search(len(s.blocks), func(i int) bool { return s.blocks[i].off > off }) - 1
+	if i >= 0 && off < s.blocks[i].off+s.blocks[i].n {
+		return s.blocks[i]
+	}
+	return nil
+}
+
+// nextBlockLocked returns the first scheduled block starting after off.
+func (s *ioSched) nextBlockLocked(off int64) *ioBlock {
+	i := sort.Search(len(s.blocks), func(i int) bool { return s.blocks[i].off > off })
+	if i < len(s.blocks) {
+		return s.blocks[i]
+	}
+	return nil
+}
+
+// pumpLocked issues queued requests while the bounds allow.
+func (s *ioSched) pumpLocked() {
+	for len(s.queue) > 0 && s.slow && !s.closed && s.running < s.cfg.inFlight {
+		b := s.queue[0]
+		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
+			return
+		}
+		if s.mem.take(b.n, prefetchNeed) != nil {
+			return // the memory budget has no room to read ahead
+		}
+		s.queue = s.queue[1:]
+		s.st.prefetched++
+		s.issueLocked(b)
+	}
+}
+
+// issueLocked starts b's request; its bytes are charged to the budget
+// already.
+func (s *ioSched) issueLocked(b *ioBlock) {
+	b.issued = true
+	s.held += b.n
+	s.running++
+	s.st.requests++
+	s.st.bytes += b.n
+	s.st.peak = max(s.st.peak, s.running)
+	go s.fetch(b)
+}
+
+// fetch runs b's request.
+func (s *ioSched) fetch(b *ioBlock) {
+	buf := getBuf(b.n) // here, not under the lock: a new buffer's pages fault in
+	start := time.Now()
+	err := readFull(s.r, buf, b.off)
+	took := time.Since(start)
+	s.mu.Lock()
+	b.buf, b.err = buf, err
+	b.ended = true
+	s.running--
+	s.noteLocked(took, b.n)
+	close(b.done)
+	s.freeIdleLocked(b) // given back while in flight
+
+	s.pumpLocked()
+	s.mu.Unlock()
+}
+
+// noteLocked records how long a read of n bytes took: one slower than a
+// local read turns prefetching on.
+func (s *ioSched) noteLocked(took time.Duration, n int64) {
+	if !s.slow && s.cfg.prefetch > 0 && took > readFast+time.Duration(n/2) {
+		s.slow = true
+	}
+}
+
+// unqueueLocked takes b out of the issue queue.
+func (s *ioSched) unqueueLocked(b *ioBlock) {
+	for i, q := range s.queue {
+		if q == b {
+			s.queue = append(s.queue[:i], s.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
+// fills p with the file's bytes at off, from scheduled requests where
+// they cover them.
+func (s *ioSched) ReadAt(p []byte, off int64) (int, error) {
+	if err := s.readAt(p, off); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// readAt fills p with the bytes at off (see the file comment). Errors are
+// readFull's.
+func (s *ioSched) readAt(p []byte, off int64) error {
+	for len(p) > 0 {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return errSchedClosed
+		}
+		b := s.findLocked(off)
+		if b == nil {
+			// Not scheduled: read directly up to the next block.
+			n := int64(len(p))
+			if nb := s.nextBlockLocked(off); nb != nil && nb.off < off+n {
+				n = nb.off - off
+			}
+			s.st.requests++
+			s.st.direct++
+			s.st.bytes += n
+			s.mu.Unlock()
+			if err := s.direct(p[:n], off); err != nil {
+				return err
+			}
+			p, off = p[n:], off+n
+			continue
+		}
+		n := min(int64(len(p)), b.off+b.n-off)
+		if !b.issued {
+			if !s.slow || s.mem.take(b.n, prefetchNeed) != nil {
+				// Not prefetching (or no room in the memory budget for the
+				// whole request): read straight into p.
+				b.need = max(b.need-n, 0)
+				s.st.requests++
+				s.st.bytes += n
+				s.mu.Unlock()
+				if err := s.direct(p[:n], off); err != nil {
+					return err
+				}
+				s.mu.Lock()
+				if b.need == 0 && !b.issued && !b.gone {
+					s.unqueueLocked(b)
+					s.dropLocked(b)
+				}
+				s.mu.Unlock()
+				p, off = p[n:], off+n
+				continue
+			}
+			// Wanted now: issue it whatever the prefetch bound.
+			s.unqueueLocked(b)
+			s.issueLocked(b)
+		}
+		b.pins++
+		s.mu.Unlock()
+		if err := s.wait(b); err != nil {
+			s.unpin(b, 0)
+			return err
+		}
+		if b.err != nil {
+			s.unpin(b, 0)
+			return b.err
+		}
+		copy(p[:n], b.buf[off-b.off:])
+		s.unpin(b, n)
+		p, off = p[n:], off+n
+	}
+	return nil
+}
+
+// prefetchNeed names a prefetch the memory budget refuses (the scan then
+// reads without it).
+func prefetchNeed() string { return "reading ahead" }
+
+// errSchedClosed is what reads return once the scan is closed.
+var errSchedClosed = errors.New("orc: the scan is closed")
+
+// direct reads p at off with one ReadAt, timing it.
+func (s *ioSched) direct(p []byte, off int64) error {
+	start := time.Now()
+	err := readFull(s.r, p, off)
+	took := time.Since(start)
+	s.mu.Lock()
+	s.noteLocked(took, int64(len(p)))
+	s.pumpLocked()
+	s.mu.Unlock()
+	return err
+}
+
+// wait waits for b's request, the scan's context or Close.
+func (s *ioSched) wait(b *ioBlock) error {
+	select {
+	case <-b.done:
+		return nil
+	default:
+	}
+	var ctxDone <-chan struct{}
+	if s.ctx != nil {
+		ctxDone = s.ctx.Done()
+	}
+	select {
+	case <-b.done:
+		return nil
+	case <-ctxDone:
+		return s.ctx.Err()
+	case <-s.stop:
+		return errSchedClosed
+	}
+}
+
+// unpin ends a read of n bytes from b; a block whose planned bytes are
+// all read is given back.
+func (s *ioSched) unpin(b *ioBlock, n int64) {
+	s.mu.Lock()
+	b.pins--
+	b.read += n
+	b.need = max(b.need-n, 0)
+	if b.need == 0 && !b.gone {
+		s.dropLocked(b)
+	} else {
+		s.freeIdleLocked(b)
+	}
+	s.pumpLocked()
+	s.mu.Unlock()
+}
+
+// dropLocked gives b back: it leaves the blocks (retireLocked).
+func (s *ioSched) dropLocked(b *ioBlock) {
+	i := sort.Search(len(s.blocks), func(i int) bool { return s.blocks[i].off >= b.off })
+	for ; i < len(s.blocks) && s.blocks[i].off == b.off; i++ {
+		if s.blocks[i] == b {
+			s.blocks = append(s.blocks[:i], s.blocks[i+1:]...)
+			break
+		}
+	}
+	s.retireLocked(b)
+}
+
+// retireLocked marks b given back: a queued request is dropped, and the
+// buffer of an issued one goes once no read uses it and its request has
+// ended (fetch frees it then).
+func (s *ioSched) retireLocked(b *ioBlock) {
+	b.gone = true
+	if !b.issued {
+		s.unqueueLocked(b)
+		return
+	}
+	s.freeIdleLocked(b)
+}
+
+// freeIdleLocked frees a given-back block once its request has ended and
+// no read uses its buffer.
+func (s *ioSched) freeIdleLocked(b *ioBlock) {
+	if b.gone && b.ended && b.pins == 0 {
+		s.freeLocked(b)
+	}
+}
+
+// freeLocked returns b's buffer and its charge.
+func (s *ioSched) freeLocked(b *ioBlock) {
+	if !b.issued || b.freed {
+		return
+	}
+	b.freed = true
+	if unread := b.n - b.read; unread > 0 && !s.closed {
+		s.st.wasted += unread
+	}
+	if !s.closed {
+		putBuf(b.buf) // after Close a late request's buffer is left to the collector
+	}
+	b.buf = nil
+	s.held -= b.n
+	s.mem.release(b.n)
+}
+
+// release gives back every block of stripes before tag (tag < 0: all).
+func (s *ioSched) release(tag int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var keep []*ioBlock
+	for _, b := range s.blocks {
+		if tag < 0 || b.tag < tag {
+			s.retireLocked(b)
+		} else {
+			keep = append(keep, b)
+		}
+	}
+	s.blocks = keep
+	s.pumpLocked()
+}
+
+// close stops the scheduler: queued requests are dropped, reads fail, and
+// requests in flight are left to finish on their own.
+func (s *ioSched) close() {
+	s.release(-1)
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		s.queue = nil
+		close(s.stop)
+	}
+	s.mu.Unlock()
+}
+
+// stats returns the counts so far.
+func (s *ioSched) stats() schedStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st
+}
+
+// String prints the counts for explain.
+func (st schedStats) String() string {
+	return fmt.Sprintf("%d requests (%d issued ahead, %d outside the schedule), %d bytes, at most %d in flight, %d bytes fetched unread",
+		st.requests, st.prefetched, st.direct, st.bytes, st.peak, st.wasted)
+}

@@ -1,0 +1,258 @@
+package reader
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// slowFile is an in-memory file whose reads take a while, as an object
+// store's do, and can be made to fail over a range.
+type slowFile struct {
+	data     []byte
+	latency  time.Duration
+	failAt   int64 // reads covering this offset fail (-1: none)
+	calls    atomic.Int64
+	running  atomic.Int64
+	peak     atomic.Int64
+	mu       sync.Mutex
+	requests [][2]int64
+}
+
+func (f *slowFile) ReadAt(p []byte, off int64) (int, error) {
+	f.calls.Add(1)
+	n := f.running.Add(1)
+	defer f.running.Add(-1)
+	for {
+		pk := f.peak.Load()
+		if n <= pk || f.peak.CompareAndSwap(pk, n) {
+			break
+		}
+	}
+	f.mu.Lock()
+	f.requests = append(f.requests, [2]int64{off, int64(len(p))})
+	f.mu.Unlock()
+	time.Sleep(f.latency)
+	if f.failAt >= off && f.failAt < off+int64(len(p)) {
+		return 0, errors.New("injected failure")
+	}
+	return bytes.NewReader(f.data).ReadAt(p, off)
+}
+
+func testData(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i>>9)
+	}
+	return b
+}
+
+func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
+	f := &slowFile{data: testData(8 << 20), latency: 5 * time.Millisecond, failAt: -1}
+	s := newIOSched(f, schedConfig{inFlight: 3, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 4 << 10, always: true}, nil, nil)
+	defer s.close()
+	// Ten streams of 600 KiB with 1 KiB gaps: 6 MiB that merge across
+	// the gaps and split into requests of at most 1 MiB.
+	var spans []span
+	for k := int64(0); k < 10; k++ {
+		spans = streamSpans(spans, k*(601<<10), 600<<10, 256<<10)
+	}
+	s.schedule(0, spans)
+	for k := int64(0); k < 10; k++ {
+		p := make([]byte, 600<<10)
+		if err := s.readAt(p, k*(601<<10)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(p, f.data[k*(601<<10):][:600<<10]) {
+			t.Fatalf("stream %d: wrong bytes", k)
+		}
+	}
+	st := s.stats()
+	if st.requests > 7 || st.requests < 6 {
+		t.Errorf("%d requests for 6 MiB in requests of at most 1 MiB: %v", st.requests, f.requests)
+	}
+	for _, r := range f.requests {
+		if r[1] > 1<<20 {
+			t.Errorf("a request of %d bytes", r[1])
+		}
+	}
+	if p := f.peak.Load(); p > 3 || p < 2 {
+		t.Errorf("%d requests in flight at once, want 2..3", p)
+	}
+	if st.direct != 0 {
+		t.Errorf("%d reads outside the schedule", st.direct)
+	}
+	if s.held != 0 {
+		t.Errorf("%d bytes held after every planned byte was read", s.held)
+	}
+}
+
+// TestSchedHidesLatency reads 16 requests' worth one after another: with
+// 8 in flight it waits for about 2 round trips, not 16 (8 allows for a
+// loaded machine; under -race only the counts are checked).
+func TestSchedHidesLatency(t *testing.T) {
+	const lat = 50 * time.Millisecond
+	f := &slowFile{data: testData(16 << 20), latency: lat, failAt: -1}
+	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 0, always: true}, nil, nil)
+	defer s.close()
+	s.schedule(0, streamSpans(nil, 0, 16<<20, 1<<20))
+	start := time.Now()
+	p := make([]byte, 64<<10)
+	for off := int64(0); off < 16<<20; off += int64(len(p)) {
+		if err := s.readAt(p, off); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	if took > 8*lat && !raceEnabled {
+		t.Errorf("reading 16 requests took %v, over 8 round trips of %v", took, lat)
+	}
+	st := s.stats()
+	if st.peak != 8 || st.requests != 16 || st.direct != 0 {
+		t.Errorf("%v, want 16 requests, 8 in flight at most", st)
+	}
+	t.Logf("16 requests of 1 MiB at %v each: %v; %v", lat, took, st)
+}
+
+func TestSchedFastFileReadsDirectly(t *testing.T) {
+	// A loaded machine (or -race) can make a memory read take a
+	// millisecond: the test asks for local speed with room to spare.
+	defer func(d time.Duration) { readFast = d }(readFast)
+	readFast = 200 * time.Millisecond
+	f := &slowFile{data: testData(4 << 20), failAt: -1}
+	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 64 << 10}, nil, nil)
+	defer s.close()
+	s.schedule(0, streamSpans(nil, 0, 4<<20, 1<<20))
+	p := make([]byte, 256<<10)
+	for off := int64(0); off < 4<<20; off += int64(len(p)) {
+		if err := s.readAt(p, off); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(p, f.data[off:][:len(p)]) {
+			t.Fatal("wrong bytes")
+		}
+	}
+	if st := s.stats(); st.prefetched != 0 || st.requests != 16 {
+		t.Errorf("a local file: %v, want 16 direct reads and none ahead", st)
+	}
+	if len(s.blocks) != 0 || len(s.queue) != 0 {
+		t.Errorf("%d blocks, %d queued after every planned byte was read", len(s.blocks), len(s.queue))
+	}
+}
+
+// TestSchedFailedReadSurfacesWhereNeeded fails one request: reads before
+// it succeed, the read needing it fails with its error.
+func TestSchedFailedReadSurfacesWhereNeeded(t *testing.T) {
+	f := &slowFile{data: testData(4 << 20), latency: time.Millisecond, failAt: 3<<20 + 5}
+	s := newIOSched(f, schedConfig{inFlight: 4, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil, nil)
+	defer s.close()
+	s.schedule(0, streamSpans(nil, 0, 4<<20, 1<<20))
+	p := make([]byte, 1<<20)
+	for k := int64(0); k < 3; k++ {
+		if err := s.readAt(p, k<<20); err != nil {
+			t.Fatalf("read %d: %v", k, err)
+		}
+	}
+	err := s.readAt(p, 3<<20)
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("injected failure")) {
+		t.Fatalf("the read of the failed request: %v", err)
+	}
+}
+
+func TestSchedCloseAndCancelWakeReads(t *testing.T) {
+	for _, how := range []string{"close", "cancel"} {
+		t.Run(how, func(t *testing.T) {
+			f := &slowFile{data: testData(1 << 20), latency: 2 * time.Second, failAt: -1}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: 1 << 20, prefetch: 4 << 20, always: true}, nil, ctx)
+			s.schedule(0, streamSpans(nil, 0, 1<<20, 1<<20))
+			errc := make(chan error, 1)
+			go func() { errc <- s.readAt(make([]byte, 100), 0) }()
+			time.Sleep(20 * time.Millisecond)
+			if how == "close" {
+				s.close()
+			} else {
+				cancel()
+			}
+			select {
+			case err := <-errc:
+				if err == nil {
+					t.Fatal("a read returned bytes its request never delivered")
+				}
+			case <-time.After(time.Second):
+				t.Fatal("the read kept waiting")
+			}
+			s.close()
+		})
+	}
+}
+
+// TestSchedRandomReads checks the bytes of random reads, planned,
+// overlapping and unplanned, from many goroutines, prefetching or not.
+func TestSchedRandomReads(t *testing.T) {
+	data := testData(1 << 20)
+	for seed := uint64(1); seed <= 12; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		f := &slowFile{data: data, failAt: -1}
+		if seed%2 == 0 {
+			f.latency = 100 * time.Microsecond
+		}
+		cfg := schedConfig{inFlight: 1 + rng.IntN(6), maxRequest: int64(4<<10 + rng.IntN(512<<10)),
+			prefetch: int64(rng.IntN(2 << 20)), gap: int64(rng.IntN(64 << 10)), always: seed%3 == 0}
+		s := newIOSched(f, cfg, &budget{limit: 1 << 30}, nil)
+		var spans []span
+		for range 1 + rng.IntN(30) {
+			off := rng.Int64N(int64(len(data)) - 1)
+			n := 1 + rng.Int64N(min(int64(len(data))-off, 200<<10))
+			spans = streamSpans(spans, off, n, int64(64<<10+rng.IntN(256<<10)))
+		}
+		s.schedule(int(seed), append([]span(nil), spans...))
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(seed, uint64(g)))
+				for range 25 {
+					var off, n int64
+					if r.IntN(3) > 0 {
+						sp := spans[r.IntN(len(spans))]
+						off, n = sp.off, sp.n
+					} else {
+						off = r.Int64N(int64(len(data)) - 1)
+						n = 1 + r.Int64N(min(int64(len(data))-off, 100<<10))
+					}
+					p := make([]byte, n)
+					if err := s.readAt(p, off); err != nil {
+						errs <- err
+						return
+					}
+					if !bytes.Equal(p, data[off:off+n]) {
+						errs <- fmt.Errorf("seed %d: wrong bytes at %d+%d", seed, off, n)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		s.release(-1)
+		s.mu.Lock()
+		if s.running == 0 && s.held != 0 {
+			t.Errorf("seed %d: %d bytes held after release", seed, s.held)
+		}
+		s.mu.Unlock()
+		s.close()
+	}
+}
