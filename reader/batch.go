@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -26,12 +27,24 @@ type ScanStats struct {
 	// GroupsSkippedByBloom counts the groups of GroupsSkipped that min/max
 	// kept and a bloom filter ruled out.
 	GroupsSkippedByBloom int
-	StripesRead          int   // stripes whose data was read
-	ReadCalls            int   // ReadAt calls for stripe data and indexes (footers excluded)
-	BytesRead            int64 // bytes fetched by those calls
-	IndexBytesRead       int64 // of which row index and bloom filter streams
-	RowsDecoded          int64 // rows decoded
-	RowsReturned         int64 // rows returned in batches (after exact filtering)
+	StripesRead          int // stripes whose data was read
+	// ReadCalls counts the scan's requests to the file: ReadAt calls for
+	// stripe footers, index streams and data, each a request to an object
+	// store (the file's tail, read by Open, is counted in TailReads).
+	ReadCalls      int
+	BytesRead      int64 // bytes fetched by those calls
+	IndexBytesRead int64 // row index and bloom filter bytes the scan used
+	// ReadsAhead counts the calls of ReadCalls made ahead of the decoder
+	// (prefetched), PeakReadsInFlight the most calls running at once.
+	ReadsAhead        int
+	PeakReadsInFlight int
+	// BytesUnused counts bytes fetched ahead and given back unread (a run
+	// the decoder did not finish, a scan stopped early).
+	BytesUnused  int64
+	TailReads    int   // ReadAt calls Open made for the file's tail
+	TailBytes    int64 // bytes they read
+	RowsDecoded  int64 // rows decoded
+	RowsReturned int64 // rows returned in batches (after exact filtering)
 	// UnplannedReads counts reads of bytes the scan plan did not foresee:
 	// a stream read on past the planned end of a run of row groups, which
 	// only a writer emitting short compression chunks in mid-stream can
@@ -42,9 +55,10 @@ type ScanStats struct {
 // String formats the statistics on a few lines.
 func (s ScanStats) String() string {
 	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped (%d by statistics), %d read\n"+
-		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %d calls, %d bytes (%d of index)\nrows: %d decoded, %d returned",
+		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %d calls, %d bytes (%d of index); %d ahead, at most %d in flight, %d bytes unused; tail: %d calls, %d bytes\nrows: %d decoded, %d returned",
 		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesPruned, s.StripesRead,
-		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, s.ReadCalls, s.BytesRead, s.IndexBytesRead, s.RowsDecoded, s.RowsReturned)
+		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, s.ReadCalls, s.BytesRead, s.IndexBytesRead,
+		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.TailReads, s.TailBytes, s.RowsDecoded, s.RowsReturned)
 }
 
 // BatchReader decodes the rows of a file, batch by batch, into reusable
@@ -62,6 +76,7 @@ type BatchReader struct {
 	root     columnReader
 	schema   *orc.Schema // projected schema of the batches
 	dec      format.Decompressor
+	io       *ioSched // every read of the scan (shared by parallel workers)
 
 	sarg      *sarg.Bound
 	pruneCols []int       // the predicate's columns and the structs above them (pruneColumns)
@@ -74,10 +89,11 @@ type BatchReader struct {
 	stripe    int // next stripe to start
 	stopAt    int // parallel workers: stop before this stripe (0: no limit)
 	par       *parallel
-	part      *part       // a parallel worker's share of the current stripe
-	plan      *stripePlan // the current stripe's plan, or nil
-	pin       planInput   // what it was planned from
-	sio       *stripeIO   // its streams' fetches
+	part      *part          // a parallel worker's share of the current stripe
+	plan      *stripePlan    // the current stripe's plan, or nil
+	ahead     *plannedStripe // the next stripe with rows to read, planned ahead
+	pin       planInput      // what it was planned from
+	sio       *stripeIO      // its streams' fetches
 	ix        *stripeIndex
 	run       int   // next run of the plan to start
 	runFirst  int64 // stripe row of the current run's first row
@@ -148,6 +164,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 		return r.newEvolved(cfg, opts)
 	}
 	br := &BatchReader{r: r, cfg: cfg, mem: &budget{limit: cfg.maxMemory}}
+	br.io = newIOSched(r.r, cfg.sched(r.openSlow), cfg.ctx)
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
 		if err != nil {
@@ -313,19 +330,30 @@ func (br *BatchReader) Stats() ScanStats {
 	if br.par != nil {
 		return br.par.sum()
 	}
-	return br.statsNow()
+	st := br.statsNow()
+	br.addIOStats(&st)
+	return st
 }
 
-// statsNow returns the statistics with the current stripe's reads.
+// statsNow returns the statistics with the current stripe's unplanned
+// reads, without the scheduler's counts (parallel workers share one).
 func (br *BatchReader) statsNow() ScanStats {
 	st := br.stats
 	if br.sio != nil {
-		t := br.sio.counts()
-		st.ReadCalls += t.reads
-		st.BytesRead += t.bytes
-		st.UnplannedReads += t.unplanned
+		st.UnplannedReads += br.sio.unplanned()
 	}
 	return st
+}
+
+// addIOStats adds the scheduler's and the tail's read counts to st.
+func (br *BatchReader) addIOStats(st *ScanStats) {
+	io := br.io.stats()
+	st.ReadCalls += io.requests
+	st.BytesRead += io.bytes
+	st.ReadsAhead += io.prefetched
+	st.PeakReadsInFlight = max(st.PeakReadsInFlight, io.peak)
+	st.BytesUnused += io.wasted
+	st.TailReads, st.TailBytes = br.r.tailReads, br.r.tailBytes
 }
 
 // Explain returns the pruning decisions recorded with WithExplain.
@@ -342,10 +370,15 @@ func (br *BatchReader) Explain() string {
 // Next fills b with the next rows, at most the batch size and never across a
 // stripe or row-group run boundary. It returns io.EOF when no rows remain. b
 // must come from NewBatch (or have the same schema).
-func (br *BatchReader) Next(b *orc.Batch) error {
+func (br *BatchReader) Next(b *orc.Batch) (err error) {
 	if br.closed.Load() {
 		return io.EOF
 	}
+	defer func() {
+		if err != nil && br.closed.Load() && errors.Is(err, errSchedClosed) {
+			err = io.EOF // Close stopped a read this batch waited for
+		}
+	}()
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.err != nil {
@@ -420,11 +453,19 @@ func (br *BatchReader) ensureRows() error {
 			continue
 		}
 		br.finishStripe()
+		if a := br.ahead; a != nil {
+			br.ahead = nil
+			if err := br.startPlanned(a); err != nil {
+				return err
+			}
+			continue
+		}
 		if br.stopAt > 0 && br.stripe >= br.stopAt {
 			return io.EOF // a parallel worker's stripe is finished
 		}
 		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
 			br.done = true
+			br.io.release(-1)
 			return io.EOF
 		}
 		i := br.stripe
@@ -445,6 +486,9 @@ func (br *BatchReader) finishStripe() {
 	if br.sio != nil {
 		br.sio.finish(&br.stats)
 		br.sio = nil
+	}
+	if br.plan != nil && br.part == nil { // parallel workers' stripes end in pass
+		br.io.release(br.plan.stripe + 1)
 	}
 	br.plan, br.ix, br.ctx.fetches = nil, nil, nil
 	_ = br.mem.set(&br.held.decomp, 0, nil)
@@ -679,7 +723,75 @@ func (br *BatchReader) startStripe(i int) error {
 		return nil
 	}
 	br.plan, br.ix, br.run = p, ix, 0
-	return br.loadStripe(meta)
+	if err := br.loadStripe(meta); err != nil {
+		return err
+	}
+	br.planAhead()
+	return nil
+}
+
+// plannedStripe is a stripe planned before its turn (planAhead), or the
+// error planning it met, which its turn returns.
+type plannedStripe struct {
+	plan  *stripePlan
+	ix    *stripeIndex
+	meta  *stripeMeta
+	in    planInput
+	index int64 // its row indexes' charge in the memory budget
+	err   error
+}
+
+// planAhead plans the next stripe with rows to read while the current one
+// is decoded, when the scan reads ahead (over a network): its footer and
+// row indexes are read and its data scheduled now, so the scheduler
+// fetches it behind the current stripe's and the decoder never waits for
+// a round trip between stripes. Stripes pruned on the way are counted as a
+// serial scan counts them. Parallel workers, and scans recording explain
+// (whose stripes are told in order), plan each stripe at its turn.
+func (br *BatchReader) planAhead() {
+	if br.part != nil || br.explain != nil || !br.io.prefetching() {
+		return
+	}
+	stripes := len(br.r.tail.Footer.GetStripes())
+	for br.stripe < stripes && (br.stopAt == 0 || br.stripe < br.stopAt) {
+		i := br.stripe
+		br.stripe++
+		if !br.inRange(i) {
+			continue
+		}
+		br.stats.StripesConsidered++
+		before := br.held.index
+		p, ix, meta, in, err := br.planStripeAt(i)
+		if err != nil {
+			br.ahead = &plannedStripe{err: err}
+			return
+		}
+		if p == nil {
+			continue
+		}
+		if len(p.runs) == 0 {
+			br.stats.StripesSkipped++
+			_ = br.mem.set(&br.held.index, before, nil)
+			continue
+		}
+		br.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.held.index - before}
+		return
+	}
+}
+
+// startPlanned starts a stripe planned ahead, and plans the one after.
+func (br *BatchReader) startPlanned(a *plannedStripe) error {
+	if a.err != nil {
+		return a.err
+	}
+	_ = br.mem.set(&br.held.index, a.index, nil) // the stripe before lets go of its indexes
+	br.pin = a.in
+	br.plan, br.ix, br.run = a.plan, a.ix, 0
+	if err := br.loadStripe(a.meta); err != nil {
+		return err
+	}
+	br.planAhead()
+	return nil
 }
 
 // planFor prunes stripe i with its statistics and row indexes and plans
@@ -694,6 +806,12 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, p
 	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
+	return br.planStripeAt(i)
+}
+
+// planStripeAt is planFor for a serial scan, adding what it reads to the
+// row indexes held.
+func (br *BatchReader) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	meta, ix, in, err := br.pruneStripe(i)
 	if err != nil || meta == nil {
 		return nil, nil, nil, planInput{}, err
@@ -707,6 +825,7 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, p
 	if err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
+	br.scheduleStripe(p)
 	if br.explain != nil {
 		if ix != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
@@ -735,7 +854,7 @@ func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput,
 			return nil, nil, planInput{}, nil
 		}
 	}
-	meta, err := r.readStripeMeta(i)
+	meta, err := r.readStripeMeta(br.io, i)
 	if err != nil {
 		return nil, nil, planInput{}, err
 	}

@@ -11,3 +11,6 @@ func SetChunkRows(n int) (restore func()) {
 	chunkRows = n
 	return func() { chunkRows = old }
 }
+
+// RaceEnabled says the tests run under the race detector.
+const RaceEnabled = raceEnabled

@@ -26,19 +26,6 @@ import (
 	"github.com/orcgo/orc/format"
 )
 
-// ioStats counts the reads of stripe data.
-type ioStats struct {
-	reads     int
-	bytes     int64
-	unplanned int // reads of bytes outside the planned ranges
-}
-
-func (s *ioStats) add(o ioStats) {
-	s.reads += o.reads
-	s.bytes += o.bytes
-	s.unplanned += o.unplanned
-}
-
 // streamFetch feeds one stream of a stripe to its InStream, a piece at a
 // time. It is used by one goroutine at a time (the one decoding its
 // column).
@@ -54,7 +41,8 @@ type streamFetch struct {
 	data  []byte // current piece: stream bytes [start, start+len(data))
 	start uint64 //
 	own   []byte // the buffer data lies in (from getBuf, at its capacity)
-	io    ioStats
+	// unplanned counts the pieces read past the planned ranges.
+	unplanned int
 }
 
 var _ format.Loader = (*streamFetch)(nil)
@@ -80,7 +68,7 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	}
 	end := off + max(n, f.win)
 	if pe, ok := f.plannedEnd(off); !ok {
-		f.io.unplanned++
+		f.unplanned++
 	} else if pe < end {
 		end = max(pe, off+n)
 	}
@@ -115,8 +103,6 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 			f.drop()
 			return nil, 0, orc.WithLocation(err, at, f.stripe, key.column, key.kind.String())
 		}
-		f.io.reads++
-		f.io.bytes += size - int64(k)
 	}
 	return f.data, off, nil
 }
@@ -212,14 +198,13 @@ type stripeIO struct {
 	plan    *stripePlan
 	fetches []*streamFetch // parallel to plan.streams
 	byKey   map[streamKey]*streamFetch
-	io      ioStats // the coalesced reads
 }
 
 // newStripeIO makes the fetches of a plan's streams.
 func (br *BatchReader) newStripeIO(p *stripePlan) *stripeIO {
 	s := &stripeIO{plan: p, fetches: make([]*streamFetch, len(p.streams)), byKey: make(map[streamKey]*streamFetch, len(p.streams))}
 	for i := range p.streams {
-		f := &streamFetch{r: br.r.r, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.bufs}
+		f := &streamFetch{r: br.io, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.bufs}
 		s.fetches[i] = f
 		s.byKey[f.plan.key] = f
 	}
@@ -247,7 +232,12 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 		}
 	}
 	whole := deferred && start || !deferred && i == 0
+	// Reading ahead, the scheduler holds the eager streams' bytes (and
+	// is handed the deferred ones' here): each stream copies its piece
+	// out, and the gaps between pieces are never read.
+	remote := br.io.prefetching()
 	var users []*streamFetch
+	var spans []span
 	for _, rg := range reads {
 		users = users[:0]
 		for _, f := range s.fetches {
@@ -257,6 +247,27 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 			if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok && l.offset >= rg.offset && l.offset+l.length <= rg.offset+rg.length {
 				users = append(users, f)
 			}
+		}
+		if remote {
+			if deferred {
+				spans = spans[:0]
+				for _, f := range users {
+					l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+					spans = append(spans, span{off: l.offset, n: l.length})
+				}
+				br.io.scheduleNew(p.stripe, spans)
+			}
+			for _, f := range users {
+				l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+				room := int64(0)
+				if !f.complete(i, l) {
+					room = br.cfg.window
+				}
+				if err := f.readPiece(l, room); err != nil {
+					return err
+				}
+			}
+			continue
 		}
 		if len(users) == 1 {
 			// One stream's piece: read into its own buffer.
@@ -270,8 +281,6 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 				if err := f.readPiece(l, room); err != nil {
 					return err
 				}
-				s.io.reads++
-				s.io.bytes += rg.length
 				continue
 			}
 		}
@@ -286,11 +295,9 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 			br.scratch = getBuf(n)
 		}
 		buf := br.scratch[:rg.length]
-		if err := readFull(br.r.r, buf, rg.offset); err != nil {
+		if err := readFull(br.io, buf, rg.offset); err != nil {
 			return orc.WithLocation(err, rg.offset, p.stripe, -1, "")
 		}
-		s.io.reads++
-		s.io.bytes += rg.length
 		for _, f := range users {
 			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
 			rel := l.offset - rg.offset
@@ -311,29 +318,26 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 	return nil
 }
 
-// finish folds the stripe's read counts into st and lets go of every piece.
+// finish folds the stripe's unplanned reads into st and lets go of every
+// piece.
 func (s *stripeIO) finish(st *ScanStats) {
 	if s == nil {
 		return
 	}
-	t := s.counts()
-	st.ReadCalls += t.reads
-	st.BytesRead += t.bytes
-	st.UnplannedReads += t.unplanned
+	st.UnplannedReads += s.unplanned()
 	for _, f := range s.fetches {
 		f.drop()
-		f.io = ioStats{}
+		f.unplanned = 0
 	}
-	s.io = ioStats{}
 }
 
-// counts returns the reads made for the stripe so far.
-func (s *stripeIO) counts() ioStats {
-	t := s.io
+// unplanned returns the stripe's reads past the plan so far.
+func (s *stripeIO) unplanned() int {
+	n := 0
 	for _, f := range s.fetches {
-		t.add(f.io)
+		n += f.unplanned
 	}
-	return t
+	return n
 }
 
 // dropWhole lets go of the pieces of the streams read whole (dictionaries,
@@ -405,4 +409,62 @@ func (l *bufList) release() {
 	}
 	l.bufs = l.bufs[:0]
 	l.mu.Unlock()
+}
+
+// scheduleStripe hands the scheduler the bytes plan p will read: every
+// eager stream's range in each run, placed by the rows that need them,
+// and the next stripe's footer, wanted when p's rows are done. The
+// deferred columns' ranges are scheduled too once the scan reads ahead (a
+// network's round trip costs more than the bytes of a run that turns out
+// to have no match); otherwise they are read when a row matches, if ever.
+func (br *BatchReader) scheduleStripe(p *stripePlan) {
+	piece := max(br.io.cfg.maxRequest/4, 64<<10)
+	remote := br.io.prefetching()
+	var spans []span
+	for _, sp := range p.streams {
+		switch {
+		case sp.deferred && !remote || sp.pending || sp.loc.length == 0:
+		case sp.whole:
+			spans = append(spans, span{off: sp.loc.offset, n: sp.loc.length})
+		default:
+			for i, r := range sp.ranges {
+				first := len(spans)
+				spans = streamSpans(spans, sp.loc.offset+int64(r.Start), int64(r.End-r.Start), piece)
+				for k := first; k < len(spans); k++ {
+					spans[k].pos = (float64(i) + spans[k].pos) / float64(len(sp.ranges))
+				}
+			}
+		}
+	}
+	br.io.schedule(p.stripe, spans)
+	br.scheduleFooter(p.stripe + 1)
+}
+
+// scheduleFooter schedules the footer of the first stripe from i on that
+// the scan reads, tagged with its stripe.
+func (br *BatchReader) scheduleFooter(i int) {
+	stripes := br.r.tail.Footer.GetStripes()
+	for ; i < len(stripes) && (br.stopAt == 0 || i < br.stopAt); i++ {
+		if !br.inRange(i) {
+			continue
+		}
+		info := stripeInfo(i, stripes[i])
+		if info.FooterLength <= 0 || info.FooterLength > br.r.cfg.maxStripeFooter {
+			return
+		}
+		br.io.schedule(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1}})
+		return
+	}
+}
+
+// scheduleShared schedules a stripe that parallel workers share: the plan
+// of the whole stripe's kept row groups, which the workers' plans for
+// their chunks divide.
+func (br *BatchReader) scheduleShared(ss *sharedStripe) error {
+	p, err := planStripe(ss.in)
+	if err != nil {
+		return err
+	}
+	br.scheduleStripe(p)
+	return nil
 }

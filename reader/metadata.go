@@ -28,7 +28,7 @@ func (r *Reader) StripeDetail(i int) (*StripeDetail, error) {
 	if i < 0 || i >= len(r.tail.Footer.GetStripes()) {
 		return nil, errStripeRange(i, len(r.tail.Footer.GetStripes()))
 	}
-	m, err := r.readStripeMeta(i)
+	m, err := r.readStripeMeta(r.r, i)
 	if err != nil {
 		return nil, err
 	}

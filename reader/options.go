@@ -70,6 +70,7 @@ type scanConfig struct {
 	allCols   bool
 	batchSize int
 	coalesce  int64
+	gapSet    bool // WithCoalesceGap was given
 	window    int64
 	where     *sarg.Expr
 	parallel  int
@@ -83,13 +84,90 @@ type scanConfig struct {
 	filter    bool
 	explain   bool
 
+	inFlight   int   // WithMaxReadsInFlight
+	maxRequest int64 // WithMaxReadSize
+	prefetch   int64 // WithPrefetch
+
 	readSchema *orc.Schema // WithReadSchema, or nil
 	byPosition bool        // WithPositionalMatch
 	ctx        context.Context
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30}
+	return scanConfig{allCols: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
+		inFlight: defaultInFlight, maxRequest: defaultMaxRequest, prefetch: defaultPrefetch}
+}
+
+// defaultRemoteGap is the coalescing gap once a scan reads ahead.
+const defaultRemoteGap = 1 << 20
+
+// schedPrefetchAlways makes every scan prefetch from its first read, as
+// over a network, whatever the file's speed (tests).
+var schedPrefetchAlways bool
+
+// sched returns the I/O scheduler's settings; slow says the file's tail
+// read showed a network's latency.
+func (c scanConfig) sched(slow bool) schedConfig {
+	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(c.prefetch, c.maxMemory/4), gap: c.coalesce,
+		always: slow || schedPrefetchAlways}
+	if !c.gapSet {
+		sc.remoteGap = defaultRemoteGap
+	}
+	return sc
+}
+
+// WithMaxReadsInFlight sets how many reads of the file a scan keeps
+// running at once when it reads ahead (WithPrefetch): over an object store,
+// where each request waits 10-50 ms for its first byte, several in flight
+// hide that wait. Parallel workers (WithParallelism) share them. Default 8;
+// 1 to 64.
+func WithMaxReadsInFlight(n int) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 1 || n > 64 {
+			return fmt.Errorf("orc: WithMaxReadsInFlight(%d): must be 1..64", n)
+		}
+		c.inFlight = n
+		return nil
+	}
+}
+
+// WithMaxReadSize sets the most bytes one read of the file fetches when
+// the scan reads ahead: a stripe's planned ranges are merged across gaps
+// up to WithCoalesceGap and cut into reads of at most this size, so the
+// decoder starts on the first while the others are under way. Default
+// 4 MiB (object stores serve 4-16 MiB ranges at full speed); 64 KiB to
+// 1 GiB.
+func WithMaxReadSize(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 64<<10 || n > 1<<30 {
+			return fmt.Errorf("orc: WithMaxReadSize(%d): must be %d..%d", n, 64<<10, 1<<30)
+		}
+		c.maxRequest = n
+		return nil
+	}
+}
+
+// WithPrefetch sets how many bytes a scan may fetch ahead of its decoder:
+// once a stripe is planned, the reads of its planned ranges start in the
+// order the decoder will want them, up to WithMaxReadsInFlight at once,
+// as long as the bytes fetched and not yet decoded stay under n (a read
+// the decoder waits for starts whatever the bound). Reading ahead starts
+// only once the file shows a network's latency (Open's tail read, or a
+// read taking over a millisecond beyond its transfer time): a local file
+// is read as the decoder asks, one read at a time, holding nothing ahead.
+// The bytes read ahead come on top of what WithMaxScanMemory caps, and
+// are at most a quarter of it: a scan holds at most 1.25 times
+// WithMaxScanMemory, plus one read (WithMaxReadSize) per goroutine
+// waiting for bytes not yet read. 0 turns reading ahead off. Default
+// 32 MiB; 0 to 1 GiB.
+func WithPrefetch(n int64) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 0 || n > 1<<30 {
+			return fmt.Errorf("orc: WithPrefetch(%d): must be 0..%d", n, 1<<30)
+		}
+		c.prefetch = n
+		return nil
+	}
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
@@ -117,13 +195,15 @@ func WithBatchSize(n int) ScanOption {
 
 // WithCoalesceGap sets how far apart two byte ranges of a stripe may be and
 // still be fetched with one read. Larger values mean fewer, larger reads
-// (good for object stores). Default 64 KiB; 0 to 64 MiB.
+// (good for object stores). Default 64 KiB, and 1 MiB once the scan reads
+// ahead (WithPrefetch: over a network, where reading a megabyte more costs
+// less than a round trip); given, it holds for both. 0 to 64 MiB.
 func WithCoalesceGap(n int64) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 0 || n > 64<<20 {
 			return fmt.Errorf("orc: WithCoalesceGap(%d): must be 0..%d", n, 64<<20)
 		}
-		c.coalesce = n
+		c.coalesce, c.gapSet = n, true
 		return nil
 	}
 }

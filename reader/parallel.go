@@ -99,8 +99,11 @@ func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReade
 			p.close()
 			return nil, err
 		}
-		// Workers share the owner's budget, and each holds its batches.
+		// Workers share the owner's budget and scheduler, and each holds
+		// its batches.
 		inner.mem, inner.held.vectors = owner.mem, 0
+		inner.io.close()
+		inner.io = owner.io
 		if err := inner.holdVectors(depth + 1); err != nil {
 			p.close()
 			return nil, err
@@ -255,12 +258,13 @@ func (p *parallel) pass(s int) {
 	p.mu.Lock()
 	if ss := p.shared[s]; ss != nil && int(ss.passed.Add(1)) == len(p.workers) {
 		p.shared[s] = nil
+		p.owner.io.release(s + 1)
 	}
 	p.mu.Unlock()
 }
 
 // pruneShared prunes stripe s for all n workers and cuts it into chunks.
-func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) error {
+func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
 		return err
 	}
@@ -275,6 +279,11 @@ func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) error {
 	}
 	ss.meta, ss.ix, ss.in = meta, ix, in
 	ss.chunks = []groupRun{{0, 1}}
+	defer func() {
+		if err == nil {
+			err = br.scheduleShared(ss)
+		}
+	}()
 	if n < 2 || in.stride <= 0 || meta.info.NumRows <= in.stride {
 		return nil
 	}
@@ -465,6 +474,7 @@ func (p *parallel) sum() ScanStats {
 		t.RowsReturned += s.RowsReturned
 		t.UnplannedReads += s.UnplannedReads
 	}
+	p.owner.addIOStats(&t)
 	return t
 }
 
@@ -474,6 +484,9 @@ func (p *parallel) sum() ScanStats {
 // decoding, and every Next after Close returns io.EOF.
 func (br *BatchReader) Close() error {
 	br.closed.Store(true)
+	if br.io != nil { // nil for a schema evolution's outer reader
+		br.io.close() // wakes a Next waiting for a read
+	}
 	if br.evo != nil {
 		br.evo.inner.Close()
 	}

@@ -92,10 +92,10 @@ type planInput struct {
 
 // indexNeeded returns the selected columns whose row index a plan for kept
 // needs and that entries lacks: every selected column when some group is
-// pruned (runs are reached by seeking), but for the deferred columns, whose
+// pruned and some kept (runs are reached by seeking), but for the deferred columns, whose
 // indexes are read at their first match in the stripe (planDeferred).
 func indexNeeded(in planInput) []int {
-	if in.kept == nil || !pruned(in.kept) {
+	if in.kept == nil || !pruned(in.kept) || !anyTrue(in.kept) {
 		return nil
 	}
 	var cols []int

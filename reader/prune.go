@@ -242,23 +242,26 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 }
 
 // readIndex reads and decodes the ROW_INDEX (and, when bloom is set and
-// usable, BLOOM_FILTER_UTF8) streams of the given columns into ix.
-func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error {
+// usable, BLOOM_FILTER_UTF8) streams of the given columns into ix, and
+// in the same reads the ROW_INDEX streams of the columns of also.
+func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
 	r, meta := br.r, ix.meta
 	type want struct {
 		key streamKey
 		loc streamLoc
 	}
 	var wants []want
-	for _, col := range cols {
-		if _, done := ix.entries[col]; done {
+	seen := map[int]bool{}
+	for k, col := range append(append([]int(nil), cols...), also...) {
+		if _, done := ix.entries[col]; done || seen[col] {
 			continue
 		}
-		k := streamKey{col, orcpb.Stream_ROW_INDEX}
-		if loc, ok := meta.streams[k]; ok {
-			wants = append(wants, want{k, loc})
+		seen[col] = true
+		key := streamKey{col, orcpb.Stream_ROW_INDEX}
+		if loc, ok := meta.streams[key]; ok {
+			wants = append(wants, want{key, loc})
 		}
-		if bloom && r.bloomUsable(meta, col) {
+		if bloom && k < len(cols) && r.bloomUsable(meta, col) {
 			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
 			if loc, ok := meta.streams[k]; ok {
 				wants = append(wants, want{k, loc})
@@ -274,13 +277,11 @@ func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool) error 
 	}
 	var buf stripeBytes
 	defer buf.release() // what is kept below is decoded, not referred to
-	if err := r.fetch(&buf, locs, br.cfg.coalesce, meta.index, func(n int64) error {
+	if err := fetch(br.io, &buf, locs, br.io.gap(), meta.index, func(n int64) error {
 		return br.mem.set(&br.held.index, br.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
 	}); err != nil {
 		return err
 	}
-	br.stats.ReadCalls += buf.reads
-	br.stats.BytesRead += buf.read
 	br.stats.IndexBytesRead += buf.read
 	for _, w := range wants {
 		data := buf.slice(w.loc)
@@ -363,7 +364,18 @@ func (br *BatchReader) pruneColumns() []int {
 func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
 	ix = newStripeIndex(br.r, meta)
 	groups := ix.groups
-	if err := br.readIndex(ix, br.pruneColumns(), true); err != nil {
+	// Over a network the other selected columns' row indexes come in the
+	// same read: a plan that seeks needs them, and a round trip costs
+	// more than their bytes.
+	var also []int
+	if br.io.prefetching() {
+		for col, sel := range br.selected {
+			if sel {
+				also = append(also, col)
+			}
+		}
+	}
+	if err := br.readIndex(ix, br.pruneColumns(), true, also...); err != nil {
 		return nil, nil, err
 	}
 	br.stats.GroupsConsidered += groups

@@ -50,6 +50,12 @@ type Reader struct {
 	encrypted []bool           // per column id: under an encrypted root
 
 	footerDecs sync.Pool // format.Decompressor for stripe footers
+
+	// Open's reads of the tail, and whether they took longer than a
+	// local read: scans then prefetch from their first read (sched.go).
+	tailReads int
+	tailBytes int64
+	openSlow  bool
 }
 
 // StripeInfo describes one stripe.
@@ -80,12 +86,14 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 			return nil, err
 		}
 	}
-	tail, err := format.ReadTail(r, size, format.TailOptions{MaxTailSize: cfg.maxTailSize})
+	tr := &timedReader{r: r}
+	tail, err := format.ReadTail(tr, size, format.TailOptions{MaxTailSize: cfg.maxTailSize})
 	if err != nil {
 		return nil, err
 	}
 	rd := &Reader{r: r, cfg: cfg, tail: tail, cols: tail.Schema.Columns(),
-		winfo: stats.WriterInfoFromTail(tail.PostScript, tail.Footer)}
+		winfo:     stats.WriterInfoFromTail(tail.PostScript, tail.Footer),
+		tailReads: tr.calls, tailBytes: tr.bytes, openSlow: tr.slow}
 	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
 	if enc := tail.Footer.GetEncryption(); enc != nil {
 		cols := rd.cols
@@ -204,4 +212,21 @@ func (r *Reader) writerZone(name string) (*time.Location, error) {
 		return nil, fmt.Errorf("%w: writer time zone %q is not in the zone database", orc.ErrUnsupported, name)
 	}
 	return loc, nil
+}
+
+// timedReader counts Open's reads and notes whether one was slow.
+type timedReader struct {
+	r     io.ReaderAt
+	calls int
+	bytes int64
+	slow  bool
+}
+
+func (t *timedReader) ReadAt(p []byte, off int64) (int, error) {
+	start := time.Now()
+	n, err := t.r.ReadAt(p, off)
+	t.calls++
+	t.bytes += int64(n)
+	t.slow = t.slow || slowRead(time.Since(start), int64(len(p)))
+	return n, err
 }

@@ -60,6 +60,7 @@ type schedConfig struct {
 	maxRequest int64 // bytes of one request (a longer range is split)
 	prefetch   int64 // bytes fetched ahead of the decoders; 0: none
 	gap        int64 // ranges closer than this are merged
+	remoteGap  int64 // ... once prefetching, when larger
 	always     bool  // prefetch from the first read (tests)
 }
 
@@ -68,7 +69,6 @@ type schedConfig struct {
 type ioSched struct {
 	r   io.ReaderAt
 	cfg schedConfig
-	mem *budget
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -109,14 +109,17 @@ type ioBlock struct {
 	freed  bool // buf returned and its bytes uncharged
 }
 
-func newIOSched(r io.ReaderAt, cfg schedConfig, mem *budget, ctx context.Context) *ioSched {
+func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
+	if cfg.prefetch == 0 {
+		cfg.always = false
+	}
 	if cfg.inFlight < 1 {
 		cfg.inFlight = 1
 	}
 	if cfg.maxRequest < 4<<10 {
 		cfg.maxRequest = 4 << 10
 	}
-	return &ioSched{r: r, cfg: cfg, mem: mem, ctx: ctx, slow: cfg.always && cfg.prefetch > 0, stop: make(chan struct{})}
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, slow: cfg.always, stop: make(chan struct{})}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that a stream
@@ -175,7 +178,7 @@ func (s *ioSched) schedule(tag int, spans []span) {
 			if nb := s.nextBlockLocked(sp.off); nb != nil && nb.off < sp.off+n {
 				n = nb.off - sp.off
 			}
-			if cur != nil && (sp.off > cur.off+cur.n+s.cfg.gap || sp.off+n-cur.off > s.cfg.maxRequest || sp.off < cur.off+cur.n) {
+			if cur != nil && (sp.off > cur.off+cur.n+s.gapLocked() || sp.off+n-cur.off > s.cfg.maxRequest || sp.off < cur.off+cur.n) {
 				flush()
 			}
 			if cur == nil {
@@ -196,6 +199,54 @@ func (s *ioSched) schedule(tag int, spans []span) {
 	sort.SliceStable(added, func(a, b int) bool { return added[a].order < added[b].order })
 	s.queue = append(s.queue, added...)
 	s.pumpLocked()
+}
+
+// coveredLocked reports whether scheduled blocks cover [off, off+n).
+func (s *ioSched) coveredLocked(off, n int64) bool {
+	for end := off + n; off < end; {
+		b := s.findLocked(off)
+		if b == nil {
+			return false
+		}
+		off = b.off + b.n
+	}
+	return true
+}
+
+// consumeLocked counts [off, off+n) as read from the blocks it overlaps,
+// for a read that bypasses them, giving back those with nothing left.
+func (s *ioSched) consumeLocked(off, n int64) {
+	for end := off + n; off < end; {
+		b := s.findLocked(off)
+		if b == nil {
+			nb := s.nextBlockLocked(off)
+			if nb == nil || nb.off >= end {
+				return
+			}
+			b = nb
+			off = b.off
+		}
+		k := min(end, b.off+b.n) - off
+		b.need = max(b.need-k, 0)
+		if b.need == 0 && !b.gone && b.pins == 0 {
+			s.dropLocked(b)
+		}
+		off += k
+	}
+}
+
+// scheduleNew schedules the spans that start outside every scheduled
+// request (those inside were scheduled with their stripe).
+func (s *ioSched) scheduleNew(tag int, spans []span) {
+	s.mu.Lock()
+	var fresh []span
+	for _, sp := range spans {
+		if s.findLocked(sp.off) == nil {
+			fresh = append(fresh, sp)
+		}
+	}
+	s.mu.Unlock()
+	s.schedule(tag, fresh)
 }
 
 // findLocked returns the scheduled block holding off, or nil.
@@ -223,17 +274,13 @@ func (s *ioSched) pumpLocked() {
 		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
 			return
 		}
-		if s.mem.take(b.n, prefetchNeed) != nil {
-			return // the memory budget has no room to read ahead
-		}
 		s.queue = s.queue[1:]
 		s.st.prefetched++
 		s.issueLocked(b)
 	}
 }
 
-// issueLocked starts b's request; its bytes are charged to the budget
-// already.
+// issueLocked starts b's request.
 func (s *ioSched) issueLocked(b *ioBlock) {
 	b.issued = true
 	s.held += b.n
@@ -265,9 +312,15 @@ func (s *ioSched) fetch(b *ioBlock) {
 // noteLocked records how long a read of n bytes took: one slower than a
 // local read turns prefetching on.
 func (s *ioSched) noteLocked(took time.Duration, n int64) {
-	if !s.slow && s.cfg.prefetch > 0 && took > readFast+time.Duration(n/2) {
+	if !s.slow && s.cfg.prefetch > 0 && slowRead(took, n) {
 		s.slow = true
 	}
+}
+
+// slowRead reports whether a read of n bytes that took took shows the
+// latency of a network rather than a local file's.
+func slowRead(took time.Duration, n int64) bool {
+	return took > readFast+time.Duration(n/2)
 }
 
 // unqueueLocked takes b out of the issue queue.
@@ -278,6 +331,30 @@ func (s *ioSched) unqueueLocked(b *ioBlock) {
 			return
 		}
 	}
+}
+
+// gap returns how far apart two ranges may be and still be read as one:
+// wider once the file has shown a network's latency, where a round trip
+// costs more than the bytes between.
+func (s *ioSched) gap() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gapLocked()
+}
+
+func (s *ioSched) gapLocked() int64 {
+	if s.slow {
+		return max(s.cfg.gap, s.cfg.remoteGap)
+	}
+	return s.cfg.gap
+}
+
+// prefetching reports whether the scheduler reads ahead (the file has
+// shown a network's latency).
+func (s *ioSched) prefetching() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slow
 }
 
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
@@ -300,6 +377,12 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
+		if b != nil && !s.coveredLocked(off, int64(len(p))) {
+			// Partly scheduled: one read of the whole range serves better
+			// than several around the scheduled blocks.
+			s.consumeLocked(off, int64(len(p)))
+			b = nil
+		}
 		if b == nil {
 			// Not scheduled: read directly up to the next block.
 			n := int64(len(p))
@@ -318,9 +401,8 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		}
 		n := min(int64(len(p)), b.off+b.n-off)
 		if !b.issued {
-			if !s.slow || s.mem.take(b.n, prefetchNeed) != nil {
-				// Not prefetching (or no room in the memory budget for the
-				// whole request): read straight into p.
+			if !s.slow {
+				// Not prefetching: read straight into p.
 				b.need = max(b.need-n, 0)
 				s.st.requests++
 				s.st.bytes += n
@@ -357,10 +439,6 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 	}
 	return nil
 }
-
-// prefetchNeed names a prefetch the memory budget refuses (the scan then
-// reads without it).
-func prefetchNeed() string { return "reading ahead" }
 
 // errSchedClosed is what reads return once the scan is closed.
 var errSchedClosed = errors.New("orc: the scan is closed")
@@ -446,7 +524,7 @@ func (s *ioSched) freeIdleLocked(b *ioBlock) {
 	}
 }
 
-// freeLocked returns b's buffer and its charge.
+// freeLocked returns b's buffer.
 func (s *ioSched) freeLocked(b *ioBlock) {
 	if !b.issued || b.freed {
 		return
@@ -460,7 +538,6 @@ func (s *ioSched) freeLocked(b *ioBlock) {
 	}
 	b.buf = nil
 	s.held -= b.n
-	s.mem.release(b.n)
 }
 
 // release gives back every block of stripes before tag (tag < 0: all).

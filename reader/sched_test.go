@@ -55,7 +55,7 @@ func testData(n int) []byte {
 
 func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
 	f := &slowFile{data: testData(8 << 20), latency: 5 * time.Millisecond, failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 3, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 4 << 10, always: true}, nil, nil)
+	s := newIOSched(f, schedConfig{inFlight: 3, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 4 << 10, always: true}, nil)
 	defer s.close()
 	// Ten streams of 600 KiB with 1 KiB gaps: 6 MiB that merge across
 	// the gaps and split into requests of at most 1 MiB.
@@ -99,7 +99,7 @@ func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
 func TestSchedHidesLatency(t *testing.T) {
 	const lat = 50 * time.Millisecond
 	f := &slowFile{data: testData(16 << 20), latency: lat, failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 0, always: true}, nil, nil)
+	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 0, always: true}, nil)
 	defer s.close()
 	s.schedule(0, streamSpans(nil, 0, 16<<20, 1<<20))
 	start := time.Now()
@@ -126,7 +126,7 @@ func TestSchedFastFileReadsDirectly(t *testing.T) {
 	defer func(d time.Duration) { readFast = d }(readFast)
 	readFast = 200 * time.Millisecond
 	f := &slowFile{data: testData(4 << 20), failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 64 << 10}, nil, nil)
+	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 64 << 10}, nil)
 	defer s.close()
 	s.schedule(0, streamSpans(nil, 0, 4<<20, 1<<20))
 	p := make([]byte, 256<<10)
@@ -150,7 +150,7 @@ func TestSchedFastFileReadsDirectly(t *testing.T) {
 // it succeed, the read needing it fails with its error.
 func TestSchedFailedReadSurfacesWhereNeeded(t *testing.T) {
 	f := &slowFile{data: testData(4 << 20), latency: time.Millisecond, failAt: 3<<20 + 5}
-	s := newIOSched(f, schedConfig{inFlight: 4, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil, nil)
+	s := newIOSched(f, schedConfig{inFlight: 4, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil)
 	defer s.close()
 	s.schedule(0, streamSpans(nil, 0, 4<<20, 1<<20))
 	p := make([]byte, 1<<20)
@@ -171,7 +171,7 @@ func TestSchedCloseAndCancelWakeReads(t *testing.T) {
 			f := &slowFile{data: testData(1 << 20), latency: 2 * time.Second, failAt: -1}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: 1 << 20, prefetch: 4 << 20, always: true}, nil, ctx)
+			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: 1 << 20, prefetch: 4 << 20, always: true}, ctx)
 			s.schedule(0, streamSpans(nil, 0, 1<<20, 1<<20))
 			errc := make(chan error, 1)
 			go func() { errc <- s.readAt(make([]byte, 100), 0) }()
@@ -206,7 +206,7 @@ func TestSchedRandomReads(t *testing.T) {
 		}
 		cfg := schedConfig{inFlight: 1 + rng.IntN(6), maxRequest: int64(4<<10 + rng.IntN(512<<10)),
 			prefetch: int64(rng.IntN(2 << 20)), gap: int64(rng.IntN(64 << 10)), always: seed%3 == 0}
-		s := newIOSched(f, cfg, &budget{limit: 1 << 30}, nil)
+		s := newIOSched(f, cfg, nil)
 		var spans []span
 		for range 1 + rng.IntN(30) {
 			off := rng.Int64N(int64(len(data)) - 1)

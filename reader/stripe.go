@@ -13,6 +13,7 @@ package reader
 
 import (
 	"fmt"
+	"io"
 	"math/bits"
 	"sort"
 	"sync"
@@ -53,15 +54,16 @@ func (r *Reader) corrupt(stripe, column int, offset int64, stream, format string
 	return &orc.CorruptError{Offset: offset, Stripe: stripe, Column: column, Stream: stream, Msg: fmt.Sprintf(format, args...)}
 }
 
-// readStripeMeta reads and checks stripe i's footer.
-func (r *Reader) readStripeMeta(i int) (*stripeMeta, error) {
+// readStripeMeta reads and checks stripe i's footer from src (the file, or
+// a scan's scheduler).
+func (r *Reader) readStripeMeta(src io.ReaderAt, i int) (*stripeMeta, error) {
 	info := stripeInfo(i, r.tail.Footer.GetStripes()[i])
 	footerOff := info.Offset + info.IndexLength + info.DataLength
 	if info.FooterLength > r.cfg.maxStripeFooter {
 		return nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrLimit, i, info.FooterLength, r.cfg.maxStripeFooter)
 	}
 	raw := make([]byte, info.FooterLength)
-	if err := readFull(r.r, raw, footerOff); err != nil {
+	if err := readFull(src, raw, footerOff); err != nil {
 		return nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
 	}
 	data := raw
@@ -180,10 +182,10 @@ type stripeBytes struct {
 	read   int64
 }
 
-// fetch reads the coalesced ranges covering locs into b, in place of what
-// it held. When hold is not nil it is first given the bytes to be read, and
+// fetch reads the coalesced ranges covering locs from src into b, in place
+// of what it held. When hold is not nil it is first given the bytes to be read, and
 // may refuse them (the scan's memory budget).
-func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
+func fetch(src io.ReaderAt, b *stripeBytes, locs []streamLoc, gap int64, stripe int, hold func(n int64) error) error {
 	b.release()
 	b.ranges = coalesce(locs, gap)
 	if hold != nil {
@@ -198,7 +200,7 @@ func (r *Reader) fetch(b *stripeBytes, locs []streamLoc, gap int64, stripe int, 
 	for _, rg := range b.ranges {
 		buf := getBuf(rg.length)
 		b.bufs = append(b.bufs, buf)
-		if err := readFull(r.r, buf, rg.offset); err != nil {
+		if err := readFull(src, buf, rg.offset); err != nil {
 			return orc.WithLocation(err, rg.offset, stripe, -1, "")
 		}
 		b.reads++

@@ -1,0 +1,233 @@
+package reader_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/httpfile"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// storeServer serves one file over HTTP range requests on 127.0.0.1,
+// waiting latency before each response's first byte, as an object store
+// does, and counting requests.
+type storeServer struct {
+	*httptest.Server
+	data     []byte
+	latency  time.Duration
+	requests atomic.Int64
+}
+
+func newStoreServer(t testing.TB, data []byte, latency time.Duration) *storeServer {
+	s := &storeServer{data: data, latency: latency}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+		if debugRanges {
+			fmt.Println("range", r.Header.Get("Range"))
+		}
+		time.Sleep(s.latency)
+		w.Header().Set("ETag", `"v1"`)
+		http.ServeContent(w, r, "f.orc", time.Unix(1e9, 0), bytes.NewReader(s.data))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// storeTable writes a table made to read like lineitem: a sorted key, a
+// few doubles and a random text column with a bloom filter, in several
+// stripes.
+func storeTable(t testing.TB, rows int) []byte {
+	t.Helper()
+	s := orc.MustParseSchema("struct<k:bigint,price:double,disc:double,qty:int,uuid:string,note:string>")
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd), writer.WithStripeRowLimit(int64(rows/4)),
+		writer.WithBloomFilterColumns("uuid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := orc.NewBatch(s, 4096)
+	for start := 0; start < rows; start += 4096 {
+		b.Reset()
+		for i := start; i < min(start+4096, rows); i++ {
+			b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, int64(i))
+			b.Cols[1].(*orc.DoubleVector).Values = append(b.Cols[1].(*orc.DoubleVector).Values, math.Round(rng.Float64()*1e7)/100)
+			b.Cols[2].(*orc.DoubleVector).Values = append(b.Cols[2].(*orc.DoubleVector).Values, float64(rng.IntN(11))/100)
+			b.Cols[3].(*orc.LongVector).Values = append(b.Cols[3].(*orc.LongVector).Values, int64(1+rng.IntN(50)))
+			b.Cols[4].(*orc.BytesVector).AppendString(storeUUID(i))
+			b.Cols[5].(*orc.BytesVector).AppendString(strings.Repeat("note ", rng.IntN(8)))
+		}
+		b.NumRows = len(b.Cols[0].(*orc.LongVector).Values)
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// storeUUID is row i's random-looking text key.
+func storeUUID(i int) string {
+	h := fnv.New64a()
+	fmt.Fprint(h, i)
+	return fmt.Sprintf("%016x-%d", h.Sum64(), i%1000)
+}
+
+// storeScan scans r with opts and returns a digest of every value of
+// every row, the row count and the scan's statistics.
+func storeScan(t testing.TB, r *reader.Reader, opts ...reader.ScanOption) (uint64, int, reader.ScanStats) {
+	t.Helper()
+	br, err := r.NewBatchReader(append([]reader.ScanOption{reader.WithBatchSize(4096)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	h := fnv.New64a()
+	rows := 0
+	b := br.NewBatch()
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < b.NumRows; i++ {
+			for _, c := range b.Cols {
+				switch v := c.(type) {
+				case *orc.LongVector:
+					fmt.Fprint(h, v.Values[i], ",")
+				case *orc.DoubleVector:
+					fmt.Fprint(h, v.Values[i], ",")
+				case *orc.BytesVector:
+					h.Write(v.Get(i))
+					h.Write([]byte{0})
+				}
+			}
+		}
+		rows += b.NumRows
+	}
+	return h.Sum64(), rows, br.Stats()
+}
+
+// openStore opens the server's file with httpfile.
+func openStore(t testing.TB, s *storeServer) *reader.Reader {
+	t.Helper()
+	f, err := httpfile.Open(context.Background(), s.URL+"/f.orc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reader.Open(f, f.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestObjectStoreScan scans a file over a loopback server that waits
+// 15 ms before each response: every query gives the local file's rows, a
+// parallel scan makes at most 1.5 times the requests of a serial one, and
+// reading ahead makes the serial scan at least 1.5 times as fast as
+// reading one request at a time (about twice on a quiet machine: the
+// table's four stripes are small, and decoding is half the time).
+func TestObjectStoreScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a slow server")
+	}
+	const rows = 400_000
+	data := storeTable(t, rows)
+	local, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newStoreServer(t, data, 15*time.Millisecond)
+	r := openStore(t, srv)
+	queries := []struct {
+		name string
+		opts []reader.ScanOption
+	}{
+		{"all", nil},
+		{"projection", []reader.ScanOption{reader.WithColumns("price", "qty")}},
+		{"range", []reader.ScanOption{reader.WithSearchArgument(sarg.MustParse("k BETWEEN 250000 AND 250399")), reader.WithExactFilter(true)}},
+		{"point", []reader.ScanOption{reader.WithSearchArgument(sarg.MustParse("uuid = '" + storeUUID(123457) + "'")), reader.WithExactFilter(true)}},
+	}
+	for _, q := range queries {
+		want, wantRows, _ := storeScan(t, local, q.opts...)
+		var serialReqs int64
+		for _, par := range []int{1, 2, 4} {
+			opts := append([]reader.ScanOption{reader.WithParallelism(par)}, q.opts...)
+			before := srv.requests.Load()
+			start := time.Now()
+			got, gotRows, st := storeScan(t, r, opts...)
+			took := time.Since(start)
+			reqs := srv.requests.Load() - before
+			if got != want || gotRows != wantRows {
+				t.Fatalf("%s, parallelism %d: %d rows (digest %x), the local file gives %d (%x)", q.name, par, gotRows, got, wantRows, want)
+			}
+			if st.UnplannedReads != 0 || int64(st.ReadCalls) != reqs {
+				t.Errorf("%s, parallelism %d: %d unplanned reads; %d reads counted, %d requests served", q.name, par, st.UnplannedReads, st.ReadCalls, reqs)
+			}
+			if par == 1 {
+				serialReqs = reqs
+			} else if reqs*2 > serialReqs*3 {
+				t.Errorf("%s: %d requests on %d goroutines, %d serially", q.name, reqs, par, serialReqs)
+			}
+			t.Logf("%s, parallelism %d: %d rows, %v, %d requests (%d ahead, %d in flight at most), %d bytes", q.name, par, gotRows, took.Round(time.Millisecond), reqs, st.ReadsAhead, st.PeakReadsInFlight, st.BytesRead)
+		}
+	}
+	// One request at a time, nothing ahead, against the defaults.
+	timed := func(opts ...reader.ScanOption) time.Duration {
+		start := time.Now()
+		storeScan(t, r, opts...)
+		return time.Since(start)
+	}
+	oneByOne := timed(reader.WithMaxReadsInFlight(1), reader.WithPrefetch(0))
+	ahead := timed()
+	t.Logf("full scan: %v one read at a time, %v reading ahead", oneByOne.Round(time.Millisecond), ahead.Round(time.Millisecond))
+	if ahead*3 > oneByOne*2 && !reader.RaceEnabled {
+		t.Errorf("reading ahead took %v, one read at a time %v: not 1.5 times as fast", ahead, oneByOne)
+	}
+}
+
+// TestObjectStorePointLookup counts the requests of a point lookup: the
+// tail, and for each stripe whose statistics keep it its footer, one read
+// of the predicate column's index, and one read of the data of the groups
+// the index keeps.
+func TestObjectStorePointLookup(t *testing.T) {
+	data := storeTable(t, 100_000)
+	srv := newStoreServer(t, data, 5*time.Millisecond)
+	before := srv.requests.Load()
+	r := openStore(t, srv)
+	open := srv.requests.Load() - before
+	key := storeUUID(77_777)
+	_, rows, st := storeScan(t, r, reader.WithSearchArgument(sarg.MustParse("uuid = '"+key+"'")), reader.WithExactFilter(true))
+	if rows != 1 {
+		t.Fatalf("%d rows for one key", rows)
+	}
+	kept := st.StripesConsidered - st.StripesPruned // footers read
+	read := st.StripesRead
+	if max := kept + kept + 2*read; st.ReadCalls > max {
+		t.Errorf("%d reads after the open (%d requests): want at most %d (%d stripes' footers and indexes, %d stripes' data in at most two reads)\n%v",
+			st.ReadCalls, open, max, kept, read, st)
+	}
+	t.Logf("open: %d requests; lookup: %d reads, stats:\n%v", open, st.ReadCalls, st)
+}
+
+var debugRanges = false
