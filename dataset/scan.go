@@ -434,10 +434,6 @@ func (s *Scanner) dispatch() {
 			return
 		}
 		j := &job{u: u, out: make(chan result, 2), free: make(chan *jobBatch, 2)}
-		for range 2 {
-			full := orc.NewBatch(s.schema, s.cfg.batch)
-			j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
-		}
 		select {
 		case s.order <- j:
 		case <-s.stop:
@@ -472,27 +468,21 @@ func (s *Scanner) run(j *job) {
 	}
 	defer of.close()
 	name := s.d.files[j.u.file].Name
-	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
-	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
-		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
-	if j.u.where != nil {
-		opts = append(opts, reader.WithSearchArgument(*j.u.where), reader.WithExactFilter(s.cfg.filter))
-	}
-	if j.u.rangeOn {
-		opts = append(opts, reader.WithRange(j.u.off, j.u.len))
-	}
-	if s.cfg.explain {
-		opts = append(opts, reader.WithExplain())
-	}
-	br, err := of.r.NewBatchReader(opts...)
+	br, err := of.r.NewBatchReader(s.fileScanOptions(j.u)...)
 	if err != nil {
 		fail(fmt.Errorf("dataset: %s: %w", name, err))
 		return
 	}
 	defer br.Close()
-	if got := br.Schema().String(); got != s.dataOut.String() {
-		fail(fmt.Errorf("dataset: %s: the scan's schema is %s, not %s", name, got, s.dataOut))
+	if err := s.checkSchema(name, br); err != nil {
+		fail(err)
 		return
+	}
+	// The job's two batches, made here rather than when the job starts, so
+	// that a file that fails or that its footer rules out costs none.
+	for range 2 {
+		full := orc.NewBatch(s.schema, s.cfg.batch)
+		j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
 	}
 	vals := s.d.values[j.u.file]
 	for {
@@ -522,6 +512,32 @@ func (s *Scanner) run(j *job) {
 			return
 		}
 	}
+}
+
+// fileScanOptions returns the options of a unit's file scan.
+func (s *Scanner) fileScanOptions(u unit) []reader.ScanOption {
+	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
+	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
+		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
+	if u.where != nil {
+		opts = append(opts, reader.WithSearchArgument(*u.where), reader.WithExactFilter(s.cfg.filter))
+	}
+	if u.rangeOn {
+		opts = append(opts, reader.WithRange(u.off, u.len))
+	}
+	if s.cfg.explain {
+		opts = append(opts, reader.WithExplain())
+	}
+	return opts
+}
+
+// checkSchema checks that a file scan's batches have the columns the
+// scan's batches expect.
+func (s *Scanner) checkSchema(name string, br *reader.BatchReader) error {
+	if got := br.Schema().String(); got != s.dataOut.String() {
+		return fmt.Errorf("dataset: %s: the scan's schema is %s, not %s", name, got, s.dataOut)
+	}
+	return nil
 }
 
 // Schema returns the batches' schema: the selected data columns (and the
