@@ -49,20 +49,26 @@ type writeConfig struct {
 // side is one library with one codec, reading on Par goroutines.
 type side struct {
 	Lib, Codec, Ext string
-	Par             int  // goroutines a query reads on (1: serial)
-	parallel        bool // the side can read on more than one goroutine
+	Par             int         // goroutines a query reads on (1: serial)
+	parallel        bool        // the side can read on more than one goroutine
+	http            *httpTarget // reads over HTTP from this server (nil: the local file)
 	newWriter       func(out io.Writer, codec string, cfg writeConfig) (tableWriter, error)
 	query           func(f *countingFile, q *Query, batch, par int) (QueryResult, error)
 	columnSizes     func(path string) (ColumnSizes, error)
 }
 
-// Name labels the side in the reports: "parquet-go/zstd", and
-// "parquet-go/zstd x2" when it reads on two goroutines.
+// Name labels the side in the reports: "parquet-go/zstd",
+// "parquet-go/zstd x2" when it reads on two goroutines, and
+// "parquet-go/zstd x2 http 20ms" when it reads over HTTP.
 func (s *side) Name() string {
+	n := s.Lib + "/" + s.Codec
 	if s.Par > 1 {
-		return fmt.Sprintf("%s/%s x%d", s.Lib, s.Codec, s.Par)
+		n += fmt.Sprintf(" x%d", s.Par)
 	}
-	return s.Lib + "/" + s.Codec
+	if s.http != nil {
+		n += " " + s.http.label()
+	}
+	return n
 }
 
 // allSides returns every library and codec, serial, in report order.
@@ -193,9 +199,11 @@ type options struct {
 	heapprofile string
 	profile     string
 	quiet       bool
-	parallel    []int // goroutines each query reads on, one report row per entry (nil: 1)
-	orcPar      int   // orcgo's only parallelism, overriding parallel (0: follow parallel)
-	writePar    []int // goroutines the orcgo writer runs on, one write row per entry
+	parallel    []int           // goroutines each query reads on, one report row per entry (nil: 1)
+	orcPar      int             // orcgo's only parallelism, overriding parallel (0: follow parallel)
+	writePar    []int           // goroutines the orcgo writer runs on, one write row per entry
+	httpLatency []time.Duration // first-byte latencies of the HTTP row sets (nil: local files only)
+	httpBW      int64           // the range server's bytes per second per connection (0: uncapped)
 }
 
 func main() {
@@ -229,9 +237,19 @@ func main() {
 	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (1 MiB)")
 	flag.IntVar(&o.orcPar, "orc-parallel", 0, "run orcgo's queries only with reader.WithParallelism(N), whatever -parallel lists (0: follow -parallel)")
 	parList := flag.String("parallel", "1", "comma-separated goroutine counts to run every query at, one row each (orcgo: reader.WithParallelism(n); parquet-go: n goroutines reading whole row groups; arrow-go: serial only)")
+	latList := flag.String("http-latency", "", "comma-separated first-byte latencies (0,20ms,50ms): each runs every query again over HTTP, rows labelled \"http 20ms\", from a range server on 127.0.0.1 that waits this long before each response; empty: local files only")
+	bwFlag := flag.String("http-bandwidth", "0", "the range server's cap on body bytes per second per connection (1GB, 100MiB, 5e8; 0: uncapped)")
 	flag.Parse()
 	par, err := parseParallel("parallel", *parList)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if o.httpLatency, err = parseLatencies(*latList); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if o.httpBW, err = parseBandwidth(*bwFlag); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -405,8 +423,22 @@ func run(o options, log io.Writer) (*Report, error) {
 	}
 
 	// Queries: run r runs each query on every file, the libraries (and
-	// their parallel variants) interleaved.
+	// their parallel variants, then the same over HTTP at each latency)
+	// interleaved.
 	readers := readSides(sides, o.parallel, o.orcPar)
+	if len(o.httpLatency) > 0 && len(queries) > 0 {
+		servers, err := startHTTP(dir, o.httpLatency, o.httpBW)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			for _, srv := range servers {
+				srv.Close()
+			}
+		}()
+		rep.HTTPBandwidth = o.httpBW
+		readers = append(readers, httpSides(readers, servers)...)
+	}
 	type key struct{ q, s string }
 	rtimes := map[key][]float64{}
 	rheap := map[key][]float64{}
@@ -421,8 +453,13 @@ func run(o options, log io.Writer) (*Report, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s: %w", q.ID, s.Name(), err)
 				}
-				fmt.Fprintf(log, "%s run %d %-21s %9.2fms matched %d read %.2f MiB in %d calls\n",
-					q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.calls)
+				if s.http != nil {
+					fmt.Fprintf(log, "%s run %d %-21s %9.2fms matched %d served %.2f MiB in %d requests (%d calls)\n",
+						q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.requests, m.calls)
+				} else {
+					fmt.Fprintf(log, "%s run %d %-21s %9.2fms matched %d read %.2f MiB in %d calls\n",
+						q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.calls)
+				}
 				k := key{q.ID, s.Name()}
 				rtimes[k] = append(rtimes[k], m.dur.Seconds())
 				rheap[k] = append(rheap[k], float64(m.heap))
@@ -440,10 +477,15 @@ func run(o options, log io.Writer) (*Report, error) {
 		for _, s := range readers {
 			k := key{q.ID, s.Name()}
 			m := last[k]
-			rep.Read = append(rep.Read, ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
+			x := ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
 				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
 				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])),
-				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]})
+				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]}
+			if s.http != nil {
+				x.HTTP = &HTTPRead{Latency: s.http.srv.latency.String(),
+					LatencySeconds: s.http.srv.latency.Seconds(), Requests: m.requests}
+			}
+			rep.Read = append(rep.Read, x)
 		}
 	}
 
@@ -507,7 +549,7 @@ func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) st
 				Streams: m.streams, StoredBytes: m.stored, DecompressedBytes: m.decompressed,
 				Seconds: median(times[k]), ReadSeconds: median(reads[k]), Runs: times[k]}
 			for _, q := range rep.Read {
-				if q.Query == sc.query && q.Lib == s.Lib && q.Codec == s.Codec && q.Parallel == 1 {
+				if q.Query == sc.query && q.Lib == s.Lib && q.Codec == s.Codec && q.Parallel == 1 && q.HTTP == nil {
 					x.QuerySeconds = q.Seconds
 					if x.Seconds > 0 {
 						x.Ratio = q.Seconds / x.Seconds
@@ -569,15 +611,20 @@ func measureWrite(s *side, path string, rows int64, seed uint64, cfg writeConfig
 type readMeasure struct {
 	dur          time.Duration
 	heap         int64
-	bytes, calls int64
+	bytes, calls int64 // over HTTP: bytes the server sent, ReadAt calls
+	requests     int64 // over HTTP: requests the server received
 	res          QueryResult
 }
 
 // measureQuery runs q on the file of s: open, prune, decode, filter, on
 // s.Par goroutines. The heap is sampled process-wide, so it counts what the
 // reading goroutines allocate; every side's query returns only once its
-// goroutines have ended.
+// goroutines have ended. A side reading over HTTP reads path from its
+// server (measureQueryHTTP).
 func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error) {
+	if s.http != nil {
+		return measureQueryHTTP(s, path, q, batch)
+	}
 	f, err := openCounting(path)
 	if err != nil {
 		return readMeasure{}, err

@@ -17,13 +17,20 @@ import (
 )
 
 // countingFile is an io.ReaderAt (and io.Seeker, which arrow-go asks for)
-// over an os.File that counts ReadAt calls and bytes.
+// over any io.ReaderAt of known size (a local file, or an httpfile.File for
+// the -http-latency rows) that counts ReadAt calls and bytes.
 type countingFile struct {
-	f     *os.File
+	r     io.ReaderAt
+	c     io.Closer // closed by Close; nil: nothing to close
 	size  int64
 	pos   int64
 	calls atomic.Int64
 	bytes atomic.Int64
+}
+
+// newCounting wraps r, of size bytes; Close closes c when it is not nil.
+func newCounting(r io.ReaderAt, size int64, c io.Closer) *countingFile {
+	return &countingFile{r: r, c: c, size: size}
 }
 
 func openCounting(path string) (*countingFile, error) {
@@ -36,12 +43,12 @@ func openCounting(path string) (*countingFile, error) {
 		f.Close()
 		return nil, err
 	}
-	return &countingFile{f: f, size: st.Size()}, nil
+	return newCounting(f, st.Size(), f), nil
 }
 
 func (c *countingFile) ReadAt(p []byte, off int64) (int, error) {
 	c.calls.Add(1)
-	n, err := c.f.ReadAt(p, off)
+	n, err := c.r.ReadAt(p, off)
 	c.bytes.Add(int64(n))
 	return n, err
 }
@@ -74,7 +81,12 @@ func (c *countingFile) Seek(offset int64, whence int) (int64, error) {
 	return offset, nil
 }
 
-func (c *countingFile) Close() error { return c.f.Close() }
+func (c *countingFile) Close() error {
+	if c.c == nil {
+		return nil
+	}
+	return c.c.Close()
+}
 
 // heapSampler samples the bytes of live and not yet swept heap objects
 // every interval and keeps the maximum.

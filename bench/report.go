@@ -29,6 +29,9 @@ type Report struct {
 	Columns      []ColumnSizes      `json:"columns,omitempty"`      // with -columns
 	Decompress   []DecompressResult `json:"decompress_only,omitempty"`
 	Mismatches   []string           `json:"mismatches,omitempty"`
+	// the range server's cap, bytes per second per connection (0: uncapped
+	// or no HTTP rows)
+	HTTPBandwidth int64 `json:"http_bandwidth,omitempty"`
 }
 
 // QueryInfo names a query.
@@ -64,6 +67,14 @@ type ReadResult struct {
 	Matched     int64     `json:"matched_rows"`
 	Checksum    string    `json:"checksum"`
 	Runs        []float64 `json:"run_seconds"`
+	HTTP        *HTTPRead `json:"http,omitempty"` // the query read over HTTP (BytesRead: bytes the server sent)
+}
+
+// HTTPRead is what a query over HTTP adds to its ReadResult.
+type HTTPRead struct {
+	Latency        string  `json:"latency"` // "20ms"
+	LatencySeconds float64 `json:"latency_seconds"`
+	Requests       int64   `json:"requests"` // received by the server, httpfile.Open's included
 }
 
 func writeJSON(w io.Writer, r *Report) error {
@@ -144,7 +155,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 	}
 	rorc := map[k]ReadResult{}
 	for _, x := range r.Read {
-		if x.Lib == "orcgo" {
+		if x.Lib == "orcgo" && x.HTTP == nil {
 			rorc[k{x.Query, x.Codec, x.Parallel}] = x
 			if _, ok := rorc[k{x.Query, x.Codec, 0}]; !ok {
 				rorc[k{x.Query, x.Codec, 0}] = x
@@ -160,6 +171,9 @@ func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "| query | file | ms | × | MiB read | × | ReadAt | × | rows decoded | × | peak heap MiB | × | matched |")
 	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, x := range r.Read {
+		if x.HTTP != nil {
+			continue // writeHTTPMarkdown
+		}
 		b, ok := rorc[k{x.Query, x.Codec, x.Parallel}]
 		if !ok {
 			b, ok = rorc[k{x.Query, x.Codec, 0}]
@@ -174,6 +188,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 			x.Matched)
 	}
 	fmt.Fprintln(w)
+	writeHTTPMarkdown(w, r)
 	writeDecompressMarkdown(w, r)
 	if len(r.Mismatches) > 0 {
 		fmt.Fprintf(w, "\n**The files disagree:**\n\n- %s\n", strings.Join(r.Mismatches, "\n- "))

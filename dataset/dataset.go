@@ -4,7 +4,9 @@
 // over the years with other schemas are read through one read schema
 // (reader.WithReadSchema). A scan prunes in order: partition values first,
 // before any file is opened, then each file's footer statistics, then the
-// single-file path (stripes, row groups, bloom filters).
+// single-file path (stripes, row groups, bloom filters). The next files are
+// opened while earlier ones are scanned (WithOpenAhead), so that the round
+// trips of an object store overlap.
 //
 // For distributed engines, Splits cuts the dataset into (file, offset,
 // length) units aligned to stripes: reading every split once returns every

@@ -24,6 +24,7 @@ type scanConfig struct {
 	batch    int
 	limit    int64
 	parallel int
+	ahead    int
 	fileOpts []reader.ScanOption
 	splits   []Split
 	explain  bool
@@ -79,14 +80,36 @@ func WithLimit(n int64) ScanOption {
 }
 
 // WithParallelism scans up to n files (or splits) at once, each on its own
-// goroutine, returning their rows in order; n is also the most files open
-// at once. Default 1 (a file decodes ahead of the caller by a batch).
+// goroutine, returning their rows in order. Besides these n files, up to
+// WithOpenAhead's n-1 more are open ahead of them. Default 1 (a file
+// decodes ahead of the caller by a batch).
 func WithParallelism(n int) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1 || n > 1024 {
 			return fmt.Errorf("dataset: WithParallelism(%d): must be 1..1024", n)
 		}
 		c.parallel = n
+		return nil
+	}
+}
+
+// WithOpenAhead opens files before their scans start, so that a scan of
+// many files on an object store does not pay one round trip (10-50 ms)
+// after another: the n-1 files after those being scanned are opened (their
+// tails read) at once, each on a goroutine of its own. A file that its
+// footer statistics rule out is closed as soon as its tail is read, and
+// the scan passes it without waiting; files that partition values rule out
+// are never opened. Rows, errors and statistics come out as without it, in
+// file order: a file that fails to open fails the scan after all the rows
+// of the files before it. At most p+n-1 files are open at once, p being
+// WithParallelism's n. 0 and 1 open each file only when its scan starts.
+// Default 8; 0 to 1024.
+func WithOpenAhead(n int) ScanOption {
+	return func(c *scanConfig) error {
+		if n < 0 || n > 1024 {
+			return fmt.Errorf("dataset: WithOpenAhead(%d): must be 0..1024", n)
+		}
+		c.ahead = n
 		return nil
 	}
 }
@@ -117,10 +140,16 @@ func WithSplits(splits ...Split) ScanOption {
 // Stats counts a dataset scan's work: the files' reader.ScanStats summed,
 // with FilesConsidered counting the files (or splits) of the scan and
 // FilesSkipped those ruled out by partition values or footer statistics.
+// A file counts once the scan has returned all its rows; a file opened
+// ahead of a scan that stopped before it (WithLimit, Close, an error) is
+// closed unread and counts nowhere.
 type Stats struct {
 	reader.ScanStats
 	FilesPrunedByPartition int // of FilesSkipped: ruled out by partition values, never opened
-	FilesOpened            int
+	// FilesOpened counts the files (or splits) whose tails were read and
+	// whose scan finished, those their footer statistics ruled out
+	// included.
+	FilesOpened int
 }
 
 // String formats the statistics.
@@ -163,6 +192,7 @@ type Scanner struct {
 // job scans one unit on its own goroutine.
 type job struct {
 	u    unit
+	open *opening // the unit's file opened ahead, or nil: the job opens it
 	out  chan result
 	free chan *jobBatch
 }
@@ -181,7 +211,7 @@ type result struct {
 
 // Scan starts a scan of the dataset. Close it when done.
 func (d *Dataset) Scan(opts ...ScanOption) (*Scanner, error) {
-	cfg := scanConfig{allCols: true, batch: 1024, limit: -1, parallel: 1}
+	cfg := scanConfig{allCols: true, batch: 1024, limit: -1, parallel: 1, ahead: defaultOpenAhead}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err
@@ -422,27 +452,41 @@ func (s *Scanner) withPartitionValues(e sarg.Expr, vals []any) (sarg.Expr, error
 	return sarg.Normalize(t), nil
 }
 
-// dispatch starts the jobs in unit order, at most cfg.parallel at once.
+// dispatch starts the jobs in unit order, at most cfg.parallel at once,
+// and the opens of the cfg.ahead-1 units after the next job's (ahead.go).
 func (s *Scanner) dispatch() {
 	defer s.wg.Done()
 	defer close(s.order)
 	sem := make(chan struct{}, s.cfg.parallel)
-	for _, u := range s.units {
+	ahead := max(s.cfg.ahead-1, 0)
+	var queue []*opening // the openings of units[i:next], not handed to a job
+	defer func() {
+		for _, o := range queue {
+			o.release()
+		}
+	}()
+	next := 0
+	for i, u := range s.units {
+		for next = max(next, i); next < len(s.units) && next < i+ahead; next++ {
+			queue = append(queue, s.openAhead(s.units[next]))
+		}
 		select {
 		case sem <- struct{}{}:
 		case <-s.stop:
 			return
 		}
 		j := &job{u: u, out: make(chan result, 2), free: make(chan *jobBatch, 2)}
-		for range 2 {
-			full := orc.NewBatch(s.schema, s.cfg.batch)
-			j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
+		if len(queue) > 0 {
+			j.open = queue[0]
 		}
 		select {
 		case s.order <- j:
 		case <-s.stop:
 			<-sem
 			return
+		}
+		if j.open != nil {
+			queue = queue[1:]
 		}
 		s.wg.Add(1)
 		go func() {
@@ -465,34 +509,38 @@ func (s *Scanner) run(j *job) {
 		}
 	}
 	fail := func(err error) { send(result{err: err}) }
-	of, err := s.d.open(j.u.file)
-	if err != nil {
-		fail(err)
-		return
+	var of *openFile
+	if o := j.open; o != nil {
+		<-o.done
+		if o.outcome != nil {
+			send(*o.outcome)
+			return
+		}
+		of = o.of
+	} else {
+		var err error
+		if of, err = s.d.open(j.u.file); err != nil {
+			fail(err)
+			return
+		}
 	}
 	defer of.close()
 	name := s.d.files[j.u.file].Name
-	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
-	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
-		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
-	if j.u.where != nil {
-		opts = append(opts, reader.WithSearchArgument(*j.u.where), reader.WithExactFilter(s.cfg.filter))
-	}
-	if j.u.rangeOn {
-		opts = append(opts, reader.WithRange(j.u.off, j.u.len))
-	}
-	if s.cfg.explain {
-		opts = append(opts, reader.WithExplain())
-	}
-	br, err := of.r.NewBatchReader(opts...)
+	br, err := of.r.NewBatchReader(s.fileScanOptions(j.u)...)
 	if err != nil {
 		fail(fmt.Errorf("dataset: %s: %w", name, err))
 		return
 	}
 	defer br.Close()
-	if got := br.Schema().String(); got != s.dataOut.String() {
-		fail(fmt.Errorf("dataset: %s: the scan's schema is %s, not %s", name, got, s.dataOut))
+	if err := s.checkSchema(name, br); err != nil {
+		fail(err)
 		return
+	}
+	// The job's two batches, made here rather than when the job starts, so
+	// that a file that fails or that its footer rules out costs none.
+	for range 2 {
+		full := orc.NewBatch(s.schema, s.cfg.batch)
+		j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
 	}
 	vals := s.d.values[j.u.file]
 	for {
@@ -522,6 +570,32 @@ func (s *Scanner) run(j *job) {
 			return
 		}
 	}
+}
+
+// fileScanOptions returns the options of a unit's file scan.
+func (s *Scanner) fileScanOptions(u unit) []reader.ScanOption {
+	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
+	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
+		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
+	if u.where != nil {
+		opts = append(opts, reader.WithSearchArgument(*u.where), reader.WithExactFilter(s.cfg.filter))
+	}
+	if u.rangeOn {
+		opts = append(opts, reader.WithRange(u.off, u.len))
+	}
+	if s.cfg.explain {
+		opts = append(opts, reader.WithExplain())
+	}
+	return opts
+}
+
+// checkSchema checks that a file scan's batches have the columns the
+// scan's batches expect.
+func (s *Scanner) checkSchema(name string, br *reader.BatchReader) error {
+	if got := br.Schema().String(); got != s.dataOut.String() {
+		return fmt.Errorf("dataset: %s: the scan's schema is %s, not %s", name, got, s.dataOut)
+	}
+	return nil
 }
 
 // Schema returns the batches' schema: the selected data columns (and the
@@ -620,8 +694,9 @@ func (s *Scanner) finish(err error) {
 	s.Close()
 }
 
-// Close stops the scan and closes its files; safe from any goroutine and
-// more than once.
+// Close stops the scan and closes its files, those opened ahead included;
+// it waits for the opens in flight. It is safe from any goroutine and more
+// than once.
 func (s *Scanner) Close() error {
 	s.closed.Store(true)
 	s.once.Do(func() {

@@ -2,19 +2,34 @@
 // the way to scan an ORC file on a web server or an object store's HTTP
 // endpoint without copying it. It uses net/http only.
 //
-// Each ReadAt is one GET with a Range header (the reader's coalesced reads
-// keep them few: a footer read, then a read per run of row groups), retried
-// on transient failures (connection errors, a body cut short, 408, 429 and
-// 5xx statuses) from where the last attempt stopped. The file's validator
-// (ETag, else Last-Modified) is sent with every range request, so a file
-// replaced during a scan is an error rather than a mix of two versions.
-// A server that ignores Range and sends the whole body is tolerated for
-// files up to WithMaxWholeBody: the body is read once and kept.
+// Open costs one request: a GET of the file's last bytes with a suffix range
+// (Range: bytes=-65536 by default, see WithTailPrefetch), whose Content-Range
+// gives the file's size and whose headers give its validator. Open keeps
+// those bytes, and a later ReadAt that falls entirely inside them is answered
+// from memory, so reader.Open, which reads the file's tail first, makes no
+// request of its own for most files. Opening a file and reading its tail is
+// then one round trip instead of two (a HEAD, then a GET), which is what
+// counts over an object store, where each request waits 10-50 ms for its
+// first byte. Servers that cannot answer a suffix range are met as they
+// come: Open falls back to a HEAD when the answer is an error status such as
+// 400 or 501, and takes the size from the headers of a 200 that ignored the
+// range (reading its body only when it is no larger than the prefetch).
+//
+// Every other ReadAt is one GET with a Range header (the reader's coalesced
+// reads keep them few: a read per run of row groups), retried on transient
+// failures (connection errors, a body cut short, 408, 429 and 5xx statuses)
+// from where the last attempt stopped. The file's validator (ETag, else
+// Last-Modified) is sent with every range request after Open, so a file
+// replaced during a scan is an error rather than a mix of two versions; the
+// bytes kept by Open belong to the version Open saw. A server that ignores
+// Range and sends the whole body is tolerated for files up to
+// WithMaxWholeBody: the body is read once and kept.
 //
 // Object stores: S3, GCS and Azure accept ranged GETs on presigned or public
-// URLs, so httpfile reads them directly; for authenticated clients, wrap the
-// client's ranged read in an io.ReaderAt and pass it to reader.Open or to a
-// dataset.Opener.
+// URLs, so httpfile reads them directly (Azure Blob documents no suffix
+// range; where one is not answered, Open falls back as above); for
+// authenticated clients, wrap the client's ranged read in an io.ReaderAt
+// and pass it to reader.Open or to a dataset.Opener.
 package httpfile
 
 import (
@@ -23,7 +38,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,6 +101,35 @@ func WithMaxWholeBody(n int64) Option {
 	}
 }
 
+// DefaultTailPrefetch is how many bytes from the end of the file Open fetches
+// and keeps, unless WithTailPrefetch says otherwise.
+//
+// Design note: an ORC file's tail (postscript, footer and stripe metadata) is
+// usually a few KiB to a few tens of KiB, and reader.Open reads the last
+// 16 KiB first and then whatever of the tail that missed. 64 KiB covers both
+// reads for most files, so opening an ORC file costs one request, while the
+// bytes fetched past what the reader needs cost well under a millisecond at
+// object-store bandwidths, against the 10-50 ms of a second request.
+const DefaultTailPrefetch = 64 << 10
+
+// maxTailPrefetch bounds WithTailPrefetch: Open allocates up to that many
+// bytes.
+const maxTailPrefetch = 256 << 20
+
+// WithTailPrefetch sets how many bytes from the end of the file Open fetches,
+// in the one request that also learns the file's size, and keeps for ReadAt.
+// Default DefaultTailPrefetch (64 KiB); range 0..256 MiB. 0 makes Open send a
+// HEAD instead and keep nothing, as before the prefetch existed.
+func WithTailPrefetch(n int64) Option {
+	return func(f *File) error {
+		if n < 0 || n > maxTailPrefetch {
+			return fmt.Errorf("httpfile: WithTailPrefetch(%d): must be 0..%d", n, maxTailPrefetch)
+		}
+		f.prefetch = n
+		return nil
+	}
+}
+
 // File is a file read over HTTP. Its methods are safe for concurrent use.
 type File struct {
 	ctx      context.Context
@@ -96,43 +139,56 @@ type File struct {
 	retries  int
 	backoff  time.Duration
 	maxWhole int64
+	prefetch int64 // WithTailPrefetch
 
 	size      int64
 	validator string // ETag or Last-Modified, "" when the server gives neither
 	etag      bool   // validator is an ETag
 
 	requests atomic.Int64
+	cached   atomic.Int64 // ReadAt calls answered from tail or whole
 	mu       sync.Mutex
 	whole    []byte // the body, from a server that ignores Range
+	// tail holds the file's bytes from tailOff to the end, fetched by Open.
+	// It is never written after Open; ReadAt copies out of it.
+	tail    []byte
+	tailOff int64
 }
 
-// Open learns the file's size and validator with a HEAD request (falling
-// back to a one-byte GET). ctx bounds every request of the File.
+// Open opens the file at url with one request: a GET of its last
+// DefaultTailPrefetch bytes (see WithTailPrefetch) with a suffix range,
+// retried on transient failures. The answer's Content-Range gives the size,
+// its ETag or Last-Modified the validator, and its body is kept so that a
+// ReadAt inside it needs no request. A refusal (401, 403) or a missing file
+// (404, 410) is an error, as it would be for a HEAD. A server that cannot answer the suffix range is handled as
+// follows: an error status such as 400 or 501, or a 416 for a file that is
+// not empty, makes Open fall back to a HEAD (and, when the HEAD has no
+// Content-Length, to a one-byte GET); a 200 that ignored the range gives the
+// size from its Content-Length, and its body is kept only when it is no
+// larger than the prefetch (and WithMaxWholeBody), else closed unread. A
+// Content-Range that is malformed or does not describe the file's last bytes
+// is an error naming the URL. With WithTailPrefetch(0), Open sends the HEAD
+// directly.
+//
+// ctx bounds every request of the File.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 	f := &File{ctx: ctx, url: url, client: http.DefaultClient, header: http.Header{}, retries: 4,
-		backoff: 100 * time.Millisecond, maxWhole: 64 << 20, size: -1}
+		backoff: 100 * time.Millisecond, maxWhole: 64 << 20, prefetch: DefaultTailPrefetch, size: -1}
 	for _, o := range opts {
 		if err := o(f); err != nil {
 			return nil, err
 		}
 	}
-	err := f.retry(func() (bool, error) {
-		resp, err := f.do(http.MethodHead, "")
+	if f.prefetch > 0 {
+		done, err := f.openTail()
 		if err != nil {
-			return true, err
+			return nil, err
 		}
-		resp.Body.Close()
-		if retryable(resp.StatusCode) {
-			return true, statusError(resp, url)
+		if done {
+			return f, nil
 		}
-		if resp.StatusCode != http.StatusOK {
-			return false, statusError(resp, url)
-		}
-		f.setValidator(resp)
-		f.size = resp.ContentLength
-		return false, nil
-	})
-	if err != nil {
+	}
+	if err := f.head(); err != nil {
 		return nil, err
 	}
 	if f.size < 0 { // no Content-Length on HEAD: ask for one byte
@@ -141,6 +197,27 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// head learns the file's size and validator with a HEAD request; the size
+// stays -1 when the answer has no Content-Length.
+func (f *File) head() error {
+	return f.retry(func() (bool, error) {
+		resp, err := f.do(http.MethodHead, "")
+		if err != nil {
+			return true, err
+		}
+		resp.Body.Close()
+		if retryable(resp.StatusCode) {
+			return true, statusError(resp, f.url)
+		}
+		if resp.StatusCode != http.StatusOK {
+			return false, statusError(resp, f.url)
+		}
+		f.setValidator(resp)
+		f.size = resp.ContentLength
+		return false, nil
+	})
 }
 
 // probeSize learns the size from a one-byte range's Content-Range.
@@ -155,7 +232,7 @@ func (f *File) probeSize() error {
 		case retryable(resp.StatusCode):
 			return true, statusError(resp, f.url)
 		case resp.StatusCode == http.StatusPartialContent:
-			_, total, err := contentRange(resp)
+			_, _, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 			if err != nil || total < 0 {
 				return false, fmt.Errorf("httpfile: %s: no size in Content-Range %q", f.url, resp.Header.Get("Content-Range"))
 			}
@@ -180,13 +257,19 @@ func (f *File) setValidator(resp *http.Response) {
 func (f *File) Size() int64 { return f.size }
 
 // Requests returns how many HTTP requests the File has made, retries
-// included.
+// included. Reads answered from memory are not requests.
 func (f *File) Requests() int64 { return f.requests.Load() }
 
-// Close releases the File (a body kept from a server ignoring Range).
+// CachedReads returns how many ReadAt calls were answered from memory, with
+// no request: from the tail fetched by Open, or from a whole body kept from
+// a server ignoring Range.
+func (f *File) CachedReads() int64 { return f.cached.Load() }
+
+// Close releases the File: the tail kept by Open and a body kept from a
+// server ignoring Range. Later reads go to the network.
 func (f *File) Close() error {
 	f.mu.Lock()
-	f.whole = nil
+	f.whole, f.tail = nil, nil
 	f.mu.Unlock()
 	return nil
 }
@@ -212,7 +295,10 @@ func (f *File) do(method, rng string) (*http.Response, error) {
 	return f.client.Do(req)
 }
 
-// ReadAt reads len(p) bytes at off with one range request (retried).
+// ReadAt reads len(p) bytes at off. A read that falls entirely inside the
+// tail kept by Open (or a whole body kept from a server ignoring Range) is
+// copied from memory; any other read is one range request (retried), even
+// when part of it is in memory.
 func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("httpfile: ReadAt at negative offset %d", off)
@@ -225,10 +311,16 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 		want = want[:rest]
 	}
 	f.mu.Lock()
-	whole := f.whole
+	whole, tail := f.whole, f.tail
 	f.mu.Unlock()
 	if whole != nil {
+		f.cached.Add(1)
 		n := copy(want, whole[off:])
+		return n, eofIfShort(n, len(p))
+	}
+	if tail != nil && off >= f.tailOff && off+int64(len(want)) <= f.tailOff+int64(len(tail)) {
+		f.cached.Add(1)
+		n := copy(want, tail[off-f.tailOff:])
 		return n, eofIfShort(n, len(p))
 	}
 	got := 0
@@ -275,7 +367,10 @@ func (f *File) body(resp *http.Response, want []byte, got *int, start int64) (re
 	case resp.StatusCode != http.StatusPartialContent:
 		return false, statusError(resp, f.url)
 	}
-	first, _, err := contentRange(resp)
+	first, _, _, err := parseContentRange(resp.Header.Get("Content-Range"))
+	if err == nil && first < 0 { // "bytes */total" names no bytes
+		err = fmt.Errorf("bad Content-Range %q", resp.Header.Get("Content-Range"))
+	}
 	if err != nil {
 		return false, fmt.Errorf("httpfile: %s: %w", f.url, err)
 	}
@@ -354,31 +449,4 @@ func eofIfShort(n, want int) error {
 		return io.EOF
 	}
 	return nil
-}
-
-// contentRange parses "bytes first-last/total" (total -1 for "*").
-func contentRange(resp *http.Response) (first, total int64, err error) {
-	h := resp.Header.Get("Content-Range")
-	spec, ok := strings.CutPrefix(h, "bytes ")
-	if !ok {
-		return 0, 0, fmt.Errorf("bad Content-Range %q", h)
-	}
-	rng, tot, ok := strings.Cut(spec, "/")
-	if !ok {
-		return 0, 0, fmt.Errorf("bad Content-Range %q", h)
-	}
-	a, _, ok := strings.Cut(rng, "-")
-	if !ok {
-		return 0, 0, fmt.Errorf("bad Content-Range %q", h)
-	}
-	if first, err = strconv.ParseInt(a, 10, 64); err != nil {
-		return 0, 0, fmt.Errorf("bad Content-Range %q", h)
-	}
-	total = -1
-	if tot != "*" {
-		if total, err = strconv.ParseInt(tot, 10, 64); err != nil {
-			return 0, 0, fmt.Errorf("bad Content-Range %q", h)
-		}
-	}
-	return first, total, nil
 }
