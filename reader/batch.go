@@ -825,7 +825,7 @@ func (br *BatchReader) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMe
 	if err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
-	br.scheduleStripe(p)
+	br.scheduleStripe(p, nil, 1)
 	if br.explain != nil {
 		if ix != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,

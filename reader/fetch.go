@@ -413,26 +413,29 @@ func (l *bufList) release() {
 
 // scheduleStripe hands the scheduler the bytes plan p will read: every
 // eager stream's range in each run, placed by the rows that need them,
-// and the next stripe's footer, wanted when p's rows are done. The
+// with the extra spans, and the next stripe's footer, wanted when p's rows are done. The
 // deferred columns' ranges are scheduled too once the scan reads ahead (a
 // network's round trip costs more than the bytes of a run that turns out
 // to have no match); otherwise they are read when a row matches, if ever.
-func (br *BatchReader) scheduleStripe(p *stripePlan) {
-	piece := max(br.io.cfg.maxRequest/4, 64<<10)
+//
+// readers is how many executors read the stripe: parallel workers each
+// read the streams read whole (dictionaries), and a request holding them
+// is given back once all have.
+func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) {
 	remote := br.io.prefetching()
-	var spans []span
+	spans := extra
 	for _, sp := range p.streams {
 		switch {
 		case sp.deferred && !remote || sp.pending || sp.loc.length == 0:
 		case sp.whole:
-			spans = append(spans, span{off: sp.loc.offset, n: sp.loc.length})
+			spans = append(spans, span{off: sp.loc.offset, n: sp.loc.length, times: readers})
 		default:
+			// Run i of the plan's runs holds about rows [i, i+1) in
+			// len(runs) of the stripe's (runs are pruned groups' gaps).
 			for i, r := range sp.ranges {
-				first := len(spans)
-				spans = streamSpans(spans, sp.loc.offset+int64(r.Start), int64(r.End-r.Start), piece)
-				for k := first; k < len(spans); k++ {
-					spans[k].pos = (float64(i) + spans[k].pos) / float64(len(sp.ranges))
-				}
+				runs := float64(len(sp.ranges))
+				spans = append(spans, span{off: sp.loc.offset + int64(r.Start), n: int64(r.End - r.Start),
+					pos: float64(i) / runs, end: float64(i+1) / runs})
 			}
 		}
 	}
@@ -452,19 +455,19 @@ func (br *BatchReader) scheduleFooter(i int) {
 		if info.FooterLength <= 0 || info.FooterLength > br.r.cfg.maxStripeFooter {
 			return
 		}
-		br.io.schedule(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1}})
+		br.io.schedule(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1}})
 		return
 	}
 }
 
 // scheduleShared schedules a stripe that parallel workers share: the plan
 // of the whole stripe's kept row groups, which the workers' plans for
-// their chunks divide.
-func (br *BatchReader) scheduleShared(ss *sharedStripe) error {
+// their chunks divide, with the extra spans.
+func (br *BatchReader) scheduleShared(ss *sharedStripe, extra []span, workers int) error {
 	p, err := planStripe(ss.in)
 	if err != nil {
 		return err
 	}
-	br.scheduleStripe(p)
+	br.scheduleStripe(p, extra, workers)
 	return nil
 }

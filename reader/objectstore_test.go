@@ -181,7 +181,9 @@ func TestObjectStoreScan(t *testing.T) {
 			if got != want || gotRows != wantRows {
 				t.Fatalf("%s, parallelism %d: %d rows (digest %x), the local file gives %d (%x)", q.name, par, gotRows, got, wantRows, want)
 			}
-			if st.UnplannedReads != 0 || int64(st.ReadCalls) != reqs {
+			// httpfile answers reads inside the tail it kept at Open
+			// (stripe footers, at times) without a request.
+			if st.UnplannedReads != 0 || int64(st.ReadCalls) < reqs {
 				t.Errorf("%s, parallelism %d: %d unplanned reads; %d reads counted, %d requests served", q.name, par, st.UnplannedReads, st.ReadCalls, reqs)
 			}
 			if par == 1 {

@@ -28,6 +28,8 @@ package reader
 
 import (
 	"io"
+
+	"github.com/orcgo/orc/format/orcpb"
 	"sync"
 	"sync/atomic"
 
@@ -279,9 +281,10 @@ func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	}
 	ss.meta, ss.ix, ss.in = meta, ix, in
 	ss.chunks = []groupRun{{0, 1}}
+	scheduled := false
 	defer func() {
-		if err == nil {
-			err = br.scheduleShared(ss)
+		if err == nil && !scheduled {
+			err = br.scheduleShared(ss, nil, n)
 		}
 	}()
 	if n < 2 || in.stride <= 0 || meta.info.NumRows <= in.stride {
@@ -305,6 +308,21 @@ func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		if sel && (in.deferred == nil || !in.deferred[col]) {
 			cols = append(cols, col)
 		}
+	}
+	if !pruned(tin.kept) && br.io.prefetching() {
+		// Every group is read: the stripe's data is scheduled now, with
+		// the row indexes the chunks seek by, which so come in the same
+		// requests.
+		var idx []span
+		for _, col := range cols {
+			if l, ok := meta.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]; ok {
+				idx = append(idx, span{off: l.offset, n: l.length})
+			}
+		}
+		if err := br.scheduleShared(ss, idx, n); err != nil {
+			return err
+		}
+		scheduled = true
 	}
 	if err := br.readIndex(tix, cols, false); err != nil {
 		return err

@@ -96,8 +96,9 @@ type schedStats struct {
 type ioBlock struct {
 	off, n int64
 	tag    int     // the stripe it belongs to
-	order  float64 // issue order within its stripe
-	need   int64   // planned bytes not read yet
+	order  float64 // issue order within its stripe: its slice
+	need   int64   // planned bytes not read yet (the sum of parts' left)
+	parts  []plannedPart  // the planned ranges it holds, by offset
 	read   int64   // bytes copied out
 	buf    []byte
 	issued bool
@@ -122,30 +123,97 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 	return &ioSched{r: r, cfg: cfg, ctx: ctx, slow: cfg.always, stop: make(chan struct{})}
 }
 
-// span is a planned range of the file: bytes [off, off+n) that a stream
-// reads, wanted at a point given by pos (0 when its stream starts, 1 when
-// it ends).
+// span is a planned range of the file: bytes [off, off+n) that one stream
+// reads, its first byte wanted when the decoder is at pos and its last at
+// end (positions run from 0 to 1 through the stripe's rows; a stream read
+// whole when its column starts has both at 0).
 type span struct {
-	off, n int64
-	pos    float64
+	off, n   int64
+	pos, end float64
+	times    int // how many times its bytes are read (0: once)
 }
 
-// streamSpans returns the spans of a stream range [off, off+n) cut so
-// that no span is longer than piece, each with its position.
-func streamSpans(out []span, off, n, piece int64) []span {
-	if n <= 0 {
-		return out
+// minPiece is the least a stream's range is cut into when the scheduler
+// divides a stripe into slices.
+const minPiece = 512 << 10
+
+// plannedPart is a planned range of a request and the reads of its bytes still
+// due (its length times the times it is read).
+type plannedPart struct {
+	off, n, left int64
+}
+
+// readLocked counts [off, off+n) as read from b, from the planned parts it
+// overlaps.
+func (b *ioBlock) readLocked(off, n int64) {
+	end := off + n
+	i := sort.Search(len(b.parts), func(i int) bool { return b.parts[i].off+b.parts[i].n > off })
+	for ; i < len(b.parts) && b.parts[i].off < end; i++ {
+		pt := &b.parts[i]
+		k := min(min(end, pt.off+pt.n)-max(off, pt.off), pt.left)
+		pt.left -= k
+		b.need -= k
 	}
-	for k := int64(0); k < n; k += piece {
-		out = append(out, span{off: off + k, n: min(piece, n-k), pos: float64(k) / float64(n)})
+}
+
+// addLocked adds the planned range [off, off+n), read times times.
+func (b *ioBlock) addLocked(off, n int64, times int) {
+	left := n * int64(times)
+	b.need += left
+	i := sort.Search(len(b.parts), func(i int) bool { return b.parts[i].off >= off })
+	if i < len(b.parts) && b.parts[i].off == off && b.parts[i].n == n {
+		b.parts[i].left += left
+		return
+	}
+	b.parts = append(b.parts, plannedPart{})
+	copy(b.parts[i+1:], b.parts[i:])
+	b.parts[i] = plannedPart{off: off, n: n, left: left}
+}
+
+// piece is a part of a span, in slice slice of its stripe.
+type piece struct {
+	off, n int64
+	slice  int
+	times  int
+}
+
+// slicePieces cuts spans into pieces by the k slices of the stripe's rows
+// they fall in: the decoder wants slice j's bytes once it has read about j
+// k-ths of the rows. A span is cut into at most one piece per slice it
+// spans and into pieces of at least minPiece bytes.
+func slicePieces(spans []span, k int) []piece {
+	var out []piece
+	for _, sp := range spans {
+		if sp.n <= 0 {
+			continue
+		}
+		first := min(int(sp.pos*float64(k)), k-1)
+		last := min(int(sp.end*float64(k)), k-1)
+		m := min(last-first+1, int(max(1, sp.n/minPiece)))
+		times := max(sp.times, 1)
+		if m <= 1 || sp.end <= sp.pos {
+			out = append(out, piece{off: sp.off, n: sp.n, slice: first, times: times})
+			continue
+		}
+		for j := range m {
+			a, b := sp.n*int64(j)/int64(m), sp.n*int64(j+1)/int64(m)
+			at := sp.pos + (sp.end-sp.pos)*float64(j)/float64(m)
+			out = append(out, piece{off: sp.off + a, n: b - a, slice: min(int(at*float64(k)), k-1), times: times})
+		}
 	}
 	return out
 }
 
-// schedule adds the requests for the spans of stripe tag: merged across
-// gaps, cut at the maximum request size, ordered by their spans'
-// earliest position. Spans already covered by a scheduled request add
-// nothing.
+// schedule adds the requests for the spans of stripe tag. The stripe is
+// divided into slices of about half the prefetch bound (all one slice
+// when it fits), the spans cut into pieces by slice (slicePieces), and
+// pieces of one slice merged across gaps into requests of at most the
+// maximum request size; the requests are issued slice by slice, each in
+// file order. Reading ahead so keeps the next slice in flight while the
+// decoder works through the current one, and a request's bytes belong to
+// streams that read them at about the same time, so it is given back soon
+// after it arrives. Bytes already covered by a scheduled request add
+// nothing but their need.
 func (s *ioSched) schedule(tag int, spans []span) {
 	if len(spans) == 0 {
 		return
@@ -155,7 +223,16 @@ func (s *ioSched) schedule(tag int, spans []span) {
 	if s.closed {
 		return
 	}
-	sort.Slice(spans, func(a, b int) bool { return spans[a].off < spans[b].off })
+	var total int64
+	for _, sp := range spans {
+		total += sp.n
+	}
+	k := 1
+	if s.cfg.prefetch > 0 {
+		k = int(min((2*total+s.cfg.prefetch-1)/s.cfg.prefetch, 1024))
+	}
+	pieces := slicePieces(spans, max(k, 1))
+	sort.Slice(pieces, func(a, b int) bool { return pieces[a].off < pieces[b].off })
 	var added []*ioBlock
 	var cur *ioBlock
 	flush := func() {
@@ -164,30 +241,31 @@ func (s *ioSched) schedule(tag int, spans []span) {
 			cur = nil
 		}
 	}
-	for _, sp := range spans {
-		for sp.n > 0 {
-			if b := s.findLocked(sp.off); b != nil {
+	for _, pc := range pieces {
+		for pc.n > 0 {
+			if b := s.findLocked(pc.off); b != nil {
 				// Already scheduled: count the bytes as needed there.
-				k := min(sp.n, b.off+b.n-sp.off)
-				b.need += k
-				sp.off, sp.n = sp.off+k, sp.n-k
+				k := min(pc.n, b.off+b.n-pc.off)
+				b.addLocked(pc.off, k, pc.times)
+				pc.off, pc.n = pc.off+k, pc.n-k
 				continue
 			}
-			// The span's part before the next scheduled block.
-			n := sp.n
-			if nb := s.nextBlockLocked(sp.off); nb != nil && nb.off < sp.off+n {
-				n = nb.off - sp.off
+			// The piece's part before the next scheduled block.
+			n := pc.n
+			if nb := s.nextBlockLocked(pc.off); nb != nil && nb.off < pc.off+n {
+				n = nb.off - pc.off
 			}
-			if cur != nil && (sp.off > cur.off+cur.n+s.gapLocked() || sp.off+n-cur.off > s.cfg.maxRequest || sp.off < cur.off+cur.n) {
+			if cur != nil && (pc.off > cur.off+cur.n+s.gapLocked() || pc.off+n-cur.off > s.cfg.maxRequest ||
+				pc.off < cur.off+cur.n || int(cur.order) != pc.slice) {
 				flush()
 			}
 			if cur == nil {
-				cur = &ioBlock{off: sp.off, tag: tag, order: sp.pos, done: make(chan struct{})}
+				cur = &ioBlock{off: pc.off, tag: tag, order: float64(pc.slice), done: make(chan struct{})}
+				n = min(n, s.cfg.maxRequest)
 			}
-			cur.n = sp.off + n - cur.off
-			cur.need += n
-			cur.order = min(cur.order, sp.pos)
-			sp.off, sp.n = sp.off+n, sp.n-n
+			cur.n = pc.off + n - cur.off
+			cur.addLocked(pc.off, n, pc.times)
+			pc.off, pc.n = pc.off+n, pc.n-n
 		}
 	}
 	flush()
@@ -227,7 +305,7 @@ func (s *ioSched) consumeLocked(off, n int64) {
 			off = b.off
 		}
 		k := min(end, b.off+b.n) - off
-		b.need = max(b.need-k, 0)
+		b.readLocked(off, k)
 		if b.need == 0 && !b.gone && b.pins == 0 {
 			s.dropLocked(b)
 		}
@@ -377,6 +455,10 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
+		if schedDebug {
+			nb := s.nextBlockLocked(off)
+			fmt.Printf("readAt %d+%d found=%v next=%v blocks=%d\n", off, len(p), b != nil, nb != nil && nb.off < off+int64(len(p)), len(s.blocks))
+		}
 		if b != nil && !s.coveredLocked(off, int64(len(p))) {
 			// Partly scheduled: one read of the whole range serves better
 			// than several around the scheduled blocks.
@@ -403,7 +485,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		if !b.issued {
 			if !s.slow {
 				// Not prefetching: read straight into p.
-				b.need = max(b.need-n, 0)
+				b.readLocked(off, n)
 				s.st.requests++
 				s.st.bytes += n
 				s.mu.Unlock()
@@ -426,19 +508,21 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		b.pins++
 		s.mu.Unlock()
 		if err := s.wait(b); err != nil {
-			s.unpin(b, 0)
+			s.unpin(b, off, 0)
 			return err
 		}
 		if b.err != nil {
-			s.unpin(b, 0)
+			s.unpin(b, off, 0)
 			return b.err
 		}
 		copy(p[:n], b.buf[off-b.off:])
-		s.unpin(b, n)
+		s.unpin(b, off, n)
 		p, off = p[n:], off+n
 	}
 	return nil
 }
+
+var schedDebug = false
 
 // errSchedClosed is what reads return once the scan is closed.
 var errSchedClosed = errors.New("orc: the scan is closed")
@@ -476,13 +560,13 @@ func (s *ioSched) wait(b *ioBlock) error {
 	}
 }
 
-// unpin ends a read of n bytes from b; a block whose planned bytes are
+// unpin ends a read of n bytes at off from b; a block whose planned bytes are
 // all read is given back.
-func (s *ioSched) unpin(b *ioBlock, n int64) {
+func (s *ioSched) unpin(b *ioBlock, off, n int64) {
 	s.mu.Lock()
 	b.pins--
 	b.read += n
-	b.need = max(b.need-n, 0)
+	b.readLocked(off, n)
 	if b.need == 0 && !b.gone {
 		s.dropLocked(b)
 	} else {
