@@ -825,13 +825,20 @@ func (br *BatchReader) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMe
 	if err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
-	br.scheduleStripe(p, nil, 1)
+	reqs := br.scheduleStripe(p, nil, 1)
 	if br.explain != nil {
 		if ix != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
 				br.sarg.EffectiveFor(ix.leafDecided), p.kept, p.groups)
 		}
 		br.explain.WriteString(indent(p.String()))
+		if len(reqs) > 0 {
+			mode := "read as the decoder asks (a local file)"
+			if br.io.prefetching() {
+				mode = "read ahead, in this order"
+			}
+			fmt.Fprintf(br.explain, "  I/O schedule: %s, %s: %s\n", plural(len(reqs), "request"), mode, strings.Join(reqs, ", "))
+		}
 	}
 	return p, ix, meta, in, nil
 }

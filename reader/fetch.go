@@ -421,7 +421,9 @@ func (l *bufList) release() {
 // readers is how many executors read the stripe: parallel workers each
 // read the streams read whole (dictionaries), and a request holding them
 // is given back once all have.
-func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) {
+//
+// It returns the requests scheduled, for explain.
+func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) []string {
 	remote := br.io.prefetching()
 	spans := extra
 	for _, sp := range p.streams {
@@ -439,8 +441,9 @@ func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) 
 			}
 		}
 	}
-	br.io.schedule(p.stripe, spans)
+	reqs := br.io.schedule(p.stripe, spans)
 	br.scheduleFooter(p.stripe + 1)
+	return reqs
 }
 
 // scheduleFooter schedules the footer of the first stripe from i on that

@@ -13,8 +13,12 @@
 // (the kept runs of row groups and the bytes of every selected stream they
 // need; WithExplain prints the plans), then executed: a stream is fetched a
 // window at a time (WithReadWindow) as it is decoded, so a scan holds about
-// one window per selected stream, never a whole stripe. spec.md 4.5-4.7
-// gives the rules.
+// one window per selected stream, never a whole stripe. Every read goes
+// through the scan's I/O scheduler: over a network (a file whose reads show
+// latency) it fetches each planned stripe's bytes ahead of the decoder in
+// few large requests, up to WithMaxReadsInFlight at once and WithPrefetch
+// bytes ahead, and plans the next stripe before the current one ends; a
+// local file is read as the decoder asks. spec.md 4.5-4.8 gives the rules.
 //
 // Untrusted files: reading never panics, and no size read from a file is
 // allocated without a bound. Errors wrap orc.ErrCorrupt (bytes that are not

@@ -95,11 +95,11 @@ type schedStats struct {
 // ioBlock is one scheduled request.
 type ioBlock struct {
 	off, n int64
-	tag    int     // the stripe it belongs to
-	order  float64 // issue order within its stripe: its slice
-	need   int64   // planned bytes not read yet (the sum of parts' left)
-	parts  []plannedPart  // the planned ranges it holds, by offset
-	read   int64   // bytes copied out
+	tag    int           // the stripe it belongs to
+	order  float64       // issue order within its stripe: its slice
+	need   int64         // planned bytes not read yet (the sum of parts' left)
+	parts  []plannedPart // the planned ranges it holds, by offset
+	read   int64         // bytes copied out
 	buf    []byte
 	issued bool
 	done   chan struct{} // closed when the request ends
@@ -214,14 +214,17 @@ func slicePieces(spans []span, k int) []piece {
 // streams that read them at about the same time, so it is given back soon
 // after it arrives. Bytes already covered by a scheduled request add
 // nothing but their need.
-func (s *ioSched) schedule(tag int, spans []span) {
+//
+// It returns the requests it added, in issue order, as "offset+length"
+// with their slice when there are several, for explain.
+func (s *ioSched) schedule(tag int, spans []span) []string {
 	if len(spans) == 0 {
-		return
+		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return
+		return nil
 	}
 	var total int64
 	for _, sp := range spans {
@@ -270,13 +273,21 @@ func (s *ioSched) schedule(tag int, spans []span) {
 	}
 	flush()
 	if len(added) == 0 {
-		return
+		return nil
 	}
 	s.blocks = append(s.blocks, added...)
 	sort.Slice(s.blocks, func(a, b int) bool { return s.blocks[a].off < s.blocks[b].off })
 	sort.SliceStable(added, func(a, b int) bool { return added[a].order < added[b].order })
 	s.queue = append(s.queue, added...)
 	s.pumpLocked()
+	shown := make([]string, len(added))
+	for i, b := range added {
+		shown[i] = fmt.Sprintf("%d+%d", b.off, b.n)
+		if k > 1 {
+			shown[i] += fmt.Sprintf(" (slice %d)", int(b.order))
+		}
+	}
+	return shown
 }
 
 // coveredLocked reports whether scheduled blocks cover [off, off+n).
