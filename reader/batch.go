@@ -126,11 +126,11 @@ type exactFilter struct {
 	top     []bool        // per batch column: holds a predicate column
 	matches []bool
 	vecs    sarg.ColumnVectors
-	// Late materialization: the selected rows' indexes and runs (start,
-	// end pairs) of the current batch, and per batch field a vector
-	// decoding one run at a time.
+	// Late materialization: the selected rows' indexes and runs of the
+	// current batch, and per batch field a vector decoding one run at a
+	// time.
 	idx     []int32
-	runs    []int32
+	sel     rowSelection
 	scratch []orc.Vector
 }
 
@@ -636,34 +636,17 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 const lateSegmentRows = 16
 
 // sparse reports whether the selected rows of a batch form few enough runs
-// for late materialization, and records the runs in flt.runs.
+// for late materialization, and records them in flt.sel.
 func (br *BatchReader) sparse(sel []bool) bool {
-	runs := br.flt.runs[:0]
-	limit := len(sel) / lateSegmentRows
-	for i := 0; i < len(sel); {
-		if !sel[i] {
-			i++
-			continue
-		}
-		if len(runs)/2 >= limit {
-			return false
-		}
-		e := i + 1
-		for e < len(sel) && sel[e] {
-			e++
-		}
-		runs = append(runs, int32(i), int32(e))
-		i = e
-	}
-	br.flt.runs = runs
-	return true
+	br.flt.sel = appendMask(br.flt.sel, sel)
+	return len(br.flt.sel.runs) <= len(sel)/lateSegmentRows
 }
 
 // lateFields decodes the selected rows of the deferred fields into b, run
-// by run (flt.runs), skipping the rows between; n is the batch's rows.
+// by run (flt.sel), skipping the rows between; n is the batch's rows.
 func (br *BatchReader) lateFields(b *orc.Batch, n int) error {
 	sr := br.root.(*structReader)
-	runs := br.flt.runs
+	runs := br.flt.sel.runs
 	if br.flt.scratch == nil {
 		br.flt.scratch = make([]orc.Vector, len(sr.fields))
 	}
@@ -673,8 +656,8 @@ func (br *BatchReader) lateFields(b *orc.Batch, n int) error {
 		}
 		dst := b.Cols[i]
 		pos := 0
-		for r := 0; r < len(runs); r += 2 {
-			s, e := int(runs[r]), int(runs[r+1])
+		for r, run := range runs {
+			s, e := int(run.start), int(run.end)
 			if s > pos {
 				if err := f.skip(int64(s - pos)); err != nil {
 					return err

@@ -35,8 +35,10 @@ type stripePlan struct {
 	stride int64 // rows per row group; 0 when the stripe is read as one unit
 	groups int   // row groups of the stripe (0 without an index)
 	kept   int   // row groups kept by the search argument
-	// runs are the kept runs of row groups, in order; a stripe read as one
-	// unit has the single run [0, 1).
+	// sel is the rows the plan reads (the kept groups' rows); runs are the
+	// runs of row groups it touches, in order (a stripe read as one unit
+	// has the single run [0, 1)).
+	sel  rowSelection
 	runs []groupRun
 	// seek says that runs not starting at the stripe's first row are
 	// reached by seeking with the row index.
@@ -159,19 +161,10 @@ func planStripe(in planInput) (*stripePlan, error) {
 				p.pending = append(p.pending, col) // deferred, seen above
 			}
 		}
-		for g := 0; g < len(in.kept); {
-			if !in.kept[g] {
-				g++
-				continue
-			}
-			e := g
-			for e < len(in.kept) && in.kept[e] {
-				e++
-			}
-			p.runs = append(p.runs, groupRun{g, e})
-			g = e
-		}
+		p.sel = selectGroups(in.kept, in.stride, p.rows)
+		p.runs = p.sel.groupRuns(in.stride)
 	} else {
+		p.sel = selectAll(p.rows)
 		p.runs = []groupRun{{0, 1}}
 	}
 	cols := in.schema.Columns()
@@ -236,12 +229,7 @@ func (p *stripePlan) planRanges(sp *streamPlan, in planInput, layout []rowindex.
 	if err != nil {
 		return orc.WithLocation(err, sp.loc.offset, p.stripe, col, "ROW_INDEX")
 	}
-	sp.ranges, sp.exact = sp.ranges[:0], sp.exact[:0]
-	for _, run := range p.runs {
-		r, exact := si.RunRange(run.first, run.end)
-		sp.ranges = append(sp.ranges, r)
-		sp.exact = append(sp.exact, exact)
-	}
+	sp.ranges, sp.exact = p.sel.byteRanges(si, p.stride)
 	return nil
 }
 

@@ -4,22 +4,23 @@ package reader
 // stripe data, index streams and stripe footers.
 //
 // When a stripe is planned, the executor hands the scheduler the byte
-// ranges its plan will read (schedule). The scheduler merges ranges closer
-// than the coalescing gap, cuts what it merged into requests of at most
-// the maximum request size, and orders the requests by when the decoders
-// will want them: a request holding the start of a stream's range is
-// wanted first, one holding its last bytes last (the decoders of all
-// columns move through their streams together, row by row). It then keeps
-// up to maxInFlight requests running, each on a goroutine of its own, as
-// long as the bytes fetched and not yet consumed stay within the
-// prefetch bound.
+// ranges its plan will read, each with the span of the stripe's rows that
+// reads it (schedule). The scheduler divides the stripe into slices of
+// about half the prefetch bound, cuts the ranges by slice, merges the
+// pieces of a slice across gaps into requests of at most the maximum
+// request size, and issues them slice by slice: the decoders of all
+// columns move through their streams together, row by row, so a slice's
+// bytes are wanted together. It keeps up to inFlight requests running,
+// each on a goroutine of its own, as long as the bytes fetched and not yet
+// read stay within the prefetch bound.
 //
 // Decoders never call ReadAt: they call readAt, which copies out of the
 // fetched requests, waiting for one still in flight and issuing one not
 // started yet at once, whatever the bounds (so a scan never waits on
 // its own prefetch limit). Bytes no request covers (what no plan foresaw)
 // are read directly, one ReadAt each. A request is given back once every
-// planned byte in it has been read, or when its stripe ends (release).
+// planned byte in it has been read as many times as planned, or when its
+// stripe ends (release).
 //
 // Prefetching starts only once the file has shown latency: while every
 // read answers within readFast of its size's transfer time (a local file,
@@ -43,7 +44,7 @@ import (
 
 // Defaults of the scheduler's options, chosen for object stores (a
 // round trip of 10-50 ms before the first byte, 50-200 MB/s per request);
-// reader.WithMaxRequestsInFlight and the options beside it document them.
+// reader.WithMaxReadsInFlight and the options beside it document them.
 const (
 	defaultInFlight   = 8
 	defaultMaxRequest = 4 << 20
