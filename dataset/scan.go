@@ -677,6 +677,11 @@ func (s *Scanner) add(st reader.ScanStats) {
 	t.RowsDecoded += st.RowsDecoded
 	t.RowsReturned += st.RowsReturned
 	t.UnplannedReads += st.UnplannedReads
+	t.ReadsAhead += st.ReadsAhead
+	t.PeakReadsInFlight = max(t.PeakReadsInFlight, st.PeakReadsInFlight)
+	t.BytesUnused += st.BytesUnused
+	t.TailReads += st.TailReads
+	t.TailBytes += st.TailBytes
 }
 
 // Stats returns the work of the files finished so far: complete once Next
