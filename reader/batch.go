@@ -161,10 +161,39 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 		cfg.batchSize = max(int(most), 1)
 	}
 	if cfg.readSchema != nil {
-		return r.newEvolved(cfg, opts)
+		return r.newEvolved(cfg)
 	}
-	br := &BatchReader{r: r, cfg: cfg, mem: &budget{limit: cfg.maxMemory}}
-	br.io = newIOSched(r.r, cfg.sched(r.openSlow), cfg.ctx)
+	return r.newScan(cfg)
+}
+
+// newScan starts a scan in the file's schema: one executor, or with
+// WithParallelism a coordinator of several (parallel.go).
+func (r *Reader) newScan(cfg scanConfig) (*BatchReader, error) {
+	br, err := r.newExecutor(cfg, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.parallel > 1 && !cfg.explain && !br.done && len(r.tail.Footer.GetStripes()) > 0 {
+		return r.newParallel(br)
+	}
+	if err := br.setupColumns(); err != nil {
+		return nil, err
+	}
+	return br, nil
+}
+
+// newExecutor makes the reader that plans and decodes stripes for cfg:
+// its column readers, predicate and exact filter, with the file
+// statistics evaluated. Parallel workers pass the coordinator's memory
+// budget and I/O scheduler, which they share; nil makes new ones.
+func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*BatchReader, error) {
+	if mem == nil {
+		mem = &budget{limit: cfg.maxMemory}
+	}
+	if io == nil {
+		io = newIOSched(r.r, cfg.sched(r.openSlow), cfg.ctx)
+	}
+	br := &BatchReader{r: r, cfg: cfg, mem: mem, io: io}
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
 		if err != nil {
@@ -220,12 +249,6 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			br.stats.FilesSkipped = 1
 			br.done = true
 		}
-	}
-	if cfg.parallel > 1 && !cfg.explain && !br.done && len(r.tail.Footer.GetStripes()) > 0 {
-		return r.newParallel(br, opts)
-	}
-	if err := br.setupColumns(); err != nil {
-		return nil, err
 	}
 	return br, nil
 }

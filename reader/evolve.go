@@ -312,13 +312,13 @@ type evolution struct {
 }
 
 // newEvolved starts a scan of the file through read schema cfg.readSchema.
-func (r *Reader) newEvolved(cfg scanConfig, opts []ScanOption) (*BatchReader, error) {
+func (r *Reader) newEvolved(cfg scanConfig) (*BatchReader, error) {
 	read := cfg.readSchema
 	if !cfg.byPosition && read.String() == r.tail.Schema.String() {
 		// The file has the read schema: a plain scan, with nothing to
 		// convert (most files of a dataset).
-		plain := func(c *scanConfig) error { c.readSchema = nil; return nil }
-		return r.NewBatchReader(append(append([]ScanOption(nil), opts...), plain)...)
+		cfg.readSchema = nil
+		return r.newScan(cfg)
 	}
 	root, err := mapType(read, r.tail.Schema, "", cfg.byPosition)
 	if err != nil {
@@ -392,14 +392,12 @@ func (r *Reader) newEvolved(cfg scanConfig, opts []ScanOption) (*BatchReader, er
 		}
 	}
 	collect(ev.top, nil)
-	override := func(c *scanConfig) error {
-		c.readSchema, c.byPosition = nil, false
-		c.columns, c.allCols = files, false
-		c.where = where
-		c.filter = cfg.filter && exact && where != nil
-		return nil
-	}
-	inner, err := r.NewBatchReader(append(append([]ScanOption(nil), opts...), override)...)
+	icfg := cfg
+	icfg.readSchema, icfg.byPosition = nil, false
+	icfg.columns, icfg.allCols = files, false
+	icfg.where = where
+	icfg.filter = cfg.filter && exact && where != nil
+	inner, err := r.newScan(icfg)
 	if err != nil {
 		return nil, err
 	}

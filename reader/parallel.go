@@ -89,23 +89,27 @@ type part struct {
 	first bool   // it decodes the stripe's first chunk (and counts it read)
 }
 
-func (r *Reader) newParallel(owner *BatchReader, opts []ScanOption) (*BatchReader, error) {
+// newParallel makes owner the coordinator of cfg.parallel workers, each an
+// executor of its own sharing owner's memory budget and I/O scheduler.
+func (r *Reader) newParallel(owner *BatchReader) (*BatchReader, error) {
 	n := owner.cfg.parallel
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n)}
 	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
 	for w := 0; w < n; w++ {
-		inner, err := r.NewBatchReader(append(append([]ScanOption(nil), opts...), WithParallelism(1))...)
+		cfg := owner.cfg
+		cfg.parallel = 1
+		inner, err := r.newExecutor(cfg, owner.mem, owner.io)
+		if err == nil {
+			err = inner.setupColumns()
+		}
 		if err != nil {
 			p.close()
 			return nil, err
 		}
-		// Workers share the owner's budget and scheduler, and each holds
-		// its batches.
-		inner.mem, inner.held.vectors = owner.mem, 0
-		inner.io.close()
-		inner.io = owner.io
+		// Each worker holds its batches (newExecutor charged one).
+		_ = owner.mem.set(&inner.held.vectors, 0, nil)
 		if err := inner.holdVectors(depth + 1); err != nil {
 			p.close()
 			return nil, err
