@@ -109,7 +109,10 @@ var schedPrefetchAlways bool
 // read showed a network's latency.
 func (c scanConfig) sched(slow bool) schedConfig {
 	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(c.prefetch, c.maxMemory/4), gap: c.coalesce,
-		always: slow || schedPrefetchAlways}
+		always: schedPrefetchAlways}
+	if slow {
+		sc.slowReads = 1
+	}
 	if !c.gapSet {
 		sc.remoteGap = defaultRemoteGap
 	}
@@ -119,8 +122,9 @@ func (c scanConfig) sched(slow bool) schedConfig {
 // WithMaxReadsInFlight sets how many reads of the file a scan keeps
 // running at once when it reads ahead (WithPrefetch): over an object store,
 // where each request waits 10-50 ms for its first byte, several in flight
-// hide that wait. Parallel workers (WithParallelism) share them. Default 8;
-// 1 to 64.
+// hide that wait. Parallel workers (WithParallelism) share them; a read
+// the decoder waits for starts at once, so each goroutine waiting may add
+// one more. Default 8; 1 to 64.
 func WithMaxReadsInFlight(n int) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1 || n > 64 {
@@ -152,9 +156,10 @@ func WithMaxReadSize(n int64) ScanOption {
 // order the decoder will want them, up to WithMaxReadsInFlight at once,
 // as long as the bytes fetched and not yet decoded stay under n (a read
 // the decoder waits for starts whatever the bound). Reading ahead starts
-// only once the file shows a network's latency (Open's tail read, or a
-// read taking over a millisecond beyond its transfer time): a local file
-// is read as the decoder asks, one read at a time, holding nothing ahead.
+// only once the file shows a network's latency (two reads in a row, Open's
+// tail read among them, taking over 2 ms beyond their transfer time at
+// 2 GB/s): a local file is read as the decoder asks, one read at a time,
+// holding nothing ahead.
 // The bytes read ahead come on top of what WithMaxScanMemory caps, and
 // are at most a quarter of it: a scan holds at most 1.25 times
 // WithMaxScanMemory, plus one read (WithMaxReadSize) per goroutine

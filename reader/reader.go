@@ -90,7 +90,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 			return nil, err
 		}
 	}
-	tr := &timedReader{r: r}
+	tr := &timedReader{r: r, slow: true}
 	tail, err := format.ReadTail(tr, size, format.TailOptions{MaxTailSize: cfg.maxTailSize})
 	if err != nil {
 		return nil, err
@@ -218,7 +218,7 @@ func (r *Reader) writerZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// timedReader counts Open's reads and notes whether one was slow.
+// timedReader counts Open's reads and notes whether all were slow.
 type timedReader struct {
 	r     io.ReaderAt
 	calls int
@@ -231,6 +231,6 @@ func (t *timedReader) ReadAt(p []byte, off int64) (int, error) {
 	n, err := t.r.ReadAt(p, off)
 	t.calls++
 	t.bytes += int64(n)
-	t.slow = t.slow || slowRead(time.Since(start), int64(len(p)))
+	t.slow = t.slow && slowRead(time.Since(start), int64(len(p)))
 	return n, err
 }

@@ -22,11 +22,13 @@ package reader
 // planned byte in it has been read as many times as planned, or when its
 // stripe ends (release).
 //
-// Prefetching starts only once the file has shown latency: while every
-// read answers within readFast of its size's transfer time (a local file,
-// the page cache), readAt reads straight into the caller's buffer as
-// before and nothing is held ahead. Over a network the first slow read
-// turns prefetching on for the rest of the scan.
+// Prefetching starts only once the file has shown latency: while reads
+// answer within readFast of their size's transfer time (a local file, the
+// page cache), readAt reads straight into the caller's buffer as before
+// and nothing is held ahead. Over a network two slow reads in a row (the
+// tail's read by Open counting as one) turn prefetching on for the rest of
+// the scan; one slow read of a local file (a page fault storm, a busy
+// machine) does not.
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -53,7 +55,10 @@ const (
 
 // readFast is how long a read may take beyond its bytes' transfer time at
 // 2 GB/s and still count as local.
-var readFast = time.Millisecond
+var readFast = 2 * time.Millisecond
+
+// slowStreak is how many slow reads in a row show a network.
+const slowStreak = 2
 
 // schedConfig is what the scheduler takes from the scan's options.
 type schedConfig struct {
@@ -63,6 +68,7 @@ type schedConfig struct {
 	gap        int64 // ranges closer than this are merged
 	remoteGap  int64 // ... once prefetching, when larger
 	always     bool  // prefetch from the first read (tests)
+	slowReads  int   // slow reads in a row before the scan's first (Open's)
 }
 
 // ioSched schedules one scan's reads (see the file comment). Its methods
@@ -77,7 +83,8 @@ type ioSched struct {
 	queue   []*ioBlock // scheduled and not issued, in issue order
 	running int        // requests in flight
 	held    int64      // bytes of issued blocks not given back
-	slow    bool       // a read showed latency: prefetch
+	slow    bool       // reads showed latency: prefetch
+	streak  int        // slow reads in a row
 	closed  bool
 	stop    chan struct{} // closed by close
 	st      schedStats
@@ -121,7 +128,7 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 	if cfg.maxRequest < 4<<10 {
 		cfg.maxRequest = 4 << 10
 	}
-	return &ioSched{r: r, cfg: cfg, ctx: ctx, slow: cfg.always, stop: make(chan struct{})}
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, slow: cfg.always, streak: cfg.slowReads, stop: make(chan struct{})}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that one stream
@@ -399,12 +406,18 @@ func (s *ioSched) fetch(b *ioBlock) {
 	s.mu.Unlock()
 }
 
-// noteLocked records how long a read of n bytes took: one slower than a
-// local read turns prefetching on.
+// noteLocked records how long a read of n bytes took: slowStreak reads in
+// a row slower than a local read turn prefetching on.
 func (s *ioSched) noteLocked(took time.Duration, n int64) {
-	if !s.slow && s.cfg.prefetch > 0 && slowRead(took, n) {
-		s.slow = true
+	if s.slow || s.cfg.prefetch == 0 {
+		return
 	}
+	if !slowRead(took, n) {
+		s.streak = 0
+		return
+	}
+	s.streak++
+	s.slow = s.streak >= slowStreak
 }
 
 // slowRead reports whether a read of n bytes that took took shows the

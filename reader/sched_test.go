@@ -258,3 +258,45 @@ func TestSchedRandomReads(t *testing.T) {
 		s.close()
 	}
 }
+
+// slowFirst is a file whose first read stalls, as a local file's may.
+type slowFirst struct {
+	slowFile
+	first atomic.Bool
+}
+
+func (f *slowFirst) ReadAt(p []byte, off int64) (int, error) {
+	if f.first.CompareAndSwap(false, true) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return f.slowFile.ReadAt(p, off)
+}
+
+// TestSchedTurnsOnWithLatency reads a file whose reads all wait 5 ms (a
+// network): prefetching starts after two; a local file whose first read
+// stalls once keeps reading as asked.
+func TestSchedTurnsOnWithLatency(t *testing.T) {
+	read := func(s *ioSched, n int) {
+		t.Helper()
+		s.schedule(0, []span{{off: 0, n: 2 << 20, end: 1}})
+		p := make([]byte, 64<<10)
+		for k := range n {
+			if err := s.readAt(p, int64(k)*int64(len(p))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cfg := schedConfig{inFlight: 4, maxRequest: 256 << 10, prefetch: 8 << 20}
+	remote := newIOSched(&slowFile{data: testData(2 << 20), latency: 5 * time.Millisecond, failAt: -1}, cfg, nil)
+	defer remote.close()
+	read(remote, 3)
+	if !remote.prefetching() || remote.stats().prefetched == 0 {
+		t.Errorf("5 ms reads: %v, prefetching %v", remote.stats(), remote.prefetching())
+	}
+	local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(2 << 20), failAt: -1}}, cfg, nil)
+	defer local.close()
+	read(local, 3)
+	if local.prefetching() || local.stats().prefetched != 0 {
+		t.Errorf("a local file with one stalled read: %v, prefetching %v", local.stats(), local.prefetching())
+	}
+}
