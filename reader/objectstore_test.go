@@ -233,3 +233,101 @@ func TestObjectStorePointLookup(t *testing.T) {
 }
 
 var debugRanges = false
+
+// TestObjectStoreFailureAndStall serves a file whose last stripe's data
+// fails, then one whose last stripe's data never comes: the scan returns
+// every row before the failed bytes and then the error (never later
+// rows), and a Close from another goroutine ends a scan waiting on a
+// stalled request at once.
+func TestObjectStoreFailureAndStall(t *testing.T) {
+	data := storeTable(t, 200_000)
+	local, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := local.Stripes()[len(local.Stripes())-1]
+	bad := last.Offset + last.IndexLength + last.DataLength/2 // inside the last stripe's data
+	var stall atomic.Bool
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(3 * time.Millisecond)
+		var a, b int64
+		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &a, &b); err == nil && a <= bad && bad <= b {
+			if stall.Load() {
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+				return
+			}
+			http.Error(w, "gone", http.StatusForbidden)
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		http.ServeContent(w, r, "f.orc", time.Unix(1e9, 0), bytes.NewReader(data))
+	}))
+	defer srv.Close()
+	defer close(release)
+	open := func() *reader.Reader {
+		f, err := httpfile.Open(context.Background(), srv.URL+"/f.orc", httpfile.WithRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reader.Open(f, f.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	before := int(local.NumRows() - last.NumRows)
+	for _, par := range []int{1, 2} {
+		br, err := open().NewBatchReader(reader.WithBatchSize(1000), reader.WithParallelism(par))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := br.NewBatch()
+		rows := 0
+		var scanErr error
+		for {
+			if scanErr = br.Next(b); scanErr != nil {
+				break
+			}
+			for i := 0; i < b.NumRows; i++ {
+				if got := b.Cols[0].(*orc.LongVector).Values[i]; got != int64(rows+i) {
+					t.Fatalf("parallelism %d: row %d has key %d", par, rows+i, got)
+				}
+			}
+			rows += b.NumRows
+		}
+		br.Close()
+		if scanErr == io.EOF || rows < before || rows >= int(local.NumRows()) {
+			t.Errorf("parallelism %d: %d rows then %v; want the %d rows before the last stripe or more, then the error", par, rows, scanErr, before)
+		}
+	}
+	// A stalled request: Close wakes the scan.
+	stall.Store(true)
+	br, err := open().NewBatchReader(reader.WithBatchSize(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		b := br.NewBatch()
+		for {
+			if err := br.Next(b); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	br.Close()
+	select {
+	case err := <-done:
+		if err != io.EOF {
+			t.Errorf("Next after Close: %v, want io.EOF", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end a scan waiting on a stalled request")
+	}
+}
