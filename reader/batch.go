@@ -86,20 +86,9 @@ type BatchReader struct {
 	explain   *strings.Builder
 	indexBuf  []byte // decompressed index streams, reused
 
-	stripe    int // next stripe to start
-	stopAt    int // parallel workers: stop before this stripe (0: no limit)
-	par       *parallel
-	part      *part          // a parallel worker's share of the current stripe
-	plan      *stripePlan    // the current stripe's plan, or nil
-	ahead     *plannedStripe // the next stripe with rows to read, planned ahead
-	pin       planInput      // what it was planned from
-	sio       *stripeIO      // its streams' fetches
-	ix        *stripeIndex
-	run       int   // next run of the plan to start
-	runFirst  int64 // stripe row of the current run's first row
-	remaining int64 // rows left in the current run
-	runRows   int64 // rows of the current run
-	ctx       stripeCtx
+	cur  cursor
+	par  *parallel
+	part *part // a parallel worker's share of the current stripe
 
 	// WithMaxScanMemory: the budget (shared by parallel workers) and the
 	// bytes this reader holds in slots for row indexes, decompression
@@ -116,6 +105,24 @@ type BatchReader struct {
 	// checks between batches, and takes mu, which Next holds.
 	mu     sync.Mutex
 	closed atomic.Bool
+}
+
+// cursor is where an executor is in its scan: the stripe it reads, that
+// stripe's plan, streams and index, the run of row groups it decodes and
+// the rows left in it, and the next stripe, planned ahead.
+type cursor struct {
+	stripe    int            // next stripe to start
+	stopAt    int            // parallel workers: stop before this stripe (0: no limit)
+	plan      *stripePlan    // the current stripe's plan, or nil
+	ahead     *plannedStripe // the next stripe with rows to read, planned ahead
+	pin       planInput      // what the plan was made from
+	sio       *stripeIO      // its streams' fetches
+	ix        *stripeIndex
+	run       int   // next run of the plan to start
+	runFirst  int64 // stripe row of the current run's first row
+	remaining int64 // rows left in the current run
+	runRows   int64 // rows of the current run
+	ctx       stripeCtx
 }
 
 // exactFilter is the state of WithExactFilter: where the predicate's
@@ -362,8 +369,8 @@ func (br *BatchReader) Stats() ScanStats {
 // reads, without the scheduler's counts (parallel workers share one).
 func (br *BatchReader) statsNow() ScanStats {
 	st := br.stats
-	if br.sio != nil {
-		st.UnplannedReads += br.sio.unplanned()
+	if br.cur.sio != nil {
+		st.UnplannedReads += br.cur.sio.unplanned()
 	}
 	return st
 }
@@ -431,7 +438,7 @@ func (br *BatchReader) Next(b *orc.Batch) (err error) {
 		if br.closed.Load() {
 			return io.EOF
 		}
-		if br.remaining == 0 {
+		if br.cur.remaining == 0 {
 			if err := br.ctxErr(); err != nil { // before a run's reads
 				br.err = err
 				return err
@@ -444,8 +451,8 @@ func (br *BatchReader) Next(b *orc.Batch) (err error) {
 			return err
 		}
 		n := int64(br.cfg.batchSize)
-		if n > br.remaining {
-			n = br.remaining
+		if n > br.cur.remaining {
+			n = br.cur.remaining
 		}
 		b.Reset()
 		kept, err := br.decode(b, int(n))
@@ -453,7 +460,7 @@ func (br *BatchReader) Next(b *orc.Batch) (err error) {
 			br.err = err
 			return err
 		}
-		br.remaining -= n
+		br.cur.remaining -= n
 		br.stats.RowsDecoded += n
 		if kept > 0 {
 			b.NumRows = kept
@@ -465,34 +472,34 @@ func (br *BatchReader) Next(b *orc.Batch) (err error) {
 
 // ensureRows makes br.remaining positive, starting runs and stripes.
 func (br *BatchReader) ensureRows() error {
-	for br.remaining == 0 {
+	for br.cur.remaining == 0 {
 		if br.done {
 			return io.EOF
 		}
-		if br.plan != nil && br.run < len(br.plan.runs) {
+		if br.cur.plan != nil && br.cur.run < len(br.cur.plan.runs) {
 			if err := br.startRun(); err != nil {
 				return err
 			}
 			continue
 		}
 		br.finishStripe()
-		if a := br.ahead; a != nil {
-			br.ahead = nil
+		if a := br.cur.ahead; a != nil {
+			br.cur.ahead = nil
 			if err := br.startPlanned(a); err != nil {
 				return err
 			}
 			continue
 		}
-		if br.stopAt > 0 && br.stripe >= br.stopAt {
+		if br.cur.stopAt > 0 && br.cur.stripe >= br.cur.stopAt {
 			return io.EOF // a parallel worker's stripe is finished
 		}
-		if br.stripe >= len(br.r.tail.Footer.GetStripes()) {
+		if br.cur.stripe >= len(br.r.tail.Footer.GetStripes()) {
 			br.done = true
 			br.io.release(-1)
 			return io.EOF
 		}
-		i := br.stripe
-		br.stripe++
+		i := br.cur.stripe
+		br.cur.stripe++
 		if !br.inRange(i) {
 			continue
 		}
@@ -506,14 +513,14 @@ func (br *BatchReader) ensureRows() error {
 // finishStripe ends the current stripe: its reads are counted and its
 // pieces given back (no vector refers to them).
 func (br *BatchReader) finishStripe() {
-	if br.sio != nil {
-		br.sio.finish(&br.stats)
-		br.sio = nil
+	if br.cur.sio != nil {
+		br.cur.sio.finish(&br.stats)
+		br.cur.sio = nil
 	}
-	if br.plan != nil && br.part == nil { // parallel workers' stripes end in pass
-		br.io.release(br.plan.stripe + 1)
+	if br.cur.plan != nil && br.part == nil { // parallel workers' stripes end in pass
+		br.io.release(br.cur.plan.stripe + 1)
 	}
-	br.plan, br.ix, br.ctx.fetches = nil, nil, nil
+	br.cur.plan, br.cur.ix, br.cur.ctx.fetches = nil, nil, nil
 	_ = br.mem.set(&br.held.decomp, 0, nil)
 }
 
@@ -530,19 +537,19 @@ func (br *BatchReader) releaseBytes() {
 // pieces fetched, the eager columns sought to its first group (the deferred
 // ones wait for a match, loadDeferred).
 func (br *BatchReader) startRun() error {
-	p := br.plan
-	k := br.run
+	p := br.cur.plan
+	k := br.cur.run
 	run := p.runs[k]
-	br.run++
+	br.cur.run++
 	if k > 0 {
-		if err := br.prefetch(br.sio, k, false, false); err != nil {
+		if err := br.prefetch(br.cur.sio, k, false, false); err != nil {
 			return err
 		}
 	}
 	if br.def != nil {
 		br.def.loaded = false
 		if br.def.started {
-			for _, f := range br.sio.fetches {
+			for _, f := range br.cur.sio.fetches {
 				if f.plan.deferred && !f.plan.whole && !f.plan.noSeek {
 					f.drop()
 				}
@@ -550,7 +557,7 @@ func (br *BatchReader) startRun() error {
 		}
 	}
 	if br.seekRun(k) {
-		if err := br.seekColumns(br.ix, run.first, br.root, br.notLoaded); err != nil {
+		if err := br.seekColumns(br.cur.ix, run.first, br.root, br.notLoaded); err != nil {
 			return err
 		}
 	}
@@ -559,9 +566,9 @@ func (br *BatchReader) startRun() error {
 		first = int64(run.first) * p.stride
 		end = min(end, int64(run.end)*p.stride)
 	}
-	br.runFirst = first
-	br.remaining = end - first
-	br.runRows = end - first
+	br.cur.runFirst = first
+	br.cur.remaining = end - first
+	br.cur.runRows = end - first
 	return nil
 }
 
@@ -569,7 +576,7 @@ func (br *BatchReader) startRun() error {
 // first one starting at the stripe's first row (Java leaves entry 0's
 // positions empty in some files, and the streams are there already).
 func (br *BatchReader) seekRun(k int) bool {
-	return br.plan.seek && (k > 0 || br.plan.runs[k].first > 0)
+	return br.cur.plan.seek && (k > 0 || br.cur.plan.runs[k].first > 0)
 }
 
 // decode reads n rows into b and returns how many rows b keeps.
@@ -613,7 +620,7 @@ func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
 		}
 	}
 	if br.def != nil && br.def.loaded {
-		br.def.at = br.runFirst + br.runRows - br.remaining + int64(n)
+		br.def.at = br.cur.runFirst + br.cur.runRows - br.cur.remaining + int64(n)
 	}
 	sel := br.flt.matches[:n]
 	switch {
@@ -723,12 +730,12 @@ func (br *BatchReader) startStripe(i int) error {
 	if err != nil || p == nil {
 		return err
 	}
-	br.pin = in
+	br.cur.pin = in
 	if len(p.runs) == 0 {
 		br.stats.StripesSkipped++
 		return nil
 	}
-	br.plan, br.ix, br.run = p, ix, 0
+	br.cur.plan, br.cur.ix, br.cur.run = p, ix, 0
 	if err := br.loadStripe(meta); err != nil {
 		return err
 	}
@@ -759,9 +766,9 @@ func (br *BatchReader) planAhead() {
 		return
 	}
 	stripes := len(br.r.tail.Footer.GetStripes())
-	for br.stripe < stripes && (br.stopAt == 0 || br.stripe < br.stopAt) {
-		i := br.stripe
-		br.stripe++
+	for br.cur.stripe < stripes && (br.cur.stopAt == 0 || br.cur.stripe < br.cur.stopAt) {
+		i := br.cur.stripe
+		br.cur.stripe++
 		if !br.inRange(i) {
 			continue
 		}
@@ -769,7 +776,7 @@ func (br *BatchReader) planAhead() {
 		before := br.held.index
 		p, ix, meta, in, err := br.planStripeAt(i)
 		if err != nil {
-			br.ahead = &plannedStripe{err: err}
+			br.cur.ahead = &plannedStripe{err: err}
 			return
 		}
 		if p == nil {
@@ -780,7 +787,7 @@ func (br *BatchReader) planAhead() {
 			_ = br.mem.set(&br.held.index, before, nil)
 			continue
 		}
-		br.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.held.index - before}
+		br.cur.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.held.index - before}
 		return
 	}
 }
@@ -791,8 +798,8 @@ func (br *BatchReader) startPlanned(a *plannedStripe) error {
 		return a.err
 	}
 	_ = br.mem.set(&br.held.index, a.index, nil) // the stripe before lets go of its indexes
-	br.pin = a.in
-	br.plan, br.ix, br.run = a.plan, a.ix, 0
+	br.cur.pin = a.in
+	br.cur.plan, br.cur.ix, br.cur.run = a.plan, a.ix, 0
 	if err := br.loadStripe(a.meta); err != nil {
 		return err
 	}
@@ -892,11 +899,11 @@ func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput,
 func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	r := br.r
 	i := meta.index
-	br.sio = br.newStripeIO(br.plan)
+	br.cur.sio = br.newStripeIO(br.cur.plan)
 	if r.tail.Compression != orc.CompressionNone {
 		// One decompression block per compressed stream opened.
 		streams := 0
-		for _, sp := range br.plan.streams {
+		for _, sp := range br.cur.plan.streams {
 			if !sp.deferred {
 				streams++
 			}
@@ -905,7 +912,7 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 			return err
 		}
 	}
-	if err := br.prefetch(br.sio, 0, false, false); err != nil {
+	if err := br.prefetch(br.cur.sio, 0, false, false); err != nil {
 		return err
 	}
 	if br.part == nil || br.part.first {
@@ -921,20 +928,20 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	if r.tail.Compression != orc.CompressionNone {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
-	br.ctx = stripeCtx{r: r, meta: meta, dec: br.dec, zone: zone, fetches: br.sio.byKey,
+	br.cur.ctx = stripeCtx{r: r, meta: meta, dec: br.dec, zone: zone, fetches: br.cur.sio.byKey,
 		maxValues: 1024*stripeBytes + 1<<16, maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
-	if meta.info.NumRows > br.ctx.maxValues {
+	if meta.info.NumRows > br.cur.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
 	if br.def == nil && br.cols == nil {
-		if err := br.root.startStripe(&br.ctx); err != nil {
+		if err := br.root.startStripe(&br.cur.ctx); err != nil {
 			return err
 		}
 	} else {
 		br.dealColumns(meta)
 		sr := br.root.(*structReader)
-		if err := sr.startPresence(&br.ctx); err != nil {
+		if err := sr.startPresence(&br.cur.ctx); err != nil {
 			return err
 		}
 		for i, f := range sr.fields {
@@ -948,7 +955,7 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 	if br.def != nil {
 		br.def.started, br.def.loaded = false, false
 	}
-	br.sio.dropWhole(false)
+	br.cur.sio.dropWhole(false)
 	return nil
 }
 
@@ -956,7 +963,7 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 // more compressed streams of the stripe.
 func (br *BatchReader) holdDecompression(streams int) error {
 	n := br.held.decomp + int64(streams)*int64(br.r.tail.BlockSize)
-	stripe := br.plan.stripe
+	stripe := br.cur.plan.stripe
 	return br.mem.set(&br.held.decomp, n, func() string {
 		return fmt.Sprintf("decompressing %d streams of stripe %d", streams, stripe)
 	})

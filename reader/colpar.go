@@ -57,10 +57,10 @@ func (br *BatchReader) setupColumns() error {
 func (br *BatchReader) fieldCtx(i int) *stripeCtx {
 	cg := br.cols
 	if cg == nil || cg.group[i] == 0 {
-		return &br.ctx
+		return &br.cur.ctx
 	}
 	g := cg.group[i]
-	cg.ctxs[g] = br.ctx
+	cg.ctxs[g] = br.cur.ctx
 	cg.ctxs[g].dec = cg.decs[g]
 	return &cg.ctxs[g]
 }

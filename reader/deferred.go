@@ -81,14 +81,14 @@ func (br *BatchReader) notLoaded(c columnReader) bool {
 // brings them to the row the predicate columns are at.
 func (br *BatchReader) loadDeferred() error {
 	d := br.def
-	k := br.run - 1
+	k := br.cur.run - 1
 	if k < 0 {
 		return fmt.Errorf("orc: internal error: deferred columns loaded outside a run")
 	}
 	first := !d.started
 	if first && br.r.tail.Compression != orc.CompressionNone {
 		streams := 0
-		for _, sp := range br.plan.streams {
+		for _, sp := range br.cur.plan.streams {
 			if sp.deferred {
 				streams++
 			}
@@ -105,7 +105,7 @@ func (br *BatchReader) loadDeferred() error {
 			return err
 		}
 	}
-	if err := br.prefetch(br.sio, k, true, first); err != nil {
+	if err := br.prefetch(br.cur.sio, k, true, first); err != nil {
 		return err
 	}
 	if first {
@@ -117,12 +117,12 @@ func (br *BatchReader) loadDeferred() error {
 				}
 			}
 		}
-		br.sio.dropWhole(true)
+		br.cur.sio.dropWhole(true)
 	}
 	d.loaded = true
-	consumed := br.runRows - br.remaining // rows of the run before this batch
-	run := br.plan.runs[k]
-	target := br.runFirst + consumed
+	consumed := br.cur.runRows - br.cur.remaining // rows of the run before this batch
+	run := br.cur.plan.runs[k]
+	target := br.cur.runFirst + consumed
 	for i, f := range sr.fields {
 		if !d.field[i] {
 			continue
@@ -136,7 +136,7 @@ func (br *BatchReader) loadDeferred() error {
 			continue
 		}
 		if br.seekRun(k) {
-			if err := br.seekColumns(br.ix, run.first, f, nil); err != nil {
+			if err := br.seekColumns(br.cur.ix, run.first, f, nil); err != nil {
 				return err
 			}
 		}
@@ -155,15 +155,15 @@ func (br *BatchReader) loadDeferred() error {
 // their first match in the stripe: a stripe whose kept row groups hold no
 // matching row never reads them.
 func (br *BatchReader) planDeferredColumns(sr *structReader) error {
-	p := br.plan
+	p := br.cur.plan
 	if len(p.pending) == 0 {
 		return nil
 	}
-	if err := br.readIndex(br.ix, p.pending, false); err != nil {
+	if err := br.readIndex(br.cur.ix, p.pending, false); err != nil {
 		return err
 	}
-	br.pin.entries = br.ix.entries
-	noSeek, err := planDeferred(br.pin, p)
+	br.cur.pin.entries = br.cur.ix.entries
+	noSeek, err := planDeferred(br.cur.pin, p)
 	if err != nil {
 		return err
 	}

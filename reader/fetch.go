@@ -450,7 +450,7 @@ func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) 
 // the scan reads, tagged with its stripe.
 func (br *BatchReader) scheduleFooter(i int) {
 	stripes := br.r.tail.Footer.GetStripes()
-	for ; i < len(stripes) && (br.stopAt == 0 || i < br.stopAt); i++ {
+	for ; i < len(stripes) && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
 		if !br.inRange(i) {
 			continue
 		}

@@ -197,8 +197,8 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 		pt.kept = ss.in.kept
 	}
 	br.part = pt
-	br.stripe, br.stopAt = s, s+1
-	br.plan, br.run, br.remaining = nil, 0, 0
+	br.cur.stripe, br.cur.stopAt = s, s+1
+	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 	due := 0 // the chunk of mine whose end marker is due
 	for {
 		var b *orc.Batch
@@ -217,7 +217,7 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 			return false
 		}
 		if ss.k > 0 { // end the chunks before the batch's run
-			g := br.plan.runs[br.run-1].first
+			g := br.cur.plan.runs[br.cur.run-1].first
 			for ; due < len(mine) && ss.chunks[mine[due]].end <= g; due++ {
 				if !p.send(pw, parItem{end: true}) {
 					return false
