@@ -236,8 +236,19 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 	// is handed the deferred ones' here): each stream copies its piece
 	// out, and the gaps between pieces are never read.
 	remote := br.io.prefetching()
+	if remote && deferred {
+		// Every piece in one schedule, so all are in flight at once.
+		var spans []span
+		for _, f := range s.fetches {
+			if f.plan.deferred && !(f.plan.noSeek && !start) {
+				if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok {
+					spans = append(spans, span{off: l.offset, n: l.length})
+				}
+			}
+		}
+		br.io.scheduleNew(p.stripe, spans)
+	}
 	var users []*streamFetch
-	var spans []span
 	for _, rg := range reads {
 		users = users[:0]
 		for _, f := range s.fetches {
@@ -249,14 +260,6 @@ func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error 
 			}
 		}
 		if remote {
-			if deferred {
-				spans = spans[:0]
-				for _, f := range users {
-					l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-					spans = append(spans, span{off: l.offset, n: l.length})
-				}
-				br.io.scheduleNew(p.stripe, spans)
-			}
 			for _, f := range users {
 				l, _ := f.plan.firstRead(i, br.cfg.window, whole)
 				room := int64(0)

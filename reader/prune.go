@@ -368,7 +368,7 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bo
 	// same read: a plan that seeks needs them, and a round trip costs
 	// more than their bytes.
 	var also []int
-	if br.io.prefetching() {
+	if br.io.likelyRemote() {
 		for col, sel := range br.selected {
 			if sel {
 				also = append(also, col)

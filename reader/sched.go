@@ -27,8 +27,8 @@ package reader
 // page cache), readAt reads straight into the caller's buffer as before
 // and nothing is held ahead. Over a network two slow reads in a row (the
 // tail's read by Open counting as one) turn prefetching on for the rest of
-// the scan; one slow read of a local file (a page fault storm, a busy
-// machine) does not.
+// the scan; after one slow read (a network, or a local file's page fault
+// storm) requests go out ahead until a fast read.
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -366,7 +366,7 @@ func (s *ioSched) nextBlockLocked(off int64) *ioBlock {
 
 // pumpLocked issues queued requests while the bounds allow.
 func (s *ioSched) pumpLocked() {
-	for len(s.queue) > 0 && s.slow && !s.closed && s.running < s.cfg.inFlight {
+	for len(s.queue) > 0 && s.aheadLocked() && !s.closed && s.running < s.cfg.inFlight {
 		b := s.queue[0]
 		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
 			return
@@ -460,6 +460,22 @@ func (s *ioSched) prefetching() bool {
 	return s.slow
 }
 
+// aheadLocked reports whether scheduled requests go out ahead of the
+// reads that need them: over a network, and after a slow read until a
+// fast one (a slow local read costs a little memory ahead, no more).
+func (s *ioSched) aheadLocked() bool {
+	return s.slow || s.streak > 0 && s.cfg.prefetch > 0
+}
+
+// likelyRemote reports whether the file is read over a network, or its
+// last read suggests so: for choices that cost a few bytes when wrong
+// (reading every column's row index with the predicate's).
+func (s *ioSched) likelyRemote() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slow || s.streak > 0
+}
+
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
 // fills p with the file's bytes at off, from scheduled requests where
 // they cover them.
@@ -508,7 +524,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		}
 		n := min(int64(len(p)), b.off+b.n-off)
 		if !b.issued {
-			if !s.slow {
+			if !s.aheadLocked() {
 				// Not prefetching: read straight into p.
 				b.readLocked(off, n)
 				s.st.requests++

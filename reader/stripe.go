@@ -197,6 +197,14 @@ func fetch(src io.ReaderAt, b *stripeBytes, locs []streamLoc, gap int64, stripe 
 			return err
 		}
 	}
+	if s, ok := src.(*ioSched); ok && len(b.ranges) > 1 {
+		// Scheduled together, they are in flight together.
+		spans := make([]span, len(b.ranges))
+		for i, rg := range b.ranges {
+			spans[i] = span{off: rg.offset, n: rg.length}
+		}
+		s.schedule(stripe, spans)
+	}
 	for _, rg := range b.ranges {
 		buf := getBuf(rg.length)
 		b.bufs = append(b.bufs, buf)
