@@ -1,11 +1,9 @@
 package reader
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/orcgo/orc"
@@ -61,15 +59,15 @@ func (s ScanStats) String() string {
 		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.TailReads, s.TailBytes, s.RowsDecoded, s.RowsReturned)
 }
 
-// BatchReader decodes the rows of a file, batch by batch, into reusable
-// typed vectors. It belongs to one goroutine.
+// executor decodes the rows of a file, batch by batch, into reusable
+// typed vectors: a serial scan, or one worker of a parallel one.
 //
 // It executes one stripe plan after another (plan.go): for each stripe it
 // prunes with the statistics and row indexes, plans, then for each kept run
 // of row groups fetches the run's first pieces, seeks the columns to the
 // run's first group and decodes its rows, with the streams fetching the rest
 // of their ranges as they go (fetch.go).
-type BatchReader struct {
+type executor struct {
 	r        *Reader
 	cfg      scanConfig
 	selected []bool // per file column id
@@ -87,7 +85,6 @@ type BatchReader struct {
 	indexBuf  []byte // decompressed index streams, reused
 
 	cur  cursor
-	par  *parallel
 	part *part // a parallel worker's share of the current stripe
 
 	// WithMaxScanMemory: the budget (shared by parallel workers) and the
@@ -98,13 +95,11 @@ type BatchReader struct {
 	scratch []byte  // coalesced first reads, copied out (fetch.go)
 	bufs    bufList // stream buffers let go of, for the next pieces
 	stats   ScanStats
-	evo     *evolution // WithReadSchema: the scan runs through it
 	done    bool
 	err     error
-	// Close may come from another goroutine: it sets closed, which Next
-	// checks between batches, and takes mu, which Next holds.
-	mu     sync.Mutex
-	closed atomic.Bool
+	// stopped is set by interrupt, from any goroutine: next checks it
+	// between batches.
+	stopped atomic.Bool
 }
 
 // cursor is where an executor is in its scan: the stripe it reads, that
@@ -167,40 +162,53 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	if len(r.tail.Footer.GetStripes()) > 0 && most < uint64(cfg.batchSize) {
 		cfg.batchSize = max(int(most), 1)
 	}
+	var sc scanner
+	var schema *orc.Schema
+	var err error
 	if cfg.readSchema != nil {
-		return r.newEvolved(cfg)
+		sc, schema, err = r.newEvolved(cfg)
+	} else {
+		sc, schema, err = r.newScan(cfg)
 	}
-	return r.newScan(cfg)
-}
-
-// newScan starts a scan in the file's schema: one executor, or with
-// WithParallelism a coordinator of several (parallel.go).
-func (r *Reader) newScan(cfg scanConfig) (*BatchReader, error) {
-	br, err := r.newExecutor(cfg, nil, nil)
 	if err != nil {
 		return nil, err
 	}
+	return &BatchReader{scan: sc, schema: schema, batchSize: cfg.batchSize, ctx: cfg.ctx}, nil
+}
+
+// newScan starts a scan in the file's schema: one executor, or with
+// WithParallelism a coordinator of several (parallel.go). It returns the
+// batches' schema with it.
+func (r *Reader) newScan(cfg scanConfig) (scanner, *orc.Schema, error) {
+	br, err := r.newExecutor(cfg, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	if cfg.parallel > 1 && !cfg.explain && !br.done && len(r.tail.Footer.GetStripes()) > 0 {
-		return r.newParallel(br)
+		p, err := r.newParallel(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, br.schema, nil
 	}
 	if err := br.setupColumns(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return br, nil
+	return br, br.schema, nil
 }
 
 // newExecutor makes the reader that plans and decodes stripes for cfg:
 // its column readers, predicate and exact filter, with the file
 // statistics evaluated. Parallel workers pass the coordinator's memory
 // budget and I/O scheduler, which they share; nil makes new ones.
-func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*BatchReader, error) {
+func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executor, error) {
 	if mem == nil {
 		mem = &budget{limit: cfg.maxMemory}
 	}
 	if io == nil {
 		io = newIOSched(r.r, cfg.sched(r.openSlow), cfg.ctx)
 	}
-	br := &BatchReader{r: r, cfg: cfg, mem: mem, io: io}
+	br := &executor{r: r, cfg: cfg, mem: mem, io: io}
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
 		if err != nil {
@@ -291,7 +299,7 @@ func markWithAncestors(root *orc.Schema, id int, sel []bool) {
 }
 
 // locateSargColumns finds where each predicate column lies in a batch.
-func (br *BatchReader) locateSargColumns() {
+func (br *executor) locateSargColumns() {
 	br.flt.paths = map[int][]int{}
 	br.flt.top = make([]bool, len(br.schema.Children))
 	want := map[int]bool{}
@@ -344,22 +352,12 @@ func (r *Reader) selectColumns(cfg scanConfig) ([]bool, error) {
 	return sel, nil
 }
 
-// Schema returns the schema of the batches: the file's, cut to the selected
-// columns (and the search argument's).
-func (br *BatchReader) Schema() *orc.Schema { return br.schema }
+// NewBatch returns a batch shaped for this executor with room for its
+// batch size (a parallel worker's).
+func (br *executor) NewBatch() *orc.Batch { return orc.NewBatch(br.schema, br.cfg.batchSize) }
 
-// NewBatch returns a batch shaped for this reader with room for its batch
-// size.
-func (br *BatchReader) NewBatch() *orc.Batch { return orc.NewBatch(br.schema, br.cfg.batchSize) }
-
-// Stats returns the work done so far.
-func (br *BatchReader) Stats() ScanStats {
-	if br.evo != nil {
-		return br.evo.stats()
-	}
-	if br.par != nil {
-		return br.par.sum()
-	}
+// scanStats returns the work done so far.
+func (br *executor) scanStats() ScanStats {
 	st := br.statsNow()
 	br.addIOStats(&st)
 	return st
@@ -367,7 +365,7 @@ func (br *BatchReader) Stats() ScanStats {
 
 // statsNow returns the statistics with the current stripe's unplanned
 // reads, without the scheduler's counts (parallel workers share one).
-func (br *BatchReader) statsNow() ScanStats {
+func (br *executor) statsNow() ScanStats {
 	st := br.stats
 	if br.cur.sio != nil {
 		st.UnplannedReads += br.cur.sio.unplanned()
@@ -376,7 +374,7 @@ func (br *BatchReader) statsNow() ScanStats {
 }
 
 // addIOStats adds the scheduler's and the tail's read counts to st.
-func (br *BatchReader) addIOStats(st *ScanStats) {
+func (br *executor) addIOStats(st *ScanStats) {
 	io := br.io.stats()
 	st.ReadCalls += io.requests
 	st.BytesRead += io.bytes
@@ -386,56 +384,35 @@ func (br *BatchReader) addIOStats(st *ScanStats) {
 	st.TailReads, st.TailBytes = br.r.tailReads, br.r.tailBytes
 }
 
-// Explain returns the pruning decisions recorded with WithExplain.
-func (br *BatchReader) Explain() string {
-	if br.evo != nil {
-		return br.evo.inner.Explain()
-	}
+// explainText returns the pruning decisions recorded with WithExplain.
+func (br *executor) explainText() string {
 	if br.explain == nil {
 		return ""
 	}
 	return br.explain.String()
 }
 
-// Next fills b with the next rows, at most the batch size and never across a
-// stripe or row-group run boundary. It returns io.EOF when no rows remain. b
-// must come from NewBatch (or have the same schema).
-func (br *BatchReader) Next(b *orc.Batch) (err error) {
-	if br.closed.Load() {
-		return io.EOF
-	}
-	defer func() {
-		if err != nil && br.closed.Load() && errors.Is(err, errSchedClosed) {
-			err = io.EOF // Close stopped a read this batch waited for
-		}
-	}()
-	br.mu.Lock()
-	defer br.mu.Unlock()
+// interrupt stops the scan from any goroutine: next returns at its next
+// batch, and reads waiting on the scheduler return at once.
+func (br *executor) interrupt() {
+	br.stopped.Store(true)
+	br.io.close()
+}
+
+// release gives back what the scan holds; the scan is over.
+func (br *executor) release() {
+	br.done = true
+	br.releaseBytes()
+}
+
+// next fills b with the next rows (BatchReader.Next), for a serial scan
+// or a parallel worker.
+func (br *executor) next(b *orc.Batch) error {
 	if br.err != nil {
 		return br.err
 	}
-	if err := br.checkBatch(b); err != nil {
-		return err // the caller's mistake: the scan goes on with a good batch
-	}
-	if err := br.ctxErr(); err != nil {
-		br.err = err
-		if br.par != nil {
-			br.par.close() // the workers stop
-		}
-		return err
-	}
-	if br.evo != nil {
-		err := br.evo.next(b)
-		if err != nil && err != io.EOF {
-			br.err = err
-		}
-		return err
-	}
-	if br.par != nil {
-		return br.par.next(b)
-	}
 	for {
-		if br.closed.Load() {
+		if br.stopped.Load() {
 			return io.EOF
 		}
 		if br.cur.remaining == 0 {
@@ -471,7 +448,7 @@ func (br *BatchReader) Next(b *orc.Batch) (err error) {
 }
 
 // ensureRows makes br.remaining positive, starting runs and stripes.
-func (br *BatchReader) ensureRows() error {
+func (br *executor) ensureRows() error {
 	for br.cur.remaining == 0 {
 		if br.done {
 			return io.EOF
@@ -512,7 +489,7 @@ func (br *BatchReader) ensureRows() error {
 
 // finishStripe ends the current stripe: its reads are counted and its
 // pieces given back (no vector refers to them).
-func (br *BatchReader) finishStripe() {
+func (br *executor) finishStripe() {
 	if br.cur.sio != nil {
 		br.cur.sio.finish(&br.stats)
 		br.cur.sio = nil
@@ -525,7 +502,7 @@ func (br *BatchReader) finishStripe() {
 }
 
 // releaseBytes gives back what the scan holds once it is over.
-func (br *BatchReader) releaseBytes() {
+func (br *executor) releaseBytes() {
 	br.finishStripe()
 	putBuf(br.scratch)
 	br.scratch = nil
@@ -536,7 +513,7 @@ func (br *BatchReader) releaseBytes() {
 // startRun positions the readers at the next run of row groups: its first
 // pieces fetched, the eager columns sought to its first group (the deferred
 // ones wait for a match, loadDeferred).
-func (br *BatchReader) startRun() error {
+func (br *executor) startRun() error {
 	p := br.cur.plan
 	k := br.cur.run
 	run := p.runs[k]
@@ -575,12 +552,12 @@ func (br *BatchReader) startRun() error {
 // seekRun reports whether run k is reached by seeking: every run but a
 // first one starting at the stripe's first row (Java leaves entry 0's
 // positions empty in some files, and the streams are there already).
-func (br *BatchReader) seekRun(k int) bool {
+func (br *executor) seekRun(k int) bool {
 	return br.cur.plan.seek && (k > 0 || br.cur.plan.runs[k].first > 0)
 }
 
 // decode reads n rows into b and returns how many rows b keeps.
-func (br *BatchReader) decode(b *orc.Batch, n int) (int, error) {
+func (br *executor) decode(b *orc.Batch, n int) (int, error) {
 	sr, ok := br.root.(*structReader)
 	if !ok {
 		return n, br.root.next(b.Cols[0], n, nil)
@@ -667,14 +644,14 @@ const lateSegmentRows = 16
 
 // sparse reports whether the selected rows of a batch form few enough runs
 // for late materialization, and records them in flt.sel.
-func (br *BatchReader) sparse(sel []bool) bool {
+func (br *executor) sparse(sel []bool) bool {
 	br.flt.sel = appendMask(br.flt.sel, sel)
 	return len(br.flt.sel.runs) <= len(sel)/lateSegmentRows
 }
 
 // lateFields decodes the selected rows of the deferred fields into b, run
 // by run (flt.sel), skipping the rows between; n is the batch's rows.
-func (br *BatchReader) lateFields(b *orc.Batch, n int) error {
+func (br *executor) lateFields(b *orc.Batch, n int) error {
 	sr := br.root.(*structReader)
 	runs := br.flt.sel.runs
 	if br.flt.scratch == nil {
@@ -722,7 +699,7 @@ func (br *BatchReader) lateFields(b *orc.Batch, n int) error {
 
 // startStripe prunes stripe i and, when it survives, plans it, fetches
 // its first run's pieces and starts the column readers.
-func (br *BatchReader) startStripe(i int) error {
+func (br *executor) startStripe(i int) error {
 	if br.part == nil { // a parallel worker's stripes are counted once, in pruneShared
 		br.stats.StripesConsidered++
 	}
@@ -761,7 +738,7 @@ type plannedStripe struct {
 // a round trip between stripes. Stripes pruned on the way are counted as a
 // serial scan counts them. Parallel workers, and scans recording explain
 // (whose stripes are told in order), plan each stripe at its turn.
-func (br *BatchReader) planAhead() {
+func (br *executor) planAhead() {
 	if br.part != nil || br.explain != nil || !br.io.prefetching() {
 		return
 	}
@@ -793,7 +770,7 @@ func (br *BatchReader) planAhead() {
 }
 
 // startPlanned starts a stripe planned ahead, and plans the one after.
-func (br *BatchReader) startPlanned(a *plannedStripe) error {
+func (br *executor) startPlanned(a *plannedStripe) error {
 	if a.err != nil {
 		return a.err
 	}
@@ -812,7 +789,7 @@ func (br *BatchReader) startPlanned(a *plannedStripe) error {
 // as skipped), and reads nothing but the stripe's footer and the row
 // indexes and bloom filters pruning needs. A parallel worker plans its
 // share of the stripe instead (planPart).
-func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
+func (br *executor) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	if br.part != nil {
 		return br.planPart(i)
 	}
@@ -824,7 +801,7 @@ func (br *BatchReader) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, p
 
 // planStripeAt is planFor for a serial scan, adding what it reads to the
 // row indexes held.
-func (br *BatchReader) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
+func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	meta, ix, in, err := br.pruneStripe(i)
 	if err != nil || meta == nil {
 		return nil, nil, nil, planInput{}, err
@@ -860,7 +837,7 @@ func (br *BatchReader) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMe
 // when they do not rule it out (a nil meta, counted as skipped), reads its
 // footer and the row indexes and bloom filters of the predicate columns,
 // and returns what planStripe decides from, with the row groups kept.
-func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, error) {
+func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, error) {
 	r := br.r
 	if br.sarg != nil && r.HasStripeStatistics() {
 		src := &levelSource{r: r, stripe: i}
@@ -896,7 +873,7 @@ func (br *BatchReader) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput,
 
 // loadStripe fetches the plan's first reads and starts the column readers
 // on the stripe.
-func (br *BatchReader) loadStripe(meta *stripeMeta) error {
+func (br *executor) loadStripe(meta *stripeMeta) error {
 	r := br.r
 	i := meta.index
 	br.cur.sio = br.newStripeIO(br.cur.plan)
@@ -961,7 +938,7 @@ func (br *BatchReader) loadStripe(meta *stripeMeta) error {
 
 // holdDecompression charges one decompression block for each of streams
 // more compressed streams of the stripe.
-func (br *BatchReader) holdDecompression(streams int) error {
+func (br *executor) holdDecompression(streams int) error {
 	n := br.held.decomp + int64(streams)*int64(br.r.tail.BlockSize)
 	stripe := br.cur.plan.stripe
 	return br.mem.set(&br.held.decomp, n, func() string {
@@ -971,7 +948,7 @@ func (br *BatchReader) holdDecompression(streams int) error {
 
 // holdVectors charges the fixed-width part of n batches (up to 16 bytes per
 // row and selected column) to the scan's memory budget.
-func (br *BatchReader) holdVectors(n int) error {
+func (br *executor) holdVectors(n int) error {
 	cols := 0
 	for _, sel := range br.selected {
 		if sel {

@@ -30,7 +30,7 @@ type colGroups struct {
 
 // setupColumns prepares column-parallel decoding when it is asked for and
 // the root is a struct of at least two fields.
-func (br *BatchReader) setupColumns() error {
+func (br *executor) setupColumns() error {
 	sr, ok := br.root.(*structReader)
 	if !ok || br.cfg.colPar < 2 || len(sr.fields) < 2 {
 		return nil
@@ -54,7 +54,7 @@ func (br *BatchReader) setupColumns() error {
 
 // fieldCtx returns the stripe context field i is started with: the
 // reader's own for group 0, otherwise a copy with the group's decompressor.
-func (br *BatchReader) fieldCtx(i int) *stripeCtx {
+func (br *executor) fieldCtx(i int) *stripeCtx {
 	cg := br.cols
 	if cg == nil || cg.group[i] == 0 {
 		return &br.cur.ctx
@@ -66,7 +66,7 @@ func (br *BatchReader) fieldCtx(i int) *stripeCtx {
 }
 
 // dealColumns assigns the fields to groups for the stripe meta describes.
-func (br *BatchReader) dealColumns(meta *stripeMeta) {
+func (br *executor) dealColumns(meta *stripeMeta) {
 	cg := br.cols
 	if cg == nil {
 		return
@@ -113,7 +113,7 @@ func maxColumn(c columnReader) int {
 // nextFields decodes n rows of the fields pick accepts into b, spreading
 // the groups over goroutines. It returns the error of the first failing
 // field in field order.
-func (br *BatchReader) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
+func (br *executor) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
 	sr := br.root.(*structReader)
 	cg := br.cols
 	if cg == nil {

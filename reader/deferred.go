@@ -30,7 +30,7 @@ type deferred struct {
 
 // setupDeferred decides whether exact filtering may defer fields: those
 // without a predicate column, when the root is a struct.
-func (br *BatchReader) setupDeferred() {
+func (br *executor) setupDeferred() {
 	sr, ok := br.root.(*structReader)
 	if !ok || br.flt.matcher == nil {
 		return
@@ -57,11 +57,11 @@ func (br *BatchReader) setupDeferred() {
 }
 
 // deferredLoaded reports whether every field is ready for the current run.
-func (br *BatchReader) deferredLoaded() bool { return br.def == nil || br.def.loaded }
+func (br *executor) deferredLoaded() bool { return br.def == nil || br.def.loaded }
 
 // notLoaded reports whether c is a deferred field not loaded in this run
 // (seekColumns leaves it alone).
-func (br *BatchReader) notLoaded(c columnReader) bool {
+func (br *executor) notLoaded(c columnReader) bool {
 	if br.def == nil || br.def.loaded {
 		return false
 	}
@@ -79,7 +79,7 @@ func (br *BatchReader) notLoaded(c columnReader) bool {
 
 // loadDeferred fetches the deferred fields' pieces for the current run and
 // brings them to the row the predicate columns are at.
-func (br *BatchReader) loadDeferred() error {
+func (br *executor) loadDeferred() error {
 	d := br.def
 	k := br.cur.run - 1
 	if k < 0 {
@@ -154,7 +154,7 @@ func (br *BatchReader) loadDeferred() error {
 // stripe's plan left pending and plans their streams (planDeferred), at
 // their first match in the stripe: a stripe whose kept row groups hold no
 // matching row never reads them.
-func (br *BatchReader) planDeferredColumns(sr *structReader) error {
+func (br *executor) planDeferredColumns(sr *structReader) error {
 	p := br.cur.plan
 	if len(p.pending) == 0 {
 		return nil

@@ -312,7 +312,7 @@ type evolution struct {
 }
 
 // newEvolved starts a scan of the file through read schema cfg.readSchema.
-func (r *Reader) newEvolved(cfg scanConfig) (*BatchReader, error) {
+func (r *Reader) newEvolved(cfg scanConfig) (scanner, *orc.Schema, error) {
 	read := cfg.readSchema
 	if !cfg.byPosition && read.String() == r.tail.Schema.String() {
 		// The file has the read schema: a plain scan, with nothing to
@@ -320,6 +320,17 @@ func (r *Reader) newEvolved(cfg scanConfig) (*BatchReader, error) {
 		cfg.readSchema = nil
 		return r.newScan(cfg)
 	}
+	ev, err := r.newEvolution(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ev, ev.out, nil
+}
+
+// newEvolution makes the conversion of the file's columns to cfg's read
+// schema, over a scan of those columns.
+func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
+	read := cfg.readSchema
 	root, err := mapType(read, r.tail.Schema, "", cfg.byPosition)
 	if err != nil {
 		return nil, err
@@ -397,11 +408,11 @@ func (r *Reader) newEvolved(cfg scanConfig) (*BatchReader, error) {
 	icfg.columns, icfg.allCols = files, false
 	icfg.where = where
 	icfg.filter = cfg.filter && exact && where != nil
-	inner, err := r.newScan(icfg)
+	inner, innerSchema, err := r.newScan(icfg)
 	if err != nil {
 		return nil, err
 	}
-	ev.inner = inner
+	ev.inner = &BatchReader{scan: inner, schema: innerSchema, batchSize: icfg.batchSize, ctx: icfg.ctx}
 	if ev.matcher != nil {
 		ev.paths = map[int][]int{}
 		ev.vecs = sarg.ColumnVectors{}
@@ -409,8 +420,7 @@ func (r *Reader) newEvolved(cfg scanConfig) (*BatchReader, error) {
 			ev.paths[col] = pathIn(read, sel, col)
 		}
 	}
-	br := &BatchReader{r: r, cfg: inner.cfg, schema: ev.out, evo: ev, done: inner.done}
-	return br, nil
+	return ev, nil
 }
 
 // anyMapped reports whether some field below a struct conversion has a file
@@ -675,12 +685,12 @@ func (ev *evolution) innerBatch(b *orc.Batch) *orc.Batch {
 	ib := &orc.Batch{Schema: is, Cols: make([]orc.Vector, len(is.Children))}
 	for i, k := range ev.top.kids {
 		if j := ev.top.inner[i]; j >= 0 {
-			ib.Cols[j] = innerVector(k, b.Cols[i], is.Children[j], ev.inner.cfg.batchSize)
+			ib.Cols[j] = innerVector(k, b.Cols[i], is.Children[j], ev.inner.batchSize)
 		}
 	}
 	for j, c := range ib.Cols {
 		if c == nil { // a file column no read column asked for
-			ib.Cols[j] = orc.NewVector(is.Children[j], ev.inner.cfg.batchSize)
+			ib.Cols[j] = orc.NewVector(is.Children[j], ev.inner.batchSize)
 		}
 	}
 	if len(ev.order) >= 8 { // a caller cycling through many batches
@@ -964,10 +974,20 @@ func fillNulls(v orc.Vector, rows int) {
 
 // stats returns the scan statistics: the inner scan's, with the rows this
 // layer's filter removed.
-func (ev *evolution) stats() ScanStats {
+func (ev *evolution) scanStats() ScanStats {
 	st := ev.inner.Stats()
 	if ev.matcher != nil {
 		st.RowsReturned = ev.rows
 	}
 	return st
 }
+
+// explainText returns the inner scan's explain.
+func (ev *evolution) explainText() string { return ev.inner.Explain() }
+
+// interrupt closes the inner scan, which stops it.
+func (ev *evolution) interrupt() { ev.inner.Close() }
+
+// release has nothing of its own to give back (interrupt closed the inner
+// scan).
+func (ev *evolution) release() { ev.inner.Close() }

@@ -14,3 +14,6 @@ func SetChunkRows(n int) (restore func()) {
 
 // RaceEnabled says the tests run under the race detector.
 const RaceEnabled = raceEnabled
+
+// exec returns the executor of a serial scan, for tests of its internals.
+func (br *BatchReader) exec() *executor { return br.scan.(*executor) }

@@ -201,7 +201,7 @@ type stripeIO struct {
 }
 
 // newStripeIO makes the fetches of a plan's streams.
-func (br *BatchReader) newStripeIO(p *stripePlan) *stripeIO {
+func (br *executor) newStripeIO(p *stripePlan) *stripeIO {
 	s := &stripeIO{plan: p, fetches: make([]*streamFetch, len(p.streams)), byKey: make(map[streamKey]*streamFetch, len(p.streams))}
 	for i := range p.streams {
 		f := &streamFetch{r: br.io, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.bufs}
@@ -215,7 +215,7 @@ func (br *BatchReader) newStripeIO(p *stripePlan) *stripeIO {
 // the deferred ones, hands each stream its first piece and points the
 // opened streams at it. start says the deferred columns start with this
 // read (their whole streams are read too).
-func (br *BatchReader) prefetch(s *stripeIO, i int, deferred, start bool) error {
+func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	p := s.plan
 	reads := p.reads[i]
 	if deferred {
@@ -426,7 +426,7 @@ func (l *bufList) release() {
 // is given back once all have.
 //
 // It returns the requests scheduled, for explain.
-func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) []string {
+func (br *executor) scheduleStripe(p *stripePlan, extra []span, readers int) []string {
 	remote := br.io.prefetching()
 	spans := extra
 	for _, sp := range p.streams {
@@ -451,7 +451,7 @@ func (br *BatchReader) scheduleStripe(p *stripePlan, extra []span, readers int) 
 
 // scheduleFooter schedules the footer of the first stripe from i on that
 // the scan reads, tagged with its stripe.
-func (br *BatchReader) scheduleFooter(i int) {
+func (br *executor) scheduleFooter(i int) {
 	stripes := br.r.tail.Footer.GetStripes()
 	for ; i < len(stripes) && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
 		if !br.inRange(i) {
@@ -469,7 +469,7 @@ func (br *BatchReader) scheduleFooter(i int) {
 // scheduleShared schedules a stripe that parallel workers share: the plan
 // of the whole stripe's kept row groups, which the workers' plans for
 // their chunks divide, with the extra spans.
-func (br *BatchReader) scheduleShared(ss *sharedStripe, extra []span, workers int) error {
+func (br *executor) scheduleShared(ss *sharedStripe, extra []span, workers int) error {
 	p, err := planStripe(ss.in)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func WithContext(ctx context.Context) ScanOption {
 }
 
 // ctxErr returns the scan context's error, or nil.
-func (br *BatchReader) ctxErr() error {
+func (br *executor) ctxErr() error {
 	if br.cfg.ctx == nil {
 		return nil
 	}

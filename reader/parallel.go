@@ -49,13 +49,13 @@ type parItem struct {
 }
 
 type parWorker struct {
-	br   *BatchReader
+	br   *executor
 	out  chan parItem
 	free chan *orc.Batch
 }
 
 type parallel struct {
-	owner   *BatchReader
+	owner   *executor
 	workers []*parWorker
 	stripes int
 	cur     int // global number of the chunk being returned
@@ -91,7 +91,7 @@ type part struct {
 
 // newParallel makes owner the coordinator of cfg.parallel workers, each an
 // executor of its own sharing owner's memory budget and I/O scheduler.
-func (r *Reader) newParallel(owner *BatchReader) (*BatchReader, error) {
+func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	n := owner.cfg.parallel
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
@@ -124,8 +124,7 @@ func (r *Reader) newParallel(owner *BatchReader) (*BatchReader, error) {
 		p.wg.Add(1)
 		go p.run(w, pw)
 	}
-	owner.par = p
-	return owner, nil
+	return p, nil
 }
 
 // workerDepth is how many batches a worker may have decoded ahead: a chunk
@@ -207,7 +206,7 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 		case <-p.stop:
 			return false
 		}
-		err := br.Next(b)
+		err := br.next(b)
 		if err == io.EOF {
 			pw.free <- b
 			break
@@ -238,7 +237,7 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 }
 
 // publish records a worker's statistics for Stats.
-func (p *parallel) publish(w int, br *BatchReader) {
+func (p *parallel) publish(w int, br *executor) {
 	p.mu.Lock()
 	p.stats[w] = br.statsNow()
 	p.mu.Unlock()
@@ -246,7 +245,7 @@ func (p *parallel) publish(w int, br *BatchReader) {
 
 // prepare returns stripe s's shared pruning, computing it with br's
 // readers when br is the first worker there.
-func (p *parallel) prepare(br *BatchReader, s int) *sharedStripe {
+func (p *parallel) prepare(br *executor, s int) *sharedStripe {
 	p.mu.Lock()
 	ss := p.shared[s]
 	if ss == nil {
@@ -270,7 +269,7 @@ func (p *parallel) pass(s int) {
 }
 
 // pruneShared prunes stripe s for all n workers and cuts it into chunks.
-func (br *BatchReader) pruneShared(ss *sharedStripe, s, n int) (err error) {
+func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
 		return err
 	}
@@ -387,7 +386,7 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 }
 
 // planPart plans a worker's share of stripe i from the shared pruning.
-func (br *BatchReader) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
+func (br *executor) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	pt := br.part
 	ss := pt.ss
 	in := ss.in
@@ -404,7 +403,7 @@ func (br *BatchReader) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, 
 }
 
 // inRange reports whether stripe s lies in the scan's WithRange.
-func (br *BatchReader) inRange(s int) bool {
+func (br *executor) inRange(s int) bool {
 	c := br.cfg
 	if !c.rangeOn {
 		return true
@@ -500,27 +499,22 @@ func (p *parallel) sum() ScanStats {
 	return t
 }
 
-// Close stops a scan early, releasing its goroutines (WithParallelism) and
-// buffers. It is safe to call at any time, more than once and from any
-// goroutine: a Next running meanwhile returns after the batch it is
-// decoding, and every Next after Close returns io.EOF.
-func (br *BatchReader) Close() error {
-	br.closed.Store(true)
-	if br.io != nil { // nil for a schema evolution's outer reader
-		br.io.close() // wakes a Next waiting for a read
+// scanStats adds up the workers' statistics.
+func (p *parallel) scanStats() ScanStats { return p.sum() }
+
+// explainText is empty: a scan recording explain is never parallel.
+func (p *parallel) explainText() string { return "" }
+
+// interrupt stops the workers and wakes reads waiting on the scheduler.
+func (p *parallel) interrupt() {
+	p.owner.io.close()
+	p.close()
+}
+
+// release gives back what the scan holds; next returns io.EOF from now.
+func (p *parallel) release() {
+	if p.err == nil {
+		p.err = io.EOF
 	}
-	if br.evo != nil {
-		br.evo.inner.Close()
-	}
-	if br.par != nil {
-		br.par.close() // wakes a Next waiting for a worker
-	}
-	br.mu.Lock()
-	defer br.mu.Unlock()
-	if br.par != nil && br.par.err == nil {
-		br.par.err = io.EOF
-	}
-	br.done = true
-	br.releaseBytes()
-	return nil
+	p.owner.release()
 }

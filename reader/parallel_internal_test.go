@@ -64,7 +64,7 @@ func TestSplitStripe(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := &sharedStripe{}
-	if err := br.pruneShared(ss, 0, 2); err != nil {
+	if err := br.exec().pruneShared(ss, 0, 2); err != nil {
 		t.Fatal(err)
 	}
 	if ss.k == 0 || len(ss.chunks) < 2 {
@@ -77,7 +77,7 @@ func TestSplitStripe(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.pruneShared(ss, 0, 2); err != nil {
+		if err := br.exec().pruneShared(ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		if !aligned {

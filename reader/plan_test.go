@@ -60,7 +60,7 @@ func TestPlanFiles(t *testing.T) {
 				b.WriteString("where " + c.where + "\n")
 			}
 			for i := range r.Stripes() {
-				p, ix, _, in, err := br.planFor(i)
+				p, ix, _, in, err := br.exec().planFor(i)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,7 +71,7 @@ func TestPlanFiles(t *testing.T) {
 				b.WriteString(p.String())
 				if len(p.pending) > 0 {
 					// As at the stripe's first match.
-					if err := br.readIndex(ix, p.pending, false); err != nil {
+					if err := br.exec().readIndex(ix, p.pending, false); err != nil {
 						t.Fatal(err)
 					}
 					in.entries = ix.entries

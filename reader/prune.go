@@ -244,7 +244,7 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 // readIndex reads and decodes the ROW_INDEX (and, when bloom is set and
 // usable, BLOOM_FILTER_UTF8) streams of the given columns into ix, and
 // in the same reads the ROW_INDEX streams of the columns of also.
-func (br *BatchReader) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
+func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
 	r, meta := br.r, ix.meta
 	type want struct {
 		key streamKey
@@ -336,7 +336,7 @@ type groupRun struct {
 // the predicate's, and the structs above them, whose statistics say where
 // a struct has no null row (so its fields' own counts are all there is) or
 // none but nulls (so its fields are NULL on every row).
-func (br *BatchReader) pruneColumns() []int {
+func (br *executor) pruneColumns() []int {
 	if br.pruneCols != nil {
 		return br.pruneCols
 	}
@@ -361,14 +361,14 @@ func (br *BatchReader) pruneColumns() []int {
 
 // pruneGroups evaluates the predicate on every row group of a stripe and
 // returns the index read for it with the groups kept.
-func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
+func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
 	ix = newStripeIndex(br.r, meta)
 	groups := ix.groups
 	// Over a network the other selected columns' row indexes come in the
 	// same read: a plan that seeks needs them, and a round trip costs
 	// more than their bytes.
 	var also []int
-	if br.io.likelyRemote() {
+	if br.io.prefetching() {
 		for col, sel := range br.selected {
 			if sel {
 				also = append(also, col)
@@ -412,7 +412,7 @@ func (br *BatchReader) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bo
 
 // seekColumns positions the readers under root at row group g, skipping
 // those for which skip returns true (with their subtrees).
-func (br *BatchReader) seekColumns(ix *stripeIndex, g int, root columnReader, skip func(columnReader) bool) error {
+func (br *executor) seekColumns(ix *stripeIndex, g int, root columnReader, skip func(columnReader) bool) error {
 	var pp format.PositionProvider
 	var walk func(c columnReader) error
 	walk = func(c columnReader) error {
@@ -442,7 +442,7 @@ func (br *BatchReader) seekColumns(ix *stripeIndex, g int, root columnReader, sk
 }
 
 // explainGroup records one row group's leaf values and decision.
-func (br *BatchReader) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
+func (br *executor) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
 	decision := "read"
 	if !tv.IsNeeded() {
 		decision = "skip"

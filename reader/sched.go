@@ -26,9 +26,9 @@ package reader
 // answer within readFast of their size's transfer time (a local file, the
 // page cache), readAt reads straight into the caller's buffer as before
 // and nothing is held ahead. Over a network two slow reads in a row (the
-// tail's read by Open counting as one) turn prefetching on for the rest of
-// the scan; after one slow read (a network, or a local file's page fault
-// storm) requests go out ahead until a fast read.
+// tail's read by Open counting as one), or one small read taking a round
+// trip's 8 ms, turn prefetching on for the rest of the scan; one slow read
+// of a local file (a page fault storm, a busy machine) does not.
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -57,8 +57,13 @@ const (
 // 2 GB/s and still count as local.
 var readFast = 2 * time.Millisecond
 
-// slowStreak is how many slow reads in a row show a network.
-const slowStreak = 2
+// slowStreak is how many slow reads in a row show a network; one read of
+// at most 1 MiB taking roundTrip or more (an object store's round trip; a
+// local file's page cache answers in microseconds) shows it alone.
+const (
+	slowStreak = 2
+	roundTrip  = 8 * time.Millisecond
+)
 
 // schedConfig is what the scheduler takes from the scan's options.
 type schedConfig struct {
@@ -298,6 +303,18 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	return shown
 }
 
+// issuedLocked reports whether a request overlapping [off, off+n) was
+// issued.
+func (s *ioSched) issuedLocked(off, n int64) bool {
+	i := sort.Search(len(s.blocks), func(i int) bool { return s.blocks[i].off+s.blocks[i].n > off })
+	for ; i < len(s.blocks) && s.blocks[i].off < off+n; i++ {
+		if s.blocks[i].issued {
+			return true
+		}
+	}
+	return false
+}
+
 // coveredLocked reports whether scheduled blocks cover [off, off+n).
 func (s *ioSched) coveredLocked(off, n int64) bool {
 	for end := off + n; off < end; {
@@ -366,7 +383,7 @@ func (s *ioSched) nextBlockLocked(off int64) *ioBlock {
 
 // pumpLocked issues queued requests while the bounds allow.
 func (s *ioSched) pumpLocked() {
-	for len(s.queue) > 0 && s.aheadLocked() && !s.closed && s.running < s.cfg.inFlight {
+	for len(s.queue) > 0 && s.slow && !s.closed && s.running < s.cfg.inFlight {
 		b := s.queue[0]
 		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
 			return
@@ -417,7 +434,7 @@ func (s *ioSched) noteLocked(took time.Duration, n int64) {
 		return
 	}
 	s.streak++
-	s.slow = s.streak >= slowStreak
+	s.slow = s.streak >= slowStreak || n <= 1<<20 && took >= roundTrip
 }
 
 // slowRead reports whether a read of n bytes that took took shows the
@@ -460,22 +477,6 @@ func (s *ioSched) prefetching() bool {
 	return s.slow
 }
 
-// aheadLocked reports whether scheduled requests go out ahead of the
-// reads that need them: over a network, and after a slow read until a
-// fast one (a slow local read costs a little memory ahead, no more).
-func (s *ioSched) aheadLocked() bool {
-	return s.slow || s.streak > 0 && s.cfg.prefetch > 0
-}
-
-// likelyRemote reports whether the file is read over a network, or its
-// last read suggests so: for choices that cost a few bytes when wrong
-// (reading every column's row index with the predicate's).
-func (s *ioSched) likelyRemote() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.slow || s.streak > 0
-}
-
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
 // fills p with the file's bytes at off, from scheduled requests where
 // they cover them.
@@ -496,9 +497,14 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
-		if schedDebug {
-			nb := s.nextBlockLocked(off)
-			fmt.Printf("readAt %d+%d found=%v next=%v blocks=%d\n", off, len(p), b != nil, nb != nil && nb.off < off+int64(len(p)), len(s.blocks))
+		if !s.slow && !s.issuedLocked(off, int64(len(p))) {
+			// Not reading ahead: one read straight into p, whatever
+			// scheduled requests it spans.
+			s.consumeLocked(off, int64(len(p)))
+			s.st.requests++
+			s.st.bytes += int64(len(p))
+			s.mu.Unlock()
+			return s.direct(p, off)
 		}
 		if b != nil && !s.coveredLocked(off, int64(len(p))) {
 			// Partly scheduled: one read of the whole range serves better
@@ -524,7 +530,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		}
 		n := min(int64(len(p)), b.off+b.n-off)
 		if !b.issued {
-			if !s.aheadLocked() {
+			if !s.slow {
 				// Not prefetching: read straight into p.
 				b.readLocked(off, n)
 				s.st.requests++
@@ -562,8 +568,6 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 	}
 	return nil
 }
-
-var schedDebug = false
 
 // errSchedClosed is what reads return once the scan is closed.
 var errSchedClosed = errors.New("orc: the scan is closed")

@@ -267,14 +267,15 @@ type slowFirst struct {
 
 func (f *slowFirst) ReadAt(p []byte, off int64) (int, error) {
 	if f.first.CompareAndSwap(false, true) {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	return f.slowFile.ReadAt(p, off)
 }
 
 // TestSchedTurnsOnWithLatency reads a file whose reads all wait 5 ms (a
 // network): prefetching starts after two; a local file whose first read
-// stalls once reads ahead until its next fast read, then as asked.
+// stalls (for less than a round trip) once keeps reading as asked; a file
+// whose reads take a round trip prefetches after one.
 func TestSchedTurnsOnWithLatency(t *testing.T) {
 	read := func(s *ioSched, n int) {
 		t.Helper()
@@ -293,23 +294,19 @@ func TestSchedTurnsOnWithLatency(t *testing.T) {
 	if !remote.prefetching() || remote.stats().prefetched == 0 {
 		t.Errorf("5 ms reads: %v, prefetching %v", remote.stats(), remote.prefetching())
 	}
-	// One stalled read sends out at most a round of requests ahead (until
-	// the next fast read), and does not make the scan remote.
-	local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(4 << 20), failAt: -1}}, cfg, nil)
+	// One read stalled for less than a round trip does not make the
+	// scan remote.
+	local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(2 << 20), failAt: -1}}, cfg, nil)
 	defer local.close()
 	read(local, 3)
-	ahead := local.stats().prefetched
-	if local.prefetching() || ahead > cfg.inFlight {
+	if local.prefetching() || local.stats().prefetched != 0 {
 		t.Errorf("a local file with one stalled read: %v, prefetching %v", local.stats(), local.prefetching())
 	}
-	local.schedule(1, []span{{off: 2 << 20, n: 2 << 20, end: 1}})
-	p := make([]byte, 64<<10)
-	for off := int64(2 << 20); off < 4<<20; off += int64(len(p)) {
-		if err := local.readAt(p, off); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if st := local.stats(); st.prefetched != ahead {
-		t.Errorf("a local file, fast again: %d more requests ahead", st.prefetched-ahead)
+	// One read taking a round trip does.
+	far := newIOSched(&slowFile{data: testData(2 << 20), latency: 2 * roundTrip, failAt: -1}, cfg, nil)
+	defer far.close()
+	read(far, 2)
+	if !far.prefetching() {
+		t.Errorf("a read of %v: %v, not prefetching", 2*roundTrip, far.stats())
 	}
 }
