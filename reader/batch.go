@@ -713,11 +713,8 @@ func (br *executor) startStripe(i int) error {
 		return nil
 	}
 	br.cur.plan, br.cur.ix, br.cur.run = p, ix, 0
-	if err := br.loadStripe(meta); err != nil {
-		return err
-	}
-	br.planAhead()
-	return nil
+	br.planAhead() // before waiting for this stripe's first bytes
+	return br.loadStripe(meta)
 }
 
 // plannedStripe is a stripe planned before its turn (planAhead), or the
@@ -777,11 +774,8 @@ func (br *executor) startPlanned(a *plannedStripe) error {
 	_ = br.mem.set(&br.held.index, a.index, nil) // the stripe before lets go of its indexes
 	br.cur.pin = a.in
 	br.cur.plan, br.cur.ix, br.cur.run = a.plan, a.ix, 0
-	if err := br.loadStripe(a.meta); err != nil {
-		return err
-	}
-	br.planAhead()
-	return nil
+	br.planAhead() // before waiting for this stripe's first bytes
+	return br.loadStripe(a.meta)
 }
 
 // planFor prunes stripe i with its statistics and row indexes and plans

@@ -450,21 +450,34 @@ func (br *executor) scheduleStripe(p *stripePlan, extra []span, readers int) []s
 }
 
 // scheduleFooter schedules the footer of the first stripe from i on that
-// the scan reads, tagged with its stripe.
+// the scan reads, tagged with its stripe; over a network, the footers of
+// the next footersAhead stripes whose statistics do not rule them out, so
+// that each stripe's first read is not a round trip of its own.
 func (br *executor) scheduleFooter(i int) {
 	stripes := br.r.tail.Footer.GetStripes()
-	for ; i < len(stripes) && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
+	limit := 1
+	if br.io.prefetching() {
+		limit = footersAhead
+	}
+	for ; i < len(stripes) && limit > 0 && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
 		if !br.inRange(i) {
+			continue
+		}
+		if limit > 1 && br.sarg != nil && br.r.HasStripeStatistics() && !br.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded() {
 			continue
 		}
 		info := stripeInfo(i, stripes[i])
 		if info.FooterLength <= 0 || info.FooterLength > br.r.cfg.maxStripeFooter {
 			return
 		}
-		br.io.schedule(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1}})
-		return
+		br.io.scheduleNew(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1}})
+		limit--
 	}
 }
+
+// footersAhead is how many stripe footers a scan reading ahead schedules
+// beyond the stripe it plans.
+const footersAhead = 8
 
 // scheduleShared schedules a stripe that parallel workers share: the plan
 // of the whole stripe's kept row groups, which the workers' plans for

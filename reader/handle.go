@@ -2,7 +2,6 @@ package reader
 
 import (
 	"context"
-	"errors"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -24,8 +23,10 @@ type BatchReader struct {
 	batchSize int
 	ctx       context.Context // WithContext, or nil
 	err       error           // the scan's error, returned from then on
+	released  bool            // the scan gave back what it held
 	// Close may come from another goroutine: it sets closed, which Next
-	// checks first, interrupts the scan, and takes mu, which Next holds.
+	// checks first, and interrupts the scan; whichever of Close and a
+	// running Next holds mu last gives back the scan's buffers.
 	mu     sync.Mutex
 	closed atomic.Bool
 }
@@ -36,8 +37,8 @@ type scanner interface {
 	next(b *orc.Batch) error
 	scanStats() ScanStats
 	explainText() string
-	// interrupt stops the scan from any goroutine: its goroutines end and
-	// reads waiting for bytes return.
+	// interrupt stops the scan from any goroutine, without waiting: its
+	// goroutines end and reads waiting for bytes read ahead return.
 	interrupt()
 	// release gives back what the scan holds, with mu held: it is over.
 	release()
@@ -71,7 +72,16 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 		return io.EOF
 	}
 	br.mu.Lock()
-	defer br.mu.Unlock()
+	err := br.nextLocked(b)
+	br.mu.Unlock()
+	if br.closed.Load() {
+		br.tryRelease() // Close came meanwhile
+	}
+	return err
+}
+
+// nextLocked is Next with mu held.
+func (br *BatchReader) nextLocked(b *orc.Batch) error {
 	if br.err != nil {
 		return br.err
 	}
@@ -88,8 +98,8 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 	err := br.scan.next(b)
 	switch {
 	case err == nil || err == io.EOF:
-	case br.closed.Load() && errors.Is(err, errSchedClosed):
-		err = io.EOF // Close stopped a read this batch waited for
+	case br.closed.Load():
+		err = io.EOF // closed meanwhile: Close stopped the read, or it no longer matters
 	default:
 		br.err = err
 	}
@@ -98,14 +108,25 @@ func (br *BatchReader) Next(b *orc.Batch) error {
 
 // Close stops a scan early, releasing its goroutines (WithParallelism) and
 // buffers. It is safe to call at any time, more than once and from any
-// goroutine: a Next running meanwhile returns after the batch it is
-// decoding (or at once, when it waits for bytes), and every Next after
-// Close returns io.EOF.
+// goroutine, and returns at once: a Next running meanwhile returns after
+// the batch it is decoding (at once when it waits for bytes the scan reads
+// ahead; when the read it waits for ends otherwise) and gives back the
+// buffers then, and every Next after Close returns io.EOF.
 func (br *BatchReader) Close() error {
 	br.closed.Store(true)
 	br.scan.interrupt()
-	br.mu.Lock()
-	defer br.mu.Unlock()
-	br.scan.release()
+	br.tryRelease()
 	return nil
+}
+
+// tryRelease gives back what the scan holds, unless a Next is running: it
+// does so as it returns.
+func (br *BatchReader) tryRelease() {
+	if br.mu.TryLock() {
+		if !br.released {
+			br.released = true
+			br.scan.release()
+		}
+		br.mu.Unlock()
+	}
 }

@@ -14,6 +14,9 @@ func readFull(r io.ReaderAt, buf []byte, off int64) error {
 	if n == len(buf) {
 		return nil
 	}
+	if _, ok := r.(*ioSched); ok {
+		return err // said already by the scheduler's own readFull
+	}
 	if err == nil || errors.Is(err, io.EOF) {
 		return &orc.CorruptError{Offset: off + int64(n), Stripe: -1, Column: -1,
 			Msg: fmt.Sprintf("file ends after %d of %d bytes read at %d", n, len(buf), off)}

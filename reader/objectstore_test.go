@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -237,8 +238,9 @@ var debugRanges = false
 // TestObjectStoreFailureAndStall serves a file whose last stripe's data
 // fails, then one whose last stripe's data never comes: the scan returns
 // every row before the failed bytes and then the error (never later
-// rows), and a Close from another goroutine ends a scan waiting on a
-// stalled request at once.
+// rows); Close from another goroutine returns at once, ends a scan
+// reading ahead (the server is 10 ms away) at once, and one reading as
+// the decoder asks (WithPrefetch(0)) when its stalled read ends.
 func TestObjectStoreFailureAndStall(t *testing.T) {
 	data := storeTable(t, 200_000)
 	local, err := reader.Open(bytes.NewReader(data), int64(len(data)))
@@ -248,9 +250,11 @@ func TestObjectStoreFailureAndStall(t *testing.T) {
 	last := local.Stripes()[len(local.Stripes())-1]
 	bad := last.Offset + last.IndexLength + last.DataLength/2 // inside the last stripe's data
 	var stall atomic.Bool
+	var latency atomic.Int64
+	latency.Store(int64(10 * time.Millisecond))
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(3 * time.Millisecond)
+		time.Sleep(time.Duration(latency.Load()))
 		var a, b int64
 		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &a, &b); err == nil && a <= bad && bad <= b {
 			if stall.Load() {
@@ -258,6 +262,7 @@ func TestObjectStoreFailureAndStall(t *testing.T) {
 				case <-release:
 				case <-r.Context().Done():
 				}
+				http.Error(w, "stalled", http.StatusServiceUnavailable)
 				return
 			}
 			http.Error(w, "gone", http.StatusForbidden)
@@ -267,7 +272,9 @@ func TestObjectStoreFailureAndStall(t *testing.T) {
 		http.ServeContent(w, r, "f.orc", time.Unix(1e9, 0), bytes.NewReader(data))
 	}))
 	defer srv.Close()
-	defer close(release)
+	var once sync.Once
+	unstall := func() { once.Do(func() { close(release) }) }
+	defer unstall() // before srv.Close, which waits for the stalled handlers
 	open := func() *reader.Reader {
 		f, err := httpfile.Open(context.Background(), srv.URL+"/f.orc", httpfile.WithRetries(0))
 		if err != nil {
@@ -304,30 +311,50 @@ func TestObjectStoreFailureAndStall(t *testing.T) {
 			t.Errorf("parallelism %d: %d rows then %v; want the %d rows before the last stripe or more, then the error", par, rows, scanErr, before)
 		}
 	}
-	// A stalled request: Close wakes the scan.
+	// A stalled request: Close returns at once and the scan ends.
 	stall.Store(true)
-	br, err := open().NewBatchReader(reader.WithBatchSize(1000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		b := br.NewBatch()
-		for {
-			if err := br.Next(b); err != nil {
-				done <- err
-				return
+	for _, remote := range []bool{true, false} {
+		opts := []reader.ScanOption{reader.WithBatchSize(1000)}
+		if !remote {
+			opts = append(opts, reader.WithPrefetch(0)) // reading as the decoder asks
+		}
+		r := open()
+		br, err := r.NewBatchReader(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			b := br.NewBatch()
+			for {
+				if err := br.Next(b); err != nil {
+					done <- err
+					return
+				}
 			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		start := time.Now()
+		br.Close()
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("remote %v: Close took %v", remote, took)
 		}
-	}()
-	time.Sleep(300 * time.Millisecond)
-	br.Close()
-	select {
-	case err := <-done:
-		if err != io.EOF {
-			t.Errorf("Next after Close: %v, want io.EOF", err)
+		if !remote {
+			// Reading as asked, the scan waits in the file's ReadAt.
+			select {
+			case err := <-done:
+				t.Fatalf("the scan ended (%v) before its stalled read", err)
+			case <-time.After(100 * time.Millisecond):
+			}
+			unstall() // this stall, and the first scan's, abandoned but still waiting
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not end a scan waiting on a stalled request")
+		select {
+		case err := <-done:
+			if err != io.EOF {
+				t.Errorf("remote %v: Next after Close: %v, want io.EOF", remote, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("remote %v: the scan did not end after Close", remote)
+		}
 	}
 }

@@ -124,7 +124,7 @@ func (c scanConfig) sched(slow bool) schedConfig {
 // where each request waits 10-50 ms for its first byte, several in flight
 // hide that wait. Parallel workers (WithParallelism) share them; a read
 // the decoder waits for starts at once, so each goroutine waiting may add
-// one more. Default 8; 1 to 64.
+// one more. Default 16; 1 to 64.
 func WithMaxReadsInFlight(n int) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1 || n > 64 {
@@ -158,7 +158,7 @@ func WithMaxReadSize(n int64) ScanOption {
 // the decoder waits for starts whatever the bound). Reading ahead starts
 // only once the file shows a network's latency (two reads in a row, Open's
 // tail read among them, taking over 2 ms beyond their transfer time at
-// 2 GB/s): a local file is read as the decoder asks, one read at a time,
+// 125 MB/s, or one small read taking 8 ms): a local file is read as the decoder asks, one read at a time,
 // holding nothing ahead.
 // The bytes read ahead come on top of what WithMaxScanMemory caps, and
 // are at most a quarter of it: a scan holds at most 1.25 times

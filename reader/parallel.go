@@ -78,7 +78,8 @@ type sharedStripe struct {
 	ix     *stripeIndex
 	in     planInput // for the whole stripe, with the kept groups
 	chunks []groupRun
-	k      int // row groups per chunk; 0: one chunk, the whole stripe
+	k      int   // row groups per chunk; 0: one chunk, the whole stripe
+	charge int64 // its row indexes' bytes in the memory budget
 	passed atomic.Int32
 }
 
@@ -155,6 +156,17 @@ func (p *parallel) run(w int, pw *parWorker) {
 			}
 			return
 		}
+		if br.io.prefetching() {
+			// Over a network the next stripe is pruned and scheduled
+			// now, so its bytes follow this one's (an error waits for its
+			// turn there).
+			for t := s + 1; t < p.stripes; t++ {
+				if br.inRange(t) {
+					p.prepare(br, t)
+					break
+				}
+			}
+		}
 		var mine []int
 		for c := range ss.chunks {
 			if (seq+c)%n == w {
@@ -196,6 +208,7 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 		pt.kept = ss.in.kept
 	}
 	br.part = pt
+	_ = br.mem.set(&br.held.index, 0, nil) // the deferred columns' indexes of its last stripe
 	br.cur.stripe, br.cur.stopAt = s, s+1
 	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 	due := 0 // the chunk of mine whose end marker is due
@@ -264,15 +277,21 @@ func (p *parallel) pass(s int) {
 	if ss := p.shared[s]; ss != nil && int(ss.passed.Add(1)) == len(p.workers) {
 		p.shared[s] = nil
 		p.owner.io.release(s + 1)
+		p.owner.mem.release(ss.charge)
 	}
 	p.mu.Unlock()
 }
 
 // pruneShared prunes stripe s for all n workers and cuts it into chunks.
+//
+// The row indexes it reads are charged to the stripe (ss.charge) until
+// every worker has passed it, not to br.
 func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
-	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
-		return err
-	}
+	before := br.held.index
+	defer func() {
+		ss.charge = br.held.index - before
+		br.held.index = before
+	}()
 	br.stats.StripesConsidered++
 	meta, ix, in, err := br.pruneStripe(s)
 	if err != nil || meta == nil {
@@ -505,10 +524,12 @@ func (p *parallel) scanStats() ScanStats { return p.sum() }
 // explainText is empty: a scan recording explain is never parallel.
 func (p *parallel) explainText() string { return "" }
 
-// interrupt stops the workers and wakes reads waiting on the scheduler.
+// interrupt wakes reads waiting on the scheduler and stops the workers;
+// it does not wait for a worker in the middle of a read of the file (close
+// does, on its own goroutine).
 func (p *parallel) interrupt() {
 	p.owner.io.close()
-	p.close()
+	go p.close()
 }
 
 // release gives back what the scan holds; next returns io.EOF from now.
