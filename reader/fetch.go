@@ -153,6 +153,16 @@ func (f *streamFetch) readPiece(l streamLoc, room int64) error {
 	return nil
 }
 
+// room returns the buffer a stream's first piece l of run i needs beyond
+// its bytes: none when the piece holds all the run needs, else a window
+// for the pieces after it.
+func (f *streamFetch) room(i int, l streamLoc, window int64) int64 {
+	if f.complete(i, l) {
+		return 0
+	}
+	return window
+}
+
 // complete reports whether piece l holds all the stream needs in run i.
 func (f *streamFetch) complete(i int, l streamLoc) bool {
 	if f.plan.whole {
@@ -262,10 +272,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 		if remote {
 			for _, f := range users {
 				l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-				room := int64(0)
-				if !f.complete(i, l) {
-					room = br.cfg.window
-				}
+				room := f.room(i, l, br.cfg.window)
 				if err := f.readPiece(l, room); err != nil {
 					return err
 				}
@@ -276,10 +283,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 			// One stream's piece: read into its own buffer.
 			f := users[0]
 			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-			room := int64(0)
-			if !f.complete(i, l) {
-				room = br.cfg.window
-			}
+			room := f.room(i, l, br.cfg.window)
 			if l.offset == rg.offset && l.length == rg.length {
 				if err := f.readPiece(l, room); err != nil {
 					return err
@@ -304,10 +308,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 		for _, f := range users {
 			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
 			rel := l.offset - rg.offset
-			room := int64(0)
-			if !f.complete(i, l) {
-				room = br.cfg.window
-			}
+			room := f.room(i, l, br.cfg.window)
 			if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), room); err != nil {
 				return err
 			}

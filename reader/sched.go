@@ -531,25 +531,8 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 		}
 		n := min(int64(len(p)), b.off+b.n-off)
 		if !b.issued {
-			if !s.slow {
-				// Not prefetching: read straight into p.
-				b.readLocked(off, n)
-				s.st.requests++
-				s.st.bytes += n
-				s.mu.Unlock()
-				if err := s.direct(p[:n], off); err != nil {
-					return err
-				}
-				s.mu.Lock()
-				if b.need == 0 && !b.issued && !b.gone {
-					s.unqueueLocked(b)
-					s.dropLocked(b)
-				}
-				s.mu.Unlock()
-				p, off = p[n:], off+n
-				continue
-			}
-			// Wanted now: issue it whatever the prefetch bound.
+			// Wanted now (reading ahead: requests are issued only then):
+			// issue it whatever the prefetch bound.
 			s.unqueueLocked(b)
 			s.issueLocked(b)
 		}
