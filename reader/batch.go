@@ -76,30 +76,45 @@ type executor struct {
 	dec      format.Decompressor
 	io       *ioSched // every read of the scan (shared by parallel workers)
 
-	sarg      *sarg.Bound
-	pruneCols []int       // the predicate's columns and the structs above them (pruneColumns)
-	flt       exactFilter // WithExactFilter
-	def       *deferred   // exact filtering's deferred columns, or nil
-	cols      *colGroups  // WithColumnParallelism, or nil
-	explain   *strings.Builder
-	indexBuf  []byte // decompressed index streams, reused
+	pred     predicate
+	cols     *colGroups // WithColumnParallelism, or nil
+	explain  *strings.Builder
+	indexBuf []byte // decompressed index streams, reused
 
 	cur  cursor
 	part *part // a parallel worker's share of the current stripe
 
-	// WithMaxScanMemory: the budget (shared by parallel workers) and the
-	// bytes this reader holds in slots for row indexes, decompression
-	// blocks and batch vectors (stream pieces are taken from it directly).
-	mem     *budget
-	held    held    // the slots this reader holds in it
-	scratch []byte  // coalesced first reads, copied out (fetch.go)
-	bufs    bufList // stream buffers let go of, for the next pieces
-	stats   ScanStats
-	done    bool
-	err     error
+	// WithMaxScanMemory: the budget, shared by parallel workers, and the
+	// buffers this executor holds in it.
+	mem   *budget
+	buf   buffers
+	stats ScanStats
+	done  bool
+	err   error
 	// stopped is set by interrupt, from any goroutine: next checks it
 	// between batches.
 	stopped atomic.Bool
+}
+
+// predicate is an executor's search argument: bound to the file, the
+// columns group pruning reads the indexes of, and with WithExactFilter the
+// row filter and the deferred columns.
+type predicate struct {
+	sarg      *sarg.Bound
+	pruneCols []int       // the predicate's columns and the structs above them (pruneColumns)
+	flt       exactFilter // WithExactFilter
+	def       *deferred   // exact filtering's deferred columns, or nil
+}
+
+// buffers are the bytes an executor holds in the scan's memory budget:
+// by slot for row indexes, decompression blocks and batch vectors (stream
+// pieces are taken from the budget directly), the scratch of coalesced
+// first reads (fetch.go), and the stream buffers it let go of, for the
+// next pieces.
+type buffers struct {
+	held    held
+	scratch []byte
+	bufs    bufList
 }
 
 // cursor is where an executor is in its scan: the stripe it reads, that
@@ -214,9 +229,9 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		if err != nil {
 			return nil, err
 		}
-		br.sarg = b
+		br.pred.sarg = b
 		if cfg.filter {
-			br.flt.matcher = b.NewMatcher()
+			br.pred.flt.matcher = b.NewMatcher()
 		}
 		if cfg.explain {
 			br.explain = &strings.Builder{}
@@ -227,8 +242,8 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 	if err != nil {
 		return nil, err
 	}
-	if br.sarg != nil {
-		for _, col := range br.sarg.Columns() {
+	if br.pred.sarg != nil {
+		for _, col := range br.pred.sarg.Columns() {
 			if r.IsEncrypted(col) {
 				return nil, fmt.Errorf("%w: the search argument uses encrypted column %d", orc.ErrUnsupported, col)
 			}
@@ -246,7 +261,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 			return nil, err
 		}
 	}
-	if br.sarg != nil {
+	if br.pred.sarg != nil {
 		br.locateSargColumns()
 		br.setupDeferred()
 	}
@@ -254,11 +269,11 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		return nil, err
 	}
 	br.stats.FilesConsidered = 1
-	if br.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
+	if br.pred.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
 		src := &levelSource{r: r, stripe: -1}
-		tv := br.sarg.Evaluate(src)
+		tv := br.pred.sarg.Evaluate(src)
 		if br.explain != nil {
-			fmt.Fprintf(br.explain, "file statistics:\n%s", indent(br.sarg.Explain(src)))
+			fmt.Fprintf(br.explain, "file statistics:\n%s", indent(br.pred.sarg.Explain(src)))
 		}
 		if !tv.IsNeeded() {
 			br.stats.FilesSkipped = 1
@@ -300,18 +315,18 @@ func markWithAncestors(root *orc.Schema, id int, sel []bool) {
 
 // locateSargColumns finds where each predicate column lies in a batch.
 func (br *executor) locateSargColumns() {
-	br.flt.paths = map[int][]int{}
-	br.flt.top = make([]bool, len(br.schema.Children))
+	br.pred.flt.paths = map[int][]int{}
+	br.pred.flt.top = make([]bool, len(br.schema.Children))
 	want := map[int]bool{}
-	for _, c := range br.sarg.Columns() {
+	for _, c := range br.pred.sarg.Columns() {
 		want[c] = true
 	}
 	var walk func(c columnReader, path []int)
 	walk = func(c columnReader, path []int) {
 		if want[c.columnID()] {
-			br.flt.paths[c.columnID()] = append([]int(nil), path...)
+			br.pred.flt.paths[c.columnID()] = append([]int(nil), path...)
 			if len(path) > 0 {
-				br.flt.top[path[0]] = true
+				br.pred.flt.top[path[0]] = true
 			}
 		}
 		if s, ok := c.(*structReader); ok {
@@ -321,7 +336,7 @@ func (br *executor) locateSargColumns() {
 		}
 	}
 	walk(br.root, nil)
-	br.flt.vecs = sarg.ColumnVectors{}
+	br.pred.flt.vecs = sarg.ColumnVectors{}
 }
 
 // selectColumns marks the file columns a scan reads: the named subtrees and
@@ -498,16 +513,16 @@ func (br *executor) finishStripe() {
 		br.io.release(br.cur.plan.stripe + 1)
 	}
 	br.cur.plan, br.cur.ix, br.cur.ctx.fetches = nil, nil, nil
-	_ = br.mem.set(&br.held.decomp, 0, nil)
+	_ = br.mem.set(&br.buf.held.decomp, 0, nil)
 }
 
 // releaseBytes gives back what the scan holds once it is over.
 func (br *executor) releaseBytes() {
 	br.finishStripe()
-	putBuf(br.scratch)
-	br.scratch = nil
-	br.bufs.release()
-	_ = br.mem.set(&br.held.scratch, 0, nil)
+	putBuf(br.buf.scratch)
+	br.buf.scratch = nil
+	br.buf.bufs.release()
+	_ = br.mem.set(&br.buf.held.scratch, 0, nil)
 }
 
 // startRun positions the readers at the next run of row groups: its first
@@ -523,9 +538,9 @@ func (br *executor) startRun() error {
 			return err
 		}
 	}
-	if br.def != nil {
-		br.def.loaded = false
-		if br.def.started {
+	if br.pred.def != nil {
+		br.pred.def.loaded = false
+		if br.pred.def.started {
 			for _, f := range br.cur.sio.fetches {
 				if f.plan.deferred && !f.plan.whole && !f.plan.noSeek {
 					f.drop()
@@ -571,40 +586,40 @@ func (br *executor) decode(b *orc.Batch, n int) (int, error) {
 	if len(nulls.Nulls) > 0 {
 		mask = nulls.Nulls
 	}
-	if br.flt.matcher == nil {
+	if br.pred.flt.matcher == nil {
 		return n, br.nextFields(b, n, mask, func(int) bool { return true })
 	}
 	// Exact filtering: predicate columns first.
-	if err := br.nextFields(b, n, mask, func(i int) bool { return br.flt.top[i] }); err != nil {
+	if err := br.nextFields(b, n, mask, func(i int) bool { return br.pred.flt.top[i] }); err != nil {
 		return 0, err
 	}
-	for col, path := range br.flt.paths {
+	for col, path := range br.pred.flt.paths {
 		v := b.Cols[path[0]]
 		for _, p := range path[1:] {
 			v = v.(*orc.StructVector).Fields[p]
 		}
-		br.flt.vecs[col] = v
+		br.pred.flt.vecs[col] = v
 	}
 	var err error
-	br.flt.matches, err = br.flt.matcher.Match(br.flt.vecs, n, br.flt.matches[:0])
+	br.pred.flt.matches, err = br.pred.flt.matcher.Match(br.pred.flt.vecs, n, br.pred.flt.matches[:0])
 	if err != nil {
 		return 0, err
 	}
-	kept := countTrue(br.flt.matches[:n])
+	kept := countTrue(br.pred.flt.matches[:n])
 	if (kept > 0 || mask != nil) && !br.deferredLoaded() {
 		if err := br.loadDeferred(); err != nil {
 			return 0, err
 		}
 	}
-	if br.def != nil && br.def.loaded {
-		br.def.at = br.cur.runFirst + br.cur.runRows - br.cur.remaining + int64(n)
+	if br.pred.def != nil && br.pred.def.loaded {
+		br.pred.def.at = br.cur.runFirst + br.cur.runRows - br.cur.remaining + int64(n)
 	}
-	sel := br.flt.matches[:n]
+	sel := br.pred.flt.matches[:n]
 	switch {
 	case kept == 0 && mask == nil:
 		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
-				if !br.flt.top[i] {
+				if !br.pred.flt.top[i] {
 					if err := f.skip(int64(n)); err != nil {
 						return 0, err
 					}
@@ -612,24 +627,24 @@ func (br *executor) decode(b *orc.Batch, n int) (int, error) {
 			}
 		}
 		return 0, nil
-	case kept < n && mask == nil && br.def != nil && br.sparse(sel):
+	case kept < n && mask == nil && br.pred.def != nil && br.sparse(sel):
 		// Late materialization: the other fields decode the selected
 		// rows only, skipping the rest.
-		br.flt.idx = selection(sel, br.flt.idx[:0])
+		br.pred.flt.idx = selection(sel, br.pred.flt.idx[:0])
 		for i, c := range b.Cols {
-			if br.flt.top[i] {
-				compact(c, sel, br.flt.idx)
+			if br.pred.flt.top[i] {
+				compact(c, sel, br.pred.flt.idx)
 			}
 		}
 		return kept, br.lateFields(b, n)
 	}
-	if err := br.nextFields(b, n, mask, func(i int) bool { return !br.flt.top[i] }); err != nil {
+	if err := br.nextFields(b, n, mask, func(i int) bool { return !br.pred.flt.top[i] }); err != nil {
 		return 0, err
 	}
 	if kept > 0 && kept < n {
-		br.flt.idx = selection(sel, br.flt.idx[:0])
+		br.pred.flt.idx = selection(sel, br.pred.flt.idx[:0])
 		for _, c := range b.Cols {
-			compact(c, sel, br.flt.idx)
+			compact(c, sel, br.pred.flt.idx)
 		}
 	}
 	return kept, nil
@@ -645,20 +660,20 @@ const lateSegmentRows = 16
 // sparse reports whether the selected rows of a batch form few enough runs
 // for late materialization, and records them in flt.sel.
 func (br *executor) sparse(sel []bool) bool {
-	br.flt.sel = appendMask(br.flt.sel, sel)
-	return len(br.flt.sel.runs) <= len(sel)/lateSegmentRows
+	br.pred.flt.sel = appendMask(br.pred.flt.sel, sel)
+	return len(br.pred.flt.sel.runs) <= len(sel)/lateSegmentRows
 }
 
 // lateFields decodes the selected rows of the deferred fields into b, run
 // by run (flt.sel), skipping the rows between; n is the batch's rows.
 func (br *executor) lateFields(b *orc.Batch, n int) error {
 	sr := br.root.(*structReader)
-	runs := br.flt.sel.runs
-	if br.flt.scratch == nil {
-		br.flt.scratch = make([]orc.Vector, len(sr.fields))
+	runs := br.pred.flt.sel.runs
+	if br.pred.flt.scratch == nil {
+		br.pred.flt.scratch = make([]orc.Vector, len(sr.fields))
 	}
 	for i, f := range sr.fields {
-		if br.flt.top[i] {
+		if br.pred.flt.top[i] {
 			continue
 		}
 		dst := b.Cols[i]
@@ -675,10 +690,10 @@ func (br *executor) lateFields(b *orc.Batch, n int) error {
 					return err
 				}
 			} else {
-				sc := br.flt.scratch[i]
+				sc := br.pred.flt.scratch[i]
 				if sc == nil {
 					sc = orc.NewVector(br.schema.Children[i], 0)
-					br.flt.scratch[i] = sc
+					br.pred.flt.scratch[i] = sc
 				}
 				sc.Reset()
 				if err := f.next(sc, e-s, nil); err != nil {
@@ -747,7 +762,7 @@ func (br *executor) planAhead() {
 			continue
 		}
 		br.stats.StripesConsidered++
-		before := br.held.index
+		before := br.buf.held.index
 		p, ix, meta, in, err := br.planStripeAt(i)
 		if err != nil {
 			br.cur.ahead = &plannedStripe{err: err}
@@ -758,10 +773,10 @@ func (br *executor) planAhead() {
 		}
 		if len(p.runs) == 0 {
 			br.stats.StripesSkipped++
-			_ = br.mem.set(&br.held.index, before, nil)
+			_ = br.mem.set(&br.buf.held.index, before, nil)
 			continue
 		}
-		br.cur.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.held.index - before}
+		br.cur.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.buf.held.index - before}
 		return
 	}
 }
@@ -771,7 +786,7 @@ func (br *executor) startPlanned(a *plannedStripe) error {
 	if a.err != nil {
 		return a.err
 	}
-	_ = br.mem.set(&br.held.index, a.index, nil) // the stripe before lets go of its indexes
+	_ = br.mem.set(&br.buf.held.index, a.index, nil) // the stripe before lets go of its indexes
 	br.cur.pin = a.in
 	br.cur.plan, br.cur.ix, br.cur.run = a.plan, a.ix, 0
 	br.planAhead() // before waiting for this stripe's first bytes
@@ -787,7 +802,7 @@ func (br *executor) planFor(i int) (*stripePlan, *stripeIndex, *stripeMeta, plan
 	if br.part != nil {
 		return br.planPart(i)
 	}
-	if err := br.mem.set(&br.held.index, 0, nil); err != nil {
+	if err := br.mem.set(&br.buf.held.index, 0, nil); err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
 	return br.planStripeAt(i)
@@ -813,7 +828,7 @@ func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta,
 	if br.explain != nil {
 		if ix != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,
-				br.sarg.EffectiveFor(ix.leafDecided), p.kept, p.groups)
+				br.pred.sarg.EffectiveFor(ix.leafDecided), p.kept, p.groups)
 		}
 		br.explain.WriteString(indent(p.String()))
 		if len(reqs) > 0 {
@@ -833,11 +848,11 @@ func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta,
 // and returns what planStripe decides from, with the row groups kept.
 func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, error) {
 	r := br.r
-	if br.sarg != nil && r.HasStripeStatistics() {
+	if br.pred.sarg != nil && r.HasStripeStatistics() {
 		src := &levelSource{r: r, stripe: i}
-		tv := br.sarg.Evaluate(src)
+		tv := br.pred.sarg.Evaluate(src)
 		if br.explain != nil {
-			fmt.Fprintf(br.explain, "stripe %d statistics:\n%s", i, indent(br.sarg.Explain(src)))
+			fmt.Fprintf(br.explain, "stripe %d statistics:\n%s", i, indent(br.pred.sarg.Explain(src)))
 		}
 		if !tv.IsNeeded() {
 			br.stats.StripesSkipped++
@@ -852,11 +867,11 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
 		stride: int64(r.RowIndexStride()), window: br.cfg.window, gap: br.cfg.coalesce}
-	if br.def != nil {
-		in.deferred = br.def.col
+	if br.pred.def != nil {
+		in.deferred = br.pred.def.col
 	}
 	var ix *stripeIndex
-	if br.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
+	if br.pred.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
 			return nil, nil, planInput{}, err
 		}
@@ -905,7 +920,7 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
-	if br.def == nil && br.cols == nil {
+	if br.pred.def == nil && br.cols == nil {
 		if err := br.root.startStripe(&br.cur.ctx); err != nil {
 			return err
 		}
@@ -916,15 +931,15 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 			return err
 		}
 		for i, f := range sr.fields {
-			if br.def == nil || !br.def.field[i] {
+			if br.pred.def == nil || !br.pred.def.field[i] {
 				if err := f.startStripe(br.fieldCtx(i)); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	if br.def != nil {
-		br.def.started, br.def.loaded = false, false
+	if br.pred.def != nil {
+		br.pred.def.started, br.pred.def.loaded = false, false
 	}
 	br.cur.sio.dropWhole(false)
 	return nil
@@ -933,9 +948,9 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 // holdDecompression charges one decompression block for each of streams
 // more compressed streams of the stripe.
 func (br *executor) holdDecompression(streams int) error {
-	n := br.held.decomp + int64(streams)*int64(br.r.tail.BlockSize)
+	n := br.buf.held.decomp + int64(streams)*int64(br.r.tail.BlockSize)
 	stripe := br.cur.plan.stripe
-	return br.mem.set(&br.held.decomp, n, func() string {
+	return br.mem.set(&br.buf.held.decomp, n, func() string {
 		return fmt.Sprintf("decompressing %d streams of stripe %d", streams, stripe)
 	})
 }
@@ -950,7 +965,7 @@ func (br *executor) holdVectors(n int) error {
 		}
 	}
 	need := int64(n) * int64(br.cfg.batchSize) * 16 * int64(cols)
-	return br.mem.set(&br.held.vectors, need, func() string {
+	return br.mem.set(&br.buf.held.vectors, need, func() string {
 		return fmt.Sprintf("%d batches of %d rows and %d columns", n, br.cfg.batchSize, cols)
 	})
 }

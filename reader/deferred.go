@@ -32,13 +32,13 @@ type deferred struct {
 // without a predicate column, when the root is a struct.
 func (br *executor) setupDeferred() {
 	sr, ok := br.root.(*structReader)
-	if !ok || br.flt.matcher == nil {
+	if !ok || br.pred.flt.matcher == nil {
 		return
 	}
 	d := &deferred{field: make([]bool, len(sr.fields)), col: make([]bool, len(br.selected))}
 	any := false
 	for i, f := range sr.fields {
-		if br.flt.top[i] {
+		if br.pred.flt.top[i] {
 			continue
 		}
 		d.field[i], any = true, true
@@ -52,17 +52,17 @@ func (br *executor) setupDeferred() {
 		mark(f)
 	}
 	if any {
-		br.def = d
+		br.pred.def = d
 	}
 }
 
 // deferredLoaded reports whether every field is ready for the current run.
-func (br *executor) deferredLoaded() bool { return br.def == nil || br.def.loaded }
+func (br *executor) deferredLoaded() bool { return br.pred.def == nil || br.pred.def.loaded }
 
 // notLoaded reports whether c is a deferred field not loaded in this run
 // (seekColumns leaves it alone).
 func (br *executor) notLoaded(c columnReader) bool {
-	if br.def == nil || br.def.loaded {
+	if br.pred.def == nil || br.pred.def.loaded {
 		return false
 	}
 	sr, ok := br.root.(*structReader)
@@ -71,7 +71,7 @@ func (br *executor) notLoaded(c columnReader) bool {
 	}
 	for i, f := range sr.fields {
 		if f == c {
-			return br.def.field[i]
+			return br.pred.def.field[i]
 		}
 	}
 	return false
@@ -80,7 +80,7 @@ func (br *executor) notLoaded(c columnReader) bool {
 // loadDeferred fetches the deferred fields' pieces for the current run and
 // brings them to the row the predicate columns are at.
 func (br *executor) loadDeferred() error {
-	d := br.def
+	d := br.pred.def
 	k := br.cur.run - 1
 	if k < 0 {
 		return fmt.Errorf("orc: internal error: deferred columns loaded outside a run")
@@ -167,7 +167,7 @@ func (br *executor) planDeferredColumns(sr *structReader) error {
 	if err != nil {
 		return err
 	}
-	d := br.def
+	d := br.pred.def
 	if d.noSeek == nil {
 		d.noSeek = make([]bool, len(sr.fields))
 	}

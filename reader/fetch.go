@@ -214,7 +214,7 @@ type stripeIO struct {
 func (br *executor) newStripeIO(p *stripePlan) *stripeIO {
 	s := &stripeIO{plan: p, fetches: make([]*streamFetch, len(p.streams)), byKey: make(map[streamKey]*streamFetch, len(p.streams))}
 	for i := range p.streams {
-		f := &streamFetch{r: br.io, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.bufs}
+		f := &streamFetch{r: br.io, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.buf.bufs}
 		s.fetches[i] = f
 		s.byKey[f.plan.key] = f
 	}
@@ -291,17 +291,17 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 				continue
 			}
 		}
-		if int64(len(br.scratch)) < rg.length {
+		if int64(len(br.buf.scratch)) < rg.length {
 			n := bufCap(rg.length)
-			if err := br.mem.set(&br.held.scratch, n, func() string {
+			if err := br.mem.set(&br.buf.held.scratch, n, func() string {
 				return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), p.stripe)
 			}); err != nil {
 				return err
 			}
-			putBuf(br.scratch)
-			br.scratch = getBuf(n)
+			putBuf(br.buf.scratch)
+			br.buf.scratch = getBuf(n)
 		}
-		buf := br.scratch[:rg.length]
+		buf := br.buf.scratch[:rg.length]
 		if err := readFull(br.io, buf, rg.offset); err != nil {
 			return orc.WithLocation(err, rg.offset, p.stripe, -1, "")
 		}
@@ -464,7 +464,7 @@ func (br *executor) scheduleFooter(i int) {
 		if !br.inRange(i) {
 			continue
 		}
-		if limit > 1 && br.sarg != nil && br.r.HasStripeStatistics() && !br.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded() {
+		if limit > 1 && br.pred.sarg != nil && br.r.HasStripeStatistics() && !br.pred.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded() {
 			continue
 		}
 		info := stripeInfo(i, stripes[i])

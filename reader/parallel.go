@@ -110,7 +110,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 			return nil, err
 		}
 		// Each worker holds its batches (newExecutor charged one).
-		_ = owner.mem.set(&inner.held.vectors, 0, nil)
+		_ = owner.mem.set(&inner.buf.held.vectors, 0, nil)
 		if err := inner.holdVectors(depth + 1); err != nil {
 			p.close()
 			return nil, err
@@ -208,7 +208,7 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 		pt.kept = ss.in.kept
 	}
 	br.part = pt
-	_ = br.mem.set(&br.held.index, 0, nil) // the deferred columns' indexes of its last stripe
+	_ = br.mem.set(&br.buf.held.index, 0, nil) // the deferred columns' indexes of its last stripe
 	br.cur.stripe, br.cur.stopAt = s, s+1
 	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 	due := 0 // the chunk of mine whose end marker is due
@@ -287,10 +287,10 @@ func (p *parallel) pass(s int) {
 // The row indexes it reads are charged to the stripe (ss.charge) until
 // every worker has passed it, not to br.
 func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
-	before := br.held.index
+	before := br.buf.held.index
 	defer func() {
-		ss.charge = br.held.index - before
-		br.held.index = before
+		ss.charge = br.buf.held.index - before
+		br.buf.held.index = before
 	}()
 	br.stats.StripesConsidered++
 	meta, ix, in, err := br.pruneStripe(s)

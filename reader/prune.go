@@ -278,7 +278,7 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 	var buf stripeBytes
 	defer buf.release() // what is kept below is decoded, not referred to
 	if err := fetch(br.io, &buf, locs, br.io.gap(), meta.index, func(n int64) error {
-		return br.mem.set(&br.held.index, br.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
+		return br.mem.set(&br.buf.held.index, br.buf.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
 	}); err != nil {
 		return err
 	}
@@ -337,12 +337,12 @@ type groupRun struct {
 // a struct has no null row (so its fields' own counts are all there is) or
 // none but nulls (so its fields are NULL on every row).
 func (br *executor) pruneColumns() []int {
-	if br.pruneCols != nil {
-		return br.pruneCols
+	if br.pred.pruneCols != nil {
+		return br.pred.pruneCols
 	}
 	seen := map[int]bool{}
 	var cols []int
-	for _, c := range br.sarg.Columns() {
+	for _, c := range br.pred.sarg.Columns() {
 		for id := c; id > 0; {
 			if !seen[id] {
 				seen[id] = true
@@ -355,7 +355,7 @@ func (br *executor) pruneColumns() []int {
 			id = p.ID()
 		}
 	}
-	br.pruneCols = cols
+	br.pred.pruneCols = cols
 	return cols
 }
 
@@ -384,20 +384,20 @@ func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool,
 	n := 0
 	for g := 0; g < groups; g++ {
 		src := groupSource{ix: ix, group: g}
-		leaves = br.sarg.EvaluateLeaves(src, leaves[:0])
+		leaves = br.pred.sarg.EvaluateLeaves(src, leaves[:0])
 		if ix.decided == nil {
 			ix.decided = make([]bool, len(leaves))
 		}
 		for i, l := range leaves {
 			ix.decided[i] = ix.decided[i] || l != sarg.YesNoNull
 		}
-		tv := br.sarg.Combine(leaves)
+		tv := br.pred.sarg.Combine(leaves)
 		kept[g] = tv.IsNeeded()
 		if kept[g] {
 			n++
 		} else if len(ix.blooms) > 0 {
 			// Would min/max alone have kept it?
-			nb := br.sarg.Combine(br.sarg.EvaluateLeaves(minMaxSource{src}, nil))
+			nb := br.pred.sarg.Combine(br.pred.sarg.EvaluateLeaves(minMaxSource{src}, nil))
 			if nb.IsNeeded() {
 				br.stats.GroupsSkippedByBloom++
 			}
