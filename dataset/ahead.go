@@ -80,6 +80,9 @@ func (s *Scanner) openAhead(u unit) *opening {
 		if u.where != nil {
 			if r := s.footerOutcome(u, of); r != nil {
 				of.close()
+				if r.stats != nil {
+					s.add(*r.stats) // the file's whole work, scanned or not
+				}
 				o.outcome = r
 				return
 			}

@@ -140,15 +140,17 @@ func WithSplits(splits ...Split) ScanOption {
 // Stats counts a dataset scan's work: the files' reader.ScanStats summed,
 // with FilesConsidered counting the files (or splits) of the scan and
 // FilesSkipped those ruled out by partition values or footer statistics.
-// A file counts once the scan has returned all its rows; a file opened
-// ahead of a scan that stopped before it (WithLimit, Close, an error) is
-// closed unread and counts nowhere.
+// A file counts once its scan ends, however it ends: all its rows
+// returned, an error, or the scan stopped in it (WithLimit, Close), with
+// the work done until then. A file whose footer statistics rule it out
+// counts when its tail has been read, even ahead of a scan that stops
+// before reaching it; a file opened ahead that the scan never reaches is
+// closed unread and counts nowhere (its tail read included).
 type Stats struct {
 	reader.ScanStats
 	FilesPrunedByPartition int // of FilesSkipped: ruled out by partition values, never opened
 	// FilesOpened counts the files (or splits) whose tails were read and
-	// whose scan finished, those their footer statistics ruled out
-	// included.
+	// whose scan ended, those their footer statistics ruled out included.
 	FilesOpened int
 }
 
@@ -176,6 +178,7 @@ type Scanner struct {
 	partOut  []int       // batch columns after the data: partition column indexes
 	units    []unit
 
+	statsMu  sync.Mutex // guards stats: jobs add their files' as they end
 	stats    Stats
 	returned int64
 	err      error
@@ -205,7 +208,7 @@ type jobBatch struct {
 type result struct {
 	jb      *jobBatch
 	err     error
-	stats   *reader.ScanStats // set on the job's last result
+	stats   *reader.ScanStats // set on the job's last result (already added to the scan's)
 	explain string
 }
 
@@ -513,7 +516,7 @@ func (s *Scanner) run(j *job) {
 	if o := j.open; o != nil {
 		<-o.done
 		if o.outcome != nil {
-			send(*o.outcome)
+			send(*o.outcome) // its statistics were added when it was opened
 			return
 		}
 		of = o.of
@@ -532,6 +535,9 @@ func (s *Scanner) run(j *job) {
 		return
 	}
 	defer br.Close()
+	// The file's work counts however its scan ends: all rows returned, an
+	// error, or the scan stopped (WithLimit, Close).
+	defer func() { s.add(br.Stats()) }()
 	if err := s.checkSchema(name, br); err != nil {
 		fail(err)
 		return
@@ -640,7 +646,6 @@ func (s *Scanner) Next(b *orc.Batch) error {
 			return r.err
 		}
 		if r.stats != nil {
-			s.add(*r.stats)
 			if r.explain != "" {
 				fmt.Fprintf(&s.explain, "%s:\n%s", s.d.files[s.cur.u.file].Name, r.explain)
 			}
@@ -659,8 +664,10 @@ func (s *Scanner) Next(b *orc.Batch) error {
 	}
 }
 
-// add adds a finished file's statistics.
+// add adds the statistics of a file whose scan has ended.
 func (s *Scanner) add(st reader.ScanStats) {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
 	t := &s.stats.ScanStats
 	s.stats.FilesOpened++
 	t.FilesSkipped += st.FilesSkipped
@@ -684,10 +691,15 @@ func (s *Scanner) add(st reader.ScanStats) {
 	t.TailBytes += st.TailBytes
 }
 
-// Stats returns the work of the files finished so far: complete once Next
-// has returned io.EOF. RowsReturned counts the rows the files returned,
-// before WithLimit.
-func (s *Scanner) Stats() Stats { return s.stats }
+// Stats returns the work of the files whose scans have ended so far. It is
+// complete once the scan has ended, whatever ended it: Next returning
+// io.EOF (WithLimit included) or an error, or Close having returned.
+// RowsReturned counts the rows the files returned, before WithLimit.
+func (s *Scanner) Stats() Stats {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	return s.stats
+}
 
 // Explain returns, with WithExplain, the partition decisions and each
 // file's pruning decisions.
