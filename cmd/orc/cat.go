@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -187,25 +186,6 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeFn()
 	defer src.Close()
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	defer w.Flush()
-	b := src.NewBatch()
-	var line []byte
-	var n int64
-	for *limit < 0 || n < *limit {
-		if err := src.Next(b); err == io.EOF {
-			break
-		} else if err != nil {
-			return err
-		}
-		for i := 0; i < b.NumRows && (*limit < 0 || n < *limit); i++ {
-			line = reader.AppendJSONRow(line[:0], b, i)
-			line = append(line, '\n')
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
-			n++
-		}
-	}
-	return w.Flush()
+	_, err = printRows(src, stdout, *limit, nil)
+	return err
 }

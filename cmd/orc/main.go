@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 type command struct {
@@ -33,6 +35,21 @@ func register(c command) { commands = append(commands, c) }
 var errUsage = errors.New("usage")
 
 func main() {
+	// A write to a closed pipe (orc cat f.orc | head) returns an error the
+	// commands handle, rather than killing the process before a scan can
+	// report its figures.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	// The first Ctrl-C stops a scan after its batch, reporting what it did;
+	// a second one kills the process.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	intr := make(chan struct{})
+	interrupt = intr
+	go func() {
+		<-sig
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		close(intr)
+	}()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -75,6 +92,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 					fmt.Fprintf(stderr, "orc %s: %s\n", c.name, strings.TrimPrefix(err.Error(), "usage: "))
 				}
 				return 2
+			}
+			var ei errInterrupted
+			if errors.As(err, &ei) {
+				fmt.Fprintf(stderr, "orc %s: %s\n", c.name, err)
+				return 130
 			}
 			// Library errors start with "orc: "; the command's name is
 			// prefix enough.

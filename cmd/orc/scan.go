@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -74,34 +72,13 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeFn()
-	defer br.Close()
 	// Print the requested columns only, though the batch also holds the
 	// predicate's.
-	show := printedFields(br.Schema(), wanted)
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	b := br.NewBatch()
-	view := &orc.Batch{}
-	var line []byte
-	var n int64
-	for *limit < 0 || n < *limit {
-		if err := br.Next(b); err == io.EOF {
-			break
-		} else if err != nil {
-			return err
-		}
-		selectFields(view, b, show)
-		for i := 0; i < b.NumRows && (*limit < 0 || n < *limit); i++ {
-			line = reader.AppendJSONRow(line[:0], view, i)
-			line = append(line, '\n')
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
-			n++
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
+	n, err := printRows(br, stdout, *limit, printedFields(br.Schema(), wanted))
+	// However the scan ended (its end, --limit, an error, a closed output,
+	// Ctrl-C), it is stopped before its figures are read, so that they
+	// count the work of every file it opened.
+	br.Close()
 	switch forms := newLeafForms(expr); explain {
 	case "compact":
 		explainCompact(stderr, br.Explain(), forms)
@@ -113,9 +90,11 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		if *limit >= 0 {
 			// The scan stops at the batch holding the last row printed.
 			fmt.Fprintf(stderr, "printed: %d rows (--limit %d)\n", n, *limit)
+		} else {
+			fmt.Fprintf(stderr, "printed: %d rows\n", n)
 		}
 	}
-	return nil
+	return err
 }
 
 // field is one field of a struct to print: whole (sub nil), or only some

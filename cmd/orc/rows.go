@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+)
+
+// interrupt is closed when the user asks the command to stop (Ctrl-C,
+// SIGTERM): a scan then ends after its current batch and reports what it
+// did. main sets it; tests replace it.
+var interrupt <-chan struct{} = make(chan struct{})
+
+// errInterrupted ends a command stopped by interrupt; it exits 130, as a
+// shell reports a command ended by SIGINT.
+type errInterrupted struct{ rows int64 }
+
+func (e errInterrupted) Error() string {
+	return fmt.Sprintf("interrupted after %d rows", e.rows)
+}
+
+// isClosedOutput reports whether err is the reader of our output going
+// away (orc cat big.orc | head): the end of the output, not a failure.
+func isClosedOutput(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
+}
+
+// printRows prints src's rows as JSON lines until the scan ends, limit
+// rows (limit < 0: no limit) have been printed, the output is closed or
+// the user interrupts. show, when not nil, are the fields to print. It
+// returns the rows printed and, when the scan failed or was interrupted,
+// why; a closed output is a normal end.
+func printRows(src rowSource, out io.Writer, limit int64, show []field) (int64, error) {
+	cw := &acceptedWriter{w: out}
+	w := bufio.NewWriterSize(cw, 1<<16)
+	b := src.NewBatch()
+	view := &orc.Batch{}
+	var line []byte
+	var n int64
+	// ends holds the byte offsets where the rows still in w's buffer end,
+	// so that a closed output counts only the rows that got out.
+	var ends []int64
+	var written int64 // bytes given to w
+	err := func() error {
+		for limit < 0 || n < limit {
+			select {
+			case <-interrupt:
+				return errInterrupted{}
+			default:
+			}
+			if err := src.Next(b); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			shown := b
+			if show != nil {
+				selectFields(view, b, show)
+				shown = view
+			}
+			for i := 0; i < b.NumRows && (limit < 0 || n < limit); i++ {
+				line = reader.AppendJSONRow(line[:0], shown, i)
+				line = append(line, '\n')
+				if _, err := w.Write(line); err != nil {
+					return err
+				}
+				n++
+				written += int64(len(line))
+				ends = append(ends, written)
+				k := 0
+				for k < len(ends) && ends[k] <= cw.n {
+					k++
+				}
+				ends = ends[k:]
+			}
+		}
+		return nil
+	}()
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	var ei errInterrupted
+	switch {
+	case err != nil && isClosedOutput(err):
+		err = nil
+		for _, e := range ends {
+			if e > cw.n {
+				n--
+			}
+		}
+	case errors.As(err, &ei):
+		err = errInterrupted{rows: n}
+	}
+	return n, err
+}
+
+// acceptedWriter counts the bytes its writer accepted.
+type acceptedWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *acceptedWriter) Write(p []byte) (int, error) {
+	k, err := c.w.Write(p)
+	c.n += int64(k)
+	return k, err
+}
