@@ -507,7 +507,7 @@ func checkComparable(col *orc.Schema, lit Literal) string {
 			case InstantLit:
 				return "an instant cannot be compared with a date column (a date has no zone); write a DATE or a wall-clock TIMESTAMP"
 			}
-			return fmt.Sprintf("a %s literal cannot be compared with a date column", k)
+			return fmt.Sprintf("%s literal cannot be compared with a date column", withArticle(k.String()))
 		}
 		if k == IntLit || k == DecimalLit || k == FloatLit && !math.IsNaN(lit.f) {
 			return ""
@@ -563,7 +563,16 @@ func checkComparable(col *orc.Schema, lit Literal) string {
 			return checkComparable(col, t)
 		}
 	}
-	return fmt.Sprintf("a %s literal cannot be compared with a %s column", k, col.Kind)
+	return fmt.Sprintf("%s literal cannot be compared with %s column", withArticle(k.String()), withArticle(col.Kind.String()))
+}
+
+// withArticle puts "a" or "an" before a word, as it is said ("an int",
+// "a string").
+func withArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 // rewrite turns located literals into the leaf that selects the same rows

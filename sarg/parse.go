@@ -478,6 +478,9 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
+		if p.tok.punct(")") {
+			return Expr{}, p.errorf(p.tok.pos, "an IN list needs at least one value (an empty list would match no row)")
+		}
 		var lits []Literal
 		for !p.tok.punct(")") {
 			if len(lits) > 0 {
