@@ -44,9 +44,23 @@ func openORC(path string) (*reader.Reader, func(), error) {
 
 // openORCAt is openORC that also returns what the reader reads from, for
 // commands that read a file's bytes themselves.
+//
+// Its errors name the path.
 func openORCAt(path string) (*reader.Reader, io.ReaderAt, func(), error) {
+	r, ra, closeFn, err := openORCAtPath(path)
+	if err != nil {
+		name := path
+		if path == "-" {
+			name = "standard input"
+		}
+		return nil, nil, nil, inFile(name, err)
+	}
+	return r, ra, closeFn, nil
+}
+
+func openORCAtPath(path string) (*reader.Reader, io.ReaderAt, func(), error) {
 	if path == "-" {
-		return openBuffered(os.Stdin, "standard input")
+		return openBuffered(os.Stdin)
 	}
 	if isURL(path) {
 		return openURL(path)
@@ -66,13 +80,13 @@ func openORCAt(path string) (*reader.Reader, io.ReaderAt, func(), error) {
 		// A pipe has no size and cannot be read at an offset (its Stat
 		// size is 0, which would read as an empty ORC file).
 		defer f.Close()
-		return openBuffered(f, path)
+		return openBuffered(f)
 	case mode.IsDir():
 		f.Close()
-		return nil, nil, nil, fmt.Errorf("%s: is a directory, not an ORC file", path)
+		return nil, nil, nil, errors.New("is a directory, not an ORC file")
 	default:
 		f.Close()
-		return nil, nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, mode.Type())
+		return nil, nil, nil, fmt.Errorf("not a regular file (mode %s)", mode.Type())
 	}
 	r, err := reader.Open(f, st.Size())
 	if err != nil {
@@ -87,13 +101,13 @@ const maxPipeInput = 2 << 30
 
 // openBuffered reads a stream that cannot be read at offsets (standard
 // input, a pipe) into memory, up to maxPipeInput bytes, and opens it.
-func openBuffered(in io.Reader, name string) (*reader.Reader, io.ReaderAt, func(), error) {
+func openBuffered(in io.Reader) (*reader.Reader, io.ReaderAt, func(), error) {
 	data, err := io.ReadAll(io.LimitReader(in, maxPipeInput+1))
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, nil, err
 	}
 	if len(data) > maxPipeInput {
-		return nil, nil, nil, fmt.Errorf("%s: more than %d bytes from a pipe; write it to a file first", name, maxPipeInput)
+		return nil, nil, nil, fmt.Errorf("more than %d bytes from a pipe; write it to a file first", maxPipeInput)
 	}
 	ra := bytes.NewReader(data)
 	r, err := reader.Open(ra, int64(len(data)))

@@ -66,7 +66,7 @@ func label(name string, err error) error {
 	if name == "-" {
 		return err
 	}
-	return fmt.Errorf("%s: %w", name, err)
+	return inFile(name, err)
 }
 
 // convertFiles runs the conversion. On any error it removes its temporary

@@ -94,7 +94,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		r, ra, closeFn, err := openORCAt(name)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return inFile(name, err)
 		}
 		if r.Size() == 0 {
 			closeFn()

@@ -123,31 +123,34 @@ func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
 	}
 }
 
-// openDataset makes a dataset of paths with the flags.
-func openDataset(paths []string, df datasetFlags) (*dataset.Dataset, error) {
-	files, _, err := datasetFiles(paths)
+// openDataset makes a dataset of paths with the flags. display maps its
+// files' names to the paths to print.
+func openDataset(paths []string, df datasetFlags) (d *dataset.Dataset, display map[string]string, err error) {
+	files, display, err := datasetFiles(paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	defer func() { err = datasetError(err, display) }()
 	if len(files) == 0 && *df.schema == "" {
-		return nil, fmt.Errorf("%s: no files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
+		return nil, nil, fmt.Errorf("%s: no files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
 	}
 	var opts []dataset.Option
 	if *df.schema != "" {
 		s, err := orc.ParseSchema(*df.schema)
 		if err != nil {
-			return nil, fmt.Errorf("--schema: %w", err)
+			return nil, nil, fmt.Errorf("--schema: %w", err)
 		}
 		opts = append(opts, dataset.WithSchema(s))
 	}
 	if *df.partitions != "" {
 		s, err := orc.ParseSchema(*df.partitions)
 		if err != nil {
-			return nil, fmt.Errorf("--partitions: %w", err)
+			return nil, nil, fmt.Errorf("--partitions: %w", err)
 		}
 		opts = append(opts, dataset.WithPartitioning(s))
 	}
-	return dataset.New(files, opts...)
+	d, err = dataset.New(files, opts...)
+	return d, display, err
 }
 
 // rowSource is what cat and scan print from: one file's BatchReader or a
@@ -161,13 +164,33 @@ type rowSource interface {
 	statsText() string
 }
 
-type fileSource struct{ *reader.BatchReader }
+type fileSource struct {
+	*reader.BatchReader
+	path string
+}
 
 func (f fileSource) statsText() string { return f.Stats().String() }
 
-type datasetSource struct{ *dataset.Scanner }
+// Next is the reader's, its errors naming the file.
+func (f fileSource) Next(b *orc.Batch) error {
+	err := f.BatchReader.Next(b)
+	if err != nil && err != io.EOF {
+		return inFile(f.path, err)
+	}
+	return err
+}
+
+type datasetSource struct {
+	*dataset.Scanner
+	display map[string]string
+}
 
 func (d datasetSource) statsText() string { return d.Stats().String() }
+
+// Next is the scanner's, its errors naming files by the paths typed.
+func (d datasetSource) Next(b *orc.Batch) error {
+	return datasetError(d.Scanner.Next(b), d.display)
+}
 
 // scanRequest is what cat and scan ask of a source.
 type scanRequest struct {
@@ -204,11 +227,11 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 		br, err := r.NewBatchReader(opts...)
 		if err != nil {
 			closeFn()
-			return nil, nil, err
+			return nil, nil, inFile(paths[0], err)
 		}
-		return fileSource{br}, closeFn, nil
+		return fileSource{br, paths[0]}, closeFn, nil
 	}
-	d, err := openDataset(paths, df)
+	d, display, err := openDataset(paths, df)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,9 +247,9 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 	}
 	s, err := d.Scan(opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, datasetError(err, display)
 	}
-	return datasetSource{s}, func() {}, nil
+	return datasetSource{s, display}, func() {}, nil
 }
 
 // runCount prints each file's rows from its footer, and the total.
@@ -246,7 +269,7 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 		if !isMulti([]string{p}) {
 			r, closeFn, err := openORC(p)
 			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
+				return err
 			}
 			fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), p)
 			total += r.NumRows()

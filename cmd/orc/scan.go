@@ -56,7 +56,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	}
 	expr, err := sarg.Parse(*where)
 	if err != nil {
-		return err
+		return userWhereError(*where, err)
 	}
 	var wanted []string
 	if *explainGroups {
@@ -69,7 +69,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	}
 	br, closeFn, err := openSource(pos, df, req, stderr, "scan")
 	if err != nil {
-		return err
+		return userWhereError(*where, err)
 	}
 	defer closeFn()
 	// Print the requested columns only, though the batch also holds the
@@ -94,7 +94,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "printed: %d rows\n", n)
 		}
 	}
-	return err
+	return userWhereError(*where, err)
 }
 
 // field is one field of a struct to print: whole (sub nil), or only some

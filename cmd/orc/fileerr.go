@@ -1,0 +1,67 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+)
+
+// fileError is an error in one of the inputs, named by the path the user
+// typed (or the file's path below a directory the user typed).
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e *fileError) Error() string {
+	return e.path + ": " + strings.TrimPrefix(e.err.Error(), "orc: ")
+}
+
+func (e *fileError) Unwrap() error { return e.err }
+
+// inFile returns err naming path, unless it already names a file.
+func inFile(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if path == "-" {
+		path = "standard input"
+	}
+	var fe *fileError
+	if errors.As(err, &fe) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		// "open x.orc: no such file or directory" says x.orc: ..."
+		return &fileError{path: path, err: pe.Err}
+	}
+	return &fileError{path: path, err: err}
+}
+
+// datasetError returns an error of a dataset scan ("dataset: NAME: ...")
+// naming the file as the user knows it (display maps the dataset's file
+// names to paths); other errors as they are.
+func datasetError(err error, display map[string]string) error {
+	if err == nil {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(err.Error(), "dataset: ")
+	if !ok {
+		return err
+	}
+	best := ""
+	for name := range display {
+		if len(name) > len(best) && strings.HasPrefix(rest, name+": ") {
+			best = name
+		}
+	}
+	if best == "" {
+		return err
+	}
+	inner := errors.Unwrap(err)
+	if inner == nil {
+		inner = errors.New(strings.TrimPrefix(rest, best+": "))
+	}
+	return &fileError{path: display[best], err: inner}
+}
