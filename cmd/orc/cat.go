@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -26,7 +27,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, &helpRequest{fs}
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %v", errUsage, flagError(err))
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -35,6 +36,19 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// reFlagValue matches the flag package's message for a bad value.
+var reFlagValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([^:]+): (.*)$`)
+
+// flagError words the flag package's errors as the user typed the flag:
+// `invalid value "x" for flag -limit: parse error` is `--limit "x": parse
+// error`.
+func flagError(err error) error {
+	if m := reFlagValue.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("--%s %s: %s", m[2], m[1], m[3])
+	}
+	return err
 }
 
 func openORC(path string) (*reader.Reader, func(), error) {

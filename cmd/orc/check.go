@@ -38,7 +38,7 @@ import (
 )
 
 func init() {
-	register(command{name: "check", usage: "check FILE", run: runCheck,
+	register(command{name: "check", usage: "check FILE|DIR|URL...", run: runCheck,
 		desc: "decode every row and verify the statistics (file, stripes, row groups) against the data",
 		help: `Exit status 0 when every recorded statistic matches the data, 1 at the first
 one that does not (named by stripe, column and row group) or when a row does
@@ -72,16 +72,20 @@ type checker struct {
 	blooms    int // bloom filters checked
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		return errUsage
 	}
+	if len(pos) > 1 || isDir(pos[0]) {
+		return forEachFile(fs, pos, "check", false, stdout, stderr, runCheck)
+	}
+	defer func() { err = fileFailure(pos[0], err) }()
 	r, ra, closeFn, err := openORCAt(pos[0])
 	if err != nil {
 		return err
@@ -100,7 +104,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	c.trusting = ir.winfo
 	c.trusting.WriterVersion, c.trusting.Version011 = uint32(format.WriterORC14), false
 	if err := c.run(); err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return inFile(pos[0], err)
 	}
 	for _, n := range c.notes.list {
 		fmt.Fprintf(stderr, "orc check: note: %s\n", n)

@@ -39,6 +39,15 @@ func inFile(path string, err error) error {
 	return &fileError{path: path, err: err}
 }
 
+// fileFailure is inFile for a one-file command's error, leaving usage
+// errors as they are.
+func fileFailure(path string, err error) error {
+	if err == nil || errors.Is(err, errUsage) {
+		return err
+	}
+	return inFile(path, err)
+}
+
 // datasetError returns an error of a dataset scan ("dataset: NAME: ...")
 // naming the file as the user knows it (display maps the dataset's file
 // names to paths); other errors as they are.

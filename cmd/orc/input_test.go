@@ -73,7 +73,7 @@ func TestInputKinds(t *testing.T) {
 	if _, err := catOf(t, nil, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no files found") {
 		t.Fatalf("cat of an empty directory: %v", err)
 	}
-	if err := runMeta([]string{t.TempDir()}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if err := runMeta([]string{t.TempDir()}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no ORC files found") {
 		t.Fatalf("meta of a directory: %v", err)
 	}
 	empty := filepath.Join(t.TempDir(), "empty.orc")

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register(command{name: "meta", usage: "meta FILE [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
+	register(command{name: "meta", usage: "meta FILE|DIR|URL... [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
 		desc: "print the schema, stripes, streams, encodings and statistics",
 		help: `--json prints one JSON object with camelCase keys and enums by name
 (compression "ZSTD", calendar "PROLEPTIC_GREGORIAN", stream kind "ROW_INDEX",
@@ -157,7 +157,7 @@ func calendarName(c int) string {
 	return orcpb.CalendarKind(c).String()
 }
 
-func runMeta(args []string, stdout, stderr io.Writer) error {
+func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("meta", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -167,12 +167,16 @@ func runMeta(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		return errUsage
 	}
 	if *noStripes && *rowIndexCols != "" {
 		return fmt.Errorf("%w: --rowindex prints per stripe: leave out --no-stripes", errUsage)
 	}
+	if len(pos) > 1 || isDir(pos[0]) {
+		return forEachFile(fs, pos, "meta", false, stdout, stderr, runMeta)
+	}
+	defer func() { err = fileFailure(pos[0], err) }()
 	r, ra, closeFn, err := openORCAt(pos[0])
 	if err != nil {
 		return err

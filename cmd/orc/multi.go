@@ -69,7 +69,7 @@ func isMulti(paths []string) bool {
 // found in a directory are named by their path below it, so that its
 // key=value directories give partition values; with several inputs each
 // name is prefixed by its input's position to keep names apart.
-func datasetFiles(paths []string) ([]dataset.File, map[string]string, error) {
+func datasetFiles(paths []string, stderr io.Writer, cmd string) ([]dataset.File, map[string]string, error) {
 	var files []dataset.File
 	display := map[string]string{} // file name -> what to print
 	for i, p := range paths {
@@ -80,9 +80,15 @@ func datasetFiles(paths []string) ([]dataset.File, map[string]string, error) {
 			if p == "-" {
 				return nil, nil, fmt.Errorf("%w: standard input (-) cannot be one of several inputs", errUsage)
 			}
-			list, err := dataset.FromPaths(p)
+			var list []dataset.File
+			var err error
+			if isDir(p) {
+				list, err = dirFiles(p, stderr, cmd)
+			} else {
+				list, err = dataset.FromPaths(p)
+			}
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, inFile(p, err)
 			}
 			fi, _ := os.Stat(p)
 			for _, f := range list {
@@ -125,8 +131,8 @@ func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
 
 // openDataset makes a dataset of paths with the flags. display maps its
 // files' names to the paths to print.
-func openDataset(paths []string, df datasetFlags) (d *dataset.Dataset, display map[string]string, err error) {
-	files, display, err := datasetFiles(paths)
+func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) (d *dataset.Dataset, display map[string]string, err error) {
+	files, display, err := datasetFiles(paths, stderr, cmd)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,7 +237,7 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 		}
 		return fileSource{br, paths[0]}, closeFn, nil
 	}
-	d, display, err := openDataset(paths, df)
+	d, display, err := openDataset(paths, df, stderr, cmd)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,7 +258,9 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 	return datasetSource{s, display}, func() {}, nil
 }
 
-// runCount prints each file's rows from its footer, and the total.
+// runCount prints each file's rows from its footer, and the total. A file
+// that fails is reported and counted out; the command then fails, after
+// the total of the others.
 func runCount(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("count", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -263,43 +271,29 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return errUsage
 	}
+	files, err := expandInputs(pos, stderr, "count")
+	if err != nil {
+		return err
+	}
 	var total int64
-	files := 0
-	for _, p := range pos {
-		if !isMulti([]string{p}) {
-			r, closeFn, err := openORC(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), p)
-			total += r.NumRows()
-			files++
-			closeFn()
+	counted, failed := 0, 0
+	for _, p := range files {
+		r, closeFn, err := openORC(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "orc count: %s\n", err)
+			failed++
 			continue
 		}
-		list, display, err := datasetFiles([]string{p})
-		if err != nil {
-			return err
-		}
-		for _, f := range list {
-			ra, size, c, err := f.Open()
-			if err != nil {
-				return err
-			}
-			r, err := reader.Open(ra, size)
-			if c != nil {
-				c.Close()
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", display[f.Name], err)
-			}
-			fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), display[f.Name])
-			total += r.NumRows()
-			files++
-		}
+		fmt.Fprintf(stdout, "%d\t%s\n", r.NumRows(), p)
+		total += r.NumRows()
+		counted++
+		closeFn()
 	}
-	if files != 1 {
-		fmt.Fprintf(stdout, "%d\ttotal (%d files)\n", total, files)
+	if counted+failed != 1 {
+		fmt.Fprintf(stdout, "%d\ttotal (%d files)\n", total, counted)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d files failed", failed, counted+failed)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE|DIR|URL... --where EXPR [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
+		usage: "scan FILE|DIR|URL... [--where EXPR] [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
 		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
@@ -21,7 +21,9 @@ func init() {
   logic         NOT, AND, OR, parentheses (AND binds tighter than OR)
   literals      5, -2.5, 1e3, 'text' ('' for a quote), DATE '2024-03-10',
                 TIMESTAMP '2024-03-10 01:30:00'; NULL only in IN lists and with <=>
-Rows are kept when the predicate is TRUE (SQL three-valued logic).
+Rows are kept when the predicate is TRUE (SQL three-valued logic). Without
+--where, scan reads every row (as cat does, with --stats and --explain).
+--where may be given once: join conditions with AND.
 Several files or a directory read as one table: --schema is the read schema
 (columns matched by name, missing ones null), --partitions the types of the
 key=value directories, which the predicate prunes before opening a file.`,
@@ -31,7 +33,8 @@ key=value directories, which the predicate prunes before opening a file.`,
 func runScan(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	where := fs.String("where", "", "predicate, e.g. \"a = 5 AND b IN ('x', 'y')\"")
+	where := new(string)
+	fs.Var(onceFlag{where}, "where", "the predicate, a `string` such as \"a = 5 AND b IN ('x', 'y')\"")
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	var explain explainMode
 	fs.Var(&explain, "explain", "print the pruning decisions on stderr: per stripe the row groups kept and skipped,\nby which leaf, and the runs read (--explain=full: every row group and the read plans)")
@@ -45,7 +48,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 || *where == "" {
+	if len(pos) == 0 {
 		return errUsage
 	}
 	if *parallel < 1 || *parallel > 64 {
@@ -54,15 +57,20 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if err := checkLimit(*limit); err != nil {
 		return err
 	}
-	expr, err := sarg.Parse(*where)
-	if err != nil {
-		return userWhereError(*where, err)
+	expr := sarg.True()
+	if *where != "" {
+		if expr, err = sarg.Parse(*where); err != nil {
+			return userWhereError(*where, err)
+		}
 	}
 	var wanted []string
 	if *explainGroups {
 		explain = "full"
 	}
-	req := scanRequest{where: &expr, filter: !*noFilter, explain: explain != "", parallel: *parallel, limit: *limit}
+	req := scanRequest{filter: !*noFilter, explain: explain != "", parallel: *parallel, limit: *limit}
+	if *where != "" {
+		req.where = &expr
+	}
 	if *columns != "" {
 		wanted = splitList(*columns)
 		req.columns = wanted
@@ -185,4 +193,23 @@ func projectVector(v orc.Vector, f field) orc.Vector {
 		out.Fields = append(out.Fields, projectVector(sv.Fields[k.index], k))
 	}
 	return out
+}
+
+// onceFlag is a string flag that may be given once: a second --where
+// would otherwise silently replace the first.
+type onceFlag struct{ v *string }
+
+func (f onceFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return *f.v
+}
+
+func (f onceFlag) Set(s string) error {
+	if *f.v != "" {
+		return fmt.Errorf("given twice (%q, then %q): join the conditions with AND", *f.v, s)
+	}
+	*f.v = s
+	return nil
 }

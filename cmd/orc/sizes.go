@@ -10,23 +10,27 @@ import (
 )
 
 func init() {
-	register(command{name: "sizes", usage: "sizes FILE|URL",
+	register(command{name: "sizes", usage: "sizes FILE|DIR|URL...",
 		desc: "print the bytes of each column and of each stream kind, and their share of the file",
 		run:  runSizes})
 }
 
 // runSizes sums the stream lengths of every stripe by column and by stream
 // kind (as orc-tools sizes does), with the footers and the file tail apart.
-func runSizes(args []string, stdout, stderr io.Writer) error {
+func runSizes(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("sizes", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		return errUsage
 	}
+	if len(pos) > 1 || isDir(pos[0]) {
+		return forEachFile(fs, pos, "sizes", true, stdout, stderr, runSizes)
+	}
+	defer func() { err = fileFailure(pos[0], err) }()
 	r, closeFn, err := openORC(pos[0])
 	if err != nil {
 		return err

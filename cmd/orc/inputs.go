@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/orcgo/orc/dataset"
+)
+
+// Inputs: every command that reads ORC files takes files, directories and
+// URLs alike. A file or URL named is read as it is (and fails if it is not
+// ORC); a directory stands for the ORC files below it, in name order,
+// leaving out hidden and marker files (names starting with "." or "_", as
+// dataset.FromPaths does) and files whose first bytes are not ORC's magic
+// (a README, a CSV beside the data), which are named on stderr. An empty
+// file counts as ORC (Hive writes empty files for empty buckets).
+
+// isDir reports whether p is a local directory.
+func isDir(p string) bool {
+	if isURL(p) || p == "-" {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// looksLikeORC reports whether a file of a directory is to be read: empty,
+// or starting with "ORC". A file that cannot be opened is read (and its
+// error reported then).
+func looksLikeORC(open dataset.Opener) bool {
+	ra, size, c, err := open()
+	if err != nil {
+		return true
+	}
+	if c != nil {
+		defer c.Close()
+	}
+	if size == 0 {
+		return true
+	}
+	var magic [3]byte
+	n, _ := ra.ReadAt(magic[:], 0)
+	return string(magic[:n]) == "ORC"
+}
+
+// noteSkipped tells on stderr which files of a directory were left out for
+// not being ORC.
+func noteSkipped(stderr io.Writer, cmd, dir string, skipped []string) {
+	if len(skipped) == 0 {
+		return
+	}
+	shown := skipped
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	more := ""
+	if len(skipped) > 3 {
+		more = fmt.Sprintf(" and %d more", len(skipped)-3)
+	}
+	fmt.Fprintf(stderr, "orc %s: %s: left out %d file(s) that are not ORC: %s%s\n", cmd, dir, len(skipped), strings.Join(shown, ", "), more)
+}
+
+// dirFiles lists the ORC files below a directory (dataset.FromPaths, those
+// that are not ORC left out and named on stderr).
+func dirFiles(dir string, stderr io.Writer, cmd string) ([]dataset.File, error) {
+	list, err := dataset.FromPaths(dir)
+	if err != nil {
+		return nil, inFile(dir, err)
+	}
+	var kept []dataset.File
+	var skipped []string
+	for _, f := range list {
+		if looksLikeORC(f.Open) {
+			kept = append(kept, f)
+		} else {
+			skipped = append(skipped, filepath.FromSlash(f.Name))
+		}
+	}
+	noteSkipped(stderr, cmd, dir, skipped)
+	return kept, nil
+}
+
+// expandInputs returns the files to read for paths: files and URLs as
+// given, directories as the ORC files below them.
+func expandInputs(paths []string, stderr io.Writer, cmd string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if !isDir(p) {
+			out = append(out, p)
+			continue
+		}
+		list, err := dirFiles(p, stderr, cmd)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range list {
+			out = append(out, filepath.Join(p, filepath.FromSlash(f.Name)))
+		}
+	}
+	return out, nil
+}
+
+// setFlags returns the flags set on fs as arguments that set them again.
+func setFlags(fs *flag.FlagSet) []string {
+	var args []string
+	fs.Visit(func(f *flag.Flag) { args = append(args, "--"+f.Name+"="+f.Value.String()) })
+	return args
+}
+
+// forEachFile runs a one-file command (run, with the flags set on fs) on
+// every file of paths, going on past a file that fails: its error goes to
+// stderr naming the file, and the command fails at the end. header prints
+// each file's path before its output, for commands whose output does not
+// name it.
+func forEachFile(fs *flag.FlagSet, paths []string, cmd string, header bool, stdout, stderr io.Writer,
+	run func(args []string, stdout, stderr io.Writer) error) error {
+	files, err := expandInputs(paths, stderr, cmd)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 {
+		for _, f := range files {
+			if f == "-" {
+				return fmt.Errorf("%w: standard input (-) cannot be one of several inputs", errUsage)
+			}
+		}
+	}
+	flags := setFlags(fs)
+	failed := 0
+	for i, f := range files {
+		if header {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "%s:\n", f)
+		} else if i > 0 && cmd == "meta" {
+			fmt.Fprintln(stdout)
+		}
+		err := run(append(append([]string(nil), flags...), "--", f), stdout, stderr)
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, errUsage) {
+			return err
+		}
+		if isClosedOutput(err) {
+			return nil
+		}
+		failed++
+		fmt.Fprintf(stderr, "orc %s: %s\n", cmd, inFile(f, err))
+	}
+	switch {
+	case len(files) == 0:
+		return fmt.Errorf("%s: no ORC files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
+	case failed > 0:
+		return fmt.Errorf("%d of %d files failed", failed, len(files))
+	}
+	return nil
+}
