@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"sarg":                        {"", "stats", "bloomfilter"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
-	"dataset":                     {"", "stats", "sarg", "reader"},
+	"dataset":                     {"", "stats", "sarg", "reader", "writer"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},

@@ -48,6 +48,14 @@ type File struct {
 	Name string
 	// Open opens it.
 	Open Opener
+	// Size and Version are what the listing reports of the file: its size
+	// in bytes and a marker that changes when the file is rewritten (a
+	// modification time, an ETag). An index entry stands for the file only
+	// when both match it (spec.md 7.16); with an empty Version the file is
+	// always opened. Dir, FromPaths and FromFS set them (Version: the
+	// modification time in nanoseconds).
+	Size    int64
+	Version string
 }
 
 // HivePartitionDefault is the directory value Hive writes for a NULL
@@ -73,7 +81,7 @@ func FromPaths(paths ...string) ([]File, error) {
 			return nil, err
 		}
 		if !fi.IsDir() {
-			files = append(files, File{Name: filepath.Base(p), Open: openLocal(p)})
+			files = append(files, File{Name: filepath.Base(p), Open: openLocal(p), Size: fi.Size(), Version: modVersion(fi)})
 			continue
 		}
 		fsFiles, err := FromFS(os.DirFS(p), ".")
@@ -130,10 +138,22 @@ func FromFS(fsys fs.FS, root string) ([]File, error) {
 		if root != "." {
 			name = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		}
-		files = append(files, File{Name: name, Open: openFS(fsys, p)})
+		f := File{Name: name, Open: openFS(fsys, p)}
+		if fi, err := d.Info(); err == nil {
+			f.Size, f.Version = fi.Size(), modVersion(fi)
+		}
+		files = append(files, f)
 		return nil
 	})
 	return files, err
+}
+
+// modVersion is the Version of a file listed with its modification time.
+// A file rewritten in place with the same size within the file system's
+// timestamp granularity keeps its version; writers that replace files
+// by writing aside and renaming get a new one.
+func modVersion(fi fs.FileInfo) string {
+	return strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 }
 
 // openFS opens a file of an fs.FS.
@@ -242,6 +262,8 @@ type Dataset struct {
 	byPosition bool
 	readerOpts []reader.Option
 	schema     *orc.Schema // read columns, then partition columns
+	index      Opener      // the statistics index, or nil
+	indexName  string
 }
 
 // New makes a dataset of files, sorted by Name.

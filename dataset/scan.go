@@ -28,6 +28,7 @@ type scanConfig struct {
 	fileOpts []reader.ScanOption
 	splits   []Split
 	explain  bool
+	noIndex  bool
 }
 
 // WithColumns selects columns by name (data or partition columns; nested
@@ -152,11 +153,29 @@ type Stats struct {
 	// FilesOpened counts the files (or splits) whose tails were read and
 	// whose scan ended, those their footer statistics ruled out included.
 	FilesOpened int
+	// IndexUsed reports whether the scan looked files up in the index
+	// (WithIndex); FilesPrunedByIndex counts, of FilesSkipped, the files it
+	// ruled out without opening them, and FilesNotInIndex the files it
+	// could not vouch for (missing from it, changed since, or listed
+	// without a version), which were opened.
+	IndexUsed          bool
+	FilesPrunedByIndex int
+	FilesNotInIndex    int
+	// IndexWarning says why an index was ignored (unreadable, of another
+	// layout), or is empty. The scan then prunes by footers alone.
+	IndexWarning string
 }
 
 // String formats the statistics.
 func (s Stats) String() string {
-	return fmt.Sprintf("%s\nfiles: %d opened, %d pruned by partition values", s.ScanStats, s.FilesOpened, s.FilesPrunedByPartition)
+	out := fmt.Sprintf("%s\nfiles: %d opened, %d pruned by partition values", s.ScanStats, s.FilesOpened, s.FilesPrunedByPartition)
+	if s.IndexUsed {
+		out += fmt.Sprintf(", %d by the index (%d not in it or changed)", s.FilesPrunedByIndex, s.FilesNotInIndex)
+	}
+	if s.IndexWarning != "" {
+		out += "\n" + s.IndexWarning
+	}
+	return out
 }
 
 // unit is one file, or one split of a file, to scan.
@@ -395,6 +414,7 @@ func (s *Scanner) plan() error {
 		}
 		s.units = append(s.units, u)
 	}
+	s.indexLookup()
 	return nil
 }
 

@@ -1,0 +1,610 @@
+package dataset
+
+// The dataset statistics index (spec.md 7.16).
+//
+// # Format
+//
+// The index is an ORC file kept beside the data under a name the listing
+// skips (IndexFileName, "_"-prefixed). It has one row per data file, sorted
+// by the files' partition values and then by path, so that files of one
+// partition sit in the same row groups and the index's own row-group
+// statistics prune it. Its columns, by position:
+//
+//	path     string   the file's Name (slash-separated, relative to the root)
+//	size     bigint   the file's size when it was indexed
+//	version  string   the version the listing reported (File.Version)
+//	rows     bigint   the file's row count
+//	p0..pk   the partition columns' types: the file's partition values
+//	for each indexed column i, in the header's order:
+//	  ci_values  bigint  non-null values; NULL: no usable statistics (unknown)
+//	  ci_nulls   bigint  null values; NULL: the file did not record has_null
+//	  ci_min     T       minimum; NULL when unknown or no value
+//	  ci_max     T       maximum; NULL when unknown or no value
+//	  and for text columns:
+//	  ci_lower   boolean ci_min is a truncated lower bound (every value is above it)
+//	  ci_upper   boolean ci_max is a truncated upper bound (every value is below it)
+//
+// T is the column's type in the dataset's read schema, except for char and
+// varchar, whose bounds are kept as string (writing them as char would pad
+// them, which moves a truncated bound). The values mean what the file's
+// footer statistics mean after orcgo's trust gates (spec.md 5.7): a bound
+// the footer does not support is NULL.
+//
+// The user metadata key IndexMetadataKey holds a JSON header: the layout
+// version, the indexed columns' names and types, and the partition schema.
+// A reader that meets another layout version ignores the index.
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+	"github.com/orcgo/orc/writer"
+)
+
+// IndexFileName is the name under which the index is kept in a dataset's
+// root directory. It starts with "_", so listings (Dir, FromFS) leave it
+// out of the data files.
+const IndexFileName = "_orcgo_index.orc"
+
+// IndexMetadataKey is the user metadata key of the index's header.
+const IndexMetadataKey = "orcgo.dataset.index"
+
+// indexLayout is the layout version this code writes and reads.
+//   - 1: the columns listed in the package comment above.
+const indexLayout = 1
+
+// indexStride is the row index stride of the index file: a row group per
+// 1,024 data files, so that a lookup on a partition reads little of a large
+// index.
+const indexStride = 1024
+
+// indexHeader is the JSON header of an index.
+type indexHeader struct {
+	Layout     int           `json:"layout"`
+	Columns    []indexColumn `json:"columns"`
+	Partitions string        `json:"partitions,omitempty"` // struct<...>, or empty
+}
+
+type indexColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// IndexOption configures building an index.
+type IndexOption func(*indexConfig) error
+
+type indexConfig struct {
+	columns  []string
+	all      bool
+	parallel int
+}
+
+// IndexColumns indexes the named top-level columns of the read schema.
+// Default: every top-level column of a type with a minimum and maximum
+// (booleans, integers, float, double, decimal, text, date, timestamps).
+func IndexColumns(names ...string) IndexOption {
+	return func(c *indexConfig) error {
+		if len(names) == 0 {
+			return errors.New("dataset: IndexColumns: no column named")
+		}
+		c.columns, c.all = slices.Clone(names), false
+		return nil
+	}
+}
+
+// IndexParallelism reads up to n files' tails at once while building.
+// Default 8; 1 to 1024.
+func IndexParallelism(n int) IndexOption {
+	return func(c *indexConfig) error {
+		if n < 1 || n > 1024 {
+			return fmt.Errorf("dataset: IndexParallelism(%d): must be 1..1024", n)
+		}
+		c.parallel = n
+		return nil
+	}
+}
+
+// indexable reports whether a column type can be indexed.
+func indexable(t *orc.Schema) bool {
+	switch t.Kind {
+	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal,
+		orc.String, orc.Varchar, orc.Char, orc.Date, orc.Timestamp, orc.TimestampInstant:
+		return true
+	}
+	return false
+}
+
+// isText reports whether a kind keeps string bounds.
+func isText(k orc.Kind) bool { return k == orc.String || k == orc.Varchar || k == orc.Char }
+
+// boundType is the type of an indexed column's ci_min and ci_max.
+func boundType(t *orc.Schema) *orc.Schema {
+	if t.Kind == orc.Varchar || t.Kind == orc.Char {
+		return &orc.Schema{Kind: orc.String}
+	}
+	return t.Copy()
+}
+
+// IndexInfo describes an index.
+type IndexInfo struct {
+	Files      int      // data files indexed
+	Columns    []string // indexed columns
+	Partitions string   // the partition schema, or ""
+	Bytes      int64    // size of the index file
+}
+
+// indexLayoutSchema returns the index file's schema for a header.
+func indexLayoutSchema(cols []*orc.Schema, parts *orc.Schema) *orc.Schema {
+	s := &orc.Schema{Kind: orc.Struct}
+	add := func(name string, t *orc.Schema) {
+		s.FieldNames = append(s.FieldNames, name)
+		s.Children = append(s.Children, t)
+	}
+	str := func() *orc.Schema { return &orc.Schema{Kind: orc.String} }
+	long := func() *orc.Schema { return &orc.Schema{Kind: orc.Long} }
+	add("path", str())
+	add("size", long())
+	add("version", str())
+	add("rows", long())
+	if parts != nil {
+		for j, c := range parts.Children {
+			add(fmt.Sprintf("p%d", j), c.Copy())
+		}
+	}
+	for i, c := range cols {
+		add(fmt.Sprintf("c%d_values", i), long())
+		add(fmt.Sprintf("c%d_nulls", i), long())
+		add(fmt.Sprintf("c%d_min", i), boundType(c))
+		add(fmt.Sprintf("c%d_max", i), boundType(c))
+		if isText(c.Kind) {
+			add(fmt.Sprintf("c%d_lower", i), &orc.Schema{Kind: orc.Boolean})
+			add(fmt.Sprintf("c%d_upper", i), &orc.Schema{Kind: orc.Boolean})
+		}
+	}
+	s.Assign()
+	return s
+}
+
+// indexEntry is one data file's row of the index.
+type indexEntry struct {
+	path    string
+	size    int64
+	version string
+	rows    int64
+	parts   []any           // partition values (EvalRow types), nil for NULL
+	cols    []*stats.Column // per indexed column, nil when unknown
+}
+
+// WriteIndex reads the footer of every file of the dataset and writes an
+// index of them to w (see IndexFileName). Files are read IndexParallelism
+// at a time. A file that fails to open fails the build. It does not close w.
+func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error) {
+	cfg := indexConfig{all: true, parallel: 8}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return IndexInfo{}, err
+		}
+	}
+	var names []string
+	var types []*orc.Schema
+	if cfg.all {
+		for i, c := range d.read.Children {
+			if indexable(c) {
+				names = append(names, d.read.FieldNames[i])
+				types = append(types, c)
+			}
+		}
+	} else {
+		for _, n := range cfg.columns {
+			c := d.read.Field(n)
+			if c == nil {
+				return IndexInfo{}, fmt.Errorf("dataset: index: no top-level column %q in %s", n, d.read)
+			}
+			if !indexable(c) {
+				return IndexInfo{}, fmt.Errorf("dataset: index: column %s has type %s, which has no minimum and maximum", n, c)
+			}
+			if slices.Contains(names, n) {
+				return IndexInfo{}, fmt.Errorf("dataset: index: column %s named twice", n)
+			}
+			names = append(names, n)
+			types = append(types, c)
+		}
+	}
+	entries := make([]indexEntry, len(d.files))
+	errs := make([]error, len(d.files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, cfg.parallel)
+	for i := range d.files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			entries[i], errs[i] = d.indexFile(i, names, types)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return IndexInfo{}, err
+		}
+	}
+	info, err := writeIndexEntries(w, entries, names, types, d.parts)
+	return info, err
+}
+
+// indexFile reads the footer of file i and returns its index entry.
+func (d *Dataset) indexFile(i int, names []string, types []*orc.Schema) (indexEntry, error) {
+	of, err := d.open(i)
+	if err != nil {
+		return indexEntry{}, err
+	}
+	defer of.close()
+	f := d.files[i]
+	e := indexEntry{path: f.Name, size: of.r.Size(), version: f.Version, rows: of.r.NumRows(), parts: d.values[i]}
+	e.cols = make([]*stats.Column, len(names))
+	fs := of.r.Schema()
+	if d.byPosition || fs.Kind != orc.Struct || positionalNames(fs) {
+		return e, nil // columns are matched by position: record nothing
+	}
+	for k, n := range names {
+		fc := fs.Field(n)
+		if fc == nil || fc.String() != types[k].String() {
+			continue // missing or of another type: unknown
+		}
+		st, ok := of.r.Statistics(fc.ID())
+		if !ok || st.Kind != fc.Kind {
+			continue
+		}
+		e.cols[k] = &st
+	}
+	return e, nil
+}
+
+// positionalNames reports whether a file's columns are all named _colN,
+// which the reader matches by position (spec.md 7.14).
+func positionalNames(s *orc.Schema) bool {
+	if len(s.FieldNames) == 0 {
+		return false
+	}
+	for _, n := range s.FieldNames {
+		if !strings.HasPrefix(n, "_col") {
+			return false
+		}
+		if _, err := strconv.Atoi(n[4:]); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writeIndexEntries sorts the entries and writes them as an index file.
+func writeIndexEntries(w io.Writer, entries []indexEntry, names []string, types []*orc.Schema, parts *orc.Schema) (IndexInfo, error) {
+	slices.SortFunc(entries, func(a, b indexEntry) int {
+		for j := range a.parts {
+			if c := cmpPartition(a.parts[j], b.parts[j]); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	h := indexHeader{Layout: indexLayout}
+	for k, n := range names {
+		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String()})
+	}
+	if parts != nil {
+		h.Partitions = parts.String()
+	}
+	hdr, err := json.Marshal(h)
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	schema := indexLayoutSchema(types, parts)
+	cw := &countWriter{w: w}
+	iw, err := writer.NewWriter(cw, schema, writer.WithCompression(orc.CompressionZstd),
+		writer.WithRowIndexStride(indexStride), writer.WithTimeZone(time.UTC))
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	iw.AddUserMetadata(IndexMetadataKey, hdr)
+	const batchRows = 1024
+	b := orc.NewBatch(schema, batchRows)
+	flush := func() error {
+		if b.NumRows == 0 {
+			return nil
+		}
+		err := iw.Write(b)
+		b.Reset()
+		return err
+	}
+	for _, e := range entries {
+		appendEntry(b, e, types, parts)
+		if b.NumRows == batchRows {
+			if err := flush(); err != nil {
+				return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
+	}
+	if err := iw.Close(); err != nil {
+		return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
+	}
+	return IndexInfo{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Bytes: cw.n}, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// appendEntry appends one entry as a row of the index batch.
+func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, parts *orc.Schema) {
+	col := 0
+	next := func() orc.Vector { v := b.Cols[col]; col++; return v }
+	next().(*orc.BytesVector).AppendString(e.path)
+	next().(*orc.LongVector).Append(e.size)
+	next().(*orc.BytesVector).AppendString(e.version)
+	next().(*orc.LongVector).Append(e.rows)
+	if parts != nil {
+		for j, t := range parts.Children {
+			appendValue(next(), t, e.parts[j])
+		}
+	}
+	for k, t := range types {
+		vals, nulls, lo, hi := next(), next(), next(), next()
+		var lower, upper orc.Vector
+		if isText(t.Kind) {
+			lower, upper = next(), next()
+		}
+		st := e.cols[k]
+		if st == nil {
+			for _, v := range []orc.Vector{vals, nulls, lo, hi, lower, upper} {
+				if v != nil {
+					appendValue(v, nil, nil)
+				}
+			}
+			continue
+		}
+		vals.(*orc.LongVector).Append(int64(min(st.NumValues, 1<<62)))
+		switch {
+		case !st.HasNullKnown:
+			appendValue(nulls, nil, nil)
+		case !st.HasNull:
+			nulls.(*orc.LongVector).Append(0)
+		default:
+			nulls.(*orc.LongVector).Append(max(e.rows-int64(min(st.NumValues, 1<<62)), 1))
+		}
+		mn, mx := bounds(t, st)
+		appendValue(lo, t, mn)
+		appendValue(hi, t, mx)
+		if lower != nil {
+			var lb, ub bool
+			if s := st.String; s != nil {
+				lb, ub = s.HasMin && s.MinIsLowerBound, s.HasMax && s.MaxIsUpperBound
+			}
+			lower.(*orc.LongVector).Append(b2i(lb))
+			upper.(*orc.LongVector).Append(b2i(ub))
+		}
+	}
+	b.NumRows++
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// bounds returns a column's minimum and maximum from its statistics as
+// values for appendValue, nil where the statistics (after the reader's
+// checks, spec.md 7.3-7.5) give no usable bound.
+func bounds(t *orc.Schema, st *stats.Column) (lo, hi any) {
+	switch t.Kind {
+	case orc.Boolean:
+		if bs := st.Bool; bs != nil && bs.TrueCount <= st.NumValues && st.NumValues > 0 {
+			return bs.TrueCount == st.NumValues, bs.TrueCount > 0
+		}
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		if s := st.Int; s != nil && s.HasMinMax {
+			return s.Min, s.Max
+		}
+	case orc.Date:
+		if s := st.Date; s != nil && s.HasMinMax {
+			return int64(s.Min), int64(s.Max)
+		}
+	case orc.Float, orc.Double:
+		if s := st.Double; s != nil && s.HasMinMax && s.Min == s.Min && s.Max == s.Max && !(s.HasSum && s.Sum != s.Sum) {
+			return s.Min, s.Max
+		}
+	case orc.String, orc.Varchar, orc.Char:
+		if s := st.String; s != nil {
+			if s.HasMin {
+				lo = s.Min
+			}
+			if s.HasMax {
+				hi = s.Max
+			}
+		}
+	case orc.Decimal:
+		if s := st.Decimal; s != nil && s.HasMinMax {
+			a, aok := atScale(s.Min, t)
+			b, bok := atScale(s.Max, t)
+			if aok && bok {
+				return a, b
+			}
+		}
+	case orc.Timestamp, orc.TimestampInstant:
+		if s := st.Timestamp; s != nil && s.HasMinMax && okNanos(s.MinNanos) && okNanos(s.MaxNanos) {
+			return timestampPair{s.MinSec, s.MinNanos}, timestampPair{s.MaxSec, s.MaxNanos}
+		}
+	}
+	return lo, hi
+}
+
+func okNanos(n int32) bool { return n >= 0 && n <= 999_999_999 }
+
+// tsValue is a timestamp partition value.
+type tsValue = sarg.TimestampValue
+
+type timestampPair struct {
+	sec   int64
+	nanos int32
+}
+
+// atScale brings a decimal to the column's scale, when that is exact and
+// the value fits the column's precision.
+func atScale(v stats.DecimalValue, t *orc.Schema) (orc.Int128, bool) {
+	if v.Scale < 0 || v.Scale > 38 {
+		return orc.Int128{}, false
+	}
+	r, exact, ok := orc.Rescale(v.Unscaled, v.Scale, t.Scale)
+	if !exact || !ok {
+		return orc.Int128{}, false
+	}
+	abs := r
+	if abs.Sign() < 0 {
+		abs = abs.Neg()
+	}
+	if t.Precision >= 1 && t.Precision <= 38 && abs.Cmp(orc.Pow10(t.Precision)) >= 0 {
+		return orc.Int128{}, false
+	}
+	return r, true
+}
+
+// appendValue appends a value to a vector of type t; nil appends NULL.
+// Values: bool, int64 (integers, dates), float64, string, orc.Int128 or
+// decimalValue (decimals), timestampPair or sarg.TimestampValue.
+func appendValue(v orc.Vector, t *orc.Schema, val any) {
+	if val == nil {
+		switch x := v.(type) {
+		case *orc.LongVector:
+			x.AppendNull()
+		case *orc.DoubleVector:
+			x.AppendNull()
+		case *orc.BytesVector:
+			x.AppendNull()
+		case *orc.DecimalVector:
+			x.Scale = t.Scale
+			x.AppendNull()
+		case *orc.TimestampVector:
+			x.AppendNull()
+		}
+		return
+	}
+	switch x := v.(type) {
+	case *orc.LongVector:
+		switch w := val.(type) {
+		case bool:
+			x.Append(b2i(w))
+		case int64:
+			x.Append(w)
+		}
+	case *orc.DoubleVector:
+		x.Append(val.(float64))
+	case *orc.BytesVector:
+		x.AppendString(val.(string))
+	case *orc.DecimalVector:
+		x.Scale = t.Scale
+		switch w := val.(type) {
+		case orc.Int128:
+			x.Append(w)
+		case decimalValue:
+			x.Append(w.Unscaled)
+		}
+	case *orc.TimestampVector:
+		switch w := val.(type) {
+		case timestampPair:
+			x.Append(w.sec, w.nanos)
+		default:
+			tv := val.(tsValue)
+			x.Append(tv.Sec, tv.Nanos)
+		}
+	}
+}
+
+// cmpPartition orders partition values: NULL first, then by value.
+func cmpPartition(a, b any) int {
+	if a == nil || b == nil {
+		switch {
+		case a == nil && b == nil:
+			return 0
+		case a == nil:
+			return -1
+		}
+		return 1
+	}
+	switch x := a.(type) {
+	case int64:
+		return cmp.Compare(x, b.(int64))
+	case bool:
+		y := b.(bool)
+		return cmp.Compare(b2i(x), b2i(y))
+	case float64:
+		return cmp.Compare(x, b.(float64))
+	case string:
+		return strings.Compare(x, b.(string))
+	case decimalValue:
+		return x.Unscaled.Cmp(b.(decimalValue).Unscaled) // one column, one scale
+	case tsValue:
+		y := b.(tsValue)
+		if c := cmp.Compare(x.Sec, y.Sec); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Nanos, y.Nanos)
+	}
+	return 0
+}
+
+// WriteIndexFile writes the index of the dataset to the file at path
+// (normally filepath.Join(root, IndexFileName)): to a temporary file in the
+// same directory first, renamed over path when complete, so that a
+// concurrent reader sees the old index or the new one, never a part.
+func (d *Dataset) WriteIndexFile(path string, opts ...IndexOption) (IndexInfo, error) {
+	var buf bytes.Buffer
+	info, err := d.WriteIndex(&buf, opts...)
+	if err != nil {
+		return info, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
+	if err != nil {
+		return info, err
+	}
+	_, err = tmp.Write(buf.Bytes())
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return info, fmt.Errorf("dataset: writing the index %s: %w", path, err)
+	}
+	return info, nil
+}

@@ -1,0 +1,550 @@
+package dataset
+
+// Looking files up in the index (spec.md 7.16).
+//
+// What "ruled out by the index" means, and why it cannot drop a row: a file
+// is skipped without being opened only when (1) the listing reports a size
+// and a version for it and the index holds an entry for the same path with
+// the same size and version, and (2) the predicate, evaluated against the
+// entry's statistics exactly as the reader evaluates it against the file's
+// footer (sarg.Bound.Evaluate, spec.md 7.3-7.6), cannot be TRUE. Columns the
+// index does not cover have no statistics in that evaluation, so their
+// leaves are "can't decide" and the partial-index rules of 7.6 apply across
+// the whole AND/OR tree: an AND prunes on either indexed side, an OR only
+// when every side is indexed. Any doubt (no entry, another size or version,
+// a column of another type, an index that fails to read) makes the file a
+// candidate, opened and pruned by its footer as without an index.
+//
+// The index is read with orcgo's own scan, and its row groups are pruned
+// by a lookup expression: the predicate translated into one over the
+// index's columns (x = v becomes (x_min IS NULL OR x_min <= v) AND (x_max
+// IS NULL OR x_max >= v), IS NULL looks at the null count, leaves on
+// partition columns keep their exact form on the partition values, every
+// other leaf becomes TRUE). The translation only has to keep every entry
+// whose evaluation in (2) could be TRUE; it is monotone over the negation
+// normal form, so it does: a leaf it cannot translate is TRUE, never a
+// definite answer. Two scans of the index run: the paths, sizes and
+// versions (membership) pruned by the partition leaves alone, and the
+// statistics of the predicate's columns pruned by the whole lookup
+// expression. A fresh entry that the first returns and the second does not
+// is ruled out by the index's row groups.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+)
+
+// WithIndex makes the dataset's scans look files up in an index (written
+// by WriteIndex) before opening them. open opens the index; an open that
+// fails with an error wrapping fs.ErrNotExist means there is no index, and
+// any other failure (an unreadable or foreign index) is ignored with a
+// warning (Stats.IndexWarning): the scan then prunes by footers alone.
+// name names the index in messages. WithIndexFile is the local-file form.
+func WithIndex(name string, open Opener) Option {
+	return func(d *Dataset) error {
+		if open == nil {
+			return errors.New("dataset: WithIndex: no Open function")
+		}
+		d.index, d.indexName = open, name
+		return nil
+	}
+}
+
+// WithIndexFile uses the index at a local path when it exists (normally
+// filepath.Join(root, IndexFileName)); see WithIndex.
+func WithIndexFile(path string) Option { return WithIndex(path, openLocal(path)) }
+
+// WithIndexLookup turns the index lookup of a scan on or off. Default: on,
+// when the dataset has an index (WithIndex) and the scan a predicate.
+func WithIndexLookup(on bool) ScanOption {
+	return func(c *scanConfig) error {
+		c.noIndex = !on
+		return nil
+	}
+}
+
+// openedIndex is an index opened for a lookup.
+type openedIndex struct {
+	r      *reader.Reader
+	c      io.Closer
+	hdr    indexHeader
+	types  []*orc.Schema // per header column
+	usable []bool        // per header column: the read schema has it with this type
+	parts  bool          // the partition columns are the dataset's
+	schema *orc.Schema   // the index file's schema
+}
+
+func (ix *openedIndex) close() {
+	if ix.c != nil {
+		ix.c.Close()
+	}
+}
+
+// errNoIndex means the dataset has no index.
+var errNoIndex = errors.New("dataset: no index")
+
+// openIndex opens and checks the dataset's index.
+func (d *Dataset) openIndex() (*openedIndex, error) {
+	ra, size, c, err := d.index()
+	if err != nil {
+		if isNotExist(err) {
+			return nil, errNoIndex
+		}
+		return nil, fmt.Errorf("%s: %w", d.indexName, err)
+	}
+	ix := &openedIndex{c: c}
+	fail := func(format string, args ...any) (*openedIndex, error) {
+		ix.close()
+		return nil, fmt.Errorf("%s: %w", d.indexName, fmt.Errorf(format, args...))
+	}
+	if ix.r, err = reader.Open(ra, size, d.readerOpts...); err != nil {
+		return fail("%w", err)
+	}
+	var hdr []byte
+	for _, m := range ix.r.UserMetadata() {
+		if m.Key == IndexMetadataKey {
+			hdr = m.Value
+		}
+	}
+	if hdr == nil {
+		return fail("not an orcgo dataset index (no %s metadata)", IndexMetadataKey)
+	}
+	if err := json.Unmarshal(hdr, &ix.hdr); err != nil {
+		return fail("bad index header: %v", err)
+	}
+	if ix.hdr.Layout != indexLayout {
+		return fail("index layout version %d, this orcgo reads %d", ix.hdr.Layout, indexLayout)
+	}
+	if len(ix.hdr.Columns) > 10000 {
+		return fail("bad index header: %d columns", len(ix.hdr.Columns))
+	}
+	for _, hc := range ix.hdr.Columns {
+		t, err := orc.ParseSchema(hc.Type)
+		if err != nil || !indexable(t) {
+			return fail("bad index header: column %q has type %q", hc.Name, hc.Type)
+		}
+		ix.types = append(ix.types, t)
+		rt := d.read.Field(hc.Name)
+		ix.usable = append(ix.usable, rt != nil && rt.String() == t.String())
+	}
+	var parts *orc.Schema
+	if ix.hdr.Partitions != "" {
+		if parts, err = orc.ParseSchema(ix.hdr.Partitions); err != nil || parts.Kind != orc.Struct {
+			return fail("bad index header: partitions %q", ix.hdr.Partitions)
+		}
+	}
+	ix.parts = parts != nil && d.parts != nil && parts.String() == d.parts.String()
+	ix.schema = indexLayoutSchema(ix.types, parts)
+	if got := ix.r.Schema().String(); got != ix.schema.String() {
+		return fail("the index's schema %s is not the layout its header describes", got)
+	}
+	return ix, nil
+}
+
+// indexed returns the header column of a leaf's column, if the lookup can
+// use it.
+func (ix *openedIndex) indexed(col string) (int, bool) {
+	for i, hc := range ix.hdr.Columns {
+		if ix.usable[i] && (col == hc.Name || col == sarg.Col(hc.Name)) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// lookupExpr translates a predicate in negation normal form into the
+// lookup expression over the index's columns (see the top of this file).
+// With partsOnly, only partition leaves are translated.
+func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.Expr {
+	switch e.Op {
+	case sarg.OpTrue:
+		return sarg.True()
+	case sarg.OpFalse, sarg.OpNull:
+		return sarg.False()
+	case sarg.OpAnd, sarg.OpOr:
+		kids := make([]sarg.Expr, len(e.Children))
+		for i, c := range e.Children {
+			kids[i] = ix.lookupExpr(s, c, partsOnly)
+		}
+		if e.Op == sarg.OpAnd {
+			return sarg.Normalize(sarg.And(kids...))
+		}
+		return sarg.Normalize(sarg.Or(kids...))
+	case sarg.OpNot:
+		if len(e.Children) == 1 && e.Children[0].Op == sarg.OpLeaf && e.Children[0].Leaf != nil {
+			return ix.lookupLeaf(s, e.Children[0].Leaf, true, partsOnly)
+		}
+	case sarg.OpLeaf:
+		if e.Leaf != nil {
+			return ix.lookupLeaf(s, e.Leaf, false, partsOnly)
+		}
+	}
+	return sarg.True()
+}
+
+// lookupLeaf translates one leaf (negated when neg): the condition on an
+// index row under which the leaf may be TRUE for some row of the file.
+func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
+	if j, ok := s.isPartition(l.Column); ok {
+		if !ix.parts {
+			return sarg.True()
+		}
+		e := sarg.Expr{Op: sarg.OpLeaf, Leaf: &sarg.Leaf{Op: l.Op, Column: fmt.Sprintf("p%d", j), Literals: l.Literals}}
+		if neg {
+			return sarg.Not(e)
+		}
+		return e
+	}
+	i, ok := ix.indexed(l.Column)
+	if partsOnly || !ok {
+		return sarg.True()
+	}
+	t := ix.types[i]
+	if t.Kind == orc.Char || t.Kind == orc.Varchar {
+		return sarg.True() // bounds kept as string: literals would bind otherwise
+	}
+	mn, mx := fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i)
+	lits := l.Literals
+	for _, v := range lits {
+		if v.IsNull() && l.Op != sarg.LeafIn {
+			return sarg.True()
+		}
+	}
+	atMost := func(c string, v sarg.Literal) sarg.Expr { return sarg.Or(sarg.IsNull(c), sarg.Le(c, v)) }
+	atLeast := func(c string, v sarg.Literal) sarg.Expr { return sarg.Or(sarg.IsNull(c), sarg.Ge(c, v)) }
+	holds := func(v sarg.Literal) sarg.Expr { return sarg.And(atMost(mn, v), atLeast(mx, v)) }
+	if neg {
+		switch l.Op {
+		case sarg.LeafLessThan: // x >= v
+			if len(lits) == 1 {
+				return atLeast(mx, lits[0])
+			}
+		case sarg.LeafLessThanEquals: // x > v
+			if len(lits) == 1 {
+				return sarg.Or(sarg.IsNull(mx), sarg.Gt(mx, lits[0]))
+			}
+		case sarg.LeafIsNull: // some value
+			c := fmt.Sprintf("c%d_values", i)
+			return sarg.Or(sarg.IsNull(c), sarg.Gt(c, sarg.Int(0)))
+		}
+		return sarg.True()
+	}
+	switch l.Op {
+	case sarg.LeafEquals, sarg.LeafNullSafeEquals:
+		if len(lits) == 1 {
+			return holds(lits[0])
+		}
+	case sarg.LeafIn:
+		var alts []sarg.Expr
+		for _, v := range lits {
+			if !v.IsNull() {
+				alts = append(alts, holds(v))
+			}
+		}
+		if len(alts) > 0 && len(alts) <= 64 {
+			return sarg.Or(alts...)
+		}
+	case sarg.LeafLessThan:
+		if len(lits) == 1 {
+			return sarg.Or(sarg.IsNull(mn), sarg.Lt(mn, lits[0]))
+		}
+	case sarg.LeafLessThanEquals:
+		if len(lits) == 1 {
+			return atMost(mn, lits[0])
+		}
+	case sarg.LeafBetween:
+		if len(lits) == 2 {
+			return sarg.And(atMost(mn, lits[1]), atLeast(mx, lits[0]))
+		}
+	case sarg.LeafIsNull:
+		c := fmt.Sprintf("c%d_nulls", i)
+		return sarg.Or(sarg.IsNull(c), sarg.Gt(c, sarg.Int(0)))
+	}
+	return sarg.True()
+}
+
+// predicateColumns returns the header columns the predicate's leaves use.
+func (ix *openedIndex) predicateColumns(e sarg.Expr) []int {
+	var out []int
+	var walk func(e sarg.Expr)
+	walk = func(e sarg.Expr) {
+		if e.Op == sarg.OpLeaf && e.Leaf != nil {
+			if i, ok := ix.indexed(e.Leaf.Column); ok && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+		for _, c := range e.Children {
+			walk(c)
+		}
+	}
+	walk(e)
+	slices.Sort(out)
+	return out
+}
+
+// scanIndex reads columns of the index's rows that the search argument
+// may match (all rows when where is TRUE), calling fn on each batch.
+func (ix *openedIndex) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch, i int)) error {
+	opts := []reader.ScanOption{reader.WithColumns(cols...)}
+	if where.Op != sarg.OpTrue {
+		if _, err := sarg.Bind(where, ix.schema); err == nil {
+			opts = append(opts, reader.WithSearchArgument(where))
+		}
+	}
+	br, err := ix.r.NewBatchReader(opts...)
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for i := range b.NumRows {
+			fn(b, i)
+		}
+	}
+}
+
+// indexLookup rules out the units the index proves hold no match (see the
+// top of this file). A failing index is ignored with a warning.
+func (s *Scanner) indexLookup() {
+	d := s.d
+	if d.index == nil || s.cfg.noIndex || s.cfg.where == nil || len(s.units) == 0 {
+		return
+	}
+	ix, err := d.openIndex()
+	if err == errNoIndex {
+		return
+	}
+	if err != nil {
+		s.stats.IndexWarning = fmt.Sprintf("dataset: index ignored, files pruned by their footers: %v", err)
+		if s.cfg.explain {
+			fmt.Fprintf(&s.explain, "index: ignored: %v\n", err)
+		}
+		return
+	}
+	defer ix.close()
+	if err := s.lookupWith(ix); err != nil {
+		err = fmt.Errorf("%s: %w", d.indexName, err)
+		s.stats.IndexWarning = fmt.Sprintf("dataset: index ignored, files pruned by their footers: %v", err)
+		if s.cfg.explain {
+			fmt.Fprintf(&s.explain, "index: ignored: %v\n", err)
+		}
+	}
+}
+
+// indexMember is an entry's identity.
+type indexMember struct {
+	size    int64
+	version string
+}
+
+func (s *Scanner) lookupWith(ix *openedIndex) error {
+	d := s.d
+	nnf := sarg.Normalize(*s.cfg.where)
+	lookup := ix.lookupExpr(s, nnf, false)
+	membership := ix.lookupExpr(s, nnf, true)
+
+	members := map[string]indexMember{}
+	err := ix.scanIndex([]string{"path", "size", "version"}, membership, func(b *orc.Batch, i int) {
+		p, sz, v := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.BytesVector)
+		if p.IsNull(i) || sz.IsNull(i) || v.IsNull(i) {
+			return
+		}
+		members[p.String(i)] = indexMember{size: sz.Values[i], version: v.String(i)}
+	})
+	if err != nil {
+		return err
+	}
+	used := ix.predicateColumns(nnf)
+	cols := []string{"path", "rows"}
+	for _, i := range used {
+		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		if isText(ix.types[i].Kind) {
+			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
+		}
+	}
+	entries := map[string]map[int]*stats.Column{}
+	err = ix.scanIndex(cols, lookup, func(b *orc.Batch, row int) {
+		p := b.Cols[0].(*orc.BytesVector)
+		if p.IsNull(row) {
+			return
+		}
+		src := map[int]*stats.Column{}
+		for _, i := range used {
+			name := ix.hdr.Columns[i].Name
+			if st := entryStats(b, row, i, ix.types[i], d.read.Field(name).Kind); st != nil {
+				src[d.read.Field(name).ID()] = st
+			}
+		}
+		entries[p.String(row)] = src
+	})
+	if err != nil {
+		return err
+	}
+
+	bound := map[string]*sarg.Bound{}
+	var stale, byGroups, byStats int
+	kept := s.units[:0]
+	for _, u := range s.units {
+		f := d.files[u.file]
+		m, ok := members[f.Name]
+		if u.where == nil || !ok || f.Version == "" || m.version != f.Version || m.size != f.Size {
+			if u.where != nil {
+				stale++
+			}
+			kept = append(kept, u)
+			continue
+		}
+		src, returned := entries[f.Name]
+		if !returned {
+			byGroups++
+			continue
+		}
+		key := u.where.String()
+		b, ok := bound[key]
+		if !ok {
+			var err error
+			if b, err = sarg.Bind(*u.where, d.read); err != nil {
+				b = nil
+			}
+			bound[key] = b
+		}
+		if b == nil || b.Evaluate(sarg.MapSource{Columns: src}).IsNeeded() {
+			kept = append(kept, u)
+			continue
+		}
+		byStats++
+	}
+	s.units = kept
+	s.stats.IndexUsed = true
+	s.stats.FilesSkipped += byGroups + byStats
+	s.stats.FilesPrunedByIndex += byGroups + byStats
+	s.stats.FilesNotInIndex += stale
+	if s.cfg.explain {
+		fmt.Fprintf(&s.explain, "index: lookup expression: %s\n", lookup)
+		fmt.Fprintf(&s.explain, "index: membership expression: %s\n", membership)
+		fmt.Fprintf(&s.explain, "index: %d files ruled out by the index's row groups, %d by their entries' statistics; %d missing, changed or without a version (read)\n",
+			byGroups, byStats, stale)
+	}
+	return nil
+}
+
+// entryStats rebuilds the statistics of indexed column i from an index
+// row, as the file's footer gave them; nil when unknown. kind is the read
+// schema's kind of the column.
+func entryStats(b *orc.Batch, row, i int, t *orc.Schema, kind orc.Kind) *stats.Column {
+	col := func(suffix string) orc.Vector { return b.Col(fmt.Sprintf("c%d_%s", i, suffix)) }
+	vals, _ := col("values").(*orc.LongVector)
+	nulls, _ := col("nulls").(*orc.LongVector)
+	if vals == nil || nulls == nil || vals.IsNull(row) || vals.Values[row] < 0 {
+		return nil
+	}
+	st := &stats.Column{Kind: kind, NumValues: uint64(vals.Values[row])}
+	if !nulls.IsNull(row) {
+		st.HasNullKnown = true
+		st.HasNull = nulls.Values[row] > 0
+	}
+	lo, hi := col("min"), col("max")
+	if lo == nil || hi == nil {
+		return nil
+	}
+	both := !orcNull(lo, row) && !orcNull(hi, row)
+	switch t.Kind {
+	case orc.Boolean:
+		if both {
+			mn, mx := lo.(*orc.LongVector).Values[row] != 0, hi.(*orc.LongVector).Values[row] != 0
+			switch {
+			case mn && !mx:
+				return st // inconsistent: no range
+			case mn:
+				st.Bool = &stats.BoolStats{TrueCount: st.NumValues}
+			case !mx:
+				st.Bool = &stats.BoolStats{TrueCount: 0}
+			case st.NumValues >= 2:
+				st.Bool = &stats.BoolStats{TrueCount: 1}
+			}
+		}
+	case orc.Byte, orc.Short, orc.Int, orc.Long:
+		if both {
+			st.Int = &stats.IntStats{Min: lo.(*orc.LongVector).Values[row], Max: hi.(*orc.LongVector).Values[row], HasMinMax: true}
+		}
+	case orc.Date:
+		if both {
+			a, z := lo.(*orc.LongVector).Values[row], hi.(*orc.LongVector).Values[row]
+			if a == int64(int32(a)) && z == int64(int32(z)) {
+				st.Date = &stats.DateStats{Min: int32(a), Max: int32(z), HasMinMax: true}
+			}
+		}
+	case orc.Float, orc.Double:
+		if both {
+			st.Double = &stats.DoubleStats{Min: lo.(*orc.DoubleVector).Values[row], Max: hi.(*orc.DoubleVector).Values[row], HasMinMax: true}
+		}
+	case orc.Decimal:
+		if both {
+			lv, hv := lo.(*orc.DecimalVector), hi.(*orc.DecimalVector)
+			st.Decimal = &stats.DecimalStats{Min: decimalValue{Unscaled: lv.Values[row], Scale: lv.Scale},
+				Max: decimalValue{Unscaled: hv.Values[row], Scale: hv.Scale}, HasMinMax: true}
+		}
+	case orc.Timestamp, orc.TimestampInstant:
+		if both {
+			lv, hv := lo.(*orc.TimestampVector), hi.(*orc.TimestampVector)
+			st.Timestamp = &stats.TimestampStats{MinSec: lv.Seconds[row], MinNanos: lv.Nanos[row],
+				MaxSec: hv.Seconds[row], MaxNanos: hv.Nanos[row], HasMinMax: true}
+		}
+	case orc.String, orc.Varchar, orc.Char:
+		ss := &stats.StringStats{}
+		lb, _ := col("lower").(*orc.LongVector)
+		ub, _ := col("upper").(*orc.LongVector)
+		if lb == nil || ub == nil {
+			return nil
+		}
+		if !orcNull(lo, row) {
+			ss.Min, ss.HasMin = lo.(*orc.BytesVector).String(row), true
+			ss.MinIsLowerBound = !lb.IsNull(row) && lb.Values[row] != 0
+		}
+		if !orcNull(hi, row) {
+			ss.Max, ss.HasMax = hi.(*orc.BytesVector).String(row), true
+			ss.MaxIsUpperBound = !ub.IsNull(row) && ub.Values[row] != 0
+		}
+		st.String = ss
+	}
+	return st
+}
+
+// orcNull reports whether row i of a vector is NULL.
+func orcNull(v orc.Vector, i int) bool {
+	switch x := v.(type) {
+	case *orc.LongVector:
+		return x.IsNull(i)
+	case *orc.DoubleVector:
+		return x.IsNull(i)
+	case *orc.BytesVector:
+		return x.IsNull(i)
+	case *orc.DecimalVector:
+		return x.IsNull(i)
+	case *orc.TimestampVector:
+		return x.IsNull(i)
+	}
+	return true
+}
+
+// isNotExist reports whether an open error means the file does not exist.
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist)
+}

@@ -1,0 +1,515 @@
+package dataset_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// indexScale multiplies the random index tests' rounds: go test ./dataset
+// -run TestIndex -index.scale 20 runs thousands of stale-index queries.
+var indexScale = flag.Int("index.scale", 1, "rounds of the random index tests, times")
+
+// The random table of the index tests: every indexable kind, a partition
+// column, small domains so that predicates hit and miss.
+const ixSchema = "struct<a:int,b:string,c:double,d:decimal(10,2),e:date,f:timestamp,g:boolean,h:varchar(5),k:bigint>"
+
+var ixParts = orc.MustParseSchema("struct<p:int>")
+
+var ixWords = []string{"", "ant", "bee", "cat", "dog", "eel", "fox", "zz"}
+
+// ixFile writes one random data file. Each file draws its values from a
+// random window of each domain, so that files differ in their ranges.
+func ixFile(t testing.TB, r *rand.Rand) []byte {
+	t.Helper()
+	s := orc.MustParseSchema(ixSchema)
+	n := r.IntN(40)
+	if r.IntN(8) == 0 {
+		n = 0
+	}
+	b := orc.NewBatch(s, max(n, 1))
+	lo := r.IntN(20)
+	wlo := r.IntN(len(ixWords))
+	nullP := r.IntN(4) // 0: no nulls
+	for range n {
+		null := func() bool { return nullP > 0 && r.IntN(8) < nullP }
+		a := b.Cols[0].(*orc.LongVector)
+		if null() {
+			a.AppendNull()
+		} else {
+			a.Append(int64(lo + r.IntN(6)))
+		}
+		bs := b.Cols[1].(*orc.BytesVector)
+		if null() {
+			bs.AppendNull()
+		} else {
+			bs.AppendString(ixWords[min(wlo+r.IntN(3), len(ixWords)-1)])
+		}
+		c := b.Cols[2].(*orc.DoubleVector)
+		if null() {
+			c.AppendNull()
+		} else {
+			c.Append(float64(lo+r.IntN(6)) / 2)
+		}
+		d := b.Cols[3].(*orc.DecimalVector)
+		d.Scale = 2
+		if null() {
+			d.AppendNull()
+		} else {
+			d.Append(orc.Int128FromInt64(int64(lo*100 + r.IntN(600))))
+		}
+		e := b.Cols[4].(*orc.LongVector)
+		if null() {
+			e.AppendNull()
+		} else {
+			e.Append(int64(19000 + lo + r.IntN(6)))
+		}
+		f := b.Cols[5].(*orc.TimestampVector)
+		if null() {
+			f.AppendNull()
+		} else {
+			f.Append(int64(1_700_000_000+(lo+r.IntN(6))*3600), int32(r.IntN(2))*500_000_000)
+		}
+		g := b.Cols[6].(*orc.LongVector)
+		if null() {
+			g.AppendNull()
+		} else {
+			g.Append(int64(r.IntN(2) * (lo % 2)))
+		}
+		h := b.Cols[7].(*orc.BytesVector)
+		if null() {
+			h.AppendNull()
+		} else {
+			h.AppendString(ixWords[min(wlo+r.IntN(2), len(ixWords)-1)])
+		}
+		k := b.Cols[8].(*orc.LongVector)
+		k.Append(int64(lo*10 + r.IntN(10)))
+	}
+	b.NumRows = n
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(100), writer.WithCompression(orc.CompressionNone))
+	if err == nil && n > 0 {
+		err = w.Write(b)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// ixLiteral is a random literal for a column.
+func ixLiteral(r *rand.Rand, col string) sarg.Literal {
+	switch col {
+	case "a", "p":
+		return sarg.Int(int64(r.IntN(30) - 2))
+	case "k":
+		return sarg.Int(int64(r.IntN(260)))
+	case "b", "h":
+		return sarg.String(ixWords[r.IntN(len(ixWords))])
+	case "c":
+		return sarg.Float(float64(r.IntN(60)) / 4)
+	case "d":
+		return sarg.Decimal(orc.Int128FromInt64(int64(r.IntN(3000))), 2)
+	case "e":
+		return sarg.Date(int32(19000 + r.IntN(30)))
+	case "f":
+		return sarg.Timestamp(int64(1_700_000_000+r.IntN(30)*3600), int64(r.IntN(2))*500_000_000)
+	case "g":
+		return sarg.Bool(r.IntN(2) == 0)
+	}
+	panic(col)
+}
+
+// ixPredicate is a random predicate over the table's columns.
+func ixPredicate(r *rand.Rand, depth int) sarg.Expr {
+	cols := []string{"a", "b", "c", "d", "e", "f", "g", "h", "k", "p"}
+	if depth > 0 && r.IntN(3) > 0 {
+		n := 2 + r.IntN(2)
+		kids := make([]sarg.Expr, n)
+		for i := range kids {
+			kids[i] = ixPredicate(r, depth-1)
+		}
+		switch r.IntN(5) {
+		case 0, 1:
+			return sarg.And(kids...)
+		case 2, 3:
+			return sarg.Or(kids...)
+		}
+		return sarg.Not(sarg.And(kids...))
+	}
+	c := cols[r.IntN(len(cols))]
+	lit := func() sarg.Literal { return ixLiteral(r, c) }
+	switch r.IntN(13) {
+	case 0:
+		return sarg.Eq(c, lit())
+	case 1:
+		return sarg.Lt(c, lit())
+	case 2:
+		return sarg.Le(c, lit())
+	case 3:
+		return sarg.Gt(c, lit())
+	case 4:
+		return sarg.Ge(c, lit())
+	case 5:
+		a, b := lit(), lit()
+		return sarg.Between(c, a, b)
+	case 6:
+		return sarg.In(c, lit(), lit(), lit())
+	case 7:
+		return sarg.IsNull(c)
+	case 8:
+		return sarg.IsNotNull(c)
+	case 9:
+		return sarg.Ne(c, lit())
+	case 10:
+		return sarg.NotIn(c, lit(), lit())
+	case 11:
+		return sarg.NullSafeEq(c, lit())
+	}
+	a, b := lit(), lit()
+	return sarg.NotBetween(c, a, b)
+}
+
+// ixStore is an in-memory dataset directory whose files carry versions.
+type ixStore struct {
+	fsys fstest.MapFS
+	gen  int64
+}
+
+func (st *ixStore) put(name string, data []byte) {
+	st.gen++
+	st.fsys[name] = &fstest.MapFile{Data: data, ModTime: time.Unix(0, st.gen)}
+}
+
+func (st *ixStore) dataset(t testing.TB, index []byte) *dataset.Dataset {
+	t.Helper()
+	files, err := dataset.FromFS(st.fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []dataset.Option{dataset.WithSchema(orc.MustParseSchema(ixSchema)), dataset.WithPartitioning(ixParts)}
+	if index != nil {
+		opts = append(opts, dataset.WithIndex("test index", func() (io.ReaderAt, int64, io.Closer, error) {
+			return bytes.NewReader(index), int64(len(index)), nil, nil
+		}))
+	}
+	d, err := dataset.New(files, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func randomStore(t testing.TB, r *rand.Rand, nfiles int) *ixStore {
+	st := &ixStore{fsys: fstest.MapFS{}}
+	for i := range nfiles {
+		st.put(fmt.Sprintf("p=%d/part-%03d.orc", r.IntN(4), i), ixFile(t, r))
+	}
+	return st
+}
+
+func buildIndex(t testing.TB, d *dataset.Dataset, opts ...dataset.IndexOption) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := d.WriteIndex(&buf, opts...); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var ixIndexable = []string{"a", "b", "c", "d", "e", "f", "g", "h", "k"}
+
+// randomColumns picks a random subset of the indexable columns (nil:
+// all of them).
+func randomColumns(r *rand.Rand) []string {
+	if r.IntN(4) == 0 {
+		return nil
+	}
+	var cols []string
+	for _, c := range ixIndexable {
+		if r.IntN(2) == 0 {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		cols = []string{"a"}
+	}
+	return cols
+}
+
+func indexOpts(cols []string) []dataset.IndexOption {
+	if cols == nil {
+		return nil
+	}
+	return []dataset.IndexOption{dataset.IndexColumns(cols...)}
+}
+
+// compareScans checks that the rows through the index are the rows of a
+// scan that ignores it, both filtered exactly, and returns the two scans'
+// statistics.
+func compareScans(t *testing.T, what string, d *dataset.Dataset, e sarg.Expr) (withIx, without dataset.Stats) {
+	t.Helper()
+	want, st0 := scanRows(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true), dataset.WithIndexLookup(false))
+	got, st1 := scanRows(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s: %s: %d rows through the index, %d without", what, e, len(got), len(want))
+	}
+	if st1.IndexWarning != "" {
+		t.Fatalf("%s: %s", what, st1.IndexWarning)
+	}
+	return st1, st0
+}
+
+// TestIndexSoundness: for random predicates over random datasets with
+// random subsets of columns indexed, the rows through the index are the
+// rows of a plain scan; with every column indexed and the index fresh, the
+// index rules out exactly the files the footers would.
+func TestIndexSoundness(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 1))
+	datasets, preds := 10**indexScale, 10
+	pruned := 0
+	for ds := range datasets {
+		st := randomStore(t, r, 10+r.IntN(30))
+		cols := randomColumns(r)
+		d := st.dataset(t, nil)
+		d = st.dataset(t, buildIndex(t, d, indexOpts(cols)...))
+		for range preds {
+			e := ixPredicate(r, 2)
+			withIx, without := compareScans(t, fmt.Sprintf("dataset %d (columns %v)", ds, cols), d, e)
+			if !withIx.IndexUsed && withIx.FilesPrunedByPartition < withIx.FilesConsidered {
+				t.Fatalf("%s: index not used", e)
+			}
+			if withIx.FilesNotInIndex != 0 {
+				t.Fatalf("%s: %d files not in a fresh index", e, withIx.FilesNotInIndex)
+			}
+			footer := without.FilesSkipped - without.FilesPrunedByPartition
+			if withIx.FilesPrunedByIndex > footer {
+				t.Fatalf("%s: the index ruled out %d files, the footers %d", e, withIx.FilesPrunedByIndex, footer)
+			}
+			if cols == nil && withIx.FilesPrunedByIndex != footer {
+				t.Fatalf("columns %v, %s: the index ruled out %d files, the footers %d", cols, e, withIx.FilesPrunedByIndex, footer)
+			}
+			pruned += withIx.FilesPrunedByIndex
+		}
+	}
+	if pruned == 0 {
+		t.Fatal("the index never ruled out a file")
+	}
+	t.Logf("%d files ruled out by the index", pruned)
+}
+
+// TestIndexStale rewrites, adds and deletes files between the index build
+// and the query, and compares every query with a scan without the index.
+func TestIndexStale(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 2))
+	rounds := 6 * *indexScale
+	checks := 0
+	for round := range rounds {
+		st := randomStore(t, r, 10+r.IntN(15))
+		index := buildIndex(t, st.dataset(t, nil), indexOpts(randomColumns(r))...)
+		next := 1000
+		for step := range 10 {
+			names := make([]string, 0, len(st.fsys))
+			for n := range st.fsys {
+				names = append(names, n)
+			}
+			switch r.IntN(4) {
+			case 0: // rewrite a file in place (new contents, new version)
+				if len(names) > 0 {
+					st.put(names[r.IntN(len(names))], ixFile(t, r))
+				}
+			case 1: // a new file
+				st.put(fmt.Sprintf("p=%d/part-%03d.orc", r.IntN(4), next), ixFile(t, r))
+				next++
+			case 2: // delete a file
+				if len(names) > 1 {
+					delete(st.fsys, names[r.IntN(len(names))])
+				}
+			case 3: // the same contents written again: a new version
+				if len(names) > 0 {
+					n := names[r.IntN(len(names))]
+					st.put(n, st.fsys[n].Data)
+				}
+			}
+			d := st.dataset(t, index)
+			for range 2 {
+				e := ixPredicate(r, 2)
+				withIx, _ := compareScans(t, fmt.Sprintf("round %d step %d", round, step), d, e)
+				if !withIx.IndexUsed && withIx.FilesPrunedByPartition < withIx.FilesConsidered {
+					t.Fatalf("%s: index not used", e)
+				}
+				checks++
+			}
+		}
+	}
+	t.Logf("%d queries against stale indexes", checks)
+}
+
+// TestIndexHudiCases runs the eight cases of Hudi's PR #12575 (spec.md
+// 7.6): c1 = '619sdc' OR c2 = 100 AND c3 = 200 with each subset of the
+// columns indexed. File "unit" is the unit of spec.md 7.6 (c1 in [a, b],
+// c2 and c3 in [0, 10]); file "c2c3" has c2 = 100 and c3 = 200 but another
+// c1, and must never be ruled out; file "c1" has c1 = '619sdc'.
+func TestIndexHudiCases(t *testing.T) {
+	s := orc.MustParseSchema("struct<c1:string,c2:int,c3:int>")
+	write := func(c1 []string, c2, c3 []int64) []byte {
+		b := orc.NewBatch(s, len(c1))
+		for i := range c1 {
+			b.Cols[0].(*orc.BytesVector).AppendString(c1[i])
+			b.Cols[1].(*orc.LongVector).Append(c2[i])
+			b.Cols[2].(*orc.LongVector).Append(c3[i])
+		}
+		b.NumRows = len(c1)
+		var buf bytes.Buffer
+		w, err := writer.NewWriter(&buf, s)
+		if err == nil {
+			err = w.Write(b)
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	st := &ixStore{fsys: fstest.MapFS{}}
+	st.put("unit.orc", write([]string{"a", "b"}, []int64{0, 10}, []int64{0, 10}))
+	st.put("c2c3.orc", write([]string{"a", "b"}, []int64{100, 5}, []int64{200, 5}))
+	st.put("c1.orc", write([]string{"619sdc", "b"}, []int64{0, 10}, []int64{0, 10}))
+	mk := func(index []byte) *dataset.Dataset {
+		files, err := dataset.FromFS(st.fsys, ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := []dataset.Option{dataset.WithSchema(s)}
+		if index != nil {
+			opts = append(opts, dataset.WithIndex("test index", func() (io.ReaderAt, int64, io.Closer, error) {
+				return bytes.NewReader(index), int64(len(index)), nil, nil
+			}))
+		}
+		d, err := dataset.New(files, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	e := sarg.MustParse("c1 = '619sdc' OR c2 = 100 AND c3 = 200")
+	cases := []struct {
+		cols   []string
+		pruned int    // files the index rules out: "unit" or none
+		lookup string // the lookup expression's columns
+	}{
+		{[]string{"c1"}, 0, "TRUE"},
+		{[]string{"c2"}, 0, "TRUE"},
+		{[]string{"c3"}, 0, "TRUE"},
+		{[]string{"c2", "c3"}, 0, "TRUE"},
+		{[]string{"c1", "c2"}, 1, "c0_min"},
+		{[]string{"c1", "c3"}, 1, "c0_min"},
+		{[]string{"c1", "c2", "c3"}, 1, "c0_min"},
+		{[]string{"c3", "c1", "c2"}, 1, "c1_min"},
+	}
+	for _, c := range cases {
+		d := mk(nil)
+		d = mk(buildIndex(t, d, dataset.IndexColumns(c.cols...)))
+		withIx, _ := compareScans(t, fmt.Sprint(c.cols), d, e)
+		_, _, explain := scanAll(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
+		if withIx.FilesPrunedByIndex != c.pruned {
+			t.Fatalf("columns %v: %d files ruled out by the index, want %d\n%s", c.cols, withIx.FilesPrunedByIndex, c.pruned, explain)
+		}
+		_, lookup, _ := strings.Cut(explain, "index: lookup expression: ")
+		lookup, _, _ = strings.Cut(lookup, "\n")
+		if c.lookup == "TRUE" && lookup != "TRUE" || !strings.Contains(lookup, c.lookup) {
+			t.Fatalf("columns %v: explain:\n%s", c.cols, explain)
+		}
+		if c.pruned == 1 && strings.Contains(explain, "unit.orc:") {
+			t.Fatalf("columns %v: unit.orc was opened:\n%s", c.cols, explain)
+		}
+	}
+}
+
+// TestIndexBroken: an index that fails to read, of another layout or of
+// another dataset is ignored with a warning naming the problem, and the
+// scan returns what a scan without it returns.
+func TestIndexBroken(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 3))
+	st := randomStore(t, r, 12)
+	good := buildIndex(t, st.dataset(t, nil))
+	other := func() []byte {
+		var buf bytes.Buffer
+		s := orc.MustParseSchema("struct<path:string>")
+		w, _ := writer.NewWriter(&buf, s)
+		w.AddUserMetadata(dataset.IndexMetadataKey, []byte(`{"layout":99}`))
+		b := orc.NewBatch(s, 1)
+		b.Cols[0].(*orc.BytesVector).AppendString("x")
+		b.NumRows = 1
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}()
+	flipped := bytes.Clone(good)
+	for i := len(flipped) / 3; i < len(flipped)/2; i++ {
+		flipped[i] ^= 0x5a
+	}
+	cases := map[string][]byte{
+		"empty":     {},
+		"garbage":   []byte("not an orc file at all"),
+		"truncated": good[:len(good)/2],
+		"flipped":   flipped,
+		"layout":    other,
+	}
+	e := sarg.MustParse("a = 7 OR b = 'cat'")
+	for name, index := range cases {
+		d := st.dataset(t, index)
+		want, _ := scanRows(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true), dataset.WithIndexLookup(false))
+		s, err := d.Scan(dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []string
+		b := s.NewBatch()
+		for {
+			err := s.Next(b)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got = append(got, jsonRows(b)...)
+		}
+		s.Close()
+		same(t, name, got, want)
+		stats := s.Stats()
+		if name != "flipped" && (stats.IndexWarning == "" || stats.FilesPrunedByIndex != 0) {
+			t.Fatalf("%s: no warning: %+v", name, stats)
+		}
+		t.Logf("%s: %s", name, stats.IndexWarning)
+	}
+	// No index at all is no warning.
+	files, _ := dataset.FromFS(st.fsys, ".")
+	d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(ixSchema)), dataset.WithPartitioning(ixParts),
+		dataset.WithIndex("test index", func() (io.ReaderAt, int64, io.Closer, error) { return nil, 0, nil, fs.ErrNotExist }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stats := scanRows(t, d, dataset.WithSearchArgument(e))
+	if stats.IndexWarning != "" || stats.IndexUsed {
+		t.Fatalf("missing index: %+v", stats)
+	}
+}
