@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--parallel N] [--schema S] [--partitions S]", run: runCat,
+	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--parallel N] [--schema S | --union-by-name] [--partitions S]", run: runCat,
 		desc: "print the rows as JSON lines (FILE may be - for standard input; several files or a directory read as one table)"})
 }
 

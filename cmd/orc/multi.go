@@ -120,14 +120,21 @@ func datasetFiles(paths []string, stderr io.Writer, cmd string) ([]dataset.File,
 // datasetFlags are the flags of commands reading several files.
 type datasetFlags struct {
 	schema, partitions *string
+	union              *bool
 }
 
 func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
 	return datasetFlags{
-		schema:     fs.String("schema", "", "read schema for several files or a directory (default: the first file's), e.g. 'struct<a:bigint,b:string>'"),
-		partitions: fs.String("partitions", "", "Hive partition columns of a directory's key=value subdirectories, e.g. 'struct<dt:date>'"),
+		schema: fs.String("schema", "", "read schema for several files or a directory (default: the first file's), e.g. 'struct<a:bigint,b:string>'"),
+		partitions: fs.String("partitions", "", "Hive partition columns of a directory's key=value subdirectories, e.g. 'struct<dt:date>'\n"+
+			"(default: every key found, typed bigint, date, timestamp or string from its values; none: no partition columns)"),
+		union: fs.Bool("union-by-name", false, "read several files through the union of their columns, matched by name and widened\n"+
+			"where the files' types differ (default: the first file's schema)"),
 	}
 }
+
+// set reports whether any flag of several files is set.
+func (df datasetFlags) set() bool { return *df.schema != "" || *df.partitions != "" || *df.union }
 
 // openDataset makes a dataset of paths with the flags. display maps its
 // files' names to the paths to print.
@@ -141,14 +148,47 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		return nil, nil, fmt.Errorf("%s: no files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
 	}
 	var opts []dataset.Option
-	if *df.schema != "" {
-		s, err := orc.ParseSchema(*df.schema)
-		if err != nil {
+	var read *orc.Schema
+	switch {
+	case *df.schema != "" && *df.union:
+		return nil, nil, fmt.Errorf("%w: --schema and --union-by-name both give the read schema: choose one", errUsage)
+	case *df.schema != "":
+		if read, err = orc.ParseSchema(*df.schema); err != nil {
 			return nil, nil, fmt.Errorf("--schema: %w", err)
 		}
-		opts = append(opts, dataset.WithSchema(s))
+	case *df.union:
+		if read, err = unionByName(files, display); err != nil {
+			return nil, nil, err
+		}
 	}
-	if *df.partitions != "" {
+	if read != nil {
+		opts = append(opts, dataset.WithSchema(read))
+	}
+	switch *df.partitions {
+	case "none":
+	case "":
+		parts := dataset.DiscoverPartitioning(files)
+		if parts == nil {
+			break
+		}
+		// A key that is also a column of the files is the files' column.
+		if read == nil {
+			if read, err = fileSchema(files[0]); err != nil {
+				return nil, nil, &fileError{path: display[files[0].Name], err: err}
+			}
+		}
+		kept := &orc.Schema{Kind: orc.Struct}
+		for i, c := range parts.Children {
+			if read.Kind == orc.Struct && fieldIndex(read, parts.FieldNames[i]) >= 0 {
+				continue
+			}
+			kept.Children = append(kept.Children, c)
+			kept.FieldNames = append(kept.FieldNames, parts.FieldNames[i])
+		}
+		if len(kept.Children) > 0 {
+			opts = append(opts, dataset.WithPartitioning(kept))
+		}
+	default:
 		s, err := orc.ParseSchema(*df.partitions)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--partitions: %w", err)
@@ -211,8 +251,8 @@ type scanRequest struct {
 // openSource opens paths (one file, or a dataset) for a scan.
 func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writer, cmd string) (rowSource, func(), error) {
 	if !isMulti(paths) {
-		if *df.schema != "" || *df.partitions != "" {
-			return nil, nil, fmt.Errorf("%w: --schema and --partitions are for several files or a directory", errUsage)
+		if df.set() {
+			return nil, nil, fmt.Errorf("%w: --schema, --partitions and --union-by-name are for several files or a directory", errUsage)
 		}
 		r, closeFn, err := openORC(paths[0])
 		if err != nil {

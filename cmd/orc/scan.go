@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE|DIR|URL... [--where EXPR] [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S] [--partitions S]",
+		usage: "scan FILE|DIR|URL... [--where EXPR] [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S | --union-by-name] [--partitions S]",
 		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
@@ -25,8 +25,9 @@ Rows are kept when the predicate is TRUE (SQL three-valued logic). Without
 --where, scan reads every row (as cat does, with --stats and --explain).
 --where may be given once: join conditions with AND.
 Several files or a directory read as one table: --schema is the read schema
-(columns matched by name, missing ones null), --partitions the types of the
-key=value directories, which the predicate prunes before opening a file.`,
+(columns matched by name, missing ones null), or --union-by-name the union of
+the files' columns. key=value directories are columns (types inferred, or
+given by --partitions), which the predicate prunes before opening a file.`,
 		run: runScan})
 }
 
