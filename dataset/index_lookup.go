@@ -36,6 +36,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -272,6 +273,35 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 	return sarg.True()
 }
 
+// display writes a lookup expression with the index's columns named after
+// the dataset's: min(x), max(x), nulls(x), values(x), and partition names.
+func (ix *openedIndex) display(s *Scanner, e sarg.Expr) string {
+	var pairs []string
+	for i, hc := range ix.hdr.Columns {
+		n := sarg.Col(hc.Name)
+		for _, f := range []string{"min", "max", "nulls", "values"} {
+			pairs = append(pairs, fmt.Sprintf("c%d_%s", i, f), f+"("+n+")")
+		}
+	}
+	if ix.parts {
+		for j, n := range s.d.parts.FieldNames {
+			pairs = append(pairs, fmt.Sprintf("p%d", j), sarg.Col(n))
+		}
+	}
+	// Longer names first, so that p1 does not replace the start of p10.
+	type pair struct{ old, new string }
+	var ps []pair
+	for k := 0; k < len(pairs); k += 2 {
+		ps = append(ps, pair{pairs[k], pairs[k+1]})
+	}
+	slices.SortStableFunc(ps, func(a, b pair) int { return len(b.old) - len(a.old) })
+	var args []string
+	for _, p := range ps {
+		args = append(args, p.old, p.new)
+	}
+	return strings.NewReplacer(args...).Replace(e.String())
+}
+
 // predicateColumns returns the header columns the predicate's leaves use.
 func (ix *openedIndex) predicateColumns(e sarg.Expr) []int {
 	var out []int
@@ -437,8 +467,8 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 	s.stats.FilesPrunedByIndex += byGroups + byStats
 	s.stats.FilesNotInIndex += stale
 	if s.cfg.explain {
-		fmt.Fprintf(&s.explain, "index: lookup expression: %s\n", lookup)
-		fmt.Fprintf(&s.explain, "index: membership expression: %s\n", membership)
+		fmt.Fprintf(&s.explain, "index: lookup expression: %s\n", ix.display(s, lookup))
+		fmt.Fprintf(&s.explain, "index: membership expression: %s\n", ix.display(s, membership))
 		fmt.Fprintf(&s.explain, "index: %d files ruled out by the index's row groups, %d by their entries' statistics; %d missing, changed or without a version (read)\n",
 			byGroups, byStats, stale)
 	}
@@ -547,4 +577,33 @@ func orcNull(v orc.Vector, i int) bool {
 // isNotExist reports whether an open error means the file does not exist.
 func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist)
+}
+
+// ReadIndexInfo reads the header of an index file (see IndexFileName).
+func ReadIndexInfo(r io.ReaderAt, size int64) (IndexInfo, error) {
+	ir, err := reader.Open(r, size)
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	var h indexHeader
+	found := false
+	for _, m := range ir.UserMetadata() {
+		if m.Key == IndexMetadataKey {
+			if err := json.Unmarshal(m.Value, &h); err != nil {
+				return IndexInfo{}, fmt.Errorf("dataset: bad index header: %v", err)
+			}
+			found = true
+		}
+	}
+	if !found {
+		return IndexInfo{}, fmt.Errorf("dataset: not an orcgo dataset index (no %s metadata)", IndexMetadataKey)
+	}
+	if h.Layout != indexLayout {
+		return IndexInfo{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads %d", h.Layout, indexLayout)
+	}
+	info := IndexInfo{Files: int(ir.NumRows()), Partitions: h.Partitions, Bytes: size}
+	for _, c := range h.Columns {
+		info.Columns = append(info.Columns, c.Name+" "+c.Type)
+	}
+	return info, nil
 }

@@ -419,10 +419,10 @@ func TestIndexHudiCases(t *testing.T) {
 		{[]string{"c2"}, 0, "TRUE"},
 		{[]string{"c3"}, 0, "TRUE"},
 		{[]string{"c2", "c3"}, 0, "TRUE"},
-		{[]string{"c1", "c2"}, 1, "c0_min"},
-		{[]string{"c1", "c3"}, 1, "c0_min"},
-		{[]string{"c1", "c2", "c3"}, 1, "c0_min"},
-		{[]string{"c3", "c1", "c2"}, 1, "c1_min"},
+		{[]string{"c1", "c2"}, 1, "(min(c1) IS NULL OR min(c1) <= '619sdc') AND (max(c1) IS NULL OR max(c1) >= '619sdc') OR (min(c2) IS NULL OR min(c2) <= 100) AND (max(c2) IS NULL OR max(c2) >= 100)"},
+		{[]string{"c1", "c3"}, 1, "(min(c1) IS NULL OR min(c1) <= '619sdc') AND (max(c1) IS NULL OR max(c1) >= '619sdc') OR (min(c3) IS NULL OR min(c3) <= 200) AND (max(c3) IS NULL OR max(c3) >= 200)"},
+		{[]string{"c1", "c2", "c3"}, 1, "(min(c1) IS NULL OR min(c1) <= '619sdc') AND (max(c1) IS NULL OR max(c1) >= '619sdc') OR (min(c2) IS NULL OR min(c2) <= 100) AND (max(c2) IS NULL OR max(c2) >= 100) AND (min(c3) IS NULL OR min(c3) <= 200) AND (max(c3) IS NULL OR max(c3) >= 200)"},
+		{[]string{"c3", "c1", "c2"}, 1, "min(c1) IS NULL"},
 	}
 	for _, c := range cases {
 		d := mk(nil)

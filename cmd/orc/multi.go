@@ -121,6 +121,7 @@ func datasetFiles(paths []string, stderr io.Writer, cmd string) ([]dataset.File,
 type datasetFlags struct {
 	schema, partitions *string
 	union              *bool
+	noIndex            *bool // set by scan: ignore a directory's statistics index
 }
 
 func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
@@ -194,6 +195,10 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 			return nil, nil, fmt.Errorf("--partitions: %w", err)
 		}
 		opts = append(opts, dataset.WithPartitioning(s))
+	}
+	if len(paths) == 1 && isDir(paths[0]) && (df.noIndex == nil || !*df.noIndex) {
+		// A directory's statistics index (orc index build), when it is there.
+		opts = append(opts, dataset.WithIndexFile(filepath.Join(paths[0], dataset.IndexFileName)))
 	}
 	d, err = dataset.New(files, opts...)
 	return d, display, err

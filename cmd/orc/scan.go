@@ -45,6 +45,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
 	df := addDatasetFlags(fs)
+	df.noIndex = fs.Bool("no-index", false, "ignore a directory's statistics index (orc index build): prune files by their footers")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -93,6 +94,9 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		explainCompact(stderr, br.Explain(), forms)
 	case "full":
 		explainFull(stderr, br.Explain(), forms)
+	}
+	if ds, ok := br.(datasetSource); ok && ds.Stats().IndexWarning != "" {
+		fmt.Fprintf(stderr, "orc scan: warning: %s\n", strings.TrimPrefix(ds.Stats().IndexWarning, "dataset: "))
 	}
 	if *showStats {
 		fmt.Fprintln(stderr, br.statsText())

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/orcgo/orc/dataset"
+)
+
+func init() {
+	register(command{name: "index",
+		usage: "index build|show DIR [--columns a,b] [--schema S] [--partitions S]",
+		desc:  "build or show a directory's statistics index, which lets scans rule out files without opening them",
+		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
+one row per file with its size, version (modification time), row count,
+partition values and, per indexed column (--columns, default every column
+with a minimum and maximum), its value and null counts, minimum and maximum.
+It is written aside and renamed into place. Scans of DIR use it when it is
+there (scan --no-index does not): a file whose entry is current and whose
+statistics rule it out is not opened; a file added, rewritten or removed
+since the build is read as without the index, so an old index only costs
+time. orc index show DIR prints what the index holds; its rows are an
+ORC file: orc cat DIR/` + dataset.IndexFileName + `.`,
+		run: runIndex})
+}
+
+func runIndex(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fs := flag.NewFlagSet("index", flag.ContinueOnError)
+			fs.String("columns", "", "comma-separated columns to index (default: every column with a minimum and maximum)")
+			addDatasetFlags(fs)
+			return &helpRequest{fs}
+		}
+		return errUsage
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	columns := fs.String("columns", "", "comma-separated columns to index (default: every column with a minimum and maximum)")
+	df := addDatasetFlags(fs)
+	pos, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errUsage
+	}
+	dir := pos[0]
+	if !isDir(dir) {
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	path := filepath.Join(dir, dataset.IndexFileName)
+	switch sub {
+	case "build":
+		start := time.Now()
+		none := true
+		df.noIndex = &none
+		d, _, err := openDataset([]string{dir}, df, stderr, "index")
+		if err != nil {
+			return err
+		}
+		var opts []dataset.IndexOption
+		if *columns != "" {
+			opts = append(opts, dataset.IndexColumns(splitList(*columns)...))
+		}
+		info, err := d.WriteIndexFile(path, opts...)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d files, columns %s, %d bytes, built in %v\n", path, info.Files,
+			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
+		return nil
+	case "show":
+		if *columns != "" || *df.schema != "" || *df.partitions != "" {
+			return fmt.Errorf("%w: show takes no flags", errUsage)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		info, err := dataset.ReadIndexInfo(f, fi.Size())
+		if err != nil {
+			return inFile(path, err)
+		}
+		fmt.Fprintf(stdout, "index: %s\nfiles: %d\nbytes: %d\nbuilt: %s\n", path, info.Files, info.Bytes, fi.ModTime().UTC().Format(time.RFC3339))
+		if info.Partitions != "" {
+			fmt.Fprintf(stdout, "partitions: %s\n", info.Partitions)
+		}
+		fmt.Fprintf(stdout, "columns: %s\n", strings.Join(info.Columns, ", "))
+		return nil
+	}
+	return fmt.Errorf("%w: unknown index command %q (build or show)", errUsage, sub)
+}
