@@ -39,7 +39,7 @@ func init() {
 		usage: "convert [--schema 'struct<...>'] [--format csv|json|orc] [--header] [--delimiter C] [--null S]\n" +
 			"          [--timestamp-format LAYOUT] [--max-errors N] [--compression zstd] [--stripe-size 64MiB]\n" +
 			"          [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC] [--batch-size 1024]\n" +
-			"          [--overwrite] IN.csv|IN.jsonl|IN.orc... OUT.orc",
+			"          [--metadata key=value] [--overwrite] IN.csv|IN.jsonl|IN.orc... OUT.orc",
 		desc: "write CSV, JSON lines or ORC files (IN may be -) as one ORC file",
 		help: `Without --schema the schema is an ORC input's, or inferred from the first
 --infer-rows rows of the first input and printed on stderr (CSV: boolean,
@@ -60,6 +60,7 @@ type convertOptions struct {
 	text       textOptions
 	overwrite  bool
 	writerOpts []writer.Option
+	metadata   [][2]string // --metadata key=value, in order
 	maxErrors  int // --max-errors
 	inferRows  int // --infer-rows
 	bloomCols  []string
@@ -88,6 +89,8 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	var metadata metadataFlag
+	fs.Var(&metadata, "metadata", "`key=value` to store in the file's user metadata (repeat for more)")
 	nullText := fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
 	tsFormat := fs.String("timestamp-format", "", "the form of timestamps: a Go time layout such as '01/02/2006 15:04:05'\n(default: YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 such as 2024-03-10T01:30:00Z;\na text with a zone is an instant, in a timestamp column its wall clock in --timezone)")
 	pos, err := parseFlags(fs, args)
@@ -180,6 +183,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		writer.WithBloomFilterFPP(*fpp),
 		writer.WithTimeZone(opt.zone),
 	}
+	opt.metadata = metadata
 	opt.bloomCols = splitList(*bloomColumns)
 	if opt.schema != nil {
 		if err := checkBloomColumns(&opt); err != nil {
@@ -1342,5 +1346,30 @@ func (b *builder) appendUnion(v any) error {
 	vec := b.vec.(*orc.UnionVector)
 	setValid(&vec.Nulls)
 	vec.Tags = append(vec.Tags, uint8(tag))
+	return nil
+}
+
+// metadataFlag collects --metadata key=value pairs.
+type metadataFlag [][2]string
+
+func (m *metadataFlag) String() string {
+	var parts []string
+	for _, kv := range *m {
+		parts = append(parts, kv[0]+"="+kv[1])
+	}
+	return strings.Join(parts, ",")
+}
+
+func (m *metadataFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return errors.New("want key=value")
+	}
+	for _, kv := range *m {
+		if kv[0] == k {
+			return fmt.Errorf("key %q given twice", k)
+		}
+	}
+	*m = append(*m, [2]string{k, v})
 	return nil
 }

@@ -165,6 +165,11 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if err != nil {
 		return err
 	}
+	for _, kv := range opt.metadata {
+		if err := w.AddUserMetadata(kv[0], []byte(kv[1])); err != nil {
+			return err
+		}
+	}
 	c := &converter{opt: opt, w: w, prog: prog, stderr: stderr}
 	for i, name := range ins {
 		if formats[i] == "orc" {

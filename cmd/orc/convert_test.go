@@ -739,6 +739,23 @@ func TestProgressLine(t *testing.T) {
 	p.update(1, 1)
 	p.done(1, 1)
 	p.clear()
+
+	// A conversion shorter than progressDelay draws nothing; a longer one
+	// draws, and ends its line.
+	var buf bytes.Buffer
+	now := time.Now()
+	p = &progress{w: &buf, total: 100, start: now, last: now.Add(-time.Second)}
+	p.update(10, 10)
+	p.done(20, 100)
+	if buf.Len() != 0 {
+		t.Errorf("a short conversion drew %q", buf.String())
+	}
+	p.start = now.Add(-progressDelay)
+	p.update(10, 10)
+	p.done(20, 100)
+	if got := buf.String(); !strings.Contains(got, "10 rows") || !strings.Contains(got, "20 rows") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("a long conversion drew %q", got)
+	}
 }
 
 // FuzzJSONRow feeds arbitrary lines to the JSON reader of a nested schema:

@@ -51,22 +51,27 @@ func newProgress(w io.Writer, total int64) *progress {
 	return &progress{w: w, total: total, start: now, last: now}
 }
 
-// update redraws the line at most five times a second.
+// progressDelay is how long a conversion runs before its progress line
+// appears: a short one prints only its result.
+const progressDelay = 2 * time.Second
+
+// update redraws the line at most five times a second, once the work has
+// taken progressDelay.
 func (p *progress) update(rows, bytes int64) {
 	if p == nil {
 		return
 	}
 	now := time.Now()
-	if now.Sub(p.last) < 200*time.Millisecond {
+	if now.Sub(p.last) < 200*time.Millisecond || now.Sub(p.start) < progressDelay {
 		return
 	}
 	p.last = now
 	p.draw(rows, bytes, now)
 }
 
-// done draws the final figures and ends the line.
+// done draws the final figures and ends the line, if one was drawn.
 func (p *progress) done(rows, bytes int64) {
-	if p == nil {
+	if p == nil || !p.drawn {
 		return
 	}
 	p.draw(rows, bytes, time.Now())
