@@ -61,8 +61,8 @@ type convertOptions struct {
 	overwrite  bool
 	writerOpts []writer.Option
 	metadata   [][2]string // --metadata key=value, in order
-	maxErrors  int // --max-errors
-	inferRows  int // --infer-rows
+	maxErrors  int         // --max-errors
+	inferRows  int         // --infer-rows
 	bloomCols  []string
 	// bloomChecked is set once the bloom columns are checked and their
 	// option added.
