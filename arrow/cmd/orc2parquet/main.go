@@ -11,6 +11,7 @@
 //	-batch N         rows per Arrow record (default 65536)
 //	-columns a,b.c   convert only these columns
 //	-progress D      print a progress line every D on long runs (default 2s; 0 for none)
+//	-overwrite       replace OUT if it exists (without it an existing OUT is an error)
 package main
 
 import (
@@ -46,6 +47,7 @@ func run(args []string, stderr io.Writer) error {
 	batch := fs.Int("batch", 65536, "`rows` per Arrow record")
 	columns := fs.String("columns", "", "comma-separated `names` of the columns to convert (nested as a.b); all when empty")
 	every := fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)")
+	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (the output is written beside it and renamed at the end)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,18 +76,18 @@ func run(args []string, stderr io.Writer) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (ORC needs random access)", inPath)
 	}
-	out, err := os.Create(outPath)
+	out, err := convert.CreateOutput(outPath, *overwrite)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	rows, err := convert.ORCToParquet(in, st.Size(), out, opts)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(outPath)
+		out.Abort()
 		return fmt.Errorf("%s: %w", inPath, err)
+	}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "orc2parquet: %d rows from %s to %s in %.1fs\n", rows, inPath, outPath, time.Since(start).Seconds())
 	return nil

@@ -72,4 +72,23 @@ func TestCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x.parquet")); !os.IsNotExist(err) {
 		t.Error("a failed run left its output behind")
 	}
+
+	// An existing output is replaced only with -overwrite, and a failed
+	// run with -overwrite leaves it as it was.
+	data, _ := os.ReadFile(out)
+	if err := run([]string{in, out}, &stderr); err == nil || !strings.Contains(err.Error(), "exists; pass -overwrite") {
+		t.Errorf("over an existing output: %v", err)
+	}
+	if err := run([]string{"-overwrite", "-columns", "nope", in, out}, &stderr); err == nil {
+		t.Error("an unknown column converted")
+	}
+	if now, _ := os.ReadFile(out); !bytes.Equal(now, data) {
+		t.Error("a refused or failed run changed the existing output")
+	}
+	if err := run([]string{"-overwrite", "-codec", "none", in, out}, &stderr); err != nil {
+		t.Errorf("-overwrite: %v", err)
+	}
+	if now, _ := os.ReadFile(out); bytes.Equal(now, data) {
+		t.Error("-overwrite left the output as it was")
+	}
 }

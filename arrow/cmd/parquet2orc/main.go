@@ -11,6 +11,7 @@
 //	-row-index-stride N rows per row group of the row index (default: the writer's)
 //	-batch N            rows per Arrow record (default 65536)
 //	-progress D         print a progress line every D on long runs (default 2s; 0 for none)
+//	-overwrite          replace OUT if it exists (without it an existing OUT is an error)
 package main
 
 import (
@@ -45,6 +46,7 @@ func run(args []string, stderr io.Writer) error {
 	stride := fs.Int("row-index-stride", 0, "`rows` per row group of the row index (0: the ORC writer's default)")
 	batch := fs.Int("batch", 65536, "`rows` per Arrow record")
 	every := fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)")
+	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (the output is written beside it and renamed at the end)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,18 +70,18 @@ func run(args []string, stderr io.Writer) error {
 	} else if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (Parquet needs random access)", inPath)
 	}
-	out, err := os.Create(outPath)
+	out, err := convert.CreateOutput(outPath, *overwrite)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	rows, err := convert.ParquetToORC(in, out, opts)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(outPath)
+		out.Abort()
 		return fmt.Errorf("%s: %w", inPath, err)
+	}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "parquet2orc: %d rows from %s to %s in %.1fs\n", rows, inPath, outPath, time.Since(start).Seconds())
 	return nil

@@ -91,6 +91,24 @@ func TestCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x.orc")); !os.IsNotExist(err) {
 		t.Error("a failed run left its output behind")
 	}
+
+	// An existing output is replaced only with -overwrite, and a failed
+	// run with -overwrite leaves it as it was.
+	if err := run([]string{in, out}, &stderr); err == nil || !strings.Contains(err.Error(), "exists; pass -overwrite") {
+		t.Errorf("over an existing output: %v", err)
+	}
+	if err := run([]string{"-overwrite", bad, out}, &stderr); err == nil {
+		t.Error("a bad input converted")
+	}
+	if now, _ := os.ReadFile(out); !bytes.Equal(now, data) {
+		t.Error("a refused or failed run changed the existing output")
+	}
+	if err := run([]string{"-overwrite", "-codec", "none", in, out}, &stderr); err != nil {
+		t.Errorf("-overwrite: %v", err)
+	}
+	if now, _ := os.ReadFile(out); bytes.Equal(now, data) {
+		t.Error("-overwrite left the output as it was")
+	}
 }
 
 func writeParquet(tb testing.TB, path string, s *arrow.Schema, js string) {
