@@ -41,8 +41,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,6 +143,7 @@ type IndexInfo struct {
 	Columns    []string // indexed columns
 	Partitions string   // the partition schema, or ""
 	Bytes      int64    // size of the index file
+	Read       int      // footers read to build it
 }
 
 // indexLayoutSchema returns the index file's schema for a header.
@@ -224,10 +223,16 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 			types = append(types, c)
 		}
 	}
+	return d.buildIndex(w, names, types, cfg.parallel)
+}
+
+// buildIndex reads every file's footer and writes the index of the named
+// columns.
+func (d *Dataset) buildIndex(w io.Writer, names []string, types []*orc.Schema, parallel int) (IndexInfo, error) {
 	entries := make([]indexEntry, len(d.files))
 	errs := make([]error, len(d.files))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, cfg.parallel)
+	sem := make(chan struct{}, parallel)
 	for i := range d.files {
 		wg.Add(1)
 		sem <- struct{}{}
@@ -244,6 +249,7 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 		}
 	}
 	info, err := writeIndexEntries(w, entries, names, types, d.parts)
+	info.Read = len(entries)
 	return info, err
 }
 
@@ -588,23 +594,5 @@ func (d *Dataset) WriteIndexFile(path string, opts ...IndexOption) (IndexInfo, e
 	if err != nil {
 		return info, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
-	if err != nil {
-		return info, err
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return info, fmt.Errorf("dataset: writing the index %s: %w", path, err)
-	}
-	return info, nil
+	return info, replaceFile(path, buf.Bytes())
 }

@@ -102,10 +102,16 @@ func (d *Dataset) openIndex() (*openedIndex, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", d.indexName, err)
 	}
+	return d.openIndexAt(d.indexName, ra, size, c)
+}
+
+// openIndexAt opens and checks an index. c is closed on error.
+func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Closer) (*openedIndex, error) {
+	var err error
 	ix := &openedIndex{c: c}
 	fail := func(format string, args ...any) (*openedIndex, error) {
 		ix.close()
-		return nil, fmt.Errorf("%s: %w", d.indexName, fmt.Errorf(format, args...))
+		return nil, fmt.Errorf("%s: %w", name, fmt.Errorf(format, args...))
 	}
 	if ix.r, err = reader.Open(ra, size, d.readerOpts...); err != nil {
 		return fail("%w", err)

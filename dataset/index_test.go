@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
@@ -512,4 +514,85 @@ func TestIndexBroken(t *testing.T) {
 	if stats.IndexWarning != "" || stats.IndexUsed {
 		t.Fatalf("missing index: %+v", stats)
 	}
+}
+
+// TestIndexUpdate adds 10 files, rewrites one and deletes two after a
+// build: the update reads the 11 new footers only, and gives the index a
+// build from scratch gives; check finds the old index stale and the new
+// one current.
+func TestIndexUpdate(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 4))
+	st := randomStore(t, r, 20)
+	var opens atomic.Int64
+	mk := func() *dataset.Dataset {
+		files, err := dataset.FromFS(st.fsys, ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range files {
+			open := files[i].Open
+			files[i].Open = func() (io.ReaderAt, int64, io.Closer, error) { opens.Add(1); return open() }
+		}
+		d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(ixSchema)), dataset.WithPartitioning(ixParts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	old := buildIndex(t, mk(), dataset.IndexColumns("a", "b", "f", "g", "d"))
+	for i := range 10 {
+		st.put(fmt.Sprintf("p=%d/new-%02d.orc", r.IntN(4), i), ixFile(t, r))
+	}
+	st.put("p=1/part-001.orc", ixFile(t, r))
+	delete(st.fsys, "p=2/part-002.orc")
+	delete(st.fsys, "p=0/part-000.orc")
+	d := mk()
+	if err := d.CheckIndex(bytes.NewReader(old), int64(len(old))); err == nil {
+		t.Fatal("check: the old index is current")
+	} else {
+		t.Logf("check of the old index: %v", err)
+	}
+	opens.Store(0)
+	var buf bytes.Buffer
+	info, err := d.UpdateIndex(bytes.NewReader(old), int64(len(old)), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := len(st.fsys)
+	if info.Read != 11 || opens.Load() != 11 || info.Files != listed {
+		t.Fatalf("update read %d footers (%d opens) for %d files, want 11", info.Read, opens.Load(), info.Files)
+	}
+	if err := d.CheckIndex(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+		t.Fatalf("check of the updated index: %v", err)
+	}
+	fresh := buildIndex(t, d, dataset.IndexColumns("a", "b", "f", "g", "d"))
+	if got, want := indexJSON(t, buf.Bytes()), indexJSON(t, fresh); got != want {
+		t.Fatalf("updated index:\n%s\nbuilt from scratch:\n%s", got, want)
+	}
+	d = st.dataset(t, buf.Bytes())
+	for range 10 {
+		withIx, _ := compareScans(t, "updated", d, ixPredicate(r, 2))
+		if withIx.FilesNotInIndex != 0 {
+			t.Fatalf("%d files not in the updated index", withIx.FilesNotInIndex)
+		}
+	}
+}
+
+func indexJSON(t *testing.T, index []byte) string {
+	t.Helper()
+	ir, err := reader.Open(bytes.NewReader(index), int64(len(index)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := ir.NewBatchReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	var rows []string
+	b := br.NewBatch()
+	for br.Next(b) == nil {
+		rows = append(rows, jsonRows(b)...)
+	}
+	return strings.Join(rows, "\n")
 }

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register(command{name: "index",
-		usage: "index build|show DIR [--columns a,b] [--schema S] [--partitions S]",
+		usage: "index build|update|check|show DIR [--columns a,b] [--schema S] [--partitions S]",
 		desc:  "build or show a directory's statistics index, which lets scans rule out files without opening them",
 		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
 one row per file with its size, version (modification time), row count,
@@ -24,7 +24,11 @@ It is written aside and renamed into place. Scans of DIR use it when it is
 there (scan --no-index does not): a file whose entry is current and whose
 statistics rule it out is not opened; a file added, rewritten or removed
 since the build is read as without the index, so an old index only costs
-time. orc index show DIR prints what the index holds; its rows are an
+time. orc index update DIR reads the footers of the files added or
+rewritten since and drops the entries of files gone, keeping the others
+(and the indexed columns). orc index check DIR reads every footer and
+reports the first entry that disagrees (exit 1), or that the index is
+current. orc index show DIR prints what the index holds; its rows are an
 ORC file: orc cat DIR/` + dataset.IndexFileName + `.`,
 		run: runIndex})
 }
@@ -76,6 +80,40 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s: %d files, columns %s, %d bytes, built in %v\n", path, info.Files,
 			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
 		return nil
+	case "update", "check":
+		if *columns != "" {
+			return fmt.Errorf("%w: %s keeps the index's columns (--columns is for build)", errUsage, sub)
+		}
+		start := time.Now()
+		none := true
+		df.noIndex = &none
+		d, _, err := openDataset([]string{dir}, df, stderr, "index")
+		if err != nil {
+			return err
+		}
+		if sub == "update" {
+			info, err := d.UpdateIndexFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: %d files (%d footers read), columns %s, %d bytes, in %v\n", path, info.Files, info.Read,
+				strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if err := d.CheckIndex(f, fi.Size()); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		fmt.Fprintf(stdout, "%s: current (%d files)\n", path, len(d.Files()))
+		return nil
 	case "show":
 		if *columns != "" || *df.schema != "" || *df.partitions != "" {
 			return fmt.Errorf("%w: show takes no flags", errUsage)
@@ -100,5 +138,5 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "columns: %s\n", strings.Join(info.Columns, ", "))
 		return nil
 	}
-	return fmt.Errorf("%w: unknown index command %q (build or show)", errUsage, sub)
+	return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
 }

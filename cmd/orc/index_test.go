@@ -52,8 +52,22 @@ func TestIndexCommands(t *testing.T) {
 	if strings.Count(got, "\n") != 4 || !strings.Contains(errOut, "1 not in it or changed") {
 		t.Fatalf("after adding a file:\n%s\n%s", got, errOut)
 	}
+	if _, _, err := runCmd(t, "index", "check", dir); err == nil || !strings.Contains(err.Error(), "dt=2024-05-01") {
+		t.Fatalf("check of a stale index: %v", err)
+	}
+	out, _, err = runCmd(t, "index", "update", dir)
+	if err != nil || !strings.Contains(out, "5 files (1 footers read)") {
+		t.Fatalf("index update: %q, %v", out, err)
+	}
+	if out, _, err := runCmd(t, "index", "check", dir); err != nil || !strings.Contains(out, "current (5 files)") {
+		t.Fatalf("check of an updated index: %q, %v", out, err)
+	}
+	got, errOut = scan()
+	if strings.Count(got, "\n") != 4 || !strings.Contains(errOut, "0 not in it or changed") {
+		t.Fatalf("after the update:\n%s\n%s", got, errOut)
+	}
 	out, _, err = runCmd(t, "index", "show", dir)
-	if err != nil || !strings.Contains(out, "files: 4") || !strings.Contains(out, "columns: id bigint") || !strings.Contains(out, "partitions: struct<dt:date>") {
+	if err != nil || !strings.Contains(out, "files: 5") || !strings.Contains(out, "columns: id bigint") || !strings.Contains(out, "partitions: struct<dt:date>") {
 		t.Fatalf("index show: %q, %v", out, err)
 	}
 	// A damaged index is a warning, not a failure.

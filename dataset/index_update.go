@@ -1,0 +1,238 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/stats"
+)
+
+// UpdateIndex writes to w the index of the dataset's files, taking the
+// entries of the index in old (size oldSize) for the files whose listed
+// size and version they match and reading the footers of the others only:
+// files added or rewritten since old was built. Entries of files no longer
+// listed are dropped. The indexed columns are old's; they must still be
+// columns of the read schema with the same types, and the partition
+// columns old's, or UpdateIndex fails (build a new index). IndexInfo.Read
+// counts the footers read.
+func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts ...IndexOption) (IndexInfo, error) {
+	cfg := indexConfig{all: true, parallel: 8}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return IndexInfo{}, err
+		}
+	}
+	if !cfg.all {
+		return IndexInfo{}, fmt.Errorf("dataset: UpdateIndex keeps the index's columns: IndexColumns does not apply")
+	}
+	ix, entries, err := d.readIndexEntries(old, oldSize)
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	names := make([]string, len(ix.hdr.Columns))
+	for k, hc := range ix.hdr.Columns {
+		names[k] = hc.Name
+	}
+	out := make([]indexEntry, len(d.files))
+	errs := make([]error, len(d.files))
+	read := 0
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, cfg.parallel)
+	for i, f := range d.files {
+		if e, ok := entries[f.Name]; ok && f.Version != "" && e.version == f.Version && e.size == f.Size {
+			e.parts = d.values[i]
+			out[i] = e
+			continue
+		}
+		read++
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = d.indexFile(i, names, ix.types)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return IndexInfo{}, err
+		}
+	}
+	info, err := writeIndexEntries(w, out, names, ix.types, d.parts)
+	info.Read = read
+	return info, err
+}
+
+// readIndexEntries reads every entry of an index whose columns and
+// partitions fit the dataset.
+func (d *Dataset) readIndexEntries(r io.ReaderAt, size int64) (*openedIndex, map[string]indexEntry, error) {
+	ix, err := d.openIndexAt("index", r, size, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dataset: %w", err)
+	}
+	for k, hc := range ix.hdr.Columns {
+		if !ix.usable[k] {
+			return nil, nil, fmt.Errorf("dataset: the index's column %s %s is not a column of %s: build a new index", hc.Name, hc.Type, d.read)
+		}
+	}
+	if !ix.parts && (ix.hdr.Partitions != "" || d.parts != nil) {
+		return nil, nil, fmt.Errorf("dataset: the index's partition columns %q are not the dataset's %v: build a new index", ix.hdr.Partitions, d.parts)
+	}
+	entries := map[string]indexEntry{}
+	var cols []string
+	for _, n := range ix.schema.FieldNames {
+		if !isPartitionField(n) {
+			cols = append(cols, n)
+		}
+	}
+	err = ix.scanIndex(cols, trueExpr, func(b *orc.Batch, row int) {
+		p, sz, v, rows := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.BytesVector), b.Cols[3].(*orc.LongVector)
+		if p.IsNull(row) || sz.IsNull(row) || v.IsNull(row) || rows.IsNull(row) {
+			return
+		}
+		e := indexEntry{path: p.String(row), size: sz.Values[row], version: v.String(row), rows: rows.Values[row]}
+		e.cols = make([]*stats.Column, len(ix.types))
+		for k, t := range ix.types {
+			e.cols[k] = entryStats(b, row, k, t, t.Kind)
+		}
+		entries[e.path] = e
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("dataset: reading the index: %w", err)
+	}
+	return ix, entries, nil
+}
+
+// isPartitionField reports whether an index column holds partition values
+// (p0, p1, ...).
+func isPartitionField(n string) bool {
+	return len(n) > 1 && n[0] == 'p' && strings.Trim(n[1:], "0123456789") == ""
+}
+
+// UpdateIndexFile updates the index at path (see UpdateIndex), writing the
+// new one aside and renaming it into place; without an index there it
+// builds one (WriteIndexFile).
+func (d *Dataset) UpdateIndexFile(path string, opts ...IndexOption) (IndexInfo, error) {
+	old, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		info, err := d.WriteIndexFile(path, opts...)
+		info.Read = info.Files
+		return info, err
+	}
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	var buf bytes.Buffer
+	info, err := d.UpdateIndex(bytes.NewReader(old), int64(len(old)), &buf, opts...)
+	if err != nil {
+		return info, fmt.Errorf("%s: %w", path, err)
+	}
+	return info, replaceFile(path, buf.Bytes())
+}
+
+// CheckIndex compares the index in r with the dataset's files: it reads
+// every file's footer and returns an error naming the first file whose
+// entry is missing, stale or different, or the first entry of a file no
+// longer listed; nil when the index is current.
+func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
+	ix, _, err := d.readIndexEntries(r, size)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(ix.hdr.Columns))
+	for k, hc := range ix.hdr.Columns {
+		names[k] = hc.Name
+	}
+	var fresh bytes.Buffer
+	if _, err := d.buildIndex(&fresh, names, ix.types, 8); err != nil {
+		return err
+	}
+	want, err := indexRowsJSON(bytes.NewReader(fresh.Bytes()), int64(fresh.Len()))
+	if err != nil {
+		return err
+	}
+	got, err := indexRowsJSON(r, size)
+	if err != nil {
+		return err
+	}
+	for _, f := range d.files {
+		g, ok := got[f.Name]
+		if !ok {
+			return fmt.Errorf("dataset: %s is not in the index", f.Name)
+		}
+		if w := want[f.Name]; g != w {
+			return fmt.Errorf("dataset: %s: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, g, w)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			return fmt.Errorf("dataset: the index has an entry for %s, which is not in the dataset", p)
+		}
+	}
+	return nil
+}
+
+// indexRowsJSON returns an index's rows as JSON, by path.
+func indexRowsJSON(r io.ReaderAt, size int64) (map[string]string, error) {
+	ir, err := reader.Open(r, size)
+	if err != nil {
+		return nil, err
+	}
+	br, err := ir.NewBatchReader()
+	if err != nil {
+		return nil, err
+	}
+	defer br.Close()
+	out := map[string]string{}
+	b := br.NewBatch()
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		p := b.Cols[0].(*orc.BytesVector)
+		for i := range b.NumRows {
+			if !p.IsNull(i) {
+				out[p.String(i)] = string(reader.AppendJSONRow(nil, b, i))
+			}
+		}
+	}
+}
+
+// replaceFile writes data to a temporary file beside path and renames it
+// over path, so that readers see the old contents or the new, never a part.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("dataset: writing the index %s: %w", path, err)
+	}
+	return nil
+}
+
+var trueExpr = sarg.True()
