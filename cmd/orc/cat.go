@@ -15,8 +15,8 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--parallel N] [--schema S | --union-by-name] [--partitions S]", run: runCat,
-		desc: "print the rows as JSON lines (FILE may be - for standard input; several files or a directory read as one table)"})
+	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--format json|csv|tsv|table] [--timezone Z] [--parallel N] [--schema S | --union-by-name] [--partitions S]", run: runCat,
+		desc: "print the rows as JSON lines, CSV, TSV or a table (FILE may be - for standard input; several files or a directory read as one table)"})
 }
 
 // parseFlags parses flags that may come before or after positional args.
@@ -191,6 +191,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
 	df := addDatasetFlags(fs)
+	of := addOutputFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -204,6 +205,10 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if err := checkLimit(*limit); err != nil {
 		return err
 	}
+	out, err := of.parse()
+	if err != nil {
+		return err
+	}
 	req := scanRequest{parallel: *parallel, limit: *limit}
 	if *columns != "" {
 		req.columns = splitList(*columns)
@@ -214,6 +219,6 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeFn()
 	defer src.Close()
-	_, err = printRows(src, stdout, *limit, nil)
+	_, err = printRows(src, stdout, *limit, nil, out)
 	return err
 }

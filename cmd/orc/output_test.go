@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,5 +61,80 @@ func TestSchemaAndMetadata(t *testing.T) {
 		if _, err := convert(t, append(append(bad, "--schema", "struct<a:int>", "--overwrite"), in, dst)...); err == nil {
 			t.Errorf("convert %v succeeded", bad)
 		}
+	}
+}
+
+// cat and scan print CSV (quoted where needed, NULL empty, an empty string
+// ""), TSV (escaped, NULL \N) and tables (widths from the first rows,
+// numbers right, wider values cut), all with a header; timestamps with
+// local time zone print in --timezone with their offset, in a form --where
+// reads back, while wall-clock timestamps print as stored.
+func TestOutputFormats(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.csv", "id,s,d,i,w\n"+
+		"1,\"a,b\",1.50,2024-03-10T06:30:00Z,2024-03-10 01:30:00\n"+
+		"2,\"say \"\"hi\"\"\",-2.00,\\N,2024-03-10 01:30:00\n"+
+		"3,,10.25,2024-07-01T12:00:00.25Z,\\N\n"+
+		"4,\\N,0.00,\\N,\\N\n"+
+		"5,\"tab\there\",0.00,\\N,\\N\n")
+	f := filepath.Join(dir, "f.orc")
+	mustConvert(t, "--header", "--null", `\N`, "--schema", "struct<id:bigint,s:string,d:decimal(5,2),i:timestamp with local time zone,w:timestamp>", in, f)
+	cat := func(args ...string) string {
+		t.Helper()
+		out, errs, err := runCmd(t, append([]string{"cat", f}, args...)...)
+		if err != nil {
+			t.Fatalf("cat %v: %v\n%s", args, err, errs)
+		}
+		return out
+	}
+	if got, want := cat("--format", "csv"), "id,s,d,i,w\n"+
+		"1,\"a,b\",1.50,2024-03-10 06:30:00.0+00:00,2024-03-10 01:30:00.0\n"+
+		"2,\"say \"\"hi\"\"\",-2.00,,2024-03-10 01:30:00.0\n"+
+		"3,\"\",10.25,2024-07-01 12:00:00.25+00:00,\n"+
+		"4,,0.00,,\n"+
+		"5,tab\there,0.00,,\n"; got != want {
+		t.Errorf("csv:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := cat("--format", "tsv", "--columns", "id,s"), "id\ts\n1\ta,b\n2\tsay \"hi\"\n3\t\n4\t\\N\n5\ttab\\there\n"; got != want {
+		t.Errorf("tsv:\n%q\nwant\n%q", got, want)
+	}
+	if got, want := cat("--format", "table", "--limit", "3"), ""+
+		"id  s             d  i                             w\n"+
+		"--  --------  -----  ----------------------------  ---------------------\n"+
+		" 1  a,b        1.50  2024-03-10 06:30:00.0+00:00   2024-03-10 01:30:00.0\n"+
+		" 2  say \"hi\"  -2.00  null                          2024-03-10 01:30:00.0\n"+
+		" 3            10.25  2024-07-01 12:00:00.25+00:00  null\n"; got != want {
+		t.Errorf("table:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := cat("--columns", "i,w", "--limit", "1", "--timezone", "America/New_York"), `{"i": "2024-03-10 01:30:00.0-05:00", "w": "2024-03-10 01:30:00.0"}`+"\n"; got != want {
+		t.Errorf("--timezone America/New_York: %s want %s", got, want)
+	}
+	out, _, err := runCmd(t, "scan", f, "--where", "i = TIMESTAMP '2024-03-10 01:30:00.0-05:00'", "--format", "csv", "--columns", "id")
+	if err != nil || out != "id\n1\n" {
+		t.Errorf("an instant as printed, read back by --where: %v %q", err, out)
+	}
+	for _, bad := range [][]string{{"--format", "xml"}, {"--timezone", "Mars/Base"}} {
+		if code := run(append([]string{"cat", f}, bad...), &bytes.Buffer{}, &bytes.Buffer{}); code != 2 {
+			t.Errorf("cat %v: exit %d, want 2", bad, code)
+		}
+	}
+
+	// A table takes its widths from the first 100 rows: a wider text
+	// after them is cut, a wider number is not.
+	var sb strings.Builder
+	sb.WriteString("n,s\n")
+	for i := range 150 {
+		s := "short"
+		if i == 120 {
+			s = strings.Repeat("x", 30)
+		}
+		fmt.Fprintf(&sb, "%d,%s\n", i, s)
+	}
+	many := filepath.Join(dir, "many.orc")
+	mustConvert(t, "--header", "--schema", "struct<n:int,s:string>", writeFile(t, dir, "many.csv", sb.String()), many)
+	out, _, err = runCmd(t, "cat", many, "--format", "table")
+	lines := strings.Split(out, "\n")
+	if err != nil || len(lines) != 153 || lines[0] != " n  s" || lines[2] != " 0  short" || lines[122] != "120  xxxx…" {
+		t.Errorf("table of 150 rows: %v, %d lines\n%s", err, len(lines), strings.Join(lines[:min(len(lines), 4)], "\n"))
 	}
 }

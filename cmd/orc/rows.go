@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/reader"
 )
 
 // interrupt is closed when the user asks the command to stop (Ctrl-C,
@@ -30,24 +29,49 @@ func isClosedOutput(err error) bool {
 	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
 }
 
-// printRows prints src's rows as JSON lines until the scan ends, limit
-// rows (limit < 0: no limit) have been printed, the output is closed or
-// the user interrupts. show, when not nil, are the fields to print. It
+// printRows prints src's rows in the format of o until the scan ends,
+// limit rows (limit < 0: no limit) have been printed, the output is closed
+// or the user interrupts. show, when not nil, are the fields to print. It
 // returns the rows printed and, when the scan failed or was interrupted,
 // why; a closed output is a normal end.
-func printRows(src rowSource, out io.Writer, limit int64, show []field) (int64, error) {
+func printRows(src rowSource, out io.Writer, limit int64, show []field, o outputOptions) (int64, error) {
 	cw := &acceptedWriter{w: out}
 	w := bufio.NewWriterSize(cw, 1<<16)
 	b := src.NewBatch()
 	view := &orc.Batch{}
+	shownSchema := src.Schema()
+	if show != nil {
+		shownSchema = projectSchema(shownSchema, show)
+	}
+	format := newFormatter(o, shownSchema)
 	var line []byte
-	var n int64
+	var n, held int64 // rows given to w, rows the formatter holds
 	// ends holds the byte offsets where the rows still in w's buffer end,
 	// so that a closed output counts only the rows that got out.
 	var ends []int64
 	var written int64 // bytes given to w
+	emit := func(text []byte, rows int) error {
+		held -= int64(rows)
+		if len(text) == 0 && rows == 0 {
+			return nil
+		}
+		if _, err := w.Write(text); err != nil {
+			return err
+		}
+		n += int64(rows)
+		written += int64(len(text))
+		for range rows {
+			ends = append(ends, written)
+		}
+		k := 0
+		for k < len(ends) && ends[k] <= cw.n {
+			k++
+		}
+		ends = ends[k:]
+		return nil
+	}
 	err := func() error {
-		for limit < 0 || n < limit {
+		for limit < 0 || n+held < limit {
 			select {
 			case <-interrupt:
 				return errInterrupted{}
@@ -63,24 +87,24 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field) (int64, 
 				selectFields(view, b, show)
 				shown = view
 			}
-			for i := 0; i < b.NumRows && (limit < 0 || n < limit); i++ {
-				line = reader.AppendJSONRow(line[:0], shown, i)
-				line = append(line, '\n')
-				if _, err := w.Write(line); err != nil {
+			for i := 0; i < b.NumRows && (limit < 0 || n+held < limit); i++ {
+				held++
+				var rows int
+				line, rows = format.add(line[:0], shown, i)
+				if err := emit(line, rows); err != nil {
 					return err
 				}
-				n++
-				written += int64(len(line))
-				ends = append(ends, written)
-				k := 0
-				for k < len(ends) && ends[k] <= cw.n {
-					k++
-				}
-				ends = ends[k:]
 			}
 		}
 		return nil
 	}()
+	if err == nil || !isClosedOutput(err) {
+		var rows int
+		line, rows = format.flush(line[:0])
+		if ferr := emit(line, rows); err == nil {
+			err = ferr
+		}
+	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

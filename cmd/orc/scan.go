@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(command{name: "scan",
-		usage: "scan FILE|DIR|URL... [--where EXPR] [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--parallel N] [--schema S | --union-by-name] [--partitions S]",
+		usage: "scan FILE|DIR|URL... [--where EXPR] [--columns a,b] [--explain[=full]] [--stats] [--no-filter] [--limit N] [--format F] [--timezone Z] [--parallel N] [--schema S | --union-by-name] [--partitions S]",
 		desc:  "print the rows matching a predicate, reading only the row groups that can hold them",
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
@@ -46,6 +46,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
 	df := addDatasetFlags(fs)
 	df.noIndex = fs.Bool("no-index", false, "ignore a directory's statistics index (orc index build): prune files by their footers")
+	of := addOutputFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -57,6 +58,10 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
 	}
 	if err := checkLimit(*limit); err != nil {
+		return err
+	}
+	out, err := of.parse()
+	if err != nil {
 		return err
 	}
 	expr := sarg.True()
@@ -84,7 +89,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	defer closeFn()
 	// Print the requested columns only, though the batch also holds the
 	// predicate's.
-	n, err := printRows(br, stdout, *limit, printedFields(br.Schema(), wanted))
+	n, err := printRows(br, stdout, *limit, printedFields(br.Schema(), wanted), out)
 	// However the scan ended (its end, --limit, an error, a closed output,
 	// Ctrl-C), it is stopped before its figures are read, so that they
 	// count the work of every file it opened.

@@ -1,0 +1,420 @@
+package main
+
+import (
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+)
+
+// Output formats of cat and scan (--format): JSON lines, CSV, TSV, or a
+// table for a terminal. Timestamps with local time zone (instants) are
+// printed in --timezone with their offset, in every format; timestamps
+// without zone are wall clocks and print as stored.
+
+// outputOptions are the flags that shape printed rows.
+type outputOptions struct {
+	format string // json, csv, tsv or table
+	zone   *time.Location
+}
+
+// outputFlags are --format and --timezone.
+type outputFlags struct{ format, zone *string }
+
+func addOutputFlags(fs *flag.FlagSet) outputFlags {
+	return outputFlags{
+		format: fs.String("format", "json", "output: json (JSON lines), csv, tsv (with a header line) or table (aligned columns,\nwidths from the first 100 rows)"),
+		zone:   fs.String("timezone", "UTC", "the zone timestamps with local time zone are printed in, with their offset (IANA name,\nor Local); timestamps without zone are wall clocks and print as stored"),
+	}
+}
+
+// parse checks the flags.
+func (f outputFlags) parse() (outputOptions, error) { return parseOutputFlags(*f.format, *f.zone) }
+
+// parseOutputFlags checks --format and --timezone.
+func parseOutputFlags(format, zone string) (outputOptions, error) {
+	o := outputOptions{format: strings.ToLower(format), zone: time.UTC}
+	switch o.format {
+	case "json", "csv", "tsv", "table":
+	default:
+		return o, fmt.Errorf("%w: --format %q: want json, csv, tsv or table", errUsage, format)
+	}
+	if zone != "" && zone != "UTC" {
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			return o, fmt.Errorf("%w: --timezone %q: not a time zone name (such as Europe/Paris, or Local)", errUsage, zone)
+		}
+		o.zone = loc
+	}
+	return o, nil
+}
+
+// rowFormatter turns rows into text.
+type rowFormatter interface {
+	// add appends the text ready after row i of b and returns how many
+	// rows it holds (a table holds its first rows until it knows the
+	// widths of its columns).
+	add(dst []byte, b *orc.Batch, i int) ([]byte, int)
+	// flush appends the text of the rows held.
+	flush(dst []byte) ([]byte, int)
+}
+
+// newFormatter returns the formatter of o for rows of schema s.
+func newFormatter(o outputOptions, s *orc.Schema) rowFormatter {
+	switch o.format {
+	case "csv", "tsv":
+		return &delimitedFormat{zone: o.zone, schema: s, tsv: o.format == "tsv"}
+	case "table":
+		return &tableFormat{zone: o.zone, schema: s}
+	}
+	return &jsonFormat{zone: o.zone, plain: !hasInstant(s)}
+}
+
+// hasInstant reports whether s holds a timestamp with local time zone.
+func hasInstant(s *orc.Schema) bool {
+	if s.Kind == orc.TimestampInstant {
+		return true
+	}
+	for _, c := range s.Children {
+		if hasInstant(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// columnsOf returns the printed columns of rows of schema s: a struct's
+// fields, or the one value of another type.
+func columnsOf(s *orc.Schema) ([]string, []*orc.Schema) {
+	if s.Kind == orc.Struct {
+		return s.FieldNames, s.Children
+	}
+	return []string{"value"}, []*orc.Schema{s}
+}
+
+type jsonFormat struct {
+	zone  *time.Location
+	plain bool // no instants: the reader's JSON as it is
+}
+
+func (f *jsonFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
+	if f.plain {
+		dst = reader.AppendJSONRow(dst, b, i)
+	} else if b.Schema.Kind == orc.Struct {
+		dst = append(dst, '{')
+		for c, v := range b.Cols {
+			if c > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = strconv.AppendQuote(dst, b.Schema.FieldNames[c])
+			dst = append(dst, ": "...)
+			dst = appendJSONValue(dst, b.Schema.Children[c], v, i, f.zone)
+		}
+		dst = append(dst, '}')
+	} else {
+		dst = appendJSONValue(dst, b.Schema, b.Cols[0], i, f.zone)
+	}
+	return append(dst, '\n'), 1
+}
+
+func (f *jsonFormat) flush(dst []byte) ([]byte, int) { return dst, 0 }
+
+// appendJSONValue is reader.AppendJSONValue with instants printed in zone
+// with their offset.
+func appendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Location) []byte {
+	if !hasInstant(t) || v.IsNull(i) {
+		return reader.AppendJSONValue(dst, t, v, i)
+	}
+	switch vec := v.(type) {
+	case *orc.TimestampVector:
+		dst = append(dst, '"')
+		dst = appendInstant(dst, vec.Seconds[i], vec.Nanos[i], zone)
+		return append(dst, '"')
+	case *orc.StructVector:
+		dst = append(dst, '{')
+		for f, c := range vec.Fields {
+			if f > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = strconv.AppendQuote(dst, t.FieldNames[f])
+			dst = append(dst, ": "...)
+			dst = appendJSONValue(dst, t.Children[f], c, i, zone)
+		}
+		return append(dst, '}')
+	case *orc.ListVector:
+		dst = append(dst, '[')
+		for j := vec.Offsets[i]; j < vec.Offsets[i+1]; j++ {
+			if j > vec.Offsets[i] {
+				dst = append(dst, ", "...)
+			}
+			dst = appendJSONValue(dst, t.Children[0], vec.Elem, int(j), zone)
+		}
+		return append(dst, ']')
+	case *orc.MapVector:
+		dst = append(dst, '[')
+		for j := vec.Offsets[i]; j < vec.Offsets[i+1]; j++ {
+			if j > vec.Offsets[i] {
+				dst = append(dst, ", "...)
+			}
+			dst = append(dst, `{"key": `...)
+			dst = appendJSONValue(dst, t.Children[0], vec.Keys, int(j), zone)
+			dst = append(dst, `, "value": `...)
+			dst = appendJSONValue(dst, t.Children[1], vec.Values, int(j), zone)
+			dst = append(dst, '}')
+		}
+		return append(dst, ']')
+	case *orc.UnionVector:
+		tag := vec.Tags[i]
+		dst = append(dst, `{"tag": `...)
+		dst = strconv.AppendUint(dst, uint64(tag), 10)
+		dst = append(dst, `, "value": `...)
+		dst = appendJSONValue(dst, t.Children[tag], vec.Children[tag], i, zone)
+		return append(dst, '}')
+	}
+	return reader.AppendJSONValue(dst, t, v, i)
+}
+
+// appendInstant appends an instant as its wall clock in zone, the
+// fraction's trailing zeros trimmed (one digit kept), and the offset:
+// 2024-03-10 01:30:00.5-05:00, a form --where reads back.
+func appendInstant(dst []byte, sec int64, nanos int32, zone *time.Location) []byte {
+	t := time.Unix(sec, int64(nanos)).In(zone)
+	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
+	dst = reader.AppendTimestamp(dst, wall.Unix(), nanos)
+	return t.AppendFormat(dst, "-07:00")
+}
+
+// appendText appends a value as plain text: numbers, dates and timestamps
+// as JSON prints them but unquoted, strings as they are, binary as hex,
+// and compound values as JSON.
+func appendText(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Location) []byte {
+	switch vec := v.(type) {
+	case *orc.BytesVector:
+		if t.Kind == orc.Binary {
+			return hex.AppendEncode(dst, vec.Get(i))
+		}
+		return append(dst, vec.Get(i)...)
+	case *orc.TimestampVector:
+		if t.Kind == orc.TimestampInstant {
+			return appendInstant(dst, vec.Seconds[i], vec.Nanos[i], zone)
+		}
+		return reader.AppendTimestamp(dst, vec.Seconds[i], vec.Nanos[i])
+	case *orc.LongVector:
+		if t.Kind == orc.Date {
+			return reader.AppendDate(dst, vec.Values[i])
+		}
+	case *orc.DoubleVector:
+		x := vec.Values[i]
+		switch {
+		case math.IsNaN(x):
+			return append(dst, "NaN"...)
+		case math.IsInf(x, 1):
+			return append(dst, "Infinity"...)
+		case math.IsInf(x, -1):
+			return append(dst, "-Infinity"...)
+		}
+	}
+	return appendJSONValue(dst, t, v, i, zone)
+}
+
+// delimitedFormat prints CSV (RFC 4180: a field holding a comma, quote or
+// line break is quoted; NULL is an empty field, an empty string "") or TSV
+// (tab, newline and backslash escaped as \t, \n and \\; NULL is \N, as
+// Hive and PostgreSQL write it), with a header line.
+type delimitedFormat struct {
+	zone    *time.Location
+	schema  *orc.Schema
+	tsv     bool
+	started bool
+	text    []byte
+}
+
+func (f *delimitedFormat) header(dst []byte) []byte {
+	names, _ := columnsOf(f.schema)
+	for c, n := range names {
+		dst = f.field(dst, c, []byte(n), false)
+	}
+	return append(dst, '\n')
+}
+
+func (f *delimitedFormat) field(dst []byte, c int, text []byte, null bool) []byte {
+	if c > 0 {
+		if f.tsv {
+			dst = append(dst, '\t')
+		} else {
+			dst = append(dst, ',')
+		}
+	}
+	if f.tsv {
+		if null {
+			return append(dst, `\N`...)
+		}
+		for _, ch := range text {
+			switch ch {
+			case '\t':
+				dst = append(dst, `\t`...)
+			case '\n':
+				dst = append(dst, `\n`...)
+			case '\r':
+				dst = append(dst, `\r`...)
+			case '\\':
+				dst = append(dst, `\\`...)
+			default:
+				dst = append(dst, ch)
+			}
+		}
+		return dst
+	}
+	if null {
+		return dst
+	}
+	if len(text) > 0 && !strings.ContainsAny(string(text), ",\"\r\n") {
+		return append(dst, text...)
+	}
+	dst = append(dst, '"')
+	for _, ch := range text {
+		if ch == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, ch)
+	}
+	return append(dst, '"')
+}
+
+func (f *delimitedFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
+	if !f.started {
+		f.started = true
+		dst = f.header(dst)
+	}
+	_, types := columnsOf(b.Schema)
+	for c, t := range types {
+		v := b.Cols[c]
+		null := v.IsNull(i)
+		f.text = f.text[:0]
+		if !null {
+			f.text = appendText(f.text, t, v, i, f.zone)
+		}
+		dst = f.field(dst, c, f.text, null)
+	}
+	return append(dst, '\n'), 1
+}
+
+func (f *delimitedFormat) flush(dst []byte) ([]byte, int) {
+	if !f.started {
+		f.started = true
+		dst = f.header(dst)
+	}
+	return dst, 0
+}
+
+// tableFormat prints aligned columns for a terminal: the widths come from
+// the header and the first tableSample rows (a wider text later is cut
+// with …, a wider number is not), numbers are aligned right, NULL prints
+// as null.
+type tableFormat struct {
+	zone   *time.Location
+	schema *orc.Schema
+	widths []int
+	right  []bool
+	held   [][]string // the first rows, until the widths are known
+}
+
+// tableSample is how many rows set a table's column widths; tableMaxWidth
+// the widest column.
+const (
+	tableSample   = 100
+	tableMaxWidth = 48
+)
+
+func (f *tableFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
+	_, types := columnsOf(b.Schema)
+	row := make([]string, len(types))
+	for c, t := range types {
+		v := b.Cols[c]
+		if v.IsNull(i) {
+			row[c] = "null"
+			continue
+		}
+		row[c] = strings.Map(func(r rune) rune {
+			if r < ' ' || r == 0x7f {
+				return '·'
+			}
+			return r
+		}, string(appendText(nil, t, v, i, f.zone)))
+	}
+	if f.widths != nil {
+		return f.line(dst, row), 1
+	}
+	f.held = append(f.held, row)
+	if len(f.held) < tableSample {
+		return dst, 0
+	}
+	return f.flush(dst)
+}
+
+func (f *tableFormat) flush(dst []byte) ([]byte, int) {
+	if f.widths != nil {
+		return dst, 0
+	}
+	names, types := columnsOf(f.schema)
+	f.widths = make([]int, len(names))
+	f.right = make([]bool, len(names))
+	for c, n := range names {
+		f.widths[c] = utf8.RuneCountInString(n)
+		switch types[c].Kind {
+		case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
+			f.right[c] = true
+		}
+	}
+	for _, row := range f.held {
+		for c, s := range row {
+			f.widths[c] = max(f.widths[c], utf8.RuneCountInString(s))
+		}
+	}
+	rule := make([]string, len(names))
+	for c := range f.widths {
+		f.widths[c] = min(f.widths[c], tableMaxWidth)
+		rule[c] = strings.Repeat("-", f.widths[c])
+	}
+	dst = f.line(dst, names)
+	dst = f.line(dst, rule)
+	n := len(f.held)
+	for _, row := range f.held {
+		dst = f.line(dst, row)
+	}
+	f.held = nil
+	return dst, n
+}
+
+// line appends one row of cells, padded to the widths.
+func (f *tableFormat) line(dst []byte, row []string) []byte {
+	for c, s := range row {
+		if c > 0 {
+			dst = append(dst, "  "...)
+		}
+		w := f.widths[c]
+		n := utf8.RuneCountInString(s)
+		if n > w && !f.right[c] {
+			s = string([]rune(s)[:w-1]) + "…"
+			n = w
+		}
+		pad := strings.Repeat(" ", max(w-n, 0))
+		if f.right[c] {
+			dst = append(dst, pad...)
+			dst = append(dst, s...)
+		} else if c < len(row)-1 {
+			dst = append(dst, s...)
+			dst = append(dst, pad...)
+		} else {
+			dst = append(dst, s...) // no trailing blanks
+		}
+	}
+	return append(dst, '\n')
+}
