@@ -388,7 +388,7 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, parts *orc.Sch
 		if st == nil {
 			for _, v := range []orc.Vector{vals, nulls, lo, hi, lower, upper} {
 				if v != nil {
-					appendValue(v, nil, nil)
+					appendValue(v, t, nil)
 				}
 			}
 			continue
@@ -513,7 +513,9 @@ func appendValue(v orc.Vector, t *orc.Schema, val any) {
 		case *orc.BytesVector:
 			x.AppendNull()
 		case *orc.DecimalVector:
-			x.Scale = t.Scale
+			if t != nil {
+				x.Scale = t.Scale
+			}
 			x.AppendNull()
 		case *orc.TimestampVector:
 			x.AppendNull()

@@ -3,7 +3,9 @@ package dataset_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +18,8 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
 	"github.com/orcgo/orc/httpfile"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
 )
 
 // indexHTTP is a dataset of small files and its index served by a loopback
@@ -26,16 +30,23 @@ type indexHTTP struct {
 	requests atomic.Int64
 	files    []dataset.File
 	index    []byte
+	opts     []dataset.Option
 }
 
 func newIndexHTTP(t testing.TB, n int, latency time.Duration) *indexHTTP {
 	t.Helper()
-	files := latencyFiles(t, n)
+	return serveIndexed(t, latencyFiles(t, n), latency,
+		[]dataset.Option{dataset.WithSchema(orc.MustParseSchema("struct<id:bigint,name:string>"))})
+}
+
+// serveIndexed serves files and their index (of every column).
+func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dataset.Option, iopts ...dataset.IndexOption) *indexHTTP {
+	t.Helper()
 	data := map[string][]byte{}
 	for _, f := range files {
 		data["/"+f.name] = f.data
 	}
-	h := &indexHTTP{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	h := &indexHTTP{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}, opts: opts}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.requests.Add(1)
 		time.Sleep(latency)
@@ -69,7 +80,7 @@ func newIndexHTTP(t testing.TB, n int, latency time.Duration) *indexHTTP {
 	}
 	var buf bytes.Buffer
 	start := time.Now()
-	info, err := d.WriteIndex(&buf, dataset.IndexParallelism(32))
+	info, err := d.WriteIndex(&buf, append(iopts, dataset.IndexParallelism(32))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +90,7 @@ func newIndexHTTP(t testing.TB, n int, latency time.Duration) *indexHTTP {
 }
 
 func (h *indexHTTP) dataset(withIndex bool) (*dataset.Dataset, error) {
-	opts := []dataset.Option{dataset.WithSchema(orc.MustParseSchema("struct<id:bigint,name:string>"))}
+	opts := h.opts
 	if withIndex {
 		name := h.srv.URL + "/" + dataset.IndexFileName
 		opts = append(opts, dataset.WithIndex(name, func() (io.ReaderAt, int64, io.Closer, error) {
@@ -161,4 +172,101 @@ func TestIndexOverHTTP(t *testing.T) {
 		t.Fatalf("%d requests, want at most 3 for the index and 3 for the files", reqs)
 	}
 	t.Logf("%d requests, %v", reqs, took)
+}
+
+// lineitemFiles is a lineitem-like table of months × perMonth files in
+// l_shipmonth=YYYY-MM-01 directories, each of 2,500 rows (three row groups
+// of 1,000): order keys ascending over the table, ship dates within the
+// month, quantities random.
+func lineitemFiles(t testing.TB, months, perMonth int) []tfile {
+	t.Helper()
+	s := orc.MustParseSchema("struct<l_orderkey:bigint,l_quantity:decimal(15,2),l_shipdate:date,l_comment:string>")
+	const rows = 2500
+	r := rand.New(rand.NewPCG(12575, 1))
+	var files []tfile
+	key := int64(0)
+	for m := range months {
+		start := time.Date(1992, time.Month(1+m), 1, 0, 0, 0, 0, time.UTC)
+		day0 := start.Unix() / 86400
+		days := int64(start.AddDate(0, 1, 0).Sub(start).Hours() / 24)
+		for p := range perMonth {
+			b := orc.NewBatch(s, rows)
+			for i := range rows {
+				key++
+				b.Cols[0].(*orc.LongVector).Append(key)
+				b.Cols[1].(*orc.DecimalVector).Append(orc.Int128FromInt64(int64(100 + r.IntN(4900))))
+				b.Cols[2].(*orc.LongVector).Append(day0 + int64(i)*days/rows)
+				b.Cols[3].(*orc.BytesVector).AppendString(fmt.Sprintf("c%x", r.Uint32()))
+			}
+			b.Cols[1].(*orc.DecimalVector).Scale = 2
+			b.NumRows = rows
+			var buf bytes.Buffer
+			w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd), writer.WithRowIndexStride(1000))
+			if err == nil {
+				err = w.Write(b)
+			}
+			if err == nil {
+				err = w.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, tfile{name: fmt.Sprintf("l_shipmonth=%s/part-%03d.orc", start.Format("2006-01-02"), p), data: buf.Bytes()})
+		}
+	}
+	return files
+}
+
+// BenchmarkIndexQueriesOverHTTP: 1,200 lineitem-like files (60 months × 20,
+// Hive-partitioned by month) 20 ms away, l_orderkey and l_shipdate
+// indexed, l_quantity not; queries on the partition column, on an indexed
+// column, on the unindexed one, and Hudi's mixed form, each pruned by the
+// footers (8 opened ahead) and through the index. Run it alone:
+//
+//	go test ./dataset -run '^$' -bench IndexQueriesOverHTTP -benchtime 1x
+func BenchmarkIndexQueriesOverHTTP(b *testing.B) {
+	files := lineitemFiles(b, 60, 20)
+	parts := orc.MustParseSchema("struct<l_shipmonth:date>")
+	h := serveIndexed(b, files, 20*time.Millisecond, []dataset.Option{dataset.WithPartitioning(parts)},
+		dataset.IndexColumns("l_orderkey", "l_shipdate"))
+	defer h.srv.Close()
+	queries := []struct{ name, where string }{
+		{"partition", "l_shipmonth = DATE '1994-03-01' AND l_orderkey < 1000000000"},
+		{"indexed", "l_orderkey = 1234567"},
+		{"unindexed", "l_quantity = 49.99"},
+		{"mixed", "l_orderkey = 1234567 OR l_quantity = 49.99 AND l_shipdate = DATE '1995-07-04'"},
+		{"mixed-unindexed-side", "l_quantity = 49.99 OR l_orderkey = 1234567"},
+	}
+	for _, q := range queries {
+		e := sarg.MustParse(q.where)
+		var want []string
+		for _, withIndex := range []bool{false, true} {
+			name := q.name + "/footers"
+			if withIndex {
+				name = q.name + "/index"
+			}
+			b.Run(name, func(b *testing.B) {
+				d, err := h.dataset(withIndex)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var reqs int64
+				var st dataset.Stats
+				var rows []string
+				for b.Loop() {
+					before := h.requests.Load()
+					rows, st, _ = scanAll(b, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
+					reqs = h.requests.Load() - before
+				}
+				if !withIndex {
+					want = rows
+				} else if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+					b.Fatalf("%s: %d rows through the index, %d by the footers", q.where, len(rows), len(want))
+				}
+				b.ReportMetric(float64(reqs), "requests/op")
+				b.ReportMetric(float64(st.FilesOpened), "files-opened/op")
+				b.ReportMetric(float64(len(rows)), "rows/op")
+			})
+		}
+	}
 }
