@@ -45,7 +45,8 @@ type boundLeaf struct {
 	decs       []orc.Int128
 	scale      int
 	tss        []tsVal
-	probes     [][]byte // bloom filter probes for string, binary and decimal values
+	probes     [][]byte     // bloom filter probes for string, binary and decimal values
+	like       *likePattern // LeafLike: the compiled pattern
 
 	// Large sets for row-level matching (see setLinearMax).
 	sortedInts   []int64
@@ -194,12 +195,19 @@ func validate(e Expr, depth int) error {
 			want = 2
 		case LeafIsNull:
 			want = 0
+		case LeafLike:
+			want = 2
 		case LeafIn:
 		default:
 			return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)
 		}
 		if want >= 0 && len(l.Literals) != want {
 			return fmt.Errorf("sarg: %s needs %d literals, has %d: %s", l.Op, want, len(l.Literals), l)
+		}
+		if l.Op == LeafLike {
+			if why := checkLike(l); why != "" {
+				return fmt.Errorf("sarg: %s: %s", l, why)
+			}
 		}
 		for _, lit := range l.Literals {
 			if lit.IsNull() && l.Op != LeafIn && l.Op != LeafNullSafeEquals {
@@ -386,6 +394,16 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	if bl.dom == domNone {
 		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch,
 			Msg: fmt.Sprintf("sarg: %s: %s column %s allows only IS NULL", l, col.Kind, canonicalColumn(l.Column))}
+	}
+	if l.Op == LeafLike {
+		if bl.dom != domBytes {
+			return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch,
+				Msg: fmt.Sprintf("sarg: %s: LIKE needs a string, varchar, char or binary column, not %s", l, withArticle(col.Kind.String()))}
+		}
+		if err := bindLike(bl, l); err != nil {
+			return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch, Msg: fmt.Sprintf("sarg: %s: %v", l, err)}
+		}
+		return bl, 0, nil
 	}
 	if l.Op == LeafNullSafeEquals && l.Literals[0].IsNull() {
 		bl.op = LeafIsNull // col <=> NULL is col IS NULL

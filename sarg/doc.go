@@ -7,7 +7,8 @@
 // A predicate is an Expr: AND, OR and NOT over leaves, each comparing one
 // column with literals (ORC's EQUALS, NULL_SAFE_EQUALS, LESS_THAN,
 // LESS_THAN_EQUALS, IN, BETWEEN, IS_NULL; >, >=, <>, NOT IN and IS NOT NULL
-// are NOT over a leaf). Build one with the functions of this package or
+// are NOT over a leaf), plus forms ORC lacks: LIKE and STARTS_WITH (see
+// Like). Build one with the functions of this package or
 // parse it from text:
 //
 //	e := sarg.Or(sarg.Eq("c1", sarg.String("619sdc")),

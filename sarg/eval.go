@@ -363,6 +363,9 @@ func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
 			r.lo, r.hasLo, r.loOpen = s.Min, s.HasMin, s.MinIsLowerBound
 			r.hi, r.hasHi, r.hiOpen = s.Max, s.HasMax, s.MaxIsUpperBound
 		}
+		if l.op == LeafLike {
+			return likeOutcome(&r, l.like)
+		}
 		return outcome(&r, l.op, l.strs)
 	case domDecimal:
 		r := rng[stats.DecimalValue]{cmp: cmpDecimal}

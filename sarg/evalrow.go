@@ -98,6 +98,18 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 		lower, upper = upper, lower
 	}
 	switch op {
+	case LeafLike:
+		var s string
+		switch t := v.(type) {
+		case string:
+			s = t
+		case []byte:
+			s = string(t)
+		default:
+			return 0, fmt.Errorf("sarg: value %v (%T) for %s column %d", v, v, l.col.Kind, l.colID)
+		}
+		ok, err := likeReference(s, lits[0].s, lits[1].s, l.col.Kind == orc.Binary, l.col.Kind == orc.Char)
+		return t2(ok), err
 	case LeafEquals, LeafNullSafeEquals:
 		eq, err := l.plainEqual(v, lits[0])
 		return t2(eq), err

@@ -33,9 +33,10 @@ const (
 	LeafIn                           // col IN (v1, v2, ...)
 	LeafBetween                      // lo <= col AND col <= hi
 	LeafIsNull                       // col IS NULL
+	LeafLike                         // col LIKE pattern [ESCAPE c] (not an ORC operator; see Like)
 )
 
-var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL"}
+var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL", "LIKE"}
 
 // String returns ORC's name for the operator, such as "LESS_THAN_EQUALS".
 func (o LeafOp) String() string {
@@ -54,7 +55,9 @@ type Leaf struct {
 	Column string
 	// Literals holds one literal for LeafEquals, LeafNullSafeEquals,
 	// LeafLessThan and LeafLessThanEquals, two (lo, hi) for LeafBetween, any
-	// number for LeafIn and none for LeafIsNull.
+	// number for LeafIn, none for LeafIsNull, and two for LeafLike (the
+	// pattern, a string or bytes literal, and the escape character, a
+	// string of at most one character).
 	Literals []Literal
 }
 
@@ -256,7 +259,7 @@ func (l *Leaf) hasNegatedForm() bool {
 		return false
 	case LeafEquals, LeafLessThan, LeafLessThanEquals:
 		return len(l.Literals) == 1
-	case LeafBetween:
+	case LeafBetween, LeafLike:
 		return len(l.Literals) == 2
 	}
 	return true
@@ -303,6 +306,16 @@ func (l *Leaf) text(neg bool) string {
 		lit(0)
 		b = append(b, " AND "...)
 		lit(1)
+	case LeafLike:
+		if neg {
+			b = append(b, " NOT"...)
+		}
+		b = append(b, " LIKE "...)
+		lit(0)
+		if len(l.Literals) > 1 && (l.Literals[1].kind != StringLit || l.Literals[1].s != DefaultEscape) {
+			b = append(b, " ESCAPE "...)
+			lit(1)
+		}
 	case LeafIsNull:
 		if neg {
 			b = append(b, " IS NOT NULL"...)
@@ -321,6 +334,7 @@ func (l *Leaf) String() string { return l.text(false) }
 var keywords = map[string]bool{
 	"AND": true, "OR": true, "NOT": true, "IN": true, "BETWEEN": true, "IS": true, "NULL": true,
 	"TRUE": true, "FALSE": true, "DATE": true, "TIMESTAMP": true, "DECIMAL": true, "DOUBLE": true,
+	"LIKE": true,
 }
 
 func isIdentStart(c byte) bool {

@@ -337,6 +337,11 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 		}
 	}
 	switch l.op {
+	case LeafLike:
+		p := l.like
+		for i := 0; i < n; i++ {
+			out[i] = t2(p.match(string(data[off[i]:off[i+1]])))
+		}
 	case LeafEquals:
 		c := l.strs[0]
 		for i := 0; i < n; i++ {

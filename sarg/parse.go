@@ -44,8 +44,9 @@ const maxParseDepth = 200
 //
 // Precedence is NOT > AND > OR; parentheses group. Comparisons are
 // =, <=> (null-safe equals), <, <=, >, >=, <> and != between a column and a
-// literal (either side), [NOT] IN (...), [NOT] BETWEEN lo AND hi and
-// IS [NOT] NULL. Keywords are case-insensitive.
+// literal (either side), [NOT] IN (...), [NOT] BETWEEN lo AND hi,
+// IS [NOT] NULL, [NOT] LIKE 'pattern' [ESCAPE 'c'] (see Like) and
+// STARTS_WITH(column, 'prefix'). Keywords are case-insensitive.
 //
 // Columns are field names joined by dots (a.b.c); a name that is not an
 // identifier or is a keyword goes in backticks (`odd name`, a backtick
@@ -314,6 +315,8 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 			return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
 		}
 		return e, p.advance()
+	case t.kind == tIdent && p.peekByte() == '(':
+		return p.parseCall()
 	case t.kind == tIdent && !keywords[strings.ToUpper(t.text)], t.kind == tQuoted:
 		col, err := p.parseColumn()
 		if err != nil {
@@ -462,12 +465,20 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 			return Expr{}, err
 		}
 		t = p.tok
-		if !t.is("IN") && !t.is("BETWEEN") {
-			return Expr{}, p.errorf(t.pos, "expected IN or BETWEEN after NOT, found %s", t.describe())
+		if !t.is("IN") && !t.is("BETWEEN") && !t.is("LIKE") {
+			return Expr{}, p.errorf(t.pos, "expected IN, BETWEEN or LIKE after NOT, found %s", t.describe())
 		}
 	}
 	var e Expr
 	switch {
+	case t.is("LIKE"):
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		var err error
+		if e, err = p.parseLike(col); err != nil {
+			return Expr{}, err
+		}
 	case t.is("IN"):
 		if err := p.advance(); err != nil {
 			return Expr{}, err
@@ -528,12 +539,94 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		}
 		e = Between(col, lo, hi)
 	default:
-		return Expr{}, p.errorf(t.pos, "expected a comparison operator, IN, BETWEEN or IS after column %s, found %s", col, t.describe())
+		return Expr{}, p.errorf(t.pos, "expected a comparison operator, IN, BETWEEN, LIKE or IS after column %s, found %s", col, t.describe())
 	}
 	if negate {
 		e = Not(e)
 	}
 	return e, nil
+}
+
+// peekByte returns the next byte after the current token that is not a
+// space, or 0 at the end of the text.
+func (p *parser) peekByte() byte {
+	for i := p.pos; i < len(p.src); i++ {
+		switch c := p.src[i]; c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// parseLike reads the pattern and optional ESCAPE of col LIKE ....
+func (p *parser) parseLike(col string) (Expr, error) {
+	pat, patPos, err := p.parseLiteral()
+	if err != nil {
+		return Expr{}, err
+	}
+	if pat.kind != StringLit && pat.kind != BytesLit {
+		return Expr{}, p.errorf(patPos, "expected a quoted pattern after LIKE, found %s literal", withArticle(pat.kind.String()))
+	}
+	esc := DefaultEscape
+	if p.tok.is("ESCAPE") {
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if p.tok.kind != tString {
+			return Expr{}, p.errorf(p.tok.pos, "expected a quoted escape character after ESCAPE, found %s", p.tok.describe())
+		}
+		esc = p.tok.text
+		e := LikeEscape(col, pat, esc)
+		if why := checkLike(e.Leaf); why != "" {
+			return Expr{}, p.errorf(p.tok.pos, "%s", why)
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		return e, nil
+	}
+	return LikeEscape(col, pat, esc), nil
+}
+
+// parseCall reads a function call in predicate position:
+// STARTS_WITH(column, 'prefix').
+func (p *parser) parseCall() (Expr, error) {
+	name := p.tok
+	if !name.is("STARTS_WITH") {
+		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH is the one allowed here)", name.describe())
+	}
+	if err := p.advance(); err != nil { // the name
+		return Expr{}, err
+	}
+	if err := p.advance(); err != nil { // "("
+		return Expr{}, err
+	}
+	if !(p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted) {
+		return Expr{}, p.errorf(p.tok.pos, "expected a column as the first argument of STARTS_WITH, found %s", p.tok.describe())
+	}
+	col, err := p.parseColumn()
+	if err != nil {
+		return Expr{}, err
+	}
+	if !p.tok.punct(",") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the column of STARTS_WITH, found %s", p.tok.describe())
+	}
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	lit, litPos, err := p.parseLiteral()
+	if err != nil {
+		return Expr{}, err
+	}
+	if lit.kind != StringLit && lit.kind != BytesLit {
+		return Expr{}, p.errorf(litPos, "the prefix of STARTS_WITH must be a quoted string, not %s literal", withArticle(lit.kind.String()))
+	}
+	if !p.tok.punct(")") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the prefix of STARTS_WITH, found %s", p.tok.describe())
+	}
+	return StartsWith(col, lit), p.advance()
 }
 
 // parseLiteral reads one literal and returns it with its position.

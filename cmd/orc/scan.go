@@ -18,6 +18,8 @@ func init() {
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
   ranges, sets  a BETWEEN 1 AND 9, s IN ('x', 'y'), a NOT IN (1, 2)
   nulls         a IS NULL, a IS NOT NULL
+  patterns      s LIKE 'ab%' (% any run, _ one character), s NOT LIKE '%x_',
+                s LIKE 'a!%%' ESCAPE '!' (default escape \), STARTS_WITH(s, 'ab')
   logic         NOT, AND, OR, parentheses (AND binds tighter than OR)
   literals      5, -2.5, 1e3, 'text' ('' for a quote), DATE '2024-03-10',
                 TIMESTAMP '2024-03-10 01:30:00'; NULL only in IN lists and with <=>

@@ -1,0 +1,330 @@
+package reader_test
+
+// Differential tests of the predicate forms beyond ORC's search argument
+// (LIKE, STARTS_WITH, ...): on the generated files of sarg_diff_test.go,
+// a pruned scan filtered exactly must return the rows of a full scan
+// filtered by EvalRow, and a pruned scan alone whole row groups holding
+// every match (sdCheck). The forms have a generator of their own, so that
+// the seeds of sdRegressions keep building the predicates they were found
+// with. ORCGO_SARG_SEED fixes the base seed, ORCGO_FORMS_CASE=file:pred
+// reruns one case.
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// sfForm is one new predicate form: its name and a generator of a leaf
+// on file f, or ok false when the file has no column for it.
+type sfForm struct {
+	name string
+	leaf func(p *sdPredGen) (sarg.Expr, bool)
+}
+
+var sfForms = []sfForm{
+	{"like", sfLike},
+}
+
+// sfColumns returns the ids of f's columns of the given kinds.
+func sfColumns(p *sdPredGen, kinds ...orc.Kind) []int {
+	var out []int
+	for _, id := range p.cols {
+		k := p.f.schema.Columns()[id].Kind
+		for _, want := range kinds {
+			if k == want {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// sfEscape escapes the LIKE wildcards and backslashes of s.
+func sfEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+	return r.Replace(s)
+}
+
+// sfLike returns a LIKE, NOT LIKE or STARTS_WITH leaf on a string-like
+// column, its pattern built from a value of the column: a prefix cut at
+// any byte (inside a character too), wildcards in the middle and at the
+// end, escaped wildcards, ESCAPE clauses, and patterns without any
+// wildcard.
+func sfLike(p *sdPredGen) (sarg.Expr, bool) {
+	r := p.r
+	ids := sfColumns(p, orc.String, orc.Varchar, orc.Char, orc.Binary)
+	if len(ids) == 0 {
+		return sarg.Expr{}, false
+	}
+	id := ids[r.IntN(len(ids))]
+	node := p.f.schema.Columns()[id]
+	col := p.f.paths[id]
+	var s string
+	switch a := p.anchor(id, node).(type) {
+	case string:
+		s = a
+	case []byte:
+		s = string(a)
+	}
+	cut := 0
+	if len(s) > 0 {
+		cut = r.IntN(len(s) + 1)
+		if r.IntN(2) == 0 { // back to a character boundary
+			for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+		}
+	}
+	head, tail := s[:cut], s[cut:]
+	var pat string
+	switch r.IntN(8) {
+	case 0:
+		pat = sfEscape(head) + "%"
+	case 1:
+		pat = sfEscape(head) + "_%"
+	case 2:
+		pat = sfEscape(head) // no wildcard: an equality
+	case 3:
+		pat = "%" + sfEscape(tail)
+	case 4:
+		pat = sfEscape(head) + "%" + sfEscape(tail[min(len(tail), 1+r.IntN(3)):])
+	case 5:
+		pat = sfEscape(head) + strings.Repeat("_", utf8.RuneCountInString(tail))
+	case 6:
+		pat = []string{"%", "", "_", "%_%", "a%", "%a%", "\xff%", "é%", "%\\%%"}[r.IntN(9)]
+	default:
+		pat = sfEscape(s)
+	}
+	lit := sarg.String(pat)
+	if node.Kind == orc.Binary && r.IntN(2) == 0 {
+		lit = sarg.Bytes([]byte(pat))
+	}
+	var e sarg.Expr
+	switch r.IntN(6) {
+	case 0:
+		e = sarg.StartsWith(col, sarg.String(head))
+	case 1:
+		// The same pattern with ! as the escape.
+		alt := strings.NewReplacer(`\\`, `\`, `\%`, "!%", `\_`, "!_", "!", "!!").Replace(pat)
+		e = sarg.LikeEscape(col, sarg.String(alt), "!")
+	default:
+		e = sarg.Like(col, lit)
+	}
+	if r.IntN(3) == 0 {
+		e = sarg.Not(e)
+	}
+	return e, true
+}
+
+// sfExpr returns a predicate mixing the form's leaves with ordinary ones.
+func sfExpr(p *sdPredGen, form sfForm, depth int) (sarg.Expr, bool) {
+	r := p.r
+	if depth <= 0 || r.IntN(5) < 3 {
+		if r.IntN(4) == 0 {
+			return p.leaf(), false
+		}
+		return form.leaf(p)
+	}
+	kids := make([]sarg.Expr, 2)
+	any := false
+	for i := range kids {
+		e, ok := sfExpr(p, form, depth-1)
+		if !ok {
+			e = p.leaf()
+		}
+		kids[i] = e
+		any = any || ok
+	}
+	switch r.IntN(3) {
+	case 0:
+		return sarg.Or(kids...), any
+	case 1:
+		return sarg.Not(sarg.And(kids...)), any
+	}
+	return sarg.And(kids...), any
+}
+
+// sfCase returns predicate j of form on file f (ok false when the file has
+// no column for the form), through the text form half the time.
+func sfCase(f *sdFile, form sfForm, j uint64) (sarg.Expr, sdRead, bool, error) {
+	if f.pg == nil {
+		f.pg = newPredGen(f)
+	}
+	p := f.pg
+	p.r = rand.New(rand.NewPCG(f.seed^0xf0f0, j+1<<40))
+	e, ok := sfExpr(p, form, 2)
+	if !ok {
+		return e, sdRead{}, false, nil
+	}
+	if p.r.IntN(2) == 0 {
+		text := e.String()
+		parsed, err := sarg.Parse(text)
+		if err != nil {
+			return e, sdRead{}, true, fmt.Errorf("Parse(%q) of a printed predicate: %v", text, err)
+		}
+		if !parsed.Equal(e) {
+			return e, sdRead{}, true, fmt.Errorf("Parse(%q) reads back %s", text, parsed)
+		}
+		e = parsed
+	}
+	return e, p.readOpts(), true, nil
+}
+
+// TestSargFormsDifferential runs the differential check on every new form.
+func TestSargFormsDifferential(t *testing.T) {
+	files, preds := 6, 24
+	if testing.Short() {
+		files, preds = 4, 20
+	}
+	if *sdLong || os.Getenv("ORCGO_SARG_LONG") != "" {
+		files, preds = 2000, 100
+	}
+	base := sdBaseSeed(t)
+	var one struct{ file, pred uint64 }
+	if c := os.Getenv("ORCGO_FORMS_CASE"); c != "" {
+		if _, err := fmt.Sscanf(c, "%d:%d", &one.file, &one.pred); err != nil {
+			t.Fatalf("ORCGO_FORMS_CASE=%q: want file:pred", c)
+		}
+	}
+	t.Logf("base seed %d (ORCGO_SARG_SEED=%d reruns this run): %d files x %d predicates per form", base, base, files, preds)
+	start := time.Now()
+	totals := make([]sdTotals, len(sfForms))
+	failures := 0
+	for i := range files {
+		seed := base + uint64(i)
+		if one.file != 0 {
+			seed = one.file
+		}
+		f := sdBuild(t, seed)
+		for k, form := range sfForms {
+			for j := range uint64(preds) {
+				if one.file != 0 && j != one.pred {
+					continue
+				}
+				e, o, ok, err := sfCase(f, form, j)
+				if err != nil {
+					t.Errorf("%s: file seed %d pred %d: %v", form.name, f.seed, j, err)
+					failures++
+					continue
+				}
+				if !ok {
+					continue
+				}
+				out, msg := sdCheck(f, e, o)
+				if msg != "" {
+					failures++
+					t.Errorf("MISMATCH %s: file seed %d pred %d (rerun: ORCGO_FORMS_CASE=%d:%d)\nfile: %s\nschema: %s\npredicate: %s\nread: %+v\n%s\nexplain:\n%s",
+						form.name, f.seed, j, f.seed, j, f.desc, f.schema, e, o, msg, sdExplain(f, e))
+					continue
+				}
+				totals[k].add(out)
+			}
+		}
+		if failures >= 5 {
+			t.Fatalf("stopping after %d mismatches", failures)
+		}
+		if one.file != 0 {
+			break
+		}
+	}
+	for k, form := range sfForms {
+		t.Logf("%s: %s", form.name, &totals[k])
+		if totals[k].pairs == 0 && !testing.Short() && one.file == 0 {
+			t.Errorf("%s: no file had a column for the form", form.name)
+		}
+	}
+	t.Logf("in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// sfSortedFile writes a file whose string column s is sorted: long values
+// sharing a prefix (their statistics truncated), 0xFF bytes and
+// multi-byte characters, 40 row groups of 250 rows.
+func sfSortedFile(t *testing.T) *sdFile {
+	t.Helper()
+	schema := orc.MustParseSchema("struct<rid:bigint,s:string>")
+	var vals []string
+	long := strings.Repeat("é", 520) // 1,040 bytes
+	for i := range 10000 {
+		var v string
+		switch i % 4 {
+		case 0:
+			v = fmt.Sprintf("k%05d", i)
+		case 1:
+			v = long + fmt.Sprintf("%05d", i)
+		case 2:
+			v = fmt.Sprintf("日%05d\xff\xff", i)
+		default:
+			v = fmt.Sprintf("\xff%05d", i)
+		}
+		vals = append(vals, v)
+	}
+	slices.Sort(vals)
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, schema, writer.WithRowIndexStride(250), writer.WithAllowInvalidUTF8(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := orc.NewBatch(schema, len(vals))
+	for i, v := range vals {
+		b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, int64(i))
+		bv := b.Cols[1].(*orc.BytesVector)
+		if len(bv.Offsets) == 0 {
+			bv.Offsets = append(bv.Offsets, 0)
+		}
+		bv.Data = append(bv.Data, v...)
+		bv.Offsets = append(bv.Offsets, len(bv.Data))
+	}
+	b.NumRows = len(vals)
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return sdOpen(t, buf.Bytes(), "sorted strings")
+}
+
+// TestSargLikeSkipsAsRange: on a sorted column a prefix LIKE skips the
+// row groups the equivalent range skips, and returns the same rows.
+func TestSargLikeSkipsAsRange(t *testing.T) {
+	f := sfSortedFile(t)
+	long := strings.Repeat("é", 520)
+	for _, c := range []struct{ like, rng string }{
+		{"s LIKE 'k01%'", "s >= 'k01' AND s < 'k02'"},
+		{"STARTS_WITH(s, '" + long + "0012')", "s >= '" + long + "0012' AND s < '" + long + "0013'"},
+		{"s LIKE '日0%'", "s >= '日0' AND s < '日1'"},
+		{"s LIKE X'ff303125'", "s >= X'ff3031' AND s < X'ff3032'"},
+		{"s LIKE X'ff25'", "s >= X'ff'"},
+		{"s NOT LIKE 'k%'", "s < 'k' OR s >= 'l'"},
+	} {
+		var skipped [2]int
+		var rows [2]int
+		for i, where := range []string{c.like, c.rng} {
+			e := sarg.MustParse(where)
+			out, msg := sdCheck(f, e, sdRead{batch: 1024})
+			if msg != "" {
+				t.Fatalf("%s: %s", where, msg)
+			}
+			skipped[i], rows[i] = out.skipped, out.matched
+		}
+		if skipped[0] != skipped[1] || rows[0] != rows[1] {
+			t.Errorf("%s skips %d row groups and matches %d rows; %s skips %d and matches %d",
+				c.like, skipped[0], rows[0], c.rng, skipped[1], rows[1])
+		}
+		if skipped[0] == 0 {
+			t.Errorf("%s skips nothing", c.like)
+		}
+		t.Logf("%s: %d rows, %d of %d row groups skipped", c.like, rows[0], skipped[0], f.nGroup)
+	}
+}
