@@ -188,7 +188,13 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BatchReader{scan: sc, schema: schema, batchSize: cfg.batchSize, ctx: cfg.ctx}, nil
+	br := &BatchReader{scan: sc, schema: schema, batchSize: cfg.batchSize, ctx: cfg.ctx}
+	if cfg.where != nil && !cfg.allCols {
+		if br.proj = newOutProjection(schema, cfg.columns, cfg.batchSize); br.proj != nil {
+			br.schema = br.proj.out
+		}
+	}
+	return br, nil
 }
 
 // newScan starts a scan in the file's schema: one executor, or with

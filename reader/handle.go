@@ -19,7 +19,8 @@ import (
 // (WithReadSchema), each built once by NewBatchReader.
 type BatchReader struct {
 	scan      scanner
-	schema    *orc.Schema // the batches' schema
+	schema    *orc.Schema    // the batches' schema
+	proj      *outProjection // the predicate's columns the caller did not name, cut out; or nil
 	batchSize int
 	ctx       context.Context // WithContext, or nil
 	err       error           // the scan's error, returned from then on
@@ -51,7 +52,9 @@ var (
 )
 
 // Schema returns the schema of the batches: the file's (or the read
-// schema's), cut to the selected columns (and the search argument's).
+// schema's), cut to the columns WithColumns names, in the file's (or the
+// read schema's) order. A search argument's columns are read to prune and
+// filter but appear only when named.
 func (br *BatchReader) Schema() *orc.Schema { return br.schema }
 
 // NewBatch returns a batch shaped for this reader with room for its batch
@@ -95,7 +98,13 @@ func (br *BatchReader) nextLocked(b *orc.Batch) error {
 			return err
 		}
 	}
-	err := br.scan.next(b)
+	var err error
+	if br.proj != nil {
+		err = br.scan.next(br.proj.before(b))
+		br.proj.after(b)
+	} else {
+		err = br.scan.next(b)
+	}
 	switch {
 	case err == nil || err == io.EOF:
 	case br.closed.Load():

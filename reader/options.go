@@ -239,7 +239,7 @@ func WithReadWindow(n int64) ScanOption {
 // are skipped without being read. The batches hold the rows of the groups
 // that survive (a superset of the matching rows) unless WithExactFilter is
 // also given. The predicate's columns are read even when WithColumns leaves
-// them out, and appear in the batch in file order.
+// them out, but the batches hold only the columns WithColumns names.
 func WithSearchArgument(e sarg.Expr) ScanOption {
 	return func(c *scanConfig) error {
 		c.where = &e
