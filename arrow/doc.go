@@ -7,7 +7,7 @@
 //	r, _ := reader.Open(f, size)
 //	rr, err := orcarrow.FromReader(r, orcarrow.WithScanOptions(
 //		reader.WithColumns("id", "price"),
-//		reader.WithSearchArgument(sarg.MustParse("id < 100")), reader.WithExactFilter(true)))
+//		reader.WithSearchArgument(sarg.MustParse("id < 100"))))
 //	defer rr.Release()
 //	for rr.Next() {
 //		rec := rr.RecordBatch() // valid until the next Next unless retained

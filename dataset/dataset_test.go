@@ -233,6 +233,16 @@ func TestPartitionPruning(t *testing.T) {
 		}
 	}
 	same(t, "partition OR data", got, want)
+	// Exact filtering is the default; WithWholeRowGroups returns the
+	// surviving files' row groups whole.
+	got, _ = scanRows(t, d, dataset.WithSearchArgument(e))
+	same(t, "partition OR data, default options", got, want)
+	point := sarg.Eq("id", sarg.Int(1500))
+	exact, _ := scanRows(t, d, dataset.WithSearchArgument(point))
+	whole, _ := scanRows(t, d, dataset.WithSearchArgument(point), dataset.WithWholeRowGroups())
+	if len(exact) == 0 || len(whole) <= len(exact) {
+		t.Fatalf("id = 1500: %d rows by default, %d with WithWholeRowGroups; want some, and more whole", len(exact), len(whole))
+	}
 }
 
 // TestPrunedEqualsFiltered is the dataset's differential test: for

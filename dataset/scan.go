@@ -50,10 +50,21 @@ func WithSearchArgument(e sarg.Expr) ScanOption {
 	}
 }
 
-// WithExactFilter returns only the rows for which the predicate is TRUE.
+// WithExactFilter(true), the default, returns only the rows for which the
+// predicate is TRUE; WithExactFilter(false) is WithWholeRowGroups.
 func WithExactFilter(on bool) ScanOption {
 	return func(c *scanConfig) error {
 		c.filter = on
+		return nil
+	}
+}
+
+// WithWholeRowGroups returns every row of the row groups (and of the
+// partitions' files) that survive pruning, unfiltered: a superset of the
+// matching rows, for engines that evaluate the predicate themselves.
+func WithWholeRowGroups() ScanOption {
+	return func(c *scanConfig) error {
+		c.filter = false
 		return nil
 	}
 }
@@ -233,7 +244,7 @@ type result struct {
 
 // Scan starts a scan of the dataset. Close it when done.
 func (d *Dataset) Scan(opts ...ScanOption) (*Scanner, error) {
-	cfg := scanConfig{allCols: true, batch: 1024, limit: -1, parallel: 1, ahead: defaultOpenAhead}
+	cfg := scanConfig{allCols: true, filter: true, batch: 1024, limit: -1, parallel: 1, ahead: defaultOpenAhead}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err

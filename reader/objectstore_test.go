@@ -195,15 +195,23 @@ func TestObjectStoreScan(t *testing.T) {
 			t.Logf("%s, parallelism %d: %d rows, %v, %d requests (%d ahead, %d in flight at most), %d bytes", q.name, par, gotRows, took.Round(time.Millisecond), reqs, st.ReadsAhead, st.PeakReadsInFlight, st.BytesRead)
 		}
 	}
-	// One request at a time, nothing ahead, against the defaults.
+	// One request at a time, nothing ahead, against the defaults, on a
+	// column that decodes in little time, so that the waits and not the
+	// CPU (which other tests share) decide; the better of two runs each.
 	timed := func(opts ...reader.ScanOption) time.Duration {
-		start := time.Now()
-		storeScan(t, r, opts...)
-		return time.Since(start)
+		var best time.Duration
+		for range 2 {
+			start := time.Now()
+			storeScan(t, r, append(opts, reader.WithColumns("qty"))...)
+			if took := time.Since(start); best == 0 || took < best {
+				best = took
+			}
+		}
+		return best
 	}
 	oneByOne := timed(reader.WithMaxReadsInFlight(1), reader.WithPrefetch(0))
 	ahead := timed()
-	t.Logf("full scan: %v one read at a time, %v reading ahead", oneByOne.Round(time.Millisecond), ahead.Round(time.Millisecond))
+	t.Logf("scan of one column: %v one read at a time, %v reading ahead", oneByOne.Round(time.Millisecond), ahead.Round(time.Millisecond))
 	if ahead*3 > oneByOne*2 && !reader.RaceEnabled {
 		t.Errorf("reading ahead took %v, one read at a time %v: not 1.5 times as fast", ahead, oneByOne)
 	}

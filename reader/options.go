@@ -94,7 +94,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
+	return scanConfig{allCols: true, filter: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
 		inFlight: defaultInFlight, maxRequest: defaultMaxRequest, prefetch: defaultPrefetch}
 }
 
@@ -236,10 +236,11 @@ func WithReadWindow(n int64) ScanOption {
 
 // WithSearchArgument prunes the scan with a predicate: files, stripes and
 // row groups whose statistics or bloom filters prove that no row can match
-// are skipped without being read. The batches hold the rows of the groups
-// that survive (a superset of the matching rows) unless WithExactFilter is
-// also given. The predicate's columns are read even when WithColumns leaves
-// them out, but the batches hold only the columns WithColumns names.
+// are skipped without being read, and the batches hold exactly the rows for
+// which the predicate is TRUE (WithWholeRowGroups returns every row of the
+// groups that survive instead). The predicate's columns are read even when
+// WithColumns leaves them out, but the batches hold only the columns
+// WithColumns names.
 func WithSearchArgument(e sarg.Expr) ScanOption {
 	return func(c *scanConfig) error {
 		c.where = &e
@@ -247,13 +248,25 @@ func WithSearchArgument(e sarg.Expr) ScanOption {
 	}
 }
 
-// WithExactFilter makes a scan with a search argument return only the rows
-// for which the predicate is TRUE (SQL semantics: NULL does not match). The
-// predicate's columns are decoded first; the other columns only for batches
-// in which some row matches. Default off.
+// WithExactFilter(true), the default, makes a scan with a search argument
+// return only the rows for which the predicate is TRUE (SQL semantics: NULL
+// does not match). The predicate's columns are decoded first; the other
+// columns only for the rows that match. WithExactFilter(false) is
+// WithWholeRowGroups.
 func WithExactFilter(on bool) ScanOption {
 	return func(c *scanConfig) error {
 		c.filter = on
+		return nil
+	}
+}
+
+// WithWholeRowGroups makes a scan with a search argument return every row
+// of the row groups that survive pruning, unfiltered: a superset of the
+// matching rows, for engines that evaluate the predicate themselves and
+// want no work done twice. Without it, a search argument filters exactly.
+func WithWholeRowGroups() ScanOption {
+	return func(c *scanConfig) error {
+		c.filter = false
 		return nil
 	}
 }

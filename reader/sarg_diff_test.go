@@ -15,7 +15,7 @@ package reader_test
 //     row with sarg's EvalRow;
 //   - a scan with WithSearchArgument and WithExactFilter must return exactly
 //     those rows, in order, with every column equal to the full scan's;
-//   - a scan with WithSearchArgument alone must return whole row groups, in
+//   - a scan with WithWholeRowGroups must return whole row groups, in
 //     order, and among them every matching row.
 //
 // Seeds: the test logs its base seed; ORCGO_SARG_SEED=n fixes it,
@@ -1445,7 +1445,7 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 		}
 	}
 	// Superset: whole groups, every match among them.
-	got, st, msg = sdScan(f, opts, o.explain)
+	got, st, msg = sdScan(f, append(opts, reader.WithWholeRowGroups()), o.explain)
 	if msg != "" {
 		return out, "pruned scan: " + msg
 	}

@@ -78,7 +78,7 @@ func sdExpectGroups(t *testing.T, f *sdFile, where string, kept []int) {
 			t.Errorf("%s: %s (exact, batch %d): %s\n%s", f.desc, where, batch, msg, sdExplain(f, e))
 		}
 	}
-	got, st, err := sdRows(f, reader.WithSearchArgument(e))
+	got, st, err := sdRows(f, reader.WithSearchArgument(e), reader.WithWholeRowGroups())
 	if err != nil {
 		t.Fatalf("%s: %s: %v", f.desc, where, err)
 	}

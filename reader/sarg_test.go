@@ -51,13 +51,18 @@ func TestPredicatePushdownFile(t *testing.T) {
 	if all[1000] != rows[0] || all[1999] != rows[999] {
 		t.Fatalf("first/last rows differ: %s / %s", rows[0], rows[999])
 	}
-	// Without exact filtering the surviving group is returned whole.
-	rows, _ = scanLines(t, r, reader.WithSearchArgument(sarg.MustParse("int1 = 300300")))
+	// With WithWholeRowGroups the surviving group is returned whole.
+	rows, _ = scanLines(t, r, reader.WithSearchArgument(sarg.MustParse("int1 = 300300")), reader.WithWholeRowGroups())
 	if len(rows) != 1000 || rows[0] != all[1000] {
 		t.Fatalf("unfiltered: %d rows", len(rows))
 	}
 	rows, _ = scanLines(t, r, reader.WithSearchArgument(sarg.MustParse("int1 = 300300")), reader.WithExactFilter(true))
 	if len(rows) != 1 || rows[0] != all[1001] {
 		t.Fatalf("point: %v", rows)
+	}
+	// Exact filtering is the default.
+	rows, _ = scanLines(t, r, reader.WithSearchArgument(sarg.MustParse("int1 = 300300")))
+	if len(rows) != 1 || rows[0] != all[1001] {
+		t.Fatalf("point, default options: %d rows", len(rows))
 	}
 }
