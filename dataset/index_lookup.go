@@ -333,7 +333,8 @@ func (ix *openedIndex) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.
 	opts := []reader.ScanOption{reader.WithColumns(cols...)}
 	if where.Op != sarg.OpTrue {
 		if _, err := sarg.Bind(where, ix.schema); err == nil {
-			opts = append(opts, reader.WithSearchArgument(where))
+			// Row groups only: fn decides each row itself.
+			opts = append(opts, reader.WithSearchArgument(where), reader.WithWholeRowGroups())
 		}
 	}
 	br, err := ix.r.NewBatchReader(opts...)
