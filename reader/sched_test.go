@@ -295,12 +295,20 @@ func TestSchedTurnsOnWithLatency(t *testing.T) {
 		t.Errorf("5 ms reads: %v, prefetching %v", remote.stats(), remote.prefetching())
 	}
 	// One read stalled for less than a round trip does not make the
-	// scan remote.
-	local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(2 << 20), failAt: -1}}, cfg, nil)
-	defer local.close()
-	read(local, 3)
-	if local.prefetching() || local.stats().prefetched != 0 {
-		t.Errorf("a local file with one stalled read: %v, prefetching %v", local.stats(), local.prefetching())
+	// scan remote. The reads after it are fast unless the machine is so
+	// loaded that a goroutine waits 2 ms to run (other packages' tests
+	// share it): the better of three tries decides.
+	for try := 1; ; try++ {
+		local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(2 << 20), failAt: -1}}, cfg, nil)
+		read(local, 3)
+		local.close()
+		if !local.prefetching() && local.stats().prefetched == 0 {
+			break
+		}
+		if try == 3 {
+			t.Errorf("a local file with one stalled read: %v, prefetching %v", local.stats(), local.prefetching())
+			break
+		}
 	}
 	// One read taking a round trip does.
 	far := newIOSched(&slowFile{data: testData(2 << 20), latency: 2 * roundTrip, failAt: -1}, cfg, nil)
