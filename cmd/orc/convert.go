@@ -43,8 +43,11 @@ func init() {
 		desc: "write CSV, JSON lines or ORC files (IN may be -) as one ORC file",
 		help: `Without --schema the schema is an ORC input's, or inferred from the first
 --infer-rows rows of the first input and printed on stderr (CSV: boolean,
-bigint, double, date, timestamp or string per column, named by --header or
-_col0, _col1, ...; JSON: structs, arrays and those kinds). Booleans read
+bigint, decimal(p,s), double, date, timestamp or string per column, named by
+--header or _col0, _col1, ...; a first line of text above numbers is taken for
+the header, --header=false says it is not; JSON: structs, arrays and those
+kinds, numbers widened to double over the sample). A row past the sample
+that does not fit is an error saying so: give --schema or more --infer-rows. Booleans read
 true/false, 1/0 and yes/no; JSON maps are arrays of {"key": k, "value": v}
 objects or objects {"k": v}. Several inputs are written in order into OUT.`,
 		run: runConvert})
@@ -63,7 +66,13 @@ type convertOptions struct {
 	metadata   [][2]string // --metadata key=value, in order
 	maxErrors  int         // --max-errors
 	inferRows  int         // --infer-rows
-	bloomCols  []string
+	// headerSet is whether --header was given (true or false), and
+	// headerGuessed whether inference took the first line for a header.
+	headerSet, headerGuessed bool
+	// inferredLines is how many lines the schema was inferred from (0:
+	// it was given).
+	inferredLines int
+	bloomCols     []string
 	// bloomChecked is set once the bloom columns are checked and their
 	// option added.
 	bloomChecked bool
@@ -83,7 +92,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	bloomColumns := fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
 	fpp := fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
 	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
-	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(fields it does not name are null; a header that names no field is skipped)")
+	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(fields it does not name are null, columns that are not fields are left out;\na header that names no field is skipped). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
 	maxErrors := fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
 	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from")
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
@@ -161,6 +170,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		opt.text.tsLayout = *tsFormat
 	}
 	opt.header = *header
+	fs.Visit(func(f *flag.Flag) { opt.headerSet = opt.headerSet || f.Name == "header" })
 	opt.overwrite = *overwrite
 	for _, f := range []struct {
 		name  string
@@ -833,6 +843,8 @@ type csvSource struct {
 	cr     *csv.Reader
 	rb     *rowBuilder
 	header bool
+	stderr io.Writer // for notes, or nil
+	name   string    // the input, in notes
 	// order maps the CSV columns to the struct's fields when a header
 	// named them (nil: in schema order); named marks the fields it names.
 	order []int
@@ -849,8 +861,9 @@ func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
 
 // useHeader maps the columns the header names to the struct's fields
 // (exactly, else ignoring case). A header naming no field at all is not
-// a header of this schema's names and is only skipped; one naming some
-// fields must name only fields, each once.
+// a header of this schema's names and is only skipped; in one naming some
+// fields, each once, the columns it names that are not fields are left
+// out (and named on stderr).
 func (s *csvSource) useHeader(rec []string, line int) error {
 	fields := s.rb.schema.FieldNames
 	order := make([]int, len(rec))
@@ -882,10 +895,14 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 	if matched == 0 {
 		return nil
 	}
+	var left []string
 	for i, j := range order {
 		if j < 0 {
-			return fmt.Errorf("line %d: header column %d %q is not a field of the schema (%s) (--header)", line, i+1, rec[i], strings.Join(fields, ", "))
+			left = append(left, strconv.Quote(strings.TrimSpace(rec[i])))
 		}
+	}
+	if len(left) > 0 && s.stderr != nil {
+		fmt.Fprintf(s.stderr, "orc convert: %s: line %d: left out %d column(s) the schema does not name: %s\n", s.name, line, len(left), strings.Join(left, ", "))
 	}
 	s.order, s.named = order, named
 	return nil
@@ -926,7 +943,9 @@ func (s *csvSource) next() (bool, error) {
 		for i, f := range rec {
 			ci := i
 			if s.order != nil {
-				ci = s.order[i]
+				if ci = s.order[i]; ci < 0 {
+					continue // a column the schema does not name
+				}
 			}
 			c := cols[ci]
 			if c.isNullText(f) || (f == "" && (c.text == nil || !c.text.nullSet || !isStringKind(c.t.Kind))) {

@@ -8,8 +8,12 @@ package main
 //
 // CSV: the columns are named by the header (--header) or _col0, _col1, ...
 // as Hive names them; each column gets the first of boolean (true/false),
-// bigint, double, date, timestamp and string that all its non-null values
-// read as (a column of nulls only is a string).
+// bigint, decimal(p,s) (digits with a point, p and s the most any value
+// needs, up to 38 digits), double, date, timestamp and string that all its
+// non-null values read as (a column of nulls only is a string). Without
+// --header (or --header=false), a first line of text fields only above
+// lines holding numbers in one of those columns is taken as the header,
+// and convert says so.
 //
 // JSON: objects are structs of the fields seen in the first rows, in the
 // order first seen (as written in the first object that has them); arrays are arrays of their elements' type; numbers
@@ -72,13 +76,40 @@ func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inferring the schema from the first %d lines (give --schema): %w", lines, err)
 	}
+	opt.inferredLines = lines
 	s.Assign()
 	return s, nil
 }
 
 // textKinds are the kinds a CSV text or JSON string may read as, tried in
 // this order.
-var textKinds = []orc.Kind{orc.Boolean, orc.Long, orc.Double, orc.Date, orc.Timestamp}
+var textKinds = []orc.Kind{orc.Boolean, orc.Long, orc.Decimal, orc.Double, orc.Date, orc.Timestamp}
+
+// kindIndex returns the index of k in textKinds.
+func kindIndex(k orc.Kind) int {
+	for i, x := range textKinds {
+		if x == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// decimalDigits returns the digits of a decimal text before and after its
+// point (leading zeros of the whole part left out), or ok false when s is
+// not digits with an optional sign and point.
+func decimalDigits(s string) (whole, frac int, ok bool) {
+	s = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"), "0")
+	w, f, _ := strings.Cut(s, ".")
+	for _, part := range []string{w, f} {
+		for _, c := range part {
+			if c < '0' || c > '9' {
+				return 0, 0, false
+			}
+		}
+	}
+	return len(w), len(f), true
+}
 
 // textFits reports whether s reads as a value of kind k.
 func textFits(s string, k orc.Kind, opt *convertOptions) bool {
@@ -88,6 +119,9 @@ func textFits(s string, k orc.Kind, opt *convertOptions) bool {
 	case orc.Long:
 		_, err := strconv.ParseInt(s, 10, 64)
 		return err == nil
+	case orc.Decimal:
+		whole, frac, ok := decimalDigits(s)
+		return ok && strings.ContainsAny(s, "0123456789") && whole+frac <= 38
 	case orc.Double:
 		_, err := strconv.ParseFloat(s, 64)
 		return err == nil
@@ -103,8 +137,9 @@ func textFits(s string, k orc.Kind, opt *convertOptions) bool {
 
 // textColumn tracks which kinds every value of a column read as so far.
 type textColumn struct {
-	fits []bool // parallel to textKinds
-	seen bool
+	fits        []bool // parallel to textKinds
+	seen        bool
+	whole, frac int // the most digits a decimal needs before and after its point
 }
 
 func newTextColumn() *textColumn {
@@ -120,17 +155,31 @@ func (c *textColumn) add(s string, opt *convertOptions) {
 	for i, k := range textKinds {
 		c.fits[i] = c.fits[i] && textFits(s, k, opt)
 	}
+	if d := kindIndex(orc.Decimal); c.fits[d] {
+		whole, frac, _ := decimalDigits(s)
+		c.whole, c.frac = max(c.whole, whole), max(c.frac, frac)
+		c.fits[d] = c.whole+c.frac <= 38
+	}
 }
 
-func (c *textColumn) kind() orc.Kind {
+func (c *textColumn) schema() *orc.Schema {
 	if c.seen {
 		for i, k := range textKinds {
 			if c.fits[i] {
-				return k
+				if k == orc.Decimal {
+					return &orc.Schema{Kind: k, Precision: max(c.whole+c.frac, 1), Scale: c.frac}
+				}
+				return &orc.Schema{Kind: k}
 			}
 		}
 	}
-	return orc.String
+	return &orc.Schema{Kind: orc.String}
+}
+
+// isNumber reports whether a CSV field reads as a number.
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return err == nil
 }
 
 func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
@@ -139,16 +188,21 @@ func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 	cr.FieldsPerRecord = -1
 	var names []string
 	var cols []*textColumn
-	first := true
+	var recs [][]string
 	for {
 		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
 		if err != nil {
-			// The last line read may end inside a quoted field.
+			// At the end, or the last line read may end inside a quoted
+			// field.
 			break
 		}
+		recs = append(recs, rec)
+	}
+	if !opt.header && !opt.headerSet && looksLikeHeader(recs) {
+		opt.header, opt.headerGuessed = true, true
+	}
+	first := true
+	for _, rec := range recs {
 		if first && opt.header {
 			first = false
 			for _, h := range rec {
@@ -188,9 +242,40 @@ func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 			name = names[i]
 		}
 		s.FieldNames = append(s.FieldNames, name)
-		s.Children = append(s.Children, &orc.Schema{Kind: c.kind()})
+		s.Children = append(s.Children, c.schema())
 	}
 	return s, nil
+}
+
+// looksLikeHeader reports whether the first CSV record is a header: all
+// its fields text (none empty, none a number) while, below it, a column
+// holds numbers only.
+func looksLikeHeader(recs [][]string) bool {
+	if len(recs) < 2 {
+		return false
+	}
+	for _, f := range recs[0] {
+		if strings.TrimSpace(f) == "" || isNumber(f) {
+			return false
+		}
+	}
+	for i := range recs[0] {
+		numbers := 0
+		for _, rec := range recs[1:] {
+			if i >= len(rec) || rec[i] == "" {
+				continue
+			}
+			if !isNumber(rec[i]) {
+				numbers = -1
+				break
+			}
+			numbers++
+		}
+		if numbers > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonType is what the values seen at one place of the rows have in
@@ -286,9 +371,9 @@ func (t *jsonType) schema() *orc.Schema {
 		// JSON strings stay strings unless every one is a date or a
 		// timestamp (booleans and numbers are JSON's own).
 		switch {
-		case t.text != nil && t.text.fits[3]:
+		case t.text != nil && t.text.fits[kindIndex(orc.Date)]:
 			return &orc.Schema{Kind: orc.Date}
-		case t.text != nil && t.text.fits[4]:
+		case t.text != nil && t.text.fits[kindIndex(orc.Timestamp)]:
 			return &orc.Schema{Kind: orc.Timestamp}
 		}
 		return &orc.Schema{Kind: orc.String}

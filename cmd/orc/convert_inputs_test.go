@@ -84,8 +84,8 @@ func TestConvertMaxErrors(t *testing.T) {
 }
 
 // --header maps CSV columns to fields by name (any order, fields left out
-// are null); a header naming no field is skipped; one naming an unknown
-// column is refused.
+// are null); a header naming no field is skipped; columns a header names
+// that are not fields are left out, and named on stderr.
 func TestConvertHeader(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.orc")
@@ -99,8 +99,15 @@ func TestConvertHeader(t *testing.T) {
 	if got := catValues(t, out); len(got) != 1 {
 		t.Errorf("skipped header: %v", got)
 	}
+	in = writeFile(t, dir, "extra.csv", "nope,id,more\nx,1,y\n")
+	_, errOut, err := runConvertErr("--schema", "struct<id:int,v:string>", "--header", "--overwrite", in, out)
+	if err != nil || !strings.Contains(errOut, `line 1: left out 2 column(s) the schema does not name: "nope", "more"`) {
+		t.Errorf("columns the schema does not name: %v %q", err, errOut)
+	}
+	if got := catValues(t, out); !reflect.DeepEqual(got, parseLines(t, `{"id": 1, "v": null}`)) {
+		t.Errorf("columns the schema does not name: %v", got)
+	}
 	for _, c := range []struct{ text, want string }{
-		{"id,nope\n1,x\n", `header column 2 "nope" is not a field of the schema (id, v)`},
 		{"id,ID\n1,2\n", `the header names field "id" twice`},
 		{"id,v\n1\n", "line 2: 1 fields, but the header has 2"},
 	} {
@@ -121,7 +128,7 @@ func TestConvertInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := "orc convert: inferred schema: struct<id:bigint,price:double,ok:boolean,day:date,at:timestamp,name:string>\n"; errOut != w {
+	if w := "orc convert: inferred schema: struct<id:bigint,price:decimal(2,1),ok:boolean,day:date,at:timestamp,name:string>\n"; errOut != w {
 		t.Errorf("stderr %q, want %q", errOut, w)
 	}
 	if got := catValues(t, out); len(got) != 3 {
@@ -153,5 +160,57 @@ func TestConvertInfer(t *testing.T) {
 	re := filepath.Join(dir, "re.orc")
 	if _, errOut, err := runConvertErr(out, re); err != nil || errOut != "" {
 		t.Errorf("ORC in: %v %q", err, errOut)
+	}
+}
+
+// Inference does not surprise: a first CSV line of text above numbers is
+// the header, and convert says so (--header=false reads it as a row);
+// decimal text is decimal(p,s), double only past 38 digits or with an
+// exponent; JSON numbers widen to double over the whole sample, and a row
+// past the sample that does not fit says how to pass a schema.
+func TestInferenceDoesNotSurprise(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.orc")
+	infer := func(name, text string, args ...string) (string, error) {
+		t.Helper()
+		in := writeFile(t, dir, name, text)
+		_, errOut, err := runConvertErr(append(append([]string{"--overwrite"}, args...), in, out)...)
+		return errOut, err
+	}
+	errOut, err := infer("h.csv", "name,qty,price\nx,1,\ny,2,2.50\n")
+	if err != nil || !strings.Contains(errOut, "h.csv: the first line is text above numbers: read as the header") ||
+		!strings.Contains(errOut, "inferred schema: struct<name:string,qty:bigint,price:decimal(3,2)>") {
+		t.Errorf("a header line: %v %q", err, errOut)
+	}
+	if got := catValues(t, out); !reflect.DeepEqual(got, parseLines(t, `{"name": "x", "qty": 1, "price": null}`+"\n"+`{"name": "y", "qty": 2, "price": 2.50}`)) {
+		t.Errorf("a header line: %v", got)
+	}
+	if errOut, err = infer("h.csv", "name,qty\nx,1\n", "--header=false"); err != nil || strings.Contains(errOut, "header") ||
+		!strings.Contains(errOut, "struct<_col0:string,_col1:string>") {
+		t.Errorf("--header=false: %v %q", err, errOut)
+	}
+	if errOut, _ = infer("text.csv", "a,b\nc,d\n"); strings.Contains(errOut, "header") {
+		t.Errorf("text only is not a header: %q", errOut)
+	}
+	for text, want := range map[string]string{
+		"-0.5\n12.125\n7\n": "decimal(5,3)",
+		"1e3\n2.5\n":        "double",
+		"0.1234567890123456789012345678901234567\n1234\n": "double",
+		"+3.0\n": "decimal(2,1)",
+	} {
+		if errOut, err = infer("d.csv", text); err != nil || !strings.Contains(errOut, "struct<_col0:"+want+">") {
+			t.Errorf("%q: %v %q, want %s", text, err, errOut, want)
+		}
+	}
+	if errOut, err = infer("w.jsonl", `{"a": 1}`+"\n"+`{"a": 1500.5, "b": "x"}`+"\n"); err != nil || !strings.Contains(errOut, "struct<a:double,b:string>") {
+		t.Errorf("JSON widening: %v %q", err, errOut)
+	}
+	late := `{"a": 1}` + "\n" + `{"a": 2}` + "\n" + `{"a": 3, "b": 1}` + "\n"
+	if _, err = infer("late.jsonl", late, "--infer-rows", "2"); err == nil || !strings.Contains(err.Error(), `line 3: unknown field "b"`) ||
+		!strings.Contains(err.Error(), "inferred from the first 2 lines: give --schema, or more lines with --infer-rows") {
+		t.Errorf("a field past the sample: %v", err)
+	}
+	if errOut, err = infer("late.jsonl", late); err != nil || !strings.Contains(errOut, "struct<a:bigint,b:bigint>") {
+		t.Errorf("a sample holding the whole input: %v %q", err, errOut)
 	}
 }

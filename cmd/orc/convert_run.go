@@ -107,6 +107,9 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 			if opt.schema, err = inferSchema(first, opt); err != nil {
 				return label(ins[0], err)
 			}
+			if opt.headerGuessed {
+				fmt.Fprintf(stderr, "orc convert: %s: the first line is text above numbers: read as the header (--header=false to read it as a row)\n", ins[0])
+			}
 			fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
 		}
 	}
@@ -238,7 +241,9 @@ func (c *converter) convertText(in *convertInput) error {
 	}
 	var next func() (bool, error)
 	if in.format == "csv" {
-		next = newCSVSource(in.src, rb, opt).next
+		src := newCSVSource(in.src, rb, opt)
+		src.stderr, src.name = c.stderr, in.name
+		next = src.next
 	} else {
 		next = newJSONSource(in.src, rb).next
 	}
@@ -254,6 +259,11 @@ func (c *converter) convertText(in *convertInput) error {
 			continue
 		}
 		if err != nil {
+			if opt.inferredLines > 0 && errors.As(err, &re) {
+				// A row past the sample that does not fit the schema
+				// inferred from it.
+				return fmt.Errorf("%w (the schema was inferred from the first %d lines: give --schema, or more lines with --infer-rows)", err, opt.inferredLines)
+			}
 			return err
 		}
 		if ok {
