@@ -202,10 +202,18 @@ func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.
 // index row under which the leaf may be TRUE for some row of the file.
 func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
 	if j, ok := s.isPartition(l.Column); ok {
+		switch l.Op {
+		case sarg.LeafEquals, sarg.LeafNullSafeEquals, sarg.LeafLessThan, sarg.LeafLessThanEquals,
+			sarg.LeafIn, sarg.LeafBetween, sarg.LeafIsNull:
+		default:
+			return sarg.True() // a form this translation does not know
+		}
 		if !ix.parts {
 			return sarg.True()
 		}
-		e := sarg.Expr{Op: sarg.OpLeaf, Leaf: &sarg.Leaf{Op: l.Op, Column: fmt.Sprintf("p%d", j), Literals: l.Literals}}
+		pl := *l // every field of the leaf, on the index's column
+		pl.Column = fmt.Sprintf("p%d", j)
+		e := sarg.Expr{Op: sarg.OpLeaf, Leaf: &pl}
 		if neg {
 			return sarg.Not(e)
 		}

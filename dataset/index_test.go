@@ -156,6 +156,17 @@ func ixPredicate(r *rand.Rand, depth int) sarg.Expr {
 	}
 	c := cols[r.IntN(len(cols))]
 	lit := func() sarg.Literal { return ixLiteral(r, c) }
+	if (c == "b" || c == "h") && r.IntN(4) == 0 {
+		pats := []string{"c%", "%o%", "_e_", "", "%", "do_", "f%x", "z"}
+		switch r.IntN(3) {
+		case 0:
+			return sarg.Like(c, sarg.String(pats[r.IntN(len(pats))]))
+		case 1:
+			return sarg.NotLike(c, sarg.String(pats[r.IntN(len(pats))]))
+		}
+		w := ixWords[1+r.IntN(len(ixWords)-1)]
+		return sarg.StartsWith(c, sarg.String(w[:1+r.IntN(2)]))
+	}
 	switch r.IntN(13) {
 	case 0:
 		return sarg.Eq(c, lit())
