@@ -15,7 +15,7 @@ import (
 func init() {
 	register(command{name: "index",
 		usage: "index build|update|check|show DIR [--columns a,b] [--schema S] [--partitions S]",
-		desc:  "build or show a directory's statistics index, which lets scans rule out files without opening them",
+		desc:  "build, update, check or show a directory's statistics index, which lets scans rule out files unopened",
 		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
 one row per file with its size, version (modification time), row count,
 partition values and, per indexed column (--columns, default every column
