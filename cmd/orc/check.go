@@ -109,8 +109,8 @@ func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	for _, n := range c.notes.list {
 		fmt.Fprintf(stderr, "orc check: note: %s\n", n)
 	}
-	_, err = fmt.Fprintf(stdout, "%s: OK: %d rows in %d stripes; statistics match the data (%d file, %d stripe, %d row group); %d bloom filters hold their values\n",
-		pos[0], r.NumRows(), len(r.Stripes()), c.compared["file"], c.compared["stripe"], c.compared["group"], c.blooms)
+	_, err = fmt.Fprintf(stdout, "%s: OK: %s in %s; statistics match the data (%d file, %d stripe, %d row group); %s hold their values\n",
+		pos[0], plural(r.NumRows(), "row"), plural(int64(len(r.Stripes())), "stripe"), c.compared["file"], c.compared["stripe"], c.compared["group"], plural(int64(c.blooms), "bloom filter"))
 	return err
 }
 

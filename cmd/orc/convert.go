@@ -902,7 +902,7 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 		}
 	}
 	if len(left) > 0 && s.stderr != nil {
-		fmt.Fprintf(s.stderr, "orc convert: %s: line %d: left out %d column(s) the schema does not name: %s\n", s.name, line, len(left), strings.Join(left, ", "))
+		fmt.Fprintf(s.stderr, "orc convert: %s: line %d: left out %s the schema does not name: %s\n", s.name, line, plural(int64(len(left)), "column"), strings.Join(left, ", "))
 	}
 	s.order, s.named = order, named
 	return nil

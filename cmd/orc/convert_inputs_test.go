@@ -101,7 +101,7 @@ func TestConvertHeader(t *testing.T) {
 	}
 	in = writeFile(t, dir, "extra.csv", "nope,id,more\nx,1,y\n")
 	_, errOut, err := runConvertErr("--schema", "struct<id:int,v:string>", "--header", "--overwrite", in, out)
-	if err != nil || !strings.Contains(errOut, `line 1: left out 2 column(s) the schema does not name: "nope", "more"`) {
+	if err != nil || !strings.Contains(errOut, `line 1: left out 2 columns the schema does not name: "nope", "more"`) {
 		t.Errorf("columns the schema does not name: %v %q", err, errOut)
 	}
 	if got := catValues(t, out); !reflect.DeepEqual(got, parseLines(t, `{"id": 1, "v": null}`)) {

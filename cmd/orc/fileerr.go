@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 )
@@ -73,4 +74,13 @@ func datasetError(err error, display map[string]string) error {
 		inner = errors.New(strings.TrimPrefix(rest, best+": "))
 	}
 	return &fileError{path: display[best], err: inner}
+}
+
+// plural returns n and the noun, made plural unless n is 1: "1 row",
+// "2 rows".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

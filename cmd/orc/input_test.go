@@ -131,7 +131,7 @@ func TestCatEncryptedAndLimit(t *testing.T) {
 	if err := runScan([]string{"--where", "int1 > 0", "--limit", "1", "--stats", plain}, &out, &errs); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(errs.String(), "printed: 1 rows (--limit 1)") {
+	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(errs.String(), "printed: 1 row (--limit 1)") {
 		t.Fatalf("scan --limit 1 --stats: %q / %q", out.String(), errs.String())
 	}
 }

@@ -62,7 +62,7 @@ func noteSkipped(stderr io.Writer, cmd, dir string, skipped []string) {
 	if len(skipped) > 3 {
 		more = fmt.Sprintf(" and %d more", len(skipped)-3)
 	}
-	fmt.Fprintf(stderr, "orc %s: %s: left out %d file(s) that are not ORC: %s%s\n", cmd, dir, len(skipped), strings.Join(shown, ", "), more)
+	fmt.Fprintf(stderr, "orc %s: %s: left out %s that %s not ORC: %s%s\n", cmd, dir, plural(int64(len(skipped)), "file"), map[bool]string{true: "is", false: "are"}[len(skipped) == 1], strings.Join(shown, ", "), more)
 }
 
 // dirFiles lists the ORC files below a directory (dataset.FromPaths, those
@@ -158,7 +158,7 @@ func forEachFile(fs *flag.FlagSet, paths []string, cmd string, header bool, stdo
 	case len(files) == 0:
 		return fmt.Errorf("%s: no ORC files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
 	case failed > 0:
-		return fmt.Errorf("%d of %d files failed", failed, len(files))
+		return fmt.Errorf("%d of %s failed", failed, plural(int64(len(files)), "file"))
 	}
 	return nil
 }

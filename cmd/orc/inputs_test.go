@@ -40,7 +40,7 @@ func TestCommandsTakeSeveralInputs(t *testing.T) {
 			}
 		}
 	}
-	skippedNote := "left out 1 file(s) that are not ORC: README.md"
+	skippedNote := "left out 1 file that is not ORC: README.md"
 
 	code, out, errs := call("count", tbl, trunc, missing)
 	if code != 1 || out != "10\t"+a+"\n20\t"+b+"\n30\ttotal (2 files)\n" {
@@ -89,6 +89,10 @@ func TestCommandsTakeSeveralInputs(t *testing.T) {
 	code, out, errs = call("scan", a)
 	if code != 0 || strings.Count(out, "\n") != 10 {
 		t.Errorf("scan without --where: exit %d, %d lines\n%s", code, strings.Count(out, "\n"), errs)
+	}
+	code, _, errs = call("meta")
+	if code != 2 || !strings.Contains(errs, "orc meta: missing or extra arguments; orc meta --help describes them") {
+		t.Errorf("meta without a file: exit %d\n%s", code, errs)
 	}
 	code, _, errs = call("scan", a, "--where", "id = 1", "--where", "id = 2")
 	if code != 2 {

@@ -90,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "usage: orc %s\n", c.usage)
 				if err != errUsage {
 					fmt.Fprintf(stderr, "orc %s: %s\n", c.name, strings.TrimPrefix(err.Error(), "usage: "))
+				} else {
+					fmt.Fprintf(stderr, "orc %s: missing or extra arguments; orc %s --help describes them\n", c.name, c.name)
 				}
 				return 2
 			}

@@ -74,6 +74,24 @@ func TestPartitionsDiscovered(t *testing.T) {
 	if want := `{"id": 0, "v": "v0"}` + "\n"; err != nil || out != want {
 		t.Errorf("--partitions none: %v\n%s", err, out)
 	}
+
+	// count takes the same flags, and --where counts the matching rows.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--where", "region = 'us'"}, "2\trows matching --where\n"},
+		{[]string{"--where", "n = 7 AND id >= 1"}, "1\trows matching --where\n"},
+		{[]string{"--where", "n = '7'", "--partitions", "struct<n:string>"}, "2\trows matching --where\n"},
+	} {
+		out, errs, err := runCmd(t, append([]string{"count", dir}, c.args...)...)
+		if err != nil || out != c.want {
+			t.Errorf("count %v: %v %q %s", c.args, err, out, errs)
+		}
+	}
+	if _, _, err := runCmd(t, "count", dir, "--where", "nope = 1"); err == nil || !strings.Contains(err.Error(), `unknown column "nope"`) {
+		t.Errorf("count --where on an unknown column: %v", err)
+	}
 }
 
 // --union-by-name reads files of different columns through their union:

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"syscall"
 
@@ -20,7 +19,7 @@ var interrupt <-chan struct{} = make(chan struct{})
 type errInterrupted struct{ rows int64 }
 
 func (e errInterrupted) Error() string {
-	return fmt.Sprintf("interrupted after %d rows", e.rows)
+	return "interrupted after " + plural(e.rows, "row")
 }
 
 // isClosedOutput reports whether err is the reader of our output going

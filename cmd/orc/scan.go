@@ -109,9 +109,9 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, br.statsText())
 		if *limit >= 0 {
 			// The scan stops at the batch holding the last row printed.
-			fmt.Fprintf(stderr, "printed: %d rows (--limit %d)\n", n, *limit)
+			fmt.Fprintf(stderr, "printed: %s (--limit %d)\n", plural(n, "row"), *limit)
 		} else {
-			fmt.Fprintf(stderr, "printed: %d rows\n", n)
+			fmt.Fprintf(stderr, "printed: %s\n", plural(n, "row"))
 		}
 	}
 	return userWhereError(*where, err)

@@ -62,7 +62,7 @@ func runSizes(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Sprintf("%.2f%%", 100*float64(n)/float64(size))
 	}
 	w := bufio.NewWriter(stdout)
-	fmt.Fprintf(w, "file: %d bytes, %d stripes, %d rows\n\nby column:\n", size, len(r.Stripes()), r.NumRows())
+	fmt.Fprintf(w, "file: %s, %s, %s\n\nby column:\n", plural(size, "byte"), plural(int64(len(r.Stripes())), "stripe"), plural(r.NumRows(), "row"))
 	fmt.Fprintf(w, "%12s  %7s  %s\n", "bytes", "share", "column")
 	for id, n := range byCol {
 		fmt.Fprintf(w, "%12d  %7s  %d %s\n", n, share(n), id, names[id])
