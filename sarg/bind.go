@@ -48,6 +48,12 @@ type boundLeaf struct {
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
 	like       *likePattern // LeafLike: the compiled pattern
 
+	// A comparison of two columns (Leaf.Other): the second column.
+	col2   *orc.Schema
+	col2ID int
+	anc2   []int
+	scale2 int // decimal scale of col2
+
 	// Large sets for row-level matching (see setLinearMax).
 	sortedInts   []int64
 	sortedFloats []float64 // without NaN
@@ -187,6 +193,17 @@ func validate(e Expr, depth int) error {
 		if l == nil {
 			return fmt.Errorf("sarg: leaf node without a Leaf")
 		}
+		if l.Other != "" {
+			switch l.Op {
+			case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
+			default:
+				return fmt.Errorf("sarg: %s cannot compare two columns: %s", l.Op, l)
+			}
+			if len(l.Literals) != 0 {
+				return fmt.Errorf("sarg: a comparison of two columns has no literals: %s", l)
+			}
+			return nil
+		}
 		want := -1
 		switch l.Op {
 		case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
@@ -272,7 +289,7 @@ func (b *Bound) bindNode(e Expr, neg bool, keys map[string]int) (bnode, error) {
 // key identifies a bound leaf for sharing: same text, same column, same
 // converted values.
 func (l *boundLeaf) key() string {
-	return fmt.Sprintf("%s|%d|%d|%v|%v|%v|%q|%v|%d|%v|%v|%v", l.text, l.colID, l.op, l.nullInList,
+	return fmt.Sprintf("%s|%d|%d|%d|%v|%v|%v|%q|%v|%d|%v|%v|%v", l.text, l.colID, l.col2ID, l.op, l.nullInList,
 		l.ints, l.floats, l.strs, l.decs, l.scale, l.tss, l.nanLit, l.neg && l.usesPolarity())
 }
 
@@ -389,6 +406,12 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		bl.scale = col.Scale
 	}
 	if l.Op == LeafIsNull {
+		return bl, 0, nil
+	}
+	if l.Other != "" {
+		if err := b.bindCols(bl, l); err != nil {
+			return nil, 0, err
+		}
 		return bl, 0, nil
 	}
 	if bl.dom == domNone {
@@ -745,6 +768,9 @@ func (b *Bound) Leaves() []LeafInfo {
 	out := make([]LeafInfo, len(b.leaves))
 	for i, l := range b.leaves {
 		out[i] = LeafInfo{Column: l.colID, Name: canonicalColumn(l.orig.Column), Op: l.orig.Op, Text: l.text, Kind: l.col.Kind}
+		if l.col2 != nil {
+			out[i].Other, out[i].OtherName = l.col2ID, canonicalColumn(l.orig.Other)
+		}
 	}
 	return out
 }
@@ -756,6 +782,10 @@ type LeafInfo struct {
 	Kind   orc.Kind // column type
 	Op     LeafOp   // operator as written
 	Text   string   // the leaf as written, such as "c1 = '619sdc'"
+	// Other is the id of the second column of a comparison of two
+	// columns (a < b), and OtherName its path; 0 and "" otherwise.
+	Other     int
+	OtherName string
 }
 
 // Columns returns the ids of the columns the leaves read, ascending, without
@@ -764,6 +794,9 @@ func (b *Bound) Columns() []int {
 	var ids []int
 	for _, l := range b.leaves {
 		ids = append(ids, l.colID)
+		if l.col2 != nil {
+			ids = append(ids, l.col2ID)
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

@@ -8,7 +8,8 @@
 // column with literals (ORC's EQUALS, NULL_SAFE_EQUALS, LESS_THAN,
 // LESS_THAN_EQUALS, IN, BETWEEN, IS_NULL; >, >=, <>, NOT IN and IS NOT NULL
 // are NOT over a leaf), plus forms ORC lacks: LIKE and STARTS_WITH (see
-// Like). Build one with the functions of this package or
+// Like) and comparisons of two columns (see LtCol). Build one with the
+// functions of this package or
 // parse it from text:
 //
 //	e := sarg.Or(sarg.Eq("c1", sarg.String("619sdc")),

@@ -137,6 +137,9 @@ func (b *Bound) combine(n bnode, vals []TruthValue) TruthValue {
 // evaluate decides one leaf against one unit's statistics, in the order
 // of ORC's checklist (section 5.2).
 func (l *boundLeaf) evaluate(src Source) TruthValue {
+	if l.col2 != nil {
+		return l.evaluateCols(src)
+	}
 	st := src.Stats(l.colID)
 	if st == nil || st.Kind != l.col.Kind {
 		return YesNoNull
@@ -326,52 +329,25 @@ func cmpOrdered[T int64 | float64 | string](a, b T) int {
 func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
 	switch l.dom {
 	case domInt:
-		r := rng[int64]{cmp: cmpOrdered[int64]}
-		if l.col.Kind == orc.Date {
-			if d := st.Date; d != nil && d.HasMinMax {
-				r.lo, r.hi, r.hasLo, r.hasHi = int64(d.Min), int64(d.Max), true, true
-			}
-		} else if i := st.Int; i != nil && i.HasMinMax {
-			r.lo, r.hi, r.hasLo, r.hasHi = i.Min, i.Max, true, true
-		}
+		r := intRange(l.col.Kind, st)
 		return outcome(&r, l.op, l.ints)
 	case domBool:
-		r := rng[int64]{cmp: cmpOrdered[int64]}
-		if bs := st.Bool; bs != nil && bs.TrueCount <= st.NumValues {
-			r.lo, r.hi, r.hasLo, r.hasHi = 1, 0, true, true
-			if bs.TrueCount < st.NumValues {
-				r.lo = 0 // some false
-			}
-			if bs.TrueCount > 0 {
-				r.hi = 1 // some true
-			}
-		}
+		r := boolRange(st)
 		return outcome(&r, l.op, l.ints)
 	case domFloat:
 		if l.nanLit {
 			return true, true // NaN never prunes
 		}
-		r := rng[float64]{cmp: cmpOrdered[float64]}
-		if d := st.Double; d != nil && d.HasMinMax && !math.IsNaN(d.Min) && !math.IsNaN(d.Max) &&
-			!(d.HasSum && math.IsNaN(d.Sum)) {
-			r.lo, r.hi, r.hasLo, r.hasHi = d.Min, d.Max, true, true
-		}
+		r := floatRange(st)
 		return outcome(&r, l.op, l.floats)
 	case domBytes:
-		r := rng[string]{cmp: cmpOrdered[string]}
-		if s := st.String; s != nil && l.col.Kind != orc.Binary {
-			r.lo, r.hasLo, r.loOpen = s.Min, s.HasMin, s.MinIsLowerBound
-			r.hi, r.hasHi, r.hiOpen = s.Max, s.HasMax, s.MaxIsUpperBound
-		}
+		r := stringRange(l.col.Kind, st)
 		if l.op == LeafLike {
 			return likeOutcome(&r, l.like)
 		}
 		return outcome(&r, l.op, l.strs)
 	case domDecimal:
-		r := rng[stats.DecimalValue]{cmp: cmpDecimal}
-		if d := st.Decimal; d != nil && d.HasMinMax && okScale(d.Min.Scale) && okScale(d.Max.Scale) {
-			r.lo, r.hi, r.hasLo, r.hasHi = d.Min, d.Max, true, true
-		}
+		r := decimalRange(st)
 		// The literals, as decimals at the column's scale. Leaves hold at
 		// most a few; larger IN lists pay one allocation here.
 		var buf [4]stats.DecimalValue
@@ -381,14 +357,74 @@ func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
 		}
 		return outcome(&r, l.op, vals)
 	case domTime:
-		r := rng[tsVal]{cmp: cmpTS}
-		if ts := st.Timestamp; ts != nil && ts.HasMinMax && okNanos(ts.MinNanos) && okNanos(ts.MaxNanos) {
-			r.lo, r.hi = tsVal{ts.MinSec, ts.MinNanos}, tsVal{ts.MaxSec, ts.MaxNanos}
-			r.hasLo, r.hasHi = true, true
-		}
+		r := timeRange(st)
 		return outcome(&r, l.op, l.tss)
 	}
 	return true, true
+}
+
+// The ranges statistics give for each domain; a range without ends is
+// unbounded (statistics missing, or not trusted).
+
+func intRange(kind orc.Kind, st *stats.Column) rng[int64] {
+	r := rng[int64]{cmp: cmpOrdered[int64]}
+	if kind == orc.Date {
+		if d := st.Date; d != nil && d.HasMinMax {
+			r.lo, r.hi, r.hasLo, r.hasHi = int64(d.Min), int64(d.Max), true, true
+		}
+	} else if i := st.Int; i != nil && i.HasMinMax {
+		r.lo, r.hi, r.hasLo, r.hasHi = i.Min, i.Max, true, true
+	}
+	return r
+}
+
+func boolRange(st *stats.Column) rng[int64] {
+	r := rng[int64]{cmp: cmpOrdered[int64]}
+	if bs := st.Bool; bs != nil && bs.TrueCount <= st.NumValues {
+		r.lo, r.hi, r.hasLo, r.hasHi = 1, 0, true, true
+		if bs.TrueCount < st.NumValues {
+			r.lo = 0 // some false
+		}
+		if bs.TrueCount > 0 {
+			r.hi = 1 // some true
+		}
+	}
+	return r
+}
+
+func floatRange(st *stats.Column) rng[float64] {
+	r := rng[float64]{cmp: cmpOrdered[float64]}
+	if d := st.Double; d != nil && d.HasMinMax && !math.IsNaN(d.Min) && !math.IsNaN(d.Max) &&
+		!(d.HasSum && math.IsNaN(d.Sum)) {
+		r.lo, r.hi, r.hasLo, r.hasHi = d.Min, d.Max, true, true
+	}
+	return r
+}
+
+func stringRange(kind orc.Kind, st *stats.Column) rng[string] {
+	r := rng[string]{cmp: cmpOrdered[string]}
+	if s := st.String; s != nil && kind != orc.Binary {
+		r.lo, r.hasLo, r.loOpen = s.Min, s.HasMin, s.MinIsLowerBound
+		r.hi, r.hasHi, r.hiOpen = s.Max, s.HasMax, s.MaxIsUpperBound
+	}
+	return r
+}
+
+func decimalRange(st *stats.Column) rng[stats.DecimalValue] {
+	r := rng[stats.DecimalValue]{cmp: cmpDecimal}
+	if d := st.Decimal; d != nil && d.HasMinMax && okScale(d.Min.Scale) && okScale(d.Max.Scale) {
+		r.lo, r.hi, r.hasLo, r.hasHi = d.Min, d.Max, true, true
+	}
+	return r
+}
+
+func timeRange(st *stats.Column) rng[tsVal] {
+	r := rng[tsVal]{cmp: cmpTS}
+	if ts := st.Timestamp; ts != nil && ts.HasMinMax && okNanos(ts.MinNanos) && okNanos(ts.MaxNanos) {
+		r.lo, r.hi = tsVal{ts.MinSec, ts.MinNanos}, tsVal{ts.MaxSec, ts.MaxNanos}
+		r.hasLo, r.hasHi = true, true
+	}
+	return r
 }
 
 // cmpFloat is the order of float and double values in row-level

@@ -61,7 +61,10 @@ func (b *Bound) writeNode(sb *strings.Builder, n bnode) {
 // is "c1 = '619sdc' OR c3 = 200"; with only c1 indexed it is "TRUE": no
 // unit can be skipped.
 func (b *Bound) Effective(indexed func(columnID int) bool) string {
-	return b.EffectiveFor(func(leaf int) bool { return indexed(b.leaves[leaf].colID) })
+	return b.EffectiveFor(func(leaf int) bool {
+		l := b.leaves[leaf]
+		return indexed(l.colID) && (l.col2 == nil || indexed(l.col2ID))
+	})
 }
 
 // EffectiveFor is Effective with the decision per leaf (an index into

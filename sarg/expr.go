@@ -59,6 +59,11 @@ type Leaf struct {
 	// pattern, a string or bytes literal, and the escape character, a
 	// string of at most one character).
 	Literals []Literal
+	// Other, when set, names a second column that takes the literal's
+	// place: the leaf compares two columns (Column op Other) and has no
+	// literals. Only EQUALS, NULL_SAFE_EQUALS, LESS_THAN and
+	// LESS_THAN_EQUALS compare columns; see LtCol.
+	Other string
 }
 
 // Expr is a predicate: a tree of AND, OR and NOT over leaves and constants.
@@ -185,7 +190,8 @@ func (e Expr) Equal(o Expr) bool {
 }
 
 func (l *Leaf) equal(o *Leaf) bool {
-	if l.Op != o.Op || canonicalColumn(l.Column) != canonicalColumn(o.Column) || len(l.Literals) != len(o.Literals) {
+	if l.Op != o.Op || canonicalColumn(l.Column) != canonicalColumn(o.Column) || len(l.Literals) != len(o.Literals) ||
+		(l.Other == "") != (o.Other == "") || l.Other != "" && canonicalColumn(l.Other) != canonicalColumn(o.Other) {
 		return false
 	}
 	for i := range l.Literals {
@@ -258,7 +264,7 @@ func (l *Leaf) hasNegatedForm() bool {
 	case LeafNullSafeEquals:
 		return false
 	case LeafEquals, LeafLessThan, LeafLessThanEquals:
-		return len(l.Literals) == 1
+		return len(l.Literals) == 1 || l.Other != "" && len(l.Literals) == 0
 	case LeafBetween, LeafLike:
 		return len(l.Literals) == 2
 	}
@@ -271,6 +277,10 @@ func (l *Leaf) text(neg bool) string {
 	var b []byte
 	b = append(b, canonicalColumn(l.Column)...)
 	lit := func(i int) {
+		if l.Other != "" {
+			b = append(b, canonicalColumn(l.Other)...)
+			return
+		}
 		if i < len(l.Literals) {
 			b = l.Literals[i].appendText(b)
 		} else {

@@ -104,6 +104,13 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 		if !ok || v == nil {
 			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
 		}
+		if l.col2 != nil {
+			v2, ok := cols[l.col2ID]
+			if !ok || v2 == nil {
+				return fmt.Errorf("sarg: no vector for column %d (%s)", l.col2ID, canonicalColumn(l.orig.Other))
+			}
+			return l.matchCols(v, v2, n, out)
+		}
 		return l.match(v, n, out)
 	case OpNot:
 		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {

@@ -44,7 +44,8 @@ const maxParseDepth = 200
 //
 // Precedence is NOT > AND > OR; parentheses group. Comparisons are
 // =, <=> (null-safe equals), <, <=, >, >=, <> and != between a column and a
-// literal (either side), [NOT] IN (...), [NOT] BETWEEN lo AND hi,
+// literal (either side) or two columns of one type family (see LtCol),
+// [NOT] IN (...), [NOT] BETWEEN lo AND hi (lo and hi literals or columns),
 // IS [NOT] NULL, [NOT] LIKE 'pattern' [ESCAPE 'c'] (see Like) and
 // STARTS_WITH(column, 'prefix'). Keywords are case-insensitive.
 //
@@ -383,6 +384,30 @@ func (p *parser) parseLiteralFirst() (Expr, error) {
 	return compare(col, flipped, lit, litPos)
 }
 
+// atColumn reports whether the current token starts a column name.
+func (p *parser) atColumn() bool {
+	return p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted
+}
+
+// compareCols builds the comparison of two columns for an operator.
+func compareCols(col, op, other string) Expr {
+	switch op {
+	case "=":
+		return EqCol(col, other)
+	case "<=>":
+		return NullSafeEqCol(col, other)
+	case "<":
+		return LtCol(col, other)
+	case "<=":
+		return LeCol(col, other)
+	case ">":
+		return GtCol(col, other)
+	case ">=":
+		return GeCol(col, other)
+	}
+	return NeCol(col, other) // <> and !=
+}
+
 // parseColumn reads name { "." name }.
 func (p *parser) parseColumn() (string, error) {
 	var names []string
@@ -430,6 +455,13 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 	if p.isComparisonOp() {
 		if err := p.advance(); err != nil {
 			return Expr{}, err
+		}
+		if p.atColumn() {
+			other, err := p.parseColumn()
+			if err != nil {
+				return Expr{}, err
+			}
+			return compareCols(col, t.text, other), nil
 		}
 		lit, litPos, err := p.parseLiteral()
 		if err != nil {
@@ -516,7 +548,15 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
-		lo, loPos, err := p.parseLiteral()
+		var loCol, hiCol string
+		var lo, hi Literal
+		var loPos, hiPos int
+		var err error
+		if p.atColumn() {
+			loCol, err = p.parseColumn()
+		} else {
+			lo, loPos, err = p.parseLiteral()
+		}
 		if err != nil {
 			return Expr{}, err
 		}
@@ -526,9 +566,30 @@ func (p *parser) parseComparison(col string) (Expr, error) {
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
-		hi, hiPos, err := p.parseLiteral()
+		if p.atColumn() {
+			hiCol, err = p.parseColumn()
+		} else {
+			hi, hiPos, err = p.parseLiteral()
+		}
 		if err != nil {
 			return Expr{}, err
+		}
+		if loCol != "" || hiCol != "" {
+			// A bound that is a column: the BETWEEN is the AND of its two
+			// comparisons, as SQL defines it.
+			var parts [2]Expr
+			if loCol != "" {
+				parts[0] = GeCol(col, loCol)
+			} else if parts[0], err = compare(col, ">=", lo, loPos); err != nil {
+				return Expr{}, err
+			}
+			if hiCol != "" {
+				parts[1] = LeCol(col, hiCol)
+			} else if parts[1], err = compare(col, "<=", hi, hiPos); err != nil {
+				return Expr{}, err
+			}
+			e = And(parts[0], parts[1])
+			break
 		}
 		if lo.IsNull() || hi.IsNull() {
 			pos := loPos

@@ -155,7 +155,7 @@ func TestParseErrors(t *testing.T) {
 		{"`` = 1", 0, "empty quoted name"},
 		{"a. = 1", 3, "expected a field name"},
 		{"5 = 6", 4, "expected a column after"},
-		{"x = y", 4, "expected a literal"},
+		{"x = )", 4, "expected a literal"},
 		{"x = DOUBLE 'abc'", 11, "expected a floating-point number"},
 		{"x = - 'a'", 6, "expected a number after"},
 		{"x", 1, "expected a comparison operator, IN, BETWEEN, LIKE or IS after column x"},

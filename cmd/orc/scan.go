@@ -17,6 +17,8 @@ func init() {
 		help: `--where takes a SQL-like predicate over the columns (nested names a.b.c):
   comparisons   a = 5, a <> 5, a < 5, a <= 5, a > 5, a >= 5, a <=> 5 (null-safe)
   ranges, sets  a BETWEEN 1 AND 9, s IN ('x', 'y'), a NOT IN (1, 2)
+  two columns   a < b, a = b, a <=> b, a BETWEEN b AND c (same type family:
+                integers, floats, decimals, dates, timestamps, strings)
   nulls         a IS NULL, a IS NOT NULL
   patterns      s LIKE 'ab%' (% any run, _ one character), s NOT LIKE '%x_',
                 s LIKE 'a!%%' ESCAPE '!' (default escape \), STARTS_WITH(s, 'ab')
