@@ -201,6 +201,9 @@ func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.
 // lookupLeaf translates one leaf (negated when neg): the condition on an
 // index row under which the leaf may be TRUE for some row of the file.
 func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
+	if l.Other != "" {
+		return sarg.True() // a comparison of two columns: the index rows pair no values
+	}
 	if j, ok := s.isPartition(l.Column); ok {
 		switch l.Op {
 		case sarg.LeafEquals, sarg.LeafNullSafeEquals, sarg.LeafLessThan, sarg.LeafLessThanEquals,

@@ -457,6 +457,13 @@ func (s *Scanner) withPartitionValues(e sarg.Expr, vals []any) (sarg.Expr, error
 			return sarg.Not(kids[0]), nil
 		case sarg.OpLeaf:
 			i, ok := s.isPartition(e.Leaf.Column)
+			j, ok2 := -1, false
+			if e.Leaf.Other != "" {
+				j, ok2 = s.isPartition(e.Leaf.Other)
+				if ok != ok2 {
+					return e, fmt.Errorf("dataset: %s compares a partition column with a data column, which is not supported", e.Leaf)
+				}
+			}
 			if !ok {
 				return e, nil
 			}
@@ -467,6 +474,9 @@ func (s *Scanner) withPartitionValues(e sarg.Expr, vals []any) (sarg.Expr, error
 			row := map[int]any{}
 			if vals[i] != nil {
 				row[s.d.parts.Children[i].ID()] = vals[i]
+			}
+			if ok2 && vals[j] != nil {
+				row[s.d.parts.Children[j].ID()] = vals[j]
 			}
 			match, known := b.EvalRow(row)
 			switch {
