@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 
 	"github.com/orcgo/orc"
 )
@@ -94,19 +93,11 @@ func (rr *RowReader[T]) Close() error { return rr.br.Close() }
 // type T (see RowReader for the mapping), with opts for the scan (a
 // predicate with WithExactFilter, say).
 func ReadFile[T any](path string, opts ...ScanOption) ([]T, error) {
-	f, err := os.Open(path)
+	r, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	r, err := Open(f, fi.Size())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	defer r.Close()
 	rr, err := NewRowReader[T](r, opts...)
 	if err != nil {
 		return nil, err

@@ -88,6 +88,8 @@ type scanConfig struct {
 	maxRequest int64 // WithMaxReadSize
 	prefetch   int64 // WithPrefetch
 
+	strictFields bool // WithStrictFields
+
 	readSchema *orc.Schema // WithReadSchema, or nil
 	byPosition bool        // WithPositionalMatch
 	ctx        context.Context
@@ -378,6 +380,17 @@ func WithMaxScanMemory(n int64) ScanOption {
 			return fmt.Errorf("orc: WithMaxScanMemory(%d): must be at least %d", n, 1<<20)
 		}
 		c.maxMemory = n
+		return nil
+	}
+}
+
+// WithStrictFields makes NewRowReader (and ReadFile) fail when a field of
+// the row type names a column the file lacks, instead of leaving the field
+// at its zero value: for programs that would rather stop than read a file
+// of another shape. BatchReader ignores it.
+func WithStrictFields() ScanOption {
+	return func(c *scanConfig) error {
+		c.strictFields = true
 		return nil
 	}
 }

@@ -142,8 +142,8 @@ func (r *Reader) Version() format.FileVersion { return r.tail.Version }
 // WriterVersion returns which writer fixes the file claims.
 func (r *Reader) WriterVersion() format.WriterVersion { return r.tail.WriterVersion() }
 
-// Writer returns the id of the software that wrote the file (Footer.writer).
-func (r *Reader) Writer() uint32 { return r.tail.Footer.GetWriter() }
+// Writer returns the software that wrote the file (Footer.writer).
+func (r *Reader) Writer() WriterID { return WriterID(r.tail.Footer.GetWriter()) }
 
 // SoftwareVersion returns the writing software's version string, if recorded.
 func (r *Reader) SoftwareVersion() string { return r.tail.Footer.GetSoftwareVersion() }
@@ -152,9 +152,9 @@ func (r *Reader) SoftwareVersion() string { return r.tail.Footer.GetSoftwareVers
 // row index.
 func (r *Reader) RowIndexStride() int { return int(r.tail.Footer.GetRowIndexStride()) }
 
-// Calendar returns the calendar of dates and timestamps as recorded (0
-// unknown, 1 Julian/Gregorian hybrid, 2 proleptic Gregorian).
-func (r *Reader) Calendar() int { return int(r.tail.Footer.GetCalendar()) }
+// Calendar returns the calendar of the file's dates and timestamps, as
+// recorded.
+func (r *Reader) Calendar() Calendar { return Calendar(r.tail.Footer.GetCalendar()) }
 
 // Size returns the file size given to Open.
 func (r *Reader) Size() int64 { return r.tail.FileSize }

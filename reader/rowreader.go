@@ -41,11 +41,20 @@ type RowReader[T any] struct {
 // struct type. It selects T's columns with WithColumns, followed by opts
 // (a WithColumns in opts replaces that selection; T's columns must stay in
 // it). WithSearchArgument, WithExactFilter and WithBatchSize work as for
-// NewBatchReader. A field whose column is missing or whose type it cannot
-// hold is an error naming both.
+// NewBatchReader. A field whose column the file lacks reads as its zero
+// value (an error with WithStrictFields; and always when no field of a
+// struct finds a column); a field whose column's type it cannot hold is
+// an error naming both.
 func NewRowReader[T any](r *Reader, opts ...ScanOption) (*RowReader[T], error) {
 	t := reflect.TypeFor[T]()
-	paths, ok, err := structmap.Columns(t, r.Schema())
+	cfg := defaultScanConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	lenient := !cfg.strictFields
+	paths, ok, err := structmap.Columns(t, r.Schema(), lenient)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +67,7 @@ func NewRowReader[T any](r *Reader, opts ...ScanOption) (*RowReader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	dec, err := structmap.NewDecoder(t, br.Schema())
+	dec, err := structmap.NewLenientDecoder(t, br.Schema(), lenient)
 	if err != nil {
 		return nil, err
 	}

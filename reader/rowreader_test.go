@@ -505,8 +505,12 @@ func TestRowReaderMismatch(t *testing.T) {
 	}
 	_, err := reader.NewRowReader[struct {
 		Missing int `orc:"missing"`
-	}](rd)
+	}](rd, reader.WithStrictFields())
 	check("missing", err, "field Missing", `no column "missing"`)
+	_, err = reader.NewRowReader[struct {
+		Missing int `orc:"missing"`
+	}](rd)
+	check("nothing found", err, "none of its fields names a column")
 	_, err = reader.NewRowReader[struct {
 		Name int64 `orc:"name"`
 	}](rd)
@@ -521,7 +525,7 @@ func TestRowReaderMismatch(t *testing.T) {
 		Where struct {
 			Alt float64 `orc:"alt"`
 		} `orc:"where"`
-	}](rd)
+	}](rd, reader.WithStrictFields())
 	check("nested missing", err, "field Where.Alt", `no column "alt"`, `column "where"`)
 	_, err = reader.NewRowReader[int](rd)
 	check("not a struct", err, "not a struct")
@@ -840,4 +844,58 @@ func FuzzRowReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRowReaderMissingFields: a field whose column the file lacks (a
+// column added after the file was written) reads as its zero value, at the
+// top level and inside a struct, even in rows of dst that held values.
+func TestRowReaderMissingFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	events := rowRandEvents(3, 3000)
+	rd := rowOpen(t, rowsWrite(t, r, events))
+	type geo struct {
+		Lat  float64  `orc:"lat"`
+		Alt  *float64 `orc:"alt"` // not in the file
+		Note string   `orc:"note"`
+	}
+	type row struct {
+		ID    int64     `orc:"id"`
+		Added string    `orc:"added"` // not in the file
+		Where geo       `orc:"where"`
+		Tags  []string  `orc:"tags"`
+		Later []float64 `orc:"later"` // not in the file
+	}
+	rr, err := reader.NewRowReader[row](rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	one := 1.5
+	dst := make([]row, 700)
+	got := 0
+	for {
+		for i := range dst {
+			dst[i].Added, dst[i].Where.Alt, dst[i].Where.Note, dst[i].Later = "stale", &one, "stale", []float64{1}
+		}
+		n, err := rr.Read(dst)
+		for _, g := range dst[:n] {
+			e := events[got]
+			if g.ID != e.ID || g.Where.Lat != e.Where.Lat || !reflect.DeepEqual(g.Tags, e.Tags) {
+				t.Fatalf("row %d: %+v, want id %d where %+v tags %v", got, g, e.ID, e.Where, e.Tags)
+			}
+			if g.Added != "" || g.Where.Alt != nil || g.Where.Note != "" || g.Later != nil {
+				t.Fatalf("row %d: fields the file lacks are not zero: %+v", got, g)
+			}
+			got++
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != len(events) {
+		t.Fatalf("%d rows, want %d", got, len(events))
+	}
 }

@@ -280,8 +280,8 @@ func (c *checker) loadFilters(si int, read []bool) error {
 	if r.RowIndexStride() == 0 {
 		return nil
 	}
-	if !bloomfilter.TrustFilters(r.Writer(), r.SoftwareVersion()) {
-		who := format.WriterName(r.Writer())
+	if !bloomfilter.TrustFilters(uint32(r.Writer()), r.SoftwareVersion()) {
+		who := r.Writer().String()
 		if v := r.SoftwareVersion(); v != "" {
 			who += " " + v
 		}
@@ -709,7 +709,7 @@ func (c *checker) noteDistrusted(level string, id int, t *orc.Schema) {
 		(all.Timestamp != nil && all.Timestamp.HasMinMax && (real.Timestamp == nil || !real.Timestamp.HasMinMax))
 	if dropped {
 		c.notes.add("column %d (%s): %s min/max not compared: the writer (%s, writer version %s, file version %s) is known to record them wrongly",
-			id, c.names[id], t.Kind, format.WriterName(c.r.Writer()), writerVersionName(c.r.WriterVersion()), c.r.Version())
+			id, c.names[id], t.Kind, c.r.Writer().String(), writerVersionName(c.r.WriterVersion()), c.r.Version())
 	}
 }
 

@@ -193,9 +193,9 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	m := metaFile{File: pos[0], Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
-		WriterVersion: writerVersionName(r.WriterVersion()), Writer: format.WriterName(r.Writer()),
+		WriterVersion: writerVersionName(r.WriterVersion()), Writer: r.Writer().String(),
 		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
-		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(r.Calendar()),
+		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(int(r.Calendar())),
 		Schema: r.Schema().String()}
 	var ir *indexReader
 	var indexCols []int

@@ -36,11 +36,18 @@ type decoder interface {
 // of struct type t. Every field of t must find a column of a type it can
 // hold; the error names the field and the column otherwise.
 func NewDecoder(t reflect.Type, s *orc.Schema) (*Decoder, error) {
+	return NewLenientDecoder(t, s, false)
+}
+
+// NewLenientDecoder is NewDecoder, but with missingOK a field whose column
+// s lacks is set to its zero value in every row instead of being an error
+// (so long as some field of t finds a column).
+func NewLenientDecoder(t reflect.Type, s *orc.Schema, missingOK bool) (*Decoder, error) {
 	root, err := analyse(t)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{}
+	b := &builder{missingOK: missingOK}
 	cols, err := b.fields(root, s, "")
 	if err != nil {
 		return nil, err
@@ -53,12 +60,12 @@ func NewDecoder(t reflect.Type, s *orc.Schema) (*Decoder, error) {
 // nested structs narrowed to the fields t uses. ok is false when some name
 // cannot be written as such a path; the caller should then read every
 // column. The error is NewDecoder's.
-func Columns(t reflect.Type, s *orc.Schema) (paths []string, ok bool, err error) {
+func Columns(t reflect.Type, s *orc.Schema, missingOK bool) (paths []string, ok bool, err error) {
 	root, err := analyse(t)
 	if err != nil {
 		return nil, false, err
 	}
-	b := &builder{paths: []string{}, pathsOK: true}
+	b := &builder{paths: []string{}, pathsOK: true, missingOK: missingOK}
 	if _, err := b.fields(root, s, ""); err != nil {
 		return nil, false, err
 	}
@@ -84,6 +91,10 @@ func Decode[T any](d *Decoder, b *orc.Batch, start int, dst []T) error {
 	base := unsafe.Pointer(unsafe.SliceData(dst))
 	stride := unsafe.Sizeof(dst[0])
 	for _, c := range d.cols {
+		if c.col < 0 {
+			c.dec.decode(nil, start, len(dst), nil, unsafe.Add(base, c.off), stride)
+			continue
+		}
 		if c.col >= len(b.Cols) {
 			return fmt.Errorf("orc: Decode: batch has %d columns", len(b.Cols))
 		}
@@ -97,8 +108,19 @@ func Decode[T any](d *Decoder, b *orc.Batch, start int, dst []T) error {
 // builder maps nodes to schema nodes, building decoders and, for Columns,
 // the projection paths.
 type builder struct {
-	paths   []string // nil unless collecting
-	pathsOK bool
+	paths     []string // nil unless collecting
+	pathsOK   bool
+	missingOK bool // a field without a column reads as its zero value
+}
+
+// zeroDecoder sets a field that no column backs to its zero value.
+type zeroDecoder struct{ typ reflect.Type }
+
+func (d zeroDecoder) decode(_ orc.Vector, _, n int, _ []bool, base unsafe.Pointer, stride uintptr) error {
+	for i := range n {
+		reflect.NewAt(d.typ, unsafe.Add(base, uintptr(i)*stride)).Elem().SetZero()
+	}
+	return nil
 }
 
 // findField returns the index of the struct field called name: an exact
@@ -145,14 +167,19 @@ func (b *builder) fields(n *node, s *orc.Schema, colPath string) ([]colDecoder, 
 		return nil, fmt.Errorf("orc: %s (%v) cannot read %s of type %s: not a struct", n.path, n.typ, describeCol(colPath), s)
 	}
 	var cols []colDecoder
+	found := false
 	for _, f := range n.fields {
 		i := findField(s, f.name)
-		switch i {
-		case -1:
+		switch {
+		case i == -1 && b.missingOK:
+			cols = append(cols, colDecoder{col: -1, off: f.offset, dec: zeroDecoder{f.node.typ}})
+			continue
+		case i == -1:
 			return nil, fmt.Errorf("orc: field %s: no column %q in %s of type %s", f.node.path, f.name, describeCol(colPath), s)
-		case -2:
+		case i == -2:
 			return nil, fmt.Errorf("orc: field %s: several columns match %q ignoring case in %s of type %s", f.node.path, f.name, describeCol(colPath), s)
 		}
+		found = true
 		name := s.FieldNames[i]
 		child := name
 		if colPath != "" {
@@ -172,6 +199,9 @@ func (b *builder) fields(n *node, s *orc.Schema, colPath string) ([]colDecoder, 
 			return nil, err
 		}
 		cols = append(cols, colDecoder{col: i, off: f.offset, dec: dec})
+	}
+	if !found && len(n.fields) > 0 {
+		return nil, fmt.Errorf("orc: %s (%v): none of its fields names a column of %s of type %s", n.path, n.typ, describeCol(colPath), s)
 	}
 	return cols, nil
 }
@@ -634,6 +664,10 @@ func (d *structDecoder) decode(v orc.Vector, start, n int, nulls []bool, base un
 		return err
 	}
 	for _, f := range d.fields {
+		if f.col < 0 {
+			f.dec.decode(nil, start, n, nil, unsafe.Add(base, f.off), stride)
+			continue
+		}
 		if f.col >= len(vec.Fields) {
 			return vectorError(v, fmt.Sprintf("*orc.StructVector with field %d", f.col))
 		}
