@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,7 @@ type scanConfig struct {
 	splits   []Split
 	explain  bool
 	noIndex  bool
+	ctx      context.Context // WithContext, or nil
 }
 
 // WithColumns selects columns by name (data or partition columns; nested
@@ -214,12 +216,13 @@ type Scanner struct {
 	err      error
 	explain  strings.Builder
 
-	order  chan *job // jobs, in unit order
-	cur    *job
-	stop   chan struct{}
-	closed atomic.Bool
-	once   sync.Once
-	wg     sync.WaitGroup
+	order   chan *job // jobs, in unit order
+	cur     *job
+	stop    chan struct{}
+	closed  atomic.Bool
+	once    sync.Once
+	wg      sync.WaitGroup
+	ctxStop atomic.Pointer[func() bool] // unregisters WithContext's Close
 }
 
 // job scans one unit on its own goroutine.
@@ -260,6 +263,10 @@ func (d *Dataset) Scan(opts ...ScanOption) (*Scanner, error) {
 	s.order = make(chan *job, cfg.parallel)
 	s.wg.Add(1)
 	go s.dispatch()
+	if cfg.ctx != nil {
+		stop := context.AfterFunc(cfg.ctx, func() { s.Close() })
+		s.ctxStop.Store(&stop)
+	}
 	return s, nil
 }
 
@@ -624,6 +631,9 @@ func (s *Scanner) fileScanOptions(u unit) []reader.ScanOption {
 	opts := append([]reader.ScanOption(nil), s.cfg.fileOpts...)
 	opts = append(opts, reader.WithReadSchema(s.d.read), reader.WithPositionalMatch(s.d.byPosition),
 		reader.WithColumns(s.dataCols...), reader.WithBatchSize(s.cfg.batch))
+	if s.cfg.ctx != nil {
+		opts = append(opts, reader.WithContext(s.cfg.ctx))
+	}
 	if u.where != nil {
 		opts = append(opts, reader.WithSearchArgument(*u.where), reader.WithExactFilter(s.cfg.filter))
 	}
@@ -656,7 +666,7 @@ func (s *Scanner) NewBatch() *orc.Batch { return orc.NewBatch(s.schema, s.cfg.ba
 // previous vectors go back to the scan for reuse.
 func (s *Scanner) Next(b *orc.Batch) error {
 	if s.closed.Load() && s.err == nil {
-		s.err = io.EOF
+		s.err = s.endErr()
 	}
 	if s.err != nil {
 		return s.err
@@ -672,17 +682,20 @@ func (s *Scanner) Next(b *orc.Batch) error {
 		if s.cur == nil {
 			j, ok := <-s.order
 			if !ok {
-				s.finish(io.EOF)
-				return io.EOF
+				s.finish(s.endErr())
+				return s.err
 			}
 			s.cur = j
 		}
 		r, ok := <-s.cur.out
 		if !ok { // the job stopped (Close)
-			s.finish(io.EOF)
-			return io.EOF
+			s.finish(s.endErr())
+			return s.err
 		}
 		if r.err != nil {
+			if r.err == io.EOF { // closed while opening
+				r.err = s.endErr()
+			}
 			s.finish(r.err)
 			return r.err
 		}
@@ -746,6 +759,15 @@ func (s *Scanner) Stats() Stats {
 // file's pruning decisions.
 func (s *Scanner) Explain() string { return s.explain.String() }
 
+// endErr is the error of a scan that ended: the context's when
+// WithContext's is done, else io.EOF.
+func (s *Scanner) endErr() error {
+	if s.cfg.ctx != nil && s.cfg.ctx.Err() != nil {
+		return s.cfg.ctx.Err()
+	}
+	return io.EOF
+}
+
 // finish ends the scan with err (io.EOF when done).
 func (s *Scanner) finish(err error) {
 	s.err = err
@@ -758,6 +780,9 @@ func (s *Scanner) finish(err error) {
 func (s *Scanner) Close() error {
 	s.closed.Store(true)
 	s.once.Do(func() {
+		if stop := s.ctxStop.Load(); stop != nil {
+			(*stop)()
+		}
 		close(s.stop)
 		// Drain, so that no job blocks on a full channel.
 		go func() {

@@ -606,7 +606,7 @@ func TestColumns(t *testing.T) {
 		Mixed int32  `orc:"mixed"`
 		Items []item `orc:"items"`
 	}
-	paths, ok, err := Columns(reflect.TypeFor[row](), schema)
+	paths, ok, err := Columns(reflect.TypeFor[row](), schema, false)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
