@@ -19,7 +19,7 @@ import (
 
 func init() {
 	register(command{name: "count", usage: "count FILE|DIR|URL... [--where EXPR] [--schema S | --union-by-name] [--partitions S]",
-		desc: "print the rows of each file (directories recursively) and the total, from the footers", run: runCount,
+		desc: "print the rows of each file (directories recursively) and the total, from the footers (--where: the rows matching)", run: runCount,
 		help: `With --where, count prints the rows matching the predicate instead (scan's
 grammar; the files of several, and their partition columns, read as one table
 as scan reads them), decoding only the predicate's columns of the row groups

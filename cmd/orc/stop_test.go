@@ -147,7 +147,7 @@ func TestScanStopsOnSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Process.Signal(os.Interrupt)
-	time.Sleep(50 * time.Millisecond) // let the signal land before the output flows again
+	time.Sleep(300 * time.Millisecond) // let the signal land (on a loaded machine too) before the output flows again
 	rest, _ := r.ReadString(0)
 	err = cmd.Wait()
 	var ee *exec.ExitError
