@@ -119,3 +119,17 @@ func TestScanContext(t *testing.T) {
 		t.Fatalf("a scan with a done context: %v", err)
 	}
 }
+
+// TestPredicateNamesIgnoreCaseDataset: partition and data columns named in
+// another case resolve to the table's columns.
+func TestPredicateNamesIgnoreCaseDataset(t *testing.T) {
+	files := makeFiles(t, 2, 3, 500)
+	var opens atomic.Int64
+	d := newDataset(t, memFiles(files, &opens))
+	want, _ := scanRows(t, d, dataset.WithSearchArgument(sarg.MustParse("region = 'eu' AND id < 600")))
+	got, st := scanRows(t, d, dataset.WithSearchArgument(sarg.MustParse("REGION = 'eu' AND Id < 600")))
+	same(t, "names in another case", got, want)
+	if len(want) == 0 || st.FilesPrunedByPartition == 0 {
+		t.Fatalf("%d rows, %d files pruned by partition", len(want), st.FilesPrunedByPartition)
+	}
+}

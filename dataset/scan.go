@@ -253,6 +253,12 @@ func (d *Dataset) Scan(opts ...ScanOption) (*Scanner, error) {
 			return nil, err
 		}
 	}
+	if cfg.where != nil {
+		// Column names as the table spells them (exact, else the one
+		// matching ignoring case), for partitions, files and the index.
+		e := sarg.ResolveNames(*cfg.where, d.schema)
+		cfg.where = &e
+	}
 	s := &Scanner{d: d, cfg: cfg, stop: make(chan struct{})}
 	if err := s.project(); err != nil {
 		return nil, err

@@ -167,6 +167,16 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			return nil, err
 		}
 	}
+	if cfg.where != nil {
+		// Column names as the schema spells them (exact, else the one
+		// matching ignoring case), for every later step.
+		names := r.tail.Schema
+		if cfg.readSchema != nil {
+			names = cfg.readSchema
+		}
+		e := sarg.ResolveNames(*cfg.where, names)
+		cfg.where = &e
+	}
 	// A batch never holds more rows than a stripe: a small file gets
 	// small batches (a one-row file of 100,000 columns would otherwise
 	// allocate vectors of 1,024 rows for each).

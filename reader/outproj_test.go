@@ -136,10 +136,7 @@ func evolvedSchema(s string) string {
 func project(m map[string]any, cols []string) map[string]any {
 	out := map[string]any{}
 	for _, c := range cols {
-		var path []string
-		for _, p := range splitDots(c) {
-			path = append(path, p)
-		}
+		path := splitDots(c)
 		src, dst := m, out
 		for i, p := range path {
 			if i == len(path)-1 {
@@ -172,4 +169,20 @@ func splitDots(s string) []string {
 func jsonNumbers(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestPredicateNamesIgnoreCase: a predicate's column names resolve as the
+// row API's fields do (exact, else the one equal ignoring case), on the
+// file's schema and through a read schema.
+func TestPredicateNamesIgnoreCase(t *testing.T) {
+	r := outProjFile(t)
+	for _, opts := range [][]reader.ScanOption{nil, {reader.WithReadSchema(orc.MustParseSchema(
+		"struct<ID:bigint,Sym:string,price:decimal(12,2),s:struct<a:bigint,b:bigint>>"))}} {
+		for _, where := range []string{"ID = 4242", "Id = 4242 AND S.B > 0", "sym = 's071' AND ID = 4242"} {
+			rows := rowsAsMaps(t, r, append([]reader.ScanOption{reader.WithSearchArgument(sarg.MustParse(where))}, opts...)...)
+			if len(rows) != 1 {
+				t.Fatalf("%s (read schema %v): %d rows, want 1", where, opts != nil, len(rows))
+			}
+		}
+	}
 }

@@ -366,11 +366,14 @@ func (b *Bound) resolve(path string) (*orc.Schema, []int, error) {
 		if i > 0 {
 			anc = append(anc, n.ID())
 		}
-		c := n.Field(p)
-		if c == nil {
+		j, ambiguous := fieldIndex(n, p)
+		if ambiguous {
+			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: column %q: several fields match %q ignoring case and none exactly", path, p)}
+		}
+		if j < 0 {
 			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: unknown column %q", path)}
 		}
-		n = c
+		n = n.Children[j]
 	}
 	return n, anc, nil
 }

@@ -314,3 +314,29 @@ func TestBindErrorTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestBindIgnoringCase: a column name matches its field exactly, else the
+// one field equal ignoring case; ResolveNames rewrites names to the
+// schema's spelling.
+func TestBindIgnoringCase(t *testing.T) {
+	s := orc.MustParseSchema("struct<Id:bigint,st:struct<Name:string,name:string>,`Odd.Name`:int>")
+	for _, c := range []struct{ where, resolved, err string }{
+		{"id = 1", "Id = 1", ""},
+		{"ID < 2 AND Id > 0", "Id < 2 AND Id > 0", ""},
+		{"ST.Name = 'a'", "st.Name = 'a'", ""},
+		{"st.name = 'a'", "st.name = 'a'", ""},
+		{"st.NAME = 'a'", "st.NAME = 'a'", "several fields match"},
+		{"`odd.name` = 3", "`Odd.Name` = 3", ""},
+		{"nope = 1", "nope = 1", "unknown column"},
+	} {
+		e := MustParse(c.where)
+		got := ResolveNames(e, s)
+		if want := MustParse(c.resolved); got.String() != want.String() {
+			t.Errorf("ResolveNames(%s) = %s, want %s", c.where, got, want)
+		}
+		_, err := Bind(e, s)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("Bind(%s): %v, want %q", c.where, err, c.err)
+		}
+	}
+}
