@@ -10,8 +10,8 @@
 // filter was sized for). Pruning therefore skips a row group only on false.
 // A filter never has false negatives as long as the writer added every
 // non-null value with the same hash the reader probes with, which is why the
-// hashes (hash.go) and the value each column type adds (the writer's job,
-// see the checklist) must match Java exactly.
+// hashes (HashBytes, HashLong and their kin) and the value each column type adds (the
+// writer's job) must match Apache ORC Java exactly.
 //
 // # Layout
 //

@@ -9,16 +9,16 @@
 // per group.
 //
 //   - Layout, Width, Split and GroupStarts say which numbers of an entry
-//     belong to which stream (layout.go gives the format).
+//     belong to which stream (Layout's documentation gives the format).
 //   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams;
 //     Index holds one stripe's entries and filters, checked against its
 //     row-group count, and serves per-group statistics and bloom filters.
 //   - StreamIndex reads one stream's place at every group's start and plans
 //     the bytes a run of groups needs: exactly the groups' bytes where the
-//     positions carry nothing over (aligned groups, stream.go), the slop
-//     where they do. The reader plans with it.
+//     positions carry nothing over (aligned groups), the slop where they
+//     do. The reader plans with it.
 //   - PlanStream and MergeRanges compute the same ranges with the slop
-//     alone, for every group (plan.go explains the slop).
+//     alone, for every group (Slop's documentation explains it).
 //
 // # Pruning is conservative
 //
