@@ -119,7 +119,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	var opt convertOptions
 	if *schemaText != "" {
 		if opt.schema, err = orc.ParseSchema(*schemaText); err != nil {
-			return bad("--schema: %v", err)
+			return fmt.Errorf("%w: %v", errUsage, userSchemaError("--schema", *schemaText, err))
 		}
 	}
 	formats := make([]string, len(ins))

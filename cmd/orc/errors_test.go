@@ -64,6 +64,12 @@ func TestErrorsQuoteTheUser(t *testing.T) {
 		{[]string{"meta", missing}, []string{"orc meta: " + missing + ": no such file or directory"}},
 		{[]string{"cat", good, trunc}, []string{"orc cat: " + trunc + ": corrupt file: "}},
 		{[]string{"cat", filepath.Join(dir, "tbl")}, []string{"orc cat: " + filepath.Join(part, "b.orc") + ": corrupt file: "}},
+		{[]string{"cat", filepath.Join(dir, "tbl"), "--schema", "struct<id:bigint,v:strin>"}, []string{
+			`orc cat: --schema: `,
+			`    struct<id:bigint,v:strin>`,
+			`                       ^`}},
+		{[]string{"cat", filepath.Join(dir, "tbl"), "--partitions", "struct<dt:date>"}, []string{
+			"orc cat: " + filepath.Join(part, "a.orc") + `: partition dt="1": parsing time`}},
 	} {
 		var out, errs bytes.Buffer
 		code := run(c.args, &out, &errs)

@@ -69,12 +69,18 @@ func datasetError(err error, display map[string]string) error {
 	if best == "" {
 		return err
 	}
-	inner := errors.Unwrap(err)
-	if inner == nil {
-		inner = errors.New(strings.TrimPrefix(rest, best+": "))
-	}
-	return &fileError{path: display[best], err: inner}
+	// The message after the name, wrapping what err wraps.
+	return &fileError{path: display[best], err: &textError{text: strings.TrimPrefix(rest, best+": "), err: errors.Unwrap(err)}}
 }
+
+// textError is an error's text, wrapping what the error wrapped.
+type textError struct {
+	text string
+	err  error
+}
+
+func (e *textError) Error() string { return e.text }
+func (e *textError) Unwrap() error { return e.err }
 
 // plural returns n and the noun, made plural unless n is 1: "1 row",
 // "2 rows".

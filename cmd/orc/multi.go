@@ -160,7 +160,7 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		return nil, nil, fmt.Errorf("%w: --schema and --union-by-name both give the read schema: choose one", errUsage)
 	case *df.schema != "":
 		if read, err = orc.ParseSchema(*df.schema); err != nil {
-			return nil, nil, fmt.Errorf("--schema: %w", err)
+			return nil, nil, userSchemaError("--schema", *df.schema, err)
 		}
 	case *df.union:
 		if read, err = unionByName(files, display); err != nil {
@@ -197,7 +197,7 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 	default:
 		s, err := orc.ParseSchema(*df.partitions)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--partitions: %w", err)
+			return nil, nil, userSchemaError("--partitions", *df.partitions, err)
 		}
 		opts = append(opts, dataset.WithPartitioning(s))
 	}

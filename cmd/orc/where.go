@@ -2,6 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -11,6 +14,7 @@ import (
 // whereError is an error in the user's --where text: what is wrong, and
 // the text quoted with a caret line under the part at fault.
 type whereError struct {
+	flag       string // the flag whose text this is; "" for --where
 	msg        string
 	text       string
 	start, end int // the bytes of text at fault; start < 0: none found
@@ -19,7 +23,11 @@ type whereError struct {
 
 func (e *whereError) Error() string {
 	var b strings.Builder
-	b.WriteString("--where: ")
+	if e.flag == "" {
+		b.WriteString("--where: ")
+	} else {
+		b.WriteString(e.flag + ": ")
+	}
 	b.WriteString(e.msg)
 	// The text on one line, as typed.
 	line := strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(e.text)
@@ -67,6 +75,26 @@ func userWhereError(text string, err error) error {
 		msg = fe.path + ": " + msg
 	}
 	return &whereError{msg: msg, text: text, start: start, end: end, err: err}
+}
+
+// reSchemaError matches orc.ParseSchema's errors.
+var reSchemaError = regexp.MustCompile(`^orc: bad type at position (\d+): (.*)$`)
+
+// userSchemaError returns an error of orc.ParseSchema on the text of a
+// flag (--schema, --partitions) quoting the text with a caret.
+func userSchemaError(flag, text string, err error) error {
+	m := reSchemaError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return fmt.Errorf("%s: %s", flag, strings.TrimPrefix(err.Error(), "orc: "))
+	}
+	pos, _ := strconv.Atoi(m[1])
+	pos = min(max(pos, 0), len(text))
+	end := pos
+	if end < len(text) {
+		_, n := utf8.DecodeRuneInString(text[end:])
+		end += n
+	}
+	return &whereError{flag: flag, msg: m[2], text: text, start: pos, end: end, err: err}
 }
 
 // maxSpanSearch bounds the text leafSpan searches: it parses every
