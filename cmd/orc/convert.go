@@ -94,7 +94,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
 	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(fields it does not name are null, columns that are not fields are left out;\na header that names no field is skipped). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
 	maxErrors := fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
-	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from")
+	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from\n(0: the whole input, up to 64 MiB)")
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
@@ -135,8 +135,8 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return bad("--max-errors %d: must be 0 or more", *maxErrors)
 	}
 	opt.maxErrors = *maxErrors
-	if *inferRows < 1 || *inferRows > 1<<20 {
-		return bad("--infer-rows %d: must be 1..%d", *inferRows, 1<<20)
+	if *inferRows < 0 || *inferRows > 1<<20 {
+		return bad("--infer-rows %d: must be 0 (all) or 1..%d", *inferRows, 1<<20)
 	}
 	opt.inferRows = *inferRows
 	codec, err := parseCompression(*compression)

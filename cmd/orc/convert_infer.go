@@ -49,7 +49,7 @@ func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
 	if opt.header {
 		limit++
 	}
-	for lines < limit && len(buf) < maxInferBytes {
+	for (opt.inferRows == 0 || lines < limit) && len(buf) < maxInferBytes {
 		frag, err := in.src.ReadSlice('\n')
 		buf = append(buf, frag...)
 		if err == bufio.ErrBufferFull {

@@ -210,7 +210,9 @@ func TestInferenceDoesNotSurprise(t *testing.T) {
 		!strings.Contains(err.Error(), "inferred from the first 2 lines: give --schema, or more lines with --infer-rows") {
 		t.Errorf("a field past the sample: %v", err)
 	}
-	if errOut, err = infer("late.jsonl", late); err != nil || !strings.Contains(errOut, "struct<a:bigint,b:bigint>") {
-		t.Errorf("a sample holding the whole input: %v %q", err, errOut)
+	for _, args := range [][]string{nil, {"--infer-rows", "0"}} {
+		if errOut, err = infer("late.jsonl", late, args...); err != nil || !strings.Contains(errOut, "struct<a:bigint,b:bigint>") {
+			t.Errorf("a sample holding the whole input (%v): %v %q", args, err, errOut)
+		}
 	}
 }

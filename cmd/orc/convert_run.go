@@ -262,7 +262,7 @@ func (c *converter) convertText(in *convertInput) error {
 			if opt.inferredLines > 0 && errors.As(err, &re) {
 				// A row past the sample that does not fit the schema
 				// inferred from it.
-				return fmt.Errorf("%w (the schema was inferred from the first %d lines: give --schema, or more lines with --infer-rows)", err, opt.inferredLines)
+				return fmt.Errorf("%w (the schema was inferred from the first %d lines: give --schema, or more lines with --infer-rows, 0 for all)", err, opt.inferredLines)
 			}
 			return err
 		}

@@ -1,7 +1,8 @@
 // Command orc inspects, converts and queries ORC files.
 //
-//	orc meta FILE [--json]                      schema, stripes, streams, encodings, statistics
-//	orc cat FILE [--columns a,b] [--limit N]    rows as JSON lines
+//	orc meta FILE|DIR... [--json]                 schema, stripes, streams, encodings, statistics
+//	orc cat FILE|DIR... [--format csv|tsv|table]  rows as JSON lines, CSV, TSV or a table
+//	orc scan FILE|DIR... --where EXPR [--stats]   the rows matching a predicate
 //
 // Run "orc help" for every command.
 package main
