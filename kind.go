@@ -25,6 +25,8 @@ const (
 	Varchar          Kind = 16 // varchar(n): text of at most n characters
 	Char             Kind = 17 // char(n): text padded to n characters
 	TimestampInstant Kind = 18 // point in time ("timestamp with local time zone")
+	Geometry         Kind = 19 // geometry(crs): ISO WKB bytes, planar edges
+	Geography        Kind = 20 // geography(crs,algorithm): ISO WKB bytes, edges on the ellipsoid
 )
 
 var kindNames = [...]string{
@@ -33,6 +35,7 @@ var kindNames = [...]string{
 	Timestamp: "timestamp", List: "array", Map: "map", Struct: "struct",
 	Union: "uniontype", Decimal: "decimal", Date: "date", Varchar: "varchar",
 	Char: "char", TimestampInstant: "timestamp with local time zone",
+	Geometry: "geometry", Geography: "geography",
 }
 
 // String returns the name of the kind in ORC's type syntax.
@@ -44,7 +47,11 @@ func (k Kind) String() string {
 }
 
 // Valid reports whether k is a kind orcgo knows.
-func (k Kind) Valid() bool { return k <= TimestampInstant }
+func (k Kind) Valid() bool { return k <= Geography }
+
+// IsGeospatial reports whether k is Geometry or Geography: values are WKB
+// bytes held in a BytesVector.
+func (k Kind) IsGeospatial() bool { return k == Geometry || k == Geography }
 
 // IsPrimitive reports whether k has no children.
 func (k Kind) IsPrimitive() bool {

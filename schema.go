@@ -25,6 +25,8 @@ type Schema struct {
 	Scale      int               // decimal scale, 0..Precision
 	MaxLength  int               // char and varchar length in characters
 	Attributes map[string]string // type attributes, such as Iceberg field ids
+	CRS        string            // geometry and geography: coordinate reference system ("" reads as DefaultCRS)
+	Edges      EdgeAlgorithm     // geography: edge interpolation algorithm
 
 	id, maxID int
 }
@@ -161,6 +163,23 @@ func (s *Schema) write(b *strings.Builder) {
 		fmt.Fprintf(b, "decimal(%d,%d)", s.Precision, s.Scale)
 	case Char, Varchar:
 		fmt.Fprintf(b, "%s(%d)", s.Kind, s.MaxLength)
+	case Geometry, Geography:
+		crs := s.CRS
+		if crs == "" {
+			crs = DefaultCRS
+		}
+		b.WriteString(s.Kind.String())
+		b.WriteByte('(')
+		if crsNeedsQuotes(crs) {
+			b.WriteString("`" + strings.ReplaceAll(crs, "`", "``") + "`")
+		} else {
+			b.WriteString(crs)
+		}
+		if s.Kind == Geography {
+			b.WriteByte(',')
+			b.WriteString(s.Edges.String())
+		}
+		b.WriteByte(')')
 	case List:
 		b.WriteString("array<")
 		if len(s.Children) > 0 {
@@ -263,6 +282,16 @@ func (s *Schema) validateNode() error {
 		}
 		if s.MaxLength > MaxVarcharLength {
 			return fmt.Errorf("orc: %s(%d): the length must be at most %d", s.Kind, s.MaxLength, MaxVarcharLength)
+		}
+	case Geometry, Geography:
+		if !s.Edges.Valid() {
+			return fmt.Errorf("orc: %s has unknown edge interpolation algorithm %d", s.Kind, s.Edges)
+		}
+		if s.Kind == Geometry && s.Edges != Spherical {
+			return fmt.Errorf("orc: geometry has planar edges; only geography takes an edge algorithm (%s)", s.Edges)
+		}
+		if len(s.Children) != 0 {
+			return fmt.Errorf("orc: %s cannot have children", s.Kind)
 		}
 	default:
 		if !s.Kind.Valid() {
@@ -441,6 +470,8 @@ func (p *schemaParser) parseType(depth int) (*Schema, error) {
 			}
 		}
 		return t, nil
+	case "geometry", "geography":
+		return p.parseGeo(name)
 	case "array":
 		if err := p.expect('<'); err != nil {
 			return nil, err
@@ -552,4 +583,45 @@ func (p *schemaParser) fieldName() (string, error) {
 		return "", p.errorf("expected a field name")
 	}
 	return w, nil
+}
+
+// parseGeo parses the rest of "geometry", "geometry(crs)", "geography" and
+// "geography(crs,algorithm)" (also "geography(crs)"). A CRS is the text up to
+// the next ',' or ')', spaces trimmed, or a backtick-quoted name.
+func (p *schemaParser) parseGeo(name string) (*Schema, error) {
+	t := &Schema{Kind: Geometry, CRS: DefaultCRS}
+	if name == "geography" {
+		t.Kind = Geography
+	}
+	if !p.peek('(') {
+		return t, nil
+	}
+	p.pos++
+	p.skipSpace()
+	if p.peek('`') {
+		crs, err := p.fieldName()
+		if err != nil {
+			return nil, err
+		}
+		t.CRS = crs
+	} else {
+		start := p.pos
+		for p.pos < len(p.s) && !strings.ContainsRune("(),<>`", rune(p.s[p.pos])) {
+			p.pos++
+		}
+		t.CRS = strings.TrimSpace(p.s[start:p.pos])
+		if t.CRS == "" {
+			return nil, p.errorf("%s needs a coordinate reference system inside the parentheses", name)
+		}
+	}
+	if t.Kind == Geography && p.peek(',') {
+		p.pos++
+		w := p.word()
+		a, ok := ParseEdgeAlgorithm(w)
+		if !ok {
+			return nil, p.errorf("unknown edge interpolation algorithm %q (spherical, vincenty, thomas, andoyer or karney)", w)
+		}
+		t.Edges = a
+	}
+	return t, p.expect(')')
 }

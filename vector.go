@@ -252,7 +252,7 @@ func NewVector(s *Schema, capacity int) Vector {
 		return &LongVector{Values: make([]int64, 0, capacity)}
 	case Float, Double:
 		return &DoubleVector{Values: make([]float64, 0, capacity)}
-	case String, Binary, Char, Varchar:
+	case String, Binary, Char, Varchar, Geometry, Geography:
 		return &BytesVector{Offsets: make([]int, 0, capacity+1)}
 	case Decimal:
 		return &DecimalVector{Values: make([]Int128, 0, capacity), Scale: s.Scale}

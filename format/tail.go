@@ -413,7 +413,7 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 		next++
 		pt := types[id]
 		k := pt.GetKind()
-		if k > orcpb.Type_TIMESTAMP_INSTANT {
+		if k > orcpb.Type_GEOGRAPHY {
 			return nil, fmt.Errorf("%w: column %d has type kind %s", orc.ErrUnsupported, id, k)
 		}
 		s := &orc.Schema{Kind: orc.Kind(k), MaxLength: int(pt.GetMaximumLength()),
@@ -423,6 +423,21 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 			return nil, orc.Corruptf("column %d is char(%d): the length is more than %d", id, s.MaxLength, orc.MaxCharLength)
 		case s.Kind == orc.Varchar && s.MaxLength > orc.MaxVarcharLength:
 			return nil, orc.Corruptf("column %d is varchar(%d): the length is more than %d", id, s.MaxLength, orc.MaxVarcharLength)
+		}
+		if s.Kind.IsGeospatial() {
+			// An absent CRS means the format's default, as Apache ORC Java
+			// reads it; an algorithm matters for geography only.
+			s.CRS = pt.GetCrs()
+			if pt.Crs == nil {
+				s.CRS = orc.DefaultCRS
+			}
+			if s.Kind == orc.Geography {
+				a := pt.GetAlgorithm()
+				if a < 0 || a > orcpb.Type_KARNEY {
+					return nil, fmt.Errorf("%w: column %d is geography with edge interpolation algorithm %d", orc.ErrUnsupported, id, a)
+				}
+				s.Edges = orc.EdgeAlgorithm(a)
+			}
 		}
 		if len(pt.GetAttributes()) > 0 {
 			s.Attributes = make(map[string]string, len(pt.GetAttributes()))
@@ -508,6 +523,17 @@ func TypesFromSchema(s *orc.Schema) []*orcpb.Type {
 		case orc.Decimal:
 			t.Precision = proto.Uint32(uint32(n.Precision))
 			t.Scale = proto.Uint32(uint32(n.Scale))
+		case orc.Geometry, orc.Geography:
+			// The CRS is always written, as Apache ORC Java does, so that
+			// readers that do not fill in the default (C++) see it.
+			crs := n.CRS
+			if crs == "" {
+				crs = orc.DefaultCRS
+			}
+			t.Crs = proto.String(crs)
+			if n.Kind == orc.Geography {
+				t.Algorithm = orcpb.Type_EdgeInterpolationAlgorithm(n.Edges).Enum()
+			}
 		}
 		keys := make([]string, 0, len(n.Attributes))
 		for k := range n.Attributes {

@@ -112,7 +112,7 @@ func Layout(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed
 			add(orcpb.Stream_DATA, rawCount)
 			add(orcpb.Stream_LENGTH, rleCount)
 		}
-	case orc.Binary:
+	case orc.Binary, orc.Geometry, orc.Geography:
 		add(orcpb.Stream_DATA, rawCount)
 		add(orcpb.Stream_LENGTH, rleCount)
 	case orc.Decimal:

@@ -550,6 +550,7 @@ func (Type_Kind) EnumDescriptor() ([]byte, []int) {
 	return file_github_com_orcgo_orc_format_orcpb_orc_proto_rawDescGZIP(), []int{21, 0}
 }
 
+// How geography interpolates edges between vertices.
 type Type_EdgeInterpolationAlgorithm int32
 
 const (
@@ -1167,7 +1168,8 @@ func (x *CollectionStatistics) GetTotalChildren() uint64 {
 	return 0
 }
 
-// Bounding box of geometry values (read and ignored by orcgo).
+// Bounding box of geometry or geography values: the least and greatest
+// coordinate on each axis (x, y, z, m) over every vertex of the values.
 type BoundingBox struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Xmin          *float64               `protobuf:"fixed64,1,opt,name=xmin" json:"xmin,omitempty"`
@@ -1268,7 +1270,8 @@ func (x *BoundingBox) GetMmax() float64 {
 	return 0
 }
 
-// Geospatial statistics (read and ignored by orcgo).
+// Statistics of a geometry or geography column: its values' bounding box and
+// the WKB geometry type codes present (such as 1 point, 1002 point z).
 type GeospatialStatistics struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Bbox            *BoundingBox           `protobuf:"bytes,1,opt,name=bbox" json:"bbox,omitempty"`
@@ -1967,14 +1970,15 @@ func (x *StringPair) GetValue() string {
 
 // One node of the type tree, in pre-order.
 type Type struct {
-	state         protoimpl.MessageState           `protogen:"open.v1"`
-	Kind          *Type_Kind                       `protobuf:"varint,1,opt,name=kind,enum=orcgo.format.Type_Kind" json:"kind,omitempty"`
-	Subtypes      []uint32                         `protobuf:"varint,2,rep,packed,name=subtypes" json:"subtypes,omitempty"`
-	FieldNames    []string                         `protobuf:"bytes,3,rep,name=field_names,json=fieldNames" json:"field_names,omitempty"`
-	MaximumLength *uint32                          `protobuf:"varint,4,opt,name=maximum_length,json=maximumLength" json:"maximum_length,omitempty"`
-	Precision     *uint32                          `protobuf:"varint,5,opt,name=precision" json:"precision,omitempty"`
-	Scale         *uint32                          `protobuf:"varint,6,opt,name=scale" json:"scale,omitempty"`
-	Attributes    []*StringPair                    `protobuf:"bytes,7,rep,name=attributes" json:"attributes,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          *Type_Kind             `protobuf:"varint,1,opt,name=kind,enum=orcgo.format.Type_Kind" json:"kind,omitempty"`
+	Subtypes      []uint32               `protobuf:"varint,2,rep,packed,name=subtypes" json:"subtypes,omitempty"`
+	FieldNames    []string               `protobuf:"bytes,3,rep,name=field_names,json=fieldNames" json:"field_names,omitempty"`
+	MaximumLength *uint32                `protobuf:"varint,4,opt,name=maximum_length,json=maximumLength" json:"maximum_length,omitempty"`
+	Precision     *uint32                `protobuf:"varint,5,opt,name=precision" json:"precision,omitempty"`
+	Scale         *uint32                `protobuf:"varint,6,opt,name=scale" json:"scale,omitempty"`
+	Attributes    []*StringPair          `protobuf:"bytes,7,rep,name=attributes" json:"attributes,omitempty"`
+	// Coordinate reference system of geometry and geography (default OGC:CRS84).
 	Crs           *string                          `protobuf:"bytes,8,opt,name=crs" json:"crs,omitempty"`
 	Algorithm     *Type_EdgeInterpolationAlgorithm `protobuf:"varint,9,opt,name=algorithm,enum=orcgo.format.Type_EdgeInterpolationAlgorithm" json:"algorithm,omitempty"`
 	unknownFields protoimpl.UnknownFields
