@@ -21,19 +21,20 @@ var allowed = map[string][]string{
 	"format/orcpb": {},
 	// A test fixture: another library's generated orc.proto.
 	"format/orcpb/internal/clash": {},
-	"stats":                       {"", "format", "format/orcpb"},
+	"geo":                         {},
+	"stats":                       {"", "format", "format/orcpb", "geo"},
 	"bloomfilter":                 {"", "format", "format/orcpb"},
 	"rowindex":                    {"", "format", "format/orcpb", "stats", "bloomfilter"},
-	"sarg":                        {"", "stats", "bloomfilter"},
-	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout"},
-	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout"},
+	"sarg":                        {"", "stats", "bloomfilter", "geo"},
+	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "geo"},
+	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
 	"dataset":                     {"", "stats", "sarg", "reader", "writer"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
 	"internal/structmap":          {""},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -18,6 +18,7 @@ import (
 //	tinyint smallint int bigint  AddInt, AddLongs
 //	float double                 AddDouble, AddDoubles (floats widened)
 //	string varchar char binary   AddBytes, AddByteRows (char values padded)
+//	geometry geography           AddGeometry (or AddBytes, AddByteRows)
 //	decimal                      AddDecimal, AddDecimals (at the column's scale)
 //	date                         AddDate, AddLongs
 //	timestamp(_instant)          AddTimestamp, AddTimestamps
@@ -60,6 +61,9 @@ type Accumulator struct {
 
 	// lists and maps
 	cmin, cmax, ctotal uint64
+
+	// geometry: box and type codes, valid when count > 0 (geo.go)
+	g *geoAcc
 }
 
 // NewAccumulator returns an empty accumulator for the column t.
@@ -75,7 +79,7 @@ func NewAccumulator(t *orc.Schema) *Accumulator {
 // its buffers.
 func (a *Accumulator) Reset() {
 	smin, smax := a.smin[:0], a.smax[:0]
-	*a = Accumulator{kind: a.kind, scale: a.scale, smin: smin, smax: smax}
+	*a = Accumulator{kind: a.kind, scale: a.scale, smin: smin, smax: smax, g: a.g}
 }
 
 // AddNull records a null value at this level.
@@ -155,6 +159,10 @@ func (a *Accumulator) AddDouble(v float64) {
 // bytes are compared unsigned (UTF-8 order for text) and copied only when
 // they become the new minimum or maximum.
 func (a *Accumulator) AddBytes(v []byte) {
+	if a.kind.IsGeospatial() {
+		a.AddGeometry(v)
+		return
+	}
 	if a.count == 0 {
 		a.smin = append(a.smin[:0], v...)
 		a.smax = append(a.smax[:0], v...)
@@ -395,13 +403,15 @@ func (a *Accumulator) AddByteRows(data []byte, offsets []int, nulls []bool) {
 	if rows <= 0 {
 		return
 	}
-	if len(nulls) == 0 {
+	if len(nulls) == 0 && !a.kind.IsGeospatial() {
 		a.addByteRowsNoNulls(data, offsets)
 		return
 	}
-	nulls = nulls[:rows]
+	if len(nulls) != 0 {
+		nulls = nulls[:rows]
+	}
 	for i := 0; i < rows; i++ {
-		if nulls[i] {
+		if len(nulls) != 0 && nulls[i] {
 			a.hasNull = true
 			continue
 		}
@@ -572,7 +582,10 @@ func (a *Accumulator) Merge(o *Accumulator) {
 		smin, smax := a.smin, a.smax
 		hasNull, mismatch, bod := a.hasNull, a.mismatch, a.bytesOnDisk
 		kind, scale := a.kind, a.scale
+		g := a.g
 		*a = *o
+		a.g = g
+		a.copyGeo(o)
 		a.smin = append(smin[:0], o.smin...)
 		a.smax = append(smax[:0], o.smax...)
 		a.hasNull, a.mismatch, a.bytesOnDisk = hasNull, mismatch, bod
@@ -629,6 +642,9 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	// collections
 	a.cmin, a.cmax = min(a.cmin, o.cmin), max(a.cmax, o.cmax)
 	a.ctotal += o.ctotal
+	if a.kind.IsGeospatial() {
+		a.mergeGeo(o)
+	}
 }
 
 // Column returns the statistics gathered so far.
@@ -697,6 +713,8 @@ func (a *Accumulator) Column() Column {
 			s.MinSec, s.MinNanos, s.MaxSec, s.MaxNanos, s.HasMinMax = a.tminSec, a.tminNs, a.tmaxSec, a.tmaxNs, true
 		}
 		c.Timestamp = s
+	case orc.Geometry, orc.Geography:
+		c.Geo = a.geoColumn()
 	case orc.List, orc.Map:
 		s := &CollectionStats{TotalChildren: a.ctotal}
 		if some {

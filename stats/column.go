@@ -29,6 +29,7 @@ type Column struct {
 	Timestamp  *TimestampStats  // timestamp, timestamp with local time zone
 	Binary     *BinaryStats     // binary
 	Collection *CollectionStats // list, map
+	Geo        *GeoStats        // geometry, geography
 }
 
 // IntStats is the range and sum of integer values.

@@ -154,6 +154,8 @@ func FromProto(pb *orcpb.ColumnStatistics, t *orc.Schema, info WriterInfo) Colum
 		}
 	case orc.List, orc.Map:
 		c.Collection = decodeCollection(pb.CollectionStatistics)
+	case orc.Geometry, orc.Geography:
+		c.Geo = decodeGeo(pb.GeospatialStatistics)
 	}
 	return c
 }

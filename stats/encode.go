@@ -22,6 +22,7 @@ package stats
 //     sub-millisecond nanos + 1 in minimum_nanos/maximum_nanos only when
 //     they differ from the defaults (0 and 999,999).
 //   - Booleans: count[0] = trues. Binary: sum. Lists and maps: children.
+//   - Geometry and geography: geospatial_statistics always (geo.go).
 
 import (
 	"math"
@@ -90,6 +91,8 @@ func (c *Column) Proto() *orcpb.ColumnStatistics {
 			}
 			pb.BinaryStatistics = p
 		}
+	case orc.Geometry, orc.Geography:
+		pb.GeospatialStatistics = encodeGeo(a, c.Geo)
 	case orc.List, orc.Map:
 		if s := c.Collection; s != nil && (s.HasMinMax || !some) {
 			p := &orcpb.CollectionStatistics{TotalChildren: a.u64(s.TotalChildren)}

@@ -27,7 +27,7 @@ func (c *Column) Merge(o *Column) {
 	c.BytesOnDisk += o.BytesOnDisk
 	if c.Kind != o.Kind {
 		c.Int, c.Double, c.String, c.Bool, c.Decimal = nil, nil, nil, nil, nil
-		c.Date, c.Timestamp, c.Binary, c.Collection = nil, nil, nil, nil
+		c.Date, c.Timestamp, c.Binary, c.Collection, c.Geo = nil, nil, nil, nil, nil
 		return
 	}
 	switch c.Kind {
@@ -54,6 +54,8 @@ func (c *Column) Merge(o *Column) {
 		})
 	case orc.List, orc.Map:
 		c.Collection = mergeTyped(c.Collection, ca, o.Collection, cb, mergeCollection)
+	case orc.Geometry, orc.Geography:
+		c.Geo = mergeTyped(c.Geo, ca, o.Geo, cb, mergeGeo)
 	}
 }
 
