@@ -51,6 +51,8 @@ func sameSchema(a, b *orc.Schema) bool {
 		return a.Precision == b.Precision && a.Scale == b.Scale
 	case orc.Char, orc.Varchar:
 		return a.MaxLength == b.MaxLength
+	case orc.Geometry, orc.Geography:
+		return a.CRS == b.CRS && a.Edges == b.Edges
 	case orc.List, orc.Map, orc.Union, orc.Struct:
 		if len(a.Children) != len(b.Children) {
 			return false
@@ -98,7 +100,7 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b.NumRows < 0 {
 		return fmt.Errorf("orc: Write: negative NumRows %d", b.NumRows)
 	}
-	ck := checker{allowBadUTF8: w.cfg.allowBadUTF8}
+	ck := checker{allowBadUTF8: w.cfg.allowBadUTF8, unvalidatedWKB: w.cfg.unvalidatedWKB}
 	if w.schema.Kind == orc.Struct {
 		if len(b.Cols) != len(w.schema.Children) {
 			return fmt.Errorf("orc: Write: batch has %d columns, schema %d", len(b.Cols), len(w.schema.Children))
@@ -118,7 +120,8 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 
 // checker holds the options that change what checkBatch accepts.
 type checker struct {
-	allowBadUTF8 bool // WithAllowInvalidUTF8
+	allowBadUTF8   bool // WithAllowInvalidUTF8
+	unvalidatedWKB bool // WithUnvalidatedGeometry
 }
 
 // vector checks that v holds exactly n rows of type t, recursively (null
@@ -192,7 +195,7 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 			return bad("want *orc.DoubleVector, have %T", v)
 		}
 		return nullsOK(vec.Nulls.Nulls)
-	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
 		vec, ok := v.(*orc.BytesVector)
 		if !ok {
 			return bad("want *orc.BytesVector, have %T", v)
@@ -211,6 +214,9 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 		}
 		if err := nullsOK(vec.Nulls.Nulls); err != nil {
 			return err
+		}
+		if t.Kind.IsGeospatial() {
+			return ck.geometries(vec, n, stored, bad)
 		}
 		if t.Kind == orc.Binary || ck.allowBadUTF8 || n == 0 || utf8.Valid(vec.Data[vec.Offsets[0]:vec.Offsets[n]]) {
 			return nil

@@ -76,7 +76,7 @@ func (w *Writer) newBytesWriter(node *orc.Schema) *bytesWriter {
 
 func (c *bytesWriter) resetMode() {
 	c.mode = modeUndecided
-	if c.node.Kind == orc.Binary || c.w.cfg.dictRatio == 0 {
+	if c.node.Kind == orc.Binary || c.node.Kind.IsGeospatial() || c.w.cfg.dictRatio == 0 {
 		c.mode = modeDirect
 	}
 	if c.dict == nil {

@@ -27,6 +27,8 @@ type config struct {
 	parallel     int
 	aligned      bool
 	allowBadUTF8 bool
+	// unvalidatedWKB skips the WKB check of geometry values
+	unvalidatedWKB bool
 }
 
 func defaultConfig() config {

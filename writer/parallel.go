@@ -141,7 +141,7 @@ func (w *Writer) redeal() {
 // guessCost is a field's relative cost before any has been measured.
 func guessCost(n *orc.Schema) float64 {
 	switch n.Kind {
-	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
 		return 4
 	case orc.Decimal, orc.Timestamp, orc.TimestampInstant:
 		return 2

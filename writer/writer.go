@@ -140,6 +140,8 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		c = w.newFloatWriter(node)
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
 		c = w.newBytesWriter(node)
+	case orc.Geometry, orc.Geography:
+		c = w.newGeoWriter(node)
 	case orc.Decimal:
 		c = w.newDecimalWriter(node)
 	case orc.Timestamp, orc.TimestampInstant:
