@@ -257,7 +257,7 @@ func spread[T any](vals []T, k int, nulls []bool) {
 func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReader, *orc.Schema, error) {
 	p := presence{node: node, id: node.ID()}
 	proj := &orc.Schema{Kind: node.Kind, Precision: node.Precision, Scale: node.Scale,
-		MaxLength: node.MaxLength, Attributes: node.Attributes}
+		MaxLength: node.MaxLength, Attributes: node.Attributes, CRS: node.CRS, Edges: node.Edges}
 	switch node.Kind {
 	case orc.Boolean:
 		return &boolReader{presence: p}, proj, nil
@@ -267,7 +267,7 @@ func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReade
 		return &intReader{presence: p}, proj, nil
 	case orc.Float, orc.Double:
 		return &floatReader{presence: p, is32: node.Kind == orc.Float}, proj, nil
-	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
 		return &bytesReader{presence: p}, proj, nil
 	case orc.Decimal:
 		return &decimalReader{presence: p, decimal64: r.tail.Version == format.VersionUnstablePre2 && node.Precision <= 18}, proj, nil

@@ -17,7 +17,9 @@ import (
 // byte values; maps as arrays of {"key", "value"} objects; unions as
 // {"tag", "value"}; decimals as plain numbers at the column's scale; floats
 // printed shortest (NaN and infinities as the strings "NaN", "Infinity" and
-// "-Infinity", since JSON has no such numbers).
+// "-Infinity", since JSON has no such numbers); geometry and geography as
+// their well-known text (a value that is not WKB as "INVALID WKB" and its
+// bytes in hex).
 func AppendJSONRow(dst []byte, b *orc.Batch, i int) []byte {
 	s := b.Schema
 	if s.Kind == orc.Struct {
@@ -58,6 +60,9 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 	case *orc.DoubleVector:
 		return appendJSONFloat(dst, vec.Values[i], t.Kind == orc.Float)
 	case *orc.BytesVector:
+		if t.Kind.IsGeospatial() {
+			return appendJSONGeometry(dst, vec.Get(i))
+		}
 		if t.Kind == orc.Binary {
 			dst = append(dst, '[')
 			for j, c := range vec.Get(i) {
