@@ -428,7 +428,7 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 				miss(x)
 			}
 		}
-	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
 		bv := v.(*orc.BytesVector)
 		for i := from; i < to; i++ {
 			if bv.IsNull(i) {
@@ -610,6 +610,18 @@ func (c *checker) compare(where, level string, id int, st, got stats.Column) err
 			}
 			if !withinMilli(g.MaxSec, g.MaxNanos, s.MaxSec, s.MaxNanos) {
 				return bad("the maximum", ts(s.MaxSec, s.MaxNanos), ts(g.MaxSec, g.MaxNanos))
+			}
+		}
+	case st.Geo != nil && got.Geo != nil:
+		// The file's box must hold every coordinate of the values (it may
+		// be wider: another writer may bound differently).
+		for i, axis := range []string{"x", "y", "z", "m"} {
+			sb, gb := &st.Geo.Box, &got.Geo.Box
+			if !sb.AxisKnown(i) || !gb.AxisKnown(i) || gb.AxisEmpty(i) || (i == 0 && sb.Min[0] > sb.Max[0]) {
+				continue
+			}
+			if sb.Min[i] > gb.Min[i] || sb.Max[i] < gb.Max[i] {
+				return bad("the "+axis+" range of the bounding box", fmt.Sprintf("[%g, %g]", sb.Min[i], sb.Max[i]), fmt.Sprintf("[%g, %g]", gb.Min[i], gb.Max[i]))
 			}
 		}
 	case st.Binary != nil && got.Binary != nil:

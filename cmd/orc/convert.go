@@ -534,6 +534,12 @@ func (b *builder) appendText(s string) error {
 		b.addDouble(x)
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
 		b.vec.(*orc.BytesVector).AppendString(s)
+	case orc.Geometry, orc.Geography:
+		wkb, err := parseGeometryText(s)
+		if err != nil {
+			return err
+		}
+		b.vec.(*orc.BytesVector).Append(wkb)
 	case orc.Decimal:
 		x, err := parseDecimal(s, b.t, b.limit)
 		if err != nil {
@@ -1198,7 +1204,7 @@ func (b *builder) appendJSON(v any) error {
 		b.vec.(*orc.BytesVector).AppendString(s)
 	case orc.Binary:
 		return b.appendBinary(v)
-	case orc.Date, orc.Timestamp, orc.TimestampInstant:
+	case orc.Date, orc.Timestamp, orc.TimestampInstant, orc.Geometry, orc.Geography:
 		s, ok := v.(string)
 		if !ok {
 			return want("a string")

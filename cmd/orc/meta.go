@@ -56,7 +56,9 @@ bloom filter summary (hash functions, bits set of bits).`})
 // Statistics objects hold count, then where known hasNull, min or
 // lowerBound (a truncated string minimum), max or upperBound, sum,
 // totalLength (strings, binary), trueCount (booleans), minChildren,
-// maxChildren, totalChildren (lists, maps), bytesOnDisk. Integers are JSON
+// maxChildren, totalChildren (lists, maps), boundingBox ({xmin, xmax, ymin,
+// ymax, zmin?, zmax?, mmin?, mmax?}) and geometryTypes (["POINT",
+// "LINESTRING Z", ...]) for geometry, bytesOnDisk. Integers are JSON
 // numbers; decimals are JSON numbers in their exact text; dates
 // ("2024-03-10") and timestamps ("2024-03-10 01:30:00.5") are strings;
 // non-finite doubles are the strings "NaN", "+Inf" and "-Inf". The empty
@@ -89,6 +91,8 @@ type metaStats struct {
 	MinChildren   any    `json:"minChildren,omitempty"`
 	MaxChildren   any    `json:"maxChildren,omitempty"`
 	TotalChildren any    `json:"totalChildren,omitempty"`
+	BoundingBox   any    `json:"boundingBox,omitempty"`
+	GeometryTypes any    `json:"geometryTypes,omitempty"`
 	BytesOnDisk   any    `json:"bytesOnDisk,omitempty"`
 }
 
@@ -455,6 +459,8 @@ func statsJSON(c stats.Column) *metaStats {
 			m.MinChildren, m.MaxChildren = c.Collection.MinChildren, c.Collection.MaxChildren
 		}
 		m.TotalChildren = c.Collection.TotalChildren
+	case c.Geo != nil:
+		m.BoundingBox, m.GeometryTypes = geoStatsJSON(c.Geo)
 	}
 	return m
 }
@@ -471,6 +477,7 @@ func statsText(m *metaStats) string {
 	}{{"min", m.Min}, {"lowerBound", m.LowerBound}, {"max", m.Max}, {"upperBound", m.UpperBound},
 		{"sum", m.Sum}, {"totalLength", m.TotalLength}, {"trueCount", m.TrueCount},
 		{"minChildren", m.MinChildren}, {"maxChildren", m.MaxChildren}, {"totalChildren", m.TotalChildren},
+		{"boundingBox", geoBoxText(m.BoundingBox)}, {"geometryTypes", geoTypesText(m.GeometryTypes)},
 		{"bytesOnDisk", m.BytesOnDisk}} {
 		if kv.v == nil {
 			continue

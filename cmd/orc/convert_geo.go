@@ -1,0 +1,28 @@
+package main
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/orcgo/orc/geo"
+)
+
+// parseGeometryText reads a geometry or geography value from CSV or JSON
+// text: well-known text ("POINT (1 2)") or the value's WKB in hex
+// ("0101000000..." or "\x0101..."), checked as WKB.
+func parseGeometryText(s string) ([]byte, error) {
+	t := strings.TrimSpace(s)
+	h := strings.TrimPrefix(strings.TrimPrefix(t, `\x`), "0x")
+	if len(h) >= 10 && len(h)%2 == 0 && strings.Trim(strings.ToLower(h), "0123456789abcdef") == "" {
+		wkb, err := hex.DecodeString(h)
+		if err != nil {
+			return nil, err
+		}
+		if err := geo.Validate(wkb); err != nil {
+			return nil, fmt.Errorf("hex WKB: %v", err)
+		}
+		return wkb, nil
+	}
+	return geo.AppendWKB(nil, t)
+}
