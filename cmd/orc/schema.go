@@ -67,6 +67,18 @@ func appendTypeJSON(dst []byte, s *orc.Schema, indent string) []byte {
 	case orc.Char, orc.Varchar:
 		dst = append(dst, `, "length": `...)
 		dst = strconv.AppendInt(dst, int64(s.MaxLength), 10)
+	case orc.Geometry, orc.Geography:
+		// Java's keys, with the values quoted (Java leaves them bare).
+		crs := s.CRS
+		if crs == "" {
+			crs = orc.DefaultCRS
+		}
+		dst = append(dst, `, "crs": `...)
+		dst = strconv.AppendQuote(dst, crs)
+		if s.Kind == orc.Geography {
+			dst = append(dst, `, "edge_interpolation_algorithm": `...)
+			dst = strconv.AppendQuote(dst, s.Edges.String())
+		}
 	}
 	if len(s.Children) > 0 {
 		key := "children"
