@@ -3,11 +3,14 @@ package reader_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/geo"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -124,3 +127,112 @@ func TestGeoWriterValidates(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// gpsTraces returns n rows of struct<id:bigint,g:geometry> shaped like GPS
+// traces: points and short linestrings walking slowly, so that row groups
+// have tight boxes, with some nulls and empty geometries, and one trace
+// crossing the antimeridian.
+func gpsTraces(t testing.TB, n int, seed uint64) (*orc.Schema, *orc.Batch) {
+	s := orc.MustParseSchema("struct<id:bigint,g:geometry>")
+	r := rand.New(rand.NewPCG(seed, 7))
+	b := orc.NewBatch(s, n)
+	ids := b.Cols[0].(*orc.LongVector)
+	g := b.Cols[1].(*orc.BytesVector)
+	x, y := -170.0, -60.0
+	var wkb []byte
+	for i := range n {
+		ids.Append(int64(i))
+		if i%5000 == 0 {
+			x, y = r.Float64()*360-180, r.Float64()*160-80
+		}
+		x += r.Float64()*0.02 - 0.005
+		y += r.Float64()*0.01 - 0.005
+		if x > 180 {
+			x -= 360
+		}
+		switch k := r.IntN(50); {
+		case k == 0:
+			g.AppendNull()
+			continue
+		case k == 1:
+			wkb, _ = geo.AppendWKB(wkb[:0], "POINT EMPTY")
+		case k < 10:
+			wkb, _ = geo.AppendWKB(wkb[:0], fmt.Sprintf("LINESTRING (%g %g, %g %g)", x, y, x+0.001, y-0.002))
+		default:
+			wkb, _ = geo.AppendWKB(wkb[:0], fmt.Sprintf("POINT (%g %g)", x, y))
+		}
+		g.Append(wkb)
+	}
+	b.NumRows = n
+	return s, b
+}
+
+// TestGeoPruneDifferential scans with a box predicate, pruning by the
+// geospatial statistics, and compares the rows with a full scan filtered
+// by the same predicate row by row.
+func TestGeoPruneDifferential(t *testing.T) {
+	n := 30000
+	if testing.Short() {
+		n = 10000
+	}
+	s, b := gpsTraces(t, n, 3)
+	r, data := writeOpen(t, s, []*orc.Batch{b}, writer.WithRowIndexStride(1000), writer.WithStripeSize(256<<10))
+	all, _ := scanLines(t, r)
+	if len(all) != n {
+		t.Fatalf("%d rows, want %d", len(all), n)
+	}
+	rnd := rand.New(rand.NewPCG(5, 5))
+	totalSkipped, totalGroups, stripesPruned, stripes := 0, 0, 0, 0
+	for q := range 24 {
+		var box [4]float64
+		switch q % 4 {
+		case 0: // around a real value: non-empty result
+			i := rnd.IntN(n)
+			if b.Cols[1].IsNull(i) {
+				i = 0
+			}
+			e, _, _ := geo.Envelope(b.Cols[1].(*orc.BytesVector).Get(i))
+			box = [4]float64{e.Min[0] - 0.05, e.Min[1] - 0.05, e.Max[0] + 0.05, e.Max[1] + 0.05}
+		case 1: // across the antimeridian
+			box = [4]float64{179 - rnd.Float64(), -90, -179 + rnd.Float64(), 90}
+		case 2: // anywhere, often empty
+			x, y := rnd.Float64()*360-180, rnd.Float64()*180-90
+			box = [4]float64{x, y, x + rnd.Float64()*5, y + rnd.Float64()*5}
+		default: // whole world
+			box = [4]float64{-180, -90, 180, 90}
+		}
+		for _, e := range []sarg.Expr{
+			sarg.IntersectsBox("g", box[0], box[1], box[2], box[3]),
+			sarg.WithinBox("g", box[0], box[1], box[2], box[3]),
+		} {
+			// The full scan, filtered row by row (Match agrees with
+			// EvalRow: sarg's TestGeoSoundness).
+			bound := sarg.MustBind(e, r.Schema())
+			keep, err := bound.Match(sarg.ColumnVectors{2: b.Cols[1]}, n, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for i, line := range all {
+				if keep[i] {
+					want = append(want, line)
+				}
+			}
+			got, st := scanLines(t, r, reader.WithSearchArgument(e), reader.WithExactFilter(true))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("%s: %d rows, full scan %d", e, len(got), len(want))
+			}
+			totalSkipped += st.GroupsSkipped
+			totalGroups += st.GroupsConsidered
+			stripesPruned += st.StripesPruned
+			stripes += st.StripesConsidered
+			if q%4 == 2 && len(want) == 0 && st.BytesRead > int64(len(data))/2 {
+				t.Errorf("%s: nothing matches but %d of %d bytes read", e, st.BytesRead, len(data))
+			}
+		}
+	}
+	t.Logf("%d rows, %d bytes: over 48 queries %d of %d stripes pruned, %d of %d row groups of the others skipped", n, len(data), stripesPruned, stripes, totalSkipped, totalGroups)
+	if totalSkipped == 0 {
+		t.Error("no row group was skipped")
+	}
+}

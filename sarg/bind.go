@@ -22,6 +22,7 @@ const (
 	domBytes                 // string, varchar, char, binary: BytesVector
 	domDecimal               // decimal: orc.Int128 at the column's scale, DecimalVector
 	domTime                  // timestamp, timestamp with local time zone: TimestampVector
+	domGeo                   // geometry, geography: WKB in a BytesVector, box predicates only (geo.go)
 )
 
 // boundLeaf is a leaf resolved against a schema, its literals converted
@@ -47,6 +48,7 @@ type boundLeaf struct {
 	tss        []tsVal
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
 	like       *likePattern // LeafLike: the compiled pattern
+	box        *geoBox      // the query box of ST_INTERSECTS_BOX and ST_WITHIN_BOX
 
 	// A comparison of two columns (Leaf.Other): the second column.
 	col2   *orc.Schema
@@ -214,6 +216,8 @@ func validate(e Expr, depth int) error {
 			want = 0
 		case LeafLike:
 			want = 2
+		case LeafIntersectsBox, LeafWithinBox:
+			want = 4
 		case LeafIn:
 		default:
 			return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)
@@ -392,6 +396,8 @@ func domainOf(k orc.Kind) domain {
 		return domDecimal
 	case orc.Timestamp, orc.TimestampInstant:
 		return domTime
+	case orc.Geometry, orc.Geography:
+		return domGeo
 	}
 	return domNone
 }
@@ -410,6 +416,9 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	}
 	if l.Op == LeafIsNull {
 		return bl, 0, nil
+	}
+	if l.Op.isGeo() || bl.dom == domGeo {
+		return b.bindGeo(bl, l)
 	}
 	if l.Other != "" {
 		if err := b.bindCols(bl, l); err != nil {

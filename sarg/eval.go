@@ -327,6 +327,9 @@ func cmpOrdered[T int64 | float64 | string](a, b T) int {
 
 // rangeOutcome evaluates the leaf against the min/max part of st.
 func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
+	if l.box != nil {
+		return l.geoOutcome(st)
+	}
 	switch l.dom {
 	case domInt:
 		r := intRange(l.col.Kind, st)

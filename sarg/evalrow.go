@@ -93,6 +93,9 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 	if op == LeafIsNull || nullSafeNull {
 		return rowFalse, nil
 	}
+	if l.box != nil {
+		return l.geoPlain(v)
+	}
 	lits := l.orig.Literals
 	// Under NOT the roles of a literal as lower or upper bound swap (this
 	// matters only for wall clocks on instant columns; see Bind).

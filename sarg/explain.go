@@ -108,6 +108,9 @@ func (b *Bound) Explain(src Source) string {
 	var sb strings.Builder
 	for i, l := range b.leaves {
 		fmt.Fprintf(&sb, "leaf %d: %s -> %s\n", i, l.text, vals[i])
+		if l.box != nil {
+			fmt.Fprintf(&sb, "  %s\n", l.explainBox(src))
+		}
 	}
 	eff := b.EffectiveFor(func(i int) bool { return vals[i] != YesNoNull })
 	res := b.Combine(vals)

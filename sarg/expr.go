@@ -34,9 +34,12 @@ const (
 	LeafBetween                      // lo <= col AND col <= hi
 	LeafIsNull                       // col IS NULL
 	LeafLike                         // col LIKE pattern [ESCAPE c] (not an ORC operator; see Like)
+	LeafIntersectsBox                // ST_INTERSECTS_BOX(col, xmin, ymin, xmax, ymax) (geo.go)
+	LeafWithinBox                    // ST_WITHIN_BOX(col, xmin, ymin, xmax, ymax) (geo.go)
 )
 
-var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL", "LIKE"}
+var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL", "LIKE",
+	"ST_INTERSECTS_BOX", "ST_WITHIN_BOX"}
 
 // String returns ORC's name for the operator, such as "LESS_THAN_EQUALS".
 func (o LeafOp) String() string {
@@ -274,6 +277,9 @@ func (l *Leaf) hasNegatedForm() bool {
 // text writes the leaf, or its negation when neg (only for ops with a
 // negated form).
 func (l *Leaf) text(neg bool) string {
+	if l.Op.isGeo() {
+		return l.geoText(neg)
+	}
 	var b []byte
 	b = append(b, canonicalColumn(l.Column)...)
 	lit := func(i int) {

@@ -243,6 +243,10 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 			return fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
 		}
 		l.matchTime(x.Seconds[:n], x.Nanos[:n], out)
+	case domGeo:
+		if err := l.matchGeo(v, n, out); err != nil {
+			return err
+		}
 	default:
 		return bad()
 	}

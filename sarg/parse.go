@@ -316,6 +316,8 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 			return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
 		}
 		return e, p.advance()
+	case p.geoCallAhead():
+		return p.parseGeoCall()
 	case t.kind == tIdent && p.peekByte() == '(':
 		return p.parseCall()
 	case t.kind == tIdent && !keywords[strings.ToUpper(t.text)], t.kind == tQuoted:

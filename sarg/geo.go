@@ -1,0 +1,267 @@
+package sarg
+
+// Box predicates on geometry columns.
+//
+// ST_INTERSECTS_BOX(g, xmin, ymin, xmax, ymax) is TRUE when the envelope of
+// g (the least and greatest x and y over its coordinates, NaN ignored)
+// meets the box, edges included; ST_WITHIN_BOX(...) when the envelope lies
+// inside it. Both are FALSE for an empty geometry (no coordinate), NULL for
+// a null one or a value that is not WKB. A box with xmin > xmax crosses the
+// antimeridian: it holds x >= xmin or x <= xmax (the Parquet and ORC
+// convention). The envelopes of values are never wrapped: geometry is
+// planar.
+//
+// Against statistics: every coordinate of every value of a unit lies in the
+// unit's box, so a value whose envelope meets (or lies within) the query
+// box exists only if the unit's box meets the query box. A unit whose box
+// misses it is NO (plus NULL when it has nulls); one without a usable box
+// (x or y unknown: no bbox written, a geography column, a value that was
+// not WKB) may match. The pruning never claims YES: an empty geometry
+// inside the box is FALSE, and statistics do not tell empties apart.
+// Geography columns are refused by Bind: their edges are not straight in
+// x and y, so a box test on vertices would be wrong.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/geo"
+	"github.com/orcgo/orc/stats"
+)
+
+// IntersectsBox returns ST_INTERSECTS_BOX(col, xmin, ymin, xmax, ymax): the
+// geometry's envelope meets the box. xmin > xmax crosses the antimeridian.
+func IntersectsBox(col string, xmin, ymin, xmax, ymax float64) Expr {
+	return leaf(LeafIntersectsBox, col, Float(xmin), Float(ymin), Float(xmax), Float(ymax))
+}
+
+// WithinBox returns ST_WITHIN_BOX(col, xmin, ymin, xmax, ymax): the
+// geometry's envelope lies inside the box.
+func WithinBox(col string, xmin, ymin, xmax, ymax float64) Expr {
+	return leaf(LeafWithinBox, col, Float(xmin), Float(ymin), Float(xmax), Float(ymax))
+}
+
+func (o LeafOp) isGeo() bool { return o == LeafIntersectsBox || o == LeafWithinBox }
+
+var geoFuncs = map[string]LeafOp{"ST_INTERSECTS_BOX": LeafIntersectsBox, "ST_WITHIN_BOX": LeafWithinBox}
+
+// geoText writes ST_...(col, xmin, ymin, xmax, ymax), with NOT in front
+// when neg.
+func (l *Leaf) geoText(neg bool) string {
+	var b []byte
+	if neg {
+		b = append(b, "NOT "...)
+	}
+	if l.Op == LeafIntersectsBox {
+		b = append(b, "ST_INTERSECTS_BOX("...)
+	} else {
+		b = append(b, "ST_WITHIN_BOX("...)
+	}
+	b = append(b, canonicalColumn(l.Column)...)
+	for _, lit := range l.Literals {
+		b = append(b, ", "...)
+		b = lit.appendText(b)
+	}
+	return string(append(b, ')'))
+}
+
+// geoCallAhead reports whether the parser stands on ST_INTERSECTS_BOX or
+// ST_WITHIN_BOX followed by "(".
+func (p *parser) geoCallAhead() bool {
+	if p.tok.kind != tIdent {
+		return false
+	}
+	if _, ok := geoFuncs[strings.ToUpper(p.tok.text)]; !ok {
+		return false
+	}
+	save := *p
+	defer func() { *p = save }()
+	return p.advance() == nil && p.tok.punct("(")
+}
+
+// parseGeoCall reads ST_...(column, n, n, n, n).
+func (p *parser) parseGeoCall() (Expr, error) {
+	name := strings.ToUpper(p.tok.text)
+	op := geoFuncs[name]
+	if err := p.advance(); err != nil { // the name
+		return Expr{}, err
+	}
+	if err := p.advance(); err != nil { // "("
+		return Expr{}, err
+	}
+	col, err := p.parseColumn()
+	if err != nil {
+		return Expr{}, err
+	}
+	var lits []Literal
+	for range 4 {
+		if !p.tok.punct(",") {
+			return Expr{}, p.errorf(p.tok.pos, "%s takes a column and 4 numbers (xmin, ymin, xmax, ymax), found %s", name, p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		lit, pos, err := p.parseLiteral()
+		if err != nil {
+			return Expr{}, err
+		}
+		if k := lit.Kind(); k != IntLit && k != FloatLit && k != DecimalLit {
+			return Expr{}, p.errorf(pos, "%s takes numbers, found %s", name, lit)
+		}
+		lits = append(lits, lit)
+	}
+	if !p.tok.punct(")") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the 4 numbers of %s, found %s", name, p.tok.describe())
+	}
+	return leaf(op, col, lits...), p.advance()
+}
+
+// geoBox is a bound query box; xmin > xmax crosses the antimeridian.
+type geoBox struct {
+	xmin, ymin, xmax, ymax float64
+}
+
+// bindGeo binds a box leaf, or refuses another comparison on a geometry
+// or geography column.
+func (b *Bound) bindGeo(bl *boundLeaf, l *Leaf) (*boundLeaf, Op, error) {
+	mismatch := func(format string, args ...any) (*boundLeaf, Op, error) {
+		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch,
+			Msg: fmt.Sprintf("sarg: %s: %s", l, fmt.Sprintf(format, args...))}
+	}
+	if !l.Op.isGeo() {
+		return mismatch("%s column %s allows only IS NULL, ST_INTERSECTS_BOX and ST_WITHIN_BOX", bl.col.Kind, canonicalColumn(l.Column))
+	}
+	if bl.col.Kind != orc.Geometry {
+		return mismatch("box predicates need a geometry column; %s is %s (its edges are not straight in x and y)", canonicalColumn(l.Column), bl.col)
+	}
+	var v [4]float64
+	for i, lit := range l.Literals {
+		if k := lit.Kind(); k != IntLit && k != FloatLit && k != DecimalLit {
+			return mismatch("the box needs numbers, literal %d is %s", i+1, lit)
+		}
+		v[i] = nearestFloat(lit)
+		if math.IsNaN(v[i]) {
+			return mismatch("the box has a NaN bound")
+		}
+	}
+	q := geoBox{xmin: v[0], ymin: v[1], xmax: v[2], ymax: v[3]}
+	if q.ymin > q.ymax {
+		return mismatch("ymin %g is above ymax %g (only x may wrap, across the antimeridian)", q.ymin, q.ymax)
+	}
+	bl.box = &q
+	return bl, 0, nil
+}
+
+// xRanges returns an x extent as one or two plain ranges: two when it wraps
+// (lo > hi with both finite), each open on its far side.
+func xRanges(lo, hi float64) [][2]float64 {
+	if lo > hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+		return [][2]float64{{lo, math.Inf(1)}, {math.Inf(-1), hi}}
+	}
+	return [][2]float64{{lo, hi}}
+}
+
+// meets reports whether the plain ranges [a0, a1] and [b0, b1] share a
+// point; an empty range (a0 > a1) meets nothing.
+func meets(a0, a1, b0, b1 float64) bool { return a0 <= a1 && b0 <= b1 && a0 <= b1 && b0 <= a1 }
+
+// boxMeets reports whether the box (x possibly wrapped) meets the query.
+func (q *geoBox) meets(xlo, xhi, ylo, yhi float64) bool {
+	if !meets(ylo, yhi, q.ymin, q.ymax) {
+		return false
+	}
+	for _, a := range xRanges(xlo, xhi) {
+		for _, r := range xRanges(q.xmin, q.xmax) {
+			if meets(a[0], a[1], r[0], r[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holds reports whether the query holds the plain, non-empty envelope.
+func (q *geoBox) holds(e *geo.Box) bool {
+	if e.Min[1] < q.ymin || e.Max[1] > q.ymax {
+		return false
+	}
+	for _, r := range xRanges(q.xmin, q.xmax) {
+		if e.Min[0] >= r[0] && e.Max[0] <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// geoOutcome is rangeOutcome for a box leaf: whether some value may be
+// TRUE and whether some may be FALSE.
+func (l *boundLeaf) geoOutcome(st *stats.Column) (t, f bool) {
+	g := st.Geo
+	if g == nil {
+		return true, true
+	}
+	b := &g.Box
+	if !b.AxisKnown(0) || !b.AxisKnown(1) {
+		return true, true
+	}
+	return l.box.meets(b.Min[0], b.Max[0], b.Min[1], b.Max[1]), true
+}
+
+// geoValue evaluates a box leaf on one WKB value.
+func (l *boundLeaf) geoValue(wkb []byte) uint8 {
+	e, _, err := geo.Envelope(wkb)
+	if err != nil {
+		return rowNull
+	}
+	if e.AxisEmpty(0) || e.AxisEmpty(1) {
+		return rowFalse
+	}
+	if l.op == LeafWithinBox {
+		return t2(l.box.holds(&e))
+	}
+	return t2(l.box.meets(e.Min[0], e.Max[0], e.Min[1], e.Max[1]))
+}
+
+// geoPlain is evalPlain for a box leaf on a non-null value.
+func (l *boundLeaf) geoPlain(v any) (uint8, error) {
+	switch t := v.(type) {
+	case []byte:
+		return l.geoValue(t), nil
+	case string:
+		return l.geoValue([]byte(t)), nil
+	}
+	return 0, fmt.Errorf("sarg: column %d is geometry, value is %T", l.colID, v)
+}
+
+// matchGeo is match for a box leaf: each row's value from its WKB (nulls
+// are set by the caller).
+func (l *boundLeaf) matchGeo(v orc.Vector, n int, out []uint8) error {
+	x, ok := v.(*orc.BytesVector)
+	if !ok {
+		return fmt.Errorf("sarg: column %d is geometry but its vector is %T", l.colID, v)
+	}
+	if len(x.Offsets) < n+1 {
+		return fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
+	}
+	for i := range out[:n] {
+		out[i] = l.geoValue(x.Data[x.Offsets[i]:x.Offsets[i+1]])
+	}
+	return nil
+}
+
+// explainBox describes the unit's box for Explain: "box of g: x [1, 2] y
+// [3, 4]", or why there is none.
+func (l *boundLeaf) explainBox(src Source) string {
+	name := canonicalColumn(l.orig.Column)
+	st := src.Stats(l.colID)
+	if st == nil || st.Geo == nil {
+		return "box of " + name + ": no geospatial statistics"
+	}
+	b := &st.Geo.Box
+	if !b.AxisKnown(0) || !b.AxisKnown(1) {
+		return "box of " + name + ": unknown (no bbox)"
+	}
+	return fmt.Sprintf("box of %s: x [%g, %g] y [%g, %g]", name, b.Min[0], b.Max[0], b.Min[1], b.Max[1])
+}
