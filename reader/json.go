@@ -21,6 +21,18 @@ import (
 // their well-known text (a value that is not WKB as "INVALID WKB" and its
 // bytes in hex).
 func AppendJSONRow(dst []byte, b *orc.Batch, i int) []byte {
+	return AppendJSONRowWith(dst, b, i, JSONOptions{})
+}
+
+// JSONOptions changes how AppendJSONRowWith prints some types.
+type JSONOptions struct {
+	// GeometryHex prints geometry and geography values as their WKB bytes
+	// in hex ("0101000000...") rather than as well-known text.
+	GeometryHex bool
+}
+
+// AppendJSONRowWith is AppendJSONRow with options.
+func AppendJSONRowWith(dst []byte, b *orc.Batch, i int, o JSONOptions) []byte {
 	s := b.Schema
 	if s.Kind == orc.Struct {
 		dst = append(dst, '{')
@@ -30,15 +42,19 @@ func AppendJSONRow(dst []byte, b *orc.Batch, i int) []byte {
 			}
 			dst = appendJSONString(dst, s.FieldNames[f])
 			dst = append(dst, ": "...)
-			dst = AppendJSONValue(dst, s.Children[f], c, i)
+			dst = o.value(dst, s.Children[f], c, i)
 		}
 		return append(dst, '}')
 	}
-	return AppendJSONValue(dst, s, b.Cols[0], i)
+	return o.value(dst, s, b.Cols[0], i)
 }
 
 // AppendJSONValue appends row i of vector v, whose type is t, as JSON.
 func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
+	return JSONOptions{}.value(dst, t, v, i)
+}
+
+func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 	if v.IsNull(i) {
 		return append(dst, "null"...)
 	}
@@ -61,7 +77,7 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 		return appendJSONFloat(dst, vec.Values[i], t.Kind == orc.Float)
 	case *orc.BytesVector:
 		if t.Kind.IsGeospatial() {
-			return appendJSONGeometry(dst, vec.Get(i))
+			return appendJSONGeometry(dst, vec.Get(i), o.GeometryHex)
 		}
 		if t.Kind == orc.Binary {
 			dst = append(dst, '[')
@@ -88,7 +104,7 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 			}
 			dst = appendJSONString(dst, t.FieldNames[f])
 			dst = append(dst, ": "...)
-			dst = AppendJSONValue(dst, t.Children[f], c, i)
+			dst = o.value(dst, t.Children[f], c, i)
 		}
 		return append(dst, '}')
 	case *orc.ListVector:
@@ -97,7 +113,7 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 			if j > vec.Offsets[i] {
 				dst = append(dst, ", "...)
 			}
-			dst = AppendJSONValue(dst, t.Children[0], vec.Elem, int(j))
+			dst = o.value(dst, t.Children[0], vec.Elem, int(j))
 		}
 		return append(dst, ']')
 	case *orc.MapVector:
@@ -107,9 +123,9 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 				dst = append(dst, ", "...)
 			}
 			dst = append(dst, `{"key": `...)
-			dst = AppendJSONValue(dst, t.Children[0], vec.Keys, int(j))
+			dst = o.value(dst, t.Children[0], vec.Keys, int(j))
 			dst = append(dst, `, "value": `...)
-			dst = AppendJSONValue(dst, t.Children[1], vec.Values, int(j))
+			dst = o.value(dst, t.Children[1], vec.Values, int(j))
 			dst = append(dst, '}')
 		}
 		return append(dst, ']')
@@ -118,7 +134,7 @@ func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 		dst = append(dst, `{"tag": `...)
 		dst = strconv.AppendUint(dst, uint64(tag), 10)
 		dst = append(dst, `, "value": `...)
-		dst = AppendJSONValue(dst, t.Children[tag], vec.Children[tag], i)
+		dst = o.value(dst, t.Children[tag], vec.Children[tag], i)
 		return append(dst, '}')
 	}
 	return append(dst, "null"...)

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--format json|csv|tsv|table] [--timezone Z] [--parallel N] [--schema S | --union-by-name] [--partitions S]", run: runCat,
+	register(command{name: "cat", usage: "cat FILE|DIR|URL... [--columns a,b.c] [--limit N] [--format json|csv|tsv|table] [--timezone Z] [--parallel N] [--wkb-hex] [--schema S | --union-by-name] [--partitions S]", run: runCat,
 		desc: "print the rows as JSON lines, CSV, TSV or a table (FILE may be - for standard input; several files or a directory read as one table)"})
 }
 
@@ -190,6 +190,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
+	wkbHex := fs.Bool("wkb-hex", false, "print geometry and geography values as their WKB in hex, not as WKT")
 	df := addDatasetFlags(fs)
 	of := addOutputFlags(fs)
 	pos, err := parseFlags(fs, args)
@@ -209,6 +210,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out.wkbHex = *wkbHex
 	req := scanRequest{parallel: *parallel, limit: *limit}
 	if *columns != "" {
 		req.columns = splitList(*columns)

@@ -23,6 +23,7 @@ import (
 type outputOptions struct {
 	format string // json, csv, tsv or table
 	zone   *time.Location
+	wkbHex bool // geometry as WKB in hex, not WKT (orc cat --wkb-hex)
 }
 
 // outputFlags are --format and --timezone.
@@ -74,7 +75,7 @@ func newFormatter(o outputOptions, s *orc.Schema) rowFormatter {
 	case "table":
 		return &tableFormat{zone: o.zone, schema: s}
 	}
-	return &jsonFormat{zone: o.zone, plain: !hasInstant(s)}
+	return &jsonFormat{zone: o.zone, plain: !hasInstant(s), geo: reader.JSONOptions{GeometryHex: o.wkbHex}}
 }
 
 // hasInstant reports whether s holds a timestamp with local time zone.
@@ -101,12 +102,13 @@ func columnsOf(s *orc.Schema) ([]string, []*orc.Schema) {
 
 type jsonFormat struct {
 	zone  *time.Location
-	plain bool // no instants: the reader's JSON as it is
+	plain bool               // no instants: the reader's JSON as it is
+	geo   reader.JSONOptions // how geometry prints
 }
 
 func (f *jsonFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
 	if f.plain {
-		dst = reader.AppendJSONRow(dst, b, i)
+		dst = reader.AppendJSONRowWith(dst, b, i, f.geo)
 	} else if b.Schema.Kind == orc.Struct {
 		dst = append(dst, '{')
 		for c, v := range b.Cols {
@@ -199,6 +201,9 @@ func appendText(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Locat
 	case *orc.BytesVector:
 		if t.Kind == orc.Binary {
 			return hex.AppendEncode(dst, vec.Get(i))
+		}
+		if t.Kind.IsGeospatial() {
+			return appendGeometryText(dst, vec.Get(i))
 		}
 		return append(dst, vec.Get(i)...)
 	case *orc.TimestampVector:
