@@ -236,3 +236,60 @@ func TestGeoPruneDifferential(t *testing.T) {
 		t.Error("no row group was skipped")
 	}
 }
+
+// BenchmarkGeoBoxQuery writes 2,000,000 GPS-like rows with default options
+// and compares a box query for about 0.1% of the world's area (8 x 8
+// degrees), pruned by the geospatial statistics, with a full scan filtered
+// by the same predicate.
+func BenchmarkGeoBoxQuery(b *testing.B) {
+	s, batch := gpsTraces(b, 2_000_000, 11)
+	r, data := writeOpen(b, s, []*orc.Batch{batch})
+	// A box around a value, so that the query returns rows.
+	e0, _, _ := geo.Envelope(batch.Cols[1].(*orc.BytesVector).Get(1_234_567))
+	x, y := e0.Min[0]-4, e0.Min[1]-4
+	where := sarg.IntersectsBox("g", x, y, x+8, y+8)
+	for _, c := range []struct {
+		name string
+		opts []reader.ScanOption
+	}{
+		{"pruned", []reader.ScanOption{reader.WithSearchArgument(where), reader.WithExactFilter(true)}},
+		{"fullscan", nil},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			bound := sarg.MustBind(where, r.Schema())
+			var st reader.ScanStats
+			rows := 0
+			for range b.N {
+				br, err := r.NewBatchReader(c.opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				bt := br.NewBatch()
+				rows = 0
+				var keep []bool
+				for br.Next(bt) == nil {
+					if c.opts == nil { // filter the full scan by the same predicate
+						keep, _ = bound.Match(sarg.ColumnVectors{2: bt.Cols[1]}, bt.NumRows, keep)
+						for _, k := range keep {
+							if k {
+								rows++
+							}
+						}
+					} else {
+						rows += bt.NumRows
+					}
+				}
+				st = br.Stats()
+				br.Close()
+			}
+			b.ReportMetric(float64(rows), "rows")
+			b.ReportMetric(100*float64(st.BytesRead)/float64(len(data)), "%read")
+			b.ReportMetric(float64(st.StripesSkipped), "stripes-skipped")
+			b.ReportMetric(float64(st.StripesConsidered), "stripes")
+			b.ReportMetric(float64(st.GroupsSkipped), "groups-skipped")
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+		})
+	}
+	b.Logf("file %d bytes, %d stripes", len(data), len(r.Stripes()))
+}

@@ -105,14 +105,16 @@ func Layout(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed
 		add(orcpb.Stream_DATA, rleCount)
 	case orc.Float, orc.Double:
 		add(orcpb.Stream_DATA, rawCount)
-	case orc.String, orc.Char, orc.Varchar:
+	case orc.String, orc.Char, orc.Varchar, orc.Geometry, orc.Geography:
+		// Geometry is written direct, but readers (Apache C++) accept it
+		// as a dictionary too.
 		if enc == orcpb.ColumnEncoding_DICTIONARY || enc == orcpb.ColumnEncoding_DICTIONARY_V2 {
 			add(orcpb.Stream_DATA, rleCount)
 		} else {
 			add(orcpb.Stream_DATA, rawCount)
 			add(orcpb.Stream_LENGTH, rleCount)
 		}
-	case orc.Binary, orc.Geometry, orc.Geography:
+	case orc.Binary:
 		add(orcpb.Stream_DATA, rawCount)
 		add(orcpb.Stream_LENGTH, rleCount)
 	case orc.Decimal:
