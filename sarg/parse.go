@@ -47,7 +47,10 @@ const maxParseDepth = 200
 // literal (either side) or two columns of one type family (see LtCol),
 // [NOT] IN (...), [NOT] BETWEEN lo AND hi (lo and hi literals or columns),
 // IS [NOT] NULL, [NOT] LIKE 'pattern' [ESCAPE 'c'] (see Like) and
-// STARTS_WITH(column, 'prefix'). Keywords are case-insensitive.
+// STARTS_WITH(column, 'prefix'). YEAR(column) and CAST(column AS DATE)
+// may stand for a column before a comparison with literals; they are
+// rewritten into ranges of the column (YEAR(d) = 1995 is d >= DATE
+// '1995-01-01' AND d < DATE '1996-01-01'). Keywords are case-insensitive.
 //
 // Columns are field names joined by dots (a.b.c); a name that is not an
 // identifier or is a keyword goes in backticks (`odd name`, a backtick
@@ -654,11 +657,15 @@ func (p *parser) parseLike(col string) (Expr, error) {
 }
 
 // parseCall reads a function call in predicate position:
-// STARTS_WITH(column, 'prefix').
+// STARTS_WITH(column, 'prefix'), or YEAR(column) or CAST(column AS DATE)
+// followed by a comparison (see rewriteBucket).
 func (p *parser) parseCall() (Expr, error) {
 	name := p.tok
-	if !name.is("STARTS_WITH") {
-		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH is the one allowed here)", name.describe())
+	switch {
+	case name.is("YEAR"), name.is("CAST"):
+		return p.parseBucketCall()
+	case !name.is("STARTS_WITH"):
+		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR and CAST(... AS DATE) are allowed here)", name.describe())
 	}
 	if err := p.advance(); err != nil { // the name
 		return Expr{}, err
@@ -690,6 +697,58 @@ func (p *parser) parseCall() (Expr, error) {
 		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the prefix of STARTS_WITH, found %s", p.tok.describe())
 	}
 	return StartsWith(col, lit), p.advance()
+}
+
+// parseBucketCall reads YEAR(column) or CAST(column AS DATE) and the
+// comparison after it, and rewrites them into leaves on the column.
+func (p *parser) parseBucketCall() (Expr, error) {
+	name := p.tok
+	fn := yearFunc
+	if name.is("CAST") {
+		fn = castDateFunc
+	}
+	if err := p.advance(); err != nil { // the name
+		return Expr{}, err
+	}
+	if err := p.advance(); err != nil { // "("
+		return Expr{}, err
+	}
+	if !p.atColumn() {
+		return Expr{}, p.errorf(p.tok.pos, "expected a column in %s, found %s", fn.name, p.tok.describe())
+	}
+	col, err := p.parseColumn()
+	if err != nil {
+		return Expr{}, err
+	}
+	if name.is("CAST") {
+		if !p.tok.is("AS") {
+			return Expr{}, p.errorf(p.tok.pos, "expected AS in CAST, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if !p.tok.is("DATE") {
+			return Expr{}, p.errorf(p.tok.pos, "only CAST(... AS DATE) is allowed, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+	}
+	if !p.tok.punct(")") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the column of %s, found %s", fn.name, p.tok.describe())
+	}
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	e, err := p.parseComparison(col)
+	if err != nil {
+		return Expr{}, err
+	}
+	out, why := rewriteBucket(fn, e)
+	if why != "" {
+		return Expr{}, p.errorf(name.pos, "%s", why)
+	}
+	return out, nil
 }
 
 // parseLiteral reads one literal and returns it with its position.

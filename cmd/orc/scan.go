@@ -19,6 +19,7 @@ func init() {
   ranges, sets  a BETWEEN 1 AND 9, s IN ('x', 'y'), a NOT IN (1, 2)
   two columns   a < b, a = b, a <=> b, a BETWEEN b AND c (same type family:
                 integers, floats, decimals, dates, timestamps, strings)
+  dates         YEAR(d) = 1995, CAST(ts AS DATE) = DATE '2024-03-10' (as ranges of d, ts)
   nulls         a IS NULL, a IS NOT NULL
   patterns      s LIKE 'ab%' (% any run, _ one character), s NOT LIKE '%x_',
                 s LIKE 'a!%%' ESCAPE '!' (default escape \), STARTS_WITH(s, 'ab')
