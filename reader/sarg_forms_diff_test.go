@@ -16,12 +16,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
@@ -458,5 +460,177 @@ func TestSargColsClustered(t *testing.T) {
 		if out.skippable > 0 && out.skipped == 0 && where != "ls < lu" {
 			t.Errorf("%s skips nothing of %d row groups without a match", where, out.skippable)
 		}
+	}
+}
+
+// sfFuncValue returns YEAR (year true) or CAST(... AS DATE) of a date or
+// timestamp row value, computed directly: the reference the rewritten
+// leaves are checked against.
+func sfFuncValue(v any, year bool) (int64, bool) {
+	var sec int64
+	switch x := v.(type) {
+	case nil:
+		return 0, false
+	case int64: // date
+		sec = x * 86400
+	case sdTS:
+		sec = x.Sec
+	}
+	if year {
+		return int64(time.Unix(sec, 0).UTC().Year()), true
+	}
+	return floorDiv(sec, 86400), true
+}
+
+// TestSargFunctionsDifferential: YEAR(x) and CAST(x AS DATE) comparisons on
+// the date and timestamp columns of generated files (DST wall clocks,
+// dates before 1970 and at the ends of the range), against the functions
+// computed row by row.
+func TestSargFunctionsDifferential(t *testing.T) {
+	files, preds := 12, 20
+	if testing.Short() {
+		files, preds = 3, 10
+	}
+	base := sdBaseSeed(t)
+	t.Logf("base seed %d (ORCGO_SARG_SEED=%d reruns this run)", base, base)
+	var tot sdTotals
+	for i := range files {
+		f := sdBuild(t, base+uint64(i))
+		var ids []int
+		for id, path := range f.paths {
+			if path != "" && (f.schema.Columns()[id].Kind == orc.Date || f.schema.Columns()[id].Kind == orc.Timestamp) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		pg := newPredGen(f)
+		for j := range preds {
+			r := rand.New(rand.NewPCG(f.seed^0xfeed, uint64(j)))
+			pg.r = r
+			id := ids[r.IntN(len(ids))]
+			node := f.schema.Columns()[id]
+			year := r.IntN(2) == 0
+			lit := func() (int64, string) {
+				v, _ := sfFuncValue(pg.anchor(id, node), year)
+				v += int64(r.IntN(3) - 1)
+				if year {
+					return v, strconv.FormatInt(v, 10)
+				}
+				return v, "DATE '" + string(reader.AppendDate(nil, v)) + "'"
+			}
+			call := "YEAR(" + f.paths[id] + ")"
+			if !year {
+				call = "CAST(" + f.paths[id] + " AS DATE)"
+			}
+			a, at := lit()
+			b, bt := lit()
+			// Each form: its text and its value on a function value (nil: NULL).
+			cmp3 := func(ok bool, fv int64, pred func(int64) bool) any {
+				if !ok {
+					return nil
+				}
+				return pred(fv)
+			}
+			forms := []struct {
+				text string
+				eval func(fv int64, ok bool) any
+			}{
+				{call + " = " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x == a }) }},
+				{call + " <> " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x != a }) }},
+				{call + " < " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x < a }) }},
+				{call + " <= " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x <= a }) }},
+				{call + " > " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x > a }) }},
+				{call + " >= " + at, func(fv int64, ok bool) any { return cmp3(ok, fv, func(x int64) bool { return x >= a }) }},
+				{call + " <=> " + at, func(fv int64, ok bool) any { return ok && fv == a }},
+				{call + " BETWEEN " + at + " AND " + bt, func(fv int64, ok bool) any {
+					return cmp3(ok, fv, func(x int64) bool { return a <= x && x <= b })
+				}},
+				{call + " NOT BETWEEN " + at + " AND " + bt, func(fv int64, ok bool) any {
+					return cmp3(ok, fv, func(x int64) bool { return !(a <= x && x <= b) })
+				}},
+				{call + " IN (" + at + ", " + bt + ")", func(fv int64, ok bool) any {
+					return cmp3(ok, fv, func(x int64) bool { return x == a || x == b })
+				}},
+				{call + " IN (" + at + ", NULL)", func(fv int64, ok bool) any {
+					if ok && fv == a {
+						return true
+					}
+					return nil
+				}},
+				{call + " IS NOT NULL", func(fv int64, ok bool) any { return ok }},
+			}
+			form := forms[r.IntN(len(forms))]
+			e, err := sarg.Parse(form.text)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", form.text, err)
+			}
+			var want []int
+			for row := range f.rows {
+				fv, ok := sfFuncValue(f.rows[row][id], year)
+				if form.eval(fv, ok) == true {
+					want = append(want, row)
+				}
+			}
+			out, msg := sdCheckRows(f, e, pg.readOpts(), want)
+			if msg != "" {
+				t.Fatalf("MISMATCH file seed %d: %s (as %s)\nfile: %s\n%s", f.seed, form.text, e, f.desc, msg)
+			}
+			tot.add(out)
+		}
+	}
+	t.Logf("YEAR and CAST(... AS DATE): %s", &tot)
+}
+
+// TestSargYearSkipsAsRange: YEAR(d) = 1995 skips the row groups that the
+// equivalent date range skips.
+func TestSargYearSkipsAsRange(t *testing.T) {
+	schema := orc.MustParseSchema("struct<rid:bigint,d:date,ts:timestamp>")
+	const n = 20000
+	b := orc.NewBatch(schema, n)
+	start := sarg.DateOf(1992, 1, 1).Int64()
+	for i := range n {
+		b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, int64(i))
+		day := start + int64(i)*2557/n // 1992..1998, sorted
+		dv := b.Cols[1].(*orc.LongVector)
+		dv.Values = append(dv.Values, day)
+		dv.Nulls.Nulls = append(dv.Nulls.Nulls, i%97 == 0)
+		tv := b.Cols[2].(*orc.TimestampVector)
+		tv.Seconds = append(tv.Seconds, day*86400+int64(i%86400))
+		tv.Nanos = append(tv.Nanos, 0)
+		tv.Nulls.Nulls = append(tv.Nulls.Nulls, false)
+	}
+	b.NumRows = n
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, schema, writer.WithRowIndexStride(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := sdOpen(t, buf.Bytes(), "dates 1992-1998")
+	for _, c := range []struct{ fn, rng string }{
+		{"YEAR(d) = 1995", "d BETWEEN DATE '1995-01-01' AND DATE '1995-12-31'"},
+		{"YEAR(ts) = 1995", "ts >= DATE '1995-01-01' AND ts < DATE '1996-01-01'"},
+		{"CAST(ts AS DATE) = DATE '1996-02-29'", "ts >= TIMESTAMP '1996-02-29 00:00:00' AND ts < TIMESTAMP '1996-03-01 00:00:00'"},
+		{"YEAR(d) >= 1997", "d >= DATE '1997-01-01'"},
+	} {
+		var skipped, rows [2]int
+		for i, where := range []string{c.fn, c.rng} {
+			out, msg := sdCheck(f, sarg.MustParse(where), sdRead{batch: 1024})
+			if msg != "" {
+				t.Fatalf("%s: %s", where, msg)
+			}
+			skipped[i], rows[i] = out.skipped, out.matched
+		}
+		if skipped != [2]int{skipped[1], skipped[1]} || rows[0] != rows[1] || skipped[0] == 0 {
+			t.Errorf("%s skips %d row groups (%d rows); %s skips %d (%d rows)", c.fn, skipped[0], rows[0], c.rng, skipped[1], rows[1])
+		}
+		t.Logf("%s: %d rows, %d of %d row groups skipped", c.fn, rows[0], skipped[0], f.nGroup)
 	}
 }
