@@ -28,6 +28,9 @@ func TestPredicateForms(t *testing.T) {
 		"id <= qty OR note LIKE '%1%'",
 		"qty <=> qty",
 		"id BETWEEN qty AND id",
+		"YEAR(dt) = 2024 AND qty < 5",
+		"CAST(dt AS DATE) = DATE '2024-02-01'",
+		"YEAR(dt) <> 2024",
 	} {
 		e := sarg.MustParse(where)
 		b := sarg.MustBind(e, full)
@@ -56,6 +59,10 @@ func TestPredicateForms(t *testing.T) {
 		got, st := scanRows(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
 		same(t, where, got, want)
 		t.Logf("%s: %d rows, %d files pruned by partition", where, len(got), st.FilesPrunedByPartition)
+		// The partition directories decide these alone (6 files, 2024-01..03).
+		if want, ok := map[string]int{"YEAR(dt) <> 2024": 6, "CAST(dt AS DATE) = DATE '2024-02-01'": 4}[where]; ok && st.FilesPrunedByPartition != want {
+			t.Errorf("%s: %d files pruned by partition, want %d", where, st.FilesPrunedByPartition, want)
+		}
 	}
 	// A partition column against a data column is refused, not guessed.
 	s, err := d.Scan(dataset.WithSearchArgument(sarg.MustParse("note < region")))
