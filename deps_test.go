@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"sarg":                        {"", "stats", "bloomfilter", "geo"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
-	"dataset":                     {"", "stats", "sarg", "reader", "writer"},
+	"dataset":                     {"", "stats", "sarg", "reader", "writer", "internal/structmap"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
