@@ -385,7 +385,7 @@ func (f *tableFormat) flush(dst []byte) ([]byte, int) {
 	}
 	rule := make([]string, len(names))
 	for c := range f.widths {
-		f.widths[c] = min(f.widths[c], tableMaxWidth)
+		f.widths[c] = min(max(f.widths[c], 1), tableMaxWidth)
 		rule[c] = strings.Repeat("-", f.widths[c])
 	}
 	dst = f.line(dst, names)

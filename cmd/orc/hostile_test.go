@@ -42,7 +42,7 @@ func TestCommandsOnHostileTails(t *testing.T) {
 	path := filepath.Join(tmp, "f.orc")
 	commands := [][]string{
 		{"meta", path}, {"meta", "--json", path}, {"cat", path}, {"scan", path, "--where", "id < 100"},
-		{"sizes", path}, {"count", path},
+		{"sizes", path}, {"count", path}, {"schema", "--json", path}, {"cat", "--format", "table", path},
 		{"meta", "--json", "--rowindex", "id,v,st.l", path}, {"check", path},
 		{"scan", "--explain", "--where", "id < 100 AND NOT (v = 'v3')", path},
 		{"merge", "--overwrite", filepath.Join(tmp, "m.orc"), path, path},

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/orcgo/orc"
 )
 
 // orc schema prints the type as --schema takes it, and with --json the
@@ -136,5 +139,25 @@ func TestOutputFormats(t *testing.T) {
 	lines := strings.Split(out, "\n")
 	if err != nil || len(lines) != 153 || lines[0] != " n  s" || lines[2] != " 0  short" || lines[122] != "120  xxxx…" {
 		t.Errorf("table of 150 rows: %v, %d lines\n%s", err, len(lines), strings.Join(lines[:min(len(lines), 4)], "\n"))
+	}
+}
+
+// A table whose first rows leave a column empty (an unnamed field, empty
+// strings) cuts a later value to one character rather than failing.
+func TestTableEmptyColumn(t *testing.T) {
+	s := &orc.Schema{Kind: orc.Struct, FieldNames: []string{""}, Children: []*orc.Schema{{Kind: orc.String}}}
+	s.Assign()
+	f := newFormatter(outputOptions{format: "table", zone: time.UTC}, s)
+	b := orc.NewBatch(s, 2)
+	b.Cols[0].(*orc.BytesVector).AppendString("")
+	b.NumRows = 1
+	out, _ := f.add(nil, b, 0)
+	out, _ = f.flush(out)
+	b.Reset()
+	b.Cols[0].(*orc.BytesVector).AppendString("wide")
+	b.NumRows = 1
+	out, n := f.add(out, b, 0)
+	if n != 1 || string(out) != "\n-\n\n…\n" {
+		t.Errorf("%q (%d rows)", out, n)
 	}
 }
