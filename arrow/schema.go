@@ -87,6 +87,9 @@ func arrowField(name, path string, s *orc.Schema) (arrow.Field, error) {
 	if s.Kind == orc.Char || s.Kind == orc.Varchar {
 		keys, vals = append(keys, MetadataORCType), append(vals, s.String())
 	}
+	if s.Kind.IsGeospatial() {
+		keys, vals = geoFieldMetadata(s)
+	}
 	for _, k := range sortedKeys(s.Attributes) {
 		keys, vals = append(keys, MetadataAttributePrefix+k), append(vals, s.Attributes[k])
 	}
@@ -132,7 +135,7 @@ func arrowType(path string, s *orc.Schema) (arrow.DataType, error) {
 		return arrow.PrimitiveTypes.Float64, nil
 	case orc.String, orc.Char, orc.Varchar:
 		return arrow.BinaryTypes.String, nil
-	case orc.Binary:
+	case orc.Binary, orc.Geometry, orc.Geography:
 		return arrow.BinaryTypes.Binary, nil
 	case orc.Date:
 		return arrow.FixedWidthTypes.Date32, nil
@@ -295,6 +298,9 @@ func orcKind(path string, f arrow.Field) (*orc.Schema, error) {
 		}
 		return prim(orc.String)
 	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.FixedSizeBinaryType:
+		if g := geoFromField(f); g != nil {
+			return g, nil
+		}
 		return prim(orc.Binary)
 	case *arrow.Date32Type, *arrow.Date64Type:
 		return prim(orc.Date)

@@ -197,7 +197,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 	case orc.Double:
 		dv := v.(*orc.DoubleVector)
 		return buildWide(c, mem, dv.Nulls.Nulls, dv.Values, sel, n), nil
-	case orc.String, orc.Char, orc.Varchar, orc.Binary:
+	case orc.String, orc.Char, orc.Varchar, orc.Binary, orc.Geometry, orc.Geography:
 		return c.buildBytes(mem, v.(*orc.BytesVector), sel, n)
 	case orc.Decimal:
 		dv := v.(*orc.DecimalVector)
