@@ -3,6 +3,8 @@ package sarg
 import (
 	"fmt"
 	"strings"
+
+	"github.com/orcgo/orc"
 )
 
 // format prints a bound tree. Leaves print as written; NOT over a leaf in
@@ -112,6 +114,11 @@ func (b *Bound) Explain(src Source) string {
 			fmt.Fprintf(&sb, "  %s\n", l.explainBox(src))
 		}
 	}
+	for i, l := range b.leaves {
+		if why := l.limit(); why != "" {
+			fmt.Fprintf(&sb, "leaf %d cannot prune: %s\n", i, why)
+		}
+	}
 	eff := b.EffectiveFor(func(i int) bool { return vals[i] != YesNoNull })
 	res := b.Combine(vals)
 	verdict := "read"
@@ -120,4 +127,25 @@ func (b *Bound) Explain(src Source) string {
 	}
 	fmt.Fprintf(&sb, "effective: %s\nresult: %s (%s)\n", eff, res, verdict)
 	return sb.String()
+}
+
+// limit returns why the leaf can never prune on its own (whatever the
+// statistics say it only filters exactly), or "" when it may prune.
+func (l *boundLeaf) limit() string {
+	binary := l.col.Kind == orc.Binary
+	switch {
+	case l.op == LeafIsNull:
+		return ""
+	case l.nanLit:
+		return "a NaN literal never prunes"
+	case l.like != nil && binary:
+		return "binary columns have no minimum and maximum, so only a pattern without wildcards prunes (through bloom filters)"
+	case l.like != nil && l.like.prefix == "":
+		return "the pattern starts with a wildcard, so it has no literal prefix to compare with the minimum and maximum"
+	case l.col2 != nil && binary:
+		return "binary columns have no minimum and maximum"
+	case binary && l.op != LeafEquals && l.op != LeafNullSafeEquals && l.op != LeafIn:
+		return "binary columns have no minimum and maximum, and bloom filters only answer equality"
+	}
+	return ""
 }

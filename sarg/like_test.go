@@ -361,3 +361,21 @@ func TestBindLike(t *testing.T) {
 		t.Errorf("c LIKE 'ab' on char bound to %s, want LIKE", b.leaves[0].op)
 	}
 }
+
+func TestExplainSaysWhyLeavesCannotPrune(t *testing.T) {
+	b := MustBind(MustParse("s LIKE '%x' AND b LIKE 'a%' AND s LIKE 'a%' AND b < X'01' AND f = DOUBLE 'NaN'"), testSchema)
+	text := b.Explain(MapSource{})
+	for _, want := range []string{
+		"leaf 0 cannot prune: the pattern starts with a wildcard",
+		"leaf 1 cannot prune: binary columns have no minimum and maximum, so only a pattern without wildcards",
+		"leaf 3 cannot prune: binary columns have no minimum and maximum, and bloom filters",
+		"leaf 4 cannot prune: a NaN literal",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Explain lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "leaf 2 cannot") {
+		t.Errorf("Explain says a prefix LIKE cannot prune:\n%s", text)
+	}
+}

@@ -665,7 +665,7 @@ func (p *parser) parseCall() (Expr, error) {
 	case name.is("YEAR"), name.is("CAST"):
 		return p.parseBucketCall()
 	case !name.is("STARTS_WITH"):
-		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR and CAST(... AS DATE) are allowed here)", name.describe())
+		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR, CAST(... AS DATE), ST_INTERSECTS_BOX and ST_WITHIN_BOX are allowed here)", name.describe())
 	}
 	if err := p.advance(); err != nil { // the name
 		return Expr{}, err
