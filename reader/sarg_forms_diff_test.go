@@ -634,3 +634,25 @@ func TestSargYearSkipsAsRange(t *testing.T) {
 		t.Logf("%s: %d rows, %d of %d row groups skipped", c.fn, rows[0], skipped[0], f.nGroup)
 	}
 }
+
+// FuzzSargForms explores (file seed, predicate index) pairs of the new
+// forms, as FuzzSargPushdown does for the others:
+// go test ./reader -fuzz FuzzSargForms.
+func FuzzSargForms(f *testing.F) {
+	f.Add(uint64(1), uint64(0), uint8(0))
+	f.Add(uint64(2), uint64(5), uint8(1))
+	f.Fuzz(func(t *testing.T, file, pred uint64, form uint8) {
+		fl := sdBuild(t, file%1e12)
+		fm := sfForms[int(form)%len(sfForms)]
+		e, o, ok, err := sfCase(fl, fm, pred%1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return
+		}
+		if _, msg := sdCheck(fl, e, o); msg != "" {
+			t.Fatalf("MISMATCH %s: file seed %d pred %d\npredicate: %s\n%s", fm.name, fl.seed, pred%1000, e, msg)
+		}
+	})
+}
