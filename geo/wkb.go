@@ -29,7 +29,8 @@
 // coordinate reached is empty (+Inf, -Inf). This is the box Apache ORC C++
 // writes into column statistics, and for geometry (planar edges) it contains
 // the whole shape. For geography, whose edges follow the ellipsoid, a box
-// over the vertices can miss part of an edge; see Box.
+// over the vertices can miss part of an edge, which is why Apache ORC writes
+// no box for geography columns.
 package geo
 
 import (
