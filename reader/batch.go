@@ -73,13 +73,11 @@ type executor struct {
 	selected []bool // per file column id
 	root     columnReader
 	schema   *orc.Schema // projected schema of the batches
-	dec      format.Decompressor
-	io       *ioSched // every read of the scan (shared by parallel workers)
+	io       *ioSched    // every read of the scan (shared by parallel workers)
 
-	pred     predicate
-	cols     *colGroups // WithColumnParallelism, or nil
-	explain  *strings.Builder
-	indexBuf []byte // decompressed index streams, reused
+	pred    predicate
+	cols    *colGroups // WithColumnParallelism, or nil
+	explain *strings.Builder
 
 	cur  cursor
 	part *part // a parallel worker's share of the current stripe
@@ -89,10 +87,15 @@ type executor struct {
 	mem   *budget
 	buf   buffers
 	stats ScanStats
-	done  bool
-	err   error
-	// stopped is set by interrupt, from any goroutine: next checks it
-	// between batches.
+	end   scanEnd
+}
+
+// scanEnd is how an executor's scan ends: done when no rows remain, the
+// error it stopped on, and stopped, set by interrupt from any goroutine,
+// which next checks between batches.
+type scanEnd struct {
+	done    bool
+	err     error
 	stopped atomic.Bool
 }
 
@@ -110,11 +113,14 @@ type predicate struct {
 // by slot for row indexes, decompression blocks and batch vectors (stream
 // pieces are taken from the budget directly), the scratch of coalesced
 // first reads (fetch.go), and the stream buffers it let go of, for the
-// next pieces.
+// next pieces; with them the decompressor its streams share and the
+// decompressed index streams, both reused from stripe to stripe.
 type buffers struct {
 	held    held
 	scratch []byte
 	bufs    bufList
+	dec     format.Decompressor // for index streams and the streams' blocks
+	index   []byte              // decompressed index streams
 }
 
 // cursor is where an executor is in its scan: the stripe it reads, that
@@ -215,7 +221,7 @@ func (r *Reader) newScan(cfg scanConfig) (scanner, *orc.Schema, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.parallel > 1 && !cfg.explain && !br.done && len(r.tail.Footer.GetStripes()) > 0 {
+	if cfg.parallel > 1 && !cfg.explain && !br.end.done && len(r.tail.Footer.GetStripes()) > 0 {
 		p, err := r.newParallel(br)
 		if err != nil {
 			return nil, nil, err
@@ -273,7 +279,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 	proj.Assign()
 	br.selected, br.root, br.schema = sel, root, proj
 	if r.tail.Compression != orc.CompressionNone {
-		if br.dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
+		if br.buf.dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
 			return nil, err
 		}
 	}
@@ -293,7 +299,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		}
 		if !tv.IsNeeded() {
 			br.stats.FilesSkipped = 1
-			br.done = true
+			br.end.done = true
 		}
 	}
 	return br, nil
@@ -426,35 +432,35 @@ func (br *executor) explainText() string {
 // interrupt stops the scan from any goroutine: next returns at its next
 // batch, and reads waiting on the scheduler return at once.
 func (br *executor) interrupt() {
-	br.stopped.Store(true)
+	br.end.stopped.Store(true)
 	br.io.close()
 }
 
 // release gives back what the scan holds; the scan is over.
 func (br *executor) release() {
-	br.done = true
+	br.end.done = true
 	br.releaseBytes()
 }
 
 // next fills b with the next rows (BatchReader.Next), for a serial scan
 // or a parallel worker.
 func (br *executor) next(b *orc.Batch) error {
-	if br.err != nil {
-		return br.err
+	if br.end.err != nil {
+		return br.end.err
 	}
 	for {
-		if br.stopped.Load() {
+		if br.end.stopped.Load() {
 			return io.EOF
 		}
 		if br.cur.remaining == 0 {
 			if err := br.ctxErr(); err != nil { // before a run's reads
-				br.err = err
+				br.end.err = err
 				return err
 			}
 		}
 		if err := br.ensureRows(); err != nil {
 			if err != io.EOF {
-				br.err = err
+				br.end.err = err
 			}
 			return err
 		}
@@ -465,7 +471,7 @@ func (br *executor) next(b *orc.Batch) error {
 		b.Reset()
 		kept, err := br.decode(b, int(n))
 		if err != nil {
-			br.err = err
+			br.end.err = err
 			return err
 		}
 		br.cur.remaining -= n
@@ -481,7 +487,7 @@ func (br *executor) next(b *orc.Batch) error {
 // ensureRows makes br.remaining positive, starting runs and stripes.
 func (br *executor) ensureRows() error {
 	for br.cur.remaining == 0 {
-		if br.done {
+		if br.end.done {
 			return io.EOF
 		}
 		if br.cur.plan != nil && br.cur.run < len(br.cur.plan.runs) {
@@ -502,7 +508,7 @@ func (br *executor) ensureRows() error {
 			return io.EOF // a parallel worker's stripe is finished
 		}
 		if br.cur.stripe >= len(br.r.tail.Footer.GetStripes()) {
-			br.done = true
+			br.end.done = true
 			br.io.release(-1)
 			return io.EOF
 		}
@@ -930,7 +936,7 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 	if r.tail.Compression != orc.CompressionNone {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
-	br.cur.ctx = stripeCtx{r: r, meta: meta, dec: br.dec, zone: zone, fetches: br.cur.sio.byKey,
+	br.cur.ctx = stripeCtx{r: r, meta: meta, dec: br.buf.dec, zone: zone, fetches: br.cur.sio.byKey,
 		maxValues: 1024*stripeBytes + 1<<16, maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
 	if meta.info.NumRows > br.cur.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",

@@ -38,7 +38,7 @@ func (br *executor) setupColumns() error {
 	n := min(br.cfg.colPar, len(sr.fields))
 	cg := &colGroups{n: n, decs: make([]format.Decompressor, n), ctxs: make([]stripeCtx, n),
 		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields))}
-	cg.decs[0] = br.dec
+	cg.decs[0] = br.buf.dec
 	if br.r.tail.Compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
 			d, err := format.NewDecompressor(br.r.tail.Compression)

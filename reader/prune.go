@@ -287,15 +287,15 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 		data := buf.slice(w.loc)
 		if r.tail.Compression != orc.CompressionNone {
 			in := format.NewInStream(format.StreamInfo{Name: w.key.kind.String(), FileOffset: w.loc.offset,
-				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.dec)
+				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.buf.dec)
 			var err error
 			limit := (w.loc.length/3 + 1) * int64(r.tail.BlockSize)
 			// The messages decoded below copy what they keep, so one
 			// buffer serves every index stream of the scan.
-			if br.indexBuf, err = format.AppendAll(br.indexBuf[:0], in, limit); err != nil {
+			if br.buf.index, err = format.AppendAll(br.buf.index[:0], in, limit); err != nil {
 				return err
 			}
-			data = br.indexBuf
+			data = br.buf.index
 		}
 		loc := func(err error) error {
 			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
