@@ -53,10 +53,18 @@ type ScanStats struct {
 // String formats the statistics on a few lines.
 func (s ScanStats) String() string {
 	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped (%d by statistics), %d read\n"+
-		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %d calls, %d bytes (%d of index); %d ahead, at most %d in flight, %d bytes unused; tail: %d calls, %d bytes\nrows: %d decoded, %d returned",
+		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %s, %d bytes (%d of index); %d ahead, at most %d in flight, %d bytes unused; tail: %s, %d bytes\nrows: %d decoded, %d returned",
 		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesPruned, s.StripesRead,
-		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, s.ReadCalls, s.BytesRead, s.IndexBytesRead,
-		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.TailReads, s.TailBytes, s.RowsDecoded, s.RowsReturned)
+		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, calls(s.ReadCalls), s.BytesRead, s.IndexBytesRead,
+		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, calls(s.TailReads), s.TailBytes, s.RowsDecoded, s.RowsReturned)
+}
+
+// calls says "1 call" or "n calls".
+func calls(n int) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
 }
 
 // executor decodes the rows of a file, batch by batch, into reusable

@@ -75,3 +75,14 @@ func TestOpenFile(t *testing.T) {
 		t.Errorf("Calendar(7) = %q", got)
 	}
 }
+
+func TestScanStatsStringCounts(t *testing.T) {
+	s := reader.ScanStats{ReadCalls: 1, TailReads: 1}.String()
+	if !strings.Contains(s, "reads: 1 call,") || !strings.Contains(s, "tail: 1 call,") {
+		t.Fatalf("one call: %s", s)
+	}
+	s = reader.ScanStats{ReadCalls: 2}.String()
+	if !strings.Contains(s, "reads: 2 calls,") || !strings.Contains(s, "tail: 0 calls,") {
+		t.Fatalf("several calls: %s", s)
+	}
+}

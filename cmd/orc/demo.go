@@ -491,8 +491,8 @@ func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
 			st.StripesSkipped, len(r.Stripes()), st.StripesPruned, st.StripesSkipped-st.StripesPruned)
 		fmt.Fprintf(w, "  row groups      %d of %d skipped (%d of them by bloom filters after min/max kept them)\n",
 			allGroups-read, allGroups, st.GroupsSkippedByBloom)
-		fmt.Fprintf(w, "  read            %s in %d calls (%.3f%% of the file; index %s)\n", formatBytes(st.BytesRead),
-			st.ReadCalls, 100*float64(st.BytesRead)/float64(size), formatBytes(st.IndexBytesRead))
+		fmt.Fprintf(w, "  read            %s in %d calls (%s of the file; index %s)\n", formatBytes(st.BytesRead),
+			st.ReadCalls, percent(st.BytesRead, size), formatBytes(st.IndexBytesRead))
 		fmt.Fprintf(w, "  time            %.3f ms\n", float64(d.Microseconds())/1000)
 		return nil
 	}
@@ -529,4 +529,17 @@ func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
 		}
 		return nil
 	}, hi-lo+1)
+}
+
+// percent formats part/whole with the digits that matter: "59.5%", "3.49%",
+// "0.352%".
+func percent(part, whole int64) string {
+	p := 100 * float64(part) / float64(max(whole, 1))
+	switch {
+	case p >= 10:
+		return fmt.Sprintf("%.1f%%", p)
+	case p >= 1:
+		return fmt.Sprintf("%.2f%%", p)
+	}
+	return fmt.Sprintf("%.3f%%", p)
 }
