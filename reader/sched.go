@@ -80,9 +80,10 @@ type schedConfig struct {
 // ioSched schedules one scan's reads (see the file comment). Its methods
 // are safe for concurrent use by the scan's goroutines.
 type ioSched struct {
-	r   io.ReaderAt
-	cfg schedConfig
-	ctx context.Context
+	r      io.ReaderAt
+	cfg    schedConfig
+	ctx    context.Context
+	cancel context.CancelFunc // ends reads in flight (underContext)
 
 	mu      sync.Mutex
 	blocks  []*ioBlock // scheduled and not given back, by offset
@@ -134,7 +135,8 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 	if cfg.maxRequest < 4<<10 {
 		cfg.maxRequest = 4 << 10
 	}
-	return &ioSched{r: r, cfg: cfg, ctx: ctx, slow: cfg.always, streak: cfg.slowReads, stop: make(chan struct{})}
+	r, cancel := underContext(r, ctx)
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, slow: cfg.always, streak: cfg.slowReads, stop: make(chan struct{})}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that one stream
@@ -678,6 +680,7 @@ func (s *ioSched) close() {
 		s.closed = true
 		s.queue = nil
 		close(s.stop)
+		s.cancel()
 	}
 	s.mu.Unlock()
 }
