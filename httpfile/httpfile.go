@@ -17,13 +17,32 @@
 //
 // Every other ReadAt is one GET with a Range header (the reader's coalesced
 // reads keep them few: a read per run of row groups), retried on transient
-// failures (connection errors, a body cut short, 408, 429 and 5xx statuses)
-// from where the last attempt stopped. The file's validator (ETag, else
+// failures (connection errors, a body cut short, 408, 429 and 5xx statuses,
+// a request that stalled or ran over its timeout) from where the last
+// attempt stopped. The file's validator (ETag, else
 // Last-Modified) is sent with every range request after Open, so a file
 // replaced during a scan is an error rather than a mix of two versions; the
 // bytes kept by Open belong to the version Open saw. A server that ignores
 // Range and sends the whole body is tolerated for files up to
 // WithMaxWholeBody: the body is read once and kept.
+//
+// Deadlines: a request that receives nothing (less than 4 KiB) for the
+// stall timeout, 30 s by default (WithStallTimeout), is abandoned and
+// retried, as is one that runs over WithRequestTimeout (none by default);
+// a call that still fails returns a *RequestError naming the URL and the
+// range, which wraps ErrTimeout. ReadAtContext reads under a context of
+// the caller's (a scan's: reader.WithContext passes it), and every request
+// also ends when the context given to Open is done.
+//
+// Answers are checked against what was asked: a Content-Range starting
+// elsewhere, a total that is not the file's size (the file changed), a
+// Content-Length that disagrees with the Content-Range, or a 200 whose
+// length is not the file's are errors, not retried; a range shorter than
+// asked (or a body cut short) is retried from where it stopped; no more
+// bytes are read than were asked for, so a body that never ends costs
+// nothing but the request. Redirects are followed (at most 10, a loop is
+// an error), and a redirect to another host gets none of the headers of
+// WithHeader (credentials), unless WithRedirectHeaders allows it.
 //
 // Object stores: S3, GCS and Azure accept ranged GETs on presigned or public
 // URLs, so httpfile reads them directly (Azure Blob documents no suffix
@@ -47,7 +66,9 @@ import (
 // Option configures Open.
 type Option func(*File) error
 
-// WithClient sets the HTTP client. Default http.DefaultClient.
+// WithClient sets the HTTP client. Default http.DefaultClient. The File
+// uses a copy of it whose CheckRedirect applies the File's rules on
+// redirects first (see WithRedirectHeaders), then c's own.
 func WithClient(c *http.Client) Option {
 	return func(f *File) error {
 		if c == nil {
@@ -82,9 +103,51 @@ func WithBackoff(d time.Duration) Option {
 }
 
 // WithHeader adds a header to every request (an Authorization token, say).
+// A redirect to another host does not get it, unless WithRedirectHeaders
+// allows it.
 func WithHeader(key, value string) Option {
 	return func(f *File) error {
 		f.header.Add(key, value)
+		return nil
+	}
+}
+
+// WithRedirectHeaders(true) sends the headers of WithHeader on redirects
+// to other hosts too (a presigning service that redirects to a bucket
+// asking for the same token, say). Default false: once a redirect leaves
+// the URL's scheme, host and port, none of them is sent.
+func WithRedirectHeaders(allow bool) Option {
+	return func(f *File) error {
+		f.redirectHeaders = allow
+		return nil
+	}
+}
+
+// WithStallTimeout sets how long a request may receive less than 4 KiB
+// (waiting for the connection, the answer's headers or its body) before it
+// is abandoned and retried. Default DefaultStallTimeout (30 s); 0 turns it
+// off; otherwise at least 1ms.
+func WithStallTimeout(d time.Duration) Option {
+	return func(f *File) error {
+		if d < 0 || (d > 0 && d < time.Millisecond) {
+			return fmt.Errorf("httpfile: WithStallTimeout(%v): must be 0 (off) or at least 1ms", d)
+		}
+		f.stall = d
+		return nil
+	}
+}
+
+// WithRequestTimeout bounds each request, from sending it to the last
+// byte of its answer; one that runs over is abandoned and retried. A
+// request reads at most 4 MiB for a scan (reader.WithMaxReadSize), or
+// the whole file from a server ignoring Range. Default 0: no bound but the
+// stall timeout; otherwise at least 1ms.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(f *File) error {
+		if d < 0 || (d > 0 && d < time.Millisecond) {
+			return fmt.Errorf("httpfile: WithRequestTimeout(%v): must be 0 (none) or at least 1ms", d)
+		}
+		f.reqTimeout = d
 		return nil
 	}
 }
@@ -132,14 +195,17 @@ func WithTailPrefetch(n int64) Option {
 
 // File is a file read over HTTP. Its methods are safe for concurrent use.
 type File struct {
-	ctx      context.Context
-	url      string
-	client   *http.Client
-	header   http.Header
-	retries  int
-	backoff  time.Duration
-	maxWhole int64
-	prefetch int64 // WithTailPrefetch
+	ctx             context.Context
+	url             string
+	client          *http.Client
+	header          http.Header
+	retries         int
+	backoff         time.Duration
+	maxWhole        int64
+	prefetch        int64         // WithTailPrefetch
+	stall           time.Duration // WithStallTimeout
+	reqTimeout      time.Duration // WithRequestTimeout
+	redirectHeaders bool          // WithRedirectHeaders
 
 	size      int64
 	validator string // ETag or Last-Modified, "" when the server gives neither
@@ -168,17 +234,22 @@ type File struct {
 // larger than the prefetch (and WithMaxWholeBody), else closed unread. A
 // Content-Range that is malformed or does not describe the file's last bytes
 // is an error naming the URL. With WithTailPrefetch(0), Open sends the HEAD
-// directly.
+// directly. Errors are *RequestError values.
 //
-// ctx bounds every request of the File.
+// ctx bounds every request of the File, Open's and those of later reads.
 func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
+	if ctx == nil {
+		return nil, errors.New("httpfile: Open with a nil context")
+	}
 	f := &File{ctx: ctx, url: url, client: http.DefaultClient, header: http.Header{}, retries: 4,
-		backoff: 100 * time.Millisecond, maxWhole: 64 << 20, prefetch: DefaultTailPrefetch, size: -1}
+		backoff: 100 * time.Millisecond, maxWhole: 64 << 20, prefetch: DefaultTailPrefetch, size: -1,
+		stall: DefaultStallTimeout}
 	for _, o := range opts {
 		if err := o(f); err != nil {
 			return nil, err
 		}
 	}
+	f.client = f.redirectClient(f.client)
 	if f.prefetch > 0 {
 		done, err := f.openTail()
 		if err != nil {
@@ -202,17 +273,18 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 // head learns the file's size and validator with a HEAD request; the size
 // stays -1 when the answer has no Content-Length.
 func (f *File) head() error {
-	return f.retry(func() (bool, error) {
-		resp, err := f.do(http.MethodHead, "")
+	return f.retry(f.ctx, &request{method: http.MethodHead}, func() (bool, error) {
+		resp, done, err := f.send(f.ctx, http.MethodHead, "")
 		if err != nil {
-			return true, err
+			return !isRedirectError(err), err
 		}
 		resp.Body.Close()
+		done()
 		if retryable(resp.StatusCode) {
-			return true, statusError(resp, f.url)
+			return true, statusError(resp)
 		}
 		if resp.StatusCode != http.StatusOK {
-			return false, statusError(resp, f.url)
+			return false, statusError(resp)
 		}
 		f.setValidator(resp)
 		f.size = resp.ContentLength
@@ -222,26 +294,28 @@ func (f *File) head() error {
 
 // probeSize learns the size from a one-byte range's Content-Range.
 func (f *File) probeSize() error {
-	return f.retry(func() (bool, error) {
-		resp, err := f.do(http.MethodGet, "bytes=0-0")
+	const rng = "bytes=0-0"
+	return f.retry(f.ctx, &request{method: http.MethodGet, rng: rng}, func() (bool, error) {
+		resp, done, err := f.send(f.ctx, http.MethodGet, rng)
 		if err != nil {
-			return true, err
+			return !isRedirectError(err), err
 		}
+		defer done()
 		defer resp.Body.Close()
 		switch {
 		case retryable(resp.StatusCode):
-			return true, statusError(resp, f.url)
+			return true, statusError(resp)
 		case resp.StatusCode == http.StatusPartialContent:
 			_, _, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 			if err != nil || total < 0 {
-				return false, fmt.Errorf("httpfile: %s: no size in Content-Range %q", f.url, resp.Header.Get("Content-Range"))
+				return false, fmt.Errorf("no size in Content-Range %q", resp.Header.Get("Content-Range"))
 			}
 			f.size = total
 			return false, nil
 		case resp.StatusCode == http.StatusOK:
-			return false, f.keepWhole(resp)
+			return f.keepWhole(resp)
 		}
-		return false, statusError(resp, f.url)
+		return false, statusError(resp)
 	})
 }
 
@@ -274,34 +348,24 @@ func (f *File) Close() error {
 	return nil
 }
 
-// do sends one request.
-func (f *File) do(method, rng string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(f.ctx, method, f.url, nil)
-	if err != nil {
-		return nil, err
-	}
-	for k, vs := range f.header {
-		req.Header[k] = vs
-	}
-	if rng != "" {
-		req.Header.Set("Range", rng)
-		if f.validator != "" {
-			// If-Range: a changed file answers 200 with the new body,
-			// which ReadAt then refuses.
-			req.Header.Set("If-Range", f.validator)
-		}
-	}
-	f.requests.Add(1)
-	return f.client.Do(req)
+// ReadAt reads len(p) bytes at off, under the context given to Open (see
+// ReadAtContext).
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	return f.ReadAtContext(f.ctx, p, off)
 }
 
-// ReadAt reads len(p) bytes at off. A read that falls entirely inside the
-// tail kept by Open (or a whole body kept from a server ignoring Range) is
-// copied from memory; any other read is one range request (retried), even
-// when part of it is in memory.
-func (f *File) ReadAt(p []byte, off int64) (int, error) {
+// ReadAtContext reads len(p) bytes at off. A read that falls entirely
+// inside the tail kept by Open (or a whole body kept from a server ignoring
+// Range) is copied from memory; any other read is one range request
+// (retried), even when part of it is in memory. The request ends, and
+// ReadAtContext returns, as soon as ctx or the context given to Open is
+// done; the error wraps the context's.
+func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("httpfile: ReadAt at negative offset %d", off)
+	}
+	if ctx == nil {
+		return 0, errors.New("httpfile: ReadAtContext with a nil context")
 	}
 	if off >= f.size {
 		return 0, io.EOF
@@ -323,21 +387,22 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 		n := copy(want, tail[off-f.tailOff:])
 		return n, eofIfShort(n, len(p))
 	}
+	if err := f.ctxErr(ctx); err != nil {
+		return 0, &RequestError{URL: f.url, Method: http.MethodGet, Range: fmt.Sprintf("bytes=%d-%d", off, off+int64(len(want))-1), Err: err}
+	}
 	got := 0
-	err := f.retry(func() (bool, error) {
-		for got < len(want) {
-			start := off + int64(got)
-			resp, err := f.do(http.MethodGet, fmt.Sprintf("bytes=%d-%d", start, off+int64(len(want))-1))
-			if err != nil {
-				return true, err
-			}
-			retry, err := f.body(resp, want, &got, start)
-			resp.Body.Close()
-			if err != nil {
-				return retry, err
-			}
+	req := &request{method: http.MethodGet}
+	err := f.retry(ctx, req, func() (bool, error) {
+		// Each attempt asks for the rest of the range.
+		start := off + int64(got)
+		req.rng = fmt.Sprintf("bytes=%d-%d", start, off+int64(len(want))-1)
+		resp, done, err := f.send(ctx, http.MethodGet, req.rng)
+		if err != nil {
+			return !isRedirectError(err), err
 		}
-		return false, nil
+		defer done()
+		defer resp.Body.Close()
+		return f.body(resp, want, &got, start)
 	})
 	if err != nil {
 		return got, err
@@ -345,103 +410,120 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	return got, eofIfShort(got, len(p))
 }
 
-// body reads a range response into want[*got:].
+// body reads the answer to a range request for want[*got:], which starts
+// at start, into it. A range shorter than asked is read and reported as a
+// transient error, so that the next attempt asks for the rest; a longer
+// one is read as far as wanted.
 func (f *File) body(resp *http.Response, want []byte, got *int, start int64) (retry bool, err error) {
 	switch {
 	case retryable(resp.StatusCode):
-		return true, statusError(resp, f.url)
+		return true, statusError(resp)
 	case resp.StatusCode == http.StatusOK:
 		// The server ignored Range (or If-Range found the file changed).
 		if f.validator != "" {
 			nf := &File{validator: f.validator, etag: f.etag}
 			nf.setValidator(resp)
 			if nf.validator != f.validator {
-				return false, fmt.Errorf("httpfile: %s changed while being read (validator %s, now %s)", f.url, f.validator, nf.validator)
+				return false, fmt.Errorf("the file changed while being read (validator %s, now %s)", f.validator, nf.validator)
 			}
 		}
-		if err := f.keepWhole(resp); err != nil {
-			return false, err
+		if resp.ContentLength >= 0 && resp.ContentLength != f.size {
+			return false, fmt.Errorf("the file changed while being read: it had %d bytes, a 200 answer has %d", f.size, resp.ContentLength)
+		}
+		if retry, err := f.keepWhole(resp); err != nil {
+			return retry, err
 		}
 		*got += copy(want[*got:], f.whole[start:])
 		return false, nil
 	case resp.StatusCode != http.StatusPartialContent:
-		return false, statusError(resp, f.url)
+		return false, statusError(resp)
 	}
-	first, _, _, err := parseContentRange(resp.Header.Get("Content-Range"))
+	h := resp.Header.Get("Content-Range")
+	first, last, total, err := parseContentRange(h)
 	if err == nil && first < 0 { // "bytes */total" names no bytes
-		err = fmt.Errorf("bad Content-Range %q", resp.Header.Get("Content-Range"))
+		err = fmt.Errorf("bad Content-Range %q", h)
 	}
 	if err != nil {
-		return false, fmt.Errorf("httpfile: %s: %w", f.url, err)
+		return false, err
+	}
+	if total >= 0 && total != f.size {
+		return false, fmt.Errorf("the file changed while being read: it had %d bytes, Content-Range %q says %d", f.size, h, total)
 	}
 	if first != start {
-		return false, fmt.Errorf("httpfile: %s: asked for bytes from %d, the server sent from %d", f.url, start, first)
+		return false, fmt.Errorf("asked for bytes from %d, the server sent from %d (Content-Range %q)", start, first, h)
 	}
-	n, err := io.ReadFull(resp.Body, want[*got:])
+	if n := last - first + 1; resp.ContentLength >= 0 && resp.ContentLength != n {
+		return false, fmt.Errorf("Content-Length %d but Content-Range %q (%d bytes)", resp.ContentLength, h, n)
+	}
+	dst := want[*got:]
+	short := false
+	if n := last - first + 1; n < int64(len(dst)) {
+		dst, short = dst[:n], true
+	}
+	n, err := io.ReadFull(resp.Body, dst)
 	*got += n
 	if err != nil {
-		return true, fmt.Errorf("httpfile: %s: body cut short at byte %d: %w", f.url, start+int64(n), err)
+		if errors.Is(err, ErrTimeout) {
+			return true, fmt.Errorf("%w, at byte %d", err, start+int64(n))
+		}
+		return true, fmt.Errorf("body cut short at byte %d: %w", start+int64(n), err)
+	}
+	if short {
+		return true, fmt.Errorf("the server sent bytes %d-%d, fewer than asked (Content-Range %q)", first, last, h)
 	}
 	return false, nil
 }
 
-// keepWhole reads and keeps a whole body, for a server ignoring Range.
-func (f *File) keepWhole(resp *http.Response) error {
+// keepWhole reads and keeps a whole body, for a server ignoring Range. It
+// reads no more than the file's size (when known) and WithMaxWholeBody,
+// plus a byte to tell a longer body.
+func (f *File) keepWhole(resp *http.Response) (retry bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.whole != nil {
-		return nil
+		return false, nil
 	}
-	if f.size < 0 {
-		f.size = resp.ContentLength
+	size := f.size
+	if size < 0 {
+		size = resp.ContentLength
 	}
-	if f.size > f.maxWhole || (f.size < 0 && f.maxWhole == 0) {
-		return fmt.Errorf("httpfile: %s: the server ignores Range requests and the file (%d bytes) is larger than WithMaxWholeBody (%d)", f.url, f.size, f.maxWhole)
+	if size > f.maxWhole || (size < 0 && f.maxWhole == 0) {
+		return false, fmt.Errorf("the server ignores Range requests and the file (%d bytes) is larger than WithMaxWholeBody (%d)", size, f.maxWhole)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxWhole+1))
-	if err != nil {
-		return fmt.Errorf("httpfile: %s: reading the whole body: %w", f.url, err)
-	}
-	if int64(len(body)) > f.maxWhole {
-		return fmt.Errorf("httpfile: %s: the server ignores Range requests and the file is larger than WithMaxWholeBody (%d)", f.url, f.maxWhole)
-	}
-	if f.size >= 0 && int64(len(body)) != f.size {
-		return fmt.Errorf("httpfile: %s: the whole body has %d bytes, the file %d", f.url, len(body), f.size)
+	var body []byte
+	if size >= 0 {
+		body = make([]byte, size)
+		if n, err := io.ReadFull(resp.Body, body); err != nil {
+			return true, fmt.Errorf("reading the whole body: cut short at byte %d of %d: %w", n, size, err)
+		}
+		if n, _ := io.ReadFull(resp.Body, make([]byte, 1)); n > 0 {
+			return false, fmt.Errorf("the whole body is longer than the file's %d bytes", size)
+		}
+	} else {
+		if body, err = io.ReadAll(io.LimitReader(resp.Body, f.maxWhole+1)); err != nil {
+			return true, fmt.Errorf("reading the whole body: %w", err)
+		}
+		if int64(len(body)) > f.maxWhole {
+			return false, fmt.Errorf("the server ignores Range requests and the file is larger than WithMaxWholeBody (%d)", f.maxWhole)
+		}
 	}
 	f.size = int64(len(body))
 	f.whole = body
-	return nil
-}
-
-// retry runs fn until it succeeds, fails for good, or the retries run out.
-func (f *File) retry(fn func() (retry bool, err error)) error {
-	wait := f.backoff
-	for attempt := 0; ; attempt++ {
-		again, err := fn()
-		if err == nil {
-			return nil
-		}
-		if !again || attempt >= f.retries || f.ctx.Err() != nil {
-			if attempt > 0 {
-				return fmt.Errorf("%w (after %d attempts)", err, attempt+1)
-			}
-			return err
-		}
-		select {
-		case <-time.After(wait):
-		case <-f.ctx.Done():
-			return f.ctx.Err()
-		}
-		wait *= 2
-	}
+	return false, nil
 }
 
 func retryable(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
 }
 
-func statusError(resp *http.Response, url string) error {
-	return fmt.Errorf("httpfile: %s: %s", url, resp.Status)
+// isRedirectError reports whether the client refused a redirect (not
+// transient).
+func isRedirectError(err error) bool {
+	return errors.Is(err, errRedirect)
+}
+
+func statusError(resp *http.Response) error {
+	return fmt.Errorf("the server answered %s", resp.Status)
 }
 
 func eofIfShort(n, want int) error {

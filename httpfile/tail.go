@@ -16,11 +16,12 @@ import (
 // retry starts afresh (a suffix range needs no validator to stay consistent).
 func (f *File) openTail() (done bool, err error) {
 	rng := "bytes=-" + strconv.FormatInt(f.prefetch, 10)
-	err = f.retry(func() (bool, error) {
-		resp, err := f.do(http.MethodGet, rng)
+	err = f.retry(f.ctx, &request{method: http.MethodGet, rng: rng}, func() (bool, error) {
+		resp, end, err := f.send(f.ctx, http.MethodGet, rng)
 		if err != nil {
-			return true, err
+			return !isRedirectError(err), err
 		}
+		defer end()
 		defer resp.Body.Close()
 		switch code := resp.StatusCode; {
 		case code == http.StatusNotImplemented:
@@ -28,10 +29,10 @@ func (f *File) openTail() (done bool, err error) {
 			// implement suffix ranges (or Range at all).
 			return false, nil
 		case retryable(code):
-			return true, statusError(resp, f.url)
+			return true, statusError(resp)
 		case code == http.StatusPartialContent:
 			var retry bool
-			done, retry, err = f.keepTail(resp, rng)
+			done, retry, err = f.keepTail(resp)
 			return retry, err
 		case code == http.StatusOK:
 			var retry bool
@@ -49,7 +50,7 @@ func (f *File) openTail() (done bool, err error) {
 		case code == http.StatusUnauthorized || code == http.StatusForbidden ||
 			code == http.StatusNotFound || code == http.StatusGone:
 			// A HEAD would be refused the same way.
-			return false, statusError(resp, f.url)
+			return false, statusError(resp)
 		}
 		// 400, 501 and the like: the server does not take suffix ranges.
 		return false, nil
@@ -57,16 +58,16 @@ func (f *File) openTail() (done bool, err error) {
 	return done, err
 }
 
-// keepTail keeps the body of a 206 answer to the suffix range rng, after
+// keepTail keeps the body of a 206 answer to the suffix range, after
 // checking that its Content-Range describes the file's last bytes, no more
 // than were asked for, and that the body has exactly those bytes.
-func (f *File) keepTail(resp *http.Response, rng string) (done, retry bool, err error) {
+func (f *File) keepTail(resp *http.Response) (done, retry bool, err error) {
 	h := resp.Header.Get("Content-Range")
 	if _, tot, ok := strings.Cut(h, "/"); ok && tot == "0" {
 		// An empty file; Go's http.ServeContent answers a suffix range on
 		// one with a 206 and "bytes 0--1/0".
 		if n, _ := io.ReadFull(resp.Body, make([]byte, 1)); n > 0 {
-			return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s has Content-Range %q (an empty file) but a body", f.url, rng, h)
+			return false, false, fmt.Errorf("Content-Range %q (an empty file) but a body", h)
 		}
 		f.setValidator(resp)
 		f.size = 0
@@ -74,10 +75,10 @@ func (f *File) keepTail(resp *http.Response, rng string) (done, retry bool, err 
 	}
 	first, last, total, err := parseContentRange(h)
 	if err != nil {
-		return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s: %w", f.url, rng, err)
+		return false, false, err
 	}
 	if first < 0 {
-		return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s is a 206 with Content-Range %q, which gives no range", f.url, rng, h)
+		return false, false, fmt.Errorf("a 206 with Content-Range %q, which gives no range", h)
 	}
 	if total < 0 {
 		// "bytes a-b/*": no size. Let the HEAD find it; the bytes cannot
@@ -85,22 +86,25 @@ func (f *File) keepTail(resp *http.Response, rng string) (done, retry bool, err 
 		return false, false, nil
 	}
 	if last != total-1 {
-		return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s has Content-Range %q, which does not end at the file's last byte", f.url, rng, h)
+		return false, false, fmt.Errorf("Content-Range %q, which does not end at the file's last byte", h)
 	}
 	n := last - first + 1
 	if n > f.prefetch {
-		return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s has Content-Range %q, %d bytes, more than were asked for", f.url, rng, h, n)
+		return false, false, fmt.Errorf("Content-Range %q, %d bytes, more than were asked for", h, n)
 	}
 	if resp.ContentLength >= 0 && resp.ContentLength != n {
-		return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s has Content-Length %d but Content-Range %q", f.url, rng, resp.ContentLength, h)
+		return false, false, fmt.Errorf("Content-Length %d but Content-Range %q", resp.ContentLength, h)
 	}
 	buf := make([]byte, n)
 	if got, err := io.ReadFull(resp.Body, buf); err != nil {
-		return false, true, fmt.Errorf("httpfile: %s: body cut short at byte %d: %w", f.url, first+int64(got), err)
+		if errors.Is(err, ErrTimeout) {
+			return false, true, fmt.Errorf("%w, at byte %d", err, first+int64(got))
+		}
+		return false, true, fmt.Errorf("body cut short at byte %d: %w", first+int64(got), err)
 	}
 	if resp.ContentLength < 0 { // no Content-Length: nothing bounded the body
 		if extra, _ := io.ReadFull(resp.Body, make([]byte, 1)); extra > 0 {
-			return false, false, fmt.Errorf("httpfile: %s: the answer to Range: %s has a body longer than its Content-Range %q", f.url, rng, h)
+			return false, false, fmt.Errorf("a body longer than its Content-Range %q", h)
 		}
 	}
 	f.setValidator(resp)
@@ -128,7 +132,7 @@ func (f *File) keepSmallBody(resp *http.Response) (done, retry bool, err error) 
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return false, true, fmt.Errorf("httpfile: %s: reading the whole body: %w", f.url, err)
+		return false, true, fmt.Errorf("reading the whole body: %w", err)
 	}
 	if int64(len(body)) > limit { // no Content-Length, and a large body
 		return false, false, nil
