@@ -187,6 +187,7 @@ func splitList(s string) []string {
 func runCat(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
 	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")

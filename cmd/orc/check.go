@@ -75,6 +75,7 @@ type checker struct {
 func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

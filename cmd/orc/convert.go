@@ -84,6 +84,7 @@ const maxJSONLine = 256 << 20
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	schemaText := fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>'\n(default: an ORC input's schema, or inferred from the first rows and printed on stderr)")
 	formatName := fs.String("format", "", "input format: csv, json or orc (default: from each IN's extension)")
 	compression := fs.String("compression", "zstd", "codec: none, zlib, snappy, lz4 or zstd")

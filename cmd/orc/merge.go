@@ -64,6 +64,7 @@ type mergeInput struct {
 func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

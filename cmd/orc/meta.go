@@ -164,6 +164,7 @@ func calendarName(c int) string {
 func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("meta", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	noStripes := fs.Bool("no-stripes", false, "leave out per-stripe details")
 	rowIndexCols := fs.String("rowindex", "", "print the row index of these columns (names as meta prints them, or ids, comma-separated):\nper stripe and row group the statistics, stream positions and bloom filter summary")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
-	"github.com/orcgo/orc/httpfile"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 )
@@ -33,7 +31,7 @@ func isURL(p string) bool {
 
 // openURL opens an ORC file over HTTP.
 func openURL(url string) (*reader.Reader, io.ReaderAt, func(), error) {
-	f, err := httpfile.Open(context.Background(), url)
+	f, err := openHTTP(url)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -48,7 +46,7 @@ func openURL(url string) (*reader.Reader, io.ReaderAt, func(), error) {
 // urlOpener is a dataset.Opener for a URL.
 func urlOpener(url string) dataset.Opener {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
-		f, err := httpfile.Open(context.Background(), url)
+		f, err := openHTTP(url)
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -317,6 +315,7 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 	where := new(string)
 	fs.Var(onceFlag{where}, "where", "count the rows matching this predicate (a `string`, as scan takes it)")
 	df := addDatasetFlags(fs)
+	addNetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

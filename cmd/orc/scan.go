@@ -44,6 +44,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	where := new(string)
 	fs.Var(onceFlag{where}, "where", "the predicate, a `string` such as \"a = 5 AND b IN ('x', 'y')\"")
+	addNetFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns to print (nested: a.b)")
 	var explain explainMode
 	fs.Var(&explain, "explain", "print the pruning decisions on stderr: per stripe the row groups kept and skipped,\nby which leaf, and the runs read (--explain=full: every row group and the read plans)")

@@ -20,6 +20,7 @@ func init() {
 func runSizes(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("sizes", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	addNetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
