@@ -299,7 +299,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		return nil, err
 	}
 	br.stats.FilesConsidered = 1
-	if br.pred.sarg != nil && len(r.tail.Footer.GetStatistics()) > 0 {
+	if br.pred.sarg != nil && r.hasFileStatistics() {
 		src := &levelSource{r: r, stripe: -1}
 		tv := br.pred.sarg.Evaluate(src)
 		if br.explain != nil {

@@ -7,6 +7,9 @@ import (
 // writerInfo is what decides which recorded statistics can be trusted.
 func (r *Reader) writerInfo() stats.WriterInfo { return r.winfo }
 
+// hasFileStatistics reports whether the footer has column statistics.
+func (r *Reader) hasFileStatistics() bool { return len(r.tail.Footer.GetStatistics()) > 0 }
+
 // Statistics returns the file-level statistics of column id. ok is false
 // when the file recorded none.
 func (r *Reader) Statistics(id int) (c stats.Column, ok bool) {
