@@ -44,9 +44,12 @@ const MaxBlockSize = 1<<23 - 1
 
 // Tail is the decoded end of an ORC file.
 type Tail struct {
-	PostScript  *orcpb.PostScript
+	PostScript *orcpb.PostScript
+	// Footer is the footer without its types and column statistics, which
+	// hold most of a wide file's footer: Schema is built from the types,
+	// and Statistics, StripeStatistics and Types decode what is asked for
+	// (tailstats.go); FullFooter decodes the footer whole.
 	Footer      *orcpb.Footer
-	Metadata    *orcpb.Metadata // nil when the file has no metadata section
 	Version     FileVersion
 	Compression orc.CompressionKind
 	BlockSize   int
@@ -56,6 +59,8 @@ type Tail struct {
 	PostScriptLen int
 	FooterStart   int64
 	MetadataStart int64
+
+	ix tailIndex // the footer's types and statistics, the stripe statistics
 }
 
 // WriterVersion returns the PostScript's writer version.
@@ -157,8 +162,7 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Footer = &orcpb.Footer{}
-	if err := proto.Unmarshal(footerBytes, t.Footer); err != nil {
+	if err := t.splitFooter(footerBytes); err != nil {
 		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer",
 			Msg: "footer does not parse", Err: err}
 	}
@@ -167,8 +171,7 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.Metadata = &orcpb.Metadata{}
-		if err := proto.Unmarshal(metaBytes, t.Metadata); err != nil {
+		if err := t.indexMetadata(metaBytes); err != nil {
 			return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata",
 				Msg: "metadata does not parse", Err: err}
 		}
@@ -336,7 +339,7 @@ func (t *Tail) checkFooter() error {
 	corrupt := func(format string, args ...any) error {
 		return &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer", Msg: fmt.Sprintf(format, args...)}
 	}
-	if len(f.GetTypes()) == 0 {
+	if t.NumTypes() == 0 {
 		return corrupt("footer has no types")
 	}
 	// Where recorded, the header and the stripes end exactly where the
@@ -351,7 +354,7 @@ func (t *Tail) checkFooter() error {
 	if f.HeaderLength != nil && f.GetHeaderLength() != uint64(len(Magic)) {
 		return corrupt("header length %d, want %d", f.GetHeaderLength(), len(Magic))
 	}
-	schema, err := SchemaFromTypes(f.GetTypes())
+	schema, err := schemaFromTypes(t.NumTypes(), t.Type)
 	if err != nil {
 		return orc.WithLocation(err, t.FooterStart, -1, -1, "footer")
 	}
@@ -375,14 +378,14 @@ func (t *Tail) checkFooter() error {
 	if f.NumberOfRows != nil && rows != f.GetNumberOfRows() && len(f.GetStripes()) > 0 {
 		return corrupt("stripes hold %d rows but the footer says %d", rows, f.GetNumberOfRows())
 	}
-	if n := len(f.GetStatistics()); n != 0 && n != schema.MaxID()+1 {
+	if n := len(t.ix.statOffs); n != 0 && n != schema.MaxID()+1 {
 		// Tolerated by Apache readers only as "no statistics"; so do we.
-		f.Statistics = nil
+		t.ix.statOffs = nil
 	}
-	if t.Metadata != nil && len(t.Metadata.GetStripeStats()) != len(f.GetStripes()) {
+	if t.ix.meta != nil && len(t.ix.stripeOffs) != len(f.GetStripes()) {
 		// Stripe statistics that do not line up with the stripes cannot be
 		// trusted for pruning; drop them rather than refuse the file.
-		t.Metadata = nil
+		t.ix.meta, t.ix.stripeOffs, t.ix.stripeCols = nil, nil, nil
 	}
 	return nil
 }
@@ -397,8 +400,14 @@ const maxTypes = 1 << 20
 // SchemaFromTypes builds the type tree from the footer's pre-order list of
 // types, checking that it is a well-formed tree numbered in pre-order.
 func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
-	if len(types) > maxTypes {
-		return nil, orc.Corruptf("%d types exceed the limit of %d", len(types), maxTypes)
+	return schemaFromTypes(len(types), func(i int) (*orcpb.Type, error) { return types[i], nil })
+}
+
+// schemaFromTypes builds the type tree of n types, asking typeAt for each
+// once, in order.
+func schemaFromTypes(n int, typeAt func(i int) (*orcpb.Type, error)) (*orc.Schema, error) {
+	if n > maxTypes {
+		return nil, orc.Corruptf("%d types exceed the limit of %d", n, maxTypes)
 	}
 	next := 0
 	var build func(depth int) (*orc.Schema, error)
@@ -407,11 +416,14 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 			return nil, orc.Corruptf("type tree deeper than 1000")
 		}
 		id := next
-		if id >= len(types) {
-			return nil, orc.Corruptf("type %d referenced but only %d types exist", id, len(types))
+		if id >= n {
+			return nil, orc.Corruptf("type %d referenced but only %d types exist", id, n)
 		}
 		next++
-		pt := types[id]
+		pt, err := typeAt(id)
+		if err != nil {
+			return nil, err
+		}
 		k := pt.GetKind()
 		if k > orcpb.Type_GEOGRAPHY {
 			return nil, fmt.Errorf("%w: column %d has type kind %s", orc.ErrUnsupported, id, k)
@@ -476,6 +488,12 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 				return nil, orc.Corruptf("decimal type %d has precision %d and scale %d", id, s.Precision, s.Scale)
 			}
 		}
+		if k := min(len(sub), n-next); k > 0 { // no more children than types left
+			s.Children = make([]*orc.Schema, 0, k)
+			if s.Kind == orc.Struct {
+				s.FieldNames = make([]string, 0, k)
+			}
+		}
 		for i, c := range sub {
 			if int(c) != next {
 				return nil, orc.Corruptf("type %d child %d is type %d, want %d (types must be in pre-order)", id, i, c, next)
@@ -499,8 +517,8 @@ func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if next != len(types) {
-		return nil, orc.Corruptf("%d types listed but the tree holds %d", len(types), next)
+	if next != n {
+		return nil, orc.Corruptf("%d types listed but the tree holds %d", n, next)
 	}
 	root.Assign()
 	return root, nil

@@ -26,7 +26,10 @@ func editFooter(t *testing.T, data []byte, edit func(f *orcpb.Footer)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := proto.Clone(tail.Footer).(*orcpb.Footer)
+	f, err := tail.FullFooter()
+	if err != nil {
+		t.Fatal(err)
+	}
 	edit(f)
 	fb, err := proto.Marshal(f)
 	if err != nil {

@@ -115,8 +115,8 @@ func TestExampleLayouts(t *testing.T) {
 					sum += st.NumValues
 					all = all && ok
 				}
-				if ss := f.tail.Metadata.GetStripeStats(); all && i < len(ss) && col < len(ss[i].GetColStats()) {
-					if want := ss[i].GetColStats()[col].GetNumberOfValues(); sum != want {
+				if ss, _ := f.tail.StripeStatistics(i, col); all && ss != nil {
+					if want := ss.GetNumberOfValues(); sum != want {
 						t.Errorf("%s stripe %d column %d: groups hold %d values, the stripe %d", name, i, col, sum, want)
 					}
 				}

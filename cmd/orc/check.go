@@ -654,7 +654,6 @@ func (c *checker) compare(where, level string, id int, st, got stats.Column) err
 //   - decimals of Hive 0.11, which have no precision and scale: the
 //     reader reads them at scale 6, rounding what the statistics keep.
 func (c *checker) findDistrusted() {
-	types := c.r.Tail().Footer.GetTypes()
 	for id, t := range c.nodes {
 		switch t.Kind {
 		case orc.List, orc.Map:
@@ -666,7 +665,7 @@ func (c *checker) findDistrusted() {
 					id, c.names[id], st.Collection.TotalChildren, ch.NumValues, c.names[t.Children[0].ID()])
 			}
 		case orc.Decimal:
-			if id < len(types) && types[id].GetPrecision() == 0 {
+			if pt, err := c.r.Tail().Type(id); err == nil && pt != nil && pt.GetPrecision() == 0 {
 				c.noDecimal[id] = true
 				c.notes.add("column %d (%s): decimal statistics not compared: a Hive 0.11 decimal without a scale, read at scale %d",
 					id, c.names[id], t.Scale)
@@ -711,12 +710,12 @@ func (c *checker) noteDistrusted(level string, id int, t *orc.Schema) {
 	if level != "file" {
 		return
 	}
-	pb := c.r.Tail().Footer.GetStatistics()
-	if id >= len(pb) {
+	pb, err := c.r.Tail().Statistics(id)
+	if err != nil || pb == nil {
 		return
 	}
-	real := stats.FromProto(pb[id], t, c.ir.winfo)
-	all := stats.FromProto(pb[id], t, c.trusting)
+	real := stats.FromProto(pb, t, c.ir.winfo)
+	all := stats.FromProto(pb, t, c.trusting)
 	dropped := (all.String != nil && (all.String.HasMin || all.String.HasMax) && (real.String == nil || (!real.String.HasMin && !real.String.HasMax))) ||
 		(all.Decimal != nil && all.Decimal.HasMinMax && (real.Decimal == nil || !real.Decimal.HasMinMax)) ||
 		(all.Timestamp != nil && all.Timestamp.HasMinMax && (real.Timestamp == nil || !real.Timestamp.HasMinMax))

@@ -27,8 +27,14 @@ func rewriteTail(t *testing.T, data []byte, edit func(m *orcpb.Metadata, f *orcp
 	if tail.Compression != orc.CompressionNone {
 		t.Fatal("rewriteTail needs an uncompressed file")
 	}
-	m := proto.Clone(tail.Metadata).(*orcpb.Metadata)
-	f := proto.Clone(tail.Footer).(*orcpb.Footer)
+	m, err := tail.DecodeMetadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := tail.FullFooter()
+	if err != nil {
+		t.Fatal(err)
+	}
 	edit(m, f)
 	mb, err := proto.Marshal(m)
 	if err != nil {

@@ -158,8 +158,15 @@ func mergeCompatible(a, b mergeInput) error {
 		return fmt.Errorf("%s: %s %v differs from %v in %s: orc merge copies stripes as they are, so the files must agree",
 			b.name, what, vb, va, a.name)
 	}
-	if len(fa.GetTypes()) != len(fb.GetTypes()) || !slices.EqualFunc(fa.GetTypes(), fb.GetTypes(),
-		func(x, y *orcpb.Type) bool { return proto.Equal(x, y) }) {
+	typesA, err := ta.Types()
+	if err != nil {
+		return fmt.Errorf("%s: %w", a.name, err)
+	}
+	typesB, err := tb.Types()
+	if err != nil {
+		return fmt.Errorf("%s: %w", b.name, err)
+	}
+	if !slices.EqualFunc(typesA, typesB, func(x, y *orcpb.Type) bool { return proto.Equal(x, y) }) {
 		return differ("the schema", a.r.Schema(), b.r.Schema())
 	}
 	switch {
@@ -192,9 +199,13 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 		return 0, 0, err
 	}
 	offset := int64(len(format.Magic))
+	types, err := t0.Types()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", inputs[0].name, err)
+	}
 	footer := &orcpb.Footer{
 		HeaderLength:    proto.Uint64(uint64(len(format.Magic))),
-		Types:           t0.Footer.GetTypes(),
+		Types:           types,
 		RowIndexStride:  t0.Footer.RowIndexStride,
 		Writer:          t0.Footer.Writer,
 		SoftwareVersion: t0.Footer.SoftwareVersion,
@@ -209,7 +220,11 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 	keys := map[string][]byte{}
 	for k, in := range inputs {
 		t := in.r.Tail()
-		ss := t.Metadata.GetStripeStats()
+		md, err := t.DecodeMetadata()
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", in.name, err)
+		}
+		ss := md.GetStripeStats()
 		if len(ss) != len(t.Footer.GetStripes()) {
 			if withStripeStats && len(t.Footer.GetStripes()) > 0 {
 				fmt.Fprintf(stderr, "orc merge: %s has no stripe statistics: the merged file has none\n", in.name)
@@ -234,8 +249,7 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 				meta.StripeStats = append(meta.StripeStats, ss[i])
 			}
 		}
-		fst := t.Footer.GetStatistics()
-		if len(fst) != len(nodes) {
+		if t.NumStatistics() != len(nodes) {
 			if statsKnown {
 				fmt.Fprintf(stderr, "orc merge: %s has no file statistics: the merged file has none\n", in.name)
 			}
@@ -245,7 +259,11 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 			if !statsKnown {
 				break
 			}
-			c := stats.FromProto(fst[id], nodes[id], winfo)
+			pb, err := t.Statistics(id)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s: %w", in.name, err)
+			}
+			c := stats.FromProto(pb, nodes[id], winfo)
 			if k == 0 {
 				fileStats[id] = c
 			} else {

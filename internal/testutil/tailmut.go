@@ -99,6 +99,8 @@ type tailParts struct {
 	sfEnd      uint64
 	metaStart  uint64
 	stripeFoot *orcpb.StripeFooter
+	footer     *orcpb.Footer   // whole, types and statistics included
+	meta       *orcpb.Metadata // nil when none
 }
 
 func split(data []byte) (*tailParts, error) {
@@ -118,6 +120,12 @@ func split(data []byte) (*tailParts, error) {
 	if err := proto.Unmarshal(data[p.sfStart:p.sfEnd], p.stripeFoot); err != nil {
 		return nil, err
 	}
+	if p.footer, err = tail.FullFooter(); err != nil {
+		return nil, err
+	}
+	if p.meta, err = tail.DecodeMetadata(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -125,16 +133,16 @@ func split(data []byte) (*tailParts, error) {
 func (p *tailParts) message(section int) (proto.Message, error) {
 	switch section {
 	case SecFooter:
-		return proto.Clone(p.tail.Footer), nil
+		return proto.Clone(p.footer), nil
 	case SecStripeFooter:
 		return proto.Clone(p.stripeFoot), nil
 	case SecPostScript:
 		return proto.Clone(p.tail.PostScript), nil
 	case SecMetadata:
-		if p.tail.Metadata == nil {
+		if p.meta == nil {
 			return &orcpb.Metadata{}, nil
 		}
-		return proto.Clone(p.tail.Metadata), nil
+		return proto.Clone(p.meta), nil
 	}
 	return nil, fmt.Errorf("testutil: no tail section %d", section)
 }
@@ -162,9 +170,9 @@ func MutateTail(data []byte, section, k int, v uint64) ([]byte, error) {
 		return nil, err
 	}
 	sf := proto.Clone(p.stripeFoot).(*orcpb.StripeFooter)
-	f := proto.Clone(p.tail.Footer).(*orcpb.Footer)
+	f := proto.Clone(p.footer).(*orcpb.Footer)
 	ps := proto.Clone(p.tail.PostScript).(*orcpb.PostScript)
-	md := p.tail.Metadata
+	md := p.meta
 	if md != nil {
 		md = proto.Clone(md).(*orcpb.Metadata)
 	}
