@@ -57,70 +57,110 @@ func (r *Reader) corrupt(stripe, column int, offset int64, stream, format string
 // readStripeMeta reads and checks stripe i's footer from src (the file, or
 // a scan's scheduler).
 func (r *Reader) readStripeMeta(src io.ReaderAt, i int) (*stripeMeta, error) {
-	info := stripeInfo(i, r.tail.Footer.GetStripes()[i])
-	footerOff := info.Offset + info.IndexLength + info.DataLength
-	if info.FooterLength > r.cfg.maxStripeFooter {
-		return nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrLimit, i, info.FooterLength, r.cfg.maxStripeFooter)
-	}
-	raw := make([]byte, info.FooterLength)
-	if err := readFull(src, raw, footerOff); err != nil {
-		return nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
-	}
-	data := raw
-	if r.tail.Compression != orc.CompressionNone {
-		// A decoder per footer cost more than the footer itself (ZSTD's
-		// tables): stripes take turns with a few.
-		dec, _ := r.footerDecs.Get().(format.Decompressor)
-		if dec == nil {
-			var err error
-			if dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
-				return nil, err
-			}
-		}
-		in := format.NewInStream(format.StreamInfo{Name: "stripe footer", FileOffset: footerOff, Stripe: i, Column: -1,
-			Length: uint64(len(raw))}, raw, r.tail.Compression, r.tail.BlockSize, dec)
-		var err error
-		data, err = format.ReadAll(in, r.cfg.maxStripeFooter)
-		r.footerDecs.Put(dec)
-		if err != nil {
-			return nil, err
-		}
+	info, footerOff, data, err := r.stripeFooterBytes(src, i)
+	if err != nil {
+		return nil, err
 	}
 	sf := &orcpb.StripeFooter{}
 	if err := proto.Unmarshal(data, sf); err != nil {
 		return nil, &orc.CorruptError{Offset: footerOff, Stripe: i, Column: -1, Stream: "stripe footer", Msg: "stripe footer does not parse", Err: err}
 	}
-	ncols := r.tail.Schema.MaxID() + 1
-	if len(sf.GetColumns()) < ncols && !r.hasEncryption() || len(sf.GetColumns()) == 0 {
-		return nil, r.corrupt(i, -1, footerOff, "stripe footer", "stripe footer has %d column encodings for %d columns", len(sf.GetColumns()), ncols)
+	if err := r.checkEncodings(i, footerOff, len(sf.GetColumns())); err != nil {
+		return nil, err
 	}
 	m := &stripeMeta{index: i, info: info, footer: sf, streams: make(map[streamKey]streamLoc, len(sf.GetStreams())),
 		encodings: sf.GetColumns()}
-	idxOff, dataOff := info.Offset, info.Offset+info.IndexLength
-	idxEnd, dataEnd := dataOff, footerOff
+	place := r.newStreamPlacer(i, info)
 	for _, s := range sf.GetStreams() {
-		col := int(s.GetColumn())
-		n := s.GetLength()
-		var off int64
-		if isIndexStream(s.GetKind()) {
-			off = idxOff
-			if n > uint64(idxEnd-idxOff) {
-				return nil, r.corrupt(i, col, idxOff, s.GetKind().String(), "stream of %d bytes overruns the index area ending at %d", n, idxEnd)
-			}
-			idxOff += int64(n)
-		} else {
-			off = dataOff
-			if n > uint64(dataEnd-dataOff) {
-				return nil, r.corrupt(i, col, dataOff, s.GetKind().String(), "stream of %d bytes overruns the data area ending at %d", n, dataEnd)
-			}
-			dataOff += int64(n)
+		off, err := place.next(s.GetKind(), s.GetColumn(), s.GetLength())
+		if err != nil {
+			return nil, err
 		}
-		if col >= ncols {
-			return nil, r.corrupt(i, col, off, s.GetKind().String(), "stream names column %d of %d", col, ncols)
-		}
-		m.streams[streamKey{col, s.GetKind()}] = streamLoc{offset: off, length: int64(n)}
+		m.streams[streamKey{int(s.GetColumn()), s.GetKind()}] = streamLoc{offset: off, length: int64(s.GetLength())}
 	}
 	return m, nil
+}
+
+// stripeFooterBytes reads stripe i's footer from src and decompresses it.
+func (r *Reader) stripeFooterBytes(src io.ReaderAt, i int) (info StripeInfo, footerOff int64, data []byte, err error) {
+	info = stripeInfo(i, r.tail.Footer.GetStripes()[i])
+	footerOff = info.Offset + info.IndexLength + info.DataLength
+	if info.FooterLength > r.cfg.maxStripeFooter {
+		return info, footerOff, nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrLimit, i, info.FooterLength, r.cfg.maxStripeFooter)
+	}
+	raw := make([]byte, info.FooterLength)
+	if err := readFull(src, raw, footerOff); err != nil {
+		return info, footerOff, nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
+	}
+	data = raw
+	if r.tail.Compression != orc.CompressionNone {
+		// A decoder per footer cost more than the footer itself (ZSTD's
+		// tables): stripes take turns with a few.
+		dec, _ := r.footerDecs.Get().(format.Decompressor)
+		if dec == nil {
+			if dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
+				return info, footerOff, nil, err
+			}
+		}
+		in := format.NewInStream(format.StreamInfo{Name: "stripe footer", FileOffset: footerOff, Stripe: i, Column: -1,
+			Length: uint64(len(raw))}, raw, r.tail.Compression, r.tail.BlockSize, dec)
+		data, err = format.ReadAll(in, r.cfg.maxStripeFooter)
+		r.footerDecs.Put(dec)
+		if err != nil {
+			return info, footerOff, nil, err
+		}
+	}
+	return info, footerOff, data, nil
+}
+
+// checkEncodings checks that stripe i's footer, at footerOff, lists n
+// column encodings: one per column (fewer when columns are encrypted).
+func (r *Reader) checkEncodings(i int, footerOff int64, n int) error {
+	ncols := r.tail.Schema.MaxID() + 1
+	if n < ncols && !r.hasEncryption() || n == 0 {
+		return r.corrupt(i, -1, footerOff, "stripe footer", "stripe footer has %d column encodings for %d columns", n, ncols)
+	}
+	return nil
+}
+
+// streamPlacer gives a stripe's streams their offsets, in list order (see
+// the file comment), checking each against its area and column.
+type streamPlacer struct {
+	r                *Reader
+	stripe, ncols    int
+	idxOff, idxEnd   int64
+	dataOff, dataEnd int64
+}
+
+func (r *Reader) newStreamPlacer(i int, info StripeInfo) streamPlacer {
+	footerOff := info.Offset + info.IndexLength + info.DataLength
+	return streamPlacer{r: r, stripe: i, ncols: r.tail.Schema.MaxID() + 1,
+		idxOff: info.Offset, idxEnd: info.Offset + info.IndexLength,
+		dataOff: info.Offset + info.IndexLength, dataEnd: footerOff}
+}
+
+// next returns the offset of the next stream, of kind and column col and n
+// bytes long.
+func (p *streamPlacer) next(kind orcpb.Stream_Kind, column uint32, n uint64) (int64, error) {
+	col := int(column)
+	var off int64
+	if isIndexStream(kind) {
+		off = p.idxOff
+		if n > uint64(p.idxEnd-p.idxOff) {
+			return 0, p.r.corrupt(p.stripe, col, p.idxOff, kind.String(), "stream of %d bytes overruns the index area ending at %d", n, p.idxEnd)
+		}
+		p.idxOff += int64(n)
+	} else {
+		off = p.dataOff
+		if n > uint64(p.dataEnd-p.dataOff) {
+			return 0, p.r.corrupt(p.stripe, col, p.dataOff, kind.String(), "stream of %d bytes overruns the data area ending at %d", n, p.dataEnd)
+		}
+		p.dataOff += int64(n)
+	}
+	if col >= p.ncols {
+		return 0, p.r.corrupt(p.stripe, col, off, kind.String(), "stream names column %d of %d", col, p.ncols)
+	}
+	return off, nil
 }
 
 func (r *Reader) hasEncryption() bool { return r.tail.Footer.GetEncryption() != nil }
