@@ -64,8 +64,7 @@ type InStream struct {
 	info      StreamInfo
 	comp      orc.CompressionKind
 	blockSize int
-	dec       Decompressor
-	ldec      LimitDecompressor // dec with a limit, or nil
+	dec       Decompressor // a LimitDecompressor is asked for no more than blockSize
 	setupErr  error
 	loader    Loader // fetches bytes outside the window, or nil
 
@@ -98,7 +97,6 @@ var _ ChunkSource = (*InStream)(nil)
 // InStreams that are not used concurrently.
 func NewInStream(s StreamInfo, data []byte, comp orc.CompressionKind, blockSize int, dec Decompressor) *InStream {
 	in := &InStream{comp: comp, blockSize: blockSize, dec: dec}
-	in.ldec, _ = dec.(LimitDecompressor)
 	if comp != orc.CompressionNone {
 		switch {
 		case dec == nil:
@@ -116,7 +114,6 @@ func NewInStream(s StreamInfo, data []byte, comp orc.CompressionKind, blockSize 
 // serves one goroutine at a time).
 func (s *InStream) SetDecompressor(dec Decompressor) {
 	s.dec = dec
-	s.ldec, _ = dec.(LimitDecompressor)
 	if s.comp != orc.CompressionNone && dec == nil && s.setupErr == nil {
 		s.setupErr = fmt.Errorf("format: no decompressor for codec %v", s.comp)
 	}
@@ -288,8 +285,8 @@ func (s *InStream) readChunk() ([]byte, error) {
 		c = payload
 	} else {
 		var err error
-		if s.ldec != nil {
-			c, err = s.ldec.DecompressLimit(s.buf[:0], payload, s.blockSize)
+		if ldec, ok := s.dec.(LimitDecompressor); ok {
+			c, err = ldec.DecompressLimit(s.buf[:0], payload, s.blockSize)
 		} else {
 			c, err = s.dec.Decompress(s.buf[:0], payload)
 			if err == nil && len(c) > s.blockSize {

@@ -74,8 +74,8 @@ type IntRLEv2Decoder struct {
 	// bytes until it decodes a literal run into itself (a file of 100,000
 	// columns has that many decoders).
 	buf     *[v2MaxRun]int64
-	patches [31]int64
-	scratch []byte // a packed run that crosses chunks, plus room for wide loads
+	patches *[31]int64 // a patched run's patch list
+	scratch []byte     // a packed run that crosses chunks, plus room for wide loads
 }
 
 // NewIntRLEv2Decoder returns a decoder reading from src.
@@ -364,6 +364,9 @@ func (d *IntRLEv2Decoder) readPatched(dst []int64, skip int64, code uint8, n int
 	out, direct := d.target(dst, n)
 	if err := d.readPacked(out, w); err != nil {
 		return 0, err
+	}
+	if d.patches == nil {
+		d.patches = new([31]int64)
 	}
 	patches := d.patches[:pll]
 	if err := d.readPacked(patches, ew); err != nil {
