@@ -13,6 +13,7 @@ package reader
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/orcgo/orc"
@@ -253,11 +254,24 @@ func spread[T any](vals []T, k int, nulls []bool) {
 }
 
 // newColumnReader builds the reader tree for node, keeping only selected
-// columns, and returns the projected schema node.
+// columns, and returns the projected schema node. A scan of every column
+// of the file gets the file's schema itself as its projection (not a copy
+// of 100,000 nodes for a file of 100,000 columns); callers must not modify
+// it, and numbering it again (Assign) writes nothing.
 func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReader, *orc.Schema, error) {
+	share := node == r.tail.Schema && !slices.Contains(selected, false)
+	return r.columnReaderTree(node, selected, share)
+}
+
+// columnReaderTree is newColumnReader; with share, every column under node
+// is selected and node is its own projection.
+func (r *Reader) columnReaderTree(node *orc.Schema, selected []bool, share bool) (columnReader, *orc.Schema, error) {
 	p := presence{node: node, id: node.ID()}
-	proj := &orc.Schema{Kind: node.Kind, Precision: node.Precision, Scale: node.Scale,
-		MaxLength: node.MaxLength, Attributes: node.Attributes, CRS: node.CRS, Edges: node.Edges}
+	proj := node
+	if !share {
+		proj = &orc.Schema{Kind: node.Kind, Precision: node.Precision, Scale: node.Scale,
+			MaxLength: node.MaxLength, Attributes: node.Attributes, CRS: node.CRS, Edges: node.Edges}
+	}
 	switch node.Kind {
 	case orc.Boolean:
 		return &boolReader{presence: p}, proj, nil
@@ -279,24 +293,28 @@ func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReade
 			if !selected[c.ID()] {
 				continue
 			}
-			cr, cp, err := r.newColumnReader(c, selected)
+			cr, cp, err := r.columnReaderTree(c, selected, share)
 			if err != nil {
 				return nil, nil, err
 			}
 			sr.fields = append(sr.fields, cr)
-			proj.Children = append(proj.Children, cp)
-			proj.FieldNames = append(proj.FieldNames, node.FieldNames[i])
+			if !share {
+				proj.Children = append(proj.Children, cp)
+				proj.FieldNames = append(proj.FieldNames, node.FieldNames[i])
+			}
 		}
 		return sr, proj, nil
 	case orc.List, orc.Map, orc.Union:
 		var kids []columnReader
 		for _, c := range node.Children {
-			cr, cp, err := r.newColumnReader(c, selected)
+			cr, cp, err := r.columnReaderTree(c, selected, share)
 			if err != nil {
 				return nil, nil, err
 			}
 			kids = append(kids, cr)
-			proj.Children = append(proj.Children, cp)
+			if !share {
+				proj.Children = append(proj.Children, cp)
+			}
 		}
 		switch node.Kind {
 		case orc.List:
