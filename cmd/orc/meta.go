@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
@@ -110,6 +110,9 @@ type metaEncoding struct {
 	BloomEncoding  int    `json:"bloomEncoding,omitempty"`
 }
 
+// metaStripe is one stripe's entry. Its streams, encodings and statistics
+// (100,000 each in a file of 100,000 columns) are written out one at a
+// time from footer and stats, never held as a list.
 type metaStripe struct {
 	Index          int            `json:"index"`
 	Offset         int64          `json:"offset"`
@@ -118,10 +121,12 @@ type metaStripe struct {
 	FooterLength   int64          `json:"footerLength"`
 	Rows           int64          `json:"rows"`
 	WriterTimezone string         `json:"writerTimezone,omitempty"`
-	Streams        []metaStream   `json:"streams"`
-	Encodings      []metaEncoding `json:"encodings"`
-	Statistics     []*metaStats   `json:"statistics,omitempty"`
-	RowIndex       []metaRowIndex `json:"rowIndex,omitempty"`
+	RowIndex       []metaRowIndex `json:"rowIndex,omitempty"` // after streams, encodings and statistics
+
+	footer *reader.StripeFooter
+	// stats yields each column's stripe statistics; nil when the file has
+	// none.
+	stats func(yield func(id int, st *metaStats) error) error
 }
 
 type metaItem struct {
@@ -129,21 +134,22 @@ type metaItem struct {
 	Value string `json:"value"`
 }
 
+// metaFile is the head of the output. Its columns (one per column id) are
+// written out one at a time, never held as a list.
 type metaFile struct {
-	File            string       `json:"file"`
-	Size            int64        `json:"size"`
-	Rows            int64        `json:"rows"`
-	Version         string       `json:"version"`
-	WriterVersion   string       `json:"writerVersion"`
-	Writer          string       `json:"writer"`
-	SoftwareVersion string       `json:"softwareVersion,omitempty"`
-	Compression     string       `json:"compression"`
-	BlockSize       int          `json:"compressionBlockSize"`
-	RowIndexStride  int          `json:"rowIndexStride"`
-	Calendar        string       `json:"calendar"`
-	Schema          string       `json:"schema"`
-	Columns         []metaColumn `json:"columns"`
-	UserMetadata    []metaItem   `json:"userMetadata,omitempty"`
+	File            string     `json:"file"`
+	Size            int64      `json:"size"`
+	Rows            int64      `json:"rows"`
+	Version         string     `json:"version"`
+	WriterVersion   string     `json:"writerVersion"`
+	Writer          string     `json:"writer"`
+	SoftwareVersion string     `json:"softwareVersion,omitempty"`
+	Compression     string     `json:"compression"`
+	BlockSize       int        `json:"compressionBlockSize"`
+	RowIndexStride  int        `json:"rowIndexStride"`
+	Calendar        string     `json:"calendar"`
+	Schema          string     `json:"schema"`
+	UserMetadata    []metaItem `json:"-"` // after the columns and stripes
 }
 
 // writerVersionNames are the names Apache ORC gives the writer versions.
@@ -213,12 +219,24 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	names := columnNames(r.Schema())
-	for _, node := range r.Schema().Columns() {
-		mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: node.String(), Encrypted: r.IsEncrypted(node.ID())}
-		if st, ok := r.Statistics(node.ID()); ok {
-			mc.Statistics = statsJSON(st)
+	nodes := r.Schema().Columns()
+	// Columns and stripes are produced one at a time and written out as
+	// they come: a file of many columns or many stripes is not held in
+	// memory as one document.
+	columns := func(yield func(mc *metaColumn) error) error {
+		for _, node := range nodes {
+			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: m.Schema, Encrypted: r.IsEncrypted(node.ID())}
+			if node.ID() != 0 {
+				mc.Type = node.String()
+			}
+			if st, ok := r.Statistics(node.ID()); ok {
+				mc.Statistics = statsJSON(st)
+			}
+			if err := yield(&mc); err != nil {
+				return err
+			}
 		}
-		m.Columns = append(m.Columns, mc)
+		return nil
 	}
 	for _, it := range r.UserMetadata() {
 		v := string(it.Value)
@@ -227,33 +245,29 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		m.UserMetadata = append(m.UserMetadata, metaItem{Key: it.Key, Value: v})
 	}
-	// Stripes are produced one at a time and written out as they come, so
-	// a file of many stripes is not held in memory as one document.
 	stripes := func(yield func(ms *metaStripe) error) error {
 		if *noStripes {
 			return nil
 		}
-		ncols := r.Schema().MaxID() + 1
+		ncols := len(nodes)
 		for i := range r.Stripes() {
-			d, err := r.StripeDetail(i)
+			d, err := r.ReadStripeFooter(i)
 			if err != nil {
 				return err
 			}
 			ms := metaStripe{Index: d.Index, Offset: d.Offset, IndexLength: d.IndexLength, DataLength: d.DataLength,
-				FooterLength: d.FooterLength, Rows: d.NumRows, WriterTimezone: d.WriterTimezone,
-				Streams: make([]metaStream, 0, len(d.Streams)), Encodings: make([]metaEncoding, 0, len(d.Encodings))}
-			for _, st := range d.Streams {
-				ms.Streams = append(ms.Streams, metaStream{Column: st.Column, Kind: st.Kind, Offset: st.Offset, Length: st.Length})
-			}
-			for id, e := range d.Encodings {
-				ms.Encodings = append(ms.Encodings, metaEncoding{Column: id, Kind: e.Kind, DictionarySize: e.DictionarySize, BloomEncoding: e.BloomEncoding})
-			}
+				FooterLength: d.FooterLength, Rows: d.NumRows, WriterTimezone: d.WriterTimezone, footer: d}
 			if r.HasStripeStatistics() {
-				for id := range ncols {
-					st, _ := r.StripeStatistics(i, id)
-					js := statsJSON(st)
-					js.Column = &id
-					ms.Statistics = append(ms.Statistics, js)
+				ms.stats = func(yield func(id int, st *metaStats) error) error {
+					for id := range ncols {
+						st, _ := r.StripeStatistics(i, id)
+						js := statsJSON(st)
+						js.Column = &id
+						if err := yield(id, js); err != nil {
+							return err
+						}
+					}
+					return nil
 				}
 			}
 			if ir != nil {
@@ -269,71 +283,167 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	bw := bufio.NewWriterSize(stdout, 1<<16)
 	if *asJSON {
-		if err := writeMetaJSON(bw, &m, stripes); err != nil {
+		if err := writeMetaJSON(bw, &m, columns, stripes); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	if err := printMeta(bw, &m, stripes); err != nil {
+	if err := printMeta(bw, &m, columns, stripes); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-// writeMetaJSON writes m as one indented JSON object, with the stripes
-// stripes yields as its "stripes" array (left out when there are none),
-// in the key order of metaFile's fields.
-func writeMetaJSON(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
-	head, err := marshalIndent(m, "")
+// jsonOut writes one indented JSON document piecewise, as one
+// json.Encoder with SetIndent("", "  ") writes the whole: values are
+// marshalled one at a time at their depth's prefix, and arrays written
+// element by element.
+type jsonOut struct {
+	w   io.Writer
+	err error
+	buf bytes.Buffer  // one value's JSON, reused
+	enc *json.Encoder // into buf
+}
+
+// marshal returns v's JSON at indent prefix, valid until the next call.
+func (j *jsonOut) marshal(v any, prefix string) ([]byte, error) {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.buf)
+		j.enc.SetEscapeHTML(false)
+	}
+	j.buf.Reset()
+	j.enc.SetIndent(prefix, "  ")
+	if err := j.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")), nil
+}
+
+func (j *jsonOut) raw(s string) {
+	if j.err == nil {
+		_, j.err = io.WriteString(j.w, s)
+	}
+}
+
+// value writes v as it appears at indent prefix.
+func (j *jsonOut) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	b, err := j.marshal(v, prefix)
 	if err != nil {
-		return err
+		j.err = err
+		return
 	}
-	// head ends with the user metadata (if any) and "}"; the stripes go
-	// before the user metadata.
-	var tail []byte
-	if len(m.UserMetadata) > 0 {
-		tm, err := marshalIndent(m.UserMetadata, "  ")
-		if err != nil {
-			return err
-		}
-		tail = append(append([]byte(",\n  \"userMetadata\": "), tm...), '\n')
-		cut := bytes.LastIndex(head, []byte(",\n  \"userMetadata\": "))
-		if cut < 0 {
-			return fmt.Errorf("internal error: no userMetadata key in the metadata JSON")
-		}
-		head = head[:cut]
-	} else {
-		head = bytes.TrimSuffix(head, []byte("\n}"))
-		tail = []byte("\n")
+	_, j.err = j.w.Write(b)
+}
+
+// object writes the fields of the object v at indent prefix, without its
+// closing brace, so that more fields can follow.
+func (j *jsonOut) object(v any, prefix string) {
+	if j.err != nil {
+		return
 	}
-	if _, err := w.Write(head); err != nil {
-		return err
+	b, err := j.marshal(v, prefix)
+	if err != nil {
+		j.err = err
+		return
 	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(b, []byte("\n"+prefix+"}")))
+}
+
+// array writes ",\n<prefix>  \"key\": [...]" with the elements each
+// yields, at indent prefix+"  " for the key; empty is "[]".
+func (j *jsonOut) array(key, prefix string, each func(add func(v any) error) error) {
+	if j.err != nil {
+		return
+	}
+	j.raw(",\n" + prefix + "  \"" + key + "\": [")
 	n := 0
-	err = stripes(func(ms *metaStripe) error {
-		b, err := marshalIndent(ms, "    ")
-		if err != nil {
-			return err
-		}
-		sep := ",\n    "
+	inner := prefix + "    "
+	err := each(func(v any) error {
 		if n == 0 {
-			sep = ",\n  \"stripes\": [\n    "
+			j.raw("\n" + inner)
+		} else {
+			j.raw(",\n" + inner)
 		}
 		n++
-		if _, err := io.WriteString(w, sep); err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
+		j.value(v, inner)
+		return j.err
 	})
-	if err != nil {
+	if j.err == nil {
+		j.err = err
+	}
+	if n > 0 {
+		j.raw("\n" + prefix + "  ")
+	}
+	j.raw("]")
+}
+
+// writeMetaJSON writes m as one indented JSON object: its fields, the
+// columns columns yields, the stripes stripes yields as its "stripes"
+// array (left out when there are none), then the user metadata.
+func writeMetaJSON(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) error) error, stripes func(yield func(*metaStripe) error) error) error {
+	j := &jsonOut{w: w}
+	j.object(m, "")
+	j.array("columns", "", func(add func(v any) error) error {
+		return columns(func(mc *metaColumn) error { return add(mc) })
+	})
+	n := 0
+	err := stripes(func(ms *metaStripe) error {
+		if n == 0 {
+			j.raw(",\n  \"stripes\": [\n    ")
+		} else {
+			j.raw(",\n    ")
+		}
+		n++
+		const p = "    "
+		// rowIndex is the last key: left out of the head, written last.
+		ri := ms.RowIndex
+		ms.RowIndex = nil
+		j.object(ms, p)
+		j.array("streams", p, func(add func(v any) error) error {
+			for st := range ms.footer.Streams() {
+				if err := add(metaStream{Column: st.Column, Kind: st.Kind, Offset: st.Offset, Length: st.Length}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		j.array("encodings", p, func(add func(v any) error) error {
+			id := 0
+			for e := range ms.footer.Encodings() {
+				id++
+				if err := add(metaEncoding{Column: id - 1, Kind: e.Kind, DictionarySize: e.DictionarySize, BloomEncoding: e.BloomEncoding}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if ms.stats != nil {
+			j.array("statistics", p, func(add func(v any) error) error {
+				return ms.stats(func(_ int, st *metaStats) error { return add(st) })
+			})
+		}
+		if len(ri) > 0 {
+			j.raw(",\n" + p + "  \"rowIndex\": ")
+			j.value(ri, p+"  ")
+		}
+		j.raw("\n" + p + "}")
+		return j.err
+	})
+	if j.err == nil && err != nil {
 		return err
 	}
 	if n > 0 {
-		tail = append([]byte("\n  ]"), tail...)
+		j.raw("\n  ]")
 	}
-	_, err = w.Write(append(tail, "}\n"...))
-	return err
+	if len(m.UserMetadata) > 0 {
+		j.raw(",\n  \"userMetadata\": ")
+		j.value(m.UserMetadata, "  ")
+	}
+	j.raw("\n}\n")
+	return j.err
 }
 
 // columnNames gives each column id a dotted name; list elements are
@@ -467,12 +577,17 @@ func statsJSON(c stats.Column) *metaStats {
 }
 
 // statsText renders statistics on one line, key=value.
-func statsText(m *metaStats) string {
-	parts := []string{fmt.Sprintf("count=%d", m.Count)}
+func statsText(m *metaStats) string { return string(appendStatsText(nil, m)) }
+
+// appendStatsText appends statsText's line to dst.
+func appendStatsText(dst []byte, m *metaStats) []byte {
+	dst = append(dst, "count="...)
+	dst = strconv.AppendUint(dst, m.Count, 10)
 	if m.HasNull != nil {
-		parts = append(parts, fmt.Sprintf("hasNull=%v", *m.HasNull))
+		dst = append(dst, " hasNull="...)
+		dst = strconv.AppendBool(dst, *m.HasNull)
 	}
-	for _, kv := range []struct {
+	for _, kv := range [...]struct {
 		k string
 		v any
 	}{{"min", m.Min}, {"lowerBound", m.LowerBound}, {"max", m.Max}, {"upperBound", m.UpperBound},
@@ -483,19 +598,25 @@ func statsText(m *metaStats) string {
 		if kv.v == nil {
 			continue
 		}
-		s := fmt.Sprint(kv.v)
-		if str, ok := kv.v.(string); ok {
-			if len(str) > 40 {
-				str = str[:40] + "..."
+		dst = append(append(append(dst, ' '), kv.k...), '=')
+		switch v := kv.v.(type) {
+		case string:
+			if len(v) > 40 {
+				v = v[:40] + "..."
 			}
-			s = fmt.Sprintf("%q", str)
+			dst = strconv.AppendQuote(dst, v)
+		case int64:
+			dst = strconv.AppendInt(dst, v, 10)
+		case uint64:
+			dst = strconv.AppendUint(dst, v, 10)
+		default:
+			dst = fmt.Append(dst, v)
 		}
-		parts = append(parts, kv.k+"="+s)
 	}
-	return strings.Join(parts, " ")
+	return dst
 }
 
-func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) error) error) error {
+func printMeta(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) error) error, stripes func(yield func(*metaStripe) error) error) error {
 	fmt.Fprintf(w, "File: %s (%d bytes)\n", m.File, m.Size)
 	fmt.Fprintf(w, "Format version: %s, writer: %s, writer version %s", m.Version, m.Writer, m.WriterVersion)
 	if m.SoftwareVersion != "" {
@@ -504,17 +625,24 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Rows: %d\nCompression: %s, block size %d\nRow index stride: %d\nCalendar: %s\n", m.Rows, m.Compression, m.BlockSize, m.RowIndexStride, m.Calendar)
 	fmt.Fprintf(w, "Schema: %s\n\nColumns:\n", m.Schema)
-	for _, c := range m.Columns {
+	var line []byte
+	err := columns(func(c *metaColumn) error {
 		enc := ""
 		if c.Encrypted {
 			enc = " (encrypted)"
 		}
 		fmt.Fprintf(w, "  %3d %-24s %s%s\n", c.ID, c.Name, c.Type, enc)
 		if c.Statistics != nil {
-			fmt.Fprintf(w, "      %s\n", statsText(c.Statistics))
+			line = append(appendStatsText(append(line[:0], "      "...), c.Statistics), '\n')
+			_, err := w.Write(line)
+			return err
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	err := stripes(func(s *metaStripe) error {
+	err = stripes(func(s *metaStripe) error {
 		fmt.Fprintf(w, "\nStripe %d: offset %d, index %d, data %d, footer %d bytes, %d rows", s.Index, s.Offset,
 			s.IndexLength, s.DataLength, s.FooterLength, s.Rows)
 		if s.WriterTimezone != "" {
@@ -522,12 +650,14 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "  Streams:")
-		for _, st := range s.Streams {
+		for st := range s.footer.Streams() {
 			fmt.Fprintf(w, "    column %3d %-18s offset %d length %d\n", st.Column, st.Kind, st.Offset, st.Length)
 		}
 		fmt.Fprintln(w, "  Encodings:")
-		for _, e := range s.Encodings {
-			fmt.Fprintf(w, "    column %3d %s", e.Column, e.Kind)
+		id := -1
+		for e := range s.footer.Encodings() {
+			id++
+			fmt.Fprintf(w, "    column %3d %s", id, e.Kind)
 			if e.DictionarySize > 0 {
 				fmt.Fprintf(w, " dictionary %d", e.DictionarySize)
 			}
@@ -536,10 +666,20 @@ func printMeta(w io.Writer, m *metaFile, stripes func(yield func(*metaStripe) er
 			}
 			fmt.Fprintln(w)
 		}
-		if len(s.Statistics) > 0 {
-			fmt.Fprintln(w, "  Statistics:")
-			for id, st := range s.Statistics {
-				fmt.Fprintf(w, "    column %3d %s\n", id, statsText(st))
+		if s.stats != nil {
+			n := 0
+			err := s.stats(func(id int, st *metaStats) error {
+				if n == 0 {
+					fmt.Fprintln(w, "  Statistics:")
+				}
+				n++
+				line = fmt.Appendf(line[:0], "    column %3d ", id)
+				line = append(appendStatsText(line, st), '\n')
+				_, err := w.Write(line)
+				return err
+			})
+			if err != nil {
+				return err
 			}
 		}
 		printRowIndex(w, s.RowIndex)

@@ -85,10 +85,14 @@ type indexReader struct {
 	buf   []byte
 	winfo stats.WriterInfo
 	names []string
+	nodes []*orc.Schema // by column id
+
+	indexOf     *reader.StripeDetail // the stripe indexStream is of
+	indexStream map[int]int          // column id -> its ROW_INDEX stream in indexOf
 }
 
 func newIndexReader(r *reader.Reader, ra io.ReaderAt) (*indexReader, error) {
-	ir := &indexReader{r: r, ra: ra, names: columnNames(r.Schema()),
+	ir := &indexReader{r: r, ra: ra, names: columnNames(r.Schema()), nodes: r.Schema().Columns(),
 		winfo: stats.WriterInfoFromTail(r.Tail().PostScript, r.Tail().Footer)}
 	if r.Compression() != orc.CompressionNone {
 		dec, err := format.NewDecompressor(r.Compression())
@@ -126,29 +130,35 @@ func (ir *indexReader) stream(si int, st reader.StreamDetail) ([]byte, error) {
 }
 
 // rowIndex returns the row indexes of cols in stripe si.
-func (ir *indexReader) rowIndex(si int, d *reader.StripeDetail, cols []int) ([]metaRowIndex, error) {
+func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]metaRowIndex, error) {
 	stride := int64(ir.r.RowIndexStride())
-	nodes := ir.r.Schema().Columns()
+	nodes := ir.nodes
+	// The index and bloom filter streams of cols, in one pass.
+	type indexStreams struct{ idx, bloom *reader.StreamDetail }
+	found := make(map[int]*indexStreams, len(cols))
+	for _, col := range cols {
+		found[col] = &indexStreams{}
+	}
+	for st := range d.Streams() {
+		f := found[st.Column]
+		if f == nil {
+			continue
+		}
+		switch st := st; st.Kind {
+		case "ROW_INDEX":
+			f.idx = &st
+		case "BLOOM_FILTER_UTF8":
+			f.bloom = &st
+		case "BLOOM_FILTER":
+			if f.bloom == nil {
+				f.bloom = &st
+			}
+		}
+	}
 	var out []metaRowIndex
 	for _, col := range cols {
 		mi := metaRowIndex{Column: col, Name: ir.names[col], Entries: []metaIndexEntry{}}
-		var idx, bloom *reader.StreamDetail
-		for k := range d.Streams {
-			st := &d.Streams[k]
-			if st.Column != col {
-				continue
-			}
-			switch st.Kind {
-			case "ROW_INDEX":
-				idx = st
-			case "BLOOM_FILTER_UTF8":
-				bloom = st
-			case "BLOOM_FILTER":
-				if bloom == nil {
-					bloom = st
-				}
-			}
-		}
+		idx, bloom := found[col].idx, found[col].bloom
 		switch {
 		case ir.r.IsEncrypted(col):
 			mi.Note = "encrypted column"
@@ -254,11 +264,18 @@ func printRowIndex(w io.Writer, ris []metaRowIndex) {
 // (nil entries for groups without them), or nil when the column has no
 // row index.
 func (ir *indexReader) groupStats(si int, d *reader.StripeDetail, col int) ([]*stats.Column, error) {
-	var idx *reader.StreamDetail
-	for k := range d.Streams {
-		if d.Streams[k].Column == col && d.Streams[k].Kind == "ROW_INDEX" {
-			idx = &d.Streams[k]
+	if ir.indexOf != d {
+		// Each column's ROW_INDEX stream, found once per stripe.
+		ir.indexOf, ir.indexStream = d, make(map[int]int)
+		for k := range d.Streams {
+			if d.Streams[k].Kind == "ROW_INDEX" {
+				ir.indexStream[d.Streams[k].Column] = k
+			}
 		}
+	}
+	var idx *reader.StreamDetail
+	if k, ok := ir.indexStream[col]; ok {
+		idx = &d.Streams[k]
 	}
 	if idx == nil {
 		return nil, nil
@@ -271,7 +288,7 @@ func (ir *indexReader) groupStats(si int, d *reader.StripeDetail, col int) ([]*s
 	if err != nil {
 		return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
 	}
-	node := ir.r.Schema().Columns()[col]
+	node := ir.nodes[col]
 	out := make([]*stats.Column, len(ri.GetEntry()))
 	for g, e := range ri.GetEntry() {
 		if e.GetStatistics() != nil {
