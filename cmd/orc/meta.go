@@ -501,19 +501,6 @@ func jsonFloat(f float64) any {
 	return f
 }
 
-// marshalIndent is json.MarshalIndent with two-space indents and without
-// HTML escapes (a schema's "<" stays "<").
-func marshalIndent(v any, prefix string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
 // statsJSON renders statistics for the JSON and text output.
 func statsJSON(c stats.Column) *metaStats {
 	m := &metaStats{Count: c.NumValues}
