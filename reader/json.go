@@ -29,6 +29,11 @@ type JSONOptions struct {
 	// GeometryHex prints geometry and geography values as their WKB bytes
 	// in hex ("0101000000...") rather than as well-known text.
 	GeometryHex bool
+	// Zone, when set, prints timestamps with local time zone (instants)
+	// as their wall clock in Zone with its offset (AppendInstant) rather
+	// than as the wall clock in UTC without one. Timestamps without zone
+	// are wall clocks and print as stored either way.
+	Zone *time.Location
 }
 
 // AppendJSONRowWith is AppendJSONRow with options.
@@ -52,6 +57,11 @@ func AppendJSONRowWith(dst []byte, b *orc.Batch, i int, o JSONOptions) []byte {
 // AppendJSONValue appends row i of vector v, whose type is t, as JSON.
 func AppendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 	return JSONOptions{}.value(dst, t, v, i)
+}
+
+// AppendValue is AppendJSONValue with options.
+func (o JSONOptions) AppendValue(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
+	return o.value(dst, t, v, i)
 }
 
 func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
@@ -94,7 +104,11 @@ func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byt
 		return append(dst, orc.FormatDecimal(vec.Values[i], vec.Scale)...)
 	case *orc.TimestampVector:
 		dst = append(dst, '"')
-		dst = AppendTimestamp(dst, vec.Seconds[i], vec.Nanos[i])
+		if o.Zone != nil && t.Kind == orc.TimestampInstant {
+			dst = AppendInstant(dst, vec.Seconds[i], vec.Nanos[i], o.Zone)
+		} else {
+			dst = AppendTimestamp(dst, vec.Seconds[i], vec.Nanos[i])
+		}
 		return append(dst, '"')
 	case *orc.StructVector:
 		dst = append(dst, '{')
@@ -138,6 +152,17 @@ func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byt
 		return append(dst, '}')
 	}
 	return append(dst, "null"...)
+}
+
+// AppendInstant appends an instant as its wall clock in zone, the
+// fraction's trailing zeros trimmed (one digit kept) as AppendTimestamp
+// does, and the offset: 2024-03-10 01:30:00.5-05:00, a form a predicate's
+// TIMESTAMP literal reads back.
+func AppendInstant(dst []byte, sec int64, nanos int32, zone *time.Location) []byte {
+	t := time.Unix(sec, int64(nanos)).In(zone)
+	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
+	dst = AppendTimestamp(dst, wall.Unix(), nanos)
+	return t.AppendFormat(dst, "-07:00")
 }
 
 // AppendDate appends days since 1970-01-01 as "YYYY-MM-DD" in the

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -84,5 +85,26 @@ func TestScanStatsStringCounts(t *testing.T) {
 	s = reader.ScanStats{ReadCalls: 2}.String()
 	if !strings.Contains(s, "reads: 2 calls,") || !strings.Contains(s, "tail: 0 calls,") {
 		t.Fatalf("several calls: %s", s)
+	}
+}
+
+func TestJSONInstantZone(t *testing.T) {
+	s := orc.MustParseSchema("struct<at:timestamp with local time zone,wall:timestamp>")
+	b := orc.NewBatch(s, 1)
+	// 2024-03-10 06:30:00.5 UTC, 01:30:00.5 in New York (EST, before the change that day).
+	b.Cols[0].(*orc.TimestampVector).Append(1710052200, 500_000_000)
+	b.Cols[1].(*orc.TimestampVector).Append(1710052200, 500_000_000)
+	b.NumRows = 1
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip(err)
+	}
+	got := string(reader.AppendJSONRowWith(nil, b, 0, reader.JSONOptions{Zone: ny}))
+	want := `{"at": "2024-03-10 01:30:00.5-05:00", "wall": "2024-03-10 06:30:00.5"}`
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if got := string(reader.AppendJSONRow(nil, b, 0)); got != `{"at": "2024-03-10 06:30:00.5", "wall": "2024-03-10 06:30:00.5"}` {
+		t.Fatalf("no zone: %s", got)
 	}
 }

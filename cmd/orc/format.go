@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -75,20 +74,7 @@ func newFormatter(o outputOptions, s *orc.Schema) rowFormatter {
 	case "table":
 		return &tableFormat{zone: o.zone, schema: s}
 	}
-	return &jsonFormat{zone: o.zone, plain: !hasInstant(s), geo: reader.JSONOptions{GeometryHex: o.wkbHex}}
-}
-
-// hasInstant reports whether s holds a timestamp with local time zone.
-func hasInstant(s *orc.Schema) bool {
-	if s.Kind == orc.TimestampInstant {
-		return true
-	}
-	for _, c := range s.Children {
-		if hasInstant(c) {
-			return true
-		}
-	}
-	return false
+	return &jsonFormat{opts: reader.JSONOptions{GeometryHex: o.wkbHex, Zone: o.zone}}
 }
 
 // columnsOf returns the printed columns of rows of schema s: a struct's
@@ -101,97 +87,15 @@ func columnsOf(s *orc.Schema) ([]string, []*orc.Schema) {
 }
 
 type jsonFormat struct {
-	zone  *time.Location
-	plain bool               // no instants: the reader's JSON as it is
-	geo   reader.JSONOptions // how geometry prints
+	opts reader.JSONOptions // geometry as hex or text, instants in --timezone
 }
 
 func (f *jsonFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
-	if f.plain {
-		dst = reader.AppendJSONRowWith(dst, b, i, f.geo)
-	} else if b.Schema.Kind == orc.Struct {
-		dst = append(dst, '{')
-		for c, v := range b.Cols {
-			if c > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = strconv.AppendQuote(dst, b.Schema.FieldNames[c])
-			dst = append(dst, ": "...)
-			dst = appendJSONValue(dst, b.Schema.Children[c], v, i, f.zone)
-		}
-		dst = append(dst, '}')
-	} else {
-		dst = appendJSONValue(dst, b.Schema, b.Cols[0], i, f.zone)
-	}
+	dst = reader.AppendJSONRowWith(dst, b, i, f.opts)
 	return append(dst, '\n'), 1
 }
 
 func (f *jsonFormat) flush(dst []byte) ([]byte, int) { return dst, 0 }
-
-// appendJSONValue is reader.AppendJSONValue with instants printed in zone
-// with their offset.
-func appendJSONValue(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Location) []byte {
-	if !hasInstant(t) || v.IsNull(i) {
-		return reader.AppendJSONValue(dst, t, v, i)
-	}
-	switch vec := v.(type) {
-	case *orc.TimestampVector:
-		dst = append(dst, '"')
-		dst = appendInstant(dst, vec.Seconds[i], vec.Nanos[i], zone)
-		return append(dst, '"')
-	case *orc.StructVector:
-		dst = append(dst, '{')
-		for f, c := range vec.Fields {
-			if f > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = strconv.AppendQuote(dst, t.FieldNames[f])
-			dst = append(dst, ": "...)
-			dst = appendJSONValue(dst, t.Children[f], c, i, zone)
-		}
-		return append(dst, '}')
-	case *orc.ListVector:
-		dst = append(dst, '[')
-		for j := vec.Offsets[i]; j < vec.Offsets[i+1]; j++ {
-			if j > vec.Offsets[i] {
-				dst = append(dst, ", "...)
-			}
-			dst = appendJSONValue(dst, t.Children[0], vec.Elem, int(j), zone)
-		}
-		return append(dst, ']')
-	case *orc.MapVector:
-		dst = append(dst, '[')
-		for j := vec.Offsets[i]; j < vec.Offsets[i+1]; j++ {
-			if j > vec.Offsets[i] {
-				dst = append(dst, ", "...)
-			}
-			dst = append(dst, `{"key": `...)
-			dst = appendJSONValue(dst, t.Children[0], vec.Keys, int(j), zone)
-			dst = append(dst, `, "value": `...)
-			dst = appendJSONValue(dst, t.Children[1], vec.Values, int(j), zone)
-			dst = append(dst, '}')
-		}
-		return append(dst, ']')
-	case *orc.UnionVector:
-		tag := vec.Tags[i]
-		dst = append(dst, `{"tag": `...)
-		dst = strconv.AppendUint(dst, uint64(tag), 10)
-		dst = append(dst, `, "value": `...)
-		dst = appendJSONValue(dst, t.Children[tag], vec.Children[tag], i, zone)
-		return append(dst, '}')
-	}
-	return reader.AppendJSONValue(dst, t, v, i)
-}
-
-// appendInstant appends an instant as its wall clock in zone, the
-// fraction's trailing zeros trimmed (one digit kept), and the offset:
-// 2024-03-10 01:30:00.5-05:00, a form --where reads back.
-func appendInstant(dst []byte, sec int64, nanos int32, zone *time.Location) []byte {
-	t := time.Unix(sec, int64(nanos)).In(zone)
-	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
-	dst = reader.AppendTimestamp(dst, wall.Unix(), nanos)
-	return t.AppendFormat(dst, "-07:00")
-}
 
 // appendText appends a value as plain text: numbers, dates and timestamps
 // as JSON prints them but unquoted, strings as they are, binary as hex,
@@ -208,7 +112,7 @@ func appendText(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Locat
 		return append(dst, vec.Get(i)...)
 	case *orc.TimestampVector:
 		if t.Kind == orc.TimestampInstant {
-			return appendInstant(dst, vec.Seconds[i], vec.Nanos[i], zone)
+			return reader.AppendInstant(dst, vec.Seconds[i], vec.Nanos[i], zone)
 		}
 		return reader.AppendTimestamp(dst, vec.Seconds[i], vec.Nanos[i])
 	case *orc.LongVector:
@@ -226,7 +130,7 @@ func appendText(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Locat
 			return append(dst, "-Infinity"...)
 		}
 	}
-	return appendJSONValue(dst, t, v, i, zone)
+	return reader.JSONOptions{Zone: zone}.AppendValue(dst, t, v, i)
 }
 
 // delimitedFormat prints CSV (RFC 4180: a field holding a comma, quote or
