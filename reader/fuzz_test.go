@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/internal/testutil"
@@ -82,13 +84,53 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// FuzzTail parses file tails only.
+// FuzzTail parses file tails only, and decodes what the tail keeps as
+// bytes (types, column statistics, stripe statistics) one entry at a time:
+// each is what the footer or metadata decoded whole holds, or, when the
+// whole does not parse, an error wrapping ErrCorrupt.
 func FuzzTail(f *testing.F) {
 	seedExamples(f, 1<<20)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{MaxTailSize: 1 << 20})
-		if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrLimit) {
-			t.Fatalf("error wraps none of ErrCorrupt, ErrUnsupported, ErrLimit: %v", err)
+		tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{MaxTailSize: 1 << 20})
+		if err != nil {
+			if !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrLimit) {
+				t.Fatalf("error wraps none of ErrCorrupt, ErrUnsupported, ErrLimit: %v", err)
+			}
+			return
+		}
+		corrupt := func(what string, err error) {
+			if err != nil && !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("%s: error does not wrap ErrCorrupt: %v", what, err)
+			}
+		}
+		full, ferr := tail.FullFooter()
+		corrupt("FullFooter", ferr)
+		for id := range min(tail.NumStatistics(), 5000) {
+			st, err := tail.Statistics(id)
+			corrupt("Statistics", err)
+			if ferr == nil && (err != nil || !proto.Equal(st, full.GetStatistics()[id])) {
+				t.Fatalf("statistics of column %d: %v (%v), the whole footer has %v", id, st, err, full.GetStatistics()[id])
+			}
+		}
+		for i := range min(tail.NumTypes(), 5000) {
+			pt, err := tail.Type(i)
+			corrupt("Type", err)
+			if ferr == nil && (err != nil || !proto.Equal(pt, full.GetTypes()[i])) {
+				t.Fatalf("type %d: %v (%v), the whole footer has %v", i, pt, err, full.GetTypes()[i])
+			}
+		}
+		md, merr := tail.DecodeMetadata()
+		corrupt("DecodeMetadata", merr)
+		for s := range min(len(tail.Footer.GetStripes()), 50) {
+			n, err := tail.NumStripeStatistics(s)
+			corrupt("NumStripeStatistics", err)
+			for id := range min(n, 2000) {
+				st, err := tail.StripeStatistics(s, id)
+				corrupt("StripeStatistics", err)
+				if merr == nil && md != nil && (err != nil || !proto.Equal(st, md.GetStripeStats()[s].GetColStats()[id])) {
+					t.Fatalf("stripe %d column %d: %v (%v), the whole metadata has %v", s, id, st, err, md.GetStripeStats()[s].GetColStats()[id])
+				}
+			}
 		}
 	})
 }
