@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,30 +47,12 @@ func TestWideChild(t *testing.T) {
 	os.Exit(code)
 }
 
-var wideFiles struct {
-	sync.Mutex
-	dir   string
-	paths map[string]string
-}
-
 // wideORC returns the path of a one-row file of n int columns, flat (per
 // 0) or in structs of per fields (s0.f0, ...), without a row index (the
-// smallest such file, so the tightest bound), written once per test binary.
+// smallest such file, so the tightest bound), in tb's temporary directory.
 func wideORC(tb testing.TB, n, per int) string {
 	tb.Helper()
-	wideFiles.Lock()
-	defer wideFiles.Unlock()
 	key := fmt.Sprintf("%d-%d", n, per)
-	if p, ok := wideFiles.paths[key]; ok {
-		return p
-	}
-	if wideFiles.dir == "" {
-		d, err := os.MkdirTemp("", "orc-wide-")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		wideFiles.dir, wideFiles.paths = d, map[string]string{}
-	}
 	var sb strings.Builder
 	sb.WriteString("struct<")
 	sep := func(i int) {
@@ -125,11 +106,10 @@ func wideORC(tb testing.TB, n, per int) string {
 	if err := w.Close(); err != nil {
 		tb.Fatal(err)
 	}
-	p := filepath.Join(wideFiles.dir, key+".orc")
+	p := filepath.Join(tb.TempDir(), key+".orc")
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	wideFiles.paths[key] = p
 	return p
 }
 
