@@ -227,11 +227,17 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 		return sarg.True()
 	}
 	t := ix.types[i]
+	mn, mx := fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i)
+	lits := l.Literals
+	if l.Op == sarg.LeafLike {
+		if neg || !isText(t.Kind) {
+			return sarg.True()
+		}
+		return likeLookup(l, mn, mx)
+	}
 	if t.Kind == orc.Char || t.Kind == orc.Varchar {
 		return sarg.True() // bounds kept as string: literals would bind otherwise
 	}
-	mn, mx := fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i)
-	lits := l.Literals
 	for _, v := range lits {
 		if v.IsNull() && l.Op != sarg.LeafIn {
 			return sarg.True()
@@ -240,6 +246,20 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 	atMost := func(c string, v sarg.Literal) sarg.Expr { return sarg.Or(sarg.IsNull(c), sarg.Le(c, v)) }
 	atLeast := func(c string, v sarg.Literal) sarg.Expr { return sarg.Or(sarg.IsNull(c), sarg.Ge(c, v)) }
 	holds := func(v sarg.Literal) sarg.Expr { return sarg.And(atMost(mn, v), atLeast(mx, v)) }
+	// differs holds unless every value of the file is v: both bounds
+	// equal v and, for text, neither is a truncated (open) bound.
+	differs := func(v sarg.Literal) sarg.Expr {
+		alts := []sarg.Expr{sarg.IsNull(mn), sarg.IsNull(mx), sarg.Ne(mn, v), sarg.Ne(mx, v)}
+		if isText(t.Kind) {
+			lo, hi := fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i)
+			alts = append(alts, sarg.IsNull(lo), sarg.IsNull(hi), sarg.Eq(lo, sarg.Bool(true)), sarg.Eq(hi, sarg.Bool(true)))
+		}
+		return sarg.Or(alts...)
+	}
+	someNull := func() sarg.Expr {
+		c := fmt.Sprintf("c%d_nulls", i)
+		return sarg.Or(sarg.IsNull(c), sarg.Gt(c, sarg.Int(0)))
+	}
 	if neg {
 		switch l.Op {
 		case sarg.LeafLessThan: // x >= v
@@ -253,6 +273,29 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 		case sarg.LeafIsNull: // some value
 			c := fmt.Sprintf("c%d_values", i)
 			return sarg.Or(sarg.IsNull(c), sarg.Gt(c, sarg.Int(0)))
+		case sarg.LeafEquals: // x <> v: some value other than v
+			if len(lits) == 1 {
+				return differs(lits[0])
+			}
+		case sarg.LeafNullSafeEquals: // x IS NULL or x <> v
+			if len(lits) == 1 {
+				return sarg.Or(differs(lits[0]), someNull())
+			}
+		case sarg.LeafIn: // NOT IN: some value outside the list
+			var alts []sarg.Expr
+			for _, v := range lits {
+				if v.IsNull() {
+					return sarg.True() // never TRUE; left to the entries' statistics
+				}
+				alts = append(alts, differs(v))
+			}
+			if len(alts) > 0 && len(alts) <= 64 {
+				return sarg.And(alts...)
+			}
+		case sarg.LeafBetween: // NOT BETWEEN: some value below lo or above hi
+			if len(lits) == 2 {
+				return sarg.Or(sarg.IsNull(mn), sarg.Lt(mn, lits[0]), sarg.IsNull(mx), sarg.Gt(mx, lits[1]))
+			}
 		}
 		return sarg.True()
 	}
@@ -288,6 +331,29 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 		return sarg.Or(sarg.IsNull(c), sarg.Gt(c, sarg.Int(0)))
 	}
 	return sarg.True()
+}
+
+// likeLookup translates x LIKE pattern on a text column with bounds mn and
+// mx: every match starts with the pattern's literal prefix P, so lies in
+// [P, succ(P)) (spec.md 7.17); a file holds one only when its maximum is at
+// least P and its minimum below succ(P). A truncated maximum is above every
+// value and a truncated minimum below every value, so the condition holds
+// with truncated bounds too; char values, stored padded, start with the
+// prefix of their unpadded form. An empty prefix, a pattern that does not
+// compile and a NULL pattern give TRUE.
+func likeLookup(l *sarg.Leaf, mn, mx string) sarg.Expr {
+	if len(l.Literals) != 2 || l.Literals[0].Kind() != sarg.StringLit || l.Literals[1].Kind() != sarg.StringLit {
+		return sarg.True()
+	}
+	prefix, succ, bounded, err := sarg.LikePrefixRange(l.Literals[0].Str(), l.Literals[1].Str(), false)
+	if err != nil || prefix == "" {
+		return sarg.True()
+	}
+	e := sarg.Or(sarg.IsNull(mx), sarg.Ge(mx, sarg.String(prefix)))
+	if bounded {
+		e = sarg.And(e, sarg.Or(sarg.IsNull(mn), sarg.Lt(mn, sarg.String(succ))))
+	}
+	return e
 }
 
 // display writes a lookup expression with the index's columns named after

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,14 +38,26 @@ var ixWords = []string{"", "ant", "bee", "cat", "dog", "eel", "fox", "zz"}
 // random window of each domain, so that files differ in their ranges.
 func ixFile(t testing.TB, r *rand.Rand) []byte {
 	t.Helper()
+	return ixFileWith(t, r, 0, func() (int, int) { return r.IntN(20), r.IntN(len(ixWords)) })
+}
+
+// ixFileAt writes a random data file of at least 20 rows whose numeric
+// values start at lo and words at ixWords[wlo].
+func ixFileAt(t testing.TB, r *rand.Rand, lo, wlo int) []byte {
+	t.Helper()
+	return ixFileWith(t, r, 20, func() (int, int) { return lo, wlo })
+}
+
+func ixFileWith(t testing.TB, r *rand.Rand, minRows int, window func() (lo, wlo int)) []byte {
+	t.Helper()
 	s := orc.MustParseSchema(ixSchema)
 	n := r.IntN(40)
 	if r.IntN(8) == 0 {
 		n = 0
 	}
+	n = max(n, minRows)
 	b := orc.NewBatch(s, max(n, 1))
-	lo := r.IntN(20)
-	wlo := r.IntN(len(ixWords))
+	lo, wlo := window()
 	nullP := r.IntN(4) // 0: no nulls
 	for range n {
 		null := func() bool { return nullP > 0 && r.IntN(8) < nullP }
@@ -420,6 +434,70 @@ func TestIndexStale(t *testing.T) {
 	}
 	t.Logf("%d queries against stale indexes", checks)
 }
+
+// TestIndexLookupRowGroups: an index of several row groups (a stride of
+// 100 entries, files whose ranges grow with their paths) is pruned by its
+// lookup expression, and the files it rules out that way are still exactly
+// those the footers rule out, the rows those of a scan without the index.
+// Every leaf form the translation knows is drawn (ixPredicate), NOT and
+// LIKE included. A file without values or with a column all null has NULL
+// bounds, which keep its row group (unknown), so the files here have rows.
+func TestIndexLookupRowGroups(t *testing.T) {
+	defer dataset.SetIndexStride(100)()
+	r := rand.New(rand.NewPCG(33, 7))
+	nfiles, preds := 300, 10*(*indexScale)
+	if testing.Short() {
+		nfiles, preds = 200, 5
+	}
+	st := &ixStore{fsys: fstest.MapFS{}}
+	for i := range nfiles {
+		st.put(fmt.Sprintf("p=%d/part-%04d.orc", i*4/nfiles, i), ixFileAt(t, r, i*20/nfiles, i*(len(ixWords)-1)/nfiles))
+	}
+	d := st.dataset(t, buildIndex(t, st.dataset(t, nil)))
+	// Forms whose lookup rules out whole groups: files 0-99 hold a in
+	// [0, 11] and words up to "dog", files 100-199 words up to "fox".
+	fixed := []struct {
+		where string
+		min   int
+	}{
+		{"b LIKE 'z%'", 200},
+		{"STARTS_WITH(b, 'zz')", 200},
+		{"a NOT BETWEEN 0 AND 13", 100},
+	}
+	byGroups := 0
+	for k := range preds + len(fixed) {
+		var e sarg.Expr
+		if k < len(fixed) {
+			e = sarg.MustParse(fixed[k].where)
+		} else {
+			e = ixPredicate(r, 2)
+		}
+		want, without := scanRows(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true), dataset.WithIndexLookup(false))
+		got, withIx, explain := scanAll(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") || withIx.IndexWarning != "" {
+			t.Fatalf("%s: %d rows through the index, %d without %s", e, len(got), len(want), withIx.IndexWarning)
+		}
+		footer := without.FilesSkipped - without.FilesPrunedByPartition
+		if withIx.FilesPrunedByIndex != footer {
+			t.Fatalf("%s: the index ruled out %d files, the footers %d", e, withIx.FilesPrunedByIndex, footer)
+		}
+		if m := groupsLine.FindStringSubmatch(explain); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			byGroups += n
+			if k < len(fixed) && n < fixed[k].min {
+				t.Fatalf("%s: %d files ruled out by the index's row groups, want at least %d\n%s", e, n, fixed[k].min, explain[:min(len(explain), 600)])
+			}
+		} else if withIx.IndexUsed {
+			t.Fatalf("%s: explain:\n%s", e, explain)
+		}
+	}
+	if byGroups == 0 {
+		t.Fatal("the lookup expression never ruled out a row group of the index")
+	}
+	t.Logf("%d files ruled out by the index's row groups over %d queries", byGroups, preds)
+}
+
+var groupsLine = regexp.MustCompile(`index: (\d+) files ruled out by the index's row groups`)
 
 // TestIndexHudiCases runs the eight cases of Hudi's PR #12575 (spec.md
 // 7.6): c1 = '619sdc' OR c2 = 100 AND c3 = 200 with each subset of the

@@ -379,3 +379,29 @@ func TestExplainSaysWhyLeavesCannotPrune(t *testing.T) {
 		t.Errorf("Explain says a prefix LIKE cannot prune:\n%s", text)
 	}
 }
+
+func TestLikePrefixRange(t *testing.T) {
+	for _, c := range []struct {
+		pattern, escape string
+		prefix, succ    string
+		bounded, bad    bool
+	}{
+		{"abc%", `\`, "abc", "abd", true, false},
+		{"ab_c", `\`, "ab", "ac", true, false},
+		{`a\%b%`, `\`, "a%b", "a%c", true, false},
+		{`a!%b%`, "!", "a%b", "a%c", true, false},
+		{`a\%b%`, "", `a\`, `a]`, true, false},
+		{"%x", `\`, "", "", false, false},
+		{"exact", `\`, "exact", "exacu", true, false},
+		{"a\xff\xff%", `\`, "a\xff\xff", "b", true, false},
+		{`ab\`, `\`, "", "", false, true},
+	} {
+		p, s, b, err := LikePrefixRange(c.pattern, c.escape, false)
+		if (err != nil) != c.bad {
+			t.Fatalf("%q: error %v", c.pattern, err)
+		}
+		if err == nil && (p != c.prefix || s != c.succ || b != c.bounded) {
+			t.Fatalf("%q escape %q: got %q %q %v, want %q %q %v", c.pattern, c.escape, p, s, b, c.prefix, c.succ, c.bounded)
+		}
+	}
+}
