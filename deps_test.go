@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"sarg":                        {"", "stats", "bloomfilter", "geo"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
-	"dataset":                     {"", "stats", "sarg", "reader", "writer", "internal/structmap"},
+	"dataset":                     {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/structmap"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
@@ -47,6 +47,7 @@ var external = map[string][]string{
 	"writer":                      {"google.golang.org/protobuf/"},
 	"rowindex":                    {"google.golang.org/protobuf/"},
 	"cmd/orc":                     {"google.golang.org/protobuf/"},
+	"dataset":                     {"google.golang.org/protobuf/"},
 	"internal/testutil":           {"google.golang.org/protobuf/"},
 }
 

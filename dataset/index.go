@@ -23,6 +23,8 @@ package dataset
 //	  and for text columns:
 //	  ci_lower   boolean ci_min is a truncated lower bound (every value is above it)
 //	  ci_upper   boolean ci_max is a truncated upper bound (every value is below it)
+//	  and for bloom columns (layout 2, index_bloom.go):
+//	  ci_bloom   binary  an orcpb.BloomFilter of the file's values; NULL: none
 //
 // T is the column's type in the dataset's read schema, except for char and
 // varchar, whose bounds are kept as string (writing them as char would pad
@@ -61,9 +63,12 @@ const IndexFileName = "_orcgo_index.orc"
 // IndexMetadataKey is the user metadata key of the index's header.
 const IndexMetadataKey = "orcgo.dataset.index"
 
-// indexLayout is the layout version this code writes and reads.
-//   - 1: the columns listed in the package comment above.
-const indexLayout = 1
+// indexLayout is the newest layout version this code writes and reads.
+//   - 1: the columns listed in the package comment above, without ci_bloom.
+//   - 2: adds ci_bloom for the columns whose header entry says "bloom";
+//     written only when some column does, so that an index without bloom
+//     filters stays readable by code that knows layout 1 only.
+const indexLayout = 2
 
 // indexStride is the row index stride of the index file: a row group per
 // 1,024 data files, so that a lookup on a partition reads little of a large
@@ -75,11 +80,13 @@ type indexHeader struct {
 	Layout     int           `json:"layout"`
 	Columns    []indexColumn `json:"columns"`
 	Partitions string        `json:"partitions,omitempty"` // struct<...>, or empty
+	BloomFPP   float64       `json:"bloom_fpp,omitempty"`  // layout 2: the filters' rate
 }
 
 type indexColumn struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Bloom bool   `json:"bloom,omitempty"` // layout 2: ci_bloom holds a filter
 }
 
 // IndexOption configures building an index.
@@ -89,7 +96,25 @@ type indexConfig struct {
 	columns  []string
 	all      bool
 	parallel int
+	bloom    []string // IndexBloomColumns
+	fpp      float64  // IndexBloomFPP
 }
+
+// defaultIndexConfig is the configuration before options.
+func defaultIndexConfig() indexConfig {
+	return indexConfig{all: true, parallel: 8, fpp: DefaultIndexBloomFPP}
+}
+
+// indexSpec is what an index holds: its columns, which have bloom filters,
+// and the filters' rate.
+type indexSpec struct {
+	names []string
+	types []*orc.Schema
+	bloom []bool
+	fpp   float64
+}
+
+func (sp indexSpec) hasBloom() bool { return slices.Contains(sp.bloom, true) }
 
 // IndexColumns indexes the named top-level columns of the read schema.
 // Default: every top-level column of a type with a minimum and maximum
@@ -146,8 +171,9 @@ type IndexInfo struct {
 	Read       int      // footers read to build it
 }
 
-// indexLayoutSchema returns the index file's schema for a header.
-func indexLayoutSchema(cols []*orc.Schema, parts *orc.Schema) *orc.Schema {
+// indexLayoutSchema returns the index file's schema for a header. bloom
+// (nil: none) says which columns have a ci_bloom.
+func indexLayoutSchema(cols []*orc.Schema, bloom []bool, parts *orc.Schema) *orc.Schema {
 	s := &orc.Schema{Kind: orc.Struct}
 	add := func(name string, t *orc.Schema) {
 		s.FieldNames = append(s.FieldNames, name)
@@ -173,6 +199,9 @@ func indexLayoutSchema(cols []*orc.Schema, parts *orc.Schema) *orc.Schema {
 			add(fmt.Sprintf("c%d_lower", i), &orc.Schema{Kind: orc.Boolean})
 			add(fmt.Sprintf("c%d_upper", i), &orc.Schema{Kind: orc.Boolean})
 		}
+		if i < len(bloom) && bloom[i] {
+			add(fmt.Sprintf("c%d_bloom", i), &orc.Schema{Kind: orc.Binary})
+		}
 	}
 	s.Assign()
 	return s
@@ -186,13 +215,14 @@ type indexEntry struct {
 	rows    int64
 	parts   []any           // partition values (EvalRow types), nil for NULL
 	cols    []*stats.Column // per indexed column, nil when unknown
+	blooms  [][]byte        // per indexed column, a serialized filter or nil
 }
 
 // WriteIndex reads the footer of every file of the dataset and writes an
 // index of them to w (see IndexFileName). Files are read IndexParallelism
 // at a time. A file that fails to open fails the build. It does not close w.
 func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error) {
-	cfg := indexConfig{all: true, parallel: 8}
+	cfg := defaultIndexConfig()
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return IndexInfo{}, err
@@ -223,12 +253,25 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 			types = append(types, c)
 		}
 	}
-	return d.buildIndex(w, names, types, cfg.parallel)
+	sp := indexSpec{names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
+	for _, n := range cfg.bloom {
+		k := slices.Index(names, n)
+		switch {
+		case k < 0:
+			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s is not an indexed column (%s)", n, strings.Join(names, ", "))
+		case !bloomable(types[k]):
+			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s has type %s; filters are kept for integer, date, float, double, decimal and text columns", n, types[k])
+		case sp.bloom[k]:
+			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s named twice", n)
+		}
+		sp.bloom[k] = true
+	}
+	return d.buildIndex(w, sp, cfg.parallel)
 }
 
 // buildIndex reads every file's footer and writes the index of the named
 // columns.
-func (d *Dataset) buildIndex(w io.Writer, names []string, types []*orc.Schema, parallel int) (IndexInfo, error) {
+func (d *Dataset) buildIndex(w io.Writer, sp indexSpec, parallel int) (IndexInfo, error) {
 	entries := make([]indexEntry, len(d.files))
 	errs := make([]error, len(d.files))
 	var wg sync.WaitGroup
@@ -239,7 +282,7 @@ func (d *Dataset) buildIndex(w io.Writer, names []string, types []*orc.Schema, p
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			entries[i], errs[i] = d.indexFile(i, names, types)
+			entries[i], errs[i] = d.indexFile(i, sp)
 		}()
 	}
 	wg.Wait()
@@ -248,13 +291,15 @@ func (d *Dataset) buildIndex(w io.Writer, names []string, types []*orc.Schema, p
 			return IndexInfo{}, err
 		}
 	}
-	info, err := writeIndexEntries(w, entries, names, types, d.parts)
+	info, err := writeIndexEntries(w, entries, sp, d.parts)
 	info.Read = len(entries)
 	return info, err
 }
 
-// indexFile reads the footer of file i and returns its index entry.
-func (d *Dataset) indexFile(i int, names []string, types []*orc.Schema) (indexEntry, error) {
+// indexFile reads the footer of file i (and the bloom columns' values)
+// and returns its index entry.
+func (d *Dataset) indexFile(i int, sp indexSpec) (indexEntry, error) {
+	names, types := sp.names, sp.types
 	of, err := d.open(i)
 	if err != nil {
 		return indexEntry{}, err
@@ -267,6 +312,7 @@ func (d *Dataset) indexFile(i int, names []string, types []*orc.Schema) (indexEn
 	if d.byPosition || fs.Kind != orc.Struct || positionalNames(fs) {
 		return e, nil // columns are matched by position: record nothing
 	}
+	fileNames := make([]string, len(names))
 	for k, n := range names {
 		fc := fs.Field(n)
 		if fc == nil || fc.String() != types[k].String() {
@@ -277,6 +323,12 @@ func (d *Dataset) indexFile(i int, names []string, types []*orc.Schema) (indexEn
 			continue
 		}
 		e.cols[k] = &st
+		fileNames[k] = fs.FieldNames[slices.Index(fs.Children, fc)]
+	}
+	if sp.hasBloom() {
+		if e.blooms, err = fileBlooms(of.r, &e, fileNames, types, sp.bloom, sp.fpp); err != nil {
+			return indexEntry{}, fmt.Errorf("%s: reading the bloom filter columns: %w", f.Name, err)
+		}
 	}
 	return e, nil
 }
@@ -299,7 +351,8 @@ func positionalNames(s *orc.Schema) bool {
 }
 
 // writeIndexEntries sorts the entries and writes them as an index file.
-func writeIndexEntries(w io.Writer, entries []indexEntry, names []string, types []*orc.Schema, parts *orc.Schema) (IndexInfo, error) {
+func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *orc.Schema) (IndexInfo, error) {
+	names, types := sp.names, sp.types
 	slices.SortFunc(entries, func(a, b indexEntry) int {
 		for j := range a.parts {
 			if c := cmpPartition(a.parts[j], b.parts[j]); c != 0 {
@@ -308,9 +361,12 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, names []string, types 
 		}
 		return strings.Compare(a.path, b.path)
 	})
-	h := indexHeader{Layout: indexLayout}
+	h := indexHeader{Layout: 1}
+	if sp.hasBloom() {
+		h.Layout, h.BloomFPP = 2, sp.fpp
+	}
 	for k, n := range names {
-		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String()})
+		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String(), Bloom: sp.hasBloom() && sp.bloom[k]})
 	}
 	if parts != nil {
 		h.Partitions = parts.String()
@@ -319,7 +375,11 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, names []string, types 
 	if err != nil {
 		return IndexInfo{}, err
 	}
-	schema := indexLayoutSchema(types, parts)
+	var bloom []bool
+	if sp.hasBloom() {
+		bloom = sp.bloom
+	}
+	schema := indexLayoutSchema(types, bloom, parts)
 	cw := &countWriter{w: w}
 	iw, err := writer.NewWriter(cw, schema, writer.WithCompression(orc.CompressionZstd),
 		writer.WithRowIndexStride(indexStride), writer.WithTimeZone(time.UTC))
@@ -338,7 +398,7 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, names []string, types 
 		return err
 	}
 	for _, e := range entries {
-		appendEntry(b, e, types, parts)
+		appendEntry(b, e, types, bloom, parts)
 		if b.NumRows == batchRows {
 			if err := flush(); err != nil {
 				return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
@@ -366,7 +426,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // appendEntry appends one entry as a row of the index batch.
-func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, parts *orc.Schema) {
+func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, parts *orc.Schema) {
 	col := 0
 	next := func() orc.Vector { v := b.Cols[col]; col++; return v }
 	next().(*orc.BytesVector).AppendString(e.path)
@@ -380,9 +440,17 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, parts *orc.Sch
 	}
 	for k, t := range types {
 		vals, nulls, lo, hi := next(), next(), next(), next()
-		var lower, upper orc.Vector
+		var lower, upper, bf orc.Vector
 		if isText(t.Kind) {
 			lower, upper = next(), next()
+		}
+		if k < len(bloom) && bloom[k] {
+			bf = next()
+			if k < len(e.blooms) && e.blooms[k] != nil {
+				bf.(*orc.BytesVector).Append(e.blooms[k])
+			} else {
+				bf.(*orc.BytesVector).AppendNull()
+			}
 		}
 		st := e.cols[k]
 		if st == nil {

@@ -79,6 +79,7 @@ type openedIndex struct {
 	c      io.Closer
 	hdr    indexHeader
 	types  []*orc.Schema // per header column
+	bloom  []bool        // per header column: the entries have ci_bloom
 	usable []bool        // per header column: the read schema has it with this type
 	parts  bool          // the partition columns are the dataset's
 	schema *orc.Schema   // the index file's schema
@@ -128,8 +129,8 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 	if err := json.Unmarshal(hdr, &ix.hdr); err != nil {
 		return fail("bad index header: %v", err)
 	}
-	if ix.hdr.Layout != indexLayout {
-		return fail("index layout version %d, this orcgo reads %d", ix.hdr.Layout, indexLayout)
+	if ix.hdr.Layout < 1 || ix.hdr.Layout > indexLayout {
+		return fail("index layout version %d, this orcgo reads 1 to %d", ix.hdr.Layout, indexLayout)
 	}
 	if len(ix.hdr.Columns) > 10000 {
 		return fail("bad index header: %d columns", len(ix.hdr.Columns))
@@ -139,9 +140,16 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		if err != nil || !indexable(t) {
 			return fail("bad index header: column %q has type %q", hc.Name, hc.Type)
 		}
+		if hc.Bloom && ix.hdr.Layout < 2 {
+			return fail("bad index header: column %q has a bloom filter in layout %d", hc.Name, ix.hdr.Layout)
+		}
 		ix.types = append(ix.types, t)
+		ix.bloom = append(ix.bloom, hc.Bloom)
 		rt := d.read.Field(hc.Name)
 		ix.usable = append(ix.usable, rt != nil && rt.String() == t.String())
+	}
+	if slices.Contains(ix.bloom, true) && !(ix.hdr.BloomFPP >= 0.0001 && ix.hdr.BloomFPP <= 0.5) {
+		return fail("bad index header: bloom_fpp %v", ix.hdr.BloomFPP)
 	}
 	var parts *orc.Schema
 	if ix.hdr.Partitions != "" {
@@ -150,7 +158,7 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		}
 	}
 	ix.parts = parts != nil && d.parts != nil && parts.String() == d.parts.String()
-	ix.schema = indexLayoutSchema(ix.types, parts)
+	ix.schema = indexLayoutSchema(ix.types, ix.bloom, parts)
 	if got := ix.r.Schema().String(); got != ix.schema.String() {
 		return fail("the index's schema %s is not the layout its header describes", got)
 	}
@@ -486,24 +494,38 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 		return err
 	}
 	used := ix.predicateColumns(nnf)
+	blooms := ix.bloomLeafColumns(nnf)
 	cols := []string{"path", "rows"}
 	for _, i := range used {
 		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
 		if isText(ix.types[i].Kind) {
 			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
 		}
+		if slices.Contains(blooms, i) {
+			cols = append(cols, fmt.Sprintf("c%d_bloom", i))
+		}
 	}
-	entries := map[string]map[int]*stats.Column{}
+	entries := map[string]sarg.MapSource{}
 	err = ix.scanIndex(cols, lookup, func(b *orc.Batch, row int) {
 		p := b.Cols[0].(*orc.BytesVector)
 		if p.IsNull(row) {
 			return
 		}
-		src := map[int]*stats.Column{}
+		src := sarg.MapSource{Columns: map[int]*stats.Column{}}
 		for _, i := range used {
-			name := ix.hdr.Columns[i].Name
-			if st := entryStats(b, row, i, ix.types[i], d.read.Field(name).Kind); st != nil {
-				src[d.read.Field(name).ID()] = st
+			rc := d.read.Field(ix.hdr.Columns[i].Name)
+			st := entryStats(b, row, i, ix.types[i], rc.Kind)
+			if st == nil {
+				continue
+			}
+			src.Columns[rc.ID()] = st
+			if bv, ok := b.Col(fmt.Sprintf("c%d_bloom", i)).(*orc.BytesVector); ok && !bv.IsNull(row) {
+				if bf := decodeBloom(bv.Get(row)); bf != nil {
+					if src.Blooms == nil {
+						src.Blooms = map[int]sarg.BloomFilter{}
+					}
+					src.Blooms[rc.ID()] = bf
+				}
 			}
 		}
 		entries[p.String(row)] = src
@@ -539,7 +561,7 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 			}
 			bound[key] = b
 		}
-		if b == nil || b.Evaluate(sarg.MapSource{Columns: src}).IsNeeded() {
+		if b == nil || b.Evaluate(src).IsNeeded() {
 			kept = append(kept, u)
 			continue
 		}
@@ -682,12 +704,16 @@ func ReadIndexInfo(r io.ReaderAt, size int64) (IndexInfo, error) {
 	if !found {
 		return IndexInfo{}, fmt.Errorf("dataset: not an orcgo dataset index (no %s metadata)", IndexMetadataKey)
 	}
-	if h.Layout != indexLayout {
-		return IndexInfo{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads %d", h.Layout, indexLayout)
+	if h.Layout < 1 || h.Layout > indexLayout {
+		return IndexInfo{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads 1 to %d", h.Layout, indexLayout)
 	}
 	info := IndexInfo{Files: int(ir.NumRows()), Partitions: h.Partitions, Bytes: size}
 	for _, c := range h.Columns {
-		info.Columns = append(info.Columns, c.Name+" "+c.Type)
+		col := c.Name + " " + c.Type
+		if c.Bloom {
+			col += fmt.Sprintf(" (bloom filter, fpp %g)", h.BloomFPP)
+		}
+		info.Columns = append(info.Columns, col)
 	}
 	return info, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,23 +25,20 @@ import (
 // columns old's, or UpdateIndex fails (build a new index). IndexInfo.Read
 // counts the footers read.
 func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts ...IndexOption) (IndexInfo, error) {
-	cfg := indexConfig{all: true, parallel: 8}
+	cfg := defaultIndexConfig()
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return IndexInfo{}, err
 		}
 	}
-	if !cfg.all {
-		return IndexInfo{}, fmt.Errorf("dataset: UpdateIndex keeps the index's columns: IndexColumns does not apply")
+	if !cfg.all || cfg.bloom != nil || cfg.fpp != DefaultIndexBloomFPP {
+		return IndexInfo{}, fmt.Errorf("dataset: UpdateIndex keeps the index's columns and bloom filters: IndexColumns, IndexBloomColumns and IndexBloomFPP do not apply")
 	}
 	ix, entries, err := d.readIndexEntries(old, oldSize)
 	if err != nil {
 		return IndexInfo{}, err
 	}
-	names := make([]string, len(ix.hdr.Columns))
-	for k, hc := range ix.hdr.Columns {
-		names[k] = hc.Name
-	}
+	sp := ix.spec()
 	out := make([]indexEntry, len(d.files))
 	errs := make([]error, len(d.files))
 	read := 0
@@ -58,7 +56,7 @@ func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i], errs[i] = d.indexFile(i, names, ix.types)
+			out[i], errs[i] = d.indexFile(i, sp)
 		}()
 	}
 	wg.Wait()
@@ -67,7 +65,7 @@ func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts 
 			return IndexInfo{}, err
 		}
 	}
-	info, err := writeIndexEntries(w, out, names, ix.types, d.parts)
+	info, err := writeIndexEntries(w, out, sp, d.parts)
 	info.Read = read
 	return info, err
 }
@@ -101,8 +99,12 @@ func (d *Dataset) readIndexEntries(r io.ReaderAt, size int64) (*openedIndex, map
 		}
 		e := indexEntry{path: p.String(row), size: sz.Values[row], version: v.String(row), rows: rows.Values[row]}
 		e.cols = make([]*stats.Column, len(ix.types))
+		e.blooms = make([][]byte, len(ix.types))
 		for k, t := range ix.types {
 			e.cols[k] = entryStats(b, row, k, t, t.Kind)
+			if bv, ok := b.Col(fmt.Sprintf("c%d_bloom", k)).(*orc.BytesVector); ok && !bv.IsNull(row) {
+				e.blooms[k] = slices.Clone(bv.Get(row))
+			}
 		}
 		entries[e.path] = e
 	})
@@ -110,6 +112,18 @@ func (d *Dataset) readIndexEntries(r io.ReaderAt, size int64) (*openedIndex, map
 		return nil, nil, fmt.Errorf("dataset: reading the index: %w", err)
 	}
 	return ix, entries, nil
+}
+
+// spec returns what the index holds, to build entries like its own.
+func (ix *openedIndex) spec() indexSpec {
+	sp := indexSpec{types: ix.types, bloom: ix.bloom, fpp: ix.hdr.BloomFPP}
+	for _, hc := range ix.hdr.Columns {
+		sp.names = append(sp.names, hc.Name)
+	}
+	if sp.fpp == 0 {
+		sp.fpp = DefaultIndexBloomFPP
+	}
+	return sp
 }
 
 // isPartitionField reports whether an index column holds partition values
@@ -148,12 +162,8 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 	if err != nil {
 		return err
 	}
-	names := make([]string, len(ix.hdr.Columns))
-	for k, hc := range ix.hdr.Columns {
-		names[k] = hc.Name
-	}
 	var fresh bytes.Buffer
-	if _, err := d.buildIndex(&fresh, names, ix.types, 8); err != nil {
+	if _, err := d.buildIndex(&fresh, ix.spec(), 8); err != nil {
 		return err
 	}
 	want, err := indexRowsJSON(bytes.NewReader(fresh.Bytes()), int64(fresh.Len()))

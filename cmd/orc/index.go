@@ -14,12 +14,16 @@ import (
 
 func init() {
 	register(command{name: "index",
-		usage: "index build|update|check|show DIR [--columns a,b] [--schema S] [--partitions S]",
+		usage: "index build|update|check|show DIR [--columns a,b] [--bloom-columns c] [--schema S] [--partitions S]",
 		desc:  "build, update, check or show a directory's statistics index, which lets scans rule out files unopened",
 		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
 one row per file with its size, version (modification time), row count,
 partition values and, per indexed column (--columns, default every column
-with a minimum and maximum), its value and null counts, minimum and maximum.
+with a minimum and maximum), its value and null counts, minimum and maximum,
+and for the --bloom-columns (integer, date, float, double, decimal or text
+columns among the indexed ones) a bloom filter of the file's values, which
+lets an equality or IN rule out files whose range holds the value; building
+those reads the columns of every file, not only its footer.
 It is written aside and renamed into place. Scans of DIR use it when it is
 there (scan --no-index does not): a file whose entry is current and whose
 statistics rule it out is not opened; a file added, rewritten or removed
@@ -38,6 +42,7 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			fs := flag.NewFlagSet("index", flag.ContinueOnError)
 			fs.String("columns", "", "comma-separated columns to index (default: every column with a minimum and maximum)")
+			fs.String("bloom-columns", "", "comma-separated indexed columns to keep a bloom filter of each file's values for (build)")
 			addDatasetFlags(fs)
 			return &helpRequest{fs}
 		}
@@ -47,6 +52,7 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	columns := fs.String("columns", "", "comma-separated columns to index (default: every column with a minimum and maximum)")
+	bloomCols := fs.String("bloom-columns", "", "comma-separated indexed columns to keep a bloom filter of each file's values for (build)")
 	df := addDatasetFlags(fs)
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
@@ -73,6 +79,9 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		if *columns != "" {
 			opts = append(opts, dataset.IndexColumns(splitList(*columns)...))
 		}
+		if *bloomCols != "" {
+			opts = append(opts, dataset.IndexBloomColumns(splitList(*bloomCols)...))
+		}
 		info, err := d.WriteIndexFile(path, opts...)
 		if err != nil {
 			return err
@@ -81,8 +90,8 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
 		return nil
 	case "update", "check":
-		if *columns != "" {
-			return fmt.Errorf("%w: %s keeps the index's columns (--columns is for build)", errUsage, sub)
+		if *columns != "" || *bloomCols != "" {
+			return fmt.Errorf("%w: %s keeps the index's columns (--columns and --bloom-columns are for build)", errUsage, sub)
 		}
 		start := time.Now()
 		none := true
@@ -115,7 +124,7 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s: current (%d files)\n", path, len(d.Files()))
 		return nil
 	case "show":
-		if *columns != "" || *df.schema != "" || *df.partitions != "" {
+		if *columns != "" || *bloomCols != "" || *df.schema != "" || *df.partitions != "" {
 			return fmt.Errorf("%w: show takes no flags", errUsage)
 		}
 		f, err := os.Open(path)

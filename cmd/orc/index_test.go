@@ -80,3 +80,44 @@ func TestIndexCommands(t *testing.T) {
 		t.Fatal("index frob was accepted")
 	}
 }
+
+// TestIndexBloomColumns: index build --bloom-columns keeps a filter of each
+// file's values of a column, so that an equality rules out a file whose
+// range holds the value but whose values do not; show names the filters.
+func TestIndexBloomColumns(t *testing.T) {
+	dir := t.TempDir()
+	writeORC(t, filepath.Join(dir, "a.orc"), 0, 100) // v0 .. v99
+	writeORC(t, filepath.Join(dir, "b.orc"), 60, 50) // v60 .. v109: 'v7' sorts inside
+	scan := func() (string, string) {
+		t.Helper()
+		out, errOut, err := runCmd(t, "scan", dir, "--where", "v = 'v7'", "--stats")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, errOut
+	}
+	if _, _, err := runCmd(t, "index", "build", dir, "--columns", "id,v"); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut := scan()
+	if strings.Count(out, "\n") != 1 || !strings.Contains(errOut, "0 by the index") {
+		t.Fatalf("without filters:\n%s\n%s", out, errOut)
+	}
+	if _, _, err := runCmd(t, "index", "build", dir, "--bloom-columns", "id,v"); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut = scan()
+	if strings.Count(out, "\n") != 1 || !strings.Contains(errOut, "1 by the index") {
+		t.Fatalf("with filters:\n%s\n%s", out, errOut)
+	}
+	show, _, err := runCmd(t, "index", "show", dir)
+	if err != nil || !strings.Contains(show, "v string (bloom filter, fpp 0.05)") {
+		t.Fatalf("show: %q, %v", show, err)
+	}
+	if _, _, err := runCmd(t, "index", "update", dir, "--bloom-columns", "v"); err == nil {
+		t.Fatal("update took --bloom-columns")
+	}
+	if _, _, err := runCmd(t, "index", "build", dir, "--columns", "id", "--bloom-columns", "v"); err == nil || !strings.Contains(err.Error(), "not an indexed column") {
+		t.Fatalf("a filter on an unindexed column: %v", err)
+	}
+}
