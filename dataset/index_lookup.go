@@ -49,7 +49,9 @@ import (
 // fails with an error wrapping fs.ErrNotExist means there is no index, and
 // any other failure (an unreadable or foreign index) is ignored with a
 // warning (Stats.IndexWarning): the scan then prunes by footers alone.
-// name names the index in messages. WithIndexFile is the local-file form.
+// name names the index in messages. WithIndexFile is the local-file form;
+// on a store without rename, IndexPointer(open) opens the index the
+// pointer object names (PublishIndex).
 func WithIndex(name string, open Opener) Option {
 	return func(d *Dataset) error {
 		if open == nil {

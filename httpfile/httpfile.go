@@ -56,6 +56,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"sync"
@@ -523,7 +524,20 @@ func isRedirectError(err error) bool {
 }
 
 func statusError(resp *http.Response) error {
-	return fmt.Errorf("the server answered %s", resp.Status)
+	return &statusErr{status: resp.Status, code: resp.StatusCode}
+}
+
+// statusErr is an error status. A 404 or 410 is fs.ErrNotExist to
+// errors.Is, so that callers tell a missing file from a failing one.
+type statusErr struct {
+	status string
+	code   int
+}
+
+func (e *statusErr) Error() string { return "the server answered " + e.status }
+
+func (e *statusErr) Is(target error) bool {
+	return target == fs.ErrNotExist && (e.code == http.StatusNotFound || e.code == http.StatusGone)
 }
 
 func eofIfShort(n, want int) error {

@@ -3,8 +3,10 @@ package httpfile_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -250,7 +252,17 @@ func TestChangedFile(t *testing.T) {
 	}
 	nf := httptest.NewServer(http.NotFoundHandler())
 	defer nf.Close()
-	if _, err := httpfile.Open(context.Background(), nf.URL+"/x.orc"); err == nil || !strings.Contains(err.Error(), "404") {
+	if _, err := httpfile.Open(context.Background(), nf.URL+"/x.orc"); err == nil || !strings.Contains(err.Error(), "404") || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing file: %v", err)
+	}
+	if _, err := httpfile.Open(context.Background(), nf.URL+"/x.orc", httpfile.WithTailPrefetch(0)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a missing file, HEAD: %v", err)
+	}
+	forbidden := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer forbidden.Close()
+	if _, err := httpfile.Open(context.Background(), forbidden.URL+"/x.orc"); err == nil || errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused file: %v", err)
 	}
 }
