@@ -10,7 +10,8 @@ import (
 	"github.com/orcgo/orc/sarg"
 )
 
-// TestPredicateForms: LIKE and comparisons of two columns, on partition
+// TestPredicateForms: LIKE, comparisons of two columns and functions of a
+// column, on partition
 // and data columns (some missing from old files, some of another type
 // there), return through a dataset exactly the rows that filtering the
 // full read returns.
@@ -31,6 +32,10 @@ func TestPredicateForms(t *testing.T) {
 		"YEAR(dt) = 2024 AND qty < 5",
 		"CAST(dt AS DATE) = DATE '2024-02-01'",
 		"YEAR(dt) <> 2024",
+		"MONTH(dt) = 2",
+		"DATE_TRUNC('month', dt) IN (DATE '2024-01-01', DATE '2024-03-01') AND qty * 2 > 7",
+		"DAY(dt) = 1 AND ABS(qty) <= 2",
+		"LENGTH(note) = 2 OR UPPER(region) LIKE 'E%'",
 	} {
 		e := sarg.MustParse(where)
 		b := sarg.MustBind(e, full)
@@ -60,7 +65,8 @@ func TestPredicateForms(t *testing.T) {
 		same(t, where, got, want)
 		t.Logf("%s: %d rows, %d files pruned by partition", where, len(got), st.FilesPrunedByPartition)
 		// The partition directories decide these alone (6 files, 2024-01..03).
-		if want, ok := map[string]int{"YEAR(dt) <> 2024": 6, "CAST(dt AS DATE) = DATE '2024-02-01'": 4}[where]; ok && st.FilesPrunedByPartition != want {
+		if want, ok := map[string]int{"YEAR(dt) <> 2024": 6, "CAST(dt AS DATE) = DATE '2024-02-01'": 4,
+			"MONTH(dt) = 2": 4, "DATE_TRUNC('month', dt) IN (DATE '2024-01-01', DATE '2024-03-01') AND qty * 2 > 7": 2}[where]; ok && st.FilesPrunedByPartition != want {
 			t.Errorf("%s: %d files pruned by partition, want %d", where, st.FilesPrunedByPartition, want)
 		}
 	}

@@ -214,6 +214,9 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 	if l.Other != "" {
 		return sarg.True() // a comparison of two columns: the index rows pair no values
 	}
+	if l.Func != nil {
+		return sarg.True() // a function of a column: the index keeps the column's range, not the function's
+	}
 	if j, ok := s.isPartition(l.Column); ok {
 		switch l.Op {
 		case sarg.LeafEquals, sarg.LeafNullSafeEquals, sarg.LeafLessThan, sarg.LeafLessThanEquals,

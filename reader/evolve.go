@@ -558,9 +558,9 @@ func (ev *evolution) translate(e sarg.Expr, r *Reader) (sarg.Expr, bool) {
 
 // translateLeaf rewrites one leaf (see translate).
 func (ev *evolution) translateLeaf(l *sarg.Leaf, r *Reader) (sarg.Expr, bool) {
-	if l.Other != "" {
-		// A comparison of two columns: left to the exact filter on the
-		// converted batch.
+	if l.Other != "" || l.Func != nil {
+		// A comparison of two columns, or a function of a column: left to
+		// the exact filter on the converted batch.
 		return sarg.True(), false
 	}
 	n := ev.byRead[ev.read.Find(l.Column).ID()] // Bind checked the name

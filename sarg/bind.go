@@ -49,6 +49,7 @@ type boundLeaf struct {
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
 	like       *likePattern // LeafLike: the compiled pattern
 	box        *geoBox      // the query box of ST_INTERSECTS_BOX and ST_WITHIN_BOX
+	fn         *boundFunc   // a function leaf (Leaf.Func): the function and its inner comparison
 
 	// A comparison of two columns (Leaf.Other): the second column.
 	col2   *orc.Schema
@@ -204,7 +205,15 @@ func validate(e Expr, depth int) error {
 			if len(l.Literals) != 0 {
 				return fmt.Errorf("sarg: a comparison of two columns has no literals: %s", l)
 			}
+			if l.Func != nil && l.Func.Kind != FuncNone {
+				return fmt.Errorf("sarg: a function applies only to a column compared with literals: %s", l)
+			}
 			return nil
+		}
+		if l.Func != nil {
+			if why := l.Func.check(); why != "" {
+				return fmt.Errorf("sarg: %s: %s", l, why)
+			}
 		}
 		want := -1
 		switch l.Op {
@@ -410,7 +419,17 @@ func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	bl := &boundLeaf{orig: l, text: l.String(), col: col, colID: col.ID(), anc: anc, dom: domainOf(col.Kind), op: l.Op, neg: neg}
+	if l.Func != nil && l.Func.Kind != FuncNone {
+		bl := &boundLeaf{orig: l, text: l.String(), col: col, colID: col.ID(), anc: anc, dom: domainOf(col.Kind), op: l.Op, neg: neg}
+		return b.bindFunc(bl, l)
+	}
+	return b.bindResolved(l, col, col.ID(), anc, neg)
+}
+
+// bindResolved binds a leaf on a resolved column (for a function leaf,
+// a column of the function's result type standing for the real one, id).
+func (b *Bound) bindResolved(l *Leaf, col *orc.Schema, id int, anc []int, neg bool) (*boundLeaf, Op, error) {
+	bl := &boundLeaf{orig: l, text: l.String(), col: col, colID: id, anc: anc, dom: domainOf(col.Kind), op: l.Op, neg: neg}
 	if col.Kind == orc.Decimal {
 		bl.scale = col.Scale
 	}

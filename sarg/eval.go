@@ -140,6 +140,9 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 	if l.col2 != nil {
 		return l.evaluateCols(src)
 	}
+	if l.fn != nil {
+		return l.evaluateFunc(src)
+	}
 	st := src.Stats(l.colID)
 	if st == nil || st.Kind != l.col.Kind {
 		return YesNoNull

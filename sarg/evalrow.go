@@ -79,6 +79,16 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 
 // evalPlain evaluates the leaf as written on one value.
 func (l *boundLeaf) evalPlain(v any) (uint8, error) {
+	if l.fn != nil {
+		if v != nil {
+			fv, err := l.fn.plain(v)
+			if err != nil {
+				return 0, err
+			}
+			v = fv
+		}
+		return l.fn.inner.evalPlain(v)
+	}
 	op := l.orig.Op
 	nullSafeNull := op == LeafNullSafeEquals && l.orig.Literals[0].IsNull()
 	if v == nil {

@@ -117,6 +117,10 @@ func (b *Bound) Explain(src Source) string {
 	for i, l := range b.leaves {
 		if why := l.limit(); why != "" {
 			fmt.Fprintf(&sb, "leaf %d cannot prune: %s\n", i, why)
+		} else if l.fn != nil && l.op != LeafIsNull {
+			if _, why := l.evaluateFuncWhy(src); why != "" {
+				fmt.Fprintf(&sb, "leaf %d cannot prune here: %s\n", i, why)
+			}
 		}
 	}
 	eff := b.EffectiveFor(func(i int) bool { return vals[i] != YesNoNull })
@@ -136,6 +140,10 @@ func (l *boundLeaf) limit() string {
 	switch {
 	case l.op == LeafIsNull:
 		return ""
+	case l.fn != nil && l.fn.never != "":
+		return l.fn.f.Kind.String() + ": " + l.fn.never
+	case l.fn != nil:
+		return l.fn.inner.limit()
 	case l.nanLit:
 		return "a NaN literal never prunes"
 	case l.like != nil && binary:

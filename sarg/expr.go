@@ -67,6 +67,9 @@ type Leaf struct {
 	// literals. Only EQUALS, NULL_SAFE_EQUALS, LESS_THAN and
 	// LESS_THAN_EQUALS compare columns; see LtCol.
 	Other string
+	// Func, when set, is a function of the column that the leaf compares
+	// instead of the column itself: MONTH(ts) = 3, x + 1 < 5 (see Apply).
+	Func *Func
 }
 
 // Expr is a predicate: a tree of AND, OR and NOT over leaves and constants.
@@ -194,7 +197,8 @@ func (e Expr) Equal(o Expr) bool {
 
 func (l *Leaf) equal(o *Leaf) bool {
 	if l.Op != o.Op || canonicalColumn(l.Column) != canonicalColumn(o.Column) || len(l.Literals) != len(o.Literals) ||
-		(l.Other == "") != (o.Other == "") || l.Other != "" && canonicalColumn(l.Other) != canonicalColumn(o.Other) {
+		(l.Other == "") != (o.Other == "") || l.Other != "" && canonicalColumn(l.Other) != canonicalColumn(o.Other) ||
+		!l.Func.equal(o.Func) {
 		return false
 	}
 	for i := range l.Literals {
@@ -281,7 +285,7 @@ func (l *Leaf) text(neg bool) string {
 		return l.geoText(neg)
 	}
 	var b []byte
-	b = append(b, canonicalColumn(l.Column)...)
+	b = l.Func.appendSubject(b, canonicalColumn(l.Column))
 	lit := func(i int) {
 		if l.Other != "" {
 			b = append(b, canonicalColumn(l.Other)...)

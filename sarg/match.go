@@ -177,6 +177,13 @@ func t2(b bool) uint8 {
 
 // match evaluates the leaf on the first n rows of v into out.
 func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
+	if l.fn != nil {
+		fv, err := l.fn.apply(v, n, l.text)
+		if err != nil {
+			return err
+		}
+		return l.fn.inner.match(fv, n, out)
+	}
 	if v.Len() < n {
 		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
 	}

@@ -50,7 +50,11 @@ const maxParseDepth = 200
 // STARTS_WITH(column, 'prefix'). YEAR(column) and CAST(column AS DATE)
 // may stand for a column before a comparison with literals; they are
 // rewritten into ranges of the column (YEAR(d) = 1995 is d >= DATE
-// '1995-01-01' AND d < DATE '1996-01-01'). Keywords are case-insensitive.
+// '1995-01-01' AND d < DATE '1996-01-01'). MONTH(column), DAY(column),
+// HOUR(column), DATE_TRUNC('unit', column), ABS(column), LENGTH(column),
+// LOWER(column), UPPER(column) and column + c, column - c, column * c,
+// column / c (c a number) may stand for a column compared with literals
+// (see Func and Apply). Keywords are case-insensitive.
 //
 // Columns are field names joined by dots (a.b.c); a name that is not an
 // identifier or is a keyword goes in backticks (`odd name`, a backtick
@@ -216,7 +220,7 @@ func (p *parser) advance() error {
 		}
 		p.tok = token{kind: tString, pos: start, text: str}
 	default:
-		for _, op := range [...]string{"<=>", "<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", ",", ".", "-", "+"} {
+		for _, op := range [...]string{"<=>", "<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", ",", ".", "-", "+", "*", "/"} {
 			if strings.HasPrefix(s[start:], op) {
 				p.pos += len(op)
 				p.tok = token{kind: tPunct, pos: start, text: op}
@@ -328,6 +332,11 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 		if err != nil {
 			return Expr{}, err
 		}
+		if f, ok, err := p.parseArith(); err != nil {
+			return Expr{}, err
+		} else if ok {
+			return p.parseFuncComparison(f, col, t.pos)
+		}
 		return p.parseComparison(col)
 	case t.is("TRUE"), t.is("FALSE"), t.is("NULL"):
 		// A constant predicate unless a comparison operator follows, in
@@ -386,7 +395,15 @@ func (p *parser) parseLiteralFirst() (Expr, error) {
 		return Expr{}, err
 	}
 	flipped := map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=", "<>": "<>", "!=": "!="}[op]
-	return compare(col, flipped, lit, litPos)
+	f, ok, err := p.parseArith()
+	if err != nil {
+		return Expr{}, err
+	}
+	e, err := compare(col, flipped, lit, litPos)
+	if err != nil || !ok {
+		return e, err
+	}
+	return Apply(f, e), nil
 }
 
 // atColumn reports whether the current token starts a column name.
@@ -664,8 +681,10 @@ func (p *parser) parseCall() (Expr, error) {
 	switch {
 	case name.is("YEAR"), name.is("CAST"):
 		return p.parseBucketCall()
+	case funcByName(name.text) != FuncNone:
+		return p.parseFuncCall()
 	case !name.is("STARTS_WITH"):
-		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR, CAST(... AS DATE), ST_INTERSECTS_BOX and ST_WITHIN_BOX are allowed here)", name.describe())
+		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR, MONTH, DAY, HOUR, DATE_TRUNC, CAST(... AS DATE), ABS, LENGTH, LOWER, UPPER, ST_INTERSECTS_BOX and ST_WITHIN_BOX are allowed here)", name.describe())
 	}
 	if err := p.advance(); err != nil { // the name
 		return Expr{}, err
@@ -697,6 +716,128 @@ func (p *parser) parseCall() (Expr, error) {
 		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the prefix of STARTS_WITH, found %s", p.tok.describe())
 	}
 	return StartsWith(col, lit), p.advance()
+}
+
+// funcByName returns the function a call names, or FuncNone.
+func funcByName(name string) FuncKind {
+	switch strings.ToUpper(name) {
+	case "MONTH":
+		return FuncMonth
+	case "DAY":
+		return FuncDay
+	case "HOUR":
+		return FuncHour
+	case "DATE_TRUNC":
+		return FuncDateTrunc
+	case "ABS":
+		return FuncAbs
+	case "LENGTH":
+		return FuncLength
+	case "LOWER":
+		return FuncLower
+	case "UPPER":
+		return FuncUpper
+	}
+	return FuncNone
+}
+
+// parseFuncCall reads MONTH(column), DATE_TRUNC('unit', column), ... and
+// the comparison after it, into leaves with a Func.
+func (p *parser) parseFuncCall() (Expr, error) {
+	name := p.tok
+	f := Func{Kind: funcByName(name.text)}
+	if err := p.advance(); err != nil { // the name
+		return Expr{}, err
+	}
+	if err := p.advance(); err != nil { // "("
+		return Expr{}, err
+	}
+	if f.Kind == FuncDateTrunc {
+		if p.tok.kind != tString {
+			return Expr{}, p.errorf(p.tok.pos, "expected the quoted unit of DATE_TRUNC ('year', 'month', ...), found %s", p.tok.describe())
+		}
+		f.Unit = strings.ToLower(p.tok.text)
+		if why := f.check(); why != "" {
+			return Expr{}, p.errorf(p.tok.pos, "%s", why)
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+		if !p.tok.punct(",") {
+			return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the unit of DATE_TRUNC, found %s", p.tok.describe())
+		}
+		if err := p.advance(); err != nil {
+			return Expr{}, err
+		}
+	}
+	if !p.atColumn() {
+		return Expr{}, p.errorf(p.tok.pos, "expected a column in %s, found %s", f.Kind, p.tok.describe())
+	}
+	col, err := p.parseColumn()
+	if err != nil {
+		return Expr{}, err
+	}
+	if !p.tok.punct(")") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the column of %s, found %s", f.Kind, p.tok.describe())
+	}
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	return p.parseFuncComparison(f, col, name.pos)
+}
+
+// parseArith reads "+ c", "- c", "* c" or "/ c" after a column, if there.
+func (p *parser) parseArith() (Func, bool, error) {
+	if p.tok.kind != tPunct {
+		return Func{}, false, nil
+	}
+	kinds := map[string]FuncKind{"+": FuncAdd, "-": FuncSub, "*": FuncMul, "/": FuncDiv}
+	k, ok := kinds[p.tok.text]
+	if !ok {
+		return Func{}, false, nil
+	}
+	op := p.tok
+	if err := p.advance(); err != nil {
+		return Func{}, false, err
+	}
+	lit, litPos, err := p.parseLiteral()
+	if err != nil {
+		return Func{}, false, err
+	}
+	f := Func{Kind: k, Const: lit}
+	if why := f.check(); why != "" {
+		return Func{}, false, p.errorf(litPos, "%s", why)
+	}
+	if _, more := kinds[p.tok.text]; more && p.tok.kind == tPunct {
+		return Func{}, false, p.errorf(p.tok.pos, "only one operation with a constant is allowed after column (after %q)", op.text)
+	}
+	return f, true, nil
+}
+
+// parseFuncComparison reads the comparison after a function of col and
+// puts the function on its leaves.
+func (p *parser) parseFuncComparison(f Func, col string, pos int) (Expr, error) {
+	e, err := p.parseComparison(col)
+	if err != nil {
+		return Expr{}, err
+	}
+	if hasOther(e) {
+		return Expr{}, p.errorf(pos, "%s can only be compared with literals", f.appendSubject(nil, col))
+	}
+	return Apply(f, e), nil
+}
+
+// hasOther reports whether a leaf of e compares two columns.
+func hasOther(e Expr) bool {
+	if e.Op == OpLeaf {
+		return e.Leaf != nil && e.Leaf.Other != ""
+	}
+	for _, c := range e.Children {
+		if hasOther(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseBucketCall reads YEAR(column) or CAST(column AS DATE) and the

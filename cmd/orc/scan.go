@@ -19,7 +19,11 @@ func init() {
   ranges, sets  a BETWEEN 1 AND 9, s IN ('x', 'y'), a NOT IN (1, 2)
   two columns   a < b, a = b, a <=> b, a BETWEEN b AND c (same type family:
                 integers, floats, decimals, dates, timestamps, strings)
-  dates         YEAR(d) = 1995, CAST(ts AS DATE) = DATE '2024-03-10' (as ranges of d, ts)
+  dates         YEAR(d) = 1995, CAST(ts AS DATE) = DATE '2024-03-10' (as ranges of d, ts),
+                MONTH(ts) = 3, DAY(d), HOUR(ts), DATE_TRUNC('month', ts) = DATE '2024-03-01'
+  functions     x + 1 < 5, x - 2.5, x * -2, x / 4 (in double precision), ABS(x),
+                LENGTH(s), LOWER(s) = 'ab', UPPER(s) LIKE 'A%' (LENGTH, LOWER, UPPER
+                never prune; --explain=full says which leaves could not prune and why)
   nulls         a IS NULL, a IS NOT NULL
   patterns      s LIKE 'ab%' (% any run, _ one character), s NOT LIKE '%x_',
                 s LIKE 'a!%%' ESCAPE '!' (default escape \), STARTS_WITH(s, 'ab')
