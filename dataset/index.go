@@ -23,8 +23,12 @@ package dataset
 //	  and for text columns:
 //	  ci_lower   boolean ci_min is a truncated lower bound (every value is above it)
 //	  ci_upper   boolean ci_max is a truncated upper bound (every value is below it)
-//	  and for bloom columns (layout 2, index_bloom.go):
+//	then, for each indexed column i with a bloom filter (layout 2, index_bloom.go):
 //	  ci_bloom   binary  an orcpb.BloomFilter of the file's values; NULL: none
+//
+// The filters come last so that their bytes, most of an index that has
+// them, lie at the end of the stripe, apart from what other lookups read
+// (index_cache.go).
 //
 // T is the column's type in the dataset's read schema, except for char and
 // varchar, whose bounds are kept as string (writing them as char would pad
@@ -199,6 +203,8 @@ func indexLayoutSchema(cols []*orc.Schema, bloom []bool, parts *orc.Schema) *orc
 			add(fmt.Sprintf("c%d_lower", i), &orc.Schema{Kind: orc.Boolean})
 			add(fmt.Sprintf("c%d_upper", i), &orc.Schema{Kind: orc.Boolean})
 		}
+	}
+	for i := range cols {
 		if i < len(bloom) && bloom[i] {
 			add(fmt.Sprintf("c%d_bloom", i), &orc.Schema{Kind: orc.Binary})
 		}
@@ -440,17 +446,9 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, 
 	}
 	for k, t := range types {
 		vals, nulls, lo, hi := next(), next(), next(), next()
-		var lower, upper, bf orc.Vector
+		var lower, upper orc.Vector
 		if isText(t.Kind) {
 			lower, upper = next(), next()
-		}
-		if k < len(bloom) && bloom[k] {
-			bf = next()
-			if k < len(e.blooms) && e.blooms[k] != nil {
-				bf.(*orc.BytesVector).Append(e.blooms[k])
-			} else {
-				bf.(*orc.BytesVector).AppendNull()
-			}
 		}
 		st := e.cols[k]
 		if st == nil {
@@ -480,6 +478,16 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, 
 			}
 			lower.(*orc.LongVector).Append(b2i(lb))
 			upper.(*orc.LongVector).Append(b2i(ub))
+		}
+	}
+	for k := range types {
+		if k < len(bloom) && bloom[k] {
+			bf := next().(*orc.BytesVector)
+			if k < len(e.blooms) && e.blooms[k] != nil {
+				bf.Append(e.blooms[k])
+			} else {
+				bf.AppendNull()
+			}
 		}
 	}
 	b.NumRows++

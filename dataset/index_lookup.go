@@ -116,7 +116,7 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		ix.close()
 		return nil, fmt.Errorf("%s: %w", name, fmt.Errorf(format, args...))
 	}
-	if ix.r, err = reader.Open(ra, size, d.readerOpts...); err != nil {
+	if ix.r, err = reader.Open(newBlockCache(ra, size), size, d.readerOpts...); err != nil {
 		return fail("%w", err)
 	}
 	var hdr []byte
