@@ -445,24 +445,25 @@ func TestIndexStale(t *testing.T) {
 func TestIndexLookupRowGroups(t *testing.T) {
 	defer dataset.SetIndexStride(100)()
 	r := rand.New(rand.NewPCG(33, 7))
-	nfiles, preds := 300, 10*(*indexScale)
+	const nfiles = 200
+	preds := 6 * *indexScale
 	if testing.Short() {
-		nfiles, preds = 200, 5
+		preds = 3
 	}
 	st := &ixStore{fsys: fstest.MapFS{}}
 	for i := range nfiles {
 		st.put(fmt.Sprintf("p=%d/part-%04d.orc", i*4/nfiles, i), ixFileAt(t, r, i*20/nfiles, i*(len(ixWords)-1)/nfiles))
 	}
 	d := st.dataset(t, buildIndex(t, st.dataset(t, nil)))
-	// Forms whose lookup rules out whole groups: files 0-99 hold a in
-	// [0, 11] and words up to "dog", files 100-199 words up to "fox".
+	// Forms whose lookup rules out a whole group: files 0-99 (the first
+	// group) hold a in [0, 14] and words up to "eel".
 	fixed := []struct {
 		where string
 		min   int
 	}{
-		{"b LIKE 'z%'", 200},
-		{"STARTS_WITH(b, 'zz')", 200},
-		{"a NOT BETWEEN 0 AND 13", 100},
+		{"b LIKE 'z%'", 100},
+		{"STARTS_WITH(b, 'zz')", 100},
+		{"a NOT BETWEEN 0 AND 14", 100},
 	}
 	byGroups := 0
 	for k := range preds + len(fixed) {
