@@ -83,7 +83,7 @@ func Value(t *orc.Schema, v orc.Vector, i int, written bool) any {
 		return x
 	case orc.Double:
 		return v.(*orc.DoubleVector).Values[i]
-	case orc.String, orc.Binary:
+	case orc.String, orc.Binary, orc.Geometry, orc.Geography:
 		return string(v.(*orc.BytesVector).Get(i))
 	case orc.Varchar, orc.Char:
 		s := string(v.(*orc.BytesVector).Get(i))

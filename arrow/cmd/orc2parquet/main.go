@@ -4,7 +4,9 @@
 //
 // Every ORC type except uniontype has a Parquet counterpart (see the
 // orcarrow package's mapping); the Arrow schema is stored in the Parquet
-// file, so parquet2orc restores char and varchar types. Flags:
+// file, so parquet2orc restores char and varchar types. Geometry and
+// geography become Parquet's GEOMETRY and GEOGRAPHY logical types, without
+// bounding-box statistics (arrow-go writes none). Flags:
 //
 //	-codec NAME      Parquet codec: none, snappy, gzip, brotli, zstd, lz4 (default zstd)
 //	-row-group N     most rows in a row group (default 1048576)

@@ -4,7 +4,9 @@
 //
 // Parquet's types map to ORC as the orcarrow package documents; a type with
 // no ORC counterpart (unsigned 64-bit integers, float16, intervals, ...) is
-// an error naming the column, given before any row is written. Flags:
+// an error naming the column, given before any row is written. GEOMETRY and
+// GEOGRAPHY columns become ORC geometry and geography with their CRS and edge
+// algorithm. Flags:
 //
 //	-codec NAME         ORC codec: none, zlib, snappy, lz4, zstd (default zstd)
 //	-stripe-size BYTES  target stripe size (default: the ORC writer's)

@@ -114,9 +114,13 @@ func ORCToParquet(in io.ReaderAt, size int64, out io.Writer, o ToParquet) (int64
 	if err := parquetCompatible(rr.Schema()); err != nil {
 		return 0, err
 	}
+	ps, geo, err := wrapGeo(rr.Schema())
+	if err != nil {
+		return 0, err
+	}
 	props := parquet.NewWriterProperties(parquet.WithCompression(codec), parquet.WithMaxRowGroupLength(o.RowGroup),
 		parquet.WithStats(true))
-	fw, err := pqarrow.NewFileWriter(rr.Schema(), onlyWriter{out}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(ps, onlyWriter{out}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return 0, err
 	}
@@ -124,11 +128,19 @@ func ORCToParquet(in io.ReaderAt, size int64, out io.Writer, o ToParquet) (int64
 	var rows int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if err := fw.WriteBuffered(rec); err != nil {
+		n := rec.NumRows()
+		if geo {
+			rec = retypeRecord(ps, rec)
+		}
+		err := fw.WriteBuffered(rec)
+		if geo {
+			rec.Release()
+		}
+		if err != nil {
 			fw.Close()
 			return rows, fmt.Errorf("writing Parquet: %w", err)
 		}
-		rows += rec.NumRows()
+		rows += n
 		o.Progress.tick(rows, r.NumRows())
 	}
 	if err := rr.Err(); err != nil {
@@ -194,6 +206,9 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 		return 0, err
 	}
 	codec := ORCCodecs[strings.ToLower(o.Codec)]
+	if err := registerWKB(); err != nil {
+		return 0, err
+	}
 	pf, err := file.NewParquetReader(in)
 	if err != nil {
 		return 0, fmt.Errorf("reading Parquet: %w", err)
@@ -222,6 +237,11 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 		md := full.Metadata()
 		ws = arrow.NewSchema(ws.Fields(), &md)
 	}
+	rs := ws // the records' schema
+	ws, geo, err := unwrapGeo(ws)
+	if err != nil {
+		return 0, err
+	}
 	w, err := orcarrow.NewWriter(out, ws, opts...)
 	if err != nil {
 		return 0, err
@@ -230,10 +250,21 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 	var rows int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if err := w.Write(rec); err != nil {
+		n := rec.NumRows()
+		if geo {
+			if !arrow.TypeEqual(arrow.StructOf(rec.Schema().Fields()...), arrow.StructOf(rs.Fields()...)) {
+				return rows, fmt.Errorf("reading Parquet: a record of schema %s, want %s", rec.Schema(), rs)
+			}
+			rec = retypeRecord(ws, rec)
+		}
+		err := w.Write(rec)
+		if geo {
+			rec.Release()
+		}
+		if err != nil {
 			return rows, err
 		}
-		rows += rec.NumRows()
+		rows += n
 		o.Progress.tick(rows, pf.NumRows())
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
