@@ -14,7 +14,8 @@ package stats
 //     written empty, and stays empty up to the stripe and the file.
 //   - GEOGRAPHY: an empty message (no box, no types), as both Apache
 //     writers do: a box over the vertices does not bound edges that follow
-//     the sphere.
+//     the sphere. The value count and has_null are written as Java writes
+//     them; Apache C++ leaves them 0 and false for geography.
 //
 // Reading: an axis is known only when both its bounds were written; a y, z
 // or m range with min > max is unknown, while an x range with finite
