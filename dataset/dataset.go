@@ -12,6 +12,12 @@
 // length) units aligned to stripes: reading every split once returns every
 // row once, and a split serialises to JSON, so n goroutines or n processes
 // can each take a share (see the example).
+//
+// A directory is listed without following symbolic links, and its files
+// are opened through it (os.OpenInRoot), so that nothing outside the
+// directory given is read; entries that vanish while it is listed are left
+// out, and anything unreadable is an error naming its path. Dir lists the
+// rules, partition directory names included.
 package dataset
 
 import (
@@ -78,13 +84,13 @@ func FromPaths(paths ...string) ([]File, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("dataset: %w", err)
 		}
 		if !fi.IsDir() {
 			files = append(files, File{Name: filepath.Base(p), Open: openLocal(p), Size: fi.Size(), Version: modVersion(fi)})
 			continue
 		}
-		fsFiles, err := FromFS(os.DirFS(p), ".")
+		fsFiles, err := walk(localDir(p), ".", func(rel string) string { return filepath.Join(p, filepath.FromSlash(rel)) })
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +100,54 @@ func FromPaths(paths ...string) ([]File, error) {
 }
 
 // Dir lists the files below a local directory (FromPaths of one directory).
+//
+// What a directory may hold, and what becomes of it:
+//   - Hidden files and directories and those of engines' markers (names
+//     starting with "." or "_", such as .part-0.crc, _SUCCESS, _temporary)
+//     are left out.
+//   - Symbolic links, to files or directories, are left out: they are not
+//     followed, so a link loop cannot trap the listing and no link leads
+//     out of the directory. Every file is later opened through the
+//     directory (os.OpenInRoot), so a listed file replaced by a link that
+//     points outside it fails to open instead of being read.
+//   - Other non-regular files (devices, pipes, sockets) are left out.
+//   - A file or directory that vanishes while the directory is listed is
+//     left out; one that vanishes, or cannot be opened, after the listing
+//     fails the scan that reaches it, with an error naming it. A file
+//     rewritten after the listing is read as it is when opened (an index
+//     entry stands for it only while its size and version still match).
+//   - A subdirectory that cannot be read (permissions) fails the listing
+//     with an error naming it: a table read without some of its files
+//     would be wrong without a word.
+//   - Paths longer than the system allows (PATH_MAX) are opened a
+//     directory at a time, so deep trees list and read.
+//
+// The key=value directories in a file's path give its partition values
+// (WithPartitioning): the value is URL-unescaped (so %2F is "/" and %3D
+// is "="); the first "=" splits key from value; an empty value is the
+// empty string (NULL only as __HIVE_DEFAULT_PARTITION__); a key that
+// appears twice in one path (ignoring case) is an error naming the file.
+// Values are data and never paths: a value such as ".." or "a%2Fb" is
+// that string and opens nothing.
 func Dir(root string) ([]File, error) { return FromPaths(root) }
+
+// localDir is a local directory as an fs.FS that opens nothing outside it:
+// names are resolved by os.OpenInRoot, which refuses a symbolic link (or a
+// "..") that leads out of the directory and walks long paths a directory
+// at a time.
+type localDir string
+
+// Open opens name, a slash-separated path below the directory.
+func (d localDir) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := os.OpenInRoot(string(d), name)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
 
 // openLocal opens a local file.
 func openLocal(p string) Opener {
@@ -117,13 +170,24 @@ func openLocal(p string) Opener {
 }
 
 // FromFS lists the files below root in fsys, in lexical order, leaving out
-// hidden and marker files (names starting with "." or "_"). The files fsys
-// opens must implement io.ReaderAt (os.DirFS and embed.FS files do).
+// hidden and marker files (names starting with "." or "_"), symbolic links
+// and other non-regular files, and what vanishes while it is listed (see
+// Dir). The files fsys opens must implement io.ReaderAt (os.DirFS and
+// embed.FS files do).
 func FromFS(fsys fs.FS, root string) ([]File, error) {
+	return walk(fsys, root, func(rel string) string { return rel })
+}
+
+// walk lists the files below root in fsys; show turns a path of fsys into
+// the one errors name.
+func walk(fsys fs.FS, root string, show func(string) string) ([]File, error) {
 	var files []File
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if p != root && errors.Is(err, fs.ErrNotExist) {
+				return nil // gone while being listed
+			}
+			return listError(show(p), err)
 		}
 		if p != root && skipName(d.Name()) {
 			if d.IsDir() {
@@ -138,14 +202,29 @@ func FromFS(fsys fs.FS, root string) ([]File, error) {
 		if root != "." {
 			name = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		}
-		f := File{Name: name, Open: openFS(fsys, p)}
-		if fi, err := d.Info(); err == nil {
-			f.Size, f.Version = fi.Size(), modVersion(fi)
+		f := File{Name: name, Open: openFS(fsys, p, show(p))}
+		fi, err := d.Info()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // gone while being listed
+		case err != nil:
+			return listError(show(p), err)
 		}
+		f.Size, f.Version = fi.Size(), modVersion(fi)
 		files = append(files, f)
 		return nil
 	})
 	return files, err
+}
+
+// listError is an error listing path: the path, then the cause without the
+// operation and relative path an fs.PathError adds.
+func listError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("dataset: listing %s: %w", path, err)
 }
 
 // modVersion is the Version of a file listed with its modification time.
@@ -156,12 +235,19 @@ func modVersion(fi fs.FileInfo) string {
 	return strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 }
 
-// openFS opens a file of an fs.FS.
-func openFS(fsys fs.FS, p string) Opener {
+// openFS opens a file of an fs.FS; shown is its path in errors.
+func openFS(fsys fs.FS, p, shown string) Opener {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
 		f, err := fsys.Open(p)
 		if err != nil {
-			return nil, 0, nil, err
+			if shown == p {
+				return nil, 0, nil, err
+			}
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, 0, nil, fmt.Errorf("opening %s: %w", shown, err)
 		}
 		ra, ok := f.(io.ReaderAt)
 		if !ok {
@@ -172,6 +258,10 @@ func openFS(fsys fs.FS, p string) Opener {
 		if err != nil {
 			f.Close()
 			return nil, 0, nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, 0, nil, fmt.Errorf("%s is no longer a regular file", shown)
 		}
 		return ra, fi.Size(), f, nil
 	}
@@ -363,6 +453,7 @@ func (d *Dataset) open(i int) (*openFile, error) {
 // values of the partition columns' types (EvalRow's types), nil for NULL.
 func partitionValues(parts *orc.Schema, name string) ([]any, error) {
 	vals := make([]any, len(parts.Children))
+	seen := make([]string, len(parts.Children)) // the directory that gave each value
 	dirs := strings.Split(path.Dir(name), "/")
 	for _, dir := range dirs {
 		k, v, ok := strings.Cut(dir, "=")
@@ -376,6 +467,10 @@ func partitionValues(parts *orc.Schema, name string) ([]any, error) {
 			if fname != k && !strings.EqualFold(fname, k) {
 				continue
 			}
+			if seen[i] != "" {
+				return nil, fmt.Errorf("dataset: %s: partition %s is given twice, by %s and %s", name, fname, seen[i], dir)
+			}
+			seen[i] = dir
 			if v == HivePartitionDefault {
 				vals[i] = nil
 				break
