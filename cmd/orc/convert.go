@@ -78,8 +78,10 @@ type convertOptions struct {
 	bloomChecked bool
 }
 
-// maxJSONLine bounds one line of JSON input.
-const maxJSONLine = 256 << 20
+// maxTextLine bounds one line of JSON input and one record of CSV input
+// (a line, or the lines a quoted field joins): 256 MiB. A variable for
+// tests.
+var maxTextLine = 256 << 20
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
@@ -534,6 +536,9 @@ func (b *builder) appendText(s string) error {
 		}
 		b.addDouble(x)
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
+		if b.t.Kind != orc.Binary && !utf8.ValidString(s) {
+			return invalidUTF8(s)
+		}
 		b.vec.(*orc.BytesVector).AppendString(s)
 	case orc.Geometry, orc.Geography:
 		wkb, err := parseGeometryText(s)
@@ -569,6 +574,37 @@ func (b *builder) appendText(s string) error {
 	return nil
 }
 
+// clip shortens a value quoted in an error: a field of 10,000 digits is
+// named by its start and its length.
+func clip(s string) string {
+	const keep = 40
+	if len(s) <= keep+20 {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:cut], len(s))
+}
+
+// errInvalidUTF8 is a text that is not UTF-8 where a string must be.
+var errInvalidUTF8 = errors.New("not valid UTF-8")
+
+// invalidUTF8 is the error of a text that is not UTF-8, naming the first
+// bad byte (from 1).
+func invalidUTF8(s string) error {
+	at := 0
+	for at < len(s) {
+		r, n := utf8.DecodeRuneInString(s[at:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		at += n
+	}
+	return fmt.Errorf("%w (byte %d, 0x%02x; a string must be UTF-8: use a binary column for other bytes)", errInvalidUTF8, at+1, s[at])
+}
+
 var intBits = map[orc.Kind]int{orc.Byte: 8, orc.Short: 16, orc.Int: 32, orc.Long: 64}
 
 // parseInt reads a decimal integer in the range of its column's width.
@@ -576,9 +612,9 @@ func parseInt(s string, k orc.Kind) (int64, error) {
 	x, err := strconv.ParseInt(s, 10, intBits[k])
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q out of range for %s", s, k)
+			return 0, fmt.Errorf("%q out of range for %s", clip(s), k)
 		}
-		return 0, fmt.Errorf("bad %s %q: not an integer", k, s)
+		return 0, fmt.Errorf("bad %s %q: not an integer", k, clip(s))
 	}
 	return x, nil
 }
@@ -593,9 +629,9 @@ func parseFloat(s string, k orc.Kind) (float64, error) {
 	x, err := strconv.ParseFloat(s, bits)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q out of range for %s", s, k)
+			return 0, fmt.Errorf("%q out of range for %s", clip(s), k)
 		}
-		return 0, fmt.Errorf("bad %s %q: not a number", k, s)
+		return 0, fmt.Errorf("bad %s %q: not a number", k, clip(s))
 	}
 	return x, nil
 }
@@ -607,23 +643,23 @@ func parseDecimal(s string, t *orc.Schema, limit orc.Int128) (orc.Int128, error)
 	v, scale, err := orc.ParseDecimal(trimDecimal(s))
 	if err != nil {
 		if _, ferr := strconv.ParseFloat(s, 64); strings.ContainsAny(s, "0123456789") && (ferr == nil || errors.Is(ferr, strconv.ErrRange)) {
-			return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+			return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", clip(s), t)
 		}
-		return orc.Int128{}, fmt.Errorf("bad decimal %q", s)
+		return orc.Int128{}, fmt.Errorf("bad decimal %q", clip(s))
 	}
 	r, exact, ok := orc.Rescale(v, scale, t.Scale)
 	if !ok {
-		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", clip(s), t)
 	}
 	if !exact {
-		return orc.Int128{}, fmt.Errorf("decimal %q has more than %d digits after the point (%s would need rounding)", s, t.Scale, t)
+		return orc.Int128{}, fmt.Errorf("decimal %q has more than %d digits after the point (%s would need rounding)", clip(s), t.Scale, t)
 	}
 	abs := r
 	if abs.Sign() < 0 {
 		abs = abs.Neg()
 	}
 	if abs.Cmp(limit) >= 0 {
-		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", s, t)
+		return orc.Int128{}, fmt.Errorf("decimal %q does not fit %s", clip(s), t)
 	}
 	return r, nil
 }
@@ -662,7 +698,7 @@ func parseBool(s string) (bool, error) {
 	case "false", "0", "no":
 		return false, nil
 	}
-	return false, fmt.Errorf("bad boolean %q: want true or false, 1 or 0, yes or no", s)
+	return false, fmt.Errorf("bad boolean %q: want true or false, 1 or 0, yes or no", clip(s))
 }
 
 // digits reads a non-empty run of ASCII digits (at most 9).
@@ -733,7 +769,7 @@ func parseYMD(s string) (y, m, d int, ok bool) {
 func parseDate(s string) (int64, error) {
 	y, m, d, ok := parseYMD(s)
 	if !ok {
-		return 0, fmt.Errorf("bad date %q: want YYYY-MM-DD", s)
+		return 0, fmt.Errorf("bad date %q: want YYYY-MM-DD", clip(s))
 	}
 	return daysFromCivil(y, m, d), nil
 }
@@ -745,7 +781,7 @@ func parseDate(s string) (int64, error) {
 // LOCAL TIME ZONE it returns the instant that wall clock names in zone.
 func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, error) {
 	bad := func() (int64, int32, error) {
-		return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction]", s)
+		return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction]", clip(s))
 	}
 	if len(s) < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' {
 		return bad()
@@ -781,7 +817,7 @@ func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, 
 			return t.Unix(), int32(nanos), nil
 		}
 		if t.Year() != y || int(t.Month()) != mo || t.Day() != d || t.Hour() != h || t.Minute() != mi {
-			return 0, 0, fmt.Errorf("timestamp %q does not exist in time zone %s (a daylight saving gap)", s, zone)
+			return 0, 0, fmt.Errorf("timestamp %q does not exist in time zone %s (a daylight saving gap)", clip(s), zone)
 		}
 	}
 	return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
@@ -803,7 +839,7 @@ func parseTimestampText(s, layout string, instant bool, zone *time.Location) (in
 			if !strings.HasPrefix(err.Error(), "bad timestamp") {
 				return 0, 0, err // a well-formed wall clock the zone skips
 			}
-			return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 (2024-03-10T01:30:00Z)", s)
+			return 0, 0, fmt.Errorf("bad timestamp %q: want YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 (2024-03-10T01:30:00Z)", clip(s))
 		}
 		return instantOrWall(t, instant, zone)
 	}
@@ -812,14 +848,14 @@ func parseTimestampText(s, layout string, instant bool, zone *time.Location) (in
 		if instant {
 			t, err := time.ParseInLocation(layout, s, zone)
 			if err != nil {
-				return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+				return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", clip(s), layout)
 			}
 			return t.Unix(), int32(t.Nanosecond()), nil
 		}
 		// A wall clock: read in UTC, kept as it is written.
 		t, err := time.ParseInLocation(layout, s, time.UTC)
 		if err != nil {
-			return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+			return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", clip(s), layout)
 		}
 		if zone != time.UTC {
 			// Refuse wall clocks the writer zone skips, as the default form does.
@@ -829,7 +865,7 @@ func parseTimestampText(s, layout string, instant bool, zone *time.Location) (in
 	}
 	t, err := time.Parse(layout, s)
 	if err != nil {
-		return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", s, layout)
+		return 0, 0, fmt.Errorf("bad timestamp %q: want the form %q (--timestamp-format)", clip(s), layout)
 	}
 	return instantOrWall(t, instant, zone)
 }
@@ -847,11 +883,13 @@ func instantOrWall(t time.Time, instant bool, zone *time.Location) (int64, int32
 
 // csvSource reads rows of a flat struct from CSV.
 type csvSource struct {
-	cr     *csv.Reader
-	rb     *rowBuilder
-	header bool
-	stderr io.Writer // for notes, or nil
-	name   string    // the input, in notes
+	cr       *csv.Reader
+	br       *boundedReader
+	nextLine int // the line the next record starts at, or after (blank lines)
+	rb       *rowBuilder
+	header   bool
+	stderr   io.Writer // for notes, or nil
+	name     string    // the input, in notes
 	// order maps the CSV columns to the struct's fields when a header
 	// named them (nil: in schema order); named marks the fields it names.
 	order []int
@@ -859,11 +897,42 @@ type csvSource struct {
 }
 
 func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
-	cr := csv.NewReader(r)
+	br := &boundedReader{r: r}
+	cr := csv.NewReader(br)
 	cr.Comma = opt.delimiter
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvSource{cr: cr, rb: rb, header: opt.header}
+	s := &csvSource{cr: cr, br: br, rb: rb, header: opt.header, nextLine: 1}
+	s.bound()
+	return s
+}
+
+// errRecordTooLong stops a CSV record longer than maxTextLine.
+var errRecordTooLong = errors.New("CSV record too long")
+
+// boundedReader fails a Read past limit, so that encoding/csv, which
+// gathers a whole record in memory, cannot be made to gather gigabytes.
+type boundedReader struct {
+	r        io.Reader
+	n, limit int64 // bytes read; the offset reading stops at
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.n >= b.limit {
+		return 0, errRecordTooLong
+	}
+	if int64(len(p)) > b.limit-b.n {
+		p = p[:b.limit-b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	return n, err
+}
+
+// bound lets the next record be maxTextLine bytes long (and the CSV
+// reader's buffer, 4 KiB, be filled past it).
+func (s *csvSource) bound() {
+	s.br.limit = s.cr.InputOffset() + int64(maxTextLine) + 64<<10
 }
 
 // useHeader maps the columns the header names to the struct's fields
@@ -922,6 +991,14 @@ func (s *csvSource) next() (bool, error) {
 		rec, err := s.cr.Read()
 		if err == io.EOF {
 			return false, nil
+		}
+		if errors.Is(err, errRecordTooLong) {
+			return false, fmt.Errorf("line %d: a CSV record (from this line on) longer than %s (an unclosed quote?)", s.nextLine, formatBytes(int64(maxTextLine)))
+		}
+		if err == nil && len(rec) > 0 {
+			last, _ := s.cr.FieldPos(len(rec) - 1)
+			s.nextLine = last + strings.Count(rec[len(rec)-1], "\n") + 1
+			s.bound()
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) && !errors.Is(err, csv.ErrFieldCount) {
@@ -991,8 +1068,8 @@ func (s *jsonSource) readLine() ([]byte, error) {
 	for {
 		frag, err := s.br.ReadSlice('\n')
 		s.buf = append(s.buf, frag...)
-		if len(s.buf) > maxJSONLine {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", s.line+1, maxJSONLine)
+		if len(s.buf) > maxTextLine {
+			return nil, fmt.Errorf("line %d: longer than %s", s.line+1, formatBytes(int64(maxTextLine)))
 		}
 		if err != bufio.ErrBufferFull {
 			return s.buf, err
@@ -1017,6 +1094,11 @@ func (s *jsonSource) next() (bool, error) {
 				return false, nil
 			}
 			continue
+		}
+		if !utf8.Valid(text) {
+			// encoding/json would turn the bad bytes into U+FFFD, changing
+			// the data without a word.
+			return false, &rowError{fmt.Errorf("line %d: %w", s.line, invalidUTF8(string(text)))}
 		}
 		dec := json.NewDecoder(bytes.NewReader(text))
 		dec.UseNumber()

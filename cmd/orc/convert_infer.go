@@ -282,7 +282,7 @@ func looksLikeHeader(recs [][]string) bool {
 // common.
 type jsonType struct {
 	kind   string // "", "bool", "number", "string", "array", "object"
-	frac   bool   // a number with a fraction or exponent was seen
+	frac   bool   // a number with a fraction or exponent, or beyond bigint, was seen
 	text   *textColumn
 	elem   *jsonType
 	names  []string
@@ -322,6 +322,8 @@ func (t *jsonType) add(v any, path string, opt *convertOptions) error {
 	case json.Number:
 		if strings.ContainsAny(string(x), ".eE") {
 			t.frac = true
+		} else if _, err := strconv.ParseInt(string(x), 10, 64); err != nil {
+			t.frac = true // an integer beyond bigint
 		}
 	case string:
 		if t.text == nil {
@@ -397,6 +399,7 @@ func (t *jsonType) schema() *orc.Schema {
 func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 	root := &jsonType{}
 	rows := 0
+	var firstErr error // of the first line that does not decode
 	for i, line := range bytes.Split(buf, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
@@ -406,6 +409,9 @@ func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 		dec.UseNumber()
 		v, err := decodeOrdered(dec, 0)
 		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("line %d: %w", i+1, err)
+			}
 			if i == bytes.Count(buf, []byte("\n")) {
 				break // the last line read may be cut short
 			}
@@ -417,6 +423,9 @@ func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 		}
 	}
 	if rows == 0 {
+		if firstErr != nil {
+			return nil, fmt.Errorf("no rows: %w", firstErr)
+		}
 		return nil, errors.New("no rows")
 	}
 	return root.schema(), nil
@@ -437,7 +446,7 @@ const maxInferDepth = 1000
 // an any (numbers as json.Number), except that objects are *jsonObject.
 func decodeOrdered(dec *json.Decoder, depth int) (any, error) {
 	if depth > maxInferDepth {
-		return nil, errors.New("nested too deeply")
+		return nil, fmt.Errorf("nested more than %d deep", maxInferDepth)
 	}
 	tok, err := dec.Token()
 	if err != nil {

@@ -47,10 +47,14 @@ func openTextInput(name, format string) (*convertInput, error) {
 			return nil, err
 		}
 		in.close = func() { f.Close() }
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			in.size = st.Size()
-		}
 		src = f
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			// A file that grows while it is read (a log being written)
+			// is read as it was when opened: the conversion ends, and
+			// its progress is right.
+			in.size = st.Size()
+			src = io.LimitReader(f, in.size)
+		}
 	}
 	in.counter = &countingReader{r: src}
 	in.src = bufio.NewReaderSize(in.counter, 1<<20)
@@ -69,16 +73,34 @@ func label(name string, err error) error {
 	return inFile(name, err)
 }
 
+// outputWriter is what the output's temporary file is written through: the
+// file itself, or in tests a writer that fails as a full disk does.
+var outputWriter = func(f *os.File) io.Writer { return f }
+
+// sameFile returns the first of ins that is out, by name or as the same
+// file under another name (a link), or "".
+func sameFile(out string, ins []string) string {
+	outAbs, _ := filepath.Abs(out)
+	outSt, outErr := os.Stat(out)
+	for _, in := range ins {
+		if in == "-" || isURL(in) {
+			continue
+		}
+		if a, err := filepath.Abs(in); err == nil && a == outAbs {
+			return in
+		}
+		if st, err := os.Stat(in); err == nil && outErr == nil && os.SameFile(st, outSt) {
+			return in
+		}
+	}
+	return ""
+}
+
 // convertFiles runs the conversion. On any error it removes its temporary
 // file and leaves out untouched.
 func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout, stderr io.Writer) (err error) {
-	outAbs, _ := filepath.Abs(out)
-	for _, in := range ins {
-		if in != "-" {
-			if a, err := filepath.Abs(in); err == nil && a == outAbs {
-				return fmt.Errorf("input and output are the same file %s", in)
-			}
-		}
+	if in := sameFile(out, ins); in != "" {
+		return fmt.Errorf("input and output are the same file %s", in)
 	}
 	if !opt.overwrite {
 		if _, err := os.Lstat(out); err == nil {
@@ -163,7 +185,7 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 	}()
 
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+	bw := bufio.NewWriterSize(outputWriter(tmp), 1<<20)
 	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
 	if err != nil {
 		return err
@@ -259,7 +281,7 @@ func (c *converter) convertText(in *convertInput) error {
 			continue
 		}
 		if err != nil {
-			if opt.inferredLines > 0 && errors.As(err, &re) {
+			if opt.inferredLines > 0 && errors.As(err, &re) && !errors.Is(err, errInvalidUTF8) {
 				// A row past the sample that does not fit the schema
 				// inferred from it.
 				return fmt.Errorf("%w (the schema was inferred from the first %d lines: give --schema, or more lines with --infer-rows, 0 for all)", err, opt.inferredLines)

@@ -82,7 +82,9 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 			return fmt.Errorf("%w: %s exists (--overwrite replaces it)", errUsage, out)
 		}
 	}
-	outAbs, _ := filepath.Abs(out)
+	if in := sameFile(out, ins); in != "" {
+		return fmt.Errorf("%w: %s is both OUT and an input", errUsage, in)
+	}
 	var inputs []mergeInput
 	defer func() {
 		for _, in := range inputs {
@@ -90,9 +92,6 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}()
 	for _, name := range ins {
-		if abs, _ := filepath.Abs(name); abs == outAbs {
-			return fmt.Errorf("%w: %s is both OUT and an input", errUsage, name)
-		}
 		r, ra, closeFn, err := openORCAt(name)
 		if err != nil {
 			return inFile(name, err)
@@ -128,7 +127,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+	bw := bufio.NewWriterSize(outputWriter(tmp), 1<<20)
 	rows, stripes, err := writeMerged(bw, inputs, stderr)
 	if err != nil {
 		return err
