@@ -85,6 +85,7 @@ type indexHeader struct {
 	Columns    []indexColumn `json:"columns"`
 	Partitions string        `json:"partitions,omitempty"` // struct<...>, or empty
 	BloomFPP   float64       `json:"bloom_fpp,omitempty"`  // layout 2: the filters' rate
+	Schema     string        `json:"schema,omitempty"`     // the dataset's read schema, for readers that cannot learn it
 }
 
 type indexColumn struct {
@@ -112,7 +113,8 @@ func defaultIndexConfig() indexConfig {
 // indexSpec is what an index holds: its columns, which have bloom filters,
 // and the filters' rate.
 type indexSpec struct {
-	names []string
+	schema *orc.Schema // the dataset's read schema, recorded in the header
+	names  []string
 	types []*orc.Schema
 	bloom []bool
 	fpp   float64
@@ -171,6 +173,7 @@ type IndexInfo struct {
 	Files      int      // data files indexed
 	Columns    []string // indexed columns
 	Partitions string   // the partition schema, or ""
+	Schema     string   // the read schema of the dataset indexed, or "" (older indexes)
 	Bytes      int64    // size of the index file
 	Read       int      // footers read to build it
 }
@@ -259,7 +262,7 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 			types = append(types, c)
 		}
 	}
-	sp := indexSpec{names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
+	sp := indexSpec{schema: d.read, names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
 	for _, n := range cfg.bloom {
 		k := slices.Index(names, n)
 		switch {
@@ -377,6 +380,9 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 	if parts != nil {
 		h.Partitions = parts.String()
 	}
+	if sp.schema != nil {
+		h.Schema = sp.schema.String()
+	}
 	hdr, err := json.Marshal(h)
 	if err != nil {
 		return IndexInfo{}, err
@@ -417,7 +423,7 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 	if err := iw.Close(); err != nil {
 		return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
 	}
-	return IndexInfo{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Bytes: cw.n}, nil
+	return IndexInfo{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Schema: h.Schema, Bytes: cw.n}, nil
 }
 
 type countWriter struct {

@@ -712,7 +712,7 @@ func ReadIndexInfo(r io.ReaderAt, size int64) (IndexInfo, error) {
 	if h.Layout < 1 || h.Layout > indexLayout {
 		return IndexInfo{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads 1 to %d", h.Layout, indexLayout)
 	}
-	info := IndexInfo{Files: int(ir.NumRows()), Partitions: h.Partitions, Bytes: size}
+	info := IndexInfo{Files: int(ir.NumRows()), Partitions: h.Partitions, Schema: h.Schema, Bytes: size}
 	for _, c := range h.Columns {
 		col := c.Name + " " + c.Type
 		if c.Bloom {

@@ -39,6 +39,7 @@ func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts 
 		return IndexInfo{}, err
 	}
 	sp := ix.spec()
+	sp.schema = d.read
 	out := make([]indexEntry, len(d.files))
 	errs := make([]error, len(d.files))
 	read := 0
@@ -163,7 +164,9 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 		return err
 	}
 	var fresh bytes.Buffer
-	if _, err := d.buildIndex(&fresh, ix.spec(), 8); err != nil {
+	sp := ix.spec()
+	sp.schema = d.read
+	if _, err := d.buildIndex(&fresh, sp, 8); err != nil {
 		return err
 	}
 	want, err := indexRowsJSON(bytes.NewReader(fresh.Bytes()), int64(fresh.Len()))

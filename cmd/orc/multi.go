@@ -60,6 +60,9 @@ func isMulti(paths []string) bool {
 	if len(paths) > 1 {
 		return true
 	}
+	if len(paths) == 1 && isURLDir(paths[0]) {
+		return true
+	}
 	if len(paths) == 1 && !isURL(paths[0]) && paths[0] != "-" {
 		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
 			return true
@@ -77,6 +80,9 @@ func datasetFiles(paths []string, stderr io.Writer, cmd string) ([]dataset.File,
 	display := map[string]string{} // file name -> what to print
 	for i, p := range paths {
 		var fs []dataset.File
+		if isURLDir(p) {
+			return nil, nil, fmt.Errorf("%w: %s: a URL ending in / (a dataset listed by its index) must be the only input", errUsage, p)
+		}
 		if isURL(p) {
 			fs = []dataset.File{{Name: p, Open: urlOpener(p)}}
 		} else {
@@ -143,8 +149,14 @@ func (df datasetFlags) set() bool { return *df.schema != "" || *df.partitions !=
 // openDataset makes a dataset of paths with the flags. display maps its
 // files' names to the paths to print.
 func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) (d *dataset.Dataset, display map[string]string, err error) {
-	files, display, err := datasetFiles(paths, stderr, cmd)
-	if err != nil {
+	var files []dataset.File
+	var ud *urlDir
+	if len(paths) == 1 && isURLDir(paths[0]) {
+		if ud, err = openURLDir(paths[0]); err != nil {
+			return nil, nil, err
+		}
+		files, display = ud.files, ud.display
+	} else if files, display, err = datasetFiles(paths, stderr, cmd); err != nil {
 		return nil, nil, err
 	}
 	defer func() { err = datasetError(err, display) }()
@@ -164,13 +176,26 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		if read, err = unionByName(files, display); err != nil {
 			return nil, nil, err
 		}
+	case ud != nil && ud.info.Schema != "":
+		// The schema the index was built with: no file opened to learn it.
+		if read, err = orc.ParseSchema(ud.info.Schema); err != nil {
+			return nil, nil, fmt.Errorf("%s: the index's schema %q: %w", ud.name, ud.info.Schema, err)
+		}
 	}
 	if read != nil {
 		opts = append(opts, dataset.WithSchema(read))
 	}
-	switch *df.partitions {
-	case "none":
-	case "":
+	switch {
+	case *df.partitions == "" && ud != nil && ud.info.Partitions != "":
+		s, err := orc.ParseSchema(ud.info.Partitions)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: the index's partitions %q: %w", ud.name, ud.info.Partitions, err)
+		}
+		opts = append(opts, dataset.WithPartitioning(s))
+	case *df.partitions == "none":
+	case *df.partitions == "" && ud != nil:
+		// The index was built without partition columns: none.
+	case *df.partitions == "":
 		parts := dataset.DiscoverPartitioning(files)
 		if parts == nil {
 			break
@@ -202,6 +227,9 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 	if len(paths) == 1 && isDir(paths[0]) && (df.noIndex == nil || !*df.noIndex) {
 		// A directory's statistics index (orc index build), when it is there.
 		opts = append(opts, dataset.WithIndexFile(filepath.Join(paths[0], dataset.IndexFileName)))
+	}
+	if ud != nil && (df.noIndex == nil || !*df.noIndex) {
+		opts = append(opts, dataset.WithIndex(ud.name, ud.opener()))
 	}
 	d, err = dataset.New(files, opts...)
 	return d, display, err

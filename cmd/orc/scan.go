@@ -39,7 +39,14 @@ Rows are kept when the predicate is TRUE (SQL three-valued logic). Without
 Several files or a directory read as one table: --schema is the read schema
 (columns matched by name, missing ones null), or --union-by-name the union of
 the files' columns. key=value directories are columns (types inferred, or
-given by --partitions), which the predicate prunes before opening a file.`,
+given by --partitions), which the predicate prunes before opening a file.
+A directory's statistics index (orc index build) rules files out unopened.
+A URL ending in / is a dataset on a web server or object store, listed by
+its index (HTTP lists no directory): _orcgo_index.pointer or
+_orcgo_index.orc there gives the files, the schema and the partitions, so
+the scan asks for the index and then only the files it cannot rule out.
+Files added or rewritten since the index was written are not seen there:
+update the index with the files.`,
 		run: runScan})
 }
 

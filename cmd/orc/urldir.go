@@ -1,0 +1,104 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"strings"
+
+	"github.com/orcgo/orc/dataset"
+)
+
+// A URL ending in "/" names a dataset on a web server or an object store's
+// HTTP endpoint. HTTP has no listing, so the dataset's statistics index is
+// its listing (dataset.IndexedFiles): the pointer object
+// _orcgo_index.pointer when there is one (dataset.PublishIndex), else
+// _orcgo_index.orc. Its header gives the read schema and the partition
+// columns, so that the scan's first requests are the pointer, the index's
+// tail and, for an index over 64 KiB, one more; then only the files the
+// index cannot rule out are opened.
+
+// maxURLIndex bounds the index a URL directory reads into memory.
+const maxURLIndex = 256 << 20
+
+// isURLDir reports whether p is a URL naming a directory.
+func isURLDir(p string) bool { return isURL(p) && strings.HasSuffix(p, "/") }
+
+// urlDir is a dataset listed by its index over HTTP.
+type urlDir struct {
+	root    string
+	name    string // the index's URL
+	index   []byte
+	info    dataset.IndexInfo
+	files   []dataset.File
+	display map[string]string
+}
+
+// openURLDir reads the index of the dataset at root and lists its files.
+func openURLDir(root string) (*urlDir, error) {
+	open := func(name string) dataset.Opener { return urlOpener(root + name) }
+	u := &urlDir{root: root, display: map[string]string{}}
+	ra, size, c, err := dataset.IndexPointer(open)()
+	u.name = root + dataset.IndexPointerName
+	if errors.Is(err, fs.ErrNotExist) {
+		u.name = root + dataset.IndexFileName
+		ra, size, c, err = open(dataset.IndexFileName)()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: a URL ending in / is read through the dataset's index, since HTTP lists no directory; there is neither %s nor %s (orc index build DIR, then copy DIR to the server)",
+				root, dataset.IndexPointerName, dataset.IndexFileName)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u.name, err)
+	}
+	defer c.Close()
+	if size > maxURLIndex {
+		return nil, fmt.Errorf("%s: the index has %d bytes, more than the %d read into memory", u.name, size, maxURLIndex)
+	}
+	u.index = make([]byte, size)
+	if n, err := ra.ReadAt(u.index, 0); n < len(u.index) {
+		return nil, fmt.Errorf("%s: reading the index: %v", u.name, err)
+	}
+	if u.info, err = dataset.ReadIndexInfo(readerAt(u.index), size); err != nil {
+		return nil, fmt.Errorf("%s: %w", u.name, err)
+	}
+	if u.files, err = dataset.IndexedFiles(readerAt(u.index), size); err != nil {
+		return nil, fmt.Errorf("%s: %w", u.name, err)
+	}
+	for i, f := range u.files {
+		var esc []string
+		for _, el := range strings.Split(f.Name, "/") {
+			esc = append(esc, url.PathEscape(el))
+		}
+		full := root + strings.Join(esc, "/")
+		u.files[i].Open = urlOpener(full)
+		u.display[f.Name] = full
+	}
+	return u, nil
+}
+
+// opener serves the index read into memory.
+func (u *urlDir) opener() dataset.Opener {
+	return func() (io.ReaderAt, int64, io.Closer, error) {
+		return readerAt(u.index), int64(len(u.index)), nil, nil
+	}
+}
+
+// readerAt is an io.ReaderAt over bytes.
+type readerAt []byte
+
+func (b readerAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
