@@ -115,9 +115,9 @@ func defaultIndexConfig() indexConfig {
 type indexSpec struct {
 	schema *orc.Schema // the dataset's read schema, recorded in the header
 	names  []string
-	types []*orc.Schema
-	bloom []bool
-	fpp   float64
+	types  []*orc.Schema
+	bloom  []bool
+	fpp    float64
 }
 
 func (sp indexSpec) hasBloom() bool { return slices.Contains(sp.bloom, true) }
