@@ -313,6 +313,21 @@ func randomColumns(r *rand.Rand) []string {
 	return cols
 }
 
+// bloomSubset picks some of the indexed columns (nil: all) that bloom
+// filters take, or nil.
+func bloomSubset(r *rand.Rand, cols []string) []string {
+	if cols == nil {
+		cols = ixIndexable
+	}
+	var out []string
+	for _, c := range cols {
+		if c != "f" && c != "g" && r.IntN(2) == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func indexOpts(cols []string) []dataset.IndexOption {
 	if cols == nil {
 		return nil
@@ -396,7 +411,14 @@ func TestIndexStale(t *testing.T) {
 	checks := 0
 	for round := range rounds {
 		st := randomStore(t, r, 10+r.IntN(15))
-		index := buildIndex(t, st.dataset(t, nil), indexOpts(randomColumns(r))...)
+		cols := randomColumns(r)
+		opts := indexOpts(cols)
+		if round%2 == 1 { // bloom filters for some of the indexed columns
+			if bloom := bloomSubset(r, cols); bloom != nil {
+				opts = append(opts, dataset.IndexBloomColumns(bloom...))
+			}
+		}
+		index := buildIndex(t, st.dataset(t, nil), opts...)
 		next := 1000
 		for step := range 10 {
 			names := make([]string, 0, len(st.fsys))
