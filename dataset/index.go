@@ -89,9 +89,10 @@ type indexHeader struct {
 }
 
 type indexColumn struct {
-	Name  string `json:"name"`
-	Type  string `json:"type"`
-	Bloom bool   `json:"bloom,omitempty"` // layout 2: ci_bloom holds a filter
+	Name  string   `json:"name"`
+	Type  string   `json:"type"`
+	Bloom bool     `json:"bloom,omitempty"` // layout 2: ci_bloom holds a filter
+	Path  []string `json:"path,omitempty"`  // a struct field: the field names from the top (Name is sarg.Col of them)
 }
 
 // IndexOption configures building an index.
@@ -114,6 +115,7 @@ func defaultIndexConfig() indexConfig {
 // and the filters' rate.
 type indexSpec struct {
 	schema *orc.Schema // the dataset's read schema, recorded in the header
+	paths  [][]string  // per column: nil for a top-level one, else the field names of a struct field
 	names  []string
 	types  []*orc.Schema
 	bloom  []bool
@@ -239,6 +241,7 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 	}
 	var names []string
 	var types []*orc.Schema
+	var paths [][]string
 	if cfg.all {
 		for i, c := range d.read.Children {
 			if indexable(c) {
@@ -249,8 +252,18 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 	} else {
 		for _, n := range cfg.columns {
 			c := d.read.Field(n)
+			var path []string
 			if c == nil {
-				return IndexInfo{}, fmt.Errorf("dataset: index: no top-level column %q in %s", n, d.read)
+				// A struct field, named by its dotted path (a.b, a.`odd.name`).
+				if f := d.read.Find(n); f != nil {
+					if path = pathOf(d.read, f); path == nil {
+						return IndexInfo{}, fmt.Errorf("dataset: index: column %s is inside a list, map or union, which the index does not cover", n)
+					}
+					c, n = f, sarg.Col(path...)
+				}
+			}
+			if c == nil {
+				return IndexInfo{}, fmt.Errorf("dataset: index: no column %q in %s", n, d.read)
 			}
 			if !indexable(c) {
 				return IndexInfo{}, fmt.Errorf("dataset: index: column %s has type %s, which has no minimum and maximum", n, c)
@@ -260,14 +273,20 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 			}
 			names = append(names, n)
 			types = append(types, c)
+			paths = append(paths, path)
 		}
 	}
-	sp := indexSpec{schema: d.read, names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
+	if paths == nil {
+		paths = make([][]string, len(names))
+	}
+	sp := indexSpec{schema: d.read, paths: paths, names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
 	for _, n := range cfg.bloom {
 		k := slices.Index(names, n)
 		switch {
 		case k < 0:
 			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s is not an indexed column (%s)", n, strings.Join(names, ", "))
+		case paths[k] != nil:
+			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s is a struct field; filters are kept for top-level columns", n)
 		case !bloomable(types[k]):
 			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s has type %s; filters are kept for integer, date, float, double, decimal and text columns", n, types[k])
 		case sp.bloom[k]:
@@ -323,7 +342,7 @@ func (d *Dataset) indexFile(i int, sp indexSpec) (indexEntry, error) {
 	}
 	fileNames := make([]string, len(names))
 	for k, n := range names {
-		fc := fs.Field(n)
+		fc := columnAt(fs, n, sp.paths[k])
 		if fc == nil || fc.String() != types[k].String() {
 			continue // missing or of another type: unknown
 		}
@@ -332,7 +351,9 @@ func (d *Dataset) indexFile(i int, sp indexSpec) (indexEntry, error) {
 			continue
 		}
 		e.cols[k] = &st
-		fileNames[k] = fs.FieldNames[slices.Index(fs.Children, fc)]
+		if sp.paths[k] == nil {
+			fileNames[k] = fs.FieldNames[slices.Index(fs.Children, fc)]
+		}
 	}
 	if sp.hasBloom() {
 		if e.blooms, err = fileBlooms(of.r, &e, fileNames, types, sp.bloom, sp.fpp); err != nil {
@@ -340,6 +361,42 @@ func (d *Dataset) indexFile(i int, sp indexSpec) (indexEntry, error) {
 		}
 	}
 	return e, nil
+}
+
+// columnAt returns the column of a struct schema that an index column
+// names: the top-level field name, or, for a struct field, the field at
+// path (exact names, through structs only); nil when there is none.
+func columnAt(s *orc.Schema, name string, path []string) *orc.Schema {
+	if path == nil {
+		if s.Kind != orc.Struct {
+			return nil
+		}
+		return s.Field(name)
+	}
+	for _, f := range path {
+		if s == nil || s.Kind != orc.Struct {
+			return nil
+		}
+		s = s.Field(f)
+	}
+	return s
+}
+
+// pathOf returns the field names from root down to node through structs
+// only, or nil when node is not below root that way.
+func pathOf(root, node *orc.Schema) []string {
+	if root.Kind != orc.Struct {
+		return nil
+	}
+	for i, c := range root.Children {
+		if c == node {
+			return []string{root.FieldNames[i]}
+		}
+		if p := pathOf(c, node); p != nil {
+			return append([]string{root.FieldNames[i]}, p...)
+		}
+	}
+	return nil
 }
 
 // positionalNames reports whether a file's columns are all named _colN,
@@ -375,7 +432,7 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 		h.Layout, h.BloomFPP = 2, sp.fpp
 	}
 	for k, n := range names {
-		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String(), Bloom: sp.hasBloom() && sp.bloom[k]})
+		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String(), Bloom: sp.hasBloom() && sp.bloom[k], Path: sp.paths[k]})
 	}
 	if parts != nil {
 		h.Partitions = parts.String()

@@ -82,6 +82,8 @@ type openedIndex struct {
 	hdr    indexHeader
 	types  []*orc.Schema // per header column
 	bloom  []bool        // per header column: the entries have ci_bloom
+	cols   []*orc.Schema // per header column: the read schema's column, when usable
+	leaf   []string      // per header column: its name as a predicate's leaf spells it
 	usable []bool        // per header column: the read schema has it with this type
 	parts  bool          // the partition columns are the dataset's
 	schema *orc.Schema   // the index file's schema
@@ -145,10 +147,23 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		if hc.Bloom && ix.hdr.Layout < 2 {
 			return fail("bad index header: column %q has a bloom filter in layout %d", hc.Name, ix.hdr.Layout)
 		}
+		leaf := sarg.Col(hc.Name)
+		if hc.Path != nil {
+			if len(hc.Path) < 2 || len(hc.Path) > 64 || sarg.Col(hc.Path...) != hc.Name || hc.Bloom {
+				return fail("bad index header: column %q has path %q", hc.Name, hc.Path)
+			}
+			leaf = hc.Name
+		}
 		ix.types = append(ix.types, t)
 		ix.bloom = append(ix.bloom, hc.Bloom)
-		rt := d.read.Field(hc.Name)
-		ix.usable = append(ix.usable, rt != nil && rt.String() == t.String())
+		ix.leaf = append(ix.leaf, leaf)
+		rt := columnAt(d.read, hc.Name, hc.Path)
+		usable := rt != nil && rt.String() == t.String()
+		ix.usable = append(ix.usable, usable)
+		if !usable {
+			rt = nil
+		}
+		ix.cols = append(ix.cols, rt)
 	}
 	if slices.Contains(ix.bloom, true) && !(ix.hdr.BloomFPP >= 0.0001 && ix.hdr.BloomFPP <= 0.5) {
 		return fail("bad index header: bloom_fpp %v", ix.hdr.BloomFPP)
@@ -171,7 +186,7 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 // use it.
 func (ix *openedIndex) indexed(col string) (int, bool) {
 	for i, hc := range ix.hdr.Columns {
-		if ix.usable[i] && (col == hc.Name || col == sarg.Col(hc.Name)) {
+		if ix.usable[i] && (col == ix.leaf[i] || hc.Path == nil && col == hc.Name) {
 			return i, true
 		}
 	}
@@ -373,8 +388,8 @@ func likeLookup(l *sarg.Leaf, mn, mx string) sarg.Expr {
 // the dataset's: min(x), max(x), nulls(x), values(x), and partition names.
 func (ix *openedIndex) display(s *Scanner, e sarg.Expr) string {
 	var pairs []string
-	for i, hc := range ix.hdr.Columns {
-		n := sarg.Col(hc.Name)
+	for i := range ix.hdr.Columns {
+		n := ix.leaf[i]
 		for _, f := range []string{"min", "max", "nulls", "values"} {
 			pairs = append(pairs, fmt.Sprintf("c%d_%s", i, f), f+"("+n+")")
 		}
@@ -518,7 +533,7 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 		}
 		src := sarg.MapSource{Columns: map[int]*stats.Column{}}
 		for _, i := range used {
-			rc := d.read.Field(ix.hdr.Columns[i].Name)
+			rc := ix.cols[i]
 			st := entryStats(b, row, i, ix.types[i], rc.Kind)
 			if st == nil {
 				continue

@@ -120,6 +120,7 @@ func (ix *openedIndex) spec() indexSpec {
 	sp := indexSpec{types: ix.types, bloom: ix.bloom, fpp: ix.hdr.BloomFPP}
 	for _, hc := range ix.hdr.Columns {
 		sp.names = append(sp.names, hc.Name)
+		sp.paths = append(sp.paths, hc.Path)
 	}
 	if sp.fpp == 0 {
 		sp.fpp = DefaultIndexBloomFPP
