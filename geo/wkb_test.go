@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -162,9 +163,30 @@ func TestBadWKB(t *testing.T) {
 }
 
 func TestBadWKT(t *testing.T) {
-	for _, s := range []string{"", "POINT", "POINT (1)", "CIRCLE (1 2)", "POINT (1 2", "LINESTRING (1 2, 3 4 5)", "MULTIPOINT (LINESTRING (1 2))", "POINT (1 2) x"} {
+	for _, s := range []string{"", "POINT", "POINT (1)", "CIRCLE (1 2)", "POINT (1 2", "LINESTRING (1 2, 3 4 5)", "MULTIPOINT (LINESTRING (1 2))", "POINT (1 2) x",
+		// parts of other dimensions than their collection (found by FuzzWKT)
+		"GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (0 0 0, 1 1 1))", "GEOMETRYCOLLECTION Z (POINT M (1 2 3))",
+		"MULTILINESTRING ((0 0, 1 1), (0 0 0, 1 1 1))", "MULTIPOLYGON (EMPTY, ((0 0 0, 1 0 0, 0 1 0, 0 0 0)))"} {
 		if b, err := AppendWKB(nil, s); err == nil {
 			t.Errorf("%q parsed as %s", s, hex.EncodeToString(b))
+		}
+	}
+	// Without a keyword, a collection takes its first part's dimensions.
+	for s, want := range map[string]string{
+		"GEOMETRYCOLLECTION (LINESTRING (0 0 0, 1 1 1))":    "GEOMETRYCOLLECTION Z (LINESTRING Z (0 0 0, 1 1 1))",
+		"GEOMETRYCOLLECTION (POINT M (1 2 3), POINT EMPTY)": "GEOMETRYCOLLECTION M (POINT M (1 2 3), POINT M EMPTY)",
+		"MULTILINESTRING ((0 0 0 0, 1 1 1 1))":              "MULTILINESTRING ZM ((0 0 0 0, 1 1 1 1))",
+	} {
+		b, err := AppendWKB(nil, s)
+		if err != nil {
+			t.Errorf("%q: %v", s, err)
+			continue
+		}
+		if err := Validate(b); err != nil {
+			t.Errorf("%q gives invalid WKB: %v", s, err)
+		}
+		if txt, _ := AppendWKT(nil, b); string(txt) != want {
+			t.Errorf("%q prints as %q, want %q", s, txt, want)
 		}
 	}
 }
@@ -201,6 +223,11 @@ func FuzzWKB(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The text grows with the value, not with a count read from it:
+		// 8 bytes of coordinate print as at most 25 characters.
+		if len(txt) > 4*len(b)+64 {
+			t.Fatalf("%d bytes of WKB print as %d characters", len(b), len(txt))
+		}
 		// What parses prints as WKT that parses back to a value with the
 		// same box (NaN payloads aside).
 		back, err := AppendWKB(nil, string(txt))
@@ -210,6 +237,39 @@ func FuzzWKB(f *testing.F) {
 		box2 := EmptyBox()
 		if _, err := Bound(back, &box2); err != nil || box2 != box {
 			t.Fatalf("%q: box %v, back %v (%v)", txt, box, box2, err)
+		}
+	})
+}
+
+// FuzzWKT parses arbitrary text as WKT (orc convert reads it from CSV and
+// JSON): no panic, a refusal or a valid value no larger than a bound on the
+// text, which prints as WKT that parses back to the same bytes.
+func FuzzWKT(f *testing.F) {
+	for _, s := range wktCases {
+		f.Add(s)
+	}
+	f.Add("MULTIPOINT ZM (EMPTY, EMPTY, (1 2 3 4))")
+	f.Add("GEOMETRYCOLLECTION (GEOMETRYCOLLECTION (GEOMETRYCOLLECTION EMPTY))")
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := AppendWKB(nil, s)
+		if err != nil {
+			return
+		}
+		// At least 5 characters ("EMPTY" or "0 0 0") for up to 37 bytes
+		// (a 5-byte header and four 8-byte coordinates).
+		if len(b) > 8*len(s)+64 {
+			t.Fatalf("%d characters of WKT give %d bytes of WKB", len(s), len(b))
+		}
+		if err := Validate(b); err != nil {
+			t.Fatalf("%q parses to invalid WKB: %v", s, err)
+		}
+		txt, err := AppendWKT(nil, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := AppendWKB(nil, string(txt))
+		if err != nil || !bytes.Equal(back, b) {
+			t.Fatalf("%q -> %q -> %x (%v), want %x", s, txt, back, err, b)
 		}
 	})
 }

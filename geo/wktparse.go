@@ -15,7 +15,7 @@ import (
 // 4 XYZM).
 func AppendWKB(dst []byte, wkt string) ([]byte, error) {
 	p := &wktParser{s: wkt, out: dst}
-	if err := p.geometry(0, 0, -1); err != nil {
+	if _, err := p.geometry(0, 0, -1); err != nil {
 		return dst, err
 	}
 	p.space()
@@ -95,11 +95,11 @@ func (p *wktParser) header() int {
 	return at
 }
 
-// geometry parses one tagged geometry. want is the base type required (0
-// any); dims the dimensions (-1 not known yet).
-func (p *wktParser) geometry(depth int, want uint32, dims int) error {
+// geometry parses one tagged geometry and returns its dimensions. want is
+// the base type required (0 any); dims the dimensions (-1 not known yet).
+func (p *wktParser) geometry(depth int, want uint32, dims int) (int, error) {
 	if depth > MaxDepth {
-		return p.fail("collections nested deeper than %d", MaxDepth)
+		return 0, p.fail("collections nested deeper than %d", MaxDepth)
 	}
 	name := p.word()
 	base := uint32(0)
@@ -109,10 +109,10 @@ func (p *wktParser) geometry(depth int, want uint32, dims int) error {
 		}
 	}
 	if base == 0 {
-		return p.fail("unknown geometry %q", name)
+		return 0, p.fail("unknown geometry %q", name)
 	}
 	if want != 0 && base != want {
-		return p.fail("%s where %s was expected", name, baseNames[want])
+		return 0, p.fail("%s where %s was expected", name, baseNames[want])
 	}
 	save := p.pos
 	switch p.word() {
@@ -128,10 +128,28 @@ func (p *wktParser) geometry(depth int, want uint32, dims int) error {
 	return p.body(depth, base, dims)
 }
 
-// body parses the part after the keyword (EMPTY or a parenthesised list).
-func (p *wktParser) body(depth int, base uint32, dims int) error {
+// body parses the part after the keyword (EMPTY or a parenthesised list)
+// and returns the dimensions. The parts of a multi geometry or collection
+// share them: the first part fixes unknown ones, and a part of other
+// dimensions is refused, as ISO WKB refuses it.
+func (p *wktParser) body(depth int, base uint32, dims int) (int, error) {
 	at := p.header()
 	d := &dims
+	// part parses one part of a multi geometry or collection.
+	part := func(parse func() (int, error)) error {
+		start := p.pos
+		pd, err := parse()
+		if err != nil {
+			return err
+		}
+		if *d < 0 {
+			*d = pd
+		} else if pd != *d {
+			p.pos = start
+			return p.fail("a part with %s coordinates in a %s with %s ones", dimNames[pd], baseNames[base], dimNames[*d])
+		}
+		return nil
+	}
 	if p.emptyNext() {
 		switch base {
 		case Point:
@@ -146,7 +164,7 @@ func (p *wktParser) body(depth int, base uint32, dims int) error {
 		}
 	} else {
 		if err := p.expect('('); err != nil {
-			return err
+			return 0, err
 		}
 		var err error
 		switch base {
@@ -181,23 +199,29 @@ func (p *wktParser) body(depth int, base uint32, dims int) error {
 				return nil
 			})
 		case MultiLineString, MultiPolygon:
-			err = p.list(func() error { return p.body(depth+1, base-3, *d) })
+			err = p.list(func() error {
+				return part(func() (int, error) { return p.body(depth+1, base-3, *d) })
+			})
 		case GeometryCollection:
-			err = p.list(func() error { return p.geometry(depth+1, 0, *d) })
+			err = p.list(func() error {
+				return part(func() (int, error) { return p.geometry(depth+1, 0, *d) })
+			})
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := p.expect(')'); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if *d < 0 {
 		*d = XY
 	}
 	p.patch(at, base, *d)
-	return nil
+	return *d, nil
 }
+
+var dimNames = [...]string{XY: "XY", XYZ: "XYZ", XYM: "XYM", XYZM: "XYZM"}
 
 func (p *wktParser) patch(at int, base uint32, dims int) {
 	binary.LittleEndian.PutUint32(p.out[at:], base+1000*uint32(dims))
