@@ -163,6 +163,14 @@ func TestIndexMeasure(t *testing.T) {
 	row("indexed, footers one after another", point, seq, ix)
 	t.Logf("point query: %.0fx faster through the index than the footers one after another (%v against %v); %d requests before the candidate files",
 		float64(seq.took)/float64(ix.took), ix.took.Round(time.Millisecond), seq.took.Round(time.Millisecond), ix.indexReq)
+	// The targets: at most 3 requests before the candidate files,
+	// 100 times faster at 10,000 files.
+	if ix.indexReq > 3 || ix.opened != 1 {
+		t.Errorf("point query: %d requests for the index, %d files opened; want at most 3 and 1", ix.indexReq, ix.opened)
+	}
+	if n >= 10000 && seq.took < 100*ix.took {
+		t.Errorf("point query: only %.0fx faster through the index", float64(seq.took)/float64(ix.took))
+	}
 
 	// Hudi's eight cases: c1 = l_orderkey, c2 = l_quantity, c3 =
 	// l_shipdate, each subset indexed (l_comment alone for none).
