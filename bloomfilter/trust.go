@@ -3,6 +3,8 @@ package bloomfilter
 import (
 	"strconv"
 	"strings"
+
+	"github.com/orcgo/orc"
 )
 
 // WriterCpp is the Footer.writer id of the C++ ORC writer.
@@ -39,4 +41,58 @@ func TrustFilters(writer uint32, softwareVersion string) bool {
 		}
 	}
 	return true
+}
+
+// LegacyTrust says how far the filters of a BLOOM_FILTER (legacy) stream
+// may be probed.
+type LegacyTrust uint8
+
+// The answers of TrustLegacy.
+const (
+	LegacyNo    LegacyTrust = iota // never: the writer's hash of the values is not the reader's
+	LegacyYes                      // as a BLOOM_FILTER_UTF8 filter is
+	LegacyASCII                    // only with probes of ASCII bytes (strings hashed in the JVM's default charset)
+)
+
+// writerHive12055 is the writer version from which Java writers hashed
+// strings as UTF-8 in legacy filters (HIVE-12055).
+const writerHive12055 = 3
+
+// TrustLegacy reports whether the legacy BLOOM_FILTER filters of a column
+// of the given kind hash values as this package's probes do, given the
+// file's writer version (PostScript.writer_version) and whether the
+// filters have the early layout (see EarlyFilter). It follows Apache ORC
+// Java's rules (with orc.bloom.filter.ignore.non-utf8), narrowed to what
+// was verified:
+//
+//   - integers, float and double: trusted in both layouts (longs and
+//     double bit patterns, hashed as the layout says);
+//   - date (days) and binary (bytes): trusted in today's layout;
+//   - string, varchar and char: trusted from writers that include
+//     HIVE-12055 (UTF-8); from older ones the strings were hashed in the
+//     JVM's default charset, which agrees with UTF-8 on ASCII, so only
+//     ASCII probes are answered (binary likewise in the early layout);
+//   - decimal (whose text form changed), timestamps (hashed in the
+//     writer's local time before ORC-135) and booleans (nothing added):
+//     never.
+func TrustLegacy(kind orc.Kind, writerVersion uint32, early bool) LegacyTrust {
+	switch kind {
+	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double:
+		return LegacyYes
+	case orc.Date:
+		if !early {
+			return LegacyYes
+		}
+	case orc.Binary:
+		if !early {
+			return LegacyYes
+		}
+		return LegacyASCII
+	case orc.String, orc.Varchar, orc.Char:
+		if writerVersion >= writerHive12055 && !early {
+			return LegacyYes
+		}
+		return LegacyASCII
+	}
+	return LegacyNo
 }

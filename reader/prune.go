@@ -138,6 +138,10 @@ type stripeIndex struct {
 	entries map[int][]*orcpb.RowIndexEntry
 	blooms  map[int][]*orcpb.BloomFilter
 	filters map[[2]int]*bloomfilter.Filter
+	// legacy holds the trusted filters of BLOOM_FILTER streams, decoded
+	// (nil for a group whose filter may not be probed), for columns
+	// without a usable BLOOM_FILTER_UTF8 stream.
+	legacy  map[int][]sarg.BloomFilter
 	decided []bool // per leaf: it was not YES_NO_NULL in some group
 }
 
@@ -147,7 +151,7 @@ func newStripeIndex(r *Reader, meta *stripeMeta) *stripeIndex {
 	stride := int64(r.RowIndexStride())
 	groups := int((meta.info.NumRows + stride - 1) / stride)
 	return &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
-		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}}
+		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}, legacy: map[int][]sarg.BloomFilter{}}
 }
 
 // clone returns a copy of ix that a worker may add entries to (the
@@ -158,6 +162,7 @@ func (ix *stripeIndex) clone() *stripeIndex {
 	}
 	c := *ix
 	c.entries, c.blooms, c.filters = maps.Clone(ix.entries), maps.Clone(ix.blooms), maps.Clone(ix.filters)
+	c.legacy = maps.Clone(ix.legacy)
 	return &c
 }
 
@@ -192,6 +197,12 @@ func (s groupSource) rows() int64 {
 }
 
 func (s groupSource) Bloom(col int) sarg.BloomFilter {
+	if ls, ok := s.ix.legacy[col]; ok {
+		if s.group >= len(ls) || ls[s.group] == nil {
+			return nil
+		}
+		return ls[s.group]
+	}
 	bs, ok := s.ix.blooms[col]
 	if !ok || s.group >= len(bs) {
 		return nil
@@ -241,6 +252,54 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 	return true
 }
 
+// legacyBloomUsable reports whether a column's BLOOM_FILTER (legacy)
+// stream may hold filters worth reading: the file's writer is not one of
+// the known-bad ones and the column's kind may be trusted in some layout.
+func (r *Reader) legacyBloomUsable(col int) bool {
+	if !bloomfilter.TrustFilters(r.tail.Footer.GetWriter(), r.tail.Footer.GetSoftwareVersion()) {
+		return false
+	}
+	wv := uint32(r.WriterVersion())
+	kind := r.cols[col].Kind
+	return bloomfilter.TrustLegacy(kind, wv, false) != bloomfilter.LegacyNo || bloomfilter.TrustLegacy(kind, wv, true) != bloomfilter.LegacyNo
+}
+
+// legacyFilters decodes a BLOOM_FILTER stream of col into the filters
+// that may be probed (nil where one may not), or returns nil when the
+// stream does not decode or has not one filter per row group: unusable
+// filters are ignored, never fatal.
+func (r *Reader) legacyFilters(data []byte, col, groups int) []sarg.BloomFilter {
+	lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+	if err != nil || len(lbs) != groups {
+		return nil
+	}
+	out := make([]sarg.BloomFilter, len(lbs))
+	for g, lb := range lbs {
+		switch bloomfilter.TrustLegacy(r.cols[col].Kind, uint32(r.WriterVersion()), lb.Early != nil) {
+		case bloomfilter.LegacyYes:
+			out[g] = lb.Probe()
+		case bloomfilter.LegacyASCII:
+			out[g] = asciiProbe{lb.Probe()}
+		}
+	}
+	return out
+}
+
+// asciiProbe answers only for probes of ASCII bytes, on which the JVM's
+// default charsets agree with UTF-8; any other probe may be present.
+type asciiProbe struct{ p bloomfilter.Probe }
+
+func (a asciiProbe) TestLong(v int64) bool     { return a.p.TestLong(v) }
+func (a asciiProbe) TestDouble(v float64) bool { return a.p.TestDouble(v) }
+func (a asciiProbe) TestBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return a.p.TestBytes(b)
+}
+
 // readIndex reads and decodes the ROW_INDEX (and, when bloom is set and
 // usable, BLOOM_FILTER_UTF8) streams of the given columns into ix, and
 // in the same reads the ROW_INDEX streams of the columns of also.
@@ -265,6 +324,10 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
 			if loc, ok := meta.streams[k]; ok {
 				wants = append(wants, want{k, loc})
+			} else if k := (streamKey{col, orcpb.Stream_BLOOM_FILTER}); r.legacyBloomUsable(col) {
+				if loc, ok := meta.streams[k]; ok {
+					wants = append(wants, want{k, loc})
+				}
 			}
 		}
 	}
@@ -309,6 +372,10 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 			// used: the column counts as unindexed.
 			if len(ri.GetEntry()) == ix.groups && (unusableIndex == nil || !unusableIndex(w.key.column)) {
 				ix.entries[w.key.column] = ri.GetEntry()
+			}
+		} else if w.key.kind == orcpb.Stream_BLOOM_FILTER {
+			if fs := r.legacyFilters(data, w.key.column, ix.groups); fs != nil {
+				ix.legacy[w.key.column] = fs
 			}
 		} else {
 			bi, err := rowindex.DecodeBloomFilterIndex(data)
@@ -395,7 +462,7 @@ func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool,
 		kept[g] = tv.IsNeeded()
 		if kept[g] {
 			n++
-		} else if len(ix.blooms) > 0 {
+		} else if len(ix.blooms) > 0 || len(ix.legacy) > 0 {
 			// Would min/max alone have kept it?
 			nb := br.pred.sarg.Combine(br.pred.sarg.EvaluateLeaves(minMaxSource{src}, nil))
 			if nb.IsNeeded() {

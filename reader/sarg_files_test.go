@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,8 +179,9 @@ func sdCheckMins(t *testing.T, f *sdFile, col string, mins []int64) {
 func TestSargApacheOver1kBloom(t *testing.T) {
 	// Two stripes of 1049 rows, one row group each: stripe 0 holds the
 	// data, stripe 1 constants (-100, -1000, ..., false) and nulls. The
-	// legacy BLOOM_FILTER streams are not used (only BLOOM_FILTER_UTF8
-	// is), so the selections are those of the statistics.
+	// legacy BLOOM_FILTER streams have the early Hive layout; those of
+	// the integer and floating-point columns are used, and those of the
+	// string column for ASCII values (TestSargApacheOver1kLegacyBloom).
 	f := sdExample(t, "over1k_bloom.orc")
 	for _, c := range []struct {
 		where string
@@ -200,6 +202,53 @@ func TestSargApacheOver1kBloom(t *testing.T) {
 	} {
 		sdExpectGroups(t, f, c.where, c.kept)
 	}
+}
+
+// TestSargApacheOver1kLegacyBloom: the early-layout BLOOM_FILTER streams
+// of over1k_bloom.orc prune equalities on values inside a row group's
+// range but absent from it, for integers, doubles and ASCII strings, and
+// keep every group holding the value (checked against the full scan).
+func TestSargApacheOver1kLegacyBloom(t *testing.T) {
+	f := sdExample(t, "over1k_bloom.orc")
+	present := map[string]map[any]bool{}
+	for _, col := range []string{"_col2", "_col3", "_col5", "_col7"} {
+		present[col] = map[any]bool{}
+		for i, row := range f.rows {
+			if f.groups[i] == 0 && row[f.ids[col]] != nil {
+				present[col][row[f.ids[col]]] = true
+			}
+		}
+	}
+	skipped := 0
+	check := func(col, lit string, v any) {
+		t.Helper()
+		kept := []int(nil)
+		if present[col][v] {
+			kept = []int{0}
+		} else {
+			skipped++
+		}
+		sdExpectGroups(t, f, col+" = "+lit, kept)
+	}
+	for v := int64(65536); v <= 65791; v += 17 { // _col2's range in stripe 0
+		check("_col2", strconv.FormatInt(v, 10), v)
+	}
+	for _, v := range []int64{4294967296, 4294967297, 4294967400, 4294967551} {
+		check("_col3", strconv.FormatInt(v, 10), v)
+	}
+	for _, v := range []float64{0.01, 0.02, 10.5, 20.25, 49.85, 33.33} {
+		check("_col5", strconv.FormatFloat(v, 'e', -1, 64), v)
+	}
+	for _, v := range []string{"nobody", "zach zipper", "alice", "bob nixon", "ulysses brown", "yuri"} {
+		check("_col7", "'"+v+"'", v)
+	}
+	// A non-ASCII string is not probed (the writer hashed strings in its
+	// default charset): the group is kept.
+	sdExpectGroups(t, f, "_col7 = 'abë'", []int{0})
+	if skipped == 0 {
+		t.Fatal("no absent value was tried")
+	}
+	t.Logf("%d absent values skipped by the legacy filters", skipped)
 }
 
 func TestSargApacheBadBloomFilters(t *testing.T) {

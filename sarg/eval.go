@@ -30,7 +30,8 @@ type BloomFilter interface {
 //
 // Bloom returns the column's bloom filter for the unit, or nil. Only row
 // groups have bloom filters, and the caller must hand out only filters it
-// trusts (UTF-8 filters, not from the writers known to be bad).
+// trusts (UTF-8 filters, legacy ones where bloomfilter.TrustLegacy allows,
+// none from the writers known to be bad).
 type Source interface {
 	Stats(column int) *stats.Column
 	Bloom(column int) BloomFilter

@@ -66,7 +66,7 @@ type checker struct {
 	// filters are the bloom filters of the current stripe by column, and
 	// group the row group being added; bloomMiss describes the first
 	// value a filter said was absent.
-	filters   map[int][]*bloomfilter.Filter
+	filters   map[int][]bloomfilter.Probe
 	group     int
 	bloomMiss string
 	blooms    int // bloom filters checked
@@ -276,7 +276,7 @@ func (c *checker) run() error {
 // conventions differ between writers), one filter per row group, of
 // writers whose filters are trusted.
 func (c *checker) loadFilters(si int, read []bool) error {
-	c.filters = map[int][]*bloomfilter.Filter{}
+	c.filters = map[int][]bloomfilter.Probe{}
 	r := c.r
 	if r.RowIndexStride() == 0 {
 		return nil
@@ -318,7 +318,7 @@ func (c *checker) loadFilters(si int, read []bool) error {
 		if len(pbs) != groups {
 			return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(pbs), groups)
 		}
-		fs := make([]*bloomfilter.Filter, len(pbs))
+		fs := make([]bloomfilter.Probe, len(pbs))
 		for g, pb := range pbs {
 			if fs[g], err = bloomfilter.FromProto(pb); err != nil {
 				return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8, row group %d: %w", si, st.Column, g, err)
@@ -327,7 +327,56 @@ func (c *checker) loadFilters(si int, read []bool) error {
 		}
 		c.filters[st.Column] = fs
 	}
+	// Legacy BLOOM_FILTER streams of columns without a UTF-8 one, where
+	// their hash is the one a reader probes with (bloomfilter.TrustLegacy);
+	// string filters of old writers only for ASCII values.
+	for _, st := range d.Streams {
+		if st.Kind != "BLOOM_FILTER" || st.Column >= len(c.nodes) || !read[st.Column] || c.filters[st.Column] != nil {
+			continue
+		}
+		data, err := c.ir.stream(si, st)
+		if err != nil {
+			return err
+		}
+		lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+		if err != nil {
+			return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER: %w", si, st.Column, err)
+		}
+		if len(lbs) != groups {
+			return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(lbs), groups)
+		}
+		fs := make([]bloomfilter.Probe, len(lbs))
+		any := false
+		for g, lb := range lbs {
+			switch bloomfilter.TrustLegacy(c.nodes[st.Column].Kind, uint32(r.WriterVersion()), lb.Early != nil) {
+			case bloomfilter.LegacyYes:
+				fs[g] = lb.Probe()
+			case bloomfilter.LegacyASCII:
+				fs[g] = asciiOnly{lb.Probe()}
+			default:
+				continue
+			}
+			any = true
+			c.blooms++
+		}
+		if any {
+			c.filters[st.Column] = fs
+		}
+	}
 	return nil
+}
+
+// asciiOnly checks a legacy string filter only on ASCII values, the only
+// ones whose bytes do not depend on the writer's default charset.
+type asciiOnly struct{ bloomfilter.Probe }
+
+func (a asciiOnly) TestBytes(b []byte) bool {
+	for _, x := range b {
+		if x >= 0x80 {
+			return true
+		}
+	}
+	return a.Probe.TestBytes(b)
 }
 
 // compareGroup compares a row group's statistics, when recorded.
@@ -389,8 +438,8 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 	if acc == nil || v == nil {
 		return
 	}
-	var bf *bloomfilter.Filter
-	if fs := c.filters[t.ID()]; c.group < len(fs) && c.bloomMiss == "" {
+	var bf bloomfilter.Probe
+	if fs := c.filters[t.ID()]; c.group < len(fs) && c.bloomMiss == "" && fs[c.group] != nil {
 		bf = fs[c.group]
 	}
 	miss := func(val any) {

@@ -232,3 +232,35 @@ func TestCheckBloomFilters(t *testing.T) {
 		t.Errorf("cleared filter: %v", err)
 	}
 }
+
+// orc check tests the values of over1k_bloom.orc against its legacy
+// BLOOM_FILTER streams of the early Hive layout, and meta --rowindex
+// describes them as such.
+func TestLegacyBloomExample(t *testing.T) {
+	path := filepath.Join(examplesDir(t), "over1k_bloom.orc")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("over1k_bloom.orc not found")
+	}
+	var o, e bytes.Buffer
+	if err := runCheck([]string{path}, &o, &e); err != nil {
+		t.Fatal(err)
+	}
+	// Stripes 0 and 1: the six integer and floating-point columns, the
+	// string column (ASCII values) and the binary one.
+	if !strings.Contains(o.String(), "; 16 bloom filters hold their values") {
+		t.Errorf("check: %s%s", o.String(), e.String())
+	}
+	o.Reset()
+	if err := runMeta([]string{"--rowindex", "_col2,_col7,_col8", path}, &o, &e); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"bloom filter: 4 hash functions, 1019 of 62352 bits set (false positives ~0); BLOOM_FILTER, early Hive layout (sized for 10000 entries at p = 0.05)\n",
+		"used only for ASCII values",
+		"not used for pruning: this type's legacy hash is not the reader's",
+	} {
+		if !strings.Contains(o.String(), want) {
+			t.Errorf("meta --rowindex lacks %q:\n%s", want, o.String())
+		}
+	}
+}

@@ -52,7 +52,9 @@ bloom filter summary (hash functions, bits set of bits).`})
 //	  rowIndex? (with --rowindex): [{column, name, note? ("no row index",
 //	    "encrypted column"), entries: [{group, firstRow, rows, statistics?,
 //	    positions: [numbers], bloomFilter?: {hashFunctions, bits, bitsSet,
-//	    falsePositive (bitsSet/bits to the power hashFunctions), note?}}]}]}],
+//	    falsePositive (bitsSet/bits to the power hashFunctions), note?,
+//	    stream (BLOOM_FILTER_UTF8, BLOOM_FILTER), layout? ("legacy",
+//	    "early" for BLOOM_FILTER), expectedEntries?, fpp? (early)}}]}]}],
 //	userMetadata?: [{key, value}].
 //
 // Statistics objects hold count, then where known hasNull, min or

@@ -45,6 +45,8 @@ var metaJSONKeys = []string{
 	"stripes[].rowIndex[].entries[].bloomFilter", "stripes[].rowIndex[].entries[].bloomFilter.hashFunctions",
 	"stripes[].rowIndex[].entries[].bloomFilter.bits", "stripes[].rowIndex[].entries[].bloomFilter.bitsSet",
 	"stripes[].rowIndex[].entries[].bloomFilter.falsePositive", "stripes[].rowIndex[].note", "stripes[].rowIndex[].entries[].bloomFilter.note",
+	"stripes[].rowIndex[].entries[].bloomFilter.stream", "stripes[].rowIndex[].entries[].bloomFilter.layout",
+	"stripes[].rowIndex[].entries[].bloomFilter.expectedEntries", "stripes[].rowIndex[].entries[].bloomFilter.fpp",
 	// Not in these files:
 	"columns[].statistics.lowerBound", "columns[].statistics.upperBound",
 	"stripes[].statistics[].lowerBound", "stripes[].statistics[].upperBound",
@@ -52,7 +54,9 @@ var metaJSONKeys = []string{
 
 // metaJSONKeysElsewhere are the keys of metaJSONKeys the test files lack
 // (encrypted columns, dictionary encodings, truncated string bounds).
-var metaJSONKeysElsewhere = []string{"columns[].encrypted", "stripes[].rowIndex[].note", "stripes[].rowIndex[].entries[].bloomFilter.note", "stripes[].encodings[].dictionarySize",
+var metaJSONKeysElsewhere = []string{"columns[].encrypted", "stripes[].rowIndex[].note", "stripes[].rowIndex[].entries[].bloomFilter.note",
+	"stripes[].rowIndex[].entries[].bloomFilter.layout", "stripes[].rowIndex[].entries[].bloomFilter.expectedEntries",
+	"stripes[].rowIndex[].entries[].bloomFilter.fpp", "stripes[].encodings[].dictionarySize",
 	"columns[].statistics.lowerBound", "columns[].statistics.upperBound",
 	"stripes[].statistics[].lowerBound", "stripes[].statistics[].upperBound",
 }

@@ -5,6 +5,7 @@ package main
 // the column has a bloom filter, a summary of the group's filter.
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/reader"
@@ -45,6 +47,14 @@ type metaBloom struct {
 	BitsSet       int     `json:"bitsSet"`
 	FalsePositive float64 `json:"falsePositive"` // (bitsSet/bits)^hashFunctions
 	Note          string  `json:"note,omitempty"`
+	// Stream is the filter's stream kind, BLOOM_FILTER_UTF8 or
+	// BLOOM_FILTER; Layout, for BLOOM_FILTER, "legacy" or "early" (the
+	// early Hive layout: sized by ExpectedEntries and FPP, positions
+	// modulo Bits, which may be less than the words hold).
+	Stream          string  `json:"stream,omitempty"`
+	Layout          string  `json:"layout,omitempty"`
+	ExpectedEntries uint64  `json:"expectedEntries,omitempty"`
+	FPP             float64 `json:"fpp,omitempty"`
 }
 
 // resolveColumns turns the --rowindex list (column names as orc meta
@@ -177,17 +187,31 @@ func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]m
 		if err != nil {
 			return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
 		}
-		var filters []*orcpb.BloomFilter
+		var filters []*metaBloom
 		if bloom != nil {
 			data, err := ir.stream(si, *bloom)
 			if err != nil {
 				return nil, err
 			}
-			bi, err := rowindex.DecodeBloomFilterIndex(data)
-			if err != nil {
-				return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+			if bloom.Kind == "BLOOM_FILTER" {
+				lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+				if err != nil {
+					return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+				}
+				for _, lb := range lbs {
+					filters = append(filters, legacySummary(lb, nodes[col].Kind, uint32(ir.r.WriterVersion())))
+				}
+			} else {
+				bi, err := rowindex.DecodeBloomFilterIndex(data)
+				if err != nil {
+					return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+				}
+				for _, pb := range bi.GetBloomFilter() {
+					b := bloomSummary(pb)
+					b.Stream = bloom.Kind
+					filters = append(filters, b)
+				}
 			}
-			filters = bi.GetBloomFilter()
 		}
 		for g, e := range ri.GetEntry() {
 			me := metaIndexEntry{Group: g, Positions: e.GetPositions()}
@@ -202,7 +226,7 @@ func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]m
 				me.Statistics = statsJSON(stats.FromProto(e.GetStatistics(), nodes[col], ir.winfo))
 			}
 			if g < len(filters) {
-				me.BloomFilter = bloomSummary(filters[g])
+				me.BloomFilter = filters[g]
 			}
 			mi.Entries = append(mi.Entries, me)
 		}
@@ -234,6 +258,36 @@ func bloomSummary(pb *orcpb.BloomFilter) *metaBloom {
 	return b
 }
 
+// legacySummary describes a filter of a BLOOM_FILTER stream and whether
+// a reader probes it.
+func legacySummary(lb rowindex.LegacyBloom, kind orc.Kind, writerVersion uint32) *metaBloom {
+	var words []uint64
+	b := &metaBloom{Stream: "BLOOM_FILTER", Layout: "legacy"}
+	if e := lb.Early; e != nil {
+		b.Layout, b.ExpectedEntries, b.FPP = "early", e.ExpectedEntries(), e.FPP()
+		b.HashFunctions, b.Bits, words = e.NumHashFunctions(), e.NumBits(), e.Words()
+	} else {
+		pb := lb.Filter.Proto()
+		b.HashFunctions, b.Bits = lb.Filter.NumHashFunctions(), lb.Filter.NumBits()
+		for i := 0; i+8 <= len(pb.Utf8Bitset); i += 8 {
+			words = append(words, binary.LittleEndian.Uint64(pb.Utf8Bitset[i:]))
+		}
+	}
+	for _, w := range words {
+		b.BitsSet += bits.OnesCount64(w)
+	}
+	if b.Bits > 0 {
+		b.FalsePositive = math.Round(math.Pow(float64(b.BitsSet)/float64(b.Bits), float64(b.HashFunctions))*1e6) / 1e6
+	}
+	switch bloomfilter.TrustLegacy(kind, writerVersion, lb.Early != nil) {
+	case bloomfilter.LegacyNo:
+		b.Note = "not used for pruning: this type's legacy hash is not the reader's"
+	case bloomfilter.LegacyASCII:
+		b.Note = "used only for ASCII values (hashed in the writer's default charset)"
+	}
+	return b
+}
+
 // printRowIndex prints a stripe's row indexes as text.
 func printRowIndex(w io.Writer, ris []metaRowIndex) {
 	for _, mi := range ris {
@@ -253,8 +307,18 @@ func printRowIndex(w io.Writer, ris []metaRowIndex) {
 			}
 			fmt.Fprintf(w, " positions %s\n", strings.Join(pos, ","))
 			if b := e.BloomFilter; b != nil {
-				fmt.Fprintf(w, "      bloom filter: %d hash functions, %d of %d bits set (false positives ~%.4g)\n",
+				fmt.Fprintf(w, "      bloom filter: %d hash functions, %d of %d bits set (false positives ~%.4g)",
 					b.HashFunctions, b.BitsSet, b.Bits, b.FalsePositive)
+				switch b.Layout {
+				case "early":
+					fmt.Fprintf(w, "; BLOOM_FILTER, early Hive layout (sized for %d entries at p = %g)", b.ExpectedEntries, b.FPP)
+				case "legacy":
+					fmt.Fprintf(w, "; BLOOM_FILTER (legacy)")
+				}
+				if b.Note != "" {
+					fmt.Fprintf(w, "; %s", b.Note)
+				}
+				fmt.Fprintln(w)
 			}
 		}
 	}
