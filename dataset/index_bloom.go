@@ -236,7 +236,7 @@ func (ix *openedIndex) bloomLeafColumns(e sarg.Expr) []int {
 	var out []int
 	var walk func(e sarg.Expr)
 	walk = func(e sarg.Expr) {
-		if e.Op == sarg.OpLeaf && e.Leaf != nil && e.Leaf.Other == "" {
+		if e.Op == sarg.OpLeaf && e.Leaf != nil && e.Leaf.Other == "" && e.Leaf.Func == nil {
 			switch e.Leaf.Op {
 			case sarg.LeafEquals, sarg.LeafNullSafeEquals, sarg.LeafIn, sarg.LeafLike:
 				if i, ok := ix.indexed(e.Leaf.Column); ok && ix.hdr.Columns[i].Bloom {
