@@ -44,44 +44,54 @@ func salesFile(tb testing.TB, n int) []byte {
 }
 
 // TestPrunedFilteredScan reads a projected scan with a search argument and
-// the exact filter through Arrow and compares it with the batch API's.
+// the exact filter through Arrow and compares it with the batch API's, for
+// plain comparisons and for functions of columns (spec.md 7.17).
 func TestPrunedFilteredScan(t *testing.T) {
 	data := salesFile(t, 20000)
 	r := openORC(t, data)
-	scan := []reader.ScanOption{
-		reader.WithColumns("id", "name"),
-		reader.WithSearchArgument(sarg.MustParse("id >= 12345 AND id < 12400 AND name = 'name-50'")),
-		reader.WithExactFilter(true),
-		reader.WithBatchSize(16),
-	}
-	want := orcRows(t, r, scan...)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	rr, err := orcarrow.FromReader(r, orcarrow.WithAllocator(mem), orcarrow.WithScanOptions(scan...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
-	if got := rr.Schema().String(); !strings.Contains(got, "id: type=int64") || strings.Contains(got, "price") {
-		t.Fatalf("schema not projected: %s", got)
-	}
-	var got []any
-	proj, _ := orcarrow.ORCSchema(rr.Schema())
-	for rr.Next() {
-		validate(t, rr.RecordBatch())
-		got = append(got, recordRows(proj, rr.RecordBatch())...)
-	}
-	if err := rr.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 { // id 12350
-		t.Fatalf("got %d rows, want 1: %v", len(got), got)
-	}
-	if d := testutil.Diff(want, got); d != "" {
-		t.Fatal(d)
-	}
-	if st := rr.Stats(); st.GroupsSkipped == 0 || st.RowsReturned != 1 {
-		t.Fatalf("scan did not prune: %v", st)
+	for _, c := range []struct {
+		where string
+		rows  int // -1: some
+	}{
+		{"id >= 12345 AND id < 12400 AND name = 'name-50'", 1}, // id 12350
+		{"id * 2 BETWEEN 24690 AND 24798 AND LOWER(name) = 'name-50'", 1},
+		{"id - 12345 < 55 AND id + 0 >= 12345 AND UPPER(name) LIKE 'NAME-5%' AND LENGTH(name) = 7", -1},
+	} {
+		scan := []reader.ScanOption{
+			reader.WithColumns("id", "name"),
+			reader.WithSearchArgument(sarg.MustParse(c.where)),
+			reader.WithExactFilter(true),
+			reader.WithBatchSize(16),
+		}
+		want := orcRows(t, r, scan...)
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		rr, err := orcarrow.FromReader(r, orcarrow.WithAllocator(mem), orcarrow.WithScanOptions(scan...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rr.Schema().String(); !strings.Contains(got, "id: type=int64") || strings.Contains(got, "price") {
+			t.Fatalf("schema not projected: %s", got)
+		}
+		var got []any
+		proj, _ := orcarrow.ORCSchema(rr.Schema())
+		for rr.Next() {
+			validate(t, rr.RecordBatch())
+			got = append(got, recordRows(proj, rr.RecordBatch())...)
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if c.rows >= 0 && len(got) != c.rows || len(got) == 0 {
+			t.Fatalf("%s: got %d rows, want %d: %v", c.where, len(got), c.rows, got)
+		}
+		if d := testutil.Diff(want, got); d != "" {
+			t.Fatalf("%s: %s", c.where, d)
+		}
+		if st := rr.Stats(); st.GroupsSkipped == 0 || st.RowsReturned != int64(len(got)) {
+			t.Fatalf("%s: scan did not prune: %v", c.where, st)
+		}
+		rr.Release()
+		mem.AssertSize(t, 0)
 	}
 }
 

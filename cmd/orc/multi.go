@@ -16,12 +16,14 @@ import (
 )
 
 func init() {
-	register(command{name: "count", usage: "count FILE|DIR|URL... [--where EXPR] [--schema S | --union-by-name] [--partitions S]",
+	register(command{name: "count", usage: "count FILE|DIR|URL... [--where EXPR] [--stats] [--schema S | --union-by-name] [--partitions S]",
 		desc: "print the rows of each file (directories recursively) and the total, from the footers (--where: the rows matching)", run: runCount,
 		help: `With --where, count prints the rows matching the predicate instead (scan's
 grammar; the files of several, and their partition columns, read as one table
 as scan reads them), decoding only the predicate's columns of the row groups
-that can match.`})
+that can match. On one file, a stripe whose statistics prove the predicate TRUE
+for every row counts all its rows unread, and one whose statistics prove no row
+TRUE counts none; --stats says how many rows and stripes each way decided.`})
 }
 
 // isURL reports whether a path is an HTTP(S) URL, read with range requests.
@@ -342,6 +344,7 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	where := new(string)
 	fs.Var(onceFlag{where}, "where", "count the rows matching this predicate (a `string`, as scan takes it)")
+	showStats := fs.Bool("stats", false, "with --where on one file: print how many rows and stripes statistics decided and how many were read")
 	df := addDatasetFlags(fs)
 	addNetFlags(fs)
 	pos, err := parseFlags(fs, args)
@@ -352,6 +355,9 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	if *where != "" {
+		if len(pos) == 1 && !isDir(pos[0]) && !strings.HasSuffix(pos[0], "/") && *df.schema == "" && *df.partitions == "" && !*df.union {
+			return countWhereFile(pos[0], *where, *showStats, stdout, stderr)
+		}
 		return countWhere(pos, *where, df, stdout, stderr)
 	}
 	files, err := expandInputs(pos, stderr, "count")
@@ -377,6 +383,36 @@ func runCount(args []string, stdout, stderr io.Writer) error {
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %s failed", failed, plural(int64(counted+failed), "file"))
+	}
+	return nil
+}
+
+// countWhereFile prints the rows of one file matching a predicate,
+// counting the stripes its statistics decide without reading them
+// (reader.Count).
+func countWhereFile(path, where string, showStats bool, stdout, stderr io.Writer) (err error) {
+	expr, err := sarg.Parse(where)
+	if err != nil {
+		return userWhereError(where, err)
+	}
+	defer func() { err = fileFailure(path, err) }()
+	r, _, closeFn, err := openORCAt(path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var cs reader.CountStats
+	if r.Size() > 0 {
+		if cs, err = r.Count(expr); err != nil {
+			return userWhereError(where, inFile(path, err))
+		}
+	}
+	if _, err := fmt.Fprintf(stdout, "%d\trows matching --where\n", cs.Rows); err != nil {
+		return err
+	}
+	if showStats {
+		fmt.Fprintf(stderr, "orc count: %s decided by statistics (%s), %s read and filtered (%s)\n",
+			plural(cs.StatsRows, "row"), plural(int64(cs.StripesDecided), "stripe"), plural(cs.ScannedRows, "row"), plural(int64(cs.StripesScanned), "stripe"))
 	}
 	return nil
 }
