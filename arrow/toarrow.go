@@ -13,6 +13,7 @@ package orcarrow
 import (
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -426,7 +427,38 @@ func (c *toArrow) buildBytes(mem memory.Allocator, bv *orc.BytesVector, sel []in
 			offs[i+1] = int32(len(out))
 		}
 	}
+	if c.orc.Kind == orc.String || c.orc.Kind == orc.Char || c.orc.Kind == orc.Varchar {
+		if row := invalidUTF8(data.Bytes(), offs[:n+1]); row >= 0 {
+			releaseAll(valid, offBuf, data)
+			return nil, c.errorf("row %d: the value is not valid UTF-8, which Arrow strings must be (the file holds other bytes in a string column)", row)
+		}
+	}
 	return newData(c.typ, n, []*memory.Buffer{valid, offBuf, data}, nil, nulls), nil
+}
+
+// invalidUTF8 returns the first row whose bytes, data[offs[i]:offs[i+1]],
+// are not UTF-8, or -1. Most batches are checked by one utf8.Valid over
+// all their bytes and a look at the first byte of each value (valid text
+// cut in the middle of a character is invalid on both sides of the cut).
+func invalidUTF8(data []byte, offs []int32) int {
+	n := len(offs) - 1
+	if n <= 0 {
+		return -1
+	}
+	if utf8.Valid(data[offs[0]:offs[n]]) {
+		for i := range n {
+			if o := offs[i]; o < offs[i+1] && !utf8.RuneStart(data[o]) {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := range n {
+		if !utf8.Valid(data[offs[i]:offs[i+1]]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // listOffsets builds the int32 offsets of a list or map selection and the
