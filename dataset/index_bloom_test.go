@@ -120,8 +120,13 @@ func TestIndexBloom(t *testing.T) {
 			"NOT (" + c + " = " + lits[c] + ")",
 			c + " = " + lits[c] + " OR dt < DATE '1970-01-01'",
 		}
-		// = and IN on every column, one of the other forms in turn.
-		for _, where := range []string{forms[0], forms[1], forms[2+ci%3]} {
+		// = and IN on every column, one of the other forms in turn (under
+		// -short, one form per column).
+		use := []string{forms[0], forms[1], forms[2+ci%3]}
+		if testing.Short() {
+			use = []string{forms[ci%len(forms)]}
+		}
+		for _, where := range use {
 			e := sarg.MustParse(where)
 			want, _ := scanRows(t, plain, dataset.WithSearchArgument(e), dataset.WithExactFilter(true), dataset.WithIndexLookup(false))
 			_, p := scanRows(t, plain, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))

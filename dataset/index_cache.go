@@ -23,12 +23,13 @@ import (
 // their bytes, the bulk of an index that has them, lie in blocks that only
 // a lookup probing them fetches.
 
-// indexBlock is the cache's block size.
-const indexBlock = 1 << 20
+// indexBlock is the cache's block size (a variable for tests).
+var indexBlock int64 = 1 << 20
 
 // tailWindow is the part of the index at its end read directly (an
-// httpfile.File's tail prefetch, httpfile.DefaultTailPrefetch).
-const tailWindow = 64 << 10
+// httpfile.File's tail prefetch, httpfile.DefaultTailPrefetch; a variable
+// for tests).
+var tailWindow int64 = 64 << 10
 
 // blockCache is an io.ReaderAt over the index that fetches and keeps
 // aligned blocks. Safe for concurrent use.

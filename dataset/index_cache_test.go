@@ -21,8 +21,10 @@ func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
 // TestBlockCache: random reads through the cache return the bytes of the
 // underlying reader, EOF where it would, and each block is fetched once.
 func TestBlockCache(t *testing.T) {
+	defer func(b, w int64) { indexBlock, tailWindow = b, w }(indexBlock, tailWindow)
+	indexBlock, tailWindow = 4096, 1000
 	r := rand.New(rand.NewPCG(33, 21))
-	for _, size := range []int{0, 1, tailWindow - 1, tailWindow + 5, indexBlock, 3*indexBlock + 777} {
+	for _, size := range []int{0, 1, int(tailWindow - 1), int(tailWindow + 5), int(indexBlock), int(3*indexBlock + 777), int(20*indexBlock + 1)} {
 		data := make([]byte, size)
 		for i := range data {
 			data[i] = byte(r.Uint32())
@@ -33,7 +35,7 @@ func TestBlockCache(t *testing.T) {
 			off := r.Int64N(int64(size) + 10)
 			n := r.IntN(1000)
 			if r.IntN(10) == 0 {
-				n = r.IntN(3*indexBlock/2 + 10)
+				n = r.IntN(int(3*indexBlock/2 + 10))
 			}
 			got := make([]byte, n)
 			want := make([]byte, n)
@@ -46,20 +48,20 @@ func TestBlockCache(t *testing.T) {
 				t.Fatalf("size %d: error %v", size, gerr)
 			}
 		}
-		blocks := (size-tailWindow+indexBlock-1)/indexBlock + 1
+		blocks := (size-int(tailWindow)+int(indexBlock)-1)/int(indexBlock) + 1
 		if under.calls > 150+blocks {
 			t.Fatalf("size %d: %d reads below", size, under.calls)
 		}
 		// Once every block is kept, reads outside the tail window cost nothing.
-		if size > tailWindow {
-			all := make([]byte, size-tailWindow)
+		if size > int(tailWindow) {
+			all := make([]byte, size-int(tailWindow))
 			if _, err := c.ReadAt(all, 0); err != nil {
 				t.Fatal(err)
 			}
 			before := under.calls
 			for range 50 {
-				off := r.Int64N(int64(size - tailWindow))
-				c.ReadAt(make([]byte, min(int64(r.IntN(1000)), int64(size-tailWindow)-off)), off)
+				off := r.Int64N(int64(size) - tailWindow)
+				c.ReadAt(make([]byte, min(int64(r.IntN(1000)), int64(size)-tailWindow-off)), off)
 			}
 			if under.calls != before {
 				t.Fatalf("size %d: %d reads below for kept blocks", size, under.calls-before)

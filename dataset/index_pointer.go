@@ -13,11 +13,14 @@ package dataset
 // Concurrent publishers each store a complete index and then the pointer;
 // the last pointer stored wins, and the index it names is correct for the
 // files it lists (files it lacks are read by their footers). A reader that
-// read the old pointer reads the old index, which stays in place: indexes
-// the pointer no longer names are deleted by the caller, once no scan that
-// may have read the old pointer still runs. A pointer whose index is gone
-// (dangling: deleted too early, or a store that shows the new pointer
-// before the new index) is ignored with a warning, as a broken index is.
+// read the old pointer reads the old index, which stays in place: the
+// caller deletes old indexes, only those whose names sort before the one
+// the pointer names (the names begin with the time they were published;
+// a later one may be a publication whose pointer is still to come) and
+// only once no scan that may have read an older pointer still runs. A
+// pointer whose index is gone (dangling: deleted too early, or a store
+// that shows the new pointer before the new index) is ignored with a
+// warning, as a broken index is.
 //
 // The pointer is text: the line "orcgo-index-pointer 1", then the index's
 // name, "_orcgo_index-" followed by letters, digits, '.', '-' or '_', then
@@ -55,8 +58,10 @@ type PutFunc func(name string, data []byte) error
 // "_orcgo_index-<UTC time>-<random>.orc", then as the pointer object
 // IndexPointerName naming it. It returns the new object's name. The index
 // the pointer named before is left in place, for scans that read the old
-// pointer; deleting it later is the caller's job. A failure to store the
-// pointer leaves the new index unnamed and the old pointer in force.
+// pointer; deleting it later is the caller's job: only indexes whose names
+// sort before the pointer's (the names begin with the UTC time), once the
+// longest scan is over. A failure to store the pointer leaves the new
+// index unnamed and the old pointer in force.
 func PublishIndex(put PutFunc, index []byte) (string, error) {
 	if put == nil {
 		return "", errors.New("dataset: PublishIndex: no Put function")

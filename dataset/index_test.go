@@ -470,7 +470,7 @@ func TestIndexLookupRowGroups(t *testing.T) {
 	const nfiles = 200
 	preds := 6 * *indexScale
 	if testing.Short() {
-		preds = 3
+		preds = 1
 	}
 	st := &ixStore{fsys: fstest.MapFS{}}
 	for i := range nfiles {
