@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
@@ -38,7 +39,13 @@ type ScanStats struct {
 	PeakReadsInFlight int
 	// BytesUnused counts bytes fetched ahead and given back unread (a run
 	// the decoder did not finish, a scan stopped early).
-	BytesUnused  int64
+	BytesUnused int64
+	// ReadWait is how long the scan's decoding waited for the file's bytes:
+	// reads it made itself and requests in flight it had to wait for. Over
+	// a network a scan that reads far enough ahead keeps it near one
+	// round trip per stripe it starts cold; the rest of its time is
+	// decoding.
+	ReadWait     time.Duration
 	TailReads    int   // ReadAt calls Open made for the file's tail
 	TailBytes    int64 // bytes they read
 	RowsDecoded  int64 // rows decoded
@@ -53,10 +60,10 @@ type ScanStats struct {
 // String formats the statistics on a few lines.
 func (s ScanStats) String() string {
 	return fmt.Sprintf("files: %d considered, %d skipped\nstripes: %d considered, %d skipped (%d by statistics), %d read\n"+
-		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %s, %d bytes (%d of index); %d ahead, at most %d in flight, %d bytes unused; tail: %s, %d bytes\nrows: %d decoded, %d returned",
+		"row groups: %d considered, %d skipped (%d by bloom filters)\nreads: %s, %d bytes (%d of index); %d ahead, at most %d in flight, %d bytes unused, waited %v; tail: %s, %d bytes\nrows: %d decoded, %d returned",
 		s.FilesConsidered, s.FilesSkipped, s.StripesConsidered, s.StripesSkipped, s.StripesPruned, s.StripesRead,
 		s.GroupsConsidered, s.GroupsSkipped, s.GroupsSkippedByBloom, calls(s.ReadCalls), s.BytesRead, s.IndexBytesRead,
-		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, calls(s.TailReads), s.TailBytes, s.RowsDecoded, s.RowsReturned)
+		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.ReadWait.Round(time.Millisecond), calls(s.TailReads), s.TailBytes, s.RowsDecoded, s.RowsReturned)
 }
 
 // calls says "1 call" or "n calls".
@@ -426,6 +433,7 @@ func (br *executor) addIOStats(st *ScanStats) {
 	st.ReadsAhead += io.prefetched
 	st.PeakReadsInFlight = max(st.PeakReadsInFlight, io.peak)
 	st.BytesUnused += io.wasted
+	st.ReadWait += io.waited
 	st.TailReads, st.TailBytes = br.r.tailReads, br.r.tailBytes
 }
 

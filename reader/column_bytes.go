@@ -19,19 +19,26 @@ type bytesReader struct {
 	presence
 	dict bool
 
-	dataIn, lengthIn, dictIn *format.InStream
-	lengths                  format.IntDecoder // direct: value lengths
-	ids                      format.IntDecoder // dictionary: ids
-	data                     format.ByteReader // direct: value bytes
-	lens                     []int64
-	dataLimit                int64
+	dataIn, lengthIn *format.InStream
+	lengths          format.IntDecoder // direct: value lengths
+	ids              format.IntDecoder // dictionary: ids
+	data             format.ByteReader // direct: value bytes
+	lens             []int64
+	dataLimit        int64
+	dictionary       stripeDictionary
 
-	dictData    []byte
-	dictOffsets []int
-	dictMax     int // longest dictionary entry
+	mem     *budget // WithMaxScanMemory
+	memData int64   // bytes held for a batch's values
+}
 
-	mem              *budget // WithMaxScanMemory
-	memDict, memData int64   // bytes held for the dictionary and a batch's values
+// stripeDictionary is a dictionary-encoded string column's dictionary in
+// the current stripe.
+type stripeDictionary struct {
+	in      *format.InStream // its DICTIONARY_DATA stream
+	data    []byte           // the entries, one after another
+	offsets []int            // entry i is data[offsets[i]:offsets[i+1]]
+	longest int              // longest entry
+	mem     int64            // bytes held for it in the memory budget
 }
 
 func (c *bytesReader) startStripe(ctx *stripeCtx) error {
@@ -44,7 +51,7 @@ func (c *bytesReader) startStripe(ctx *stripeCtx) error {
 	}
 	v2 := isV2(kind)
 	c.mem = ctx.mem
-	if err := c.mem.set(&c.memDict, 0, nil); err != nil {
+	if err := c.mem.set(&c.dictionary.mem, 0, nil); err != nil {
 		return err
 	}
 	switch kind {
@@ -83,9 +90,9 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	}
 	// The offsets grow as the LENGTH stream yields entries: a footer's
 	// claim of millions of entries costs nothing until they decode.
-	c.dictOffsets = append(c.dictOffsets[:0], 0)
-	c.dictData = c.dictData[:0]
-	c.dictMax = 0
+	c.dictionary.offsets = append(c.dictionary.offsets[:0], 0)
+	c.dictionary.data = c.dictionary.data[:0]
+	c.dictionary.longest = 0
 	if size == 0 {
 		return nil
 	}
@@ -104,7 +111,7 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 		if err := dl.Next(c.lens); err != nil {
 			return c.wrap(err, "LENGTH")
 		}
-		if err := c.mem.set(&c.memDict, 8*(done+m+1), func() string {
+		if err := c.mem.set(&c.dictionary.mem, 8*(done+m+1), func() string {
 			return fmt.Sprintf("the dictionary offsets of column %d in stripe %d", c.id, ctx.meta.index)
 		}); err != nil {
 			return err
@@ -114,8 +121,8 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 				return ctx.corrupt(c.id, "LENGTH", "dictionary entry %d has length %d (at most %d bytes remain)", done+int64(i), l, limit-total)
 			}
 			total += l
-			c.dictOffsets = append(c.dictOffsets, int(total))
-			c.dictMax = max(c.dictMax, int(l))
+			c.dictionary.offsets = append(c.dictionary.offsets, int(total))
+			c.dictionary.longest = max(c.dictionary.longest, int(l))
 		}
 		done += m
 	}
@@ -123,19 +130,19 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 		return fmt.Errorf("%w: column %d's dictionary in stripe %d has %d bytes, over the limit of %d (WithMaxDictionarySize)",
 			orc.ErrLimit, c.id, ctx.meta.index, total, ctx.maxDict)
 	}
-	if err := c.mem.set(&c.memDict, 8*(size+1)+total, func() string {
+	if err := c.mem.set(&c.dictionary.mem, 8*(size+1)+total, func() string {
 		return fmt.Sprintf("the dictionary of column %d in stripe %d", c.id, ctx.meta.index)
 	}); err != nil {
 		return err
 	}
-	if _, err := ctx.open(&c.dictIn, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
+	if _, err := ctx.open(&c.dictionary.in, c.id, orcpb.Stream_DICTIONARY_DATA, total > 0); err != nil {
 		return err
 	}
-	c.dictData = grow(c.dictData, int(total)+dictSlack)
+	c.dictionary.data = grow(c.dictionary.data, int(total)+dictSlack)
 	if total > 0 {
 		var br format.ByteReader
-		br.Reset(c.dictIn)
-		if err := br.ReadFull(c.dictData[:total]); err != nil {
+		br.Reset(c.dictionary.in)
+		if err := br.ReadFull(c.dictionary.data[:total]); err != nil {
 			return c.wrap(err, "DICTIONARY_DATA")
 		}
 	}
@@ -251,10 +258,10 @@ func (c *bytesReader) skip(n int64) error {
 // in c.lens (one per non-null row).
 func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 	ids := c.lens
-	offs := c.dictOffsets
-	dict := c.dictData
+	offs := c.dictionary.offsets
+	dict := c.dictionary.data
 	nd := uint64(len(offs) - 1) // offsets has one entry more than the dictionary
-	if c.dictMax <= dictSlack {
+	if c.dictionary.longest <= dictSlack {
 		return c.copyShortEntries(vec, n)
 	}
 	total := 0
@@ -299,13 +306,13 @@ func (c *bytesReader) copyFromDictionary(vec *orc.BytesVector, n int) error {
 // pass, one fixed-size move each.
 func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
 	ids := c.lens
-	offs := c.dictOffsets
-	dict := c.dictData
+	offs := c.dictionary.offsets
+	dict := c.dictionary.data
 	nd := uint64(len(offs) - 1)
-	if err := c.holdData(int64(len(ids) * c.dictMax)); err != nil {
+	if err := c.holdData(int64(len(ids) * c.dictionary.longest)); err != nil {
 		return err
 	}
-	data := grow(vec.Data, len(ids)*c.dictMax+dictSlack)
+	data := grow(vec.Data, len(ids)*c.dictionary.longest+dictSlack)
 	out := vec.Offsets[:n+1]
 	pos := 0
 	if nulls := vec.Nulls.Nulls; len(nulls) > 0 {
@@ -323,7 +330,7 @@ func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
 			}
 			out[i+1] = pos
 		}
-	} else if out = out[1 : len(ids)+1]; c.dictMax <= 8 {
+	} else if out = out[1 : len(ids)+1]; c.dictionary.longest <= 8 {
 		// Flags and codes (TPC-H's l_returnflag, l_shipmode): one
 		// 8-byte move each.
 		for i, id := range ids {

@@ -135,115 +135,141 @@ func mapType(read, file *orc.Schema, path string, byPos bool) (*evoNode, error) 
 	mismatch := func() error {
 		return fmt.Errorf("%w: column %s is %s in the file and cannot be read as %s", ErrSchemaMismatch, path, file, read)
 	}
-	child := func(i int, name string) string {
-		if path == "" {
-			return name
+	if read.Kind != file.Kind {
+		kind, ok := scalarConversion(read, file)
+		if !ok {
+			return nil, mismatch()
 		}
-		return path + "." + name
-	}
-	if read.Kind == file.Kind {
-		switch read.Kind {
-		case orc.Struct:
-			n.kind = cvStruct
-			pos := byPos || hiveColumnNames(file)
-			same := len(read.Children) == len(file.Children)
-			taken := map[*orc.Schema]string{}
-			for i, rc := range read.Children {
-				name := read.FieldNames[i]
-				var fc *orc.Schema
-				if pos {
-					if i < len(file.Children) {
-						fc = file.Children[i]
-					}
-				} else {
-					fc = fieldByName(file, name)
-				}
-				if fc == nil {
-					n.kids = append(n.kids, missingTree(rc))
-					same = false
-					continue
-				}
-				if other, dup := taken[fc]; dup {
-					return nil, fmt.Errorf("%w: read columns %s and %s both match the file's column %s",
-						ErrSchemaMismatch, child(i, sarg.Col(other)), child(i, sarg.Col(name)), child(i, sarg.Col(fileFieldName(file, fc))))
-				}
-				taken[fc] = name
-				k, err := mapType(rc, fc, child(i, sarg.Col(name)), false)
-				if err != nil {
-					return nil, err
-				}
-				n.kids = append(n.kids, k)
-				same = same && k.kind == cvSame && fc == file.Children[i] && file.FieldNames[i] == name
-			}
-			if same {
-				n.kind = cvSame
-			}
-			return n, nil
-		case orc.List, orc.Map, orc.Union:
-			if len(read.Children) != len(file.Children) {
-				return nil, mismatch()
-			}
-			n.kind = map[orc.Kind]convKind{orc.List: cvList, orc.Map: cvMap, orc.Union: cvUnion}[read.Kind]
-			same := true
-			names := map[orc.Kind][]string{orc.List: {"_elem"}, orc.Map: {"_key", "_value"}}[read.Kind]
-			for i := range read.Children {
-				name := fmt.Sprintf("_%d", i)
-				if names != nil {
-					name = names[i]
-				}
-				k, err := mapType(read.Children[i], file.Children[i], child(i, name), false)
-				if err != nil {
-					return nil, err
-				}
-				n.kids = append(n.kids, k)
-				same = same && k.kind == cvSame
-			}
-			if same {
-				n.kind = cvSame
-			}
-			return n, nil
-		case orc.Decimal:
-			switch {
-			case read.Precision == file.Precision && read.Scale == file.Scale:
-				n.kind = cvSame
-			case file.Precision > 0 && read.Scale >= file.Scale && read.Precision-read.Scale >= file.Precision-file.Scale:
-				n.kind = cvDecimal
-			default:
-				return nil, mismatch()
-			}
-			return n, nil
-		case orc.Char, orc.Varchar:
-			if read.MaxLength == file.MaxLength {
-				n.kind = cvSame
-			} else {
-				n.kind = cvBytes
-			}
-			return n, nil
-		}
-		n.kind = cvSame
+		n.kind = kind
 		return n, nil
 	}
+	switch read.Kind {
+	case orc.Struct:
+		return n, mapStruct(n, path, byPos)
+	case orc.List, orc.Map, orc.Union:
+		if len(read.Children) != len(file.Children) {
+			return nil, mismatch()
+		}
+		return n, mapContainer(n, path)
+	case orc.Decimal:
+		switch {
+		case read.Precision == file.Precision && read.Scale == file.Scale:
+			n.kind = cvSame
+		case file.Precision > 0 && read.Scale >= file.Scale && read.Precision-read.Scale >= file.Precision-file.Scale:
+			n.kind = cvDecimal
+		default:
+			return nil, mismatch()
+		}
+	case orc.Char, orc.Varchar:
+		n.kind = cvBytes
+		if read.MaxLength == file.MaxLength {
+			n.kind = cvSame
+		}
+	default:
+		n.kind = cvSame
+	}
+	return n, nil
+}
+
+// childPath names field name of the column at path in messages.
+func childPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// mapStruct matches the fields of struct n.read with those of n.file, by
+// name or (byPos, or a file with Hive's _colN names) by position; a
+// field the file lacks reads as nulls.
+func mapStruct(n *evoNode, path string, byPos bool) error {
+	read, file := n.read, n.file
+	n.kind = cvStruct
+	pos := byPos || hiveColumnNames(file)
+	same := len(read.Children) == len(file.Children)
+	taken := map[*orc.Schema]string{}
+	for i, rc := range read.Children {
+		name := read.FieldNames[i]
+		var fc *orc.Schema
+		if pos {
+			if i < len(file.Children) {
+				fc = file.Children[i]
+			}
+		} else {
+			fc = fieldByName(file, name)
+		}
+		if fc == nil {
+			n.kids = append(n.kids, missingTree(rc))
+			same = false
+			continue
+		}
+		if other, dup := taken[fc]; dup {
+			return fmt.Errorf("%w: read columns %s and %s both match the file's column %s",
+				ErrSchemaMismatch, childPath(path, sarg.Col(other)), childPath(path, sarg.Col(name)), childPath(path, sarg.Col(fileFieldName(file, fc))))
+		}
+		taken[fc] = name
+		k, err := mapType(rc, fc, childPath(path, sarg.Col(name)), false)
+		if err != nil {
+			return err
+		}
+		n.kids = append(n.kids, k)
+		same = same && k.kind == cvSame && fc == file.Children[i] && file.FieldNames[i] == name
+	}
+	if same {
+		n.kind = cvSame
+	}
+	return nil
+}
+
+// mapContainer matches the children of a list, map or union, which have
+// as many children in the read schema as in the file's.
+func mapContainer(n *evoNode, path string) error {
+	read, file := n.read, n.file
+	n.kind = map[orc.Kind]convKind{orc.List: cvList, orc.Map: cvMap, orc.Union: cvUnion}[read.Kind]
+	same := true
+	names := map[orc.Kind][]string{orc.List: {"_elem"}, orc.Map: {"_key", "_value"}}[read.Kind]
+	for i := range read.Children {
+		name := fmt.Sprintf("_%d", i)
+		if names != nil {
+			name = names[i]
+		}
+		k, err := mapType(read.Children[i], file.Children[i], childPath(path, name), false)
+		if err != nil {
+			return err
+		}
+		n.kids = append(n.kids, k)
+		same = same && k.kind == cvSame
+	}
+	if same {
+		n.kind = cvSame
+	}
+	return nil
+}
+
+// scalarConversion returns how a file column of one kind is read as a read
+// column of another: widened integers, integers as floating point or
+// decimal, float as double, strings among the string kinds, dates as
+// timestamps; false for anything else.
+func scalarConversion(read, file *orc.Schema) (convKind, bool) {
 	fr, fd := intRank(file.Kind)
 	rr, _ := intRank(read.Kind)
 	switch {
 	case fr > 0 && rr >= fr:
-		n.kind = cvSame // both are LongVectors of the same values
+		return cvSame, true // both are LongVectors of the same values
 	case fr > 0 && (read.Kind == orc.Double || read.Kind == orc.Float):
-		n.kind = cvLongToDouble
+		return cvLongToDouble, true
 	case fr > 0 && read.Kind == orc.Decimal && read.Precision-read.Scale >= fd:
-		n.kind = cvLongToDecimal
+		return cvLongToDecimal, true
 	case file.Kind == orc.Float && read.Kind == orc.Double:
-		n.kind = cvSame // float columns decode to the doubles of their values
+		return cvSame, true // float columns decode to the doubles of their values
 	case isStringKind(file.Kind) && read.Kind == orc.String:
-		n.kind = cvSame
+		return cvSame, true
 	case isStringKind(file.Kind) && isStringKind(read.Kind):
-		n.kind = cvBytes
+		return cvBytes, true
 	case file.Kind == orc.Date && read.Kind == orc.Timestamp:
-		n.kind = cvDateToTimestamp
-	default:
-		return nil, mismatch()
+		return cvDateToTimestamp, true
 	}
-	return n, nil
+	return 0, false
 }
 
 // missingTree is the conversion of a read column the file lacks, with its

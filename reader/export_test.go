@@ -1,5 +1,7 @@
 package reader
 
+import "time"
+
 // SetUnusableIndex makes the row indexes of the columns f accepts count as
 // unusable (nil: none), for tests of the reader's fallbacks.
 func SetUnusableIndex(f func(col int) bool) { unusableIndex = f }
@@ -10,6 +12,16 @@ func SetChunkRows(n int) (restore func()) {
 	old := chunkRows
 	chunkRows = n
 	return func() { chunkRows = old }
+}
+
+// SetReadFast sets how long beyond its transfer time a read may take and
+// still count as local, and returns a function restoring the default: a
+// test that compares the reads of two scans of a local file keeps a loaded
+// machine (or -race) from making one of them read ahead.
+func SetReadFast(d time.Duration) (restore func()) {
+	old := readFast
+	readFast = d
+	return func() { readFast = old }
 }
 
 // RaceEnabled says the tests run under the race detector.

@@ -19,7 +19,6 @@ package reader
 
 import (
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/orcgo/orc"
@@ -30,7 +29,7 @@ import (
 // time. It is used by one goroutine at a time (the one decoding its
 // column).
 type streamFetch struct {
-	r      io.ReaderAt
+	r      *ioSched
 	mem    *budget
 	win    uint64 // the read window
 	stripe int
@@ -73,6 +72,11 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 		end = max(pe, off+n)
 	}
 	end = min(end, length)
+	// Reading ahead, a piece stops before a second request still coming:
+	// the scheduler fetches the stream's bytes in slices of the stripe's
+	// rows, and a window reaching into the next slice would wait for it.
+	base := uint64(f.plan.loc.offset)
+	end = max(uint64(f.r.readyEnd(int64(base+off), int64(base+end)))-base, min(off+n, end))
 	size := int64(end - off)
 	key := f.plan.key
 	// The stream's buffer is reused in place when it is of the size class
@@ -258,6 +262,11 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 		}
 		br.io.scheduleNew(p.stripe, spans)
 	}
+	// When the scheduler holds the bytes (reading ahead, or the workers of
+	// a parallel scan sharing its requests), each stream copies its own
+	// piece out: a coalesced read would count the gaps between pieces,
+	// which belong to other runs, as read.
+	held := remote || br.io.shared()
 	var users []*streamFetch
 	for _, rg := range reads {
 		users = users[:0]
@@ -269,54 +278,64 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 				users = append(users, f)
 			}
 		}
-		if remote {
+		if held {
 			for _, f := range users {
 				l, _ := f.plan.firstRead(i, br.cfg.window, whole)
 				room := f.room(i, l, br.cfg.window)
+				if !f.plan.whole {
+					// As Load does: the first piece stops before a second
+					// request still coming.
+					l.length = max(br.io.readyEnd(l.offset, l.offset+l.length)-l.offset, min(l.length, 1))
+				}
 				if err := f.readPiece(l, room); err != nil {
 					return err
 				}
 			}
 			continue
 		}
-		if len(users) == 1 {
-			// One stream's piece: read into its own buffer.
-			f := users[0]
-			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-			room := f.room(i, l, br.cfg.window)
-			if l.offset == rg.offset && l.length == rg.length {
-				if err := f.readPiece(l, room); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if int64(len(br.buf.scratch)) < rg.length {
-			n := bufCap(rg.length)
-			if err := br.mem.set(&br.buf.held.scratch, n, func() string {
-				return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), p.stripe)
-			}); err != nil {
-				return err
-			}
-			putBuf(br.buf.scratch)
-			br.buf.scratch = getBuf(n)
-		}
-		buf := br.buf.scratch[:rg.length]
-		if err := readFull(br.io, buf, rg.offset); err != nil {
-			return orc.WithLocation(err, rg.offset, p.stripe, -1, "")
-		}
-		for _, f := range users {
-			l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-			rel := l.offset - rg.offset
-			room := f.room(i, l, br.cfg.window)
-			if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), room); err != nil {
-				return err
-			}
+		if err := br.readCoalesced(p.stripe, rg, users, i, whole); err != nil {
+			return err
 		}
 	}
 	for _, f := range s.fetches {
 		if f.plan.deferred == deferred && !keep(f) {
 			f.window(f.runStart(i))
+		}
+	}
+	return nil
+}
+
+// readCoalesced reads rg, one coalesced read of run i's first pieces, for
+// the streams users whose pieces it holds, and hands each its piece: one
+// stream's piece that is the whole read goes straight into its buffer,
+// several are read into the scan's scratch buffer and copied out.
+func (br *executor) readCoalesced(stripe int, rg ioRange, users []*streamFetch, i int, whole bool) error {
+	if len(users) == 1 {
+		f := users[0]
+		l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+		if l.offset == rg.offset && l.length == rg.length {
+			return f.readPiece(l, f.room(i, l, br.cfg.window))
+		}
+	}
+	if int64(len(br.buf.scratch)) < rg.length {
+		n := bufCap(rg.length)
+		if err := br.mem.set(&br.buf.held.scratch, n, func() string {
+			return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), stripe)
+		}); err != nil {
+			return err
+		}
+		putBuf(br.buf.scratch)
+		br.buf.scratch = getBuf(n)
+	}
+	buf := br.buf.scratch[:rg.length]
+	if err := readFull(br.io, buf, rg.offset); err != nil {
+		return orc.WithLocation(err, rg.offset, stripe, -1, "")
+	}
+	for _, f := range users {
+		l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+		rel := l.offset - rg.offset
+		if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), f.room(i, l, br.cfg.window)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -202,6 +202,9 @@ func TestObjectStoreScan(t *testing.T) {
 			if st.UnplannedReads != 0 || int64(st.ReadCalls) < reqs {
 				t.Errorf("%s, parallelism %d: %d unplanned reads; %d reads counted, %d requests served", q.name, par, st.UnplannedReads, st.ReadCalls, reqs)
 			}
+			if st.ReadWait <= 0 || st.ReadWait > took*time.Duration(par) {
+				t.Errorf("%s, parallelism %d: waited %v for reads in a scan of %v", q.name, par, st.ReadWait, took)
+			}
 			if par == 1 {
 				serialReqs = reqs
 			} else if reqs*2 > serialReqs*3 {
@@ -231,6 +234,65 @@ func TestObjectStoreScan(t *testing.T) {
 		oneByOne.Round(time.Millisecond), oneWaits, ahead.Round(time.Millisecond), aheadWaits)
 	if aheadWaits*3 > oneWaits*2 {
 		t.Errorf("reading ahead waited for %d round trips, one read at a time %d: not a third fewer", aheadWaits, oneWaits)
+	}
+}
+
+// countingFile counts the ReadAt calls on an in-memory file.
+type countingFile struct {
+	r     *bytes.Reader
+	calls atomic.Int64
+}
+
+func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
+	f.calls.Add(1)
+	return f.r.ReadAt(p, off)
+}
+
+// TestParallelRequestsWithoutLatency scans a local file and a loopback
+// server answering at once, where the scan never reads ahead: the workers
+// of a parallel scan still read through the scheduled requests, so they
+// make at most 1.5 times the requests of a serial scan (they made one per
+// row group and stream before, 30 times as many), and return its rows.
+func TestParallelRequestsWithoutLatency(t *testing.T) {
+	// Serial and parallel scans alike read as from a local file (a
+	// loaded machine must not make one of them read ahead).
+	if reader.RaceEnabled {
+		t.Skip("counts reads; TestParallelRowGroups and TestObjectStoreScan run the parallel scans under the race detector")
+	}
+	defer reader.SetReadFast(time.Second)()
+	const rows = 400_000
+	data := storeTable(t, rows)
+	cf := &countingFile{r: bytes.NewReader(data)}
+	local, err := reader.Open(cf, int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newStoreServer(t, data, 0)
+	remote := openStore(t, srv)
+	for _, c := range []struct {
+		name  string
+		r     *reader.Reader
+		count func() int64
+	}{
+		{"local", local, cf.calls.Load},
+		{"http", remote, srv.requests.Load},
+	} {
+		var want uint64
+		var serial int64
+		for _, par := range []int{1, 2, 3} {
+			before := c.count()
+			got, n, st := storeScan(t, c.r, reader.WithParallelism(par))
+			calls := c.count() - before
+			if n != rows || par > 1 && got != want {
+				t.Fatalf("%s, parallelism %d: %d rows, digest %x; serially %d, %x", c.name, par, n, got, rows, want)
+			}
+			t.Logf("%s, parallelism %d: %d reads (%d counted by the scan)", c.name, par, calls, st.ReadCalls)
+			if par == 1 {
+				want, serial = got, calls
+			} else if calls*2 > serial*3 {
+				t.Errorf("%s: %d reads on %d goroutines, %d serially", c.name, calls, par, serial)
+			}
+		}
 	}
 }
 

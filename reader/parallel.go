@@ -64,9 +64,15 @@ type parallel struct {
 	wg      sync.WaitGroup
 	err     error
 
+	// planner prunes and schedules the stripe after the one the workers
+	// start, over a network, while they decode (prepareAhead); plan
+	// serialises its use.
+	planner *executor
+	plan    sync.Mutex
+
 	mu     sync.Mutex
 	shared []*sharedStripe // per stripe, dropped once every worker is past it
-	stats  []ScanStats     // per worker, as of its last finished stripe
+	stats  []ScanStats     // per worker, as of its last finished stripe, then the planner's
 }
 
 // sharedStripe is one stripe's pruning, done once for all workers, and how
@@ -81,6 +87,7 @@ type sharedStripe struct {
 	k      int   // row groups per chunk; 0: one chunk, the whole stripe
 	charge int64 // its row indexes' bytes in the memory budget
 	passed atomic.Int32
+	ahead  bool // handed to the planner (under parallel.mu)
 }
 
 // part is a worker's share of the stripe it is decoding.
@@ -96,11 +103,17 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	n := owner.cfg.parallel
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
-		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n)}
+		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n+1)}
 	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
+	cfg := owner.cfg
+	cfg.parallel = 1
+	planner, err := r.newExecutor(cfg, owner.mem, owner.io)
+	if err != nil {
+		return nil, err
+	}
+	_ = owner.mem.set(&planner.buf.held.vectors, 0, nil) // it decodes nothing
+	p.planner = planner
 	for w := 0; w < n; w++ {
-		cfg := owner.cfg
-		cfg.parallel = 1
 		inner, err := r.newExecutor(cfg, owner.mem, owner.io)
 		if err == nil {
 			err = inner.setupColumns()
@@ -162,7 +175,7 @@ func (p *parallel) run(w int, pw *parWorker) {
 			// turn there).
 			for t := s + 1; t < p.stripes; t++ {
 				if br.inRange(t) {
-					p.prepare(br, t)
+					p.prepareAhead(t)
 					break
 				}
 			}
@@ -268,6 +281,38 @@ func (p *parallel) prepare(br *executor, s int) *sharedStripe {
 	p.mu.Unlock()
 	ss.once.Do(func() { ss.err = br.pruneShared(ss, s, len(p.workers)) })
 	return ss
+}
+
+// prepareAhead has the planner prune stripe s on a goroutine of its own,
+// unless a worker or the planner has it already: the workers decode the
+// stripe before it meanwhile, and find s pruned (or wait for the planner
+// to finish it) when they get there.
+func (p *parallel) prepareAhead(s int) {
+	p.mu.Lock()
+	ss := p.shared[s]
+	if ss == nil {
+		ss = &sharedStripe{}
+		p.shared[s] = ss
+	}
+	if ss.ahead {
+		p.mu.Unlock()
+		return
+	}
+	ss.ahead = true
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		p.plan.Lock()
+		defer p.plan.Unlock()
+		select {
+		case <-p.stop:
+			return
+		default:
+		}
+		ss.once.Do(func() { ss.err = p.planner.pruneShared(ss, s, len(p.workers)) })
+		p.publish(len(p.workers), p.planner)
+	}()
 }
 
 // pass records that a worker is done with stripe s; the last one drops

@@ -6,21 +6,24 @@ package reader
 // When a stripe is planned, the executor hands the scheduler the byte
 // ranges its plan will read, each with the span of the stripe's rows that
 // reads it (schedule). The scheduler divides the stripe into slices of
-// about half the prefetch bound, cuts the ranges by slice, merges the
-// pieces of a slice across gaps into requests of at most the maximum
+// about a quarter of the prefetch bound, cuts the ranges by slice, merges
+// the pieces of a slice across gaps into requests of at most the maximum
 // request size, and issues them slice by slice: the decoders of all
 // columns move through their streams together, row by row, so a slice's
 // bytes are wanted together. It keeps up to inFlight requests running,
 // each on a goroutine of its own, as long as the bytes fetched and not yet
-// read stay within the prefetch bound.
+// read stay within the prefetch bound: while the decoders work through
+// one slice, the next three can be on their way.
 //
 // Decoders never call ReadAt: they call readAt, which copies out of the
 // fetched requests, waiting for one still in flight and issuing one not
 // started yet at once, whatever the bounds (so a scan never waits on
-// its own prefetch limit). Bytes no request covers (what no plan foresaw)
-// are read directly, one ReadAt each. A request is given back once every
-// planned byte in it has been read as many times as planned, or when its
-// stripe ends (release).
+// its own prefetch limit). A stream asks for its next piece only as far
+// as the requests that have arrived reach (readyEnd), so a window never
+// waits for a slice the decoder has not reached. Bytes no request covers
+// (what no plan foresaw) are read directly, one ReadAt each. A request is
+// given back once every planned byte in it has been read as many times as
+// planned, or when its stripe ends (release).
 //
 // Prefetching starts only once the file has shown latency: while reads
 // answer within readFast of their size's time at 125 MB/s (a local file, the
@@ -28,7 +31,11 @@ package reader
 // and nothing is held ahead. Over a network two slow reads in a row (the
 // tail's read by Open counting as one), or one small read taking a round
 // trip's 8 ms, turn prefetching on for the rest of the scan; one slow read
-// of a local file (a page fault storm, a busy machine) does not.
+// of a local file (a page fault storm, a busy machine) does not. The
+// workers of a parallel scan read through the scheduled requests whatever
+// the file's speed (issuing each when the first of them needs it), so
+// that between them they make the requests of one serial scan, not one
+// per row group and stream.
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -50,7 +57,8 @@ import (
 const (
 	defaultInFlight   = 16
 	defaultMaxRequest = 4 << 20
-	defaultPrefetch   = 32 << 20
+	defaultPrefetch   = 32 << 20 // for each goroutine decoding
+	maxPrefetchScale  = 4        // ... of at most this many
 )
 
 // readFast is how long a read may take beyond its bytes' transfer time at
@@ -75,6 +83,11 @@ type schedConfig struct {
 	remoteGap  int64 // ... once prefetching, when larger
 	always     bool  // prefetch from the first read (tests)
 	slowReads  int   // slow reads in a row before the scan's first (Open's)
+	// shared says several goroutines decode the scan (WithParallelism):
+	// their reads of scheduled bytes go through the scheduled requests
+	// even when not reading ahead, so the workers, each reading its own
+	// row groups, make the requests of one serial scan between them.
+	shared bool
 }
 
 // ioSched schedules one scan's reads (see the file comment). Its methods
@@ -99,12 +112,13 @@ type ioSched struct {
 
 // schedStats counts what the scheduler did.
 type schedStats struct {
-	requests   int   // ReadAt calls
-	bytes      int64 // bytes they read
-	prefetched int   // requests issued ahead of a read needing them
-	direct     int   // reads of bytes no request covered
-	peak       int   // most requests in flight at once
-	wasted     int64 // bytes fetched and given back unread
+	requests   int           // ReadAt calls
+	bytes      int64         // bytes they read
+	prefetched int           // requests issued ahead of a read needing them
+	direct     int           // reads of bytes no request covered
+	peak       int           // most requests in flight at once
+	wasted     int64         // bytes fetched and given back unread
+	waited     time.Duration // readers waiting for requests and direct reads
 }
 
 // ioBlock is one scheduled request.
@@ -148,6 +162,11 @@ type span struct {
 	pos, end float64
 	times    int // how many times its bytes are read (0: once)
 }
+
+// slicesPerBound is how many slices the bytes of the prefetch bound
+// make: a slice is a quarter of it, so while the decoders work through one
+// slice the next three can be in flight.
+const slicesPerBound = 4
 
 // minPiece is the least a stream's range is cut into when the scheduler
 // divides a stripe into slices.
@@ -221,11 +240,12 @@ func slicePieces(spans []span, k int) []piece {
 }
 
 // schedule adds the requests for the spans of stripe tag. The stripe is
-// divided into slices of about half the prefetch bound (all one slice
-// when it fits), the spans cut into pieces by slice (slicePieces), and
-// pieces of one slice merged across gaps into requests of at most the
-// maximum request size; the requests are issued slice by slice, each in
-// file order. Reading ahead so keeps the next slice in flight while the
+// divided into slices of about a quarter of the prefetch bound (of
+// localShared for a parallel scan of a local file; all one slice when
+// it fits), the spans cut into pieces by slice (slicePieces), and pieces
+// of one slice merged across gaps into requests of at most the maximum
+// request size; the requests are issued slice by slice, each in file
+// order. Reading ahead so keeps the next slices in flight while the
 // decoder works through the current one, and a request's bytes belong to
 // streams that read them at about the same time, so it is given back soon
 // after it arrives. Bytes already covered by a scheduled request add
@@ -247,8 +267,8 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 		total += sp.n
 	}
 	k := 1
-	if s.cfg.prefetch > 0 {
-		k = int(min((2*total+s.cfg.prefetch-1)/s.cfg.prefetch, 1024))
+	if bound := s.sliceBoundLocked(); bound > 0 {
+		k = int(min((slicesPerBound*total+bound-1)/bound, 1024))
 	}
 	pieces := slicePieces(spans, max(k, 1))
 	sort.Slice(pieces, func(a, b int) bool { return pieces[a].off < pieces[b].off })
@@ -305,6 +325,22 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	}
 	return shown
 }
+
+// sliceBoundLocked returns the bytes a stripe's slices are cut from (a
+// slice is a quarter of them): the prefetch bound when reading ahead, and
+// when the workers of a parallel scan read a local file together, a bound
+// of localShared for each, so that the requests they wait for are few
+// and what they hold is small.
+func (s *ioSched) sliceBoundLocked() int64 {
+	if !s.slow && s.cfg.shared {
+		return localShared
+	}
+	return s.cfg.prefetch
+}
+
+// localShared is sliceBoundLocked's bound for the workers of a parallel
+// scan of a local file.
+const localShared = 16 << 20
 
 // issuedLocked reports whether a request overlapping [off, off+n) was
 // issued.
@@ -472,6 +508,10 @@ func (s *ioSched) gapLocked() int64 {
 	return s.cfg.gap
 }
 
+// shared reports whether the workers of a parallel scan read through the
+// scheduled requests, whatever the file's speed.
+func (s *ioSched) shared() bool { return s.cfg.shared }
+
 // prefetching reports whether the scheduler reads ahead (the file has
 // shown a network's latency).
 func (s *ioSched) prefetching() bool {
@@ -500,7 +540,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
-		if !s.slow && !s.issuedLocked(off, int64(len(p))) {
+		if !s.slow && !s.cfg.shared && !s.issuedLocked(off, int64(len(p))) {
 			// Not reading ahead: one read straight into p, whatever
 			// scheduled requests it spans.
 			s.consumeLocked(off, int64(len(p)))
@@ -555,6 +595,31 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 	return nil
 }
 
+// readyEnd returns how far a read from off, of at most limit-off bytes,
+// goes without waiting for a request it could do without: reading ahead,
+// through the requests that have arrived, and through the first one when
+// it has not (its bytes are wanted now), but into no other request still
+// coming, nor past the scheduled requests into bytes none covers. Not
+// reading ahead, or from bytes no request covers, it is limit.
+func (s *ioSched) readyEnd(off, limit int64) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.slow {
+		return limit
+	}
+	for first := true; off < limit; first = false {
+		b := s.findLocked(off)
+		switch {
+		case b == nil && first:
+			return limit
+		case b == nil || !b.ended && !first:
+			return off
+		}
+		off = b.off + b.n
+	}
+	return limit
+}
+
 // errSchedClosed is what reads return once the scan is closed.
 var errSchedClosed = errors.New("orc: the scan is closed")
 
@@ -564,13 +629,15 @@ func (s *ioSched) direct(p []byte, off int64) error {
 	err := readFull(s.r, p, off)
 	took := time.Since(start)
 	s.mu.Lock()
+	s.st.waited += took
 	s.noteLocked(took, int64(len(p)))
 	s.pumpLocked()
 	s.mu.Unlock()
 	return err
 }
 
-// wait waits for b's request, the scan's context or Close.
+// wait waits for b's request, the scan's context or Close, adding the
+// time it waited to the scan's ReadWait.
 func (s *ioSched) wait(b *ioBlock) error {
 	select {
 	case <-b.done:
@@ -581,6 +648,12 @@ func (s *ioSched) wait(b *ioBlock) error {
 	if s.ctx != nil {
 		ctxDone = s.ctx.Done()
 	}
+	t := time.Now()
+	defer func() {
+		s.mu.Lock()
+		s.st.waited += time.Since(t)
+		s.mu.Unlock()
+	}()
 	select {
 	case <-b.done:
 		return nil

@@ -94,6 +94,42 @@ func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
 	}
 }
 
+// TestSchedReadyEnd checks how far a stream's next piece reaches while
+// reading ahead: through the requests that have arrived and the first
+// that has not, never into a second one still coming.
+func TestSchedReadyEnd(t *testing.T) {
+	f := &slowFile{data: testData(4 << 20), latency: 30 * time.Millisecond, failAt: -1}
+	s := newIOSched(f, schedConfig{inFlight: 1, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil)
+	defer s.close()
+	// Four requests of 1 MiB; one in flight at a time, so only the first
+	// has arrived once it has been read.
+	s.schedule(0, []span{{off: 0, n: 4 << 20, end: 1}})
+	p := make([]byte, 1024)
+	if err := s.readAt(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	const mib = 1 << 20
+	for _, c := range []struct{ off, limit, want int64 }{
+		{0, 4 * mib, 1 * mib},          // the arrived one, not the next
+		{mib / 2, mib, mib},            // within one request: the limit
+		{mib, 4 * mib, 2 * mib},        // from the one not arrived: it alone
+		{3 * mib, 4 * mib, 4 * mib},    // the last, not arrived: wanted now
+		{5 * mib, 6 * mib, 6 * mib},    // outside every request: the limit
+		{4*mib - 10, 5 * mib, 4 * mib}, // not past the requests
+	} {
+		if got := s.readyEnd(c.off, c.limit); got != c.want {
+			t.Errorf("readyEnd(%d, %d) = %d, want %d", c.off, c.limit, got, c.want)
+		}
+	}
+	// A file that shows no latency is read as asked.
+	l := newIOSched(f, schedConfig{inFlight: 1, maxRequest: 1 << 20, prefetch: 64 << 20}, nil)
+	defer l.close()
+	l.schedule(0, []span{{off: 0, n: 4 << 20, end: 1}})
+	if got := l.readyEnd(0, 4*mib); got != 4*mib {
+		t.Errorf("not reading ahead: readyEnd = %d, want the limit", got)
+	}
+}
+
 // TestSchedHidesLatency reads 16 requests' worth one after another: with
 // 8 in flight it waits for about 2 round trips, not 16 (8 allows for a
 // loaded machine; under -race only the counts are checked).
