@@ -862,7 +862,7 @@ func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta,
 	if err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
-	reqs := br.scheduleStripe(p, nil, 1)
+	reqs := br.scheduleStripe(p, ix, nil, 1)
 	if br.explain != nil {
 		if ix != nil {
 			fmt.Fprintf(br.explain, "stripe %d row groups: effective predicate %s; %d of %d kept\n", i,

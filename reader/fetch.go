@@ -439,19 +439,25 @@ func (l *bufList) release() {
 // with the extra spans, and the next stripe's footer, wanted when p's rows are done. The
 // deferred columns' ranges are scheduled too once the scan reads ahead (a
 // network's round trip costs more than the bytes of a run that turns out
-// to have no match); otherwise they are read when a row matches, if ever.
+// to have no match), unless ix shows a lookup (bloom filters skipped
+// groups: most kept runs have no match); otherwise they are read when a
+// row matches, if ever.
 //
 // readers is how many executors read the stripe: parallel workers each
 // read the streams read whole (dictionaries), and a request holding them
 // is given back once all have.
 //
 // It returns the requests scheduled, for explain.
-func (br *executor) scheduleStripe(p *stripePlan, extra []span, readers int) []string {
+func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
 	remote := br.io.prefetching()
+	// A lookup's kept groups (bloom filters skipped some) are mostly the
+	// filters' false positives: its deferred columns are fetched at a
+	// match, one round trip, rather than with every kept run.
+	lookup := ix != nil && ix.byBloom > 0
 	spans := extra
 	for _, sp := range p.streams {
 		switch {
-		case sp.deferred && !remote || sp.pending || sp.loc.length == 0:
+		case sp.deferred && (!remote || lookup) || sp.pending || sp.loc.length == 0:
 		case sp.whole:
 			spans = append(spans, span{off: sp.loc.offset, n: sp.loc.length, times: readers})
 		default:
@@ -507,6 +513,6 @@ func (br *executor) scheduleShared(ss *sharedStripe, extra []span, workers int) 
 	if err != nil {
 		return err
 	}
-	br.scheduleStripe(p, extra, workers)
+	br.scheduleStripe(p, ss.ix, extra, workers)
 	return nil
 }

@@ -438,3 +438,61 @@ func TestObjectStoreFailureAndStall(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectStoreLookupFetchesOnMatch looks up a key by a bloom filter
+// that lets many groups through (fpp 0.5) over a slow server: the groups
+// the filter keeps without holding the key cost their key column only;
+// the other columns are fetched for the one group that matches, where
+// for a range scan they come with every kept run (TestObjectStoreScan).
+func TestObjectStoreLookupFetchesOnMatch(t *testing.T) {
+	s := orc.MustParseSchema("struct<u:string,payload:binary>")
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := orc.NewBatch(s, 40_000)
+	for i := range 40_000 {
+		b.Cols[0].(*orc.BytesVector).AppendString(storeUUID(i))
+		p := make([]byte, 200) // random: does not compress
+		for k := range p {
+			p[k] = byte(rng.Uint32())
+		}
+		b.Cols[1].(*orc.BytesVector).Append(p)
+	}
+	b.NumRows = 40_000
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(1000), writer.WithStripeRowLimit(20_000), writer.WithBloomFilterColumns("u"), writer.WithBloomFilterFPP(0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv := newStoreServer(t, buf.Bytes(), 10*time.Millisecond)
+	r := openStore(t, srv)
+	local, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := reader.WithSearchArgument(sarg.MustParse("u = '" + storeUUID(5234) + "'"))
+	// The payload bytes a scan reads: all columns less the key column
+	// alone (no coalescing across gaps, so reads are the plan's).
+	payload := func(r *reader.Reader) (int64, int, reader.ScanStats) {
+		_, rows, all := storeScan(t, r, where, reader.WithCoalesceGap(1))
+		_, _, keys := storeScan(t, r, where, reader.WithCoalesceGap(1), reader.WithColumns("u"))
+		return all.BytesRead - keys.BytesRead, rows, all
+	}
+	want, _, _ := payload(local) // the matching run's payload: a local scan fetches nothing ahead
+	got, rows, all := payload(r)
+	if rows != 1 {
+		t.Fatalf("%d rows for one key", rows)
+	}
+	kept := all.GroupsConsidered - all.GroupsSkipped
+	if all.GroupsSkippedByBloom == 0 || kept < 3 || all.ReadsAhead == 0 {
+		t.Fatalf("the filters skipped %d groups and kept %d, %d reads ahead: want some of each", all.GroupsSkippedByBloom, kept, all.ReadsAhead)
+	}
+	if got > want+64<<10 {
+		t.Errorf("the payload of %d kept groups cost %d bytes over the network, %d locally: fetched for runs without a match\n%v", kept, got, want, all)
+	}
+	t.Logf("%d groups kept; payload bytes read %d (locally %d); %v", kept, got, want, all)
+}

@@ -143,6 +143,10 @@ type stripeIndex struct {
 	// without a usable BLOOM_FILTER_UTF8 stream.
 	legacy  map[int][]sarg.BloomFilter
 	decided []bool // per leaf: it was not YES_NO_NULL in some group
+	// byBloom counts the groups bloom filters skipped that min/max kept:
+	// the stripe is a lookup, whose kept groups are mostly the filters'
+	// false positives.
+	byBloom int
 }
 
 // newStripeIndex returns an empty index of a stripe with a row index
@@ -467,6 +471,7 @@ func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool,
 			nb := br.pred.sarg.Combine(br.pred.sarg.EvaluateLeaves(minMaxSource{src}, nil))
 			if nb.IsNeeded() {
 				br.stats.GroupsSkippedByBloom++
+				ix.byBloom++
 			}
 		}
 		if br.explain != nil {
