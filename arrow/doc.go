@@ -63,7 +63,10 @@
 //
 // What does not fit: Arrow timestamp[ns] holds the years 1677 to 2262, and an
 // ORC timestamp outside them is an error naming the column and row (rather
-// than a wrong value); Arrow map keys cannot be null, and a null ORC key is
+// than a wrong value); Arrow strings must be UTF-8, and an ORC string,
+// char or varchar value that is not (other writers store any bytes) is an
+// error naming the column and row rather than an array that fails
+// ValidateFull; Arrow map keys cannot be null, and a null ORC key is
 // an error. Arrow unions have no validity of their own, so ORC's distinction
 // between a null union and a union whose selected value is null is lost: on
 // read a null union becomes a null in variant 0 (a null value keeps its tag),
