@@ -23,6 +23,9 @@ import (
 // maxURLIndex bounds the index a URL directory reads into memory.
 const maxURLIndex = 256 << 20
 
+// urlIndexPiece is how much of the index one request reads.
+const urlIndexPiece = 16 << 20
+
 // isURLDir reports whether p is a URL naming a directory.
 func isURLDir(p string) bool { return isURL(p) && strings.HasSuffix(p, "/") }
 
@@ -57,9 +60,15 @@ func openURLDir(root string) (*urlDir, error) {
 	if size > maxURLIndex {
 		return nil, fmt.Errorf("%s: the index has %d bytes, more than the %d read into memory", u.name, size, maxURLIndex)
 	}
-	u.index = make([]byte, size)
-	if n, err := ra.ReadAt(u.index, 0); n < len(u.index) {
-		return nil, fmt.Errorf("%s: reading the index: %v", u.name, err)
+	// In pieces, so that a size the server gives but does not send
+	// allocates no more than what arrives.
+	for off := int64(0); off < size; {
+		n := min(size-off, urlIndexPiece)
+		u.index = append(u.index, make([]byte, n)...)
+		if k, err := ra.ReadAt(u.index[off:off+n], off); int64(k) < n {
+			return nil, fmt.Errorf("%s: reading the index: %v", u.name, err)
+		}
+		off += n
 	}
 	if u.info, err = dataset.ReadIndexInfo(readerAt(u.index), size); err != nil {
 		return nil, fmt.Errorf("%s: %w", u.name, err)

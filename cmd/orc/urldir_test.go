@@ -112,3 +112,33 @@ func TestScanURLDir(t *testing.T) {
 		t.Fatalf("a URL directory among other inputs: %v", err)
 	}
 }
+
+// TestScanURLDirHostile: an index that a server says is huge but does not
+// send is an error, read piece by piece (no allocation of the size it
+// claims), and one over the limit is refused before any read.
+func TestScanURLDirHostile(t *testing.T) {
+	for _, size := range []int64{200 << 20, 300 << 20} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasSuffix(r.URL.Path, "/"+dataset.IndexFileName) {
+				http.NotFound(w, r)
+				return
+			}
+			if r.Header.Get("Range") == "bytes=-65536" {
+				w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", size-65536, size-1, size))
+				w.WriteHeader(http.StatusPartialContent)
+				w.Write(make([]byte, 65536))
+				return
+			}
+			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
+		}))
+		_, _, err := runCmd(t, "scan", srv.URL+"/", "--where", "id = 1")
+		srv.Close()
+		want := "reading the index"
+		if size > maxURLIndex {
+			want = "more than the"
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("size %d: %v", size, err)
+		}
+	}
+}
