@@ -49,9 +49,33 @@ type parItem struct {
 }
 
 type parWorker struct {
-	br   *executor
-	out  chan parItem
-	free chan *orc.Batch
+	br    *executor
+	out   chan parItem
+	free  chan *orc.Batch
+	depth int // the batches it may make (it has made made)
+	made  int
+}
+
+// batch returns a batch for worker pw to decode into: a free one, or a new
+// one while it has made fewer than its depth (a selective scan, which
+// returns a few batches, never makes the rest), or, once it has made them
+// all, the next the caller gives back; false when the scan stops first.
+func (p *parallel) batch(pw *parWorker) (*orc.Batch, bool) {
+	select {
+	case b := <-pw.free:
+		return b, true
+	default:
+	}
+	if pw.made < pw.depth {
+		pw.made++
+		return pw.br.NewBatch(), true
+	}
+	select {
+	case b := <-pw.free:
+		return b, true
+	case <-p.stop:
+		return nil, false
+	}
 }
 
 type parallel struct {
@@ -66,7 +90,7 @@ type parallel struct {
 
 	// planner prunes and schedules the stripe after the one the workers
 	// start, over a network, while they decode (prepareAhead); plan
-	// serialises its use.
+	// serialises its use (and its making, at the first).
 	planner *executor
 	plan    sync.Mutex
 
@@ -107,12 +131,6 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
 	cfg := owner.cfg
 	cfg.parallel = 1
-	planner, err := r.newExecutor(cfg, owner.mem, owner.io)
-	if err != nil {
-		return nil, err
-	}
-	_ = owner.mem.set(&planner.buf.held.vectors, 0, nil) // it decodes nothing
-	p.planner = planner
 	for w := 0; w < n; w++ {
 		inner, err := r.newExecutor(cfg, owner.mem, owner.io)
 		if err == nil {
@@ -128,10 +146,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 			p.close()
 			return nil, err
 		}
-		pw := &parWorker{br: inner, out: make(chan parItem, depth), free: make(chan *orc.Batch, depth+1)}
-		for i := 0; i < depth; i++ {
-			pw.free <- inner.NewBatch()
-		}
+		pw := &parWorker{br: inner, out: make(chan parItem, depth), free: make(chan *orc.Batch, depth+1), depth: depth}
 		p.workers = append(p.workers, pw)
 	}
 	for w, pw := range p.workers {
@@ -226,10 +241,8 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 	due := 0 // the chunk of mine whose end marker is due
 	for {
-		var b *orc.Batch
-		select {
-		case b = <-pw.free:
-		case <-p.stop:
+		b, ok := p.batch(pw)
+		if !ok {
 			return false
 		}
 		err := br.next(b)
@@ -309,6 +322,17 @@ func (p *parallel) prepareAhead(s int) {
 		case <-p.stop:
 			return
 		default:
+		}
+		if p.planner == nil {
+			// Made at its first use: a local scan never needs it.
+			cfg := p.owner.cfg
+			cfg.parallel = 1
+			planner, err := p.owner.r.newExecutor(cfg, p.owner.mem, p.owner.io)
+			if err != nil {
+				return // the workers prune the stripe themselves
+			}
+			_ = p.owner.mem.set(&planner.buf.held.vectors, 0, nil) // it decodes nothing
+			p.planner = planner
 		}
 		ss.once.Do(func() { ss.err = p.planner.pruneShared(ss, s, len(p.workers)) })
 		p.publish(len(p.workers), p.planner)
