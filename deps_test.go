@@ -1,6 +1,7 @@
 package orc_test
 
 import (
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"os"
@@ -71,6 +72,11 @@ func TestDependencies(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
+		// A file kept out of every build (//go:build ignore: a program
+		// run with go run) is no part of a package.
+		if ignored, err := buildIgnored(path); err != nil || ignored {
+			return err
+		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -128,4 +134,31 @@ func TestDependencies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// buildIgnored reports whether the file at path has a //go:build line
+// naming the ignore tag that no build satisfies.
+func buildIgnored(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false, nil
+		}
+		if !constraint.IsGoBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return false, err
+		}
+		named := false
+		expr.Eval(func(tag string) bool { named = named || tag == "ignore"; return true })
+		// With ignore unset and every other tag set, nothing builds it.
+		return named && !expr.Eval(func(tag string) bool { return tag != "ignore" }), nil
+	}
+	return false, nil
 }
