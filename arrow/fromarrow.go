@@ -260,7 +260,11 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 			return c.errorf("map entries are not a struct")
 		}
 		mv := c.vec.(*orc.MapVector)
-		clo, chi, csel := listRows(c, ownOffsets(a.Offsets(), a.Data().Offset(), a.Len()), nulls, lo, n, sel)
+		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
+		if err := checkListOffsets(c, offs, entries.Len()); err != nil {
+			return err
+		}
+		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
 		if err := c.children[0].fill(entries.Field(0), clo, chi, csel); err != nil {
 			return err
 		}
@@ -270,14 +274,22 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		mv.Nulls.Nulls, mv.Offsets = nulls, c.loffs
 	case *array.List:
 		lv := c.vec.(*orc.ListVector)
-		clo, chi, csel := listRows(c, ownOffsets(a.Offsets(), a.Data().Offset(), a.Len()), nulls, lo, n, sel)
+		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
+		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
+			return err
+		}
+		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
 		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
 			return err
 		}
 		lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
 	case *array.LargeList:
 		lv := c.vec.(*orc.ListVector)
-		clo, chi, csel := listRows(c, ownOffsets(a.Offsets(), a.Data().Offset(), a.Len()), nulls, lo, n, sel)
+		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
+		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
+			return err
+		}
+		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
 		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
 			return err
 		}
@@ -327,6 +339,19 @@ func ownOffsets[O int32 | int64](all []O, off, n int) []O {
 		return nil
 	}
 	return all[off : off+n+1]
+}
+
+// checkListOffsets refuses list or map offsets that go backwards or past
+// the child values: array.Validate leaves them to ValidateFull, and
+// listRows would otherwise gather, element by element, the ranges they
+// claim (an offset of 800 million made a list of 800 million entries).
+func checkListOffsets[O int32 | int64](c *toORC, offs []O, childLen int) error {
+	for i, o := range offs {
+		if o < 0 || int64(o) > int64(childLen) || i > 0 && o < offs[i-1] {
+			return c.errorf("malformed array: list offset %d (row %d) out of order or past the %d child values", o, i, childLen)
+		}
+	}
+	return nil
 }
 
 // listRows sets c.loffs to the ORC offsets of the selected list rows

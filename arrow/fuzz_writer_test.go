@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -275,5 +277,41 @@ func TestWriterMalformedOutcomes(t *testing.T) {
 		if c[refused] == 0 || lie == 2 && c[readsBack] == 0 {
 			t.Errorf("lie %d: outcomes %v: the fuzzer does not reach Write's refusals and acceptances", lie, c)
 		}
+	}
+}
+
+// List offsets past the child values (found by FuzzWriterMalformed: an
+// offset of 808,464,432 over 2 values made Write gather 808 million
+// entries, minutes and gigabytes) are an error, whether or not a null row
+// owns elements.
+func TestWriterListOffsetsPastChildren(t *testing.T) {
+	for _, validity := range [][]byte{{0b01}, {0b11}} {
+		child := fuzzArray(arrow.PrimitiveTypes.Int32, 2, 0, 0, 0x10, [][]byte{{}, arrow.Int32Traits.CastToBytes([]int32{1, 2})}, 1)
+		if child == nil {
+			t.Fatal("the child does not build")
+		}
+		typ := arrow.ListOf(arrow.PrimitiveTypes.Int32)
+		data := array.NewData(typ, 2, []*memory.Buffer{memory.NewBufferBytes(validity),
+			memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 808464432, 2}))}, []arrow.ArrayData{child.Data()}, -1, 0)
+		col := array.MakeFromData(data)
+		schema := arrow.NewSchema([]arrow.Field{{Name: "c", Type: typ, Nullable: true}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{col}, 2)
+		var out bytes.Buffer
+		w, err := orcarrow.NewWriter(&out, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		err = w.Write(rec)
+		if err == nil || !strings.Contains(err.Error(), "list offset 808464432") {
+			t.Errorf("validity %b: %v; want an error naming the offset", validity[0], err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("Write took %v", d)
+		}
+		rec.Release()
+		col.Release()
+		data.Release()
+		child.Release()
 	}
 }
