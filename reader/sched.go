@@ -215,8 +215,8 @@ type piece struct {
 // slicePieces cuts spans into pieces by the k slices of the stripe's rows
 // they fall in: the decoder wants slice j's bytes once it has read about j
 // k-ths of the rows. A span is cut into at most one piece per slice it
-// spans and into pieces of at least minPiece bytes.
-func slicePieces(spans []span, k int) []piece {
+// spans and into pieces of at least least bytes.
+func slicePieces(spans []span, k int, least int64) []piece {
 	var out []piece
 	for _, sp := range spans {
 		if sp.n <= 0 {
@@ -224,7 +224,7 @@ func slicePieces(spans []span, k int) []piece {
 		}
 		first := min(int(sp.pos*float64(k)), k-1)
 		last := min(int(sp.end*float64(k)), k-1)
-		m := min(last-first+1, int(max(1, sp.n/minPiece)))
+		m := min(last-first+1, int(max(1, sp.n/least)))
 		times := max(sp.times, 1)
 		if m <= 1 || sp.end <= sp.pos {
 			out = append(out, piece{off: sp.off, n: sp.n, slice: first, times: times})
@@ -270,7 +270,13 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	if bound := s.sliceBoundLocked(); bound > 0 {
 		k = int(min((slicesPerBound*total+bound-1)/bound, 1024))
 	}
-	pieces := slicePieces(spans, max(k, 1))
+	least, maxRequest := int64(minPiece), s.cfg.maxRequest
+	if !s.slow && s.cfg.shared {
+		// Workers of a parallel scan of a local file: small requests,
+		// held for a short while, whose buffers the pools keep reusing.
+		least, maxRequest = localPiece, min(maxRequest, localRequest)
+	}
+	pieces := slicePieces(spans, max(k, 1), least)
 	sort.Slice(pieces, func(a, b int) bool { return pieces[a].off < pieces[b].off })
 	var added []*ioBlock
 	var cur *ioBlock
@@ -294,13 +300,13 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 			if nb := s.nextBlockLocked(pc.off); nb != nil && nb.off < pc.off+n {
 				n = nb.off - pc.off
 			}
-			if cur != nil && (pc.off > cur.off+cur.n+s.gapLocked() || pc.off+n-cur.off > s.cfg.maxRequest ||
+			if cur != nil && (pc.off > cur.off+cur.n+s.gapLocked() || pc.off+n-cur.off > maxRequest ||
 				pc.off < cur.off+cur.n || int(cur.order) != pc.slice) {
 				flush()
 			}
 			if cur == nil {
 				cur = &ioBlock{off: pc.off, tag: tag, order: float64(pc.slice), done: make(chan struct{})}
-				n = min(n, s.cfg.maxRequest)
+				n = min(n, maxRequest)
 			}
 			cur.n = pc.off + n - cur.off
 			cur.addLocked(pc.off, n, pc.times)
@@ -339,8 +345,14 @@ func (s *ioSched) sliceBoundLocked() int64 {
 }
 
 // localShared is sliceBoundLocked's bound for the workers of a parallel
-// scan of a local file.
-const localShared = 16 << 20
+// scan of a local file, whose requests are of at most localRequest bytes
+// and cut streams into pieces of at least localPiece: what the workers
+// hold is a slice or two, a few MiB.
+const (
+	localShared  = 8 << 20
+	localRequest = 4 << 20
+	localPiece   = 64 << 10
+)
 
 // issuedLocked reports whether a request overlapping [off, off+n) was
 // issued.
