@@ -594,6 +594,9 @@ func FuzzBindEvaluate(f *testing.F) {
 		"dt > TIMESTAMP '1970-01-01 12:00:00' AND bo <=> NULL AND st.a IS NULL",
 		"by NOT IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) AND i <=> 3",
 		"big = DECIMAL '99999999999999999999999999999999999999' OR c2 > 1e300",
+		"MONTH(ts) = 3 OR i * -2 < 5 AND HOUR(ts) BETWEEN 1 AND 2",
+		"DATE_TRUNC('week', dt) = DATE '1970-01-05' AND ABS(d) > 1.5 OR DAY(dt) IN (1, 31)",
+		"LENGTH(s) = 2 OR LOWER(c) LIKE 'a%' OR f / 3 >= 0.5 OR UPPER(s) <=> 'AB' OR by - 2.5 <> 0",
 	} {
 		f.Add(s)
 	}
