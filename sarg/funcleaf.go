@@ -319,8 +319,8 @@ func (b *Bound) bindFunc(bl *boundLeaf, l *Leaf) (*boundLeaf, Op, error) {
 				bound.Add(bound, new(big.Int).Mul(cAbs, pow10Big(bf.resScale-bf.cScale)))
 			}
 			if bf.resScale > 38 || bound.Cmp(maxDecimal) > 0 {
-				return mismatch("%s %s could exceed the 38 digits of a decimal; use a double constant (%s) to compute in double precision",
-					col.Kind, f.Kind, "1e0")
+				return mismatch("%s %s %s could exceed the 38 digits of a decimal; a float constant (such as %s) computes in double precision instead",
+					withArticle(col.Kind.String()), f.Kind, f.Const, strconv.FormatFloat(nearestFloat(f.Const), 'e', -1, 64))
 			}
 		}
 		if bf.exact {
