@@ -75,8 +75,8 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	// Reading ahead, a piece stops before a second request still coming:
 	// the scheduler fetches the stream's bytes in slices of the stripe's
 	// rows, and a window reaching into the next slice would wait for it.
-	base := uint64(f.plan.loc.offset)
-	end = max(uint64(f.r.readyEnd(int64(base+off), int64(base+end)))-base, min(off+n, end))
+	base := int64(f.plan.loc.offset)
+	end = uint64(f.arrived(base+int64(off), base+int64(end), int64(min(off+n, end)-off)) - base)
 	size := int64(end - off)
 	key := f.plan.key
 	// The stream's buffer is reused in place when it is of the size class
@@ -109,6 +109,13 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 		}
 	}
 	return f.data, off, nil
+}
+
+// arrived returns where a read of the stream's file bytes [from, to)
+// stops so as not to wait for a request it can do without (readyEnd),
+// reading at least least bytes.
+func (f *streamFetch) arrived(from, to, least int64) int64 {
+	return max(f.r.readyEnd(from, to), from+least)
 }
 
 // what names the stream's need for the memory budget.
@@ -285,7 +292,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 				if !f.plan.whole {
 					// As Load does: the first piece stops before a second
 					// request still coming.
-					l.length = max(br.io.readyEnd(l.offset, l.offset+l.length)-l.offset, min(l.length, 1))
+					l.length = f.arrived(l.offset, l.offset+l.length, min(l.length, 1)) - l.offset
 				}
 				if err := f.readPiece(l, room); err != nil {
 					return err

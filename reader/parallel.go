@@ -56,6 +56,20 @@ type parWorker struct {
 	made  int
 }
 
+// newInner makes an executor of the scan for a worker or the planner: a
+// serial one sharing the owner's memory budget and I/O scheduler, with no
+// batch charged (newExecutor charges one; workers charge theirs).
+func (p *parallel) newInner() (*executor, error) {
+	cfg := p.owner.cfg
+	cfg.parallel = 1
+	br, err := p.owner.r.newExecutor(cfg, p.owner.mem, p.owner.io)
+	if err != nil {
+		return nil, err
+	}
+	_ = p.owner.mem.set(&br.buf.held.vectors, 0, nil)
+	return br, nil
+}
+
 // batch returns a batch for worker pw to decode into: a free one, or a new
 // one while it has made fewer than its depth (a selective scan, which
 // returns a few batches, never makes the rest), or, once it has made them
@@ -129,10 +143,8 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n+1)}
 	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
-	cfg := owner.cfg
-	cfg.parallel = 1
 	for w := 0; w < n; w++ {
-		inner, err := r.newExecutor(cfg, owner.mem, owner.io)
+		inner, err := p.newInner()
 		if err == nil {
 			err = inner.setupColumns()
 		}
@@ -140,8 +152,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 			p.close()
 			return nil, err
 		}
-		// Each worker holds its batches (newExecutor charged one).
-		_ = owner.mem.set(&inner.buf.held.vectors, 0, nil)
+		// Each worker holds its batches.
 		if err := inner.holdVectors(depth + 1); err != nil {
 			p.close()
 			return nil, err
@@ -325,13 +336,10 @@ func (p *parallel) prepareAhead(s int) {
 		}
 		if p.planner == nil {
 			// Made at its first use: a local scan never needs it.
-			cfg := p.owner.cfg
-			cfg.parallel = 1
-			planner, err := p.owner.r.newExecutor(cfg, p.owner.mem, p.owner.io)
+			planner, err := p.newInner()
 			if err != nil {
 				return // the workers prune the stripe themselves
 			}
-			_ = p.owner.mem.set(&planner.buf.held.vectors, 0, nil) // it decodes nothing
 			p.planner = planner
 		}
 		ss.once.Do(func() { ss.err = p.planner.pruneShared(ss, s, len(p.workers)) })
