@@ -14,7 +14,7 @@
 // can each take a share (see the example).
 //
 // A directory is listed without following symbolic links, and its files
-// are opened through it (os.OpenInRoot), so that nothing outside the
+// are opened through it (an os.Root), so that nothing outside the
 // directory given is read; entries that vanish while it is listed are left
 // out, and anything unreadable is an error naming its path. Dir lists the
 // rules, partition directory names included.
@@ -108,9 +108,12 @@ func FromPaths(paths ...string) ([]File, error) {
 //   - Symbolic links, to files or directories, are left out: they are not
 //     followed, so a link loop cannot trap the listing and no link leads
 //     out of the directory. Every file is later opened through the
-//     directory (os.OpenInRoot), so a listed file replaced by a link that
+//     directory (an os.Root), so a listed file replaced by a link that
 //     points outside it fails to open instead of being read.
-//   - Other non-regular files (devices, pipes, sockets) are left out.
+//   - Other non-regular files (devices, pipes, sockets) are left out. A
+//     listed file replaced by one after the listing fails the scan that
+//     reaches it, naming it (it is opened without blocking, so a named
+//     pipe cannot hold the scan waiting for a writer).
 //   - A file or directory that vanishes while the directory is listed is
 //     left out; one that vanishes, or cannot be opened, after the listing
 //     fails the scan that reaches it, with an error naming it. A file
@@ -132,7 +135,7 @@ func FromPaths(paths ...string) ([]File, error) {
 func Dir(root string) ([]File, error) { return FromPaths(root) }
 
 // localDir is a local directory as an fs.FS that opens nothing outside it:
-// names are resolved by os.OpenInRoot, which refuses a symbolic link (or a
+// names are resolved by an os.Root, which refuses a symbolic link (or a
 // "..") that leads out of the directory and walks long paths a directory
 // at a time.
 type localDir string
@@ -142,7 +145,12 @@ func (d localDir) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	f, err := os.OpenInRoot(string(d), name)
+	root, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +160,7 @@ func (d localDir) Open(name string) (fs.File, error) {
 // openLocal opens a local file.
 func openLocal(p string) Opener {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
-		f, err := os.Open(p)
+		f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
 		if err != nil {
 			return nil, 0, nil, err
 		}
