@@ -30,7 +30,9 @@ type scanOutcome struct {
 }
 
 // scanFile opens path and scans it to the end with the options scan i
-// uses (a column subset and a parallelism from i).
+// uses: a batch size, a column subset and a parallelism, all from i (the
+// six option sets cover each column choice serially and on 2 and 3
+// goroutines).
 func scanFile(path string, i int) (out scanOutcome) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -48,6 +50,9 @@ func scanFile(path string, i int) (out scanOutcome) {
 	opts := []reader.ScanOption{reader.WithBatchSize(100 + i%3*300), reader.WithMaxScanMemory(32 << 20)}
 	if i%2 == 1 && len(r.Schema().FieldNames) > 1 {
 		opts = append(opts, reader.WithColumns(r.Schema().FieldNames[1:]...))
+	}
+	if p := i % 3; p > 0 {
+		opts = append(opts, reader.WithParallelism(p+1))
 	}
 	br, err := r.NewBatchReader(opts...)
 	if err != nil {

@@ -69,7 +69,10 @@ func (br *BatchReader) Explain() string { return br.scan.explainText() }
 
 // Next fills b with the next rows, at most the batch size and never across a
 // stripe or row-group run boundary. It returns io.EOF when no rows remain. b
-// must come from NewBatch (or have the same schema).
+// must come from NewBatch (or have the same schema). The vectors in b.Cols
+// may be replaced by others of the same types (a parallel scan hands over
+// its workers' vectors), but in place: b.Cols itself stays the caller's
+// slice, so a view of a larger slice sees the rows too.
 func (br *BatchReader) Next(b *orc.Batch) error {
 	if br.closed.Load() {
 		return io.EOF

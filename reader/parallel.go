@@ -542,8 +542,13 @@ func (p *parallel) next(b *orc.Batch) error {
 			continue
 		}
 		// Swap vectors: the caller gets the worker's, the worker the
-		// caller's previous ones.
-		b.Cols, it.b.Cols = it.b.Cols, b.Cols
+		// caller's previous ones. Element by element, so that b.Cols
+		// stays the caller's slice: a caller may hold b.Cols as a view of
+		// a larger batch (dataset scans append partition columns after
+		// the file's), which a swap of the slices would leave stale.
+		for i := range b.Cols {
+			b.Cols[i], it.b.Cols[i] = it.b.Cols[i], b.Cols[i]
+		}
 		b.NumRows = it.b.NumRows
 		b.Schema = it.b.Schema
 		it.b.Reset()

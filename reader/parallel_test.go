@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 )
@@ -132,5 +133,47 @@ func TestConcurrentClose(t *testing.T) {
 	}
 	if g := runtime.NumGoroutine(); g > before {
 		t.Fatalf("%d goroutines after the scans, %d before", g, before)
+	}
+}
+
+// A parallel scan fills the caller's b.Cols in place: a batch whose Cols is
+// a view of a larger slice (as dataset scans pass, with partition columns
+// after the file's) sees the rows through both. Swapping the slices left
+// the larger one holding emptied vectors.
+func TestParallelFillsColsInPlace(t *testing.T) {
+	data := manyStripes(t, 3000)
+	r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{1, 2} {
+		br, err := r.NewBatchReader(reader.WithParallelism(p), reader.WithBatchSize(256))
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := br.NewBatch()
+		cols := append(full.Cols, nil) // room for one more column after the file's
+		view := *full
+		view.Cols = cols[:len(full.Cols)]
+		rows := 0
+		for {
+			err := br.Next(&view)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := cols[0].(*orc.LongVector)
+			if len(ids.Values) < view.NumRows || ids.Values[0] != int64(rows) {
+				t.Fatalf("parallelism %d: after %d rows the larger slice holds %d ids (first %v), want %d from %d",
+					p, rows, len(ids.Values), ids.Values, view.NumRows, rows)
+			}
+			rows += view.NumRows
+		}
+		br.Close()
+		if rows != 3000 {
+			t.Fatalf("parallelism %d: %d rows", p, rows)
+		}
 	}
 }
