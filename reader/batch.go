@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -142,12 +143,12 @@ type buffers struct {
 // stripe's plan, streams and index, the run of row groups it decodes and
 // the rows left in it, and the next stripe, planned ahead.
 type cursor struct {
-	stripe    int            // next stripe to start
-	stopAt    int            // parallel workers: stop before this stripe (0: no limit)
-	plan      *stripePlan    // the current stripe's plan, or nil
-	ahead     *plannedStripe // the next stripe with rows to read, planned ahead
-	pin       planInput      // what the plan was made from
-	sio       *stripeIO      // its streams' fetches
+	stripe    int              // next stripe to start
+	stopAt    int              // parallel workers: stop before this stripe (0: no limit)
+	plan      *stripePlan      // the current stripe's plan, or nil
+	ahead     []*plannedStripe // the next stripes with rows to read, planned ahead
+	pin       planInput        // what the plan was made from
+	sio       *stripeIO        // its streams' fetches
 	ix        *stripeIndex
 	run       int   // next run of the plan to start
 	runFirst  int64 // stripe row of the current run's first row
@@ -513,8 +514,9 @@ func (br *executor) ensureRows() error {
 			continue
 		}
 		br.finishStripe()
-		if a := br.cur.ahead; a != nil {
-			br.cur.ahead = nil
+		if len(br.cur.ahead) > 0 {
+			a := br.cur.ahead[0]
+			br.cur.ahead = br.cur.ahead[1:]
 			if err := br.startPlanned(a); err != nil {
 				return err
 			}
@@ -781,19 +783,35 @@ type plannedStripe struct {
 	err   error
 }
 
-// planAhead plans the next stripe with rows to read while the current one
-// is decoded, when the scan reads ahead (over a network): its footer and
-// row indexes are read and its data scheduled now, so the scheduler
-// fetches it behind the current stripe's and the decoder never waits for
-// a round trip between stripes. Stripes pruned on the way are counted as a
-// serial scan counts them. Parallel workers, and scans recording explain
-// (whose stripes are told in order), plan each stripe at its turn.
+// Planning ahead stops at maxPlannedAhead stripes, or once the stripes
+// planned ahead have a quarter of the prefetch bound scheduled: a full scan plans
+// one stripe ahead, a selective one (a lookup, a narrow range reading a
+// few row groups of each stripe) several, whose reads are then in flight
+// together.
+const maxPlannedAhead = 4
+
+// planAhead plans the next stripes with rows to read while the current
+// one is decoded, when the scan reads ahead (over a network): their
+// footers and row indexes are read and their data scheduled now, so the
+// scheduler fetches them behind the current stripe's and the decoder
+// never waits for a round trip between stripes. Stripes pruned on the way
+// are counted as a serial scan counts them. Parallel workers, and scans
+// recording explain (whose stripes are told in order), plan each stripe at
+// its turn.
 func (br *executor) planAhead() {
 	if br.part != nil || br.explain != nil || !br.io.prefetching() {
 		return
 	}
+	var planned int64
+	for _, a := range br.cur.ahead {
+		if a.err != nil {
+			return
+		}
+		planned += a.plan.scheduled
+	}
 	stripes := len(br.r.tail.Footer.GetStripes())
-	for br.cur.stripe < stripes && (br.cur.stopAt == 0 || br.cur.stripe < br.cur.stopAt) {
+	for len(br.cur.ahead) < maxPlannedAhead && planned < br.io.cfg.prefetch/4 && br.cur.stripe < stripes &&
+		(br.cur.stopAt == 0 || br.cur.stripe < br.cur.stopAt) {
 		i := br.cur.stripe
 		br.cur.stripe++
 		if !br.inRange(i) {
@@ -802,8 +820,16 @@ func (br *executor) planAhead() {
 		br.stats.StripesConsidered++
 		before := br.buf.held.index
 		p, ix, meta, in, err := br.planStripeAt(i)
+		if err != nil && len(br.cur.ahead) > 0 && errors.Is(err, orc.ErrLimit) {
+			// Its row indexes do not fit beside those planned before it:
+			// it is planned at its turn instead.
+			br.cur.stripe = i
+			br.stats.StripesConsidered--
+			_ = br.mem.set(&br.buf.held.index, before, nil)
+			return
+		}
 		if err != nil {
-			br.cur.ahead = &plannedStripe{err: err}
+			br.cur.ahead = append(br.cur.ahead, &plannedStripe{err: err})
 			return
 		}
 		if p == nil {
@@ -814,17 +840,23 @@ func (br *executor) planAhead() {
 			_ = br.mem.set(&br.buf.held.index, before, nil)
 			continue
 		}
-		br.cur.ahead = &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.buf.held.index - before}
-		return
+		br.cur.ahead = append(br.cur.ahead, &plannedStripe{plan: p, ix: ix, meta: meta, in: in, index: br.buf.held.index - before})
+		planned += p.scheduled
 	}
 }
 
-// startPlanned starts a stripe planned ahead, and plans the one after.
+// startPlanned starts a stripe planned ahead, and plans the ones after.
 func (br *executor) startPlanned(a *plannedStripe) error {
 	if a.err != nil {
 		return a.err
 	}
-	_ = br.mem.set(&br.buf.held.index, a.index, nil) // the stripe before lets go of its indexes
+	// The stripe before lets go of its indexes: those held are this
+	// stripe's and those of the stripes planned after it.
+	held := a.index
+	for _, b := range br.cur.ahead {
+		held += b.index
+	}
+	_ = br.mem.set(&br.buf.held.index, held, nil)
 	br.cur.pin = a.in
 	br.cur.plan, br.cur.ix, br.cur.run = a.plan, a.ix, 0
 	br.planAhead() // before waiting for this stripe's first bytes
@@ -898,9 +930,17 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 			return nil, nil, planInput{}, nil
 		}
 	}
-	meta, err := r.readStripeMeta(br.io, i)
+	if br.io.prefetching() {
+		br.scheduleFooter(i) // with the next ones: in flight together
+	}
+	meta, err := br.stripeMetaFor(i)
 	if err != nil {
 		return nil, nil, planInput{}, err
+	}
+	if br.io.prefetching() {
+		// The footer's read may have shown the network: the next
+		// footers come with this stripe's index read.
+		br.scheduleFooter(i + 1)
 	}
 	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
@@ -910,6 +950,7 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 	}
 	var ix *stripeIndex
 	if br.pred.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
+		br.scheduleIndexAhead(i)
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
 			return nil, nil, planInput{}, err
 		}

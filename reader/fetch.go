@@ -477,6 +477,9 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 			}
 		}
 	}
+	for _, sp := range spans {
+		p.scheduled += sp.n
+	}
 	reqs := br.io.schedule(p.stripe, spans)
 	br.scheduleFooter(p.stripe + 1)
 	return reqs
@@ -494,6 +497,10 @@ func (br *executor) scheduleFooter(i int) {
 	}
 	for ; i < len(stripes) && limit > 0 && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
 		if !br.inRange(i) {
+			continue
+		}
+		if br.parsedAhead(i) {
+			limit--
 			continue
 		}
 		if limit > 1 && br.pred.sarg != nil && br.r.HasStripeStatistics() && !br.pred.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded() {

@@ -66,11 +66,14 @@ func newStoreServer(t testing.TB, data []byte, latency time.Duration) *storeServ
 // storeTable writes a table made to read like lineitem: a sorted key, a
 // few doubles and a random text column with a bloom filter, in several
 // stripes.
-func storeTable(t testing.TB, rows int) []byte {
+func storeTable(t testing.TB, rows int) []byte { return storeTableStripes(t, rows, 4) }
+
+// storeTableStripes is storeTable in the given number of stripes.
+func storeTableStripes(t testing.TB, rows, stripes int) []byte {
 	t.Helper()
 	s := orc.MustParseSchema("struct<k:bigint,price:double,disc:double,qty:int,uuid:string,note:string>")
 	var buf bytes.Buffer
-	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd), writer.WithStripeRowLimit(int64(rows/4)),
+	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd), writer.WithStripeRowLimit(int64(rows/stripes)),
 		writer.WithBloomFilterColumns("uuid"))
 	if err != nil {
 		t.Fatal(err)
@@ -318,6 +321,44 @@ func TestObjectStorePointLookup(t *testing.T) {
 			st.ReadCalls, open, max, kept, read, st)
 	}
 	t.Logf("open: %d requests; lookup: %d reads, stats:\n%v", open, st.ReadCalls, st)
+}
+
+// TestObjectStoreLookupRoundTrips looks one key up in a file of 12
+// stripes over a server 20 ms away: the scan prunes the stripes after the
+// first with their footers and indexes already fetched (scheduled with
+// the first stripe's index, then all together), so the round trips it
+// waits for stay a handful (4-5), where pruning one stripe after another
+// waited for an index read per stripe (13 serially, 23 on 2 goroutines,
+// whose planner did not share the footers it had read).
+func TestObjectStoreLookupRoundTrips(t *testing.T) {
+	data := storeTableStripes(t, 120_000, 12)
+	srv := newStoreServer(t, data, 20*time.Millisecond)
+	r := openStore(t, srv)
+	key := storeUUID(100_003)
+	for _, p := range []int{1, 2} {
+		srv.mu.Lock()
+		srv.waits = 0
+		srv.mu.Unlock()
+		before := srv.requests.Load()
+		_, rows, st := storeScan(t, r, reader.WithSearchArgument(sarg.MustParse("uuid = '"+key+"'")), reader.WithExactFilter(true),
+			reader.WithParallelism(p))
+		srv.mu.Lock()
+		waits := srv.waits
+		srv.mu.Unlock()
+		if rows != 1 {
+			t.Fatalf("parallelism %d: %d rows for one key", p, rows)
+		}
+		t.Logf("parallelism %d: %d round trips waited for, %d requests; %v", p, waits, srv.requests.Load()-before, st)
+		if st.StripesConsidered != 12 {
+			t.Fatalf("parallelism %d: %d stripes considered, want 12", p, st.StripesConsidered)
+		}
+		// footer 0; index 0 with the other footers; indexes 1-4; 5-8;
+		// 9-11; the data of the kept groups; the other columns at the
+		// match; and one for a late request.
+		if waits > 8 {
+			t.Errorf("parallelism %d: the lookup waited for %d round trips, want at most 8", p, waits)
+		}
+	}
 }
 
 var debugRanges = false

@@ -51,6 +51,8 @@ type stripePlan struct {
 	// deferredStartReads add the deferred streams read whole, for the run
 	// where the deferred columns start.
 	reads, deferredReads, deferredStartReads [][]ioRange
+	// scheduled is the bytes scheduleStripe handed the scheduler for it.
+	scheduled int64
 	// whyWhole tells why a stripe with pruned groups is read as one unit.
 	whyWhole string
 	// pending lists the deferred columns whose streams wait for their row

@@ -309,32 +309,7 @@ func (a asciiProbe) TestBytes(b []byte) bool {
 // in the same reads the ROW_INDEX streams of the columns of also.
 func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
 	r, meta := br.r, ix.meta
-	type want struct {
-		key streamKey
-		loc streamLoc
-	}
-	var wants []want
-	seen := map[int]bool{}
-	for k, col := range append(append([]int(nil), cols...), also...) {
-		if _, done := ix.entries[col]; done || seen[col] {
-			continue
-		}
-		seen[col] = true
-		key := streamKey{col, orcpb.Stream_ROW_INDEX}
-		if loc, ok := meta.streams[key]; ok {
-			wants = append(wants, want{key, loc})
-		}
-		if bloom && k < len(cols) && r.bloomUsable(meta, col) {
-			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
-			if loc, ok := meta.streams[k]; ok {
-				wants = append(wants, want{k, loc})
-			} else if k := (streamKey{col, orcpb.Stream_BLOOM_FILTER}); r.legacyBloomUsable(col) {
-				if loc, ok := meta.streams[k]; ok {
-					wants = append(wants, want{k, loc})
-				}
-			}
-		}
-	}
+	wants := r.indexWants(meta, ix.entries, cols, bloom, also)
 	if len(wants) == 0 {
 		return nil
 	}
@@ -394,6 +369,42 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 	return nil
 }
 
+// indexWant is an index stream readIndex reads.
+type indexWant struct {
+	key streamKey
+	loc streamLoc
+}
+
+// indexWants returns the index streams readIndex reads from a stripe: the
+// ROW_INDEX streams of cols and also, and when bloom is set the usable
+// bloom filter streams of cols, leaving out the columns whose entries
+// are in have.
+func (r *Reader) indexWants(meta *stripeMeta, have map[int][]*orcpb.RowIndexEntry, cols []int, bloom bool, also []int) []indexWant {
+	var wants []indexWant
+	seen := map[int]bool{}
+	for k, col := range append(append([]int(nil), cols...), also...) {
+		if _, done := have[col]; done || seen[col] {
+			continue
+		}
+		seen[col] = true
+		key := streamKey{col, orcpb.Stream_ROW_INDEX}
+		if loc, ok := meta.streams[key]; ok {
+			wants = append(wants, indexWant{key, loc})
+		}
+		if bloom && k < len(cols) && r.bloomUsable(meta, col) {
+			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
+			if loc, ok := meta.streams[k]; ok {
+				wants = append(wants, indexWant{k, loc})
+			} else if k := (streamKey{col, orcpb.Stream_BLOOM_FILTER}); r.legacyBloomUsable(col) {
+				if loc, ok := meta.streams[k]; ok {
+					wants = append(wants, indexWant{k, loc})
+				}
+			}
+		}
+	}
+	return wants
+}
+
 // unusableIndex, set by tests, makes the row index of the columns it
 // accepts count as unusable, as one whose entries do not match the stripe.
 var unusableIndex func(col int) bool
@@ -430,14 +441,11 @@ func (br *executor) pruneColumns() []int {
 	return cols
 }
 
-// pruneGroups evaluates the predicate on every row group of a stripe and
-// returns the index read for it with the groups kept.
-func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
-	ix = newStripeIndex(br.r, meta)
-	groups := ix.groups
-	// Over a network the other selected columns' row indexes come in the
-	// same read: a plan that seeks needs them, and a round trip costs
-	// more than their bytes.
+// indexAlso returns the columns whose row indexes group pruning reads
+// besides the predicate's: over a network the other selected columns',
+// which come in the same read (a plan that seeks needs them, and a round
+// trip costs more than their bytes); none on a local file.
+func (br *executor) indexAlso() []int {
 	var also []int
 	if br.io.prefetching() {
 		for col, sel := range br.selected {
@@ -446,7 +454,15 @@ func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool,
 			}
 		}
 	}
-	if err := br.readIndex(ix, br.pruneColumns(), true, also...); err != nil {
+	return also
+}
+
+// pruneGroups evaluates the predicate on every row group of a stripe and
+// returns the index read for it with the groups kept.
+func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
+	ix = newStripeIndex(br.r, meta)
+	groups := ix.groups
+	if err := br.readIndex(ix, br.pruneColumns(), true, br.indexAlso()...); err != nil {
 		return nil, nil, err
 	}
 	br.stats.GroupsConsidered += groups

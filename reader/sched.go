@@ -108,6 +108,10 @@ type ioSched struct {
 	closed  bool
 	stop    chan struct{} // closed by close
 	st      schedStats
+
+	// look holds the footers parsed ahead of their stripes' turn, which
+	// the scan's executors (a parallel scan's workers and planner) share.
+	look lookahead
 }
 
 // schedStats counts what the scheduler did.
@@ -371,6 +375,21 @@ func (s *ioSched) coveredLocked(off, n int64) bool {
 	for end := off + n; off < end; {
 		b := s.findLocked(off)
 		if b == nil {
+			return false
+		}
+		off = b.off + b.n
+	}
+	return true
+}
+
+// arrived reports whether scheduled requests that have arrived cover
+// [off, off+n), so that reading it does not wait.
+func (s *ioSched) arrived(off, n int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for end := off + n; off < end; {
+		b := s.findLocked(off)
+		if b == nil || !b.ended || b.err != nil {
 			return false
 		}
 		off = b.off + b.n

@@ -238,12 +238,13 @@ func fetch(src io.ReaderAt, b *stripeBytes, locs []streamLoc, gap int64, stripe 
 		}
 	}
 	if s, ok := src.(*ioSched); ok && len(b.ranges) > 1 {
-		// Scheduled together, they are in flight together.
+		// Scheduled together, they are in flight together (those
+		// scheduled ahead, scheduleIndexAhead, are found there).
 		spans := make([]span, len(b.ranges))
 		for i, rg := range b.ranges {
 			spans[i] = span{off: rg.offset, n: rg.length}
 		}
-		s.schedule(stripe, spans)
+		s.scheduleNew(stripe, spans)
 	}
 	for _, rg := range b.ranges {
 		buf := getBuf(rg.length)
