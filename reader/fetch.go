@@ -446,9 +446,9 @@ func (l *bufList) release() {
 // with the extra spans, and the next stripe's footer, wanted when p's rows are done. The
 // deferred columns' ranges are scheduled too once the scan reads ahead (a
 // network's round trip costs more than the bytes of a run that turns out
-// to have no match), unless ix shows a lookup (bloom filters skipped
-// groups: most kept runs have no match); otherwise they are read when a
-// row matches, if ever.
+// to have no match) or parallel workers share the requests, unless ix
+// shows a lookup (bloom filters skipped groups: most kept runs have no
+// match); otherwise they are read when a row matches, if ever.
 //
 // readers is how many executors read the stripe: parallel workers each
 // read the streams read whole (dictionaries), and a request holding them
@@ -456,7 +456,12 @@ func (l *bufList) release() {
 //
 // It returns the requests scheduled, for explain.
 func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
-	remote := br.io.prefetching()
+	// The workers of a parallel scan read the deferred columns through
+	// the scheduled requests on a local file too (issued only when a
+	// match needs them): read one piece at a time, each chunk's runs made
+	// a read per stream, 12,000 for lineitem SF 1's 1.4% date range on 2
+	// goroutines.
+	remote := br.io.prefetching() || br.io.shared()
 	// A lookup's kept groups (bloom filters skipped some) are mostly the
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
