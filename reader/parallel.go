@@ -441,13 +441,27 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 // leaves at least two chunks. It returns the first cut for which the plans
 // of the n workers, each planning the chunks dealt to it in turn, read at
 // most an eighth more data bytes than the plan of the whole stripe, or nil
-// when no cut does. Like planStripe it decides from metadata alone.
+// when no cut does or the stripe keeps at most one chunk of k0 groups for
+// each worker. Like planStripe it decides from metadata alone.
 func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 	whole, err := planStripe(in)
 	if err != nil {
 		return nil, 0, err
 	}
 	serial := whole.eagerBytes()
+	kept := 0
+	for _, k := range in.kept {
+		if k {
+			kept++
+		}
+	}
+	if kept <= n*max(k0, 1) {
+		// A chunk or less for each worker: each would pay the stripe's
+		// start (its streams, dictionaries and seeks) for a chunk of
+		// rows or none. One worker reads the stripe; the next such
+		// stripe goes to the next worker.
+		return nil, 0, nil
+	}
 	for k := max(k0, 1); ; k *= 2 {
 		var chunks []groupRun
 		for g := 0; g < len(in.kept); g += k {
