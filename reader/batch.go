@@ -983,7 +983,7 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 	if br.part == nil || br.part.first {
 		br.stats.StripesRead++
 	}
-	zone, err := r.writerZone(meta.footer.GetWriterTimezone())
+	zone, err := r.writerZone(meta.zone)
 	if err != nil {
 		return err
 	}

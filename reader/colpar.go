@@ -83,9 +83,11 @@ func (br *executor) dealColumns(meta *stripeMeta) {
 			continue
 		}
 		lo, hi := f.columnID(), maxColumn(f)
-		for k, l := range meta.streams {
-			if k.column >= lo && k.column <= hi && !isIndexStream(k.kind) {
-				cost[i] += float64(l.length)
+		for col := lo; col <= hi; col++ {
+			for _, j := range meta.columnStreams(col) {
+				if s := &meta.list[j]; !isIndexStream(s.kind) {
+					cost[i] += float64(s.length)
+				}
 			}
 		}
 	}

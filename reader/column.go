@@ -60,7 +60,7 @@ func (c *stripeCtx) corrupt(col int, stream string, format string, args ...any) 
 // reports whether the stream exists; a required stream that is missing is
 // corruption.
 func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, required bool) (bool, error) {
-	loc, ok := c.meta.streams[streamKey{col, kind}]
+	loc, ok := c.meta.stream(col, kind)
 	if !ok {
 		if required {
 			return false, c.corrupt(col, kind.String(), "missing %s stream", kind)
@@ -87,7 +87,7 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 
 // maxBytes bounds the decompressed size of a stream from its stored size.
 func (c *stripeCtx) maxBytes(col int, kind orcpb.Stream_Kind) int64 {
-	loc := c.meta.streams[streamKey{col, kind}]
+	loc, _ := c.meta.stream(col, kind)
 	if c.r.tail.Compression == orc.CompressionNone {
 		return loc.length
 	}

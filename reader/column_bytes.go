@@ -75,7 +75,7 @@ func (c *bytesReader) startStripe(ctx *stripeCtx) error {
 			return err
 		}
 		intDecoder(&c.ids, c.dataIn, false, v2)
-		if err := c.loadDictionary(ctx, int64(enc.GetDictionarySize()), v2); err != nil {
+		if err := c.loadDictionary(ctx, int64(enc.dictSize), v2); err != nil {
 			return err
 		}
 	default:

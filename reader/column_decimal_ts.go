@@ -38,7 +38,7 @@ func (c *decimalReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
-	_, hasScale := ctx.meta.streams[streamKey{c.id, orcpb.Stream_SECONDARY}]
+	hasScale := ctx.meta.has(c.id, orcpb.Stream_SECONDARY)
 	if c.decimal64 && !hasScale {
 		intDecoder(&c.data64, c.dataIn, true, true)
 		c.scales = nil

@@ -173,6 +173,8 @@ const (
 	stripeFooterStreams = 1
 	stripeFooterColumns = 2
 	stripeFooterZone    = 3
+	// stripeFooterEncryption is the encrypted columns' variants.
+	stripeFooterEncryption = 4
 )
 
 // walkMessage calls fn with each top-level field of the message b: its

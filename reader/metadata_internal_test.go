@@ -36,26 +36,26 @@ func TestStripeFooterMatchesScan(t *testing.T) {
 			n := 0
 			for st := range f.Streams() {
 				n++
-				want := m.footer.GetStreams()[n-1]
-				loc := m.streams[streamKey{st.Column, want.GetKind()}]
-				if st.Kind != want.GetKind().String() || st.Column != int(want.GetColumn()) || st.Length != int64(want.GetLength()) ||
+				want := &m.list[n-1]
+				loc, _ := m.stream(st.Column, want.kind)
+				if st.Kind != want.kind.String() || st.Column != int(want.column) || st.Length != want.length || st.Offset != want.offset ||
 					(loc.offset != st.Offset && loc.length == st.Length) {
-					t.Fatalf("%s stripe %d stream %d: %+v, the scan has %v at %d", name, i, n-1, st, want, loc.offset)
+					t.Fatalf("%s stripe %d stream %d: %+v, the scan has %+v, %d by lookup", name, i, n-1, st, *want, loc.offset)
 				}
 			}
-			if n != len(m.footer.GetStreams()) || n != f.NumStreams() {
-				t.Fatalf("%s stripe %d: %d streams (%d), the scan %d", name, i, n, f.NumStreams(), len(m.footer.GetStreams()))
+			if n != len(m.list) || n != f.NumStreams() {
+				t.Fatalf("%s stripe %d: %d streams (%d), the scan %d", name, i, n, f.NumStreams(), len(m.list))
 			}
 			id := 0
 			for e := range f.Encodings() {
 				want := m.encodings[id]
-				if e.Kind != want.GetKind().String() || e.DictionarySize != int(want.GetDictionarySize()) {
-					t.Fatalf("%s stripe %d encoding %d: %+v, the scan has %v", name, i, id, e, want)
+				if e.Kind != want.kind.String() || e.DictionarySize != int(want.dictSize) || e.BloomEncoding != int(want.bloom) {
+					t.Fatalf("%s stripe %d encoding %d: %+v, the scan has %+v", name, i, id, e, want)
 				}
 				id++
 			}
-			if id != len(m.encodings) || f.WriterTimezone != m.footer.GetWriterTimezone() {
-				t.Fatalf("%s stripe %d: %d encodings, zone %q; the scan %d, %q", name, i, id, f.WriterTimezone, len(m.encodings), m.footer.GetWriterTimezone())
+			if id != len(m.encodings) || f.WriterTimezone != m.zone {
+				t.Fatalf("%s stripe %d: %d encodings, zone %q; the scan %d, %q", name, i, id, f.WriterTimezone, len(m.encodings), m.zone)
 			}
 			// Stopping a walk early is fine.
 			for range f.Streams() {

@@ -414,7 +414,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		// requests.
 		var idx []span
 		for _, col := range cols {
-			if l, ok := meta.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]; ok {
+			if l, ok := meta.stream(col, orcpb.Stream_ROW_INDEX); ok {
 				idx = append(idx, span{off: l.offset, n: l.length})
 			}
 		}

@@ -108,7 +108,7 @@ func indexNeeded(in planInput) []int {
 			continue
 		}
 		if _, ok := in.entries[col]; sel && !ok {
-			if _, has := in.meta.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]; has {
+			if in.meta.has(col, orcpb.Stream_ROW_INDEX) {
 				cols = append(cols, col)
 			}
 		}
@@ -147,7 +147,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 			if in.deferred != nil && in.deferred[col] {
 				// Read when needed; a column without a ROW_INDEX stream
 				// could never seek.
-				_, ok = m.streams[streamKey{col, orcpb.Stream_ROW_INDEX}]
+				ok = m.has(col, orcpb.Stream_ROW_INDEX)
 			}
 			if sel && !ok {
 				ranged = false
@@ -173,8 +173,8 @@ func planStripe(in planInput) (*stripePlan, error) {
 	// The selected columns' data streams, by column in footer order (one
 	// pass: a footer may list hundreds of thousands of streams).
 	byCol := make([][]streamKey, len(in.selected))
-	for _, s := range m.footer.GetStreams() {
-		key := streamKey{int(s.GetColumn()), s.GetKind()}
+	for i := range m.list {
+		key := m.list[i].key()
 		if key.column >= 0 && key.column < len(in.selected) && in.selected[key.column] &&
 			!isIndexStream(key.kind) && key.kind <= orcpb.Stream_SECONDARY {
 			byCol[key.column] = append(byCol[key.column], key)
@@ -188,10 +188,11 @@ func planStripe(in planInput) (*stripePlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, hasPresent := m.streams[streamKey{col, orcpb.Stream_PRESENT}]
+		hasPresent := m.has(col, orcpb.Stream_PRESENT)
 		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
 		for _, key := range byCol[col] {
-			sp := streamPlan{key: key, loc: m.streams[key], deferred: in.deferred != nil && in.deferred[col]}
+			loc, _ := m.stream(key.column, key.kind)
+			sp := streamPlan{key: key, loc: loc, deferred: in.deferred != nil && in.deferred[col]}
 			slot := -1
 			for i, sl := range layout {
 				if sl.Kind == key.kind && sl.Count > 0 {
@@ -301,7 +302,7 @@ func planDeferred(in planInput, p *stripePlan) (noSeek []bool, err error) {
 		if err != nil {
 			return nil, err
 		}
-		_, hasPresent := in.meta.streams[streamKey{col, orcpb.Stream_PRESENT}]
+		hasPresent := in.meta.has(col, orcpb.Stream_PRESENT)
 		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(in.meta, cols[col], in.version))
 		if err := p.planRanges(sp, in, layout); err != nil {
 			return nil, err
@@ -447,6 +448,5 @@ func isDecimal64(meta *stripeMeta, node *orc.Schema, v format.FileVersion) bool 
 	if node.Kind != orc.Decimal || v != format.VersionUnstablePre2 || node.Precision > 18 {
 		return false
 	}
-	_, hasScale := meta.streams[streamKey{node.ID(), orcpb.Stream_SECONDARY}]
-	return !hasScale
+	return !meta.has(node.ID(), orcpb.Stream_SECONDARY)
 }

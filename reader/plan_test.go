@@ -133,19 +133,13 @@ func TestPlanStripeTable(t *testing.T) {
 	schema := orc.MustParseSchema("struct<a:bigint,b:string>")
 	// Stripe: a DATA 0..3000, b DATA 3000..9000 (direct), b LENGTH
 	// 9000..9600, compressed with 1000-byte blocks, 4 groups of 100 rows.
-	meta := &stripeMeta{index: 0, info: StripeInfo{NumRows: 400}, footer: &orcpb.StripeFooter{
-		Streams: []*orcpb.Stream{
-			stream(1, orcpb.Stream_DATA, 3000), stream(2, orcpb.Stream_DATA, 6000), stream(2, orcpb.Stream_LENGTH, 600),
-		},
-		Columns: []*orcpb.ColumnEncoding{enc(orcpb.ColumnEncoding_DIRECT), enc(orcpb.ColumnEncoding_DIRECT_V2), enc(orcpb.ColumnEncoding_DIRECT_V2)},
-	}, streams: map[streamKey]streamLoc{
-		{1, orcpb.Stream_DATA}:      {offset: 100, length: 3000},
-		{2, orcpb.Stream_DATA}:      {offset: 3100, length: 6000},
-		{2, orcpb.Stream_LENGTH}:    {offset: 9100, length: 600},
-		{1, orcpb.Stream_ROW_INDEX}: {offset: 10, length: 40},
-		{2, orcpb.Stream_ROW_INDEX}: {offset: 50, length: 50},
-	}}
-	meta.encodings = meta.footer.Columns
+	meta := newStripeMeta(0, StripeInfo{NumRows: 400}, "", 3, []stripeStream{
+		{offset: 10, length: 40, column: 1, kind: orcpb.Stream_ROW_INDEX},
+		{offset: 50, length: 50, column: 2, kind: orcpb.Stream_ROW_INDEX},
+		{offset: 100, length: 3000, column: 1, kind: orcpb.Stream_DATA},
+		{offset: 3100, length: 6000, column: 2, kind: orcpb.Stream_DATA},
+		{offset: 9100, length: 600, column: 2, kind: orcpb.Stream_LENGTH},
+	}, []colEncoding{{kind: orcpb.ColumnEncoding_DIRECT}, {kind: orcpb.ColumnEncoding_DIRECT_V2}, {kind: orcpb.ColumnEncoding_DIRECT_V2}})
 	// a: aligned groups at 0, 700, 1500, 2200 (RLE: chunk, inner, skip).
 	// b: DATA raw at chunks 0, 1500 (inner 30), 3000, 4500; LENGTH RLE
 	// carrying values at group 2.
@@ -226,12 +220,6 @@ func TestPlanStripeTable(t *testing.T) {
 		t.Errorf("planDeferred without the index: %v, noSeek %v, start reads %v, reads %v", err, noSeek, p.deferredStartReads, p.deferredReads)
 	}
 }
-
-func stream(col uint32, kind orcpb.Stream_Kind, n uint64) *orcpb.Stream {
-	return &orcpb.Stream{Column: &col, Kind: &kind, Length: &n}
-}
-
-func enc(k orcpb.ColumnEncoding_Kind) *orcpb.ColumnEncoding { return &orcpb.ColumnEncoding{Kind: &k} }
 
 func rows(pos ...[]uint64) []*orcpb.RowIndexEntry {
 	out := make([]*orcpb.RowIndexEntry, len(pos))

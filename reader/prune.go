@@ -243,7 +243,7 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 	if col >= len(meta.encodings) {
 		return false
 	}
-	be := meta.encodings[col].GetBloomEncoding()
+	be := meta.encodings[col].bloom
 	kind := r.cols[col].Kind
 	if be > 1 {
 		return false
@@ -388,15 +388,15 @@ func (r *Reader) indexWants(meta *stripeMeta, have map[int][]*orcpb.RowIndexEntr
 		}
 		seen[col] = true
 		key := streamKey{col, orcpb.Stream_ROW_INDEX}
-		if loc, ok := meta.streams[key]; ok {
+		if loc, ok := meta.stream(key.column, key.kind); ok {
 			wants = append(wants, indexWant{key, loc})
 		}
 		if bloom && k < len(cols) && r.bloomUsable(meta, col) {
 			k := streamKey{col, orcpb.Stream_BLOOM_FILTER_UTF8}
-			if loc, ok := meta.streams[k]; ok {
+			if loc, ok := meta.stream(k.column, k.kind); ok {
 				wants = append(wants, indexWant{k, loc})
 			} else if k := (streamKey{col, orcpb.Stream_BLOOM_FILTER}); r.legacyBloomUsable(col) {
-				if loc, ok := meta.streams[k]; ok {
+				if loc, ok := meta.stream(k.column, k.kind); ok {
 					wants = append(wants, indexWant{k, loc})
 				}
 			}

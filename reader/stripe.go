@@ -18,6 +18,7 @@ import (
 	"sort"
 	"sync"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
@@ -37,13 +38,91 @@ type streamLoc struct {
 	length int64
 }
 
-// stripeMeta is a stripe's footer with its streams located.
+// stripeMeta is a stripe's footer with its streams located, kept compact:
+// a stripe of 100,000 columns lists 100,000 encodings and 100,000 to
+// 300,000 streams, which as protobuf messages and a map cost about 170
+// bytes a stream; here they take 24 bytes a stream and encoding, and 8 a
+// column for the lookup.
 type stripeMeta struct {
-	index     int
-	info      StripeInfo
-	footer    *orcpb.StripeFooter
-	streams   map[streamKey]streamLoc
-	encodings []*orcpb.ColumnEncoding
+	index int
+	info  StripeInfo
+	zone  string // the writer's time zone, or ""
+	// list holds the streams in footer order; byCol indexes list by
+	// column, list order kept within a column, the column's entries
+	// being byCol[colStart[col]:colStart[col+1]].
+	list      []stripeStream
+	byCol     []int32
+	colStart  []int32
+	encodings []colEncoding
+}
+
+// stripeStream is one stream of a stripe footer, located.
+type stripeStream struct {
+	offset, length int64
+	column         uint32
+	kind           orcpb.Stream_Kind
+}
+
+func (s *stripeStream) key() streamKey { return streamKey{int(s.column), s.kind} }
+func (s *stripeStream) loc() streamLoc { return streamLoc{s.offset, s.length} }
+
+// colEncoding is one column's encoding in a stripe.
+type colEncoding struct {
+	kind     orcpb.ColumnEncoding_Kind
+	dictSize uint32
+	bloom    uint32 // bloom_encoding
+}
+
+// newStripeMeta makes the metadata of stripe index of a file of ncols
+// columns from its streams, in footer order and naming columns below
+// ncols, and its encodings.
+func newStripeMeta(index int, info StripeInfo, zone string, ncols int, list []stripeStream, encodings []colEncoding) *stripeMeta {
+	m := &stripeMeta{index: index, info: info, zone: zone, list: list, encodings: encodings,
+		byCol: make([]int32, len(list)), colStart: make([]int32, ncols+1)}
+	// A counting sort by column, stable.
+	for i := range list {
+		m.colStart[list[i].column+1]++
+	}
+	for c := 1; c <= ncols; c++ {
+		m.colStart[c] += m.colStart[c-1]
+	}
+	next := make([]int32, ncols)
+	copy(next, m.colStart[:ncols])
+	for i := range list {
+		c := list[i].column
+		m.byCol[next[c]] = int32(i)
+		next[c]++
+	}
+	return m
+}
+
+// stream returns where column col's stream of kind lies; when the footer
+// lists it more than once, the last one counts.
+func (m *stripeMeta) stream(col int, kind orcpb.Stream_Kind) (streamLoc, bool) {
+	if col < 0 || col+1 >= len(m.colStart) {
+		return streamLoc{}, false
+	}
+	for j := m.colStart[col+1] - 1; j >= m.colStart[col]; j-- {
+		if s := &m.list[m.byCol[j]]; s.kind == kind {
+			return s.loc(), true
+		}
+	}
+	return streamLoc{}, false
+}
+
+// has reports whether column col has a stream of kind.
+func (m *stripeMeta) has(col int, kind orcpb.Stream_Kind) bool {
+	_, ok := m.stream(col, kind)
+	return ok
+}
+
+// columnStreams returns the indexes in m.list of column col's streams, in
+// footer order.
+func (m *stripeMeta) columnStreams(col int) []int32 {
+	if col < 0 || col+1 >= len(m.colStart) {
+		return nil
+	}
+	return m.byCol[m.colStart[col]:m.colStart[col+1]]
 }
 
 func isIndexStream(k orcpb.Stream_Kind) bool {
@@ -55,30 +134,135 @@ func (r *Reader) corrupt(stripe, column int, offset int64, stream, format string
 }
 
 // readStripeMeta reads and checks stripe i's footer from src (the file, or
-// a scan's scheduler).
+// a scan's scheduler), decoding it straight into the compact table.
 func (r *Reader) readStripeMeta(src io.ReaderAt, i int) (*stripeMeta, error) {
 	info, footerOff, data, err := r.stripeFooterBytes(src, i)
 	if err != nil {
 		return nil, err
 	}
-	sf := &orcpb.StripeFooter{}
-	if err := proto.Unmarshal(data, sf); err != nil {
+	nstreams, nenc, err := checkStripeFooter(data)
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: footerOff, Stripe: i, Column: -1, Stream: "stripe footer", Msg: "stripe footer does not parse", Err: err}
 	}
-	if err := r.checkEncodings(i, footerOff, len(sf.GetColumns())); err != nil {
+	if err := r.checkEncodings(i, footerOff, nenc); err != nil {
 		return nil, err
 	}
-	m := &stripeMeta{index: i, info: info, footer: sf, streams: make(map[streamKey]streamLoc, len(sf.GetStreams())),
-		encodings: sf.GetColumns()}
+	list := make([]stripeStream, 0, nstreams)
+	encs := make([]colEncoding, 0, nenc)
+	var zone string
 	place := r.newStreamPlacer(i, info)
-	for _, s := range sf.GetStreams() {
-		off, err := place.next(s.GetKind(), s.GetColumn(), s.GetLength())
+	err = walkStripeFooter(data, func(s stripeStream) error {
+		off, err := place.next(s.kind, s.column, uint64(s.length))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		m.streams[streamKey{int(s.GetColumn()), s.GetKind()}] = streamLoc{offset: off, length: int64(s.GetLength())}
+		s.offset = off
+		list = append(list, s)
+		return nil
+	}, func(e colEncoding) { encs = append(encs, e) }, func(z string) { zone = z })
+	if err != nil {
+		return nil, err
 	}
-	return m, nil
+	return newStripeMeta(i, info, zone, r.tail.Schema.MaxID()+1, list, encs), nil
+}
+
+// checkStripeFooter checks that a stripe footer parses as proto.Unmarshal
+// would parse it, and counts its streams and encodings.
+func checkStripeFooter(data []byte) (nstreams, nenc int, err error) {
+	nop := func(protowire.Number, uint64) {}
+	err = walkMessage(data, func(num protowire.Number, typ protowire.Type, v []byte) error {
+		if typ != protowire.BytesType {
+			return nil
+		}
+		switch num {
+		case stripeFooterStreams:
+			nstreams++
+			return walkVarints(v, nop)
+		case stripeFooterColumns:
+			nenc++
+			return walkVarints(v, nop)
+		case stripeFooterEncryption:
+			// Not used by a scan, but checked as a whole parse would.
+			var ev orcpb.StripeEncryptionVariant
+			return proto.Unmarshal(v, &ev)
+		}
+		return nil
+	})
+	return nstreams, nenc, err
+}
+
+// walkStripeFooter calls stream with each stream of a stripe footer that
+// checkStripeFooter accepted (unlocated: offset 0), in footer order, enc
+// with each column encoding, and zone with the writer's time zone when it
+// is set. The fields are decoded as proto.Unmarshal decodes them: the last
+// of a repeated scalar counts, varints are truncated to the field's width,
+// a field of an unexpected wire type is ignored.
+func walkStripeFooter(data []byte, stream func(stripeStream) error, enc func(colEncoding), zone func(string)) error {
+	return walkMessage(data, func(num protowire.Number, typ protowire.Type, v []byte) error {
+		if typ != protowire.BytesType {
+			return nil
+		}
+		switch num {
+		case stripeFooterStreams:
+			var kind, column, length uint64
+			if err := walkVarints(v, func(num protowire.Number, x uint64) {
+				switch num {
+				case 1:
+					kind = x
+				case 2:
+					column = x
+				case 3:
+					length = x
+				}
+			}); err != nil {
+				return err
+			}
+			return stream(stripeStream{length: int64(length), column: uint32(column), kind: orcpb.Stream_Kind(int32(kind))})
+		case stripeFooterColumns:
+			var e colEncoding
+			if err := walkVarints(v, func(num protowire.Number, x uint64) {
+				switch num {
+				case 1:
+					e.kind = orcpb.ColumnEncoding_Kind(int32(x))
+				case 2:
+					e.dictSize = uint32(x)
+				case 3:
+					e.bloom = uint32(x)
+				}
+			}); err != nil {
+				return err
+			}
+			enc(e)
+		case stripeFooterZone:
+			zone(string(v))
+		}
+		return nil
+	})
+}
+
+// walkVarints calls fn with each varint field of the message b, checking
+// that every field parses.
+func walkVarints(b []byte, fn func(num protowire.Number, x uint64)) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if typ == protowire.VarintType {
+			var x uint64
+			if x, n = protowire.ConsumeVarint(b); n >= 0 {
+				fn(num, x)
+			}
+		} else {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 // stripeFooterBytes reads stripe i's footer from src and decompresses it.
@@ -166,13 +350,13 @@ func (p *streamPlacer) next(kind orcpb.Stream_Kind, column uint32, n uint64) (in
 func (r *Reader) hasEncryption() bool { return r.tail.Footer.GetEncryption() != nil }
 
 // encoding returns column col's encoding in the stripe.
-func (m *stripeMeta) encoding(col int) (orcpb.ColumnEncoding_Kind, *orcpb.ColumnEncoding, error) {
+func (m *stripeMeta) encoding(col int) (orcpb.ColumnEncoding_Kind, colEncoding, error) {
 	if col >= len(m.encodings) {
-		return 0, nil, &orc.CorruptError{Offset: -1, Stripe: m.index, Column: col, Stream: "stripe footer",
+		return 0, colEncoding{}, &orc.CorruptError{Offset: -1, Stripe: m.index, Column: col, Stream: "stripe footer",
 			Msg: fmt.Sprintf("no encoding for column %d (%d listed)", col, len(m.encodings))}
 	}
 	e := m.encodings[col]
-	return e.GetKind(), e, nil
+	return e.kind, e, nil
 }
 
 // ioRange is one ReadAt of a stripe plan.
