@@ -552,7 +552,7 @@ func (br *executor) finishStripe() {
 	if br.cur.plan != nil && br.part == nil { // parallel workers' stripes end in pass
 		br.io.release(br.cur.plan.stripe + 1)
 	}
-	br.cur.plan, br.cur.ix, br.cur.ctx.fetches = nil, nil, nil
+	br.cur.plan, br.cur.ix, br.cur.ctx.sio = nil, nil, nil
 	_ = br.mem.set(&br.buf.held.decomp, 0, nil)
 }
 
@@ -581,8 +581,8 @@ func (br *executor) startRun() error {
 	if br.pred.def != nil {
 		br.pred.def.loaded = false
 		if br.pred.def.started {
-			for _, f := range br.cur.sio.fetches {
-				if f.plan.deferred && !f.plan.whole && !f.plan.noSeek {
+			for j := range br.cur.sio.fetches {
+				if f := &br.cur.sio.fetches[j]; f.plan.deferred && !f.plan.whole && !f.plan.noSeek {
 					f.drop()
 				}
 			}
@@ -993,7 +993,7 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 	if r.tail.Compression != orc.CompressionNone {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
-	br.cur.ctx = stripeCtx{r: r, meta: meta, dec: br.buf.dec, zone: zone, fetches: br.cur.sio.byKey,
+	br.cur.ctx = stripeCtx{r: r, meta: meta, dec: br.buf.dec, zone: zone, sio: br.cur.sio,
 		maxValues: 1024*stripeBytes + 1<<16, maxDict: br.cfg.maxDict, maxNested: br.cfg.maxNested, mem: br.mem}
 	if meta.info.NumRows > br.cur.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",

@@ -42,7 +42,7 @@ type columnReader interface {
 type stripeCtx struct {
 	r         *Reader
 	meta      *stripeMeta
-	fetches   map[streamKey]*streamFetch // the planned streams' fetches
+	sio       *stripeIO // the planned streams' fetches
 	dec       format.Decompressor
 	zone      *time.Location
 	maxValues int64   // bound on the values any column may produce in the stripe
@@ -67,8 +67,7 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		}
 		return false, nil
 	}
-	key := streamKey{col, kind}
-	f := c.fetches[key]
+	f := c.sio.fetch(col, kind)
 	if f == nil {
 		return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d is not in the scan plan", kind, col, c.meta.index)
 	}

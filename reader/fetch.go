@@ -19,24 +19,22 @@ package reader
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
 )
 
 // streamFetch feeds one stream of a stripe to its InStream, a piece at a
 // time. It is used by one goroutine at a time (the one decoding its
 // column).
 type streamFetch struct {
-	r      *ioSched
-	mem    *budget
-	win    uint64 // the read window
-	stripe int
-	plan   *streamPlan
-	in     *format.InStream // the stream reading from it, once opened
+	s    *stripeIO        // the stripe's streams: the scan's scheduler, budget, window and buffers
+	plan *streamPlan      // what the scan reads of the stream
+	in   *format.InStream // the stream reading from it, once opened
 
-	bufs  *bufList
 	data  []byte // current piece: stream bytes [start, start+len(data))
 	start uint64 //
 	own   []byte // the buffer data lies in (from getBuf, at its capacity)
@@ -65,7 +63,7 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	if off >= length {
 		return nil, off, nil
 	}
-	end := off + max(n, f.win)
+	end := off + max(n, f.s.win)
 	if pe, ok := f.plannedEnd(off); !ok {
 		f.unplanned++
 	} else if pe < end {
@@ -83,13 +81,13 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	// of the piece: the part of a chunk it already holds moves to its
 	// front. A larger one (a coalesced first read it took over) goes back.
 	var buf []byte
-	reuse := int64(len(f.own)) >= size && int64(len(f.own)) <= bufCap(max(size, int64(f.win)))
+	reuse := int64(len(f.own)) >= size && int64(len(f.own)) <= bufCap(max(size, int64(f.s.win)))
 	if reuse {
 		buf = f.own // charged for its capacity already
 	} else {
-		buf = f.bufs.get(size)
-		if err := f.mem.take(int64(len(buf)), f.what); err != nil {
-			f.bufs.put(buf)
+		buf = f.s.bufs.get(size)
+		if err := f.s.mem.take(int64(len(buf)), f.what); err != nil {
+			f.s.bufs.put(buf)
 			return nil, 0, err
 		}
 	}
@@ -103,9 +101,9 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	f.own, f.data, f.start = buf, buf[:size], off
 	if int64(k) < size {
 		at := f.plan.loc.offset + int64(off) + int64(k)
-		if err := readFull(f.r, buf[k:size], at); err != nil {
+		if err := readFull(f.s.io, buf[k:size], at); err != nil {
 			f.drop()
-			return nil, 0, orc.WithLocation(err, at, f.stripe, key.column, key.kind.String())
+			return nil, 0, orc.WithLocation(err, at, f.s.plan.stripe, key.column, key.kind.String())
 		}
 	}
 	return f.data, off, nil
@@ -115,12 +113,12 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 // stops so as not to wait for a request it can do without (readyEnd),
 // reading at least least bytes.
 func (f *streamFetch) arrived(from, to, least int64) int64 {
-	return max(f.r.readyEnd(from, to), from+least)
+	return max(f.s.io.readyEnd(from, to), from+least)
 }
 
 // what names the stream's need for the memory budget.
 func (f *streamFetch) what() string {
-	return fmt.Sprintf("reading %s of column %d in stripe %d", f.plan.key.kind, f.plan.key.column, f.stripe)
+	return fmt.Sprintf("reading %s of column %d in stripe %d", f.plan.key.kind, f.plan.key.column, f.s.plan.stripe)
 }
 
 // reserve makes f.own a buffer of at least n bytes and of n's size class,
@@ -130,9 +128,9 @@ func (f *streamFetch) reserve(n int64) error {
 		return nil
 	}
 	f.drop()
-	buf := f.bufs.get(n)
-	if err := f.mem.take(int64(len(buf)), f.what); err != nil {
-		f.bufs.put(buf)
+	buf := f.s.bufs.get(n)
+	if err := f.s.mem.take(int64(len(buf)), f.what); err != nil {
+		f.s.bufs.put(buf)
 		return err
 	}
 	f.own = buf
@@ -157,9 +155,9 @@ func (f *streamFetch) readPiece(l streamLoc, room int64) error {
 		return err
 	}
 	f.data, f.start = f.own[:l.length], uint64(l.offset-f.plan.loc.offset)
-	if err := readFull(f.r, f.data, l.offset); err != nil {
+	if err := readFull(f.s.io, f.data, l.offset); err != nil {
 		f.drop()
-		return orc.WithLocation(err, l.offset, f.stripe, f.plan.key.column, f.plan.key.kind.String())
+		return orc.WithLocation(err, l.offset, f.s.plan.stripe, f.plan.key.column, f.plan.key.kind.String())
 	}
 	return nil
 }
@@ -199,8 +197,8 @@ func (f *streamFetch) window(start uint64) {
 // drop lets go of the current piece.
 func (f *streamFetch) drop() {
 	if f.own != nil {
-		f.mem.release(int64(len(f.own)))
-		f.bufs.put(f.own)
+		f.s.mem.release(int64(len(f.own)))
+		f.s.bufs.put(f.own)
 		f.own = nil
 	}
 	f.data = nil
@@ -214,22 +212,40 @@ func (f *streamFetch) runStart(i int) uint64 {
 	return f.plan.ranges[i].Start
 }
 
-// stripeIO is the executor's view of one stripe's streams.
+// stripeIO is the executor's view of one stripe's streams. Their fetches
+// are one slice, what they share is here: a stripe of 100,000 columns has
+// as many fetches.
 type stripeIO struct {
 	plan    *stripePlan
-	fetches []*streamFetch // parallel to plan.streams
-	byKey   map[streamKey]*streamFetch
+	fetches []streamFetch // parallel to plan.streams
+	io      *ioSched
+	mem     *budget
+	win     uint64 // the read window
+	bufs    *bufList
 }
 
 // newStripeIO makes the fetches of a plan's streams.
 func (br *executor) newStripeIO(p *stripePlan) *stripeIO {
-	s := &stripeIO{plan: p, fetches: make([]*streamFetch, len(p.streams)), byKey: make(map[streamKey]*streamFetch, len(p.streams))}
+	s := &stripeIO{plan: p, fetches: make([]streamFetch, len(p.streams)), io: br.io, mem: br.mem, win: uint64(br.cfg.window), bufs: &br.buf.bufs}
 	for i := range p.streams {
-		f := &streamFetch{r: br.io, mem: br.mem, win: uint64(br.cfg.window), stripe: p.stripe, plan: &p.streams[i], bufs: &br.buf.bufs}
-		s.fetches[i] = f
-		s.byKey[f.plan.key] = f
+		s.fetches[i] = streamFetch{s: s, plan: &p.streams[i]}
 	}
 	return s
+}
+
+// fetch returns the fetch of column col's stream of kind, or nil when the
+// plan does not read it. The plan lists its streams by column, in
+// ascending order; of a stream listed twice the last counts.
+func (s *stripeIO) fetch(col int, kind orcpb.Stream_Kind) *streamFetch {
+	st := s.plan.streams
+	i := sort.Search(len(st), func(i int) bool { return st[i].key.column >= col })
+	var f *streamFetch
+	for ; i < len(st) && st[i].key.column == col; i++ {
+		if st[i].key.kind == kind {
+			f = &s.fetches[i]
+		}
+	}
+	return f
 }
 
 // prefetch runs the coalesced reads for run i of the eager streams, or of
@@ -247,7 +263,8 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	}
 	// Streams read whole, and those that cannot seek, keep their place.
 	keep := func(f *streamFetch) bool { return f.plan.whole || f.plan.noSeek && !start }
-	for _, f := range s.fetches {
+	for j := range s.fetches {
+		f := &s.fetches[j]
 		if f.plan.deferred == deferred && !keep(f) {
 			f.drop()
 		}
@@ -260,7 +277,8 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	if remote && deferred {
 		// Every piece in one schedule, so all are in flight at once.
 		var spans []span
-		for _, f := range s.fetches {
+		for j := range s.fetches {
+			f := &s.fetches[j]
 			if f.plan.deferred && !(f.plan.noSeek && !start) {
 				if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok {
 					spans = append(spans, span{off: l.offset, n: l.length})
@@ -277,7 +295,8 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	var users []*streamFetch
 	for _, rg := range reads {
 		users = users[:0]
-		for _, f := range s.fetches {
+		for j := range s.fetches {
+			f := &s.fetches[j]
 			if f.plan.deferred != deferred || f.plan.noSeek && !start {
 				continue
 			}
@@ -304,7 +323,8 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 			return err
 		}
 	}
-	for _, f := range s.fetches {
+	for j := range s.fetches {
+		f := &s.fetches[j]
 		if f.plan.deferred == deferred && !keep(f) {
 			f.window(f.runStart(i))
 		}
@@ -355,7 +375,8 @@ func (s *stripeIO) finish(st *ScanStats) {
 		return
 	}
 	st.UnplannedReads += s.unplanned()
-	for _, f := range s.fetches {
+	for j := range s.fetches {
+		f := &s.fetches[j]
 		f.drop()
 		f.unplanned = 0
 	}
@@ -364,7 +385,8 @@ func (s *stripeIO) finish(st *ScanStats) {
 // unplanned returns the stripe's reads past the plan so far.
 func (s *stripeIO) unplanned() int {
 	n := 0
-	for _, f := range s.fetches {
+	for j := range s.fetches {
+		f := &s.fetches[j]
 		n += f.unplanned
 	}
 	return n
@@ -373,7 +395,8 @@ func (s *stripeIO) unplanned() int {
 // dropWhole lets go of the pieces of the streams read whole (dictionaries,
 // read when their columns start) of the eager or the deferred columns.
 func (s *stripeIO) dropWhole(deferred bool) {
-	for _, f := range s.fetches {
+	for j := range s.fetches {
+		f := &s.fetches[j]
 		if f.plan.whole && f.plan.deferred == deferred {
 			f.drop()
 		}
