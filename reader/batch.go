@@ -94,6 +94,10 @@ type executor struct {
 	pred    predicate
 	cols    *colGroups // WithColumnParallelism, or nil
 	explain *strings.Builder
+	// lazy is set when the top-level fields start at their first use in
+	// a stripe and give their stream readers back after its last batch
+	// (release.go).
+	lazy *lazyFields
 
 	cur  cursor
 	part *part // a parallel worker's share of the current stripe
@@ -486,6 +490,9 @@ func (br *executor) next(b *orc.Batch) error {
 			n = br.cur.remaining
 		}
 		b.Reset()
+		if br.lazy != nil {
+			br.lazy.last = n == br.cur.remaining && br.cur.run == len(br.cur.plan.runs)
+		}
 		kept, err := br.decode(b, int(n))
 		if err != nil {
 			br.end.err = err
@@ -589,6 +596,9 @@ func (br *executor) startRun() error {
 		}
 	}
 	if br.seekRun(k) {
+		if err := br.startFields(); err != nil {
+			return err
+		}
 		if err := br.seekColumns(br.cur.ix, run.first, br.root, br.notLoaded); err != nil {
 			return err
 		}
@@ -999,7 +1009,11 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
-	if br.pred.def == nil && br.cols == nil {
+	if lz := br.setupLazy(); lz != nil {
+		if err := br.startLazy(lz, &br.cur.ctx); err != nil {
+			return err
+		}
+	} else if br.pred.def == nil && br.cols == nil {
 		if err := br.root.startStripe(&br.cur.ctx); err != nil {
 			return err
 		}

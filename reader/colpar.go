@@ -121,9 +121,13 @@ func (br *executor) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int
 	if cg == nil {
 		for i, f := range sr.fields {
 			if pick(i) {
+				if err := br.startField(i); err != nil {
+					return err
+				}
 				if err := f.next(b.Cols[i], n, mask); err != nil {
 					return err
 				}
+				br.doneField(i)
 			}
 		}
 		return nil

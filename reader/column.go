@@ -49,6 +49,9 @@ type stripeCtx struct {
 	maxDict   int64   // WithMaxDictionarySize
 	maxNested int64   // WithMaxNestedValues
 	mem       *budget // WithMaxScanMemory, or nil
+	// pool lends stream readers that columns done with the stripe gave
+	// back (release.go); nil when the scan starts its columns eagerly.
+	pool *streamPool
 }
 
 func (c *stripeCtx) corrupt(col int, stream string, format string, args ...any) error {
@@ -72,6 +75,9 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		return false, fmt.Errorf("orc: internal error: stream %s of column %d in stripe %d is not in the scan plan", kind, col, c.meta.index)
 	}
 	si := format.StreamInfo{Name: kind.String(), FileOffset: loc.offset, Stripe: c.meta.index, Column: col, Length: uint64(loc.length)}
+	if *in == nil {
+		*in = c.pool.takeIn()
+	}
 	if *in == nil {
 		*in = format.NewInStream(si, nil, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
 	} else {
@@ -100,8 +106,8 @@ func isV2(k orcpb.ColumnEncoding_Kind) bool {
 }
 
 // intDecoder returns a decoder of the right RLE version over in, reusing *d
-// when it already is one.
-func intDecoder(d *format.IntDecoder, in *format.InStream, signed, v2 bool) format.IntDecoder {
+// when it already is one, else one from pool (which may be nil).
+func intDecoder(pool *streamPool, d *format.IntDecoder, in *format.InStream, signed, v2 bool) format.IntDecoder {
 	switch cur := (*d).(type) {
 	case *format.IntRLEv2Decoder:
 		if v2 && cur != nil {
@@ -113,6 +119,9 @@ func intDecoder(d *format.IntDecoder, in *format.InStream, signed, v2 bool) form
 			cur.Reset(in)
 			return cur
 		}
+	}
+	if *d = pool.takeInt(in, signed, v2); *d != nil {
+		return *d
 	}
 	if v2 {
 		*d = format.NewIntRLEv2Decoder(in, signed)
@@ -145,7 +154,7 @@ func (p *presence) startPresence(ctx *stripeCtx) error {
 	p.has = ok
 	if ok {
 		if p.present == nil {
-			p.present = format.NewBoolRLEDecoder(p.presentIn)
+			p.present = ctx.pool.newBool(p.presentIn)
 		} else {
 			p.present.Reset(p.presentIn)
 		}

@@ -64,7 +64,7 @@ func (c *bytesReader) startStripe(ctx *stripeCtx) error {
 			return err
 		}
 		c.data.Reset(c.dataIn)
-		intDecoder(&c.lengths, c.lengthIn, false, v2)
+		intDecoder(ctx.pool, &c.lengths, c.lengthIn, false, v2)
 		c.dataLimit = ctx.maxBytes(c.id, orcpb.Stream_DATA)
 	case orcpb.ColumnEncoding_DICTIONARY, orcpb.ColumnEncoding_DICTIONARY_V2:
 		if c.node.Kind == orc.Binary {
@@ -74,7 +74,7 @@ func (c *bytesReader) startStripe(ctx *stripeCtx) error {
 		if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
 			return err
 		}
-		intDecoder(&c.ids, c.dataIn, false, v2)
+		intDecoder(ctx.pool, &c.ids, c.dataIn, false, v2)
 		if err := c.loadDictionary(ctx, int64(enc.dictSize), v2); err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func (c *bytesReader) loadDictionary(ctx *stripeCtx, size int64, v2 bool) error 
 	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
 		return err
 	}
-	dl := intDecoder(&c.lengths, c.lengthIn, false, v2)
+	dl := intDecoder(ctx.pool, &c.lengths, c.lengthIn, false, v2)
 	limit := ctx.maxBytes(c.id, orcpb.Stream_DICTIONARY_DATA)
 	var total int64
 	for done := int64(0); done < size; {

@@ -40,7 +40,7 @@ func (c *decimalReader) startStripe(ctx *stripeCtx) error {
 	}
 	hasScale := ctx.meta.has(c.id, orcpb.Stream_SECONDARY)
 	if c.decimal64 && !hasScale {
-		intDecoder(&c.data64, c.dataIn, true, true)
+		intDecoder(ctx.pool, &c.data64, c.dataIn, true, true)
 		c.scales = nil
 		return nil
 	}
@@ -48,7 +48,7 @@ func (c *decimalReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.scaleIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
 		return err
 	}
-	intDecoder(&c.scales, c.scaleIn, true, isV2(kind))
+	intDecoder(ctx.pool, &c.scales, c.scaleIn, true, isV2(kind))
 	c.data64 = nil
 	return nil
 }
@@ -180,8 +180,8 @@ func (c *timestampReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.nanoIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
 		return err
 	}
-	intDecoder(&c.secs, c.dataIn, true, isV2(kind))
-	intDecoder(&c.nanos, c.nanoIn, false, isV2(kind))
+	intDecoder(ctx.pool, &c.secs, c.dataIn, true, isV2(kind))
+	intDecoder(ctx.pool, &c.nanos, c.nanoIn, false, isV2(kind))
 	c.zone = ctx.zone
 	if c.instant || c.zone == time.UTC {
 		c.utc = true

@@ -83,7 +83,7 @@ func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
 		return err
 	}
-	intDecoder(&c.lengths, c.lengthIn, false, isV2(kind))
+	intDecoder(ctx.pool, &c.lengths, c.lengthIn, false, isV2(kind))
 	c.limit = ctx.maxValues
 	c.batchLimit = ctx.maxNested
 	c.mem = ctx.mem
@@ -263,7 +263,7 @@ func (c *unionReader) startStripe(ctx *stripeCtx) error {
 		return err
 	}
 	if c.tags == nil {
-		c.tags = format.NewByteRLEDecoder(c.tagsIn)
+		c.tags = ctx.pool.newByte(c.tagsIn)
 	} else {
 		c.tags.Reset(c.tagsIn)
 	}

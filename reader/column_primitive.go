@@ -26,7 +26,7 @@ func (c *boolReader) startStripe(ctx *stripeCtx) error {
 		return err
 	}
 	if c.data == nil {
-		c.data = format.NewBoolRLEDecoder(c.dataIn)
+		c.data = ctx.pool.newBool(c.dataIn)
 	} else {
 		c.data.Reset(c.dataIn)
 	}
@@ -82,7 +82,7 @@ func (c *byteReader) startStripe(ctx *stripeCtx) error {
 		return err
 	}
 	if c.data == nil {
-		c.data = format.NewByteRLEDecoder(c.dataIn)
+		c.data = ctx.pool.newByte(c.dataIn)
 	} else {
 		c.data.Reset(c.dataIn)
 	}
@@ -138,7 +138,7 @@ func (c *intReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
-	intDecoder(&c.data, c.dataIn, true, isV2(kind))
+	intDecoder(ctx.pool, &c.data, c.dataIn, true, isV2(kind))
 	return nil
 }
 

@@ -1,0 +1,306 @@
+package reader
+
+// Stream readers lent out by the stripe. A serial scan without a filter
+// starts each top-level field on a stripe when it first decodes it, and,
+// when a batch ends the stripe, gives the field's stream readers (its
+// InStreams and decoders) back to the scan's streamPool once the field has
+// decoded it, for the next field to start with. A stripe of 100,000 columns
+// then holds the stream readers of one field at a time, not 100,000 of
+// each (about 400 bytes a column).
+
+import "github.com/orcgo/orc/format"
+
+// streamPool holds stream readers that columns gave back, for the next
+// columns to start with. It is used by one goroutine.
+type streamPool struct {
+	ins   []*format.InStream
+	v2    [2][]*format.IntRLEv2Decoder // by signedness: 0 unsigned, 1 signed
+	v1    [2][]*format.IntRLEv1Decoder
+	bools []*format.BoolRLEDecoder
+	bytes []*format.ByteRLEDecoder
+}
+
+// putIn gives back *in and clears it.
+func (p *streamPool) putIn(in **format.InStream) {
+	if *in != nil {
+		(*in).SetLoader(nil)
+		(*in).Reset(format.StreamInfo{}, nil)
+		p.ins = append(p.ins, *in)
+		*in = nil
+	}
+}
+
+// takeIn returns a pooled InStream, or nil.
+func (p *streamPool) takeIn() *format.InStream {
+	if p == nil || len(p.ins) == 0 {
+		return nil
+	}
+	in := p.ins[len(p.ins)-1]
+	p.ins[len(p.ins)-1] = nil
+	p.ins = p.ins[:len(p.ins)-1]
+	return in
+}
+
+// putInt gives back *d, an integer decoder that signed says the sign of,
+// and clears it.
+func (p *streamPool) putInt(d *format.IntDecoder, signed bool) {
+	s := 0
+	if signed {
+		s = 1
+	}
+	switch v := (*d).(type) {
+	case *format.IntRLEv2Decoder:
+		v.Reset(nil)
+		p.v2[s] = append(p.v2[s], v)
+	case *format.IntRLEv1Decoder:
+		v.Reset(nil)
+		p.v1[s] = append(p.v1[s], v)
+	}
+	*d = nil
+}
+
+// takeInt returns a pooled integer decoder of the version and sign asked
+// for, reading from src, or nil.
+func (p *streamPool) takeInt(src format.ChunkSource, signed, v2 bool) format.IntDecoder {
+	if p == nil {
+		return nil
+	}
+	s := 0
+	if signed {
+		s = 1
+	}
+	if v2 {
+		if l := p.v2[s]; len(l) > 0 {
+			d := l[len(l)-1]
+			l[len(l)-1] = nil
+			p.v2[s] = l[:len(l)-1]
+			d.Reset(src)
+			return d
+		}
+		return nil
+	}
+	if l := p.v1[s]; len(l) > 0 {
+		d := l[len(l)-1]
+		l[len(l)-1] = nil
+		p.v1[s] = l[:len(l)-1]
+		d.Reset(src)
+		return d
+	}
+	return nil
+}
+
+// putBool gives back *d and clears it.
+func (p *streamPool) putBool(d **format.BoolRLEDecoder) {
+	if *d != nil {
+		(*d).Reset(nil)
+		p.bools = append(p.bools, *d)
+		*d = nil
+	}
+}
+
+// newBool returns a boolean decoder reading from src, pooled when p has
+// one.
+func (p *streamPool) newBool(src format.ChunkSource) *format.BoolRLEDecoder {
+	if p != nil && len(p.bools) > 0 {
+		d := p.bools[len(p.bools)-1]
+		p.bools[len(p.bools)-1] = nil
+		p.bools = p.bools[:len(p.bools)-1]
+		d.Reset(src)
+		return d
+	}
+	return format.NewBoolRLEDecoder(src)
+}
+
+// putByte gives back *d and clears it.
+func (p *streamPool) putByte(d **format.ByteRLEDecoder) {
+	if *d != nil {
+		(*d).Reset(nil)
+		p.bytes = append(p.bytes, *d)
+		*d = nil
+	}
+}
+
+// newByte returns a byte decoder reading from src, pooled when p has one.
+func (p *streamPool) newByte(src format.ChunkSource) *format.ByteRLEDecoder {
+	if p != nil && len(p.bytes) > 0 {
+		d := p.bytes[len(p.bytes)-1]
+		p.bytes[len(p.bytes)-1] = nil
+		p.bytes = p.bytes[:len(p.bytes)-1]
+		d.Reset(src)
+		return d
+	}
+	return format.NewByteRLEDecoder(src)
+}
+
+// A releaser gives its stream readers, and its children's, back to a
+// pool; it must be started on a stripe again before it reads.
+type releaser interface {
+	release(p *streamPool)
+}
+
+func (p *presence) releasePresence(pool *streamPool) {
+	pool.putIn(&p.presentIn)
+	pool.putBool(&p.present)
+	p.has = false
+}
+
+func (c *boolReader) release(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.dataIn)
+	p.putBool(&c.data)
+}
+
+func (c *byteReader) release(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.dataIn)
+	p.putByte(&c.data)
+}
+
+func (c *intReader) release(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.dataIn)
+	p.putInt(&c.data, true)
+}
+
+func (c *floatReader) release(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.dataIn)
+	c.data.Reset(nil)
+}
+
+func (c *structReader) release(p *streamPool) {
+	c.releasePresence(p)
+	for _, f := range c.fields {
+		releaseColumn(f, p)
+	}
+}
+
+func (c *lengthsBase) releaseLengths(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.lengthIn)
+	p.putInt(&c.lengths, false)
+}
+
+func (c *listReader) release(p *streamPool) {
+	c.releaseLengths(p)
+	releaseColumn(c.elem, p)
+}
+
+func (c *mapReader) release(p *streamPool) {
+	c.releaseLengths(p)
+	releaseColumn(c.keys, p)
+	releaseColumn(c.values, p)
+}
+
+func (c *unionReader) release(p *streamPool) {
+	c.releasePresence(p)
+	p.putIn(&c.tagsIn)
+	p.putByte(&c.tags)
+	for _, k := range c.kids {
+		releaseColumn(k, p)
+	}
+}
+
+// releaseColumn gives back c's stream readers when its type can (the
+// others keep theirs: strings, decimals and timestamps, whose readers
+// hold dictionaries and more).
+func releaseColumn(c columnReader, p *streamPool) {
+	if r, ok := c.(releaser); ok {
+		r.release(p)
+	}
+}
+
+// lazyFields is the state of the top-level fields started at first use
+// (see the file comment).
+type lazyFields struct {
+	ok        []bool // per top-level field: its whole subtree can give back its readers
+	unstarted []bool // per top-level field: not started on the current stripe yet
+	last      bool   // the batch being decoded ends the stripe
+	pool      streamPool
+}
+
+// setupLazy decides, at a stripe's start, whether the fields start at
+// first use: in a serial scan without a row filter, of a struct root. It
+// returns nil when they start now.
+func (br *executor) setupLazy() *lazyFields {
+	sr, ok := br.root.(*structReader)
+	if !ok || br.pred.flt.matcher != nil || br.pred.def != nil || br.cols != nil {
+		return nil
+	}
+	if br.lazy == nil {
+		lz := &lazyFields{ok: make([]bool, len(sr.fields)), unstarted: make([]bool, len(sr.fields))}
+		for i, f := range sr.fields {
+			lz.ok[i] = releasable(f)
+		}
+		br.lazy = lz
+	}
+	return br.lazy
+}
+
+// releasable reports whether every reader under c gives back its stream
+// readers. Those that do read no stream whole (dictionaries), which a
+// stripe fetches when it starts and lets go of once its columns are
+// started.
+func releasable(c columnReader) bool {
+	if _, ok := c.(releaser); !ok {
+		return false
+	}
+	for _, k := range children(c) {
+		if !releasable(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// startLazy starts the root's presence and the fields that cannot wait on
+// the stripe; the others wait for their first use (startField).
+func (br *executor) startLazy(lz *lazyFields, ctx *stripeCtx) error {
+	sr := br.root.(*structReader)
+	ctx.pool = &lz.pool
+	if err := sr.startPresence(ctx); err != nil {
+		return err
+	}
+	for i, f := range sr.fields {
+		lz.unstarted[i] = lz.ok[i]
+		if !lz.ok[i] {
+			if err := f.startStripe(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// startField starts top-level field i on the stripe if it waits for its
+// first use.
+func (br *executor) startField(i int) error {
+	if lz := br.lazy; lz != nil && lz.unstarted[i] {
+		lz.unstarted[i] = false
+		return br.root.(*structReader).fields[i].startStripe(&br.cur.ctx)
+	}
+	return nil
+}
+
+// startFields starts every field waiting for its first use (before the
+// readers seek).
+func (br *executor) startFields() error {
+	if br.lazy == nil {
+		return nil
+	}
+	for i := range br.lazy.unstarted {
+		if err := br.startField(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// doneField gives back top-level field i's stream readers when the batch
+// it decoded ends the stripe.
+func (br *executor) doneField(i int) {
+	if lz := br.lazy; lz != nil && lz.last && lz.ok[i] && !lz.unstarted[i] {
+		releaseColumn(br.root.(*structReader).fields[i], &lz.pool)
+		lz.unstarted[i] = true
+	}
+}
