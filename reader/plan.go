@@ -170,15 +170,32 @@ func planStripe(in planInput) (*stripePlan, error) {
 		p.runs = []groupRun{{0, 1}}
 	}
 	cols := in.schema.Columns()
-	// The selected columns' data streams, by column in footer order (one
-	// pass: a footer may list hundreds of thousands of streams).
-	byCol := make([][]streamKey, len(in.selected))
-	for i := range m.list {
-		key := m.list[i].key()
-		if key.column >= 0 && key.column < len(in.selected) && in.selected[key.column] &&
-			!isIndexStream(key.kind) && key.kind <= orcpb.Stream_SECONDARY {
-			byCol[key.column] = append(byCol[key.column], key)
+	// The selected columns' data streams, by column in footer order (the
+	// stripe's lookup lists them so). A footer may list hundreds of
+	// thousands: the plan's entries are allocated at once, and their
+	// ranges for a stripe read as one unit share two slices.
+	dataStream := func(s *stripeStream) bool { return !isIndexStream(s.kind) && s.kind <= orcpb.Stream_SECONDARY }
+	nstreams := 0
+	for col, sel := range in.selected {
+		if sel {
+			for _, j := range m.columnStreams(col) {
+				if dataStream(&m.list[j]) {
+					nstreams++
+				}
+			}
 		}
+	}
+	p.streams = make([]streamPlan, 0, nstreams)
+	var oneRange []rowindex.Range
+	var oneExact []bool
+	single := func(length int64) ([]rowindex.Range, []bool) {
+		if len(oneRange) == 0 {
+			oneRange, oneExact = make([]rowindex.Range, nstreams), make([]bool, nstreams)
+		}
+		r, e := oneRange[:1:1], oneExact[:1:1]
+		oneRange, oneExact = oneRange[1:], oneExact[1:]
+		r[0], e[0] = rowindex.Range{Start: 0, End: uint64(length)}, true
+		return r, e
 	}
 	for col, sel := range in.selected {
 		if !sel {
@@ -190,7 +207,11 @@ func planStripe(in planInput) (*stripePlan, error) {
 		}
 		hasPresent := m.has(col, orcpb.Stream_PRESENT)
 		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
-		for _, key := range byCol[col] {
+		for _, j := range m.columnStreams(col) {
+			if !dataStream(&m.list[j]) {
+				continue
+			}
+			key := m.list[j].key()
 			loc, _ := m.stream(key.column, key.kind)
 			sp := streamPlan{key: key, loc: loc, deferred: in.deferred != nil && in.deferred[col]}
 			slot := -1
@@ -204,11 +225,9 @@ func planStripe(in planInput) (*stripePlan, error) {
 			case slot < 0:
 				// Read whole when the column starts (a dictionary).
 				sp.whole = true
-				sp.ranges = []rowindex.Range{{Start: 0, End: uint64(sp.loc.length)}}
-				sp.exact = []bool{true}
+				sp.ranges, sp.exact = single(sp.loc.length)
 			case !ranged:
-				sp.ranges = []rowindex.Range{{Start: 0, End: uint64(sp.loc.length)}}
-				sp.exact = []bool{true}
+				sp.ranges, sp.exact = single(sp.loc.length)
 			case in.entries[col] == nil:
 				// A deferred column: planned when its index is read.
 				sp.pending = true
