@@ -296,7 +296,7 @@ func (r *Reader) columnReaderTree(node *orc.Schema, selected []bool, share bool)
 	case orc.Timestamp, orc.TimestampInstant:
 		return &timestampReader{presence: p, instant: node.Kind == orc.TimestampInstant}, proj, nil
 	case orc.Struct:
-		sr := &structReader{presence: p}
+		sr := &structReader{presence: p, fields: make([]columnReader, 0, len(node.Children))}
 		for i, c := range node.Children {
 			if !selected[c.ID()] {
 				continue

@@ -489,7 +489,7 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
 	lookup := ix != nil && ix.byBloom > 0
-	spans := extra
+	spans := append(make([]span, 0, len(extra)+len(p.streams)), extra...)
 	for _, sp := range p.streams {
 		switch {
 		case sp.deferred && (!remote || lookup) || sp.pending || sp.loc.length == 0:
