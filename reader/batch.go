@@ -952,7 +952,7 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 		// footers come with this stripe's index read.
 		br.scheduleFooter(i + 1)
 	}
-	in := planInput{meta: meta, schema: r.tail.Schema, version: r.tail.Version, selected: br.selected,
+	in := planInput{meta: meta, schema: r.tail.Schema, cols: r.cols, version: r.tail.Version, selected: br.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
 		stride: int64(r.RowIndexStride()), window: br.cfg.window, gap: br.cfg.coalesce}
 	if br.pred.def != nil {

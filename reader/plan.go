@@ -92,6 +92,17 @@ type planInput struct {
 	kept    []bool
 	window  int64 // bytes fetched of a stream at a time
 	gap     int64 // coalescing gap
+	// cols is the schema's nodes by column id (the Reader's), or nil to
+	// number them here.
+	cols []*orc.Schema
+}
+
+// nodes returns the schema's nodes by column id.
+func (in *planInput) nodes() []*orc.Schema {
+	if in.cols != nil {
+		return in.cols
+	}
+	return in.schema.Columns()
 }
 
 // indexNeeded returns the selected columns whose row index a plan for kept
@@ -169,7 +180,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 		p.sel = selectAll(p.rows)
 		p.runs = []groupRun{{0, 1}}
 	}
-	cols := in.schema.Columns()
+	cols := in.nodes()
 	// The selected columns' data streams, by column in footer order (the
 	// stripe's lookup lists them so). A footer may list hundreds of
 	// thousands: the plan's entries are allocated at once, and their
@@ -260,7 +271,8 @@ func (p *stripePlan) planReads(in planInput) {
 	n := len(p.runs)
 	p.reads, p.deferredReads, p.deferredStartReads = make([][]ioRange, n), make([][]ioRange, n), make([][]ioRange, n)
 	for i := range p.runs {
-		var eager, deferred, start []streamLoc
+		var deferred, start []streamLoc
+		eager := make([]streamLoc, 0, len(p.streams))
 		for _, sp := range p.streams {
 			l, ok := sp.firstRead(i, in.window, true)
 			if !ok {
@@ -296,7 +308,7 @@ func planDeferred(in planInput, p *stripePlan) (noSeek []bool, err error) {
 	if len(p.pending) == 0 {
 		return nil, nil
 	}
-	cols := in.schema.Columns()
+	cols := in.nodes()
 	noSeek = make([]bool, len(in.selected))
 	for _, col := range p.pending {
 		noSeek[col] = in.entries[col] == nil
