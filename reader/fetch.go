@@ -420,6 +420,9 @@ type bufList struct {
 	bufs [][]byte
 }
 
+// keepMin is the smallest buffer a bufList keeps.
+const keepMin = 4 << 10
+
 // get returns a buffer of at least n bytes, at its capacity: the smallest
 // kept one that is large enough and not much larger, or a new one.
 func (l *bufList) get(n int64) []byte {
@@ -443,9 +446,11 @@ func (l *bufList) get(n int64) []byte {
 	return b[:cap(b)]
 }
 
-// put keeps b for get.
+// put keeps b for get. A buffer under keepMin bytes is let go instead:
+// keeping it costs about what allocating it again does, and a stripe of
+// 100,000 columns lets go of as many pieces of a few bytes at its end.
 func (l *bufList) put(b []byte) {
-	if cap(b) == 0 {
+	if cap(b) < keepMin {
 		return
 	}
 	l.mu.Lock()
