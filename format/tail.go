@@ -317,21 +317,43 @@ func ReadAll(src ChunkSource, limit int64) ([]byte, error) {
 
 // AppendAll is ReadAll appending to dst, so that a caller reading many
 // sections can reuse one buffer. On error it returns dst[:0] and the error.
+//
+// The chunks that do not fit in dst's capacity are copied aside and joined
+// at the end in a buffer of the section's size: a footer of 100,000
+// columns decompresses to megabytes, which growing a buffer by appending
+// would allocate about four times over and return with up to half of it
+// unused.
 func AppendAll(dst []byte, src ChunkSource, limit int64) ([]byte, error) {
 	base := len(dst)
+	var aside [][]byte // chunks past dst's capacity
+	n := 0             // bytes read
 	for {
 		b, err := src.NextChunk()
 		if err == io.EOF {
-			return dst, nil
+			break
 		}
 		if err != nil {
 			return dst[:0], err
 		}
-		if int64(len(dst)-base+len(b)) > limit {
+		if int64(n+len(b)) > limit {
 			return dst[:0], fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrLimit, limit)
 		}
-		dst = append(dst, b...)
+		n += len(b)
+		if aside == nil && (len(dst)+len(b) <= cap(dst) || len(dst) == 0) {
+			dst = append(dst, b...)
+			continue
+		}
+		aside = append(aside, append([]byte(nil), b...))
 	}
+	if aside != nil {
+		out := make([]byte, len(dst), base+n)
+		copy(out, dst)
+		for _, b := range aside {
+			out = append(out, b...)
+		}
+		dst = out
+	}
+	return dst, nil
 }
 
 func (t *Tail) checkFooter() error {
