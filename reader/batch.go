@@ -669,10 +669,11 @@ func (br *executor) decode(b *orc.Batch, n int) (int, error) {
 	case kept == 0 && mask == nil:
 		if br.deferredLoaded() { // keep them in step with the rows
 			for i, f := range sr.fields {
-				if !br.pred.flt.top[i] {
+				if !br.pred.flt.top[i] && !br.unstarted(i) { // an unstarted one is brought to its row when it starts
 					if err := f.skip(int64(n)); err != nil {
 						return 0, err
 					}
+					br.doneField(i)
 				}
 			}
 		}
@@ -726,6 +727,9 @@ func (br *executor) lateFields(b *orc.Batch, n int) error {
 		if br.pred.flt.top[i] {
 			continue
 		}
+		if err := br.startField(i); err != nil {
+			return err
+		}
 		dst := b.Cols[i]
 		pos := 0
 		for r, run := range runs {
@@ -758,6 +762,7 @@ func (br *executor) lateFields(b *orc.Batch, n int) error {
 				return err
 			}
 		}
+		br.doneField(i)
 	}
 	return nil
 }
@@ -1009,7 +1014,11 @@ func (br *executor) loadStripe(meta *stripeMeta) error {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: i, Column: -1, Stream: "footer",
 			Msg: fmt.Sprintf("stripe of %d bytes claims %d rows", meta.info.Length(), meta.info.NumRows)}
 	}
-	if lz := br.setupLazy(); lz != nil {
+	lz := br.setupLazy()
+	if lz != nil {
+		br.cur.ctx.pool = &lz.pool
+	}
+	if lz != nil && br.pred.def == nil {
 		if err := br.startLazy(lz, &br.cur.ctx); err != nil {
 			return err
 		}

@@ -111,7 +111,9 @@ func (br *executor) loadDeferred() error {
 	if first {
 		d.started = true
 		for i, f := range sr.fields {
-			if d.field[i] {
+			if d.field[i] && br.lazyField(i) {
+				br.lazy.unstarted[i] = true // started at its first use (release.go)
+			} else if d.field[i] {
 				if err := f.startStripe(br.fieldCtx(i)); err != nil {
 					return err
 				}
@@ -124,7 +126,7 @@ func (br *executor) loadDeferred() error {
 	run := br.cur.plan.runs[k]
 	target := br.cur.runFirst + consumed
 	for i, f := range sr.fields {
-		if !d.field[i] {
+		if !d.field[i] || br.unstarted(i) {
 			continue
 		}
 		if d.noSeek != nil && d.noSeek[i] {

@@ -1,12 +1,14 @@
 package reader
 
-// Stream readers lent out by the stripe. A serial scan without a filter
-// starts each top-level field on a stripe when it first decodes it, and,
-// when a batch ends the stripe, gives the field's stream readers (its
-// InStreams and decoders) back to the scan's streamPool once the field has
-// decoded it, for the next field to start with. A stripe of 100,000 columns
-// then holds the stream readers of one field at a time, not 100,000 of
-// each (about 400 bytes a column).
+// Stream readers lent out by the stripe. A serial scan starts each
+// top-level field on a stripe when it first decodes it (without a row
+// filter), or each deferred field when it first decodes or skips rows
+// after a match (with one, see deferred.go), and, when a batch ends the
+// stripe, gives the field's stream readers (its InStreams and decoders)
+// back to the scan's streamPool once the field has decoded it, for the
+// next field to start with. A stripe of 100,000 columns then holds the
+// stream readers of one field at a time, not 100,000 of each (about 400
+// bytes a column).
 
 import "github.com/orcgo/orc/format"
 
@@ -219,23 +221,31 @@ type lazyFields struct {
 	pool      streamPool
 }
 
-// setupLazy decides, at a stripe's start, whether the fields start at
-// first use: in a serial scan without a row filter, of a struct root. It
-// returns nil when they start now.
+// setupLazy decides, at a stripe's start, whether fields start at first
+// use: in a serial scan of a struct root, every field without a row
+// filter, the deferred fields with one. It returns nil when they start as
+// they did.
 func (br *executor) setupLazy() *lazyFields {
 	sr, ok := br.root.(*structReader)
-	if !ok || br.pred.flt.matcher != nil || br.pred.def != nil || br.cols != nil {
+	if !ok || br.pred.flt.matcher != nil && br.pred.def == nil || br.cols != nil {
 		return nil
 	}
 	if br.lazy == nil {
 		lz := &lazyFields{ok: make([]bool, len(sr.fields)), unstarted: make([]bool, len(sr.fields))}
 		for i, f := range sr.fields {
-			lz.ok[i] = releasable(f)
+			lz.ok[i] = releasable(f) && (br.pred.def == nil || br.pred.def.field[i])
 		}
 		br.lazy = lz
 	}
 	return br.lazy
 }
+
+// lazyField reports whether field i starts at its first use.
+func (br *executor) lazyField(i int) bool { return br.lazy != nil && br.lazy.ok[i] }
+
+// unstarted reports whether field i waits for its first use in the
+// stripe.
+func (br *executor) unstarted(i int) bool { return br.lazy != nil && br.lazy.unstarted[i] }
 
 // releasable reports whether every reader under c gives back its stream
 // readers. Those that do read no stream whole (dictionaries), which a
@@ -257,7 +267,6 @@ func releasable(c columnReader) bool {
 // the stripe; the others wait for their first use (startField).
 func (br *executor) startLazy(lz *lazyFields, ctx *stripeCtx) error {
 	sr := br.root.(*structReader)
-	ctx.pool = &lz.pool
 	if err := sr.startPresence(ctx); err != nil {
 		return err
 	}
@@ -273,19 +282,46 @@ func (br *executor) startLazy(lz *lazyFields, ctx *stripeCtx) error {
 }
 
 // startField starts top-level field i on the stripe if it waits for its
-// first use.
+// first use; a deferred field is brought to the row the predicate columns
+// are at, as loadDeferred brings those it started.
 func (br *executor) startField(i int) error {
-	if lz := br.lazy; lz != nil && lz.unstarted[i] {
-		lz.unstarted[i] = false
-		return br.root.(*structReader).fields[i].startStripe(&br.cur.ctx)
+	lz := br.lazy
+	if lz == nil || !lz.unstarted[i] {
+		return nil
+	}
+	lz.unstarted[i] = false
+	f := br.root.(*structReader).fields[i]
+	if err := f.startStripe(&br.cur.ctx); err != nil {
+		return err
+	}
+	d := br.pred.def
+	if d == nil {
+		return nil
+	}
+	consumed := br.cur.runRows - br.cur.remaining // rows of the run before this batch
+	if d.noSeek != nil && d.noSeek[i] {
+		// Read from the stripe's start.
+		if target := br.cur.runFirst + consumed; target > 0 {
+			return f.skip(target)
+		}
+		return nil
+	}
+	if k := br.cur.run - 1; br.seekRun(k) {
+		if err := br.seekColumns(br.cur.ix, br.cur.plan.runs[k].first, f, nil); err != nil {
+			return err
+		}
+	}
+	if consumed > 0 {
+		return f.skip(consumed)
 	}
 	return nil
 }
 
 // startFields starts every field waiting for its first use (before the
-// readers seek).
+// readers seek), without a row filter; the deferred fields wait (the
+// readers' seek leaves them alone).
 func (br *executor) startFields() error {
-	if br.lazy == nil {
+	if br.lazy == nil || br.pred.def != nil {
 		return nil
 	}
 	for i := range br.lazy.unstarted {
