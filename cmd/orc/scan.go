@@ -144,18 +144,19 @@ type field struct {
 
 // printedFields returns the fields of s to print: those named in wanted
 // (dotted paths; a struct named by its fields' paths keeps only those), or
-// all. The batch also holds the predicate's columns, which are not printed
-// unless named.
+// nil when wanted is empty: all, the batch as it is (a list of them would
+// cost 100,000 entries, and a view as many vectors, for a file of 100,000
+// columns). The batch also holds the predicate's columns, which are not
+// printed unless named.
 func printedFields(s *orc.Schema, wanted []string) []field {
+	if len(wanted) == 0 {
+		return nil
+	}
 	if s.Kind != orc.Struct {
 		return []field{{index: 0}}
 	}
 	var out []field
 	for i, name := range s.FieldNames {
-		if len(wanted) == 0 {
-			out = append(out, field{index: i})
-			continue
-		}
 		whole, keep := false, false
 		var deeper []string
 		for _, w := range wanted {
