@@ -134,12 +134,16 @@ func openBuffered(in io.Reader) (*reader.Reader, io.ReaderAt, func(), error) {
 // noteEncrypted tells on stderr which columns a scan of every column
 // leaves out because they are encrypted (orcgo reads no encrypted data).
 func noteEncrypted(r *reader.Reader, stderr io.Writer, cmd string) {
-	names := columnNames(r.Schema())
+	// Column ids run in schema order; the names are made only when a
+	// column is encrypted (for 100,000 columns they cost megabytes).
 	var left []string
-	for _, node := range r.Schema().Columns() {
-		id := node.ID()
+	var names []string
+	for id := 0; id <= r.Schema().MaxID(); id++ {
 		// Name each encrypted subtree once, by its root.
 		if r.IsEncrypted(id) && (id == 0 || !r.IsEncrypted(parentID(r.Schema(), id))) {
+			if names == nil {
+				names = columnNames(r.Schema())
+			}
 			left = append(left, names[id])
 		}
 	}
