@@ -513,9 +513,42 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	for _, sp := range spans {
 		p.scheduled += sp.n
 	}
+	if len(spans) >= mergeSpansFrom {
+		spans = mergeSpans(spans)
+	}
 	reqs := br.io.schedule(p.stripe, spans)
 	br.scheduleFooter(p.stripe + 1)
 	return reqs
+}
+
+// mergeSpansFrom is how many spans a stripe's schedule must have for
+// mergeSpans to join them: a stripe of 100,000 columns would hand the
+// scheduler as many spans, which it cuts into as many pieces and planned
+// parts (about 30 MB of bookkeeping).
+const mergeSpansFrom = 1024
+
+// mergeSpanMax is the largest span mergeSpans makes: below the scheduler's
+// smallest piece (minPiece, localPiece), a merged span is never cut by
+// slice, so its bytes are scheduled as its spans' would be.
+const mergeSpanMax = 32 << 10
+
+// mergeSpans joins, in place, runs of spans that follow one another in the
+// file with the same rows and reads (tiny streams of one run, next to each
+// other), up to mergeSpanMax bytes, and returns the spans left.
+func mergeSpans(spans []span) []span {
+	out := spans[:0]
+	for _, sp := range spans {
+		if k := len(out) - 1; k >= 0 {
+			last := &out[k]
+			if last.off+last.n == sp.off && last.pos == sp.pos && last.end == sp.end && last.times == sp.times &&
+				last.n+sp.n <= mergeSpanMax {
+				last.n += sp.n
+				continue
+			}
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // scheduleFooter schedules the footer of the first stripe from i on that
