@@ -292,7 +292,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	// piece out: a coalesced read would count the gaps between pieces,
 	// which belong to other runs, as read.
 	held := remote || br.io.shared()
-	var users []*streamFetch
+	users := make([]*streamFetch, 0, len(s.fetches))
 	for _, rg := range reads {
 		users = users[:0]
 		for j := range s.fetches {

@@ -208,6 +208,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 		r[0], e[0] = rowindex.Range{Start: 0, End: uint64(length)}, true
 		return r, e
 	}
+	var layouts layoutCache
 	for col, sel := range in.selected {
 		if !sel {
 			continue
@@ -217,7 +218,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 			return nil, err
 		}
 		hasPresent := m.has(col, orcpb.Stream_PRESENT)
-		layout := rowindex.Layout(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
+		layout := layouts.get(cols[col], kind, hasPresent, in.compressed, isDecimal64(m, cols[col], in.version))
 		for _, j := range m.columnStreams(col) {
 			if !dataStream(&m.list[j]) {
 				continue
@@ -252,6 +253,35 @@ func planStripe(in planInput) (*stripePlan, error) {
 	}
 	p.planReads(in)
 	return p, nil
+}
+
+// layoutCache holds the row index layouts a plan has made: a layout
+// depends on the column's kind and encoding only, and a stripe of 100,000
+// columns has a few kinds.
+type layoutCache map[layoutKey][]rowindex.Slot
+
+type layoutKey struct {
+	kind                           orc.Kind
+	enc                            orcpb.ColumnEncoding_Kind
+	present, compressed, decimal64 bool
+}
+
+// get returns rowindex.Layout's result for its arguments, which the
+// caller must not modify.
+func (c *layoutCache) get(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed, decimal64 bool) []rowindex.Slot {
+	if t == nil {
+		return rowindex.Layout(t, enc, hasPresent, compressed, decimal64)
+	}
+	k := layoutKey{t.Kind, enc, hasPresent, compressed, decimal64}
+	if l, ok := (*c)[k]; ok {
+		return l
+	}
+	if *c == nil {
+		*c = layoutCache{}
+	}
+	l := rowindex.Layout(t, enc, hasPresent, compressed, decimal64)
+	(*c)[k] = l
+	return l
 }
 
 // planRanges plans stream sp's range for every run from its column's row
