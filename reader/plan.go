@@ -300,9 +300,18 @@ func (p *stripePlan) planRanges(sp *streamPlan, in planInput, layout []rowindex.
 func (p *stripePlan) planReads(in planInput) {
 	n := len(p.runs)
 	p.reads, p.deferredReads, p.deferredStartReads = make([][]ioRange, n), make([][]ioRange, n), make([][]ioRange, n)
+	// The runs' first pieces, gathered in three slices of their most that
+	// the runs reuse (coalesceMax copies them).
+	ndef := 0
+	for _, sp := range p.streams {
+		if sp.deferred {
+			ndef++
+		}
+	}
+	eager := make([]streamLoc, 0, len(p.streams)-ndef)
+	deferred, start := make([]streamLoc, 0, ndef), make([]streamLoc, 0, ndef)
 	for i := range p.runs {
-		var deferred, start []streamLoc
-		eager := make([]streamLoc, 0, len(p.streams))
+		eager, deferred, start = eager[:0], deferred[:0], start[:0]
 		for _, sp := range p.streams {
 			l, ok := sp.firstRead(i, in.window, true)
 			if !ok {
