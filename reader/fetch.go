@@ -48,7 +48,8 @@ var _ format.Loader = (*streamFetch)(nil)
 func (f *streamFetch) plannedEnd(off uint64) (uint64, bool) {
 	var end uint64
 	found := false
-	for _, r := range f.plan.ranges {
+	for i := range f.plan.numRanges() {
+		r, _ := f.plan.rangeAt(i)
 		if r.Start <= off && off < r.End && r.End > end {
 			end, found = r.End, true
 		}
@@ -177,7 +178,7 @@ func (f *streamFetch) complete(i int, l streamLoc) bool {
 	if f.plan.whole {
 		return true
 	}
-	r := f.plan.ranges[i]
+	r, _ := f.plan.rangeAt(i)
 	return int64(r.End-r.Start) == l.length
 }
 
@@ -206,10 +207,11 @@ func (f *streamFetch) drop() {
 
 // runStart returns where run i starts in the stream.
 func (f *streamFetch) runStart(i int) uint64 {
-	if f.plan.whole || i >= len(f.plan.ranges) {
+	if f.plan.whole || i >= f.plan.numRanges() {
 		return 0
 	}
-	return f.plan.ranges[i].Start
+	r, _ := f.plan.rangeAt(i)
+	return r.Start
 }
 
 // stripeIO is the executor's view of one stripe's streams. Their fetches
@@ -503,8 +505,9 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 		default:
 			// Run i of the plan's runs holds about rows [i, i+1) in
 			// len(runs) of the stripe's (runs are pruned groups' gaps).
-			for i, r := range sp.ranges {
-				runs := float64(len(sp.ranges))
+			for i := range sp.numRanges() {
+				r, _ := sp.rangeAt(i)
+				runs := float64(sp.numRanges())
 				spans = append(spans, span{off: sp.loc.offset + int64(r.Start), n: int64(r.End - r.Start),
 					pos: float64(i) / runs, end: float64(i+1) / runs})
 			}

@@ -64,16 +64,50 @@ type stripePlan struct {
 type streamPlan struct {
 	key      streamKey
 	loc      streamLoc
-	deferred bool // a column the exact filter reads only for runs with a match
-	whole    bool // no positions: read whole when the column starts
-	pending  bool // a deferred stream whose column's index is not read yet
-	noSeek   bool // a deferred stream read from the stripe's start (its index was unusable)
-	slot     int  // the stream's slot in its column's row index entries, or -1
-	// ranges are, per run, the stream-relative bytes the run needs (empty
-	// when it needs none); exact marks those that end exactly where the
-	// group after the run starts.
+	deferred bool  // a column the exact filter reads only for runs with a match
+	whole    bool  // no positions: read whole when the column starts
+	pending  bool  // a deferred stream whose column's index is not read yet
+	noSeek   bool  // a deferred stream read from the stripe's start (its index was unusable)
+	slot     int32 // the stream's slot in its column's row index entries, or -1
+	// runs holds, per run, the stream-relative bytes the run needs (see
+	// runRanges); nil stands for one range, the whole stream, exact (a
+	// stream read whole, or a stripe read as one unit: for 100,000
+	// columns, 100,000 streams without slices of their own), or for none
+	// while the stream is pending.
+	runs *runRanges
+}
+
+// runRanges is a stream's ranges by run: the bytes each run needs (empty
+// when it needs none), and whether each ends exactly where the group
+// after the run starts.
+type runRanges struct {
 	ranges []rowindex.Range
 	exact  []bool
+}
+
+// numRanges returns how many ranges the stream has (one per run, or one;
+// none while it is pending).
+func (sp *streamPlan) numRanges() int {
+	if sp.runs == nil {
+		if sp.pending {
+			return 0
+		}
+		return 1
+	}
+	return len(sp.runs.ranges)
+}
+
+// rangeAt returns the stream's range i, and whether it is exact.
+func (sp *streamPlan) rangeAt(i int) (rowindex.Range, bool) {
+	if sp.runs == nil {
+		return rowindex.Range{Start: 0, End: uint64(sp.loc.length)}, true
+	}
+	return sp.runs.ranges[i], sp.runs.exact[i]
+}
+
+// setRanges gives the stream its ranges by run.
+func (sp *streamPlan) setRanges(ranges []rowindex.Range, exact []bool) {
+	sp.runs = &runRanges{ranges: ranges, exact: exact}
 }
 
 // planInput is what planStripe decides from.
@@ -183,8 +217,8 @@ func planStripe(in planInput) (*stripePlan, error) {
 	cols := in.nodes()
 	// The selected columns' data streams, by column in footer order (the
 	// stripe's lookup lists them so). A footer may list hundreds of
-	// thousands: the plan's entries are allocated at once, and their
-	// ranges for a stripe read as one unit share two slices.
+	// thousands: the plan's entries are allocated at once, and those read
+	// whole or in one unit have no ranges of their own (streamPlan.runs).
 	dataStream := func(s *stripeStream) bool { return !isIndexStream(s.kind) && s.kind <= orcpb.Stream_SECONDARY }
 	nstreams := 0
 	for col, sel := range in.selected {
@@ -197,17 +231,6 @@ func planStripe(in planInput) (*stripePlan, error) {
 		}
 	}
 	p.streams = make([]streamPlan, 0, nstreams)
-	var oneRange []rowindex.Range
-	var oneExact []bool
-	single := func(length int64) ([]rowindex.Range, []bool) {
-		if len(oneRange) == 0 {
-			oneRange, oneExact = make([]rowindex.Range, nstreams), make([]bool, nstreams)
-		}
-		r, e := oneRange[:1:1], oneExact[:1:1]
-		oneRange, oneExact = oneRange[1:], oneExact[1:]
-		r[0], e[0] = rowindex.Range{Start: 0, End: uint64(length)}, true
-		return r, e
-	}
 	var layouts layoutCache
 	for col, sel := range in.selected {
 		if !sel {
@@ -232,14 +255,12 @@ func planStripe(in planInput) (*stripePlan, error) {
 					slot = i
 				}
 			}
-			sp.slot = slot
+			sp.slot = int32(slot)
 			switch {
 			case slot < 0:
 				// Read whole when the column starts (a dictionary).
 				sp.whole = true
-				sp.ranges, sp.exact = single(sp.loc.length)
 			case !ranged:
-				sp.ranges, sp.exact = single(sp.loc.length)
 			case in.entries[col] == nil:
 				// A deferred column: planned when its index is read.
 				sp.pending = true
@@ -288,11 +309,11 @@ func (c *layoutCache) get(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPrese
 // index entries.
 func (p *stripePlan) planRanges(sp *streamPlan, in planInput, layout []rowindex.Slot) error {
 	col := sp.key.column
-	si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, sp.slot, in.compressed, in.blockSize)
+	si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, int(sp.slot), in.compressed, in.blockSize)
 	if err != nil {
 		return orc.WithLocation(err, sp.loc.offset, p.stripe, col, "ROW_INDEX")
 	}
-	sp.ranges, sp.exact = p.sel.byteRanges(si, p.stride)
+	sp.setRanges(p.sel.byteRanges(si, p.stride))
 	return nil
 }
 
@@ -361,11 +382,11 @@ func planDeferred(in planInput, p *stripePlan) (noSeek []bool, err error) {
 		sp.pending = false
 		if noSeek[col] {
 			sp.noSeek = true
-			sp.ranges, sp.exact = sp.ranges[:0], sp.exact[:0]
-			for range p.runs {
-				sp.ranges = append(sp.ranges, rowindex.Range{Start: 0, End: uint64(sp.loc.length)})
-				sp.exact = append(sp.exact, false)
+			ranges, exact := make([]rowindex.Range, len(p.runs)), make([]bool, len(p.runs))
+			for i := range ranges {
+				ranges[i] = rowindex.Range{Start: 0, End: uint64(sp.loc.length)}
 			}
+			sp.setRanges(ranges, exact)
 			continue
 		}
 		kind, _, err := in.meta.encoding(col)
@@ -393,7 +414,7 @@ func (sp *streamPlan) firstRead(i int, window int64, whole bool) (streamLoc, boo
 	if sp.pending {
 		return streamLoc{}, false
 	}
-	r := sp.ranges[i]
+	r, _ := sp.rangeAt(i)
 	if r.End <= r.Start {
 		return streamLoc{}, false
 	}
@@ -408,7 +429,8 @@ func (p *stripePlan) rangeBytes() (total int64) {
 			total += sp.loc.length
 			continue
 		}
-		for _, r := range sp.ranges {
+		for i := range sp.numRanges() {
+			r, _ := sp.rangeAt(i)
 			total += int64(r.End - r.Start)
 		}
 	}
@@ -424,7 +446,8 @@ func (p *stripePlan) eagerBytes() (total int64) {
 		case sp.whole:
 			total += sp.loc.length
 		default:
-			for _, r := range sp.ranges {
+			for i := range sp.numRanges() {
+				r, _ := sp.rangeAt(i)
 				total += int64(r.End - r.Start)
 			}
 		}
@@ -471,9 +494,10 @@ func (p *stripePlan) String() string {
 			b.WriteString(" (index read at the first match)\n")
 			continue
 		}
-		for i, r := range sp.ranges {
+		for i := range sp.numRanges() {
+			r, exact := sp.rangeAt(i)
 			mark := "~"
-			if sp.exact[i] {
+			if exact {
 				mark = ""
 			}
 			fmt.Fprintf(&b, " [%d,%d)%s", r.Start, r.End, mark)

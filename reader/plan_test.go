@@ -164,17 +164,17 @@ func TestPlanStripeTable(t *testing.T) {
 	}
 	for _, sp := range p.streams {
 		w := want[sp.key]
-		if len(sp.ranges) != len(w) {
-			t.Fatalf("%v: ranges %v, want %v", sp.key, sp.ranges, w)
+		if sp.numRanges() != len(w) {
+			t.Fatalf("%v: %d ranges, want %v", sp.key, sp.numRanges(), w)
 		}
 		for i := range w {
-			if sp.ranges[i] != w[i] {
-				t.Errorf("%v run %d: %v, want %v", sp.key, i, sp.ranges[i], w[i])
+			if r, _ := sp.rangeAt(i); r != w[i] {
+				t.Errorf("%v run %d: %v, want %v", sp.key, i, r, w[i])
 			}
 		}
 	}
-	if sp := p.streams[0]; !sp.exact[0] || !sp.exact[1] {
-		t.Errorf("aligned column a not exact: %v", sp.exact)
+	if sp := p.streams[0]; !sp.runs.exact[0] || !sp.runs.exact[1] {
+		t.Errorf("aligned column a not exact: %v", sp.runs.exact)
 	}
 	// Reads: each run's first pieces, coalesced when adjacent.
 	if got := p.reads[0]; len(got) != 3 || got[0] != (ioRange{800, 800}) {
