@@ -35,11 +35,21 @@ type streamFetch struct {
 	plan *streamPlan      // what the scan reads of the stream
 	in   *format.InStream // the stream reading from it, once opened
 
-	data  []byte // current piece: stream bytes [start, start+len(data))
-	start uint64 //
-	own   []byte // the buffer data lies in (from getBuf, at its capacity)
+	// The current piece, own[:n], holds stream bytes [start, start+n);
+	// own is the buffer (from getBuf, at its capacity), nil for no piece.
+	own   []byte
+	n     int
+	start uint64
 	// unplanned counts the pieces read past the planned ranges.
-	unplanned int
+	unplanned int32
+}
+
+// piece returns the current piece, or nil.
+func (f *streamFetch) piece() []byte {
+	if f.own == nil {
+		return nil
+	}
+	return f.own[:f.n]
 }
 
 var _ format.Loader = (*streamFetch)(nil)
@@ -93,13 +103,13 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 		}
 	}
 	k := 0
-	if f.data != nil && off >= f.start && off < f.start+uint64(len(f.data)) {
-		k = copy(buf, f.data[off-f.start:])
+	if p := f.piece(); p != nil && off >= f.start && off < f.start+uint64(len(p)) {
+		k = copy(buf, p[off-f.start:])
 	}
 	if !reuse {
 		f.drop()
 	}
-	f.own, f.data, f.start = buf, buf[:size], off
+	f.own, f.n, f.start = buf, int(size), off
 	if int64(k) < size {
 		at := f.plan.loc.offset + int64(off) + int64(k)
 		if err := readFull(f.s.io, buf[k:size], at); err != nil {
@@ -107,7 +117,7 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 			return nil, 0, orc.WithLocation(err, at, f.s.plan.stripe, key.column, key.kind.String())
 		}
 	}
-	return f.data, off, nil
+	return f.piece(), off, nil
 }
 
 // arrived returns where a read of the stream's file bytes [from, to)
@@ -145,7 +155,7 @@ func (f *streamFetch) copyPiece(data []byte, start uint64, room int64) error {
 		return err
 	}
 	copy(f.own, data)
-	f.data, f.start = f.own[:len(data)], start
+	f.n, f.start = len(data), start
 	return nil
 }
 
@@ -155,8 +165,8 @@ func (f *streamFetch) readPiece(l streamLoc, room int64) error {
 	if err := f.reserve(max(l.length, room)); err != nil {
 		return err
 	}
-	f.data, f.start = f.own[:l.length], uint64(l.offset-f.plan.loc.offset)
-	if err := readFull(f.s.io, f.data, l.offset); err != nil {
+	f.n, f.start = int(l.length), uint64(l.offset-f.plan.loc.offset)
+	if err := readFull(f.s.io, f.own[:l.length], l.offset); err != nil {
 		f.drop()
 		return orc.WithLocation(err, l.offset, f.s.plan.stripe, f.plan.key.column, f.plan.key.kind.String())
 	}
@@ -188,11 +198,12 @@ func (f *streamFetch) window(start uint64) {
 	if f.in == nil {
 		return
 	}
-	if f.data == nil {
+	p := f.piece()
+	if p == nil {
 		f.in.SetWindow(nil, start)
 		return
 	}
-	f.in.SetWindow(f.data, f.start)
+	f.in.SetWindow(p, f.start)
 }
 
 // drop lets go of the current piece.
@@ -202,7 +213,7 @@ func (f *streamFetch) drop() {
 		f.s.bufs.put(f.own)
 		f.own = nil
 	}
-	f.data = nil
+	f.n = 0
 }
 
 // runStart returns where run i starts in the stream.
@@ -389,7 +400,7 @@ func (s *stripeIO) unplanned() int {
 	n := 0
 	for j := range s.fetches {
 		f := &s.fetches[j]
-		n += f.unplanned
+		n += int(f.unplanned)
 	}
 	return n
 }
