@@ -163,8 +163,9 @@ func wideColumns() int {
 // and lend its stream readers on to the next, but still hold about 300
 // bytes a column beside the file's tail (column readers, the stripe's plan,
 // stream fetches and footer table, the batch), with the garbage
-// collector's headroom over them: 88-96 MiB for the 1 MB files, held under
-// 1.5x the bound.
+// collector's headroom over them: 80-90 MiB for the 1 MB files, held under
+// 1.4x the bound. (The files with a row index, 3.5 MB, take 84-91 MiB:
+// at their bound of 91-92 MiB, not reliably under it.)
 //
 //	ORCGO_WIDE=1 go test ./cmd/orc -run TestWideSchemaCommands -v
 func TestWideSchemaCommands(t *testing.T) {
@@ -189,8 +190,8 @@ func TestWideSchemaCommands(t *testing.T) {
 		}{
 			{[]string{"meta", path}, bound},
 			{[]string{"meta", "--json", path}, bound},
-			{[]string{"cat", path}, 3 * bound / 2},
-			{[]string{"scan", "--where", shape.first + " = 1", path}, 3 * bound / 2},
+			{[]string{"cat", path}, 7 * bound / 5},
+			{[]string{"scan", "--where", shape.first + " = 1", path}, 7 * bound / 5},
 		} {
 			var out bytes.Buffer
 			rss, took := runProcess(t, &out, c.args...)
