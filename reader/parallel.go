@@ -402,9 +402,23 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 			tin.kept[g] = true
 		}
 	}
+	k0 := int((max(int64(chunkRows), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
+	if countTrue(tin.kept) <= n*max(k0, 1) {
+		// One chunk (see splitStripe), for one worker: no trial plans,
+		// only the row indexes a serial scan's plan would read to seek
+		// (the deferred columns' are read at a match, if any).
+		if ix != nil {
+			if cols := indexNeeded(in); len(cols) > 0 {
+				return br.readIndex(ix, cols, false)
+			}
+		}
+		return nil
+	}
+	// Every selected column's: the deferred columns' too, which each
+	// worker would otherwise read for itself to seek to its chunks.
 	var cols []int
 	for col, sel := range in.selected {
-		if sel && (in.deferred == nil || !in.deferred[col]) {
+		if sel {
 			cols = append(cols, col)
 		}
 	}
@@ -426,7 +440,6 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	if err := br.readIndex(tix, cols, false); err != nil {
 		return err
 	}
-	k0 := int((max(int64(chunkRows), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
 	chunks, k, err := splitStripe(tin, n, k0)
 	if err != nil || chunks == nil {
 		return err

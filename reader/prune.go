@@ -442,14 +442,13 @@ func (br *executor) pruneColumns() []int {
 }
 
 // indexAlso returns the columns whose row indexes group pruning reads
-// besides the predicate's: over a network, or for a parallel scan's
-// workers (each of which seeks to its chunks, deferred columns too), the
-// other selected columns', which come in the same read (a plan that seeks
-// needs them, and a round trip costs more than their bytes); none for a
-// serial scan of a local file.
+// besides the predicate's: over a network the other selected columns',
+// which come in the same read (a plan that seeks needs them, and a round
+// trip costs more than their bytes); none on a local file (a stripe whose
+// groups are all pruned, most of a lookup's, needs none of them).
 func (br *executor) indexAlso() []int {
 	var also []int
-	if br.io.prefetching() || br.io.shared() {
+	if br.io.prefetching() {
 		for col, sel := range br.selected {
 			if sel {
 				also = append(also, col)
