@@ -22,6 +22,20 @@ type streamPool struct {
 	bytes []*format.ByteRLEDecoder
 }
 
+// pop removes and returns the last reader of *l, or the zero value when
+// it has none.
+func pop[T any](l *[]T) (T, bool) {
+	var zero T
+	n := len(*l)
+	if n == 0 {
+		return zero, false
+	}
+	v := (*l)[n-1]
+	(*l)[n-1] = zero
+	*l = (*l)[:n-1]
+	return v, true
+}
+
 // putIn gives back *in and clears it.
 func (p *streamPool) putIn(in **format.InStream) {
 	if *in != nil {
@@ -34,12 +48,10 @@ func (p *streamPool) putIn(in **format.InStream) {
 
 // takeIn returns a pooled InStream, or nil.
 func (p *streamPool) takeIn() *format.InStream {
-	if p == nil || len(p.ins) == 0 {
+	if p == nil {
 		return nil
 	}
-	in := p.ins[len(p.ins)-1]
-	p.ins[len(p.ins)-1] = nil
-	p.ins = p.ins[:len(p.ins)-1]
+	in, _ := pop(&p.ins)
 	return in
 }
 
@@ -72,19 +84,13 @@ func (p *streamPool) takeInt(src format.ChunkSource, signed, v2 bool) format.Int
 		s = 1
 	}
 	if v2 {
-		if l := p.v2[s]; len(l) > 0 {
-			d := l[len(l)-1]
-			l[len(l)-1] = nil
-			p.v2[s] = l[:len(l)-1]
+		if d, ok := pop(&p.v2[s]); ok {
 			d.Reset(src)
 			return d
 		}
 		return nil
 	}
-	if l := p.v1[s]; len(l) > 0 {
-		d := l[len(l)-1]
-		l[len(l)-1] = nil
-		p.v1[s] = l[:len(l)-1]
+	if d, ok := pop(&p.v1[s]); ok {
 		d.Reset(src)
 		return d
 	}
@@ -103,12 +109,11 @@ func (p *streamPool) putBool(d **format.BoolRLEDecoder) {
 // newBool returns a boolean decoder reading from src, pooled when p has
 // one.
 func (p *streamPool) newBool(src format.ChunkSource) *format.BoolRLEDecoder {
-	if p != nil && len(p.bools) > 0 {
-		d := p.bools[len(p.bools)-1]
-		p.bools[len(p.bools)-1] = nil
-		p.bools = p.bools[:len(p.bools)-1]
-		d.Reset(src)
-		return d
+	if p != nil {
+		if d, ok := pop(&p.bools); ok {
+			d.Reset(src)
+			return d
+		}
 	}
 	return format.NewBoolRLEDecoder(src)
 }
@@ -124,12 +129,11 @@ func (p *streamPool) putByte(d **format.ByteRLEDecoder) {
 
 // newByte returns a byte decoder reading from src, pooled when p has one.
 func (p *streamPool) newByte(src format.ChunkSource) *format.ByteRLEDecoder {
-	if p != nil && len(p.bytes) > 0 {
-		d := p.bytes[len(p.bytes)-1]
-		p.bytes[len(p.bytes)-1] = nil
-		p.bytes = p.bytes[:len(p.bytes)-1]
-		d.Reset(src)
-		return d
+	if p != nil {
+		if d, ok := pop(&p.bytes); ok {
+			d.Reset(src)
+			return d
+		}
 	}
 	return format.NewByteRLEDecoder(src)
 }
