@@ -36,6 +36,31 @@ func pop[T any](l *[]T) (T, bool) {
 	return v, true
 }
 
+// decoder is a pooled decoder: Reset(nil) lets go of its source.
+type decoder interface {
+	comparable
+	Reset(src format.ChunkSource)
+}
+
+// give appends *d, reset, to *l and clears *d (nothing when it is nil).
+func give[T decoder](l *[]T, d *T) {
+	var zero T
+	if *d != zero {
+		(*d).Reset(nil)
+		*l = append(*l, *d)
+		*d = zero
+	}
+}
+
+// reuse pops a decoder of *l and sets it reading from src.
+func reuse[T decoder](l *[]T, src format.ChunkSource) (T, bool) {
+	d, ok := pop(l)
+	if ok {
+		d.Reset(src)
+	}
+	return d, ok
+}
+
 // putIn gives back *in and clears it.
 func (p *streamPool) putIn(in **format.InStream) {
 	if *in != nil {
@@ -84,14 +109,12 @@ func (p *streamPool) takeInt(src format.ChunkSource, signed, v2 bool) format.Int
 		s = 1
 	}
 	if v2 {
-		if d, ok := pop(&p.v2[s]); ok {
-			d.Reset(src)
+		if d, ok := reuse(&p.v2[s], src); ok {
 			return d
 		}
 		return nil
 	}
-	if d, ok := pop(&p.v1[s]); ok {
-		d.Reset(src)
+	if d, ok := reuse(&p.v1[s], src); ok {
 		return d
 	}
 	return nil
@@ -99,19 +122,14 @@ func (p *streamPool) takeInt(src format.ChunkSource, signed, v2 bool) format.Int
 
 // putBool gives back *d and clears it.
 func (p *streamPool) putBool(d **format.BoolRLEDecoder) {
-	if *d != nil {
-		(*d).Reset(nil)
-		p.bools = append(p.bools, *d)
-		*d = nil
-	}
+	give(&p.bools, d)
 }
 
 // newBool returns a boolean decoder reading from src, pooled when p has
 // one.
 func (p *streamPool) newBool(src format.ChunkSource) *format.BoolRLEDecoder {
 	if p != nil {
-		if d, ok := pop(&p.bools); ok {
-			d.Reset(src)
+		if d, ok := reuse(&p.bools, src); ok {
 			return d
 		}
 	}
@@ -120,18 +138,13 @@ func (p *streamPool) newBool(src format.ChunkSource) *format.BoolRLEDecoder {
 
 // putByte gives back *d and clears it.
 func (p *streamPool) putByte(d **format.ByteRLEDecoder) {
-	if *d != nil {
-		(*d).Reset(nil)
-		p.bytes = append(p.bytes, *d)
-		*d = nil
-	}
+	give(&p.bytes, d)
 }
 
 // newByte returns a byte decoder reading from src, pooled when p has one.
 func (p *streamPool) newByte(src format.ChunkSource) *format.ByteRLEDecoder {
 	if p != nil {
-		if d, ok := pop(&p.bytes); ok {
-			d.Reset(src)
+		if d, ok := reuse(&p.bytes, src); ok {
 			return d
 		}
 	}
