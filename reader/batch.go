@@ -909,6 +909,9 @@ func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta,
 	if err != nil {
 		return nil, nil, nil, planInput{}, err
 	}
+	if len(p.runs) == 0 {
+		br.doneWithIndex(i)
+	}
 	reqs := br.scheduleStripe(p, ix, nil, 1)
 	if br.explain != nil {
 		if ix != nil {
@@ -955,6 +958,7 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 	if br.io.prefetching() {
 		// The footer's read may have shown the network: the next
 		// footers come with this stripe's index read.
+		br.noteIndexShare(meta)
 		br.scheduleFooter(i + 1)
 	}
 	in := planInput{meta: meta, schema: r.tail.Schema, cols: r.cols, version: r.tail.Version, selected: br.selected,

@@ -568,9 +568,13 @@ func mergeSpans(spans []span) []span {
 // scheduleFooter schedules the footer of the first stripe from i on that
 // the scan reads, tagged with its stripe; over a network, the footers of
 // the next footersAhead stripes whose statistics do not rule them out, so
-// that each stripe's first read is not a round trip of its own.
+// that each stripe's first read is not a round trip of its own. A
+// stripe's index region read whole (wholeIndex) comes with its footer
+// when the stripe before is not read, and else with that stripe's footer,
+// next to it in the file: one request.
 func (br *executor) scheduleFooter(i int) {
-	stripes := br.r.tail.Footer.GetStripes()
+	r := br.r
+	stripes := r.tail.Footer.GetStripes()
 	limit := 1
 	if br.io.prefetching() {
 		limit = footersAhead
@@ -583,14 +587,28 @@ func (br *executor) scheduleFooter(i int) {
 			limit--
 			continue
 		}
-		if limit > 1 && br.pred.sarg != nil && br.r.HasStripeStatistics() && !br.pred.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded() {
+		if limit > 1 && br.pred.sarg != nil && r.HasStripeStatistics() && !br.pred.sarg.Evaluate(&levelSource{r: r, stripe: i}).IsNeeded() {
 			continue
 		}
 		info := stripeInfo(i, stripes[i])
-		if info.FooterLength <= 0 || info.FooterLength > br.r.cfg.maxStripeFooter {
+		if info.FooterLength <= 0 || info.FooterLength > r.cfg.maxStripeFooter {
 			return
 		}
-		br.io.scheduleNew(i, []span{{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1}})
+		spans := make([]span, 0, 3)
+		if ix, ok := br.wholeIndex(i); ok {
+			spans = append(spans, ix) // left out when the footer before brought it
+		}
+		if !r.footerAtHand(i) {
+			spans = append(spans, span{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1})
+		}
+		tag := i
+		if i+1 < len(stripes) && br.wantedStripe(i+1) {
+			if ix, ok := br.wholeIndex(i + 1); ok {
+				spans = append(spans, ix)
+				tag = i + 1 // its bytes are wanted until the next stripe's turn
+			}
+		}
+		br.io.scheduleNew(tag, spans)
 		limit--
 	}
 }

@@ -26,6 +26,10 @@ type lookahead struct {
 	mu      sync.Mutex
 	metas   map[int]*stripeMeta // parsed footers of stripes not pruned yet
 	indexed int                 // stripes before this one have their index reads scheduled
+	// Of the last stripe whose footer the scan parsed: the bytes of its
+	// index region (row indexes and bloom filters of every column) and
+	// those of them that group pruning reads.
+	region, wanted int64
 }
 
 // indexAhead is how many stripes after the one being pruned have their
@@ -90,7 +94,7 @@ func (br *executor) scheduleIndexAhead(i int) {
 		meta := look.metas[j]
 		if meta == nil {
 			info := stripeInfo(j, r.tail.Footer.GetStripes()[j])
-			if !br.io.arrived(info.Offset+info.IndexLength+info.DataLength, info.FooterLength) {
+			if !r.footerAtHand(j) && !br.io.arrived(info.Offset+info.IndexLength+info.DataLength, info.FooterLength) {
 				return // its footer has not arrived: its index waits for the next stripe's turn
 			}
 			m, err := r.readStripeMeta(br.io, j)
@@ -122,4 +126,64 @@ func (br *executor) scheduleIndexAhead(i int) {
 		look.indexed++
 		n++
 	}
+}
+
+// Index regions read whole. A stripe's index streams lie together at its
+// start, right after the footer of the stripe before. When the scan reads
+// most of a stripe's index region anyway (a lookup by bloom filter reads
+// the filters, which are most of it), the region is read whole, in one
+// request with the previous stripe's footer: a lookup over many stripes
+// then makes one request per stripe instead of two (footer, then index).
+// The scan decides from the last footer it parsed: a region is read whole
+// when the share of it pruning would not read, scaled to the region's
+// size, is within the coalescing gap (what the scheduler would read
+// across anyway to save a request), and, before any footer is parsed,
+// when the whole region is.
+
+// noteIndexShare records how much of stripe meta's index region group
+// pruning reads.
+func (br *executor) noteIndexShare(meta *stripeMeta) {
+	if br.pred.sarg == nil || br.r.RowIndexStride() <= 0 || meta.info.IndexLength <= 0 {
+		return
+	}
+	var wanted int64
+	for _, w := range br.r.indexWants(meta, nil, br.pruneColumns(), true, br.indexAlso()) {
+		wanted += w.loc.length
+	}
+	look := &br.io.look
+	look.mu.Lock()
+	look.region, look.wanted = meta.info.IndexLength, wanted
+	look.mu.Unlock()
+}
+
+// wholeIndex returns stripe j's index region when the scan reads it whole
+// (see above).
+func (br *executor) wholeIndex(j int) (span, bool) {
+	r := br.r
+	if br.pred.sarg == nil || r.RowIndexStride() <= 0 || !br.io.prefetching() {
+		return span{}, false
+	}
+	info := stripeInfo(j, r.tail.Footer.GetStripes()[j])
+	if info.IndexLength <= 0 || info.NumRows <= 0 || info.IndexLength > br.io.cfg.maxRequest {
+		return span{}, false
+	}
+	unread := info.IndexLength
+	look := &br.io.look
+	look.mu.Lock()
+	if look.region > 0 {
+		unread = int64(float64(info.IndexLength) * float64(look.region-look.wanted) / float64(look.region))
+	}
+	look.mu.Unlock()
+	if unread > br.io.gap() {
+		return span{}, false
+	}
+	return span{off: info.Offset, n: info.IndexLength, pos: 1, end: 1}, true
+}
+
+// doneWithIndex gives back the unread bytes of stripe j's index region
+// read whole, once the scan reads nothing more of it (it skips the
+// stripe); the region of a stripe read is given back with the stripe.
+func (br *executor) doneWithIndex(j int) {
+	info := stripeInfo(j, br.r.tail.Footer.GetStripes()[j])
+	br.io.consume(info.Offset, info.IndexLength)
 }

@@ -363,11 +363,18 @@ func TestObjectStoreLookupRoundTrips(t *testing.T) {
 		if st.StripesConsidered != 12 {
 			t.Fatalf("parallelism %d: %d stripes considered, want 12", p, st.StripesConsidered)
 		}
-		// footer 0; index 0 with the other footers; indexes 1-4; 5-8;
-		// 9-11; the data of the kept groups; the other columns at the
-		// match; and one for a late request.
-		if waits > 8 {
-			t.Errorf("parallelism %d: the lookup waited for %d round trips, want at most 8", p, waits)
+		// footer 0; index 0 with the other footers, each with the next
+		// stripe's index region (indexes 1-9); the footers of 9-11; the
+		// data of the kept groups; the other columns at the match; and
+		// one for a late request.
+		if waits > 6 {
+			t.Errorf("parallelism %d: the lookup waited for %d round trips, want at most 6", p, waits)
+		}
+		// One request per stripe (its footer and index region together,
+		// the last footer read with the tail) and at most two for the
+		// kept group's data.
+		if n := srv.requests.Load() - before; n > 12+2 {
+			t.Errorf("parallelism %d: the lookup made %d requests, want at most 14", p, n)
 		}
 	}
 }
@@ -547,4 +554,64 @@ func TestObjectStoreLookupFetchesOnMatch(t *testing.T) {
 		t.Errorf("the payload of %d kept groups cost %d bytes over the network, %d locally: fetched for runs without a match\n%v", kept, got, want, all)
 	}
 	t.Logf("%d groups kept; payload bytes read %d (locally %d); %v", kept, got, want, all)
+}
+
+// offsetFile records the offsets of the reads of an in-memory file.
+type offsetFile struct {
+	r    *bytes.Reader
+	mu   sync.Mutex
+	offs [][2]int64
+}
+
+func (f *offsetFile) ReadAt(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	f.offs = append(f.offs, [2]int64{off, int64(len(p))})
+	f.mu.Unlock()
+	return f.r.ReadAt(p, off)
+}
+
+// TestLastFooterFromTail checks that a scan takes the last stripe's footer
+// from the bytes Open read with the tail, serially and in parallel,
+// locally and through a server 20 ms away, and reads every other footer.
+func TestLastFooterFromTail(t *testing.T) {
+	data := storeTableStripes(t, 40_000, 4)
+	f := &offsetFile{r: bytes.NewReader(data)}
+	r, err := reader.Open(f, int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := r.Stripes()
+	footerAt := func(s reader.StripeInfo) int64 { return s.Offset + s.IndexLength + s.DataLength }
+	for _, p := range []int{1, 2} {
+		f.mu.Lock()
+		f.offs = nil
+		f.mu.Unlock()
+		if _, rows, _ := storeScan(t, r, reader.WithParallelism(p)); rows != 40_000 {
+			t.Fatalf("parallelism %d: %d rows", p, rows)
+		}
+		read := make([]bool, len(ss))
+		for _, o := range f.offs {
+			for i, s := range ss {
+				if at := footerAt(s); o[0] <= at && at < o[0]+o[1] {
+					read[i] = true
+				}
+			}
+		}
+		for i := range ss {
+			if want := i < len(ss)-1; read[i] != want {
+				t.Errorf("parallelism %d: stripe %d footer read: %v, want %v", p, i, read[i], want)
+			}
+		}
+	}
+	srv := newStoreServer(t, data, 20*time.Millisecond)
+	rs := openStore(t, srv)
+	before := srv.requests.Load()
+	if _, rows, _ := storeScan(t, rs, reader.WithSearchArgument(sarg.MustParse("k >= 39000")), reader.WithExactFilter(true)); rows != 1000 {
+		t.Fatalf("over HTTP: %d rows, want 1000", rows)
+	}
+	// The last stripe's index region and its kept group's data: its
+	// footer is not a request of its own.
+	if n := srv.requests.Load() - before; n > 3 {
+		t.Errorf("over HTTP: a scan of the last stripe's last group made %d requests, want at most 3", n)
+	}
 }

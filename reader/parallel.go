@@ -376,6 +376,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	}
 	if in.kept != nil && !anyTrue(in.kept) {
 		br.stats.StripesSkipped++
+		br.doneWithIndex(s)
 		return nil
 	}
 	ss.meta, ss.ix, ss.in = meta, ix, in

@@ -55,6 +55,11 @@ type Reader struct {
 
 	footerDecs sync.Pool // format.Decompressor for stripe footers
 
+	// lastFooter is the last stripe's footer when Open's first read (the
+	// file's last 16 KiB) held it: a scan reaching that stripe reads it
+	// from here, one request fewer over a network.
+	lastFooter []byte
+
 	// Open's reads of the tail, and whether they took longer than a
 	// local read: scans then prefetch from their first read (sched.go).
 	tailReads int
@@ -98,6 +103,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	rd := &Reader{r: r, cfg: cfg, tail: tail, cols: tail.Schema.Columns(),
 		winfo:     stats.WriterInfoFromTail(tail.PostScript, tail.Footer),
 		tailReads: tr.calls, tailBytes: tr.bytes, openSlow: tr.slow}
+	rd.keepLastFooter(tr.firstOff, tr.first)
 	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
 	if enc := tail.Footer.GetEncryption(); enc != nil {
 		cols := rd.cols
@@ -218,17 +224,40 @@ func (r *Reader) writerZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// timedReader counts Open's reads and notes whether all were slow.
+// keepLastFooter keeps a copy of the last stripe's footer when the bytes
+// read at off hold it.
+func (r *Reader) keepLastFooter(off int64, buf []byte) {
+	ss := r.tail.Footer.GetStripes()
+	if len(ss) == 0 || len(buf) == 0 {
+		return
+	}
+	info := stripeInfo(len(ss)-1, ss[len(ss)-1])
+	start := info.Offset + info.IndexLength + info.DataLength
+	if info.FooterLength <= 0 || info.FooterLength > r.cfg.maxStripeFooter || start < off ||
+		start+info.FooterLength > off+int64(len(buf)) || start+info.FooterLength < start {
+		return
+	}
+	r.lastFooter = append([]byte(nil), buf[start-off:start-off+info.FooterLength]...)
+}
+
+// timedReader counts Open's reads and notes whether all were slow. It
+// keeps the bytes of the first (the file's last bytes, which may hold the
+// last stripe's footer).
 type timedReader struct {
-	r     io.ReaderAt
-	calls int
-	bytes int64
-	slow  bool
+	r        io.ReaderAt
+	calls    int
+	bytes    int64
+	slow     bool
+	first    []byte
+	firstOff int64
 }
 
 func (t *timedReader) ReadAt(p []byte, off int64) (int, error) {
 	start := time.Now()
 	n, err := t.r.ReadAt(p, off)
+	if t.calls == 0 && err == nil {
+		t.first, t.firstOff = p[:n], off
+	}
 	t.calls++
 	t.bytes += int64(n)
 	t.slow = t.slow && slowRead(time.Since(start), int64(len(p)))

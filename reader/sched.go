@@ -419,6 +419,15 @@ func (s *ioSched) consumeLocked(off, n int64) {
 	}
 }
 
+// consume counts [off, off+n) as read, giving back the requests left with
+// nothing to read.
+func (s *ioSched) consume(off, n int64) {
+	s.mu.Lock()
+	s.consumeLocked(off, n)
+	s.pumpLocked()
+	s.mu.Unlock()
+}
+
 // scheduleNew schedules the spans that start outside every scheduled
 // request (those inside were scheduled with their stripe).
 func (s *ioSched) scheduleNew(tag int, spans []span) {

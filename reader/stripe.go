@@ -265,6 +265,12 @@ func walkVarints(b []byte, fn func(num protowire.Number, x uint64)) error {
 	return nil
 }
 
+// footerAtHand reports whether stripe i's footer bytes are held (Open read
+// them with the tail).
+func (r *Reader) footerAtHand(i int) bool {
+	return r.lastFooter != nil && i == len(r.tail.Footer.GetStripes())-1
+}
+
 // stripeFooterBytes reads stripe i's footer from src and decompresses it.
 func (r *Reader) stripeFooterBytes(src io.ReaderAt, i int) (info StripeInfo, footerOff int64, data []byte, err error) {
 	info = stripeInfo(i, r.tail.Footer.GetStripes()[i])
@@ -272,9 +278,12 @@ func (r *Reader) stripeFooterBytes(src io.ReaderAt, i int) (info StripeInfo, foo
 	if info.FooterLength > r.cfg.maxStripeFooter {
 		return info, footerOff, nil, fmt.Errorf("%w: stripe %d footer of %d bytes exceeds the limit of %d", orc.ErrLimit, i, info.FooterLength, r.cfg.maxStripeFooter)
 	}
-	raw := make([]byte, info.FooterLength)
-	if err := readFull(src, raw, footerOff); err != nil {
-		return info, footerOff, nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
+	raw := r.lastFooter // read only below
+	if !r.footerAtHand(i) {
+		raw = make([]byte, info.FooterLength)
+		if err := readFull(src, raw, footerOff); err != nil {
+			return info, footerOff, nil, orc.WithLocation(err, footerOff, i, -1, "stripe footer")
+		}
 	}
 	data = raw
 	if r.tail.Compression != orc.CompressionNone {
