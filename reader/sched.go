@@ -473,15 +473,20 @@ func (s *ioSched) pumpLocked() {
 	}
 }
 
-// issueLocked starts b's request.
+// issueLocked starts b's request on a goroutine of its own.
 func (s *ioSched) issueLocked(b *ioBlock) {
+	s.startLocked(b)
+	go s.fetch(b)
+}
+
+// startLocked counts b's request as started; the caller runs fetch.
+func (s *ioSched) startLocked(b *ioBlock) {
 	b.issued = true
 	s.held += b.n
 	s.running++
 	s.st.requests++
 	s.st.bytes += b.n
 	s.st.peak = max(s.st.peak, s.running)
-	go s.fetch(b)
 }
 
 // fetch runs b's request.
@@ -612,14 +617,29 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			continue
 		}
 		n := min(int64(len(p)), b.off+b.n-off)
+		inline := false
 		if !b.issued {
 			// Wanted now (reading ahead: requests are issued only then):
-			// issue it whatever the prefetch bound.
+			// issue it whatever the prefetch bound. Not reading ahead
+			// (the workers of a parallel scan of a local file), this
+			// goroutine reads it, as it would read directly: a goroutine
+			// of its own would add a hand-over to every read.
 			s.unqueueLocked(b)
-			s.issueLocked(b)
+			inline = !s.slow
+			s.startLocked(b)
+			if !inline {
+				go s.fetch(b)
+			}
 		}
 		b.pins++
 		s.mu.Unlock()
+		if inline {
+			start := time.Now()
+			s.fetch(b)
+			s.mu.Lock()
+			s.st.waited += time.Since(start)
+			s.mu.Unlock()
+		}
 		if err := s.wait(b); err != nil {
 			s.unpin(b, off, 0)
 			return err
