@@ -569,9 +569,9 @@ func mergeSpans(spans []span) []span {
 // the scan reads, tagged with its stripe; over a network, the footers of
 // the next footersAhead stripes whose statistics do not rule them out, so
 // that each stripe's first read is not a round trip of its own. A
-// stripe's index region read whole (wholeIndex) comes with its footer
-// when the stripe before is not read, and else with that stripe's footer,
-// next to it in the file: one request.
+// stripe's index region read whole (wholeIndex) comes in one request with
+// the footer of the stripe before, next to it in the file, and when that
+// footer is not read, in a request of its own beside the stripe's footer.
 func (br *executor) scheduleFooter(i int) {
 	r := br.r
 	stripes := r.tail.Footer.GetStripes()
@@ -594,10 +594,12 @@ func (br *executor) scheduleFooter(i int) {
 		if info.FooterLength <= 0 || info.FooterLength > r.cfg.maxStripeFooter {
 			return
 		}
-		spans := make([]span, 0, 3)
 		if ix, ok := br.wholeIndex(i); ok {
-			spans = append(spans, ix) // left out when the footer before brought it
+			// Left out when the footer before brought it; a request of its
+			// own, given back with its stripe.
+			br.io.scheduleNew(i, []span{ix})
 		}
+		spans := make([]span, 0, 2)
 		if !r.footerAtHand(i) {
 			spans = append(spans, span{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1})
 		}
