@@ -7,11 +7,12 @@ import "time"
 func SetUnusableIndex(f func(col int) bool) { unusableIndex = f }
 
 // SetChunkRows sets the fewest rows of a parallel scan's chunk of row
-// groups and returns a function restoring the default.
+// groups, whatever the columns read, and returns a function restoring the
+// default.
 func SetChunkRows(n int) (restore func()) {
-	old := chunkRows
-	chunkRows = n
-	return func() { chunkRows = old }
+	old, scale := chunkRows, maxChunkScale
+	chunkRows, maxChunkScale = n, 1
+	return func() { chunkRows, maxChunkScale = old, scale }
 }
 
 // SetReadFast sets how long beyond its transfer time a read may take and

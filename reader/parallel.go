@@ -41,6 +41,48 @@ import (
 // tests.)
 var chunkRows = 8192
 
+// A chunk's start costs each of its streams a seek and a first read, and
+// a worker decodes a chunk ahead of the caller: a narrow scan's chunks hold
+// more rows (chunkRowsFor), up to maxChunkScale times chunkRows, so that a
+// chunk decodes about chunkBytes into its vectors. A scan of lineitem's 16
+// columns keeps chunks of one row group (10,000 rows); its projection of
+// two decimals and a date, chunks of 4, and of two doubles and a date, 6.
+const chunkBytes = 2 << 20
+
+// maxChunkScale is a variable for tests, which set it to 1.
+var maxChunkScale = 8
+
+// chunkRowsFor returns the fewest rows a chunk holds in a scan of the
+// columns selected (by column id).
+func chunkRowsFor(cols []*orc.Schema, selected []bool) int {
+	width := 0
+	for id, sel := range selected {
+		if sel && id < len(cols) {
+			width += valueBytes(cols[id].Kind)
+		}
+	}
+	if width == 0 {
+		return chunkRows
+	}
+	scale := min(max(chunkBytes/(chunkRows*width), 1), maxChunkScale)
+	return chunkRows * scale
+}
+
+// valueBytes is about the bytes a value of kind takes in a batch's
+// vectors, its null flag included (text and bytes counted at 16).
+func valueBytes(k orc.Kind) int {
+	switch k {
+	case orc.Boolean, orc.Byte:
+		return 2
+	case orc.Decimal, orc.Timestamp, orc.TimestampInstant:
+		return 17
+	case orc.String, orc.Binary, orc.Varchar, orc.Char, orc.Geometry, orc.Geography:
+		return 25
+	default: // integers, floats, dates; a container's offsets or tags
+		return 9
+	}
+}
+
 type parItem struct {
 	b   *orc.Batch
 	end bool // the worker's current chunk is finished
@@ -142,7 +184,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n+1)}
-	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride())
+	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected))
 	for w := 0; w < n; w++ {
 		inner, err := p.newInner()
 		if err == nil {
@@ -169,8 +211,11 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 
 // workerDepth is how many batches a worker may have decoded ahead: a chunk
 // of one or a few row groups, and at least 3.
-func workerDepth(batch, stride int) int {
-	rows := max(chunkRows, stride)
+func workerDepth(batch, stride, chunk int) int {
+	rows := max(chunk, stride)
+	if stride > 0 { // whole row groups
+		rows = (rows + stride - 1) / stride * stride
+	}
 	return min(max((rows+batch-1)/batch+1, 3), 32)
 }
 
@@ -403,7 +448,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 			tin.kept[g] = true
 		}
 	}
-	k0 := int((max(int64(chunkRows), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
+	k0 := int((max(int64(chunkRowsFor(br.r.cols, br.selected)), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
 	if countTrue(tin.kept) <= n*max(k0, 1) {
 		// One chunk (see splitStripe), for one worker: no trial plans,
 		// only the row indexes a serial scan's plan would read to seek

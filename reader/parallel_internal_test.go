@@ -58,6 +58,7 @@ func parFile(t *testing.T, rows, stripeRows, stride int, aligned bool, opts ...w
 // slop would be read twice), unless its compression chunks are small
 // enough for the slop to cost less than an eighth.
 func TestSplitStripe(t *testing.T) {
+	defer SetChunkRows(chunkRows)()
 	small := parFile(t, 60000, 30000, 1000, false, writer.WithCompressionBlockSize(4096))
 	br, err := small.NewBatchReader()
 	if err != nil {
@@ -134,6 +135,7 @@ func TestSplitStripe(t *testing.T) {
 // 0.1% range of lineitem on 2 goroutines took twice its serial time).
 // One group more and it is.
 func TestSplitStripeSelective(t *testing.T) {
+	defer SetChunkRows(chunkRows)()
 	r := parFile(t, 60000, 30000, 1000, true)
 	for _, c := range []struct {
 		where  string
@@ -158,8 +160,7 @@ func TestSplitStripeSelective(t *testing.T) {
 // unaligned files, with and without a predicate, at several batch sizes
 // and worker counts, and count the same pruning.
 func TestParallelRowGroups(t *testing.T) {
-	defer func(old int) { chunkRows = old }(chunkRows)
-	chunkRows = 1
+	defer SetChunkRows(1)()
 	for _, aligned := range []bool{true, false} {
 		r := parFile(t, 45000, 20000, 1000, aligned)
 		for _, where := range []string{"", "id < 3000 OR id BETWEEN 21500 AND 24999 OR id > 44100", "tag = 'red' AND f < 30"} {
@@ -214,5 +215,36 @@ func parRows(t *testing.T, r *Reader, opts ...ScanOption) ([]int64, ScanStats) {
 			}
 			ids = append(ids, id.Values[i])
 		}
+	}
+}
+
+// A narrow scan's chunks hold more rows: a chunk's start costs each stream
+// a seek and a first read, and its batches are small. A scan of every
+// column keeps chunks of chunkRows.
+func TestChunkRowsNarrow(t *testing.T) {
+	r := parFile(t, 200000, 200000, 1000, true)
+	for _, c := range []struct {
+		cols []string
+		k    int // groups per chunk
+	}{{nil, 17}, {[]string{"id", "s", "d", "f", "tag"}, 17}, {[]string{"id"}, 66}, {[]string{"d", "f"}, 58}} {
+		var opts []ScanOption
+		if c.cols != nil {
+			opts = append(opts, WithColumns(c.cols...))
+		}
+		br, err := r.NewBatchReader(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := &sharedStripe{}
+		if err := br.exec().pruneShared(ss, 0, 2); err != nil {
+			t.Fatal(err)
+		}
+		// 200 groups of 1,000 rows. Every column (94 bytes a row):
+		// chunks of 16,384 rows at least, 17 groups; id alone (18 bytes):
+		// 65,536 rows, 66 groups; d and f (35 bytes): 57,344, 58 groups.
+		if ss.k != c.k {
+			t.Errorf("columns %v: chunks %v of %d groups, want %d", c.cols, ss.chunks, ss.k, c.k)
+		}
+		br.Close()
 	}
 }
