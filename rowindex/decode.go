@@ -13,35 +13,607 @@ package rowindex
 //	                                         3: utf8bitset bytes}
 //
 // One entry and one filter per row group, in row-group order.
+//
+// The decoders below walk the protobuf wire format by hand rather than
+// through proto.Unmarshal: a stripe's indexes hold thousands of small
+// messages, and a legacy bitset is one 9-byte field per 64-bit word, so the
+// generic decoder's per-message and per-field costs dominated selective
+// scans. Each decoder makes two passes over the bytes. The first checks the
+// framing and counts entries, positions, filters and words; the second fills
+// messages and values allocated once, exactly, from those counts (so no
+// allocation is larger than the input can justify). The result is the
+// message proto.Unmarshal would give, with these rules of the wire format
+// kept:
+//
+//   - a repeated scalar may come packed or one value per field, mixed, and
+//     all occurrences are appended in order;
+//   - a non-repeated scalar or bytes field given more than once keeps the
+//     last value; a varint for a uint32 field is truncated to 32 bits;
+//   - a sub-message field given more than once is merged;
+//   - a known field number with another wire type than its own is an
+//     unknown field, skipped like any other (groups included);
+//   - field number 0 or above 2^29-1, a stray end-group tag, wire types 6
+//     and 7, varints longer than 10 bytes and anything running past its
+//     enclosing length are errors.
+//
+// Unknown fields are skipped and dropped, not kept in the messages'
+// unknown-field sets as proto.Unmarshal keeps them; nothing in this module
+// reads them. Unknown fields inside statistics, which are still decoded by
+// proto.Unmarshal, are kept.
 
 import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format/orcpb"
 )
 
+// Single-byte tags of the fields decoded here (field number << 3 | wire
+// type). A tag may also be spelled as a longer varint; the fast paths test
+// these bytes and the general path decodes any spelling.
+const (
+	tagVarint1 = 1<<3 | byte(protowire.VarintType)  // positions (one), num_hash_functions
+	tagBytes1  = 1<<3 | byte(protowire.BytesType)   // entry, bloom_filter, positions (packed)
+	tagFixed2  = 2<<3 | byte(protowire.Fixed64Type) // bitset (one word)
+	tagBytes2  = 2<<3 | byte(protowire.BytesType)   // statistics, bitset (packed)
+	tagBytes3  = 3<<3 | byte(protowire.BytesType)   // utf8bitset
+)
+
+var (
+	errFieldNumber = errors.New("invalid field number")
+	errEndGroup    = errors.New("end-group tag without a group")
+	errBadVarint   = errors.New("truncated or overlong varint")
+)
+
+// mergeStats decodes a statistics field into the entry's message, merging
+// with what an earlier statistics field of the same entry set.
+var mergeStats = proto.UnmarshalOptions{Merge: true}
+
+// consumeTag reads a field tag as proto.Unmarshal does at message level: a
+// varint of up to 10 bytes (longer spellings than needed allowed), a field
+// number in 1..2^29-1, and no end-group, since no group is open here. b is
+// not empty.
+func consumeTag(b []byte) (protowire.Number, protowire.Type, int, error) {
+	var tag uint64
+	n := 1
+	if b[0] < 0x80 {
+		tag = uint64(b[0])
+	} else if tag, n = protowire.ConsumeVarint(b); n < 0 {
+		return 0, 0, 0, fmt.Errorf("field tag: %w", protowire.ParseError(n))
+	}
+	num := tag >> 3
+	if num < uint64(protowire.MinValidNumber) || num > uint64(protowire.MaxValidNumber) {
+		return 0, 0, 0, errFieldNumber
+	}
+	typ := protowire.Type(tag & 7)
+	if typ == protowire.EndGroupType {
+		return 0, 0, 0, errEndGroup
+	}
+	return protowire.Number(num), typ, n, nil
+}
+
+// skipField returns the length of the value of an unknown field, which
+// starts b.
+func skipField(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	n := protowire.ConsumeFieldValue(num, typ, b)
+	if n < 0 {
+		return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(n))
+	}
+	return n, nil
+}
+
+// consumeLen reads the length prefix of a length-delimited value starting
+// b and returns the value and the bytes consumed.
+func consumeLen(num protowire.Number, b []byte) ([]byte, int, error) {
+	v, n := protowire.ConsumeBytes(b)
+	if n < 0 {
+		return nil, 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(n))
+	}
+	return v, n, nil
+}
+
+// varintEnds counts the bytes of b without the continuation bit: the
+// number of varints in b when b is a run of well-formed varints.
+func varintEnds(b []byte) int {
+	n := 0
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		n += bits.OnesCount64(^w & 0x8080808080808080)
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// appendVarints appends the packed varints of b to dst. The caller has
+// checked that b ends a varint, and dst has room for one value per varint.
+func appendVarints(dst []uint64, b []byte) ([]uint64, error) {
+	for len(b) > 0 {
+		if b[0] < 0x80 {
+			dst = append(dst, uint64(b[0]))
+			b = b[1:]
+			continue
+		}
+		if len(b) >= 2 && b[1] < 0x80 {
+			dst = append(dst, uint64(b[0]&0x7f)|uint64(b[1])<<7)
+			b = b[2:]
+			continue
+		}
+		v, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			return dst, errBadVarint
+		}
+		dst = append(dst, v)
+		b = b[n:]
+	}
+	return dst, nil
+}
+
+func rowIndexError(err error) error {
+	return &orc.CorruptError{Offset: -1, Stripe: -1, Column: -1, Stream: "ROW_INDEX",
+		Msg: "row index does not parse", Err: err}
+}
+
+func bloomError(err error) error {
+	return &orc.CorruptError{Offset: -1, Stripe: -1, Column: -1, Stream: "BLOOM_FILTER_UTF8",
+		Msg: "bloom filter index does not parse", Err: err}
+}
+
 // DecodeRowIndex parses the decompressed bytes of a ROW_INDEX stream. Bytes
 // that do not parse give an error wrapping orc.ErrCorrupt. Entry counts and
 // position counts are checked by Index and Split, which know what to expect.
+//
+// The result equals proto.Unmarshal's for every input proto.Unmarshal
+// accepts, except that unknown fields of the RowIndex and its entries are
+// dropped (those inside statistics are kept), and it fails exactly where
+// proto.Unmarshal fails. The entries share one backing array, and so do
+// their positions (each entry's slice capped at its own length); the
+// statistics are decoded by proto.Unmarshal into messages from one backing
+// array. Nothing in the result aliases data.
 func DecodeRowIndex(data []byte) (*orcpb.RowIndex, error) {
+	return decodeRowIndex(data, true)
+}
+
+// DecodeRowIndexPositions is DecodeRowIndex for a column that is only
+// seeked, never pruned on: every entry's Statistics is left nil, and the
+// statistics bytes are not decoded. It checks everything DecodeRowIndex
+// checks at the RowIndex and RowIndexEntry levels, including that each
+// statistics field is a well-formed length-delimited value inside its
+// entry, but not the contents of that value: bytes that only make
+// DecodeRowIndex fail inside a ColumnStatistics message are accepted here.
+// Otherwise it fails where DecodeRowIndex fails, and the entries' positions
+// are the same.
+func DecodeRowIndexPositions(data []byte) (*orcpb.RowIndex, error) {
+	return decodeRowIndex(data, false)
+}
+
+// rowIndexCounts are what the first pass over a ROW_INDEX stream finds.
+type rowIndexCounts struct {
+	entries   int // RowIndexEntry messages
+	positions int // position values in all entries
+	stats     int // entries with at least one statistics field
+}
+
+// scanRowIndex checks the framing of a RowIndex and counts its parts. It
+// leaves one check to the second pass: that each packed varint is at most
+// 10 bytes long.
+func scanRowIndex(data []byte) (rowIndexCounts, error) {
+	var c rowIndexCounts
+	for b := data; len(b) > 0; {
+		if b[0] == tagBytes1 {
+			v, n, err := consumeLen(1, b[1:])
+			if err != nil {
+				return c, fmt.Errorf("entry %d: %w", c.entries, err)
+			}
+			if err := scanEntry(v, &c); err != nil {
+				return c, fmt.Errorf("entry %d: %w", c.entries, err)
+			}
+			c.entries++
+			b = b[1+n:]
+			continue
+		}
+		num, typ, n, err := consumeTag(b)
+		if err != nil {
+			return c, err
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.BytesType {
+			v, n, err := consumeLen(1, b)
+			if err != nil {
+				return c, fmt.Errorf("entry %d: %w", c.entries, err)
+			}
+			if err := scanEntry(v, &c); err != nil {
+				return c, fmt.Errorf("entry %d: %w", c.entries, err)
+			}
+			c.entries++
+			b = b[n:]
+			continue
+		}
+		if n, err = skipField(num, typ, b); err != nil {
+			return c, err
+		}
+		b = b[n:]
+	}
+	return c, nil
+}
+
+// scanEntry checks the framing of one RowIndexEntry and adds its counts.
+func scanEntry(b []byte, c *rowIndexCounts) error {
+	hasStats := false
+	for len(b) > 0 {
+		var (
+			num protowire.Number
+			typ protowire.Type
+			n   int
+			err error
+		)
+		switch b[0] {
+		case tagBytes1:
+			num, typ, n = 1, protowire.BytesType, 1
+		case tagBytes2:
+			num, typ, n = 2, protowire.BytesType, 1
+		default:
+			if num, typ, n, err = consumeTag(b); err != nil {
+				return err
+			}
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n, err := consumeLen(num, b)
+			if err != nil {
+				return err
+			}
+			if len(v) > 0 && v[len(v)-1] >= 0x80 {
+				return fmt.Errorf("positions: %w", errBadVarint)
+			}
+			c.positions += varintEnds(v)
+			b = b[n:]
+		case num == 1 && typ == protowire.VarintType:
+			_, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return fmt.Errorf("positions: %w", protowire.ParseError(n))
+			}
+			c.positions++
+			b = b[n:]
+		case num == 2 && typ == protowire.BytesType:
+			_, n, err := consumeLen(num, b)
+			if err != nil {
+				return err
+			}
+			hasStats = true
+			b = b[n:]
+		default:
+			n, err := skipField(num, typ, b)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if hasStats {
+		c.stats++
+	}
+	return nil
+}
+
+func decodeRowIndex(data []byte, withStats bool) (*orcpb.RowIndex, error) {
+	c, err := scanRowIndex(data)
+	if err != nil {
+		return nil, rowIndexError(err)
+	}
 	ri := &orcpb.RowIndex{}
-	if err := proto.Unmarshal(data, ri); err != nil {
-		return nil, &orc.CorruptError{Offset: -1, Stripe: -1, Column: -1, Stream: "ROW_INDEX",
-			Msg: "row index does not parse", Err: err}
+	if c.entries == 0 {
+		return ri, nil
+	}
+	entries := make([]orcpb.RowIndexEntry, c.entries)
+	ri.Entry = make([]*orcpb.RowIndexEntry, c.entries)
+	var pos []uint64
+	if c.positions > 0 {
+		pos = make([]uint64, 0, c.positions)
+	}
+	var stats []orcpb.ColumnStatistics
+	if withStats && c.stats > 0 {
+		stats = make([]orcpb.ColumnStatistics, c.stats)
+	}
+	k := 0
+	for b := data; len(b) > 0; {
+		// The first pass checked every tag and length.
+		num, typ, n, _ := consumeTag(b)
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			n, _ = skipField(num, typ, b)
+			b = b[n:]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		e := &entries[k]
+		ri.Entry[k] = e
+		start := len(pos)
+		if pos, stats, err = decodeEntry(v, e, pos, stats, withStats); err != nil {
+			return nil, rowIndexError(fmt.Errorf("entry %d: %w", k, err))
+		}
+		if len(pos) > start {
+			e.Positions = pos[start:len(pos):len(pos)]
+		}
+		k++
 	}
 	return ri, nil
+}
+
+// decodeEntry fills e from the fields of a RowIndexEntry checked by
+// scanEntry, appending its positions to pos and taking its statistics
+// message, if it has one and withStats is set, from the front of stats.
+func decodeEntry(b []byte, e *orcpb.RowIndexEntry, pos []uint64, stats []orcpb.ColumnStatistics, withStats bool) ([]uint64, []orcpb.ColumnStatistics, error) {
+	for len(b) > 0 {
+		var (
+			num protowire.Number
+			typ protowire.Type
+			n   int
+		)
+		switch b[0] {
+		case tagBytes1:
+			num, typ, n = 1, protowire.BytesType, 1
+		case tagBytes2:
+			num, typ, n = 2, protowire.BytesType, 1
+		default:
+			num, typ, n, _ = consumeTag(b)
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			var err error
+			if pos, err = appendVarints(pos, v); err != nil {
+				return pos, stats, fmt.Errorf("positions: %w", err)
+			}
+			b = b[n:]
+		case num == 1 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			pos = append(pos, v)
+			b = b[n:]
+		case num == 2 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if withStats {
+				if e.Statistics == nil {
+					e.Statistics = &stats[0]
+					stats = stats[1:]
+				}
+				if err := mergeStats.Unmarshal(v, e.Statistics); err != nil {
+					return pos, stats, fmt.Errorf("statistics: %w", err)
+				}
+			}
+			b = b[n:]
+		default:
+			n, _ := skipField(num, typ, b)
+			b = b[n:]
+		}
+	}
+	return pos, stats, nil
 }
 
 // DecodeBloomFilterIndex parses the decompressed bytes of a BLOOM_FILTER_UTF8
 // (or legacy BLOOM_FILTER) stream. Bytes that do not parse give an error
 // wrapping orc.ErrCorrupt. The filters themselves are checked when used
 // (Index.Bloom, bloomfilter.FromProto).
+//
+// The result equals proto.Unmarshal's for every input proto.Unmarshal
+// accepts, except that unknown fields are dropped, and it fails exactly
+// where proto.Unmarshal fails. The filters share one backing array, as do
+// their bitset words (each filter's slice capped at its own length), their
+// num_hash_functions values and their utf8bitset bytes, which are copied:
+// nothing in the result aliases data.
 func DecodeBloomFilterIndex(data []byte) (*orcpb.BloomFilterIndex, error) {
+	c, err := scanBloomIndex(data)
+	if err != nil {
+		return nil, bloomError(err)
+	}
 	bi := &orcpb.BloomFilterIndex{}
-	if err := proto.Unmarshal(data, bi); err != nil {
-		return nil, &orc.CorruptError{Offset: -1, Stripe: -1, Column: -1, Stream: "BLOOM_FILTER_UTF8",
-			Msg: "bloom filter index does not parse", Err: err}
+	if c.filters == 0 {
+		return bi, nil
+	}
+	filters := make([]orcpb.BloomFilter, c.filters)
+	bi.BloomFilter = make([]*orcpb.BloomFilter, c.filters)
+	var (
+		hashes []uint32
+		words  []uint64
+		utf8   []byte
+	)
+	if c.hashes > 0 {
+		hashes = make([]uint32, c.hashes)
+	}
+	if c.words > 0 {
+		words = make([]uint64, 0, c.words)
+	}
+	if c.utf8 > 0 {
+		utf8 = make([]byte, 0, c.utf8)
+	}
+	k := 0
+	for b := data; len(b) > 0; {
+		// The first pass checked every tag and length.
+		num, typ, n, _ := consumeTag(b)
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			n, _ = skipField(num, typ, b)
+			b = b[n:]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		f := &filters[k]
+		bi.BloomFilter[k] = f
+		start := len(words)
+		words, hashes, utf8 = decodeFilter(v, f, words, hashes, utf8)
+		if len(words) > start {
+			f.Bitset = words[start:len(words):len(words)]
+		}
+		k++
 	}
 	return bi, nil
+}
+
+// bloomCounts are what the first pass over a bloom filter stream finds.
+type bloomCounts struct {
+	filters int // BloomFilter messages
+	hashes  int // filters with num_hash_functions
+	words   int // bitset words in all filters
+	utf8    int // bytes of the last utf8bitset of each filter
+}
+
+// scanBloomIndex checks a BloomFilterIndex completely and counts its
+// parts.
+func scanBloomIndex(data []byte) (bloomCounts, error) {
+	var c bloomCounts
+	for b := data; len(b) > 0; {
+		num, typ, n, err := consumeTag(b)
+		if err != nil {
+			return c, err
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.BytesType {
+			v, n, err := consumeLen(1, b)
+			if err != nil {
+				return c, fmt.Errorf("filter %d: %w", c.filters, err)
+			}
+			if err := scanFilter(v, &c); err != nil {
+				return c, fmt.Errorf("filter %d: %w", c.filters, err)
+			}
+			c.filters++
+			b = b[n:]
+			continue
+		}
+		if n, err = skipField(num, typ, b); err != nil {
+			return c, err
+		}
+		b = b[n:]
+	}
+	return c, nil
+}
+
+// scanFilter checks one BloomFilter and adds its counts.
+func scanFilter(b []byte, c *bloomCounts) error {
+	hasHash := false
+	last := -1 // length of the last utf8bitset
+	for len(b) > 0 {
+		if b[0] == tagFixed2 {
+			if len(b) < 9 {
+				return fmt.Errorf("bitset: %w", protowire.ParseError(-1))
+			}
+			c.words++
+			b = b[9:]
+			continue
+		}
+		num, typ, n, err := consumeTag(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			if _, n = protowire.ConsumeVarint(b); n < 0 {
+				return fmt.Errorf("num_hash_functions: %w", protowire.ParseError(n))
+			}
+			hasHash = true
+		case num == 2 && typ == protowire.Fixed64Type:
+			if _, n = protowire.ConsumeFixed64(b); n < 0 {
+				return fmt.Errorf("bitset: %w", protowire.ParseError(n))
+			}
+			c.words++
+		case num == 2 && typ == protowire.BytesType:
+			var v []byte
+			if v, n, err = consumeLen(num, b); err != nil {
+				return err
+			}
+			if len(v)%8 != 0 {
+				return fmt.Errorf("packed bitset of %d bytes is not a whole number of words", len(v))
+			}
+			c.words += len(v) / 8
+		case num == 3 && typ == protowire.BytesType:
+			var v []byte
+			if v, n, err = consumeLen(num, b); err != nil {
+				return err
+			}
+			last = len(v)
+		default:
+			if n, err = skipField(num, typ, b); err != nil {
+				return err
+			}
+		}
+		b = b[n:]
+	}
+	if hasHash {
+		c.hashes++
+	}
+	if last > 0 {
+		c.utf8 += last
+	}
+	return nil
+}
+
+// decodeFilter fills f from the fields of a BloomFilter checked by
+// scanFilter, appending its bitset words to words and its utf8bitset to
+// utf8, and taking its num_hash_functions from the front of hashes.
+func decodeFilter(b []byte, f *orcpb.BloomFilter, words []uint64, hashes []uint32, utf8 []byte) ([]uint64, []uint32, []byte) {
+	var (
+		hash    uint32
+		hasHash bool
+		u8      []byte
+		hasU8   bool
+	)
+	for len(b) > 0 {
+		if b[0] == tagFixed2 {
+			words = append(words, binary.LittleEndian.Uint64(b[1:9]))
+			b = b[9:]
+			continue
+		}
+		num, typ, n, _ := consumeTag(b)
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			var v uint64
+			v, n = protowire.ConsumeVarint(b)
+			hash, hasHash = uint32(v), true
+		case num == 2 && typ == protowire.Fixed64Type:
+			words = append(words, binary.LittleEndian.Uint64(b))
+			n = 8
+		case num == 2 && typ == protowire.BytesType:
+			var v []byte
+			v, n = protowire.ConsumeBytes(b)
+			for ; len(v) >= 8; v = v[8:] {
+				words = append(words, binary.LittleEndian.Uint64(v))
+			}
+		case num == 3 && typ == protowire.BytesType:
+			u8, n = protowire.ConsumeBytes(b)
+			hasU8 = true
+		default:
+			n, _ = skipField(num, typ, b)
+		}
+		b = b[n:]
+	}
+	if hasHash {
+		hashes[0] = hash
+		f.NumHashFunctions = &hashes[0]
+		hashes = hashes[1:]
+	}
+	if hasU8 {
+		if len(u8) == 0 {
+			f.Utf8Bitset = []byte{} // present but empty, as proto.Unmarshal leaves it
+		} else {
+			start := len(utf8)
+			utf8 = append(utf8, u8...)
+			f.Utf8Bitset = utf8[start:len(utf8):len(utf8)]
+		}
+	}
+	return words, hashes, utf8
 }
