@@ -370,44 +370,118 @@ func mutate(rng *rand.Rand, data []byte) []byte {
 	return b
 }
 
+// mutateDeep mutates the value of one length-delimited field of data, up
+// to depth levels down (an entry, its statistics, a filter), and frames it
+// again with its new length, so that the mutation reaches the inner
+// messages instead of breaking the outer framing. Bytes that do not split
+// into fields are mutated whole.
+func mutateDeep(rng *rand.Rand, data []byte, depth int) []byte {
+	type field struct {
+		tag, value []byte
+		bytes      bool
+	}
+	var fields []field
+	var lenFields []int
+	for b := data; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return mutate(rng, data)
+		}
+		f := field{tag: b[:n]}
+		b = b[n:]
+		if typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return mutate(rng, data)
+			}
+			f.value, f.bytes = v, true
+			lenFields = append(lenFields, len(fields))
+			b = b[m:]
+		} else {
+			m := protowire.ConsumeFieldValue(num, typ, b)
+			if m < 0 {
+				return mutate(rng, data)
+			}
+			f.value = b[:m]
+			b = b[m:]
+		}
+		fields = append(fields, f)
+	}
+	if len(lenFields) == 0 {
+		return mutate(rng, data)
+	}
+	k := lenFields[rng.IntN(len(lenFields))]
+	if depth > 1 && rng.IntN(2) == 0 {
+		fields[k].value = mutateDeep(rng, fields[k].value, depth-1)
+	} else {
+		fields[k].value = mutate(rng, fields[k].value)
+	}
+	var out []byte
+	for _, f := range fields {
+		out = append(out, f.tag...)
+		if f.bytes {
+			out = protowire.AppendBytes(out, f.value)
+		} else {
+			out = append(out, f.value...)
+		}
+	}
+	return out
+}
+
 // Random mutations of real streams (examples when present, our writer's
 // always) decode as proto.Unmarshal decodes them.
 func TestDecodeMutations(t *testing.T) {
-	var pool []indexStream
-	for _, s := range writerStreams(t) {
-		if len(s.data) <= 8<<10 {
-			pool = append(pool, s)
-		}
-	}
-	// A subtest, so that without the examples only it is skipped.
-	t.Run("examples", func(t *testing.T) {
-		for _, s := range exampleStreams(t) {
-			if len(s.data) <= 8<<10 {
-				pool = append(pool, s)
+	// Two pools, row indexes and bloom filters, drawn from equally.
+	var pools [2][]indexStream
+	add := func(streams []indexStream) {
+		for _, s := range streams {
+			if s.kind == orcpb.Stream_ROW_INDEX && len(s.data) <= 8<<10 {
+				pools[0] = append(pools[0], s)
+			} else if s.kind != orcpb.Stream_ROW_INDEX && len(s.data) <= 64<<10 {
+				pools[1] = append(pools[1], s)
 			}
 		}
-	})
-	n := 6000
+	}
+	add(writerStreams(t))
+	// A subtest, so that without the examples only it is skipped.
+	t.Run("examples", func(t *testing.T) { add(exampleStreams(t)) })
+	if len(pools[0]) == 0 || len(pools[1]) == 0 {
+		t.Fatalf("pools of %d row indexes and %d bloom filter indexes", len(pools[0]), len(pools[1]))
+	}
+	n := 8000
 	if testing.Short() {
 		n = 1000
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	accepted := 0
+	accepted, kept := 0, 0
 	for i := range n {
+		pool := pools[i%2]
 		s := pool[rng.IntN(len(pool))]
-		data := mutate(rng, s.data)
+		var data []byte
+		if i%4 < 2 {
+			data = mutate(rng, s.data)
+		} else {
+			data = mutateDeep(rng, s.data, 3)
+		}
 		if d, ok := diffRowIndex(data); d != "" {
 			t.Fatalf("mutation %d of %s %v (% x): %s", i, s.name, s.kind, data, d)
 		} else if ok {
 			accepted++
+			if s.kind == orcpb.Stream_ROW_INDEX {
+				kept++
+			}
 		}
 		if d, ok := diffBloomIndex(data); d != "" {
 			t.Fatalf("mutation %d of %s %v (% x): %s", i, s.name, s.kind, data, d)
 		} else if ok {
 			accepted++
+			if s.kind != orcpb.Stream_ROW_INDEX {
+				kept++
+			}
 		}
 	}
-	t.Logf("%d mutations of %d streams compared as both messages; %d of %d decodings accepted", n, len(pool), accepted, 2*n)
+	t.Logf("%d mutations of %d streams compared as both messages: %d of %d decodings accepted, %d still parsing as their own kind",
+		n, len(pools[0])+len(pools[1]), accepted, 2*n, kept)
 }
 
 // FuzzDecodeIndex reads fuzzed bytes as a RowIndex and as a
