@@ -1,8 +1,12 @@
 package rowindex
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format/orcpb"
@@ -71,4 +75,89 @@ func BenchmarkSplit(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchStreams returns the index streams of the 100-group file of
+// writerStreams: the ROW_INDEX of the int column (1) and of the string
+// column (2), and the BLOOM_FILTER_UTF8 of the int column (100 filters of
+// 9,600 bits) with the same filters in the legacy form Java writes, one
+// fixed64 field per bitset word.
+func benchStreams(b *testing.B) (intIndex, stringIndex, utf8Bloom, legacyBloom []byte) {
+	b.Helper()
+	for _, s := range writerStreams(b) {
+		if !strings.HasPrefix(s.name, "writer 100000 rows") {
+			continue
+		}
+		switch {
+		case s.kind == orcpb.Stream_ROW_INDEX && strings.HasSuffix(s.name, "column 1"):
+			intIndex = s.data
+		case s.kind == orcpb.Stream_ROW_INDEX && strings.HasSuffix(s.name, "column 2"):
+			stringIndex = s.data
+		case s.kind == orcpb.Stream_BLOOM_FILTER_UTF8 && strings.HasSuffix(s.name, "column 1"):
+			utf8Bloom = s.data
+		}
+	}
+	bi := &orcpb.BloomFilterIndex{}
+	if err := proto.Unmarshal(utf8Bloom, bi); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range bi.BloomFilter {
+		f.Bitset = make([]uint64, len(f.Utf8Bitset)/8)
+		for i := range f.Bitset {
+			f.Bitset[i] = binary.LittleEndian.Uint64(f.Utf8Bitset[8*i:])
+		}
+		f.Utf8Bitset = nil
+	}
+	legacyBloom, err := proto.Marshal(bi)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(intIndex) == 0 || len(stringIndex) == 0 || len(utf8Bloom) == 0 {
+		b.Fatal("writer streams missing")
+	}
+	return intIndex, stringIndex, utf8Bloom, legacyBloom
+}
+
+// benchDecode runs decode on data, which must give want entries.
+func benchDecode[T any](b *testing.B, data []byte, decode func([]byte) (T, error), count func(T) int, want int) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := decode(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if count(m) != want {
+			b.Fatalf("%d messages, want %d", count(m), want)
+		}
+	}
+}
+
+func entries(ri *orcpb.RowIndex) int { return len(ri.Entry) }
+
+func filters(bi *orcpb.BloomFilterIndex) int { return len(bi.BloomFilter) }
+
+// BenchmarkDecodeRowIndex decodes the row index of 100 row groups of an
+// int column and of a string column, statistics included.
+func BenchmarkDecodeRowIndex(b *testing.B) {
+	ints, strs, _, _ := benchStreams(b)
+	b.Run("int", func(b *testing.B) { benchDecode(b, ints, DecodeRowIndex, entries, 100) })
+	b.Run("string", func(b *testing.B) { benchDecode(b, strs, DecodeRowIndex, entries, 100) })
+}
+
+// BenchmarkDecodeRowIndexPositions decodes the same row indexes without
+// their statistics.
+func BenchmarkDecodeRowIndexPositions(b *testing.B) {
+	ints, strs, _, _ := benchStreams(b)
+	b.Run("int", func(b *testing.B) { benchDecode(b, ints, DecodeRowIndexPositions, entries, 100) })
+	b.Run("string", func(b *testing.B) { benchDecode(b, strs, DecodeRowIndexPositions, entries, 100) })
+}
+
+// BenchmarkDecodeBloomFilterIndex decodes 100 bloom filters of 9,600 bits,
+// as our writer stores them (utf8bitset) and in the legacy form (one
+// fixed64 field per word).
+func BenchmarkDecodeBloomFilterIndex(b *testing.B) {
+	_, _, utf8, legacy := benchStreams(b)
+	b.Run("utf8bitset", func(b *testing.B) { benchDecode(b, utf8, DecodeBloomFilterIndex, filters, 100) })
+	b.Run("bitset", func(b *testing.B) { benchDecode(b, legacy, DecodeBloomFilterIndex, filters, 100) })
 }

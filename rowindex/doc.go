@@ -10,8 +10,9 @@
 //
 //   - Layout, Width, Split and GroupStarts say which numbers of an entry
 //     belong to which stream (Layout's documentation gives the format).
-//   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams;
-//     Index holds one stripe's entries and filters, checked against its
+//   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams
+//     (DecodeRowIndexPositions without the statistics, for columns that are
+//     only seeked); Index holds one stripe's entries and filters, checked against its
 //     row-group count, and serves per-group statistics and bloom filters.
 //   - StreamIndex reads one stream's place at every group's start and plans
 //     the bytes a run of groups needs: exactly the groups' bytes where the
