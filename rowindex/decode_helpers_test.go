@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -355,3 +356,16 @@ var (
 	writerStreamsOnce  sync.Once
 	writerStreamsCache []indexStream
 )
+
+// examplesIfPresent returns the examples folder as examples.Dir finds it
+// ($ORC_EXAMPLES, else ../shared/orc-examples beside the repository, which
+// is ../../shared/orc-examples from this package's folder, where tests
+// run), or "" without skipping when there is none.
+func examplesIfPresent() string {
+	for _, d := range []string{os.Getenv("ORC_EXAMPLES"), filepath.Join("..", "..", "shared", "orc-examples")} {
+		if st, err := os.Stat(d); d != "" && err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return ""
+}

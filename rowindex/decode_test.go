@@ -2,7 +2,10 @@ package rowindex
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -497,9 +500,66 @@ func FuzzDecodeIndex(f *testing.F) {
 			f.Add(s.data)
 		}
 	}
+	// And a few of Apache's when they are at hand (without skipping the
+	// target when they are not): Java's legacy bitset form, statistics of
+	// several types.
+	if dir := examplesIfPresent(); dir != "" {
+		for _, name := range []string{"over1k_bloom.orc", "TestOrcFile.testSeek.orc", "bad_bloom_filter_1.6.11.orc"} {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				continue
+			}
+			ex, err := parseExample(name, data)
+			if err != nil {
+				f.Fatalf("%s: %v", name, err)
+			}
+			seeded := map[orcpb.Stream_Kind]int{}
+			for _, s := range fileIndexStreams(f, ex) {
+				if len(s.data) <= 2<<10 && seeded[s.kind] < 4 {
+					f.Add(s.data)
+					seeded[s.kind]++
+				}
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if d := diffIndex(data); d != "" {
 			t.Fatal(d)
 		}
 	})
+}
+
+// The decoders allocate a fixed number of blocks whatever the number of
+// entries, positions, filters and words: the message, the entry or filter
+// structs, their pointers, and one block per kind of value.
+func TestDecodeAllocations(t *testing.T) {
+	var ri, bi []byte
+	for _, s := range writerStreams(t) {
+		if strings.HasPrefix(s.name, "writer 100000 rows") && strings.HasSuffix(s.name, "column 2") {
+			switch s.kind {
+			case orcpb.Stream_ROW_INDEX:
+				ri = s.data
+			case orcpb.Stream_BLOOM_FILTER_UTF8:
+				bi = s.data
+			}
+		}
+	}
+	legacy := decodeCases(t)["legacy bloom index"]
+	tests := []struct {
+		name   string
+		decode func() error
+		max    float64
+	}{
+		{"DecodeRowIndexPositions", func() error { _, err := DecodeRowIndexPositions(ri); return err }, 4},
+		{"DecodeBloomFilterIndex", func() error { _, err := DecodeBloomFilterIndex(bi); return err }, 5},
+		{"DecodeBloomFilterIndex legacy", func() error { _, err := DecodeBloomFilterIndex(legacy); return err }, 5},
+	}
+	for _, tt := range tests {
+		if err := tt.decode(); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { _ = tt.decode() }); n > tt.max {
+			t.Errorf("%s: %v allocations, want at most %v", tt.name, n, tt.max)
+		}
+	}
 }
