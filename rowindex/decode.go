@@ -210,18 +210,6 @@ type rowIndexCounts struct {
 func scanRowIndex(data []byte) (rowIndexCounts, error) {
 	var c rowIndexCounts
 	for b := data; len(b) > 0; {
-		if b[0] == tagBytes1 {
-			v, n, err := consumeLen(1, b[1:])
-			if err != nil {
-				return c, fmt.Errorf("entry %d: %w", c.entries, err)
-			}
-			if err := scanEntry(v, &c); err != nil {
-				return c, fmt.Errorf("entry %d: %w", c.entries, err)
-			}
-			c.entries++
-			b = b[1+n:]
-			continue
-		}
 		num, typ, n, err := consumeTag(b)
 		if err != nil {
 			return c, err
