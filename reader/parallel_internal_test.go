@@ -248,3 +248,36 @@ func TestChunkRowsNarrow(t *testing.T) {
 		br.Close()
 	}
 }
+
+// Group pruning decodes the statistics of the predicate's columns only:
+// the row indexes read beside them, and those read to seek, keep their
+// positions alone.
+func TestIndexStatisticsOnlyForPruning(t *testing.T) {
+	r := parFile(t, 30000, 30000, 1000, true)
+	br, err := r.NewBatchReader(WithSearchArgument(sarg.MustParse("id < 5000")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	ex := br.exec()
+	meta, err := r.readStripeMeta(r.r, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := newStripeIndex(r, meta)
+	if err := ex.readIndex(ix, []int{1}, true, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := ex.readIndex(ix, []int{4}, false); err != nil {
+		t.Fatal(err)
+	}
+	for col, stats := range map[int]bool{1: true, 2: false, 3: false, 4: false} {
+		es := ix.entries[col]
+		if len(es) != 30 {
+			t.Fatalf("column %d: %d entries, want 30", col, len(es))
+		}
+		if got := es[0].GetStatistics() != nil; got != stats || len(es[5].GetPositions()) == 0 {
+			t.Errorf("column %d: statistics %v (want %v), %d positions", col, got, stats, len(es[5].GetPositions()))
+		}
+	}
+}

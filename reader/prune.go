@@ -25,6 +25,7 @@ package reader
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -306,7 +307,9 @@ func (a asciiProbe) TestBytes(b []byte) bool {
 
 // readIndex reads and decodes the ROW_INDEX (and, when bloom is set and
 // usable, BLOOM_FILTER_UTF8) streams of the given columns into ix, and
-// in the same reads the ROW_INDEX streams of the columns of also.
+// in the same reads the ROW_INDEX streams of the columns of also. Only
+// group pruning (bloom set) reads statistics, of cols: the other entries
+// are decoded for their positions alone, which seeks need.
 func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
 	r, meta := br.r, ix.meta
 	wants := r.indexWants(meta, ix.entries, cols, bloom, also)
@@ -343,7 +346,11 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
 		}
 		if w.key.kind == orcpb.Stream_ROW_INDEX {
-			ri, err := rowindex.DecodeRowIndex(data)
+			decode := rowindex.DecodeRowIndexPositions
+			if bloom && slices.Contains(cols, w.key.column) {
+				decode = rowindex.DecodeRowIndex
+			}
+			ri, err := decode(data)
 			if err != nil {
 				return loc(err)
 			}
