@@ -209,30 +209,41 @@ type rowIndexCounts struct {
 // 10 bytes long.
 func scanRowIndex(data []byte) (rowIndexCounts, error) {
 	var c rowIndexCounts
+	var err error
+	c.entries, err = scanRepeated(data, "entry", func(v []byte) error { return scanEntry(v, &c) })
+	return c, err
+}
+
+// scanRepeated walks a message whose field 1 is a repeated message (an
+// index's entries or filters), calling each with every one in turn and
+// skipping the other fields, and returns how many it met. An error names
+// the one it is in by its kind what and its number.
+func scanRepeated(data []byte, what string, each func(v []byte) error) (int, error) {
+	count := 0
 	for b := data; len(b) > 0; {
 		num, typ, n, err := consumeTag(b)
 		if err != nil {
-			return c, err
+			return count, err
 		}
 		b = b[n:]
 		if num == 1 && typ == protowire.BytesType {
 			v, n, err := consumeLen(1, b)
+			if err == nil {
+				err = each(v)
+			}
 			if err != nil {
-				return c, fmt.Errorf("entry %d: %w", c.entries, err)
+				return count, fmt.Errorf("%s %d: %w", what, count, err)
 			}
-			if err := scanEntry(v, &c); err != nil {
-				return c, fmt.Errorf("entry %d: %w", c.entries, err)
-			}
-			c.entries++
+			count++
 			b = b[n:]
 			continue
 		}
 		if n, err = skipField(num, typ, b); err != nil {
-			return c, err
+			return count, err
 		}
 		b = b[n:]
 	}
-	return c, nil
+	return count, nil
 }
 
 // scanEntry checks the framing of one RowIndexEntry and adds its counts.
@@ -314,9 +325,31 @@ func decodeRowIndex(data []byte, withStats bool) (*orcpb.RowIndex, error) {
 	if withStats && c.stats > 0 {
 		stats = make([]orcpb.ColumnStatistics, c.stats)
 	}
+	err = eachChecked(data, func(k int, v []byte) error {
+		e := &entries[k]
+		ri.Entry[k] = e
+		start := len(pos)
+		var err error
+		if pos, stats, err = decodeEntry(v, e, pos, stats, withStats); err != nil {
+			return rowIndexError(fmt.Errorf("entry %d: %w", k, err))
+		}
+		if len(pos) > start {
+			e.Positions = pos[start:len(pos):len(pos)]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ri, nil
+}
+
+// eachChecked calls each with the field-1 messages of data (an index's
+// entries or filters, which the first pass checked) in turn, numbered from
+// 0.
+func eachChecked(data []byte, each func(k int, v []byte) error) error {
 	k := 0
 	for b := data; len(b) > 0; {
-		// The first pass checked every tag and length.
 		num, typ, n, _ := consumeTag(b)
 		b = b[n:]
 		if num != 1 || typ != protowire.BytesType {
@@ -326,18 +359,12 @@ func decodeRowIndex(data []byte, withStats bool) (*orcpb.RowIndex, error) {
 		}
 		v, n := protowire.ConsumeBytes(b)
 		b = b[n:]
-		e := &entries[k]
-		ri.Entry[k] = e
-		start := len(pos)
-		if pos, stats, err = decodeEntry(v, e, pos, stats, withStats); err != nil {
-			return nil, rowIndexError(fmt.Errorf("entry %d: %w", k, err))
-		}
-		if len(pos) > start {
-			e.Positions = pos[start:len(pos):len(pos)]
+		if err := each(k, v); err != nil {
+			return err
 		}
 		k++
 	}
-	return ri, nil
+	return nil
 }
 
 // decodeEntry fills e from the fields of a RowIndexEntry checked by
@@ -427,18 +454,7 @@ func DecodeBloomFilterIndex(data []byte) (*orcpb.BloomFilterIndex, error) {
 	if c.utf8 > 0 {
 		utf8 = make([]byte, 0, c.utf8)
 	}
-	k := 0
-	for b := data; len(b) > 0; {
-		// The first pass checked every tag and length.
-		num, typ, n, _ := consumeTag(b)
-		b = b[n:]
-		if num != 1 || typ != protowire.BytesType {
-			n, _ = skipField(num, typ, b)
-			b = b[n:]
-			continue
-		}
-		v, n := protowire.ConsumeBytes(b)
-		b = b[n:]
+	_ = eachChecked(data, func(k int, v []byte) error {
 		f := &filters[k]
 		bi.BloomFilter[k] = f
 		start := len(words)
@@ -446,8 +462,8 @@ func DecodeBloomFilterIndex(data []byte) (*orcpb.BloomFilterIndex, error) {
 		if len(words) > start {
 			f.Bitset = words[start:len(words):len(words)]
 		}
-		k++
-	}
+		return nil
+	})
 	return bi, nil
 }
 
@@ -463,30 +479,9 @@ type bloomCounts struct {
 // parts.
 func scanBloomIndex(data []byte) (bloomCounts, error) {
 	var c bloomCounts
-	for b := data; len(b) > 0; {
-		num, typ, n, err := consumeTag(b)
-		if err != nil {
-			return c, err
-		}
-		b = b[n:]
-		if num == 1 && typ == protowire.BytesType {
-			v, n, err := consumeLen(1, b)
-			if err != nil {
-				return c, fmt.Errorf("filter %d: %w", c.filters, err)
-			}
-			if err := scanFilter(v, &c); err != nil {
-				return c, fmt.Errorf("filter %d: %w", c.filters, err)
-			}
-			c.filters++
-			b = b[n:]
-			continue
-		}
-		if n, err = skipField(num, typ, b); err != nil {
-			return c, err
-		}
-		b = b[n:]
-	}
-	return c, nil
+	var err error
+	c.filters, err = scanRepeated(data, "filter", func(v []byte) error { return scanFilter(v, &c) })
+	return c, err
 }
 
 // scanFilter checks one BloomFilter and adds its counts.
