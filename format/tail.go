@@ -19,6 +19,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"strconv"
 
 	"google.golang.org/protobuf/proto"
 
@@ -376,7 +377,7 @@ func (t *Tail) checkFooter() error {
 	if f.HeaderLength != nil && f.GetHeaderLength() != uint64(len(Magic)) {
 		return corrupt("header length %d, want %d", f.GetHeaderLength(), len(Magic))
 	}
-	schema, err := schemaFromTypes(t.NumTypes(), t.Type)
+	schema, err := schemaFromTypes(t.NumTypes(), t.footerTypes())
 	if err != nil {
 		return orc.WithLocation(err, t.FooterStart, -1, -1, "footer")
 	}
@@ -422,16 +423,20 @@ const maxTypes = 1 << 20
 // SchemaFromTypes builds the type tree from the footer's pre-order list of
 // types, checking that it is a well-formed tree numbered in pre-order.
 func SchemaFromTypes(types []*orcpb.Type) (*orc.Schema, error) {
-	return schemaFromTypes(len(types), func(i int) (*orcpb.Type, error) { return types[i], nil })
+	return schemaFromTypes(len(types), protoTypes(types))
 }
 
 // schemaFromTypes builds the type tree of n types, asking typeAt for each
 // once, in order.
-func schemaFromTypes(n int, typeAt func(i int) (*orcpb.Type, error)) (*orc.Schema, error) {
+func schemaFromTypes(n int, typeAt typeSource) (*orc.Schema, error) {
 	if n > maxTypes {
 		return nil, orc.Corruptf("%d types exceed the limit of %d", n, maxTypes)
 	}
 	next := 0
+	// stack holds the subtypes of the types on the path being built: each
+	// level's are appended when it is read and dropped when it is done.
+	var stack []uint32
+	var pt typeInfo // the type just read (one for all: it escapes)
 	var build func(depth int) (*orc.Schema, error)
 	build = func(depth int) (*orc.Schema, error) {
 		if depth > 1000 {
@@ -442,16 +447,19 @@ func schemaFromTypes(n int, typeAt func(i int) (*orcpb.Type, error)) (*orc.Schem
 			return nil, orc.Corruptf("type %d referenced but only %d types exist", id, n)
 		}
 		next++
-		pt, err := typeAt(id)
-		if err != nil {
+		base := len(stack)
+		if err := typeAt(id, &pt, stack); err != nil {
 			return nil, err
 		}
-		k := pt.GetKind()
-		if k > orcpb.Type_GEOGRAPHY {
-			return nil, fmt.Errorf("%w: column %d has type kind %s", orc.ErrUnsupported, id, k)
+		stack = pt.subs
+		sub, names := pt.subs[base:], pt.names
+		defer func() { stack = stack[:base] }()
+		k := pt.kind
+		if k < 0 || k > int32(orcpb.Type_GEOGRAPHY) {
+			return nil, fmt.Errorf("%w: column %d has type kind %s", orc.ErrUnsupported, id, orcpb.Type_Kind(k))
 		}
-		s := &orc.Schema{Kind: orc.Kind(k), MaxLength: int(pt.GetMaximumLength()),
-			Precision: int(pt.GetPrecision()), Scale: int(pt.GetScale())}
+		s := &orc.Schema{Kind: orc.Kind(k), MaxLength: int(pt.maxLen),
+			Precision: int(pt.prec), Scale: int(pt.scale), Attributes: pt.attrs}
 		switch {
 		case s.Kind == orc.Char && s.MaxLength > orc.MaxCharLength:
 			return nil, orc.Corruptf("column %d is char(%d): the length is more than %d", id, s.MaxLength, orc.MaxCharLength)
@@ -461,25 +469,18 @@ func schemaFromTypes(n int, typeAt func(i int) (*orcpb.Type, error)) (*orc.Schem
 		if s.Kind.IsGeospatial() {
 			// An absent CRS means the format's default, as Apache ORC Java
 			// reads it; an algorithm matters for geography only.
-			s.CRS = pt.GetCrs()
-			if pt.Crs == nil {
+			s.CRS = pt.crs
+			if !pt.hasCRS {
 				s.CRS = orc.DefaultCRS
 			}
 			if s.Kind == orc.Geography {
-				a := pt.GetAlgorithm()
-				if a < 0 || a > orcpb.Type_KARNEY {
+				a := pt.algo
+				if a < 0 || a > int32(orcpb.Type_KARNEY) {
 					return nil, fmt.Errorf("%w: column %d is geography with edge interpolation algorithm %d", orc.ErrUnsupported, id, a)
 				}
 				s.Edges = orc.EdgeAlgorithm(a)
 			}
 		}
-		if len(pt.GetAttributes()) > 0 {
-			s.Attributes = make(map[string]string, len(pt.GetAttributes()))
-			for _, a := range pt.GetAttributes() {
-				s.Attributes[a.GetKey()] = a.GetValue()
-			}
-		}
-		sub := pt.GetSubtypes()
 		switch s.Kind {
 		case orc.List:
 			if len(sub) != 1 {
@@ -526,11 +527,11 @@ func schemaFromTypes(n int, typeAt func(i int) (*orcpb.Type, error)) (*orc.Schem
 			}
 			s.Children = append(s.Children, child)
 			if s.Kind == orc.Struct {
-				name := fmt.Sprintf("_col%d", i)
-				if i < len(pt.GetFieldNames()) {
-					name = pt.GetFieldNames()[i]
+				if i < len(names) {
+					s.FieldNames = append(s.FieldNames, names[i])
+				} else {
+					s.FieldNames = append(s.FieldNames, "_col"+strconv.Itoa(i))
 				}
-				s.FieldNames = append(s.FieldNames, name)
 			}
 		}
 		return s, nil
