@@ -68,7 +68,12 @@ func (s *Schema) Walk(fn func(*Schema)) {
 
 // Columns returns every node in column id order.
 func (s *Schema) Columns() []*Schema {
+	// A numbered tree knows its size: a slice grown by appending left
+	// four times its size behind it (3.5 MB for 100,000 columns).
 	var out []*Schema
+	if n := s.MaxID() - s.ID() + 1; n > 0 && n <= 1<<20 {
+		out = make([]*Schema, 0, n)
+	}
 	s.Walk(func(n *Schema) { out = append(out, n) })
 	return out
 }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/orcgo/orc"
+)
+
+// rowSizeHint is no more than a wide row's JSON line, and at least half of
+// it (the line grows at most once): flat and nested, one-digit values.
+func TestRowSizeHint(t *testing.T) {
+	for _, per := range []int{0, 50} {
+		var sb strings.Builder
+		sb.WriteString("struct<")
+		for i := range 1000 {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			if per == 0 {
+				fmt.Fprintf(&sb, "c%d:int", i)
+			} else if i%per == 0 {
+				fmt.Fprintf(&sb, "s%d:struct<f0:int", i/per)
+			} else if fmt.Fprintf(&sb, "f%d:int", i%per); i%per == per-1 {
+				sb.WriteByte('>')
+			}
+		}
+		sb.WriteByte('>')
+		s := orc.MustParseSchema(sb.String())
+		b := orc.NewBatch(s, 1)
+		var fill func(v orc.Vector)
+		fill = func(v orc.Vector) {
+			switch v := v.(type) {
+			case *orc.LongVector:
+				v.Append(1)
+			case *orc.StructVector:
+				for _, c := range v.Fields {
+					fill(c)
+				}
+				v.AppendRow()
+			}
+		}
+		for _, c := range b.Cols {
+			fill(c)
+		}
+		b.NumRows = 1
+		line, _ := (&jsonFormat{}).add(nil, b, 0)
+		if hint := rowSizeHint(s); hint > len(line) || 2*hint < len(line) {
+			t.Errorf("structs of %d: hint %d bytes for a line of %d", per, hint, len(line))
+		}
+	}
+}
