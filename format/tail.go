@@ -159,20 +159,21 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 	if err != nil {
 		return nil, err
 	}
-	footerBytes, err := t.decompress("footer", section(t.FooterStart, footerLen), t.FooterStart, dec, maxTail)
+	footerBytes, footerSec, err := t.decompressSection("footer", section(t.FooterStart, footerLen), t.FooterStart, dec, maxTail)
 	if err != nil {
 		return nil, err
 	}
+	t.ix.footer = footerSec
 	if err := t.splitFooter(footerBytes); err != nil {
 		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer",
 			Msg: "footer does not parse", Err: err}
 	}
 	if metaLen > 0 {
-		metaBytes, err := t.decompress("metadata", section(t.MetadataStart, metaLen), t.MetadataStart, dec, maxTail)
+		metaBytes, metaSec, err := t.decompressSection("metadata", section(t.MetadataStart, metaLen), t.MetadataStart, dec, maxTail)
 		if err != nil {
 			return nil, err
 		}
-		if err := t.indexMetadata(metaBytes); err != nil {
+		if err := t.indexMetadata(metaBytes, metaSec); err != nil {
 			return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata",
 				Msg: "metadata does not parse", Err: err}
 		}
@@ -180,6 +181,7 @@ func ReadTail(r io.ReaderAt, size int64, opts TailOptions) (*Tail, error) {
 	if err := t.checkFooter(); err != nil {
 		return nil, err
 	}
+	t.dropWhole()
 	return t, nil
 }
 
@@ -193,6 +195,7 @@ func emptyTail() *Tail {
 		Compression: orc.CompressionNone,
 		BlockSize:   DefaultBlockSize,
 		Schema:      root,
+		ix:          tailIndex{footer: &section{name: "footer", cur: -1}},
 	}
 }
 
@@ -298,16 +301,6 @@ func (t *Tail) decompressor() (Decompressor, error) {
 		return nil, nil
 	}
 	return NewDecompressor(t.Compression)
-}
-
-// decompress returns the decompressed bytes of a tail section.
-func (t *Tail) decompress(name string, data []byte, off int64, dec Decompressor, limit int64) ([]byte, error) {
-	if t.Compression == orc.CompressionNone {
-		return data, nil
-	}
-	in := NewInStream(StreamInfo{Name: name, FileOffset: off, Stripe: -1, Column: -1, Length: uint64(len(data))},
-		data, t.Compression, t.BlockSize, dec)
-	return ReadAll(in, limit)
 }
 
 // ReadAll returns every byte of a ChunkSource, failing once more than limit

@@ -10,7 +10,9 @@ package format
 // ReadTail walks the footer's top-level fields once (splitFooter): the
 // types (field 4) are decoded one at a time into the schema and dropped,
 // the statistics (field 7) are indexed by the offset of each, and every
-// other field is decoded into Tail.Footer. It walks the metadata's
+// other field is decoded into Tail.Footer. The decompressed footer and
+// metadata are then dropped: what is asked for later is cut from their
+// stored bytes (tailsection.go). It walks the metadata's
 // top-level fields too (indexMetadata), indexing each stripe's
 // statistics; a stripe's column offsets are indexed the first time one of
 // its columns is asked for. Damage below the top level is found when the
@@ -20,6 +22,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -40,10 +43,18 @@ const (
 // tailIndex is what Tail keeps of the footer's types and statistics and of
 // the metadata section.
 type tailIndex struct {
-	footer     []byte   // the decompressed footer
-	typeOffs   []uint32 // where each type's field starts in footer
+	footer *section
+	// whole and typeOffs are the decompressed footer and where each type's
+	// field starts in it, while ReadTail builds the schema; typeOffs is
+	// found again (typesOnce) when Type is called.
+	whole     []byte
+	typeOffs  []uint32
+	numTypes  int
+	typesOnce sync.Once
+	typesErr  error
+
 	statOffs   []uint32 // where each column's statistics field starts; nil when none
-	meta       []byte   // the decompressed metadata; nil when none
+	meta       *section // the metadata; nil when none
 	stripeOffs []uint32 // where each stripe's statistics field starts in meta
 	stripeCols []atomic.Pointer[[]uint32]
 }
@@ -73,22 +84,16 @@ func walkFields(b []byte, fn func(num protowire.Number, typ protowire.Type, off 
 // elem returns the payload of the length-delimited field at off in b
 // (checked by walkFields).
 func elem(b []byte, off uint32) []byte {
-	v, _ := elemAt(b, off)
-	return v
-}
-
-// elemAt is elem that also returns where the payload starts in b.
-func elemAt(b []byte, off uint32) ([]byte, int) {
 	_, _, n := protowire.ConsumeTag(b[off:])
-	v, m := protowire.ConsumeBytes(b[int(off)+n:])
-	return v, int(off) + n + m - len(v)
+	v, _ := protowire.ConsumeBytes(b[int(off)+n:])
+	return v
 }
 
 // splitFooter indexes the footer's types and statistics and decodes its
 // other fields into t.Footer.
 func (t *Tail) splitFooter(b []byte) error {
 	var rest []byte
-	t.ix.footer = b
+	t.ix.whole = b
 	err := walkFields(b, func(num protowire.Number, typ protowire.Type, off int, field []byte) {
 		switch {
 		case num == footerTypes && typ == protowire.BytesType:
@@ -102,12 +107,28 @@ func (t *Tail) splitFooter(b []byte) error {
 	if err != nil {
 		return err
 	}
+	t.ix.numTypes = len(t.ix.typeOffs)
+	t.ix.statOffs = trim(t.ix.statOffs)
 	t.Footer = &orcpb.Footer{}
 	return proto.Unmarshal(rest, t.Footer)
 }
 
+// trim returns offs in a slice of its length (appending left up to twice
+// the room).
+func trim(offs []uint32) []uint32 {
+	if cap(offs) == len(offs) {
+		return offs
+	}
+	return append([]uint32(nil), offs...)
+}
+
+// dropWhole lets the decompressed footer go once the schema is built.
+func (t *Tail) dropWhole() {
+	t.ix.whole, t.ix.typeOffs = nil, nil
+}
+
 // indexMetadata indexes the metadata section's stripe statistics.
-func (t *Tail) indexMetadata(b []byte) error {
+func (t *Tail) indexMetadata(b []byte, sec *section) error {
 	var offs []uint32
 	err := walkFields(b, func(num protowire.Number, typ protowire.Type, off int, field []byte) {
 		if num == metadataStripes && typ == protowire.BytesType {
@@ -117,17 +138,17 @@ func (t *Tail) indexMetadata(b []byte) error {
 	if err != nil {
 		return err
 	}
-	t.ix.meta, t.ix.stripeOffs = b, offs
+	t.ix.meta, t.ix.stripeOffs = sec, trim(offs)
 	t.ix.stripeCols = make([]atomic.Pointer[[]uint32], len(offs))
 	return nil
 }
 
 // NumTypes returns how many types the footer lists (the schema's columns).
-func (t *Tail) NumTypes() int { return len(t.ix.typeOffs) }
+func (t *Tail) NumTypes() int { return t.ix.numTypes }
 
 // Types decodes the footer's types, in column id order.
 func (t *Tail) Types() ([]*orcpb.Type, error) {
-	out := make([]*orcpb.Type, len(t.ix.typeOffs))
+	out := make([]*orcpb.Type, t.ix.numTypes)
 	for i := range out {
 		pt, err := t.Type(i)
 		if err != nil {
@@ -140,11 +161,44 @@ func (t *Tail) Types() ([]*orcpb.Type, error) {
 
 // Type decodes type i (column id i): nil when there is none.
 func (t *Tail) Type(i int) (*orcpb.Type, error) {
-	if i < 0 || i >= len(t.ix.typeOffs) {
+	if i < 0 || i >= t.ix.numTypes {
 		return nil, nil
 	}
+	t.ix.typesOnce.Do(func() {
+		if t.ix.typeOffs != nil {
+			return
+		}
+		// Found again: the decompressed footer is not kept.
+		b, err := t.ix.footer.all()
+		if err != nil {
+			t.ix.typesErr = err
+			return
+		}
+		var offs []uint32
+		err = walkFields(b, func(num protowire.Number, typ protowire.Type, off int, _ []byte) {
+			if num == footerTypes && typ == protowire.BytesType {
+				offs = append(offs, uint32(off))
+			}
+		})
+		if err == nil && len(offs) != t.ix.numTypes {
+			err = fmt.Errorf("%d types, %d when the tail was read", len(offs), t.ix.numTypes)
+		}
+		if err != nil {
+			t.ix.typesErr = &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer",
+				Msg: "footer does not parse again", Err: err}
+			return
+		}
+		t.ix.typeOffs = trim(offs)
+	})
+	if t.ix.typesErr != nil {
+		return nil, t.ix.typesErr
+	}
+	b, _, err := t.ix.footer.elem(t.ix.typeOffs[i])
 	pt := &orcpb.Type{}
-	if err := proto.Unmarshal(elem(t.ix.footer, t.ix.typeOffs[i]), pt); err != nil {
+	if err == nil {
+		err = proto.Unmarshal(b, pt)
+	}
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: i, Stream: "footer",
 			Msg: fmt.Sprintf("type %d does not parse", i), Err: err}
 	}
@@ -162,8 +216,12 @@ func (t *Tail) Statistics(id int) (*orcpb.ColumnStatistics, error) {
 	if id < 0 || id >= len(t.ix.statOffs) {
 		return nil, nil
 	}
+	b, _, err := t.ix.footer.elem(t.ix.statOffs[id])
 	cs := &orcpb.ColumnStatistics{}
-	if err := proto.Unmarshal(elem(t.ix.footer, t.ix.statOffs[id]), cs); err != nil {
+	if err == nil {
+		err = proto.Unmarshal(b, cs)
+	}
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: id, Stream: "footer",
 			Msg: fmt.Sprintf("the statistics of column %d do not parse", id), Err: err}
 	}
@@ -185,8 +243,12 @@ func (t *Tail) StripeStatistics(stripe, id int) (*orcpb.ColumnStatistics, error)
 	if err != nil || id >= len(offs) {
 		return nil, err
 	}
+	b, _, err := t.ix.meta.elem(offs[id])
 	cs := &orcpb.ColumnStatistics{}
-	if err := proto.Unmarshal(elem(t.ix.meta, offs[id]), cs); err != nil {
+	if err == nil {
+		err = proto.Unmarshal(b, cs)
+	}
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: stripe, Column: id, Stream: "metadata",
 			Msg: fmt.Sprintf("the statistics of stripe %d, column %d do not parse", stripe, id), Err: err}
 	}
@@ -208,13 +270,16 @@ func (t *Tail) stripeColumns(stripe int) ([]uint32, error) {
 	if p := t.ix.stripeCols[stripe].Load(); p != nil {
 		return *p, nil
 	}
-	payload, base := elemAt(t.ix.meta, t.ix.stripeOffs[stripe])
+	payload, base, err := t.ix.meta.elem(t.ix.stripeOffs[stripe])
 	var offs []uint32
-	err := walkFields(payload, func(num protowire.Number, typ protowire.Type, off int, _ []byte) {
-		if num == stripeColStats && typ == protowire.BytesType {
-			offs = append(offs, uint32(base+off))
-		}
-	})
+	if err == nil {
+		err = walkFields(payload, func(num protowire.Number, typ protowire.Type, off int, _ []byte) {
+			if num == stripeColStats && typ == protowire.BytesType {
+				offs = append(offs, uint32(base+off))
+			}
+		})
+		offs = trim(offs)
+	}
 	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: stripe, Column: -1, Stream: "metadata",
 			Msg: fmt.Sprintf("the statistics of stripe %d do not parse", stripe), Err: err}
@@ -226,8 +291,12 @@ func (t *Tail) stripeColumns(stripe int) ([]uint32, error) {
 // FullFooter decodes the whole footer as written, types and statistics
 // included, into a new message (for tools that rewrite a tail).
 func (t *Tail) FullFooter() (*orcpb.Footer, error) {
+	b, err := t.ix.footer.all()
 	f := &orcpb.Footer{}
-	if err := proto.Unmarshal(t.ix.footer, f); err != nil {
+	if err == nil {
+		err = proto.Unmarshal(b, f)
+	}
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer", Msg: "footer does not parse", Err: err}
 	}
 	return f, nil
@@ -240,8 +309,12 @@ func (t *Tail) DecodeMetadata() (*orcpb.Metadata, error) {
 	if t.ix.meta == nil {
 		return nil, nil
 	}
+	b, err := t.ix.meta.all()
 	m := &orcpb.Metadata{}
-	if err := proto.Unmarshal(t.ix.meta, m); err != nil {
+	if err == nil {
+		err = proto.Unmarshal(b, m)
+	}
+	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata", Msg: "metadata does not parse", Err: err}
 	}
 	return m, nil

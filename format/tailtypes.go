@@ -76,7 +76,7 @@ func protoTypes(types []*orcpb.Type) typeSource {
 // place.
 func (t *Tail) footerTypes() typeSource {
 	return func(i int, st *typeInfo, stack []uint32) error {
-		if err := decodeType(elem(t.ix.footer, t.ix.typeOffs[i]), st, stack); err != nil {
+		if err := decodeType(elem(t.ix.whole, t.ix.typeOffs[i]), st, stack); err != nil {
 			return &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: i, Stream: "footer",
 				Msg: fmt.Sprintf("type %d does not parse", i), Err: err}
 		}
