@@ -375,3 +375,27 @@ func (s *InStream) Seek(p *PositionProvider) error {
 	s.pending = c[inner:]
 	return nil
 }
+
+// countRest returns how many bytes the rest of the stream decompresses to,
+// reading it with a copy of s (which is left where it was), failing past
+// limit bytes as AppendAll does.
+func (s *InStream) countRest(limit int64) (int, error) {
+	probe := *s
+	if s.curOff != noChunk {
+		probe.buf = nil // s.buf holds the chunk s caches
+	}
+	n := 0
+	for {
+		c, err := probe.NextChunk()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if int64(n+len(c)) > limit {
+			return 0, fmt.Errorf("%w: section decompresses to more than %d bytes", orc.ErrLimit, limit)
+		}
+		n += len(c)
+	}
+}

@@ -100,7 +100,10 @@ const maxSection = 1<<32 - 1
 // its end. They are the caller's (a compressed section's are copied from
 // its chunks; an uncompressed one's are the stored bytes, not to be
 // written).
-func (s *section) read(off, n int) ([]byte, error) {
+func (s *section) read(off, n int) ([]byte, error) { return s.readInto(nil, off, n) }
+
+// readInto is read into buf's room when it has enough.
+func (s *section) readInto(buf []byte, off, n int) ([]byte, error) {
 	if off > s.size {
 		off = s.size
 	}
@@ -108,7 +111,10 @@ func (s *section) read(off, n int) ([]byte, error) {
 	if s.chunkOut == nil {
 		return s.raw[off : off+n], nil
 	}
-	out := make([]byte, 0, n)
+	out := buf[:0]
+	if cap(out) < n {
+		out = make([]byte, 0, n)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The last chunk starting at or before off.
@@ -122,6 +128,48 @@ func (s *section) read(off, n int) ([]byte, error) {
 		out = append(out, c[lo:min(len(c), lo+n-len(out))]...)
 	}
 	return out, nil
+}
+
+// walk calls fn with the number, wire type and section offset of each
+// field of the message at [start, start+n), reading it a window at a time
+// rather than copying it whole (a stripe's statistics of 100,000 columns
+// are 1.4 MB).
+func (s *section) walk(start, n int, fn func(num protowire.Number, typ protowire.Type, off int)) error {
+	win := 64 << 10
+	var buf []byte
+	end := min(start+n, s.size)
+	for off := start; off < end; {
+		b, err := s.readInto(buf, off, min(win, end-off))
+		if err != nil {
+			return err
+		}
+		buf = b
+		p := 0
+		for p < len(b) {
+			num, typ, k := protowire.ConsumeTag(b[p:])
+			m := 0
+			if k >= 0 {
+				m = protowire.ConsumeFieldValue(num, typ, b[p+k:])
+			}
+			if k >= 0 && m >= 0 {
+				fn(num, typ, off+p)
+				p += k + m
+				continue
+			}
+			if off+len(b) < end { // the window cut the field: read on from it
+				if p == 0 {
+					win *= 2 // a field longer than the window
+				}
+				break
+			}
+			if k < 0 {
+				return fmt.Errorf("bad field tag at byte %d: %w", off+p-start, protowire.ParseError(k))
+			}
+			return fmt.Errorf("bad field %d at byte %d: %w", num, off+p-start, protowire.ParseError(m))
+		}
+		off += p
+	}
+	return nil
 }
 
 // chunk returns chunk i decompressed, valid until the next call (s.mu
@@ -161,18 +209,28 @@ func (s *section) all() ([]byte, error) { return s.read(0, s.size) }
 // off (ReadTail has checked the fields it indexes), and where the payload
 // starts.
 func (s *section) elem(off uint32) ([]byte, int, error) {
-	head, err := s.read(int(off), 2*binaryMaxVarint)
+	start, n, err := s.payload(off)
 	if err != nil {
 		return nil, 0, err
 	}
+	v, err := s.read(start, n)
+	return v, start, err
+}
+
+// payload returns where the payload of the length-delimited field whose
+// tag is at off starts, and its length.
+func (s *section) payload(off uint32) (int, int, error) {
+	var b [2 * binaryMaxVarint]byte
+	head, err := s.readInto(b[:], int(off), len(b))
+	if err != nil {
+		return 0, 0, err
+	}
 	_, _, n := protowire.ConsumeTag(head)
 	m, k := protowire.ConsumeVarint(head[max(n, 0):])
-	if n < 0 || k < 0 || m > uint64(s.size) {
-		return nil, 0, fmt.Errorf("%s field at byte %d is not where the tail indexed it", s.name, off)
+	if n < 0 || k < 0 || m > uint64(s.size-int(off)-n-k) {
+		return 0, 0, fmt.Errorf("%s field at byte %d is not where the tail indexed it", s.name, off)
 	}
-	start := int(off) + n + k
-	v, err := s.read(start, int(m))
-	return v, start, err
+	return int(off) + n + k, int(m), nil
 }
 
 // binaryMaxVarint is the longest varint.

@@ -270,15 +270,24 @@ func (t *Tail) stripeColumns(stripe int) ([]uint32, error) {
 	if p := t.ix.stripeCols[stripe].Load(); p != nil {
 		return *p, nil
 	}
-	payload, base, err := t.ix.meta.elem(t.ix.stripeOffs[stripe])
-	var offs []uint32
+	// Walked twice, to count the columns and then to note where each
+	// starts, into a slice of their number.
+	start, n, err := t.ix.meta.payload(t.ix.stripeOffs[stripe])
+	count := 0
 	if err == nil {
-		err = walkFields(payload, func(num protowire.Number, typ protowire.Type, off int, _ []byte) {
+		err = t.ix.meta.walk(start, n, func(num protowire.Number, typ protowire.Type, _ int) {
 			if num == stripeColStats && typ == protowire.BytesType {
-				offs = append(offs, uint32(base+off))
+				count++
 			}
 		})
-		offs = trim(offs)
+	}
+	offs := make([]uint32, 0, count)
+	if err == nil {
+		err = t.ix.meta.walk(start, n, func(num protowire.Number, typ protowire.Type, off int) {
+			if num == stripeColStats && typ == protowire.BytesType && len(offs) < count {
+				offs = append(offs, uint32(off))
+			}
+		})
 	}
 	if err != nil {
 		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: stripe, Column: -1, Stream: "metadata",

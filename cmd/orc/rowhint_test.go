@@ -8,8 +8,8 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// rowSizeHint is no more than a wide row's JSON line, and at least half of
-// it (the line grows at most once): flat and nested, one-digit values.
+// rowSizeHint is a wide row's JSON line when every value has one digit,
+// and no more than its CSV line: flat and nested.
 func TestRowSizeHint(t *testing.T) {
 	for _, per := range []int{0, 50} {
 		var sb strings.Builder
@@ -46,8 +46,12 @@ func TestRowSizeHint(t *testing.T) {
 		}
 		b.NumRows = 1
 		line, _ := (&jsonFormat{}).add(nil, b, 0)
-		if hint := rowSizeHint(s); hint > len(line) || 2*hint < len(line) {
-			t.Errorf("structs of %d: hint %d bytes for a line of %d", per, hint, len(line))
+		if hint := rowSizeHint(s, true); hint != len(line) {
+			t.Errorf("structs of %d: hint %d bytes for a JSON line of %d", per, hint, len(line))
+		}
+		csv, _ := (&delimitedFormat{schema: s}).add(nil, b, 0)
+		if hint := rowSizeHint(s, false); hint > len(csv) {
+			t.Errorf("structs of %d: hint %d bytes for a CSV line of %d", per, hint, len(csv))
 		}
 	}
 }

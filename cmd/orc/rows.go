@@ -43,7 +43,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 		shownSchema = projectSchema(shownSchema, show)
 	}
 	format := newFormatter(o, shownSchema)
-	line := make([]byte, 0, rowSizeHint(shownSchema))
+	line := make([]byte, 0, rowSizeHint(shownSchema, o.format == "json" || o.format == ""))
 	var n, held int64 // rows given to w, rows the formatter holds
 	// ends holds the byte offsets where the rows still in w's buffer end,
 	// so that a closed output counts only the rows that got out.
@@ -134,23 +134,29 @@ func (c *acceptedWriter) Write(p []byte) (int, error) {
 	return k, err
 }
 
-// rowSizeHint is about the fewest bytes a row of schema s prints as (a
-// JSON object's names, quotes, colons and commas, and a byte a value), so
-// that the first row's line of a wide schema is not grown by doubling
-// from nothing: a row of 100,000 int columns printed 1.2 MB and left 4 MB
-// of copies behind it. It is at most 16 MiB.
-func rowSizeHint(s *orc.Schema) int {
-	n := 2
+// rowSizeHint is the fewest bytes a row of schema s prints as, at a byte
+// a value (with names and spaces, as JSON lines print them), so that the first
+// row's line of a wide schema is not grown by doubling from nothing: a row
+// of 100,000 int columns printed 1.2 MB and left 4 MB of copies behind
+// it. It is at most 16 MiB.
+func rowSizeHint(s *orc.Schema, names bool) int {
+	n := 1 // the newline
 	var walk func(s *orc.Schema)
 	walk = func(s *orc.Schema) {
+		if len(s.Children) == 0 {
+			n++ // a value
+			return
+		}
+		n += len(s.Children) + 1 // brackets and separators
+		if names {
+			n += len(s.Children) - 1 // JSON's separators are ", "
+		}
 		for i, c := range s.Children {
-			if i < len(s.FieldNames) {
-				n += len(s.FieldNames[i]) + 3
+			if names && s.Kind == orc.Struct && i < len(s.FieldNames) {
+				n += len(s.FieldNames[i]) + 4 // "name":<space>
 			}
-			n++
 			walk(c)
 		}
-		n++
 	}
 	walk(s)
 	return min(n, 16<<20)
