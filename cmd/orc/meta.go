@@ -507,7 +507,10 @@ func jsonFloat(f float64) any {
 func statsJSON(c stats.Column) *metaStats {
 	m := &metaStats{Count: c.NumValues}
 	if c.HasNullKnown {
-		m.HasNull = &c.HasNull
+		// A copy: &c.HasNull moved all of c to the heap (21 MB for the
+		// 200,000 statistics of a 100,000-column file).
+		hasNull := c.HasNull
+		m.HasNull = &hasNull
 	}
 	if c.BytesOnDisk > 0 {
 		m.BytesOnDisk = c.BytesOnDisk
