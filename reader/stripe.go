@@ -12,9 +12,11 @@ package reader
 // index streams first, as all do).
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"sort"
 	"sync"
 
@@ -378,13 +380,14 @@ type ioRange struct {
 func coalesce(locs []streamLoc, gap int64) []ioRange { return coalesceMax(locs, gap, 0) }
 
 // coalesceMax is coalesce with reads of at most maxLen bytes (0: no limit),
-// unless one range alone is longer.
+// unless one range alone is longer. Both sort locs in place (a stripe of
+// 100,000 columns would copy 3 MB to sort for each of its runs).
 func coalesceMax(locs []streamLoc, gap, maxLen int64) []ioRange {
 	if len(locs) == 0 {
 		return nil
 	}
-	sorted := append([]streamLoc(nil), locs...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a].offset < sorted[b].offset })
+	sorted := locs
+	slices.SortFunc(sorted, func(a, b streamLoc) int { return cmp.Compare(a.offset, b.offset) })
 	var out []ioRange
 	cur := ioRange(sorted[0])
 	for _, l := range sorted[1:] {
