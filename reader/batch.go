@@ -141,11 +141,6 @@ type buffers struct {
 	bufs    bufList
 	dec     format.Decompressor // for index streams and the streams' blocks
 	index   []byte              // decompressed index streams
-	// Scratch lists of a stripe's schedule and of a run's first pieces,
-	// one entry a stream: reused, since a stripe of 100,000 columns
-	// would otherwise allocate megabytes of them at each.
-	spans []span
-	users []*streamFetch
 }
 
 // cursor is where an executor is in its scan: the stripe it reads, that

@@ -19,7 +19,6 @@ package reader
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 
@@ -306,8 +305,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	// piece out: a coalesced read would count the gaps between pieces,
 	// which belong to other runs, as read.
 	held := remote || br.io.shared()
-	users := br.buf.users[:0]
-	defer func() { br.buf.users = users[:0] }()
+	users := make([]*streamFetch, 0, len(s.fetches))
 	for _, rg := range reads {
 		users = users[:0]
 		for j := range s.fetches {
@@ -509,8 +507,7 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
 	lookup := ix != nil && ix.byBloom > 0
-	spans := append(slices.Grow(br.buf.spans[:0], len(extra)+len(p.streams)), extra...)
-	defer func() { br.buf.spans = spans[:0] }()
+	spans := append(make([]span, 0, len(extra)+len(p.streams)), extra...)
 	for _, sp := range p.streams {
 		switch {
 		case sp.deferred && (!remote || lookup) || sp.pending || sp.loc.length == 0:
