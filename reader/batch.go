@@ -425,7 +425,7 @@ func (br *executor) scanStats() ScanStats {
 func (br *executor) statsNow() ScanStats {
 	st := br.stats
 	if br.cur.sio != nil {
-		st.UnplannedReads += br.cur.sio.unplanned()
+		st.UnplannedReads += int(br.cur.sio.unplanned.Load())
 	}
 	return st
 }

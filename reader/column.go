@@ -138,15 +138,14 @@ type presence struct {
 	id        int
 	presentIn *format.InStream
 	present   *format.BoolRLEDecoder
-	has       bool // this stripe has a PRESENT stream for the column
-	buf       []bool
-	ctx       *stripeCtx
+	stripe    int32 // the stripe it reads, for errors (-1: none yet)
+	has       bool  // this stripe has a PRESENT stream for the column
 }
 
 func (p *presence) columnID() int { return p.id }
 
 func (p *presence) startPresence(ctx *stripeCtx) error {
-	p.ctx = ctx
+	p.stripe = int32(ctx.meta.index)
 	ok, err := ctx.open(&p.presentIn, p.id, orcpb.Stream_PRESENT, false)
 	if err != nil {
 		return err
@@ -166,11 +165,7 @@ func (p *presence) wrap(err error, stream string) error {
 	if err == nil {
 		return nil
 	}
-	stripe := -1
-	if p.ctx != nil {
-		stripe = p.ctx.meta.index
-	}
-	return orc.WithLocation(err, -1, stripe, p.id, stream)
+	return orc.WithLocation(err, -1, int(p.stripe), p.id, stream)
 }
 
 // readNulls fills nulls for n rows and returns how many are not null.
@@ -188,26 +183,28 @@ func (p *presence) readNulls(nulls *orc.Nulls, n int, parentNulls []bool) (int, 
 	if parentNulls != nil {
 		m -= countTrue(parentNulls[:n])
 	}
-	p.buf = grow(p.buf, m)
-	k, err := p.present.NextPresent(p.buf[:m])
+	// The presence bits go to the front of the vector's nulls, which
+	// they then become, in place: from the back when the parent's nulls
+	// spread them (bit j lands at row i >= j).
+	nulls.Nulls = grow(nulls.Nulls, n)
+	out := nulls.Nulls[:n]
+	k, err := p.present.NextPresent(out[:m])
 	if err != nil {
 		return 0, p.wrap(err, "PRESENT")
 	}
-	nulls.Nulls = grow(nulls.Nulls, n)
 	if parentNulls == nil {
-		out := nulls.Nulls[:n]
-		for i, ok := range p.buf[:n] {
+		for i, ok := range out {
 			out[i] = !ok
 		}
 	} else {
-		j := 0
-		for i := 0; i < n; i++ {
+		j := m - 1
+		for i := n - 1; i >= 0; i-- {
 			if parentNulls[i] {
-				nulls.Nulls[i] = true
+				out[i] = true
 				continue
 			}
-			nulls.Nulls[i] = !p.buf[j]
-			j++
+			out[i] = !out[j]
+			j--
 		}
 	}
 	if k == n {
@@ -274,7 +271,7 @@ func (r *Reader) newColumnReader(node *orc.Schema, selected []bool) (columnReade
 // columnReaderTree is newColumnReader; with share, every column under node
 // is selected and node is its own projection.
 func (r *Reader) columnReaderTree(node *orc.Schema, selected []bool, share bool) (columnReader, *orc.Schema, error) {
-	p := presence{node: node, id: node.ID()}
+	p := presence{node: node, id: node.ID(), stripe: -1}
 	proj := node
 	if !share {
 		proj = &orc.Schema{Kind: node.Kind, Precision: node.Precision, Scale: node.Scale,

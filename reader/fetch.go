@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
@@ -40,8 +41,6 @@ type streamFetch struct {
 	own   []byte
 	n     int
 	start uint64
-	// unplanned counts the pieces read past the planned ranges.
-	unplanned int32
 }
 
 // piece returns the current piece, or nil.
@@ -76,7 +75,7 @@ func (f *streamFetch) Load(off, n uint64) ([]byte, uint64, error) {
 	}
 	end := off + max(n, f.s.win)
 	if pe, ok := f.plannedEnd(off); !ok {
-		f.unplanned++
+		f.s.unplanned.Add(1)
 	} else if pe < end {
 		end = max(pe, off+n)
 	}
@@ -235,6 +234,9 @@ type stripeIO struct {
 	mem     *budget
 	win     uint64 // the read window
 	bufs    *bufList
+	// unplanned counts the pieces its streams read past the planned
+	// ranges (streams of columns decoded on several goroutines add to it).
+	unplanned atomic.Int32
 }
 
 // newStripeIO makes the fetches of a plan's streams.
@@ -387,22 +389,10 @@ func (s *stripeIO) finish(st *ScanStats) {
 	if s == nil {
 		return
 	}
-	st.UnplannedReads += s.unplanned()
+	st.UnplannedReads += int(s.unplanned.Swap(0))
 	for j := range s.fetches {
-		f := &s.fetches[j]
-		f.drop()
-		f.unplanned = 0
+		s.fetches[j].drop()
 	}
-}
-
-// unplanned returns the stripe's reads past the plan so far.
-func (s *stripeIO) unplanned() int {
-	n := 0
-	for j := range s.fetches {
-		f := &s.fetches[j]
-		n += int(f.unplanned)
-	}
-	return n
 }
 
 // dropWhole lets go of the pieces of the streams read whole (dictionaries,
