@@ -157,15 +157,15 @@ func wideColumns() int {
 }
 
 // Files of 100,000 columns (ORCGO_WIDE=1; 10,000 otherwise), flat and in
-// structs of 200, each command run as a process: meta and meta --json under
-// 64 MiB + 8x the file (45-57 MiB for the 1 MB files). cat and scan are
-// not quite there at 100,000: beside the file's tail (about 135 bytes a
-// column, most of it the schema's nodes) they hold about 300 bytes a
-// column in the reader's column readers and the stripe's plan, stream
-// fetches and footer table, and the batch, with the garbage collector's
-// headroom over them: 74-78 MiB for the 1 MB files (bounds 71.7 and 72.6
-// MiB), held under 1.2x the bound. (The files with a row index, 3.5 MB,
-// take 77-81 MiB, under their bound of 91-92 MiB.)
+// structs of 200, each command run as a process, under 64 MiB + 8x the file
+// (71.7 and 72.6 MiB for the 1 MB files): meta and meta --json at 45-53
+// MiB, cat at 67-70 MiB, scan --where at 69-72 MiB (beside the file's
+// tail, about 135 bytes a column, most of it the schema's nodes, they hold
+// about 250 bytes a column in the reader's column readers, the stripe's
+// plan, stream fetches and footer table, and the batch, with the garbage
+// collector's headroom over them). scan comes within a MiB or two of its
+// bound, so cat and scan are held under 1.05x of it; the files with a row
+// index (3.5 MB) stay under their bound of 91-92 MiB.
 //
 //	ORCGO_WIDE=1 go test ./cmd/orc -run TestWideSchemaCommands -v
 func TestWideSchemaCommands(t *testing.T) {
@@ -190,8 +190,8 @@ func TestWideSchemaCommands(t *testing.T) {
 		}{
 			{[]string{"meta", path}, bound},
 			{[]string{"meta", "--json", path}, bound},
-			{[]string{"cat", path}, 6 * bound / 5},
-			{[]string{"scan", "--where", shape.first + " = 1", path}, 6 * bound / 5},
+			{[]string{"cat", path}, 21 * bound / 20},
+			{[]string{"scan", "--where", shape.first + " = 1", path}, 21 * bound / 20},
 		} {
 			var out bytes.Buffer
 			rss, took := runProcess(t, &out, c.args...)
