@@ -82,16 +82,7 @@ func TestTailStatisticsMatchWholeDecode(t *testing.T) {
 		"flat":   wideFile(t, 300, 0, 3),
 		"nested": wideFile(t, 300, 20, 2),
 	}
-	if dir := examples.Dir(t); dir != "" {
-		names, _ := filepath.Glob(filepath.Join(dir, "*.orc"))
-		for _, n := range names {
-			b, err := os.ReadFile(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[filepath.Base(n)] = b
-		}
-	}
+	addExampleFiles(t, files)
 	checked := 0
 	for name, data := range files {
 		tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
@@ -240,16 +231,7 @@ func TestTailSectionsMatchIndependentDecode(t *testing.T) {
 			files[fmt.Sprintf("%s/%d", c, bs)] = wideFile(t, 400, 20, 3, writer.WithCompression(c), writer.WithCompressionBlockSize(bs))
 		}
 	}
-	if dir := examples.Dir(t); dir != "" {
-		names, _ := filepath.Glob(filepath.Join(dir, "*.orc"))
-		for _, n := range names {
-			b, err := os.ReadFile(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[filepath.Base(n)] = b
-		}
-	}
+	addExampleFiles(t, files)
 	checked := 0
 	for name, data := range files {
 		tail, err := format.ReadTail(bytes.NewReader(data), int64(len(data)), format.TailOptions{})
@@ -320,4 +302,22 @@ func TestTailSectionsMatchIndependentDecode(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d files", checked)
+}
+
+// addExampleFiles adds Apache's example files, when present, to files by
+// their names.
+func addExampleFiles(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	dir := examples.Dir(t)
+	if dir == "" {
+		return
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.orc"))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(n)] = b
+	}
 }

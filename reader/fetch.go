@@ -489,10 +489,10 @@ func (l *bufList) release() {
 func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
 	if !br.io.prefetching() && !br.io.shared() && br.explain == nil {
 		// A serial scan of a local file reads as its decoders ask: the
-		// requests would be counted off as they read, never issued (a
-		// stripe of 100,000 columns spent 8 MB on them). If the file
-		// shows a network's latency now, the next stripe is scheduled.
-		br.scheduleFooter(p.stripe + 1)
+		// requests, and the next footer's, would be counted off as they
+		// read, never issued (a stripe of 100,000 columns spent 8 MB on
+		// them). If the file shows a network's latency now, the next
+		// stripe is scheduled.
 		return nil
 	}
 	// The workers of a parallel scan read the deferred columns through

@@ -54,15 +54,13 @@ import (
 	"github.com/orcgo/orc/format/orcpb"
 )
 
-// Single-byte tags of the fields decoded here (field number << 3 | wire
-// type). A tag may also be spelled as a longer varint; the fast paths test
-// these bytes and the general path decodes any spelling.
+// Single-byte tags of the fields decoded here most (field number << 3 |
+// wire type). A tag may also be spelled as a longer varint; the fast paths
+// test these bytes and the general path (consumeTag) decodes any spelling.
 const (
-	tagVarint1 = 1<<3 | byte(protowire.VarintType)  // positions (one), num_hash_functions
-	tagBytes1  = 1<<3 | byte(protowire.BytesType)   // entry, bloom_filter, positions (packed)
-	tagFixed2  = 2<<3 | byte(protowire.Fixed64Type) // bitset (one word)
-	tagBytes2  = 2<<3 | byte(protowire.BytesType)   // statistics, bitset (packed)
-	tagBytes3  = 3<<3 | byte(protowire.BytesType)   // utf8bitset
+	tagBytes1 = 1<<3 | byte(protowire.BytesType)   // entry, bloom_filter, positions (packed)
+	tagBytes2 = 2<<3 | byte(protowire.BytesType)   // statistics, bitset (packed)
+	tagFixed2 = 2<<3 | byte(protowire.Fixed64Type) // bitset (one word)
 )
 
 var (
@@ -96,6 +94,15 @@ func consumeTag(b []byte) (protowire.Number, protowire.Type, int, error) {
 		return 0, 0, 0, errEndGroup
 	}
 	return protowire.Number(num), typ, n, nil
+}
+
+// entryTag is consumeTag with a row index entry's two fields, in their
+// one-byte spelling, read inline.
+func entryTag(b []byte) (protowire.Number, protowire.Type, int, error) {
+	if c := b[0]; c == tagBytes1 || c == tagBytes2 {
+		return protowire.Number(c >> 3), protowire.BytesType, 1, nil
+	}
+	return consumeTag(b)
 }
 
 // skipField returns the length of the value of an unknown field, which
@@ -250,21 +257,9 @@ func scanRepeated(data []byte, what string, each func(v []byte) error) (int, err
 func scanEntry(b []byte, c *rowIndexCounts) error {
 	hasStats := false
 	for len(b) > 0 {
-		var (
-			num protowire.Number
-			typ protowire.Type
-			n   int
-			err error
-		)
-		switch b[0] {
-		case tagBytes1:
-			num, typ, n = 1, protowire.BytesType, 1
-		case tagBytes2:
-			num, typ, n = 2, protowire.BytesType, 1
-		default:
-			if num, typ, n, err = consumeTag(b); err != nil {
-				return err
-			}
+		num, typ, n, err := entryTag(b)
+		if err != nil {
+			return err
 		}
 		b = b[n:]
 		switch {
@@ -372,19 +367,7 @@ func eachChecked(data []byte, each func(k int, v []byte) error) error {
 // message, if it has one and withStats is set, from the front of stats.
 func decodeEntry(b []byte, e *orcpb.RowIndexEntry, pos []uint64, stats []orcpb.ColumnStatistics, withStats bool) ([]uint64, []orcpb.ColumnStatistics, error) {
 	for len(b) > 0 {
-		var (
-			num protowire.Number
-			typ protowire.Type
-			n   int
-		)
-		switch b[0] {
-		case tagBytes1:
-			num, typ, n = 1, protowire.BytesType, 1
-		case tagBytes2:
-			num, typ, n = 2, protowire.BytesType, 1
-		default:
-			num, typ, n, _ = consumeTag(b)
-		}
+		num, typ, n, _ := entryTag(b) // scanEntry checked it
 		b = b[n:]
 		switch {
 		case num == 1 && typ == protowire.BytesType:

@@ -28,23 +28,7 @@ func TestRowSizeHint(t *testing.T) {
 		}
 		sb.WriteByte('>')
 		s := orc.MustParseSchema(sb.String())
-		b := orc.NewBatch(s, 1)
-		var fill func(v orc.Vector)
-		fill = func(v orc.Vector) {
-			switch v := v.(type) {
-			case *orc.LongVector:
-				v.Append(1)
-			case *orc.StructVector:
-				for _, c := range v.Fields {
-					fill(c)
-				}
-				v.AppendRow()
-			}
-		}
-		for _, c := range b.Cols {
-			fill(c)
-		}
-		b.NumRows = 1
+		b := onesRow(s)
 		line, _ := (&jsonFormat{}).add(nil, b, 0)
 		if hint := rowSizeHint(s, true); hint != len(line) {
 			t.Errorf("structs of %d: hint %d bytes for a JSON line of %d", per, hint, len(line))

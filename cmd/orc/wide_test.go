@@ -78,6 +78,28 @@ func wideORC(tb testing.TB, n, per int) string {
 	}
 	sb.WriteByte('>')
 	s := orc.MustParseSchema(sb.String())
+	b := onesRow(s)
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	p := filepath.Join(tb.TempDir(), key+".orc")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// onesRow returns a batch of one row of s, a struct of ints and structs of
+// ints, every value 1.
+func onesRow(s *orc.Schema) *orc.Batch {
 	b := orc.NewBatch(s, 1)
 	var fill func(v orc.Vector)
 	fill = func(v orc.Vector) {
@@ -95,22 +117,7 @@ func wideORC(tb testing.TB, n, per int) string {
 		fill(c)
 	}
 	b.NumRows = 1
-	var buf bytes.Buffer
-	w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(0))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Write(b); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	p := filepath.Join(tb.TempDir(), key+".orc")
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return b
 }
 
 // runProcess runs the orc command (this test binary) with args, output
