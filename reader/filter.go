@@ -239,65 +239,76 @@ func (br *BatchReader) checkBatch(b *orc.Batch) error {
 }
 
 // checkVectorType checks that v is the vector type for values of type t,
-// down its children.
+// down its children; path names t in the error. The names of the columns
+// below are made only for the error (a batch of 100,000 nested columns
+// made a megabyte of them at each check).
 func checkVectorType(t *orc.Schema, v orc.Vector, path string) error {
-	bad := func() error {
-		return fmt.Errorf("%w: Next: column %q of type %s has a %T, not a vector for that type (make batches with BatchReader.NewBatch)", orc.ErrInvalidBatch, path, t, v)
+	bt, bv, at := badVector(t, v)
+	if bt == nil {
+		return nil
 	}
+	for k := len(at) - 1; k >= 0; k-- { // at runs from the mismatch up
+		path += "." + childName(t, at[k])
+		t = t.Children[at[k]]
+	}
+	return fmt.Errorf("%w: Next: column %q of type %s has a %T, not a vector for that type (make batches with BatchReader.NewBatch)", orc.ErrInvalidBatch, path, bt, bv)
+}
+
+// badVector returns the first column under t (t included) whose vector
+// under v is not of its type, with the vector and the child indexes that
+// lead to it from t, innermost first; a nil type when there is none.
+func badVector(t *orc.Schema, v orc.Vector) (*orc.Schema, orc.Vector, []int) {
 	var kids []orc.Vector
+	ok := true
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		if _, ok := v.(*orc.LongVector); !ok {
-			return bad()
-		}
+		_, ok = v.(*orc.LongVector)
 	case orc.Float, orc.Double:
-		if _, ok := v.(*orc.DoubleVector); !ok {
-			return bad()
-		}
+		_, ok = v.(*orc.DoubleVector)
 	case orc.String, orc.Binary, orc.Char, orc.Varchar:
-		if _, ok := v.(*orc.BytesVector); !ok {
-			return bad()
-		}
+		_, ok = v.(*orc.BytesVector)
 	case orc.Decimal:
-		if _, ok := v.(*orc.DecimalVector); !ok {
-			return bad()
-		}
+		_, ok = v.(*orc.DecimalVector)
 	case orc.Timestamp, orc.TimestampInstant:
-		if _, ok := v.(*orc.TimestampVector); !ok {
-			return bad()
-		}
+		_, ok = v.(*orc.TimestampVector)
 	case orc.Struct:
-		s, ok := v.(*orc.StructVector)
-		if !ok || len(s.Fields) != len(t.Children) {
-			return bad()
+		var s *orc.StructVector
+		s, ok = v.(*orc.StructVector)
+		ok = ok && len(s.Fields) == len(t.Children)
+		if ok {
+			kids = s.Fields
 		}
-		kids = s.Fields
 	case orc.List:
-		l, ok := v.(*orc.ListVector)
-		if !ok || l.Elem == nil {
-			return bad()
+		var l *orc.ListVector
+		l, ok = v.(*orc.ListVector)
+		ok = ok && l.Elem != nil
+		if ok {
+			kids = []orc.Vector{l.Elem}
 		}
-		kids = []orc.Vector{l.Elem}
 	case orc.Map:
-		m, ok := v.(*orc.MapVector)
-		if !ok || m.Keys == nil || m.Values == nil {
-			return bad()
+		var m *orc.MapVector
+		m, ok = v.(*orc.MapVector)
+		ok = ok && m.Keys != nil && m.Values != nil
+		if ok {
+			kids = []orc.Vector{m.Keys, m.Values}
 		}
-		kids = []orc.Vector{m.Keys, m.Values}
 	case orc.Union:
-		u, ok := v.(*orc.UnionVector)
-		if !ok || len(u.Children) != len(t.Children) {
-			return bad()
+		var u *orc.UnionVector
+		u, ok = v.(*orc.UnionVector)
+		ok = ok && len(u.Children) == len(t.Children)
+		if ok {
+			kids = u.Children
 		}
-		kids = u.Children
+	}
+	if !ok {
+		return t, v, nil
 	}
 	for i, k := range kids {
-		name := path + "." + childName(t, i)
-		if err := checkVectorType(t.Children[i], k, name); err != nil {
-			return err
+		if bt, bv, at := badVector(t.Children[i], k); bt != nil {
+			return bt, bv, append(at, i)
 		}
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // childName names child i of t in a dotted path.

@@ -1,15 +1,19 @@
 package reader_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
 )
 
 func iterFile(t *testing.T, rows int) (*reader.Reader, []byte) {
@@ -104,5 +108,38 @@ func TestContext(t *testing.T) {
 	defer br.Close()
 	if err := br.Next(orc.NewBatch(orc.MustParseSchema("struct<x:int>"), 1)); !errors.Is(err, orc.ErrInvalidBatch) {
 		t.Fatalf("wrong batch: %v", err)
+	}
+}
+
+// A batch whose vector deep in a struct is of the wrong type is
+// ErrInvalidBatch naming that column by its path and type.
+func TestInvalidBatchNamesNestedColumn(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:int,s:struct<b:string,m:map<string,struct<c:double>>>>")
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := r.NewBatchReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	if err := br.Next(b); err != io.EOF {
+		t.Fatalf("a good batch: %v", err)
+	}
+	m := b.Cols[1].(*orc.StructVector).Fields[1].(*orc.MapVector)
+	m.Values.(*orc.StructVector).Fields[0] = &orc.LongVector{}
+	err = br.Next(b)
+	if !errors.Is(err, orc.ErrInvalidBatch) || !strings.Contains(err.Error(), `column "s.m._value.c" of type double has a *orc.LongVector`) {
+		t.Fatalf("a bad vector at s.m._value.c: %v", err)
 	}
 }
