@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/internal/examples"
 	"github.com/orcgo/orc/writer"
@@ -214,6 +215,9 @@ func diffBloomIndex(data []byte) (diff string, ok bool) {
 	case werr == nil && gerr != nil:
 		return fmt.Sprintf("DecodeBloomFilterIndex rejects what proto.Unmarshal accepts: %v", gerr), true
 	case gerr != nil:
+		if _, err := DecodeBloomBits(data, nil); err == nil {
+			return "DecodeBloomBits accepts what DecodeBloomFilterIndex rejects", false
+		}
 		return checkCorrupt(gerr, "BLOOM_FILTER_UTF8"), false
 	}
 	if !proto.Equal(got, want) {
@@ -224,7 +228,36 @@ func diffBloomIndex(data []byte) (diff string, ok bool) {
 			return fmt.Sprintf("filter %d: capacity beyond length", i), true
 		}
 	}
-	return "", true
+	return diffBloomBits(data, got), true
+}
+
+// diffBloomBits compares DecodeBloomBits with DecodeBloomFilterIndex's
+// messages decoded by bloomfilter.FromProto: the same filters usable, with
+// the same bits and hash functions.
+func diffBloomBits(data []byte, want *orcpb.BloomFilterIndex) string {
+	prefix := []bloomfilter.Bits{{}}
+	got, err := DecodeBloomBits(data, prefix)
+	if err != nil {
+		return fmt.Sprintf("DecodeBloomBits rejects what DecodeBloomFilterIndex accepts: %v", err)
+	}
+	got = got[1:]
+	if len(got) != len(want.BloomFilter) {
+		return fmt.Sprintf("DecodeBloomBits: %d filters, want %d", len(got), len(want.BloomFilter))
+	}
+	for i, pb := range want.BloomFilter {
+		f, err := bloomfilter.FromProto(pb)
+		switch {
+		case err != nil && got[i].Valid():
+			return fmt.Sprintf("filter %d: DecodeBloomBits made a filter FromProto rejects (%v)", i, err)
+		case err == nil && !got[i].Valid():
+			return fmt.Sprintf("filter %d: DecodeBloomBits has no filter where FromProto has one", i)
+		case err == nil:
+			if got[i].NumHashFunctions() != f.NumHashFunctions() || !bytes.Equal(got[i].Bytes(), f.Proto().Utf8Bitset) {
+				return fmt.Sprintf("filter %d: DecodeBloomBits has k=%d and other bits than FromProto's k=%d", i, got[i].NumHashFunctions(), f.NumHashFunctions())
+			}
+		}
+	}
+	return ""
 }
 
 // diffIndex runs both comparisons on data, as the fuzz target does.

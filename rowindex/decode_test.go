@@ -227,6 +227,9 @@ func decodeCases(t testing.TB) map[string][]byte {
 		"words as group":          lenField(1, group(2, word(3)), word(4)),
 		"words wire type 6":       lenField(1, tag(2, 6)),
 		"utf8":                    lenField(1, hash(2), utf8(1, 2, 3, 4, 5, 6, 7, 8)),
+		"filter words mixed":      lenField(1, hash(3), word(1), words(2, 3), word(1<<63)),
+		"filter words packed":     lenField(1, words(5, 6), hash(2)),
+		"filter utf8 over words":  lenField(1, hash(2), words(1), utf8(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)),
 		"utf8 last wins":          lenField(1, utf8(1, 2, 3), hash(1), utf8(4, 5)),
 		"utf8 last wins shorter":  cat(lenField(1, utf8(1, 2, 3, 4, 5, 6)), lenField(1, utf8(7, 8, 9, 10), utf8(11))),
 		"utf8 empty":              lenField(1, utf8()),
@@ -560,6 +563,52 @@ func TestDecodeAllocations(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(20, func() { _ = tt.decode() }); n > tt.max {
 			t.Errorf("%s: %v allocations, want at most %v", tt.name, n, tt.max)
+		}
+	}
+}
+
+// DecodeBloomBits probes a utf8bitset, or a bitset in one packed field,
+// where it lies in the stream's bytes, and copies a bitset stored in
+// several fields.
+func TestDecodeBloomBitsAliases(t *testing.T) {
+	cases := decodeCases(t)
+	alias := func(b, data []byte) bool {
+		for i := range data {
+			if len(b) > 0 && &data[i] == &b[0] {
+				return true
+			}
+		}
+		return false
+	}
+	for name, wantAlias := range map[string]bool{"filter words packed": true, "filter utf8 over words": true, "utf8": true, "filter words mixed": false} {
+		data := cases[name]
+		fs, err := DecodeBloomBits(data, nil)
+		if err != nil || len(fs) != 1 || !fs[0].Valid() {
+			t.Fatalf("%s: %d filters, %v", name, len(fs), err)
+		}
+		if got := alias(fs[0].Bytes(), data); got != wantAlias {
+			t.Errorf("%s: filter refers to the stream's bytes: %v, want %v", name, got, wantAlias)
+		}
+	}
+	fs, _ := DecodeBloomBits(cases["filter words mixed"], nil)
+	if want := []uint64{1, 2, 3, 1 << 63}; fs[0].NumBits() != 64*len(want) || fs[0].NumHashFunctions() != 3 {
+		t.Fatalf("words mixed: %d bits k=%d", fs[0].NumBits(), fs[0].NumHashFunctions())
+	}
+	for _, s := range writerStreams(t) {
+		if s.kind != orcpb.Stream_BLOOM_FILTER_UTF8 {
+			continue
+		}
+		fs, err := DecodeBloomBits(s.data, nil)
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("%s: %d filters, %v", s.name, len(fs), err)
+		}
+		for i := range fs {
+			if !fs[i].Valid() || !alias(fs[i].Bytes(), s.data) {
+				t.Fatalf("%s filter %d: valid %v, not in the stream's bytes", s.name, i, fs[i].Valid())
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() { _, _ = DecodeBloomBits(s.data, fs[:0]) }); n != 0 {
+			t.Errorf("%s: DecodeBloomBits into a slice with room allocates %v times", s.name, n)
 		}
 	}
 }
