@@ -141,6 +141,7 @@ type buffers struct {
 	bufs    bufList
 	dec     format.Decompressor // for index streams and the streams' blocks
 	index   []byte              // decompressed index streams
+	bloom   []byte              // a stripe's bloom filter streams, while pruneGroups tests them
 }
 
 // cursor is where an executor is in its scan: the stripe it reads, that

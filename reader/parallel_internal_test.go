@@ -281,3 +281,38 @@ func TestIndexStatisticsOnlyForPruning(t *testing.T) {
 		}
 	}
 }
+
+// Group pruning probes the bloom filters in their stream's decompressed
+// bytes, in one buffer the executor reuses from stripe to stripe, and
+// lets go of them once the stripe's groups are decided.
+func TestBloomFiltersProbedInPlace(t *testing.T) {
+	r := parFile(t, 30000, 10000, 1000, true, writer.WithBloomFilterColumns("s"))
+	br, err := r.NewBatchReader(WithSearchArgument(sarg.MustParse("s = 'row 12345 " + fmt.Sprintf("%x", 12345*7919) + "'")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	ex := br.exec()
+	var first *byte
+	for s, want := range []int{0, 1, 0} {
+		meta, err := r.readStripeMeta(r.r, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, kept, err := ex.pruneGroups(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := countTrue(kept); got != want {
+			t.Errorf("stripe %d: %d groups kept, want %d", s, got, want)
+		}
+		if ix.blooms != nil || len(ex.buf.bloom) == 0 {
+			t.Errorf("stripe %d: %d columns' filters held after pruning, %d bytes of filters read", s, len(ix.blooms), len(ex.buf.bloom))
+		}
+		if s == 0 {
+			first = &ex.buf.bloom[0]
+		} else if &ex.buf.bloom[0] != first {
+			t.Errorf("stripe %d: its filters were decompressed into a new buffer", s)
+		}
+	}
+}

@@ -137,8 +137,10 @@ type stripeIndex struct {
 	meta    *stripeMeta
 	groups  int
 	entries map[int][]*orcpb.RowIndexEntry
-	blooms  map[int][]*orcpb.BloomFilter
-	filters map[[2]int]*bloomfilter.Filter
+	// blooms holds each column's BLOOM_FILTER_UTF8 filters, one per group
+	// (the zero Bits where a filter does not decode), probed in the
+	// stream's decompressed bytes.
+	blooms map[int][]bloomfilter.Bits
 	// legacy holds the trusted filters of BLOOM_FILTER streams, decoded
 	// (nil for a group whose filter may not be probed), for columns
 	// without a usable BLOOM_FILTER_UTF8 stream.
@@ -156,7 +158,7 @@ func newStripeIndex(r *Reader, meta *stripeMeta) *stripeIndex {
 	stride := int64(r.RowIndexStride())
 	groups := int((meta.info.NumRows + stride - 1) / stride)
 	return &stripeIndex{r: r, meta: meta, groups: groups, entries: map[int][]*orcpb.RowIndexEntry{},
-		blooms: map[int][]*orcpb.BloomFilter{}, filters: map[[2]int]*bloomfilter.Filter{}, legacy: map[int][]sarg.BloomFilter{}}
+		blooms: map[int][]bloomfilter.Bits{}, legacy: map[int][]sarg.BloomFilter{}}
 }
 
 // clone returns a copy of ix that a worker may add entries to (the
@@ -166,7 +168,7 @@ func (ix *stripeIndex) clone() *stripeIndex {
 		return nil
 	}
 	c := *ix
-	c.entries, c.blooms, c.filters = maps.Clone(ix.entries), maps.Clone(ix.blooms), maps.Clone(ix.filters)
+	c.entries, c.blooms = maps.Clone(ix.entries), maps.Clone(ix.blooms)
 	c.legacy = maps.Clone(ix.legacy)
 	return &c
 }
@@ -209,25 +211,10 @@ func (s groupSource) Bloom(col int) sarg.BloomFilter {
 		return ls[s.group]
 	}
 	bs, ok := s.ix.blooms[col]
-	if !ok || s.group >= len(bs) {
-		return nil
+	if !ok || s.group >= len(bs) || !bs[s.group].Valid() {
+		return nil // a filter that does not decode is treated as absent
 	}
-	key := [2]int{col, s.group}
-	if f, ok := s.ix.filters[key]; ok {
-		if f == nil {
-			return nil
-		}
-		return f
-	}
-	f, err := bloomfilter.FromProto(bs[s.group])
-	if err != nil {
-		f = nil // a filter that does not decode is treated as absent
-	}
-	s.ix.filters[key] = f
-	if f == nil {
-		return nil
-	}
-	return f
+	return &bs[s.group]
 }
 
 // minMaxSource is a group's statistics without its bloom filters.
@@ -333,14 +320,29 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 		if r.tail.Compression != orc.CompressionNone {
 			in := format.NewInStream(format.StreamInfo{Name: w.key.kind.String(), FileOffset: w.loc.offset,
 				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.buf.dec)
-			var err error
 			limit := (w.loc.length/3 + 1) * int64(r.tail.BlockSize)
-			// The messages decoded below copy what they keep, so one
-			// buffer serves every index stream of the scan.
-			if br.buf.index, err = format.AppendAll(br.buf.index[:0], in, limit); err != nil {
-				return err
+			// The row indexes decoded below copy what they keep, so one
+			// buffer serves every one of the scan; bloom filters are
+			// probed where they lie, in br.buf.bloom, until pruneGroups
+			// has tested them.
+			if w.key.kind == orcpb.Stream_BLOOM_FILTER_UTF8 {
+				start := len(br.buf.bloom)
+				out, err := format.AppendAll(br.buf.bloom, in, limit)
+				if err != nil {
+					return err
+				}
+				br.buf.bloom, data = out, out[start:]
+			} else {
+				out, err := format.AppendAll(br.buf.index[:0], in, limit)
+				if err != nil {
+					return err
+				}
+				br.buf.index, data = out, out
 			}
-			data = br.buf.index
+		} else if w.key.kind == orcpb.Stream_BLOOM_FILTER_UTF8 {
+			start := len(br.buf.bloom)
+			br.buf.bloom = append(br.buf.bloom, data...) // buf is given back below
+			data = br.buf.bloom[start:]
 		}
 		loc := func(err error) error {
 			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
@@ -364,12 +366,12 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 				ix.legacy[w.key.column] = fs
 			}
 		} else {
-			bi, err := rowindex.DecodeBloomFilterIndex(data)
+			fs, err := rowindex.DecodeBloomBits(data, make([]bloomfilter.Bits, 0, ix.groups))
 			if err != nil {
 				continue // unusable filters are ignored, never fatal
 			}
-			if len(bi.GetBloomFilter()) == ix.groups {
-				ix.blooms[w.key.column] = bi.GetBloomFilter()
+			if len(fs) == ix.groups {
+				ix.blooms[w.key.column] = fs
 			}
 		}
 	}
@@ -470,9 +472,19 @@ func (br *executor) indexAlso() []int {
 func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
 	ix = newStripeIndex(br.r, meta)
 	groups := ix.groups
+	br.buf.bloom = br.buf.bloom[:0]
 	if err := br.readIndex(ix, br.pruneColumns(), true, br.indexAlso()...); err != nil {
 		return nil, nil, err
 	}
+	// The bloom filters are tested below and never again: the buffer
+	// they lie in serves the next stripe's (one that grew past
+	// maxBloomBuffer is dropped instead).
+	defer func() {
+		ix.blooms, ix.legacy = nil, nil
+		if cap(br.buf.bloom) > maxBloomBuffer {
+			br.buf.bloom = nil
+		}
+	}()
 	br.stats.GroupsConsidered += groups
 	var leaves []sarg.TruthValue
 	kept = make([]bool, groups)
@@ -505,6 +517,10 @@ func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool,
 	br.stats.GroupsSkipped += groups - n
 	return ix, kept, nil
 }
+
+// maxBloomBuffer is the largest buffer of decompressed bloom filters an
+// executor keeps from one stripe to the next.
+const maxBloomBuffer = 16 << 20
 
 // seekColumns positions the readers under root at row group g, skipping
 // those for which skip returns true (with their subtrees).
