@@ -207,7 +207,11 @@ func (f *File) send(ctx context.Context, method, rng string) (resp *http.Respons
 		}
 	}
 	f.requests.Add(1)
+	start := time.Now()
 	resp, err = f.client.Do(req)
+	if err == nil {
+		f.noteLatency(time.Since(start))
+	}
 	if err != nil {
 		// The *RequestError names the URL: net/http's *url.Error is
 		// dropped unless it names a redirect's.

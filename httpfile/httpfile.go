@@ -214,6 +214,7 @@ type File struct {
 
 	requests atomic.Int64
 	cached   atomic.Int64 // ReadAt calls answered from tail or whole
+	latency  atomic.Int64 // the shortest wait for response headers, in ns (0: none yet)
 	mu       sync.Mutex
 	whole    []byte // the body, from a server that ignores Range
 	// tail holds the file's bytes from tailOff to the end, fetched by Open.
@@ -330,6 +331,26 @@ func (f *File) setValidator(resp *http.Response) {
 
 // Size returns the file's size in bytes.
 func (f *File) Size() int64 { return f.size }
+
+// Latency returns the shortest time a request of the File has waited for
+// its response's headers: the server's time to first byte and the
+// network's round trip, the least a read that is not answered from the
+// cached tail costs (0 before the first answer). reader.Open asks for it
+// (reader.LatencyReader): a file whose tail came with Open's request
+// answers the reader's first reads from memory, and would otherwise look
+// local to it.
+func (f *File) Latency() time.Duration { return time.Duration(f.latency.Load()) }
+
+// noteLatency records a request's wait for its response's headers.
+func (f *File) noteLatency(d time.Duration) {
+	d = max(d, 1)
+	for {
+		old := f.latency.Load()
+		if old != 0 && old <= int64(d) || f.latency.CompareAndSwap(old, int64(d)) {
+			return
+		}
+	}
+}
 
 // Requests returns how many HTTP requests the File has made, retries
 // included. Reads answered from memory are not requests.

@@ -266,3 +266,33 @@ func TestChangedFile(t *testing.T) {
 		t.Fatalf("a refused file: %v", err)
 	}
 }
+
+// Latency is the shortest wait for a response's headers: Open's request
+// sets it, and a faster later answer lowers it. reader.Open finds it
+// through reader.LatencyReader.
+func TestLatency(t *testing.T) {
+	data := orcFile(t, 1000)
+	var slow atomic.Bool
+	slow.Store(true)
+	srv := serve(t, data, func(w http.ResponseWriter, r *http.Request, n int64) bool {
+		if slow.Load() {
+			time.Sleep(30 * time.Millisecond)
+		}
+		return false
+	})
+	f, err := httpfile.Open(context.Background(), srv.URL+"/f.orc", httpfile.WithTailPrefetch(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ reader.LatencyReader = f
+	if l := f.Latency(); l < 30*time.Millisecond {
+		t.Fatalf("latency after a 30 ms answer: %v", l)
+	}
+	slow.Store(false)
+	if _, err := f.ReadAt(make([]byte, 10), 0); err != nil {
+		t.Fatal(err)
+	}
+	if l := f.Latency(); l <= 0 || l >= 30*time.Millisecond {
+		t.Fatalf("latency after a fast answer: %v", l)
+	}
+}

@@ -615,3 +615,36 @@ func TestLastFooterFromTail(t *testing.T) {
 		t.Errorf("over HTTP: a scan of the last stripe's last group made %d requests, want at most 3", n)
 	}
 }
+
+// latencyFile answers from memory at once but says its reads wait lat for
+// their first byte, as an httpfile.File whose cached tail answers Open.
+type latencyFile struct {
+	r   io.ReaderAt
+	lat time.Duration
+}
+
+func (f latencyFile) ReadAt(p []byte, off int64) (int, error) { return f.r.ReadAt(p, off) }
+func (f latencyFile) Latency() time.Duration                  { return f.lat }
+
+// A file that says it waits a round trip for each read (LatencyReader) is
+// read ahead from a scan's first read, though its reads answer at local
+// speed; one that says it answers at local speed is read as a local file.
+func TestLatencyReaderPrefetches(t *testing.T) {
+	data := storeTableStripes(t, 40_000, 4)
+	for _, tc := range []struct {
+		lat   time.Duration
+		ahead bool
+	}{{0, false}, {100 * time.Microsecond, false}, {20 * time.Millisecond, true}} {
+		r, err := reader.Open(latencyFile{bytes.NewReader(data), tc.lat}, int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rows, st := storeScan(t, r)
+		if rows != 40_000 {
+			t.Fatalf("latency %v: %d rows", tc.lat, rows)
+		}
+		if got := st.ReadsAhead > 0; got != tc.ahead {
+			t.Errorf("latency %v: %d reads ahead, want reading ahead %v\n%v", tc.lat, st.ReadsAhead, tc.ahead, st)
+		}
+	}
+}

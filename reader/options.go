@@ -108,9 +108,9 @@ const defaultRemoteGap = 1 << 20
 // over a network, whatever the file's speed (tests).
 var schedPrefetchAlways bool
 
-// sched returns the I/O scheduler's settings; slow says the file's tail
-// read showed a network's latency.
-func (c scanConfig) sched(slow bool) schedConfig {
+// sched returns the I/O scheduler's settings; slow is how many slow reads
+// the file's opening counts as (Reader.openSlow).
+func (c scanConfig) sched(slow int) schedConfig {
 	prefetch := c.prefetch
 	if !c.prefetchSet {
 		// n goroutines decoding consume the bytes n times as fast, so
@@ -119,9 +119,7 @@ func (c scanConfig) sched(slow bool) schedConfig {
 	}
 	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(prefetch, c.maxMemory/4), gap: c.coalesce,
 		always: schedPrefetchAlways, shared: c.parallel > 1}
-	if slow {
-		sc.slowReads = 1
-	}
+	sc.slowReads = slow
 	if !c.gapSet {
 		sc.remoteGap = defaultRemoteGap
 	}

@@ -60,11 +60,28 @@ type Reader struct {
 	// from here, one request fewer over a network.
 	lastFooter []byte
 
-	// Open's reads of the tail, and whether they took longer than a
-	// local read: scans then prefetch from their first read (sched.go).
+	// Open's reads of the tail, and how many slow reads they count as for
+	// the scans' schedulers (sched.go): 1 when they took longer than a
+	// local read, slowStreak (prefetch from the first read) when the file
+	// says it waits a round trip for every read (LatencyReader).
 	tailReads int
 	tailBytes int64
-	openSlow  bool
+	openSlow  int
+}
+
+// A LatencyReader is an io.ReaderAt that knows how long its reads wait
+// for their first byte, as httpfile.File does. Open asks it: a file whose
+// reads wait roundTrip (8 ms) or more is read ahead from a scan's first
+// read (WithPrefetch), one whose reads wait longer than a local read's
+// 2 ms counts as having made one slow read. Without it the scans learn
+// the file's latency from the times of their own reads, which a reader
+// that answers the first ones from a cache (httpfile keeps the tail it
+// fetched to open the file) hides.
+type LatencyReader interface {
+	io.ReaderAt
+	// Latency returns the shortest time a read has waited for its first
+	// byte so far, or 0 when none has been measured.
+	Latency() time.Duration
 }
 
 // StripeInfo describes one stripe.
@@ -102,7 +119,18 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	}
 	rd := &Reader{r: r, cfg: cfg, tail: tail, cols: tail.Schema.Columns(),
 		winfo:     stats.WriterInfoFromTail(tail.PostScript, tail.Footer),
-		tailReads: tr.calls, tailBytes: tr.bytes, openSlow: tr.slow}
+		tailReads: tr.calls, tailBytes: tr.bytes}
+	if tr.slow {
+		rd.openSlow = 1
+	}
+	if lr, ok := r.(LatencyReader); ok {
+		switch l := lr.Latency(); {
+		case l >= roundTrip:
+			rd.openSlow = slowStreak
+		case slowRead(l, 0):
+			rd.openSlow = max(rd.openSlow, 1)
+		}
+	}
 	rd.keepLastFooter(tr.firstOff, tr.first)
 	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
 	if enc := tail.Footer.GetEncryption(); enc != nil {

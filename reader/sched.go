@@ -154,7 +154,8 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 		cfg.maxRequest = 4 << 10
 	}
 	r, cancel := underContext(r, ctx)
-	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, slow: cfg.always, streak: cfg.slowReads, stop: make(chan struct{})}
+	slow := cfg.always || cfg.prefetch > 0 && cfg.slowReads >= slowStreak
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, slow: slow, streak: cfg.slowReads, stop: make(chan struct{})}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that one stream
@@ -563,6 +564,14 @@ func (s *ioSched) prefetching() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.slow
+}
+
+// local reports whether every read so far, Open's tail read included,
+// answered at a local file's speed.
+func (s *ioSched) local() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.slow && s.streak == 0
 }
 
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
