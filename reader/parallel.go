@@ -28,12 +28,11 @@ package reader
 
 import (
 	"io"
-
-	"github.com/orcgo/orc/format/orcpb"
 	"sync"
 	"sync/atomic"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format/orcpb"
 )
 
 // chunkRows is the fewest rows a chunk of row groups holds: with the
@@ -124,7 +123,9 @@ func (p *parallel) batch(pw *parWorker) (*orc.Batch, bool) {
 	}
 	if pw.made < pw.depth {
 		pw.made++
-		return pw.br.NewBatch(), true
+		// Its vectors grow as rows are decoded into them: a selective
+		// scan's batches, which hold a few rows, stay small.
+		return orc.NewBatch(pw.br.schema, 0), true
 	}
 	select {
 	case b := <-pw.free:
@@ -168,6 +169,9 @@ type sharedStripe struct {
 	charge int64 // its row indexes' bytes in the memory budget
 	passed atomic.Int32
 	ahead  bool // handed to the planner (under parallel.mu)
+	// claimed: a worker or the planner has asked to prune it; pruned: it
+	// is (see prepare).
+	claimed, pruned atomic.Bool
 }
 
 // part is a worker's share of the stripe it is decoding.
@@ -340,16 +344,51 @@ func (p *parallel) publish(w int, br *executor) {
 
 // prepare returns stripe s's shared pruning, computing it with br's
 // readers when br is the first worker there.
+//
+// A worker that finds another pruning s prunes the next stripes nobody has
+// started meanwhile, up to one per worker ahead of s, rather than wait: a
+// selective scan's work is mostly pruning (a lookup's bloom filters), which
+// so runs on every worker, not on one while the others wait for it. Only on
+// a file that has answered at local speed: over a network the planner
+// prunes ahead instead (prepareAhead), in file order, each stripe's index
+// read with the footer before it.
 func (p *parallel) prepare(br *executor, s int) *sharedStripe {
+	ss := p.slot(s)
+	if !ss.claim() && p.owner.cfg.where != nil && br.io.local() {
+		for t := s + 1; t < p.stripes && t <= s+len(p.workers) && !ss.pruned.Load(); t++ {
+			if ts := p.slot(t); br.inRange(t) && ts.claim() {
+				p.prune(br, ts, t)
+			}
+		}
+	}
+	p.prune(br, ss, s)
+	return ss
+}
+
+// slot returns stripe s's shared pruning, made empty at the first ask.
+func (p *parallel) slot(s int) *sharedStripe {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	ss := p.shared[s]
 	if ss == nil {
 		ss = &sharedStripe{}
 		p.shared[s] = ss
 	}
-	p.mu.Unlock()
-	ss.once.Do(func() { ss.err = br.pruneShared(ss, s, len(p.workers)) })
 	return ss
+}
+
+// claim reports whether the caller is the first to ask to prune the
+// stripe (the one that will, unless the planner or a worker calling
+// prune without a claim gets there first).
+func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, true) }
+
+// prune prunes stripe s with br's readers unless it is pruned already, or
+// waits for whoever is pruning it.
+func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
+	ss.once.Do(func() {
+		ss.err = br.pruneShared(ss, s, len(p.workers))
+		ss.pruned.Store(true)
+	})
 }
 
 // prepareAhead has the planner prune stripe s on a goroutine of its own,
@@ -357,12 +396,8 @@ func (p *parallel) prepare(br *executor, s int) *sharedStripe {
 // stripe before it meanwhile, and find s pruned (or wait for the planner
 // to finish it) when they get there.
 func (p *parallel) prepareAhead(s int) {
+	ss := p.slot(s)
 	p.mu.Lock()
-	ss := p.shared[s]
-	if ss == nil {
-		ss = &sharedStripe{}
-		p.shared[s] = ss
-	}
 	if ss.ahead {
 		p.mu.Unlock()
 		return
@@ -387,7 +422,8 @@ func (p *parallel) prepareAhead(s int) {
 			}
 			p.planner = planner
 		}
-		ss.once.Do(func() { ss.err = p.planner.pruneShared(ss, s, len(p.workers)) })
+		ss.claim()
+		p.prune(p.planner, ss, s)
 		p.publish(len(p.workers), p.planner)
 	}()
 }
