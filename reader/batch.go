@@ -974,6 +974,9 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 		in.deferred = br.pred.def.col
 	}
 	var ix *stripeIndex
+	if br.pred.sarg == nil && br.indexFirst() {
+		br.scheduleIndexAhead(i) // a parallel scan's chunks: the next stripes' row indexes
+	}
 	if br.pred.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
 		br.scheduleIndexAhead(i)
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {

@@ -626,5 +626,6 @@ func (br *executor) scheduleShared(ss *sharedStripe, extra []span, workers int) 
 		return err
 	}
 	br.scheduleStripe(p, ss.ix, extra, workers)
+	ss.scheduled = p.scheduled
 	return nil
 }

@@ -70,11 +70,11 @@ func (br *executor) wantedStripe(i int) bool {
 }
 
 // scheduleIndexAhead schedules the index reads of the stripes after
-// stripe i that the scan will prune (see the file comment), when it reads
-// ahead and prunes row groups.
+// stripe i that the scan will prune (see the file comment), or a parallel
+// scan cut into chunks, when it reads ahead.
 func (br *executor) scheduleIndexAhead(i int) {
 	r := br.r
-	if br.pred.sarg == nil || r.RowIndexStride() <= 0 || !br.io.prefetching() {
+	if !br.indexFirst() || !br.io.prefetching() {
 		return
 	}
 	look := &br.io.look
@@ -131,7 +131,8 @@ func (br *executor) scheduleIndexAhead(i int) {
 // Index regions read whole. A stripe's index streams lie together at its
 // start, right after the footer of the stripe before. When the scan reads
 // most of a stripe's index region anyway (a lookup by bloom filter reads
-// the filters, which are most of it), the region is read whole, in one
+// the filters, which are most of it; a parallel scan reads the row indexes
+// of its columns to cut the stripe into chunks), the region is read whole, in one
 // request with the previous stripe's footer: a lookup over many stripes
 // then makes one request per stripe instead of two (footer, then index).
 // The scan decides from the last footer it parsed: a region is read whole
@@ -140,10 +141,18 @@ func (br *executor) scheduleIndexAhead(i int) {
 // across anyway to save a request), and, before any footer is parsed,
 // when the whole region is.
 
-// noteIndexShare records how much of stripe meta's index region group
-// pruning reads.
+// indexFirst reports whether the scan reads a stripe's row indexes before
+// its data: to prune its row groups (a search argument), or, in a parallel
+// scan, to cut it into chunks (every selected column's, splitStripe).
+func (br *executor) indexFirst() bool {
+	return br.r.RowIndexStride() > 0 && (br.pred.sarg != nil || br.io.shared())
+}
+
+// noteIndexShare records how much of stripe meta's index region the scan
+// reads before its data (indexFirst): what group pruning reads, and over a
+// network every selected column's row index (indexAlso).
 func (br *executor) noteIndexShare(meta *stripeMeta) {
-	if br.pred.sarg == nil || br.r.RowIndexStride() <= 0 || meta.info.IndexLength <= 0 {
+	if !br.indexFirst() || meta.info.IndexLength <= 0 {
 		return
 	}
 	var wanted int64
@@ -160,7 +169,7 @@ func (br *executor) noteIndexShare(meta *stripeMeta) {
 // (see above).
 func (br *executor) wholeIndex(j int) (span, bool) {
 	r := br.r
-	if br.pred.sarg == nil || r.RowIndexStride() <= 0 || !br.io.prefetching() {
+	if !br.indexFirst() || !br.io.prefetching() {
 		return span{}, false
 	}
 	info := stripeInfo(j, r.tail.Footer.GetStripes()[j])

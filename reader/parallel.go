@@ -145,11 +145,15 @@ type parallel struct {
 	wg      sync.WaitGroup
 	err     error
 
-	// planner prunes and schedules the stripe after the one the workers
+	// planner prunes and schedules the stripes after the one the workers
 	// start, over a network, while they decode (prepareAhead); plan
 	// serialises its use (and its making, at the first).
 	planner *executor
 	plan    sync.Mutex
+	// Under mu: the newest stripe a worker has started, and whether the
+	// planner is busy.
+	aheadOf  int
+	planning bool
 
 	mu     sync.Mutex
 	shared []*sharedStripe // per stripe, dropped once every worker is past it
@@ -168,7 +172,8 @@ type sharedStripe struct {
 	k      int   // row groups per chunk; 0: one chunk, the whole stripe
 	charge int64 // its row indexes' bytes in the memory budget
 	passed atomic.Int32
-	ahead  bool // handed to the planner (under parallel.mu)
+	// scheduled is the bytes its data's requests were scheduled with.
+	scheduled int64
 	// claimed: a worker or the planner has asked to prune it; pruned: it
 	// is (see prepare).
 	claimed, pruned atomic.Bool
@@ -248,12 +253,7 @@ func (p *parallel) run(w int, pw *parWorker) {
 			// Over a network the next stripe is pruned and scheduled
 			// now, so its bytes follow this one's (an error waits for its
 			// turn there).
-			for t := s + 1; t < p.stripes; t++ {
-				if br.inRange(t) {
-					p.prepareAhead(t)
-					break
-				}
-			}
+			p.prepareAhead(s)
 		}
 		var mine []int
 		for c := range ss.chunks {
@@ -391,41 +391,93 @@ func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
 	})
 }
 
-// prepareAhead has the planner prune stripe s on a goroutine of its own,
-// unless a worker or the planner has it already: the workers decode the
-// stripe before it meanwhile, and find s pruned (or wait for the planner
-// to finish it) when they get there.
+// prepareAhead has the planner prune the stripes after s, on a goroutine
+// of its own, as a serial scan plans ahead (planAhead): up to
+// maxPlannedAhead stripes with rows to read, or until they have a quarter
+// of the prefetch bound scheduled. The workers decode stripe s
+// meanwhile, and find the next ones pruned (or wait for the planner to
+// finish one) when they get there. A call while the planner is busy does
+// nothing: the planner takes the workers' newest stripe when it looks
+// for more.
 func (p *parallel) prepareAhead(s int) {
-	ss := p.slot(s)
 	p.mu.Lock()
-	if ss.ahead {
+	p.aheadOf = max(p.aheadOf, s)
+	if p.planning {
 		p.mu.Unlock()
 		return
 	}
-	ss.ahead = true
+	p.planning = true
 	p.mu.Unlock()
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		p.plan.Lock()
 		defer p.plan.Unlock()
-		select {
-		case <-p.stop:
-			return
-		default:
-		}
+		defer func() {
+			p.mu.Lock()
+			p.planning = false
+			p.mu.Unlock()
+		}()
 		if p.planner == nil {
 			// Made at its first use: a local scan never needs it.
 			planner, err := p.newInner()
 			if err != nil {
-				return // the workers prune the stripe themselves
+				return // the workers prune the stripes themselves
 			}
 			p.planner = planner
 		}
-		ss.claim()
-		p.prune(p.planner, ss, s)
-		p.publish(len(p.workers), p.planner)
+		for {
+			ss, t := p.nextAhead()
+			if ss == nil {
+				return
+			}
+			select {
+			case <-p.stop:
+				return
+			default:
+			}
+			ss.claim()
+			p.prune(p.planner, ss, t)
+			p.publish(len(p.workers), p.planner)
+			if ss.err != nil {
+				return
+			}
+		}
 	}()
+}
+
+// nextAhead returns the next stripe the planner prunes, and its number,
+// or nil when the stripes pruned ahead of the workers' newest reach
+// maxPlannedAhead or a quarter of the prefetch bound.
+func (p *parallel) nextAhead() (*sharedStripe, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var planned int64
+	n := 0
+	for t := p.aheadOf + 1; t < p.stripes; t++ {
+		if !p.owner.inRange(t) {
+			continue
+		}
+		ss := p.shared[t]
+		if ss == nil {
+			ss = &sharedStripe{}
+			p.shared[t] = ss
+		}
+		if !ss.pruned.Load() {
+			if ss.claimed.Load() {
+				return nil, 0 // a worker is on it
+			}
+			return ss, t
+		}
+		if ss.meta != nil {
+			n++
+			planned += ss.scheduled
+		}
+		if n >= maxPlannedAhead || planned >= p.owner.io.cfg.prefetch/4 {
+			return nil, 0
+		}
+	}
+	return nil, 0
 }
 
 // pass records that a worker is done with stripe s; the last one drops

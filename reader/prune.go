@@ -428,7 +428,7 @@ type groupRun struct {
 // a struct has no null row (so its fields' own counts are all there is) or
 // none but nulls (so its fields are NULL on every row).
 func (br *executor) pruneColumns() []int {
-	if br.pred.pruneCols != nil {
+	if br.pred.pruneCols != nil || br.pred.sarg == nil {
 		return br.pred.pruneCols
 	}
 	seen := map[int]bool{}
