@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -629,7 +630,10 @@ func (f latencyFile) Latency() time.Duration                  { return f.lat }
 // A file that says it waits a round trip for each read (LatencyReader) is
 // read ahead from a scan's first read, though its reads answer at local
 // speed; one that says it answers at local speed is read as a local file.
-func TestLatencyReaderPrefetches(t *testing.T) {
+func TestObjectStoreLatencyReader(t *testing.T) {
+	if os.Getenv("ORCGO_PREFETCH") == "always" {
+		t.Skip("every scan reads ahead with ORCGO_PREFETCH=always")
+	}
 	data := storeTableStripes(t, 40_000, 4)
 	for _, tc := range []struct {
 		lat   time.Duration
