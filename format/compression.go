@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/huff0"
@@ -436,11 +437,18 @@ func (c *lz4Compressor) Compress(dst, src []byte) ([]byte, error) {
 
 // ---- ZSTD (one frame per chunk) ----
 
-type zstdDecompressor struct {
-	dec *zstd.Decoder
-}
+// zstdDecompressor decompresses with decoders from zstdDecoders, one for
+// each chunk: a decoder's tables and buffers (about 300 KB once it has
+// decoded a chunk) are made once for the process's scans, not for each
+// scan's streams and workers, and goroutines decompressing at once each
+// take their own.
+type zstdDecompressor struct{}
 
-func newZstdDecompressor() (*zstdDecompressor, error) {
+// zstdDecoders holds the ZSTD decoders not decompressing a chunk. (The
+// garbage collector empties it of those that stay unused.)
+var zstdDecoders sync.Pool
+
+func newZstdDecoder() (*zstd.Decoder, error) {
 	dec, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
@@ -450,7 +458,34 @@ func newZstdDecompressor() (*zstdDecompressor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("format: ZSTD decoder: %w", err)
 	}
-	return &zstdDecompressor{dec: dec}, nil
+	return dec, nil
+}
+
+func newZstdDecompressor() (*zstdDecompressor, error) {
+	if d, ok := zstdDecoders.Get().(*zstd.Decoder); ok {
+		zstdDecoders.Put(d)
+		return &zstdDecompressor{}, nil
+	}
+	d, err := newZstdDecoder() // fails now, not at the first chunk
+	if err != nil {
+		return nil, err
+	}
+	zstdDecoders.Put(d)
+	return &zstdDecompressor{}, nil
+}
+
+// decodeAll decompresses a frame into dst with a pooled decoder.
+func (z *zstdDecompressor) decodeAll(src, dst []byte) ([]byte, error) {
+	d, ok := zstdDecoders.Get().(*zstd.Decoder)
+	if !ok {
+		var err error
+		if d, err = newZstdDecoder(); err != nil {
+			return nil, err
+		}
+	}
+	out, err := d.DecodeAll(src, dst)
+	zstdDecoders.Put(d)
+	return out, err
 }
 
 func (z *zstdDecompressor) Decompress(dst, src []byte) ([]byte, error) {
@@ -483,7 +518,7 @@ func (z *zstdDecompressor) DecompressLimit(dst, src []byte, limit int) ([]byte, 
 		dst = make([]byte, 0, guess+zstdSlack)
 	}
 	for {
-		out, err := z.dec.DecodeAll(src, dst[:0])
+		out, err := z.decodeAll(src, dst[:0])
 		if err == nil {
 			if len(out) > limit {
 				return nil, errTooLarge(limit)

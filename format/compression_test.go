@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/huff0"
@@ -924,5 +925,72 @@ func TestHuffmanMayPay(t *testing.T) {
 				t.Errorf("%d symbols (zipf %v): judged not to pay, but Huffman codes it in %d of %d bytes", k, zipf, len(out), len(blk))
 			}
 		}
+	}
+}
+
+// ZSTD decompressors share the process's decoders (zstdDecoders): many
+// goroutines decompressing at once, through their own decompressors or one
+// shared, each get a decoder of their own and the right bytes, and a new
+// decompressor, once a decoder has been used, allocates no decoder.
+func TestZstdDecodersShared(t *testing.T) {
+	c, _ := NewCompressor(orc.CompressionZstd, 0)
+	var frames, plains [][]byte
+	for i := range 16 {
+		src := make([]byte, 10000+i*997)
+		for j := range src {
+			src[j] = byte(j*(i+1)) ^ byte(j>>7)
+		}
+		z, err := c.Compress(nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, plains = append(frames, append([]byte(nil), z...)), append(plains, src)
+	}
+	shared, err := NewDecompressor(orc.CompressionZstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := shared
+			if g%2 == 1 {
+				own, err := NewDecompressor(orc.CompressionZstd)
+				if err != nil {
+					errs <- err
+					return
+				}
+				d = own
+			}
+			var out []byte
+			for r := range 50 {
+				i := (g + r) % len(frames)
+				var err error
+				if out, err = d.Decompress(out[:0], frames[i]); err != nil || !bytes.Equal(out, plains[i]) {
+					errs <- fmt.Errorf("goroutine %d, frame %d: %d bytes, %v", g, i, len(out), err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if raceEnabled {
+		return // sync.Pool drops some of what is put back under the race detector
+	}
+	out := make([]byte, 0, 64<<10)
+	if n := testing.AllocsPerRun(20, func() {
+		d, _ := NewDecompressor(orc.CompressionZstd)
+		if _, err := d.Decompress(out, frames[3]); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 2 {
+		t.Errorf("a new decompressor and a chunk: %v allocations, want at most 2 (no decoder of its own)", n)
 	}
 }
