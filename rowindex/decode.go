@@ -499,34 +499,21 @@ func filterBits(b []byte) bloomfilter.Bits {
 		}
 		bitset = append(bitset, p...)
 	}
-	for len(b) > 0 {
-		if b[0] == tagFixed2 {
-			add(b[1:9])
-			b = b[9:]
-			continue
+	for c := (filterFields{b}); ; {
+		field, v, p, ok := c.next()
+		if !ok {
+			break
 		}
-		num, typ, n, _ := consumeTag(b)
-		b = b[n:]
-		switch {
-		case num == 1 && typ == protowire.VarintType:
-			var v uint64
-			v, n = protowire.ConsumeVarint(b)
+		switch field {
+		case filterHash:
 			k, hasK = uint32(v), true
-		case num == 2 && typ == protowire.Fixed64Type:
-			add(b[:8])
-			n = 8
-		case num == 2 && typ == protowire.BytesType:
-			var v []byte
-			v, n = protowire.ConsumeBytes(b)
-			if len(v) > 0 {
-				add(v)
+		case filterWords:
+			if len(p) > 0 {
+				add(p)
 			}
-		case num == 3 && typ == protowire.BytesType:
-			u8, n = protowire.ConsumeBytes(b)
-		default:
-			n, _ = skipField(num, typ, b)
+		case filterUTF8:
+			u8 = p
 		}
-		b = b[n:]
 	}
 	if !hasK || uint64(k) > bloomfilter.MaxHashFunctions {
 		return bloomfilter.Bits{}
@@ -618,6 +605,51 @@ func scanFilter(b []byte, c *bloomCounts) error {
 	return nil
 }
 
+// filterFields walks the fields of a BloomFilter message checked by
+// scanFilter, for decodeFilter and filterBits.
+type filterFields struct{ b []byte }
+
+// The fields filterFields.next tells apart.
+const (
+	filterOther = iota
+	filterHash  // num_hash_functions: v
+	filterWords // a piece of the bitset: one word's 8 bytes, or a packed field's words, little-endian
+	filterUTF8  // utf8bitset
+)
+
+// next returns the next field and its value (v for a varint, p for bytes),
+// or false after the last.
+func (c *filterFields) next() (field int, v uint64, p []byte, ok bool) {
+	b := c.b
+	if len(b) == 0 {
+		return filterOther, 0, nil, false
+	}
+	if b[0] == tagFixed2 {
+		c.b = b[9:]
+		return filterWords, 0, b[1:9], true
+	}
+	num, typ, n, _ := consumeTag(b)
+	b = b[n:]
+	field = filterOther
+	switch {
+	case num == 1 && typ == protowire.VarintType:
+		v, n = protowire.ConsumeVarint(b)
+		field = filterHash
+	case num == 2 && typ == protowire.Fixed64Type:
+		p, n, field = b[:8], 8, filterWords
+	case num == 2 && typ == protowire.BytesType:
+		p, n = protowire.ConsumeBytes(b)
+		field = filterWords
+	case num == 3 && typ == protowire.BytesType:
+		p, n = protowire.ConsumeBytes(b)
+		field = filterUTF8
+	default:
+		n, _ = skipField(num, typ, b)
+	}
+	c.b = b[n:]
+	return field, v, p, true
+}
+
 // decodeFilter fills f from the fields of a BloomFilter checked by
 // scanFilter, appending its bitset words to words and its utf8bitset to
 // utf8, and taking its num_hash_functions from the front of hashes.
@@ -628,35 +660,21 @@ func decodeFilter(b []byte, f *orcpb.BloomFilter, words []uint64, hashes []uint3
 		u8      []byte
 		hasU8   bool
 	)
-	for len(b) > 0 {
-		if b[0] == tagFixed2 {
-			words = append(words, binary.LittleEndian.Uint64(b[1:9]))
-			b = b[9:]
-			continue
+	for c := (filterFields{b}); ; {
+		field, v, p, ok := c.next()
+		if !ok {
+			break
 		}
-		num, typ, n, _ := consumeTag(b)
-		b = b[n:]
-		switch {
-		case num == 1 && typ == protowire.VarintType:
-			var v uint64
-			v, n = protowire.ConsumeVarint(b)
+		switch field {
+		case filterHash:
 			hash, hasHash = uint32(v), true
-		case num == 2 && typ == protowire.Fixed64Type:
-			words = append(words, binary.LittleEndian.Uint64(b))
-			n = 8
-		case num == 2 && typ == protowire.BytesType:
-			var v []byte
-			v, n = protowire.ConsumeBytes(b)
-			for ; len(v) >= 8; v = v[8:] {
-				words = append(words, binary.LittleEndian.Uint64(v))
+		case filterWords:
+			for ; len(p) >= 8; p = p[8:] {
+				words = append(words, binary.LittleEndian.Uint64(p))
 			}
-		case num == 3 && typ == protowire.BytesType:
-			u8, n = protowire.ConsumeBytes(b)
-			hasU8 = true
-		default:
-			n, _ = skipField(num, typ, b)
+		case filterUTF8:
+			u8, hasU8 = p, true
 		}
-		b = b[n:]
 	}
 	if hasHash {
 		hashes[0] = hash
