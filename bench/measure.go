@@ -28,6 +28,15 @@ type countingFile struct {
 	bytes atomic.Int64
 }
 
+// Latency passes on the wrapped reader's latency (httpfile.File's), which
+// reader.Open asks for (reader.LatencyReader); 0 for a reader without one.
+func (f *countingFile) Latency() time.Duration {
+	if l, ok := f.r.(interface{ Latency() time.Duration }); ok {
+		return l.Latency()
+	}
+	return 0
+}
+
 // newCounting wraps r, of size bytes; Close closes c when it is not nil.
 func newCounting(r io.ReaderAt, size int64, c io.Closer) *countingFile {
 	return &countingFile{r: r, c: c, size: size}

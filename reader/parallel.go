@@ -349,7 +349,10 @@ func (p *parallel) publish(w int, br *executor) {
 // started meanwhile, up to one per worker ahead of s, rather than wait: a
 // selective scan's work is mostly pruning (a lookup's bloom filters), which
 // so runs on every worker, not on one while the others wait for it. Only on
-// a file that has answered at local speed: over a network the planner
+// a file whose reads in this scan have all answered at local speed, and
+// not before its first read (a store that answered Open from a cache and
+// does not say its latency would otherwise have stripes pruned ahead, and
+// scheduled, before the scan knows to read ahead): over a network the planner
 // prunes ahead instead (prepareAhead), in file order, each stripe's index
 // read with the footer before it.
 func (p *parallel) prepare(br *executor, s int) *sharedStripe {

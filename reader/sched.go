@@ -105,6 +105,7 @@ type ioSched struct {
 	held    int64      // bytes of issued blocks not given back
 	slow    bool       // reads showed latency: prefetch
 	streak  int        // slow reads in a row
+	fast    int        // reads at a local file's speed
 	closed  bool
 	stop    chan struct{} // closed by close
 	st      schedStats
@@ -511,10 +512,14 @@ func (s *ioSched) fetch(b *ioBlock) {
 // noteLocked records how long a read of n bytes took: slowStreak reads in
 // a row slower than a local read turn prefetching on.
 func (s *ioSched) noteLocked(took time.Duration, n int64) {
+	fast := !slowRead(took, n)
+	if fast {
+		s.fast++
+	}
 	if s.slow || s.cfg.prefetch == 0 {
 		return
 	}
-	if !slowRead(took, n) {
+	if fast {
 		s.streak = 0
 		return
 	}
@@ -566,12 +571,14 @@ func (s *ioSched) prefetching() bool {
 	return s.slow
 }
 
-// local reports whether every read so far, Open's tail read included,
-// answered at a local file's speed.
+// local reports whether the scan has read at least once and every read so
+// far, Open's tail read included, answered at a local file's speed. (A
+// store whose tail came from a cache, and that does not say its latency,
+// looks local to Open.)
 func (s *ioSched) local() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return !s.slow && s.streak == 0
+	return !s.slow && s.streak == 0 && s.fast > 0
 }
 
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
