@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 )
@@ -120,6 +121,27 @@ func pipelineData(rng *rand.Rand, n int) []byte {
 	return b
 }
 
+// setCompressor makes c the one-worker pipeline's compressor once its
+// worker has given the old one back (it may still be compressing chunks
+// of a stream released or failed before).
+func setCompressor(t *testing.T, p *Pipeline, c Compressor) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.mu.Lock()
+		if p.active == 0 && len(p.comps) == 1 {
+			p.comps[0] = c
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("the pipeline's worker still holds its compressor after 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestPipelineErrors checks that a compressor's failure in a pipeline
 // worker reaches the stream: at a Settle or at Finish, sticky, and that a
 // stream abandoned with chunks in flight is released cleanly.
@@ -128,7 +150,7 @@ func TestPipelineErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.comps[0] = &failingCompressor{ok: 2}
+	setCompressor(t, p, &failingCompressor{ok: 2})
 	s := p.NewStream(nil)
 	for range 6 {
 		s.Write(make([]byte, 1<<10))
@@ -154,7 +176,7 @@ func TestPipelineErrors(t *testing.T) {
 	p.Forget()
 
 	// Chunks in flight when the stream is released.
-	p.comps[0] = &failingCompressor{ok: 1 << 30}
+	setCompressor(t, p, &failingCompressor{ok: 1 << 30})
 	s = p.NewStream(NewPagePool())
 	for range 20 {
 		s.Write(make([]byte, 1<<10))
