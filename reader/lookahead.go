@@ -87,7 +87,7 @@ func (br *executor) scheduleIndexAhead(i int) {
 	cols, also := br.pruneColumns(), br.indexAlso()
 	for n := 0; n < indexAhead && look.indexed < stripes && look.indexed <= i+indexAhead; {
 		j := look.indexed
-		if !br.wantedStripe(j) {
+		if !br.wantedStripe(j) || !br.readsIndexOf(int64(r.tail.Footer.GetStripes()[j].GetNumberOfRows())) {
 			look.indexed++
 			continue
 		}
@@ -148,6 +148,14 @@ func (br *executor) indexFirst() bool {
 	return br.r.RowIndexStride() > 0 && (br.pred.sarg != nil || br.io.shared())
 }
 
+// readsIndexOf reports whether the scan (indexFirst) reads the row indexes
+// of a stripe of rows rows before its data: a parallel scan without a
+// search argument does not for a stripe of one row group, which it does
+// not cut.
+func (br *executor) readsIndexOf(rows int64) bool {
+	return br.pred.sarg != nil || rows > int64(br.r.RowIndexStride())
+}
+
 // noteIndexShare records how much of stripe meta's index region the scan
 // reads before its data (indexFirst): what group pruning reads, and over a
 // network every selected column's row index (indexAlso).
@@ -173,7 +181,7 @@ func (br *executor) wholeIndex(j int) (span, bool) {
 		return span{}, false
 	}
 	info := stripeInfo(j, r.tail.Footer.GetStripes()[j])
-	if info.IndexLength <= 0 || info.NumRows <= 0 || info.IndexLength > br.io.cfg.maxRequest {
+	if info.IndexLength <= 0 || info.NumRows <= 0 || info.IndexLength > br.io.cfg.maxRequest || !br.readsIndexOf(info.NumRows) {
 		return span{}, false
 	}
 	unread := info.IndexLength

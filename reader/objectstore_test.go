@@ -681,3 +681,20 @@ func TestParallelIndexAhead(t *testing.T) {
 		t.Errorf("the scan waited %v for reads, %.1f round trips; want at most 8", st.ReadWait, float64(st.ReadWait)/float64(lat))
 	}
 }
+
+// A parallel scan without a search argument reads no row index ahead for
+// stripes of one row group, which it does not cut into chunks: over a
+// network it reads the serial scan's bytes.
+func TestParallelOneGroupStripesNoIndex(t *testing.T) {
+	data := storeTableStripes(t, 24_000, 12) // 2,000 rows a stripe, under the stride
+	srv := newStoreServer(t, data, 5*time.Millisecond)
+	r := openStore(t, srv)
+	_, want, serial := storeScan(t, r, reader.WithColumns("price", "disc"))
+	_, rows, par := storeScan(t, r, reader.WithColumns("price", "disc"), reader.WithParallelism(2))
+	if rows != want {
+		t.Fatalf("%d rows, want %d", rows, want)
+	}
+	if par.BytesRead > serial.BytesRead {
+		t.Errorf("parallel scan read %d bytes, the serial scan %d\n%v", par.BytesRead, serial.BytesRead, par)
+	}
+}
