@@ -3,6 +3,7 @@ package reader_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -128,6 +129,7 @@ func TestZeroAndFutureVersion(t *testing.T) {
 
 // TestDamagedCopies truncates and flips bytes of every example.
 func TestDamagedCopies(t *testing.T) {
+	t.Parallel()
 	dir := examples.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.orc"))
 	for _, path := range files {
@@ -139,42 +141,76 @@ func TestDamagedCopies(t *testing.T) {
 		if len(data) == 0 {
 			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			flips := 200
-			if testing.Short() {
-				flips = 20
-				if name == "demo-11-zlib.orc" || name == "demo-12-zlib.orc" {
-					t.Skip("1.9M rows per read; skipped in -short")
-				}
+		flips := 200
+		if testing.Short() {
+			flips = 20
+			if name == "demo-11-zlib.orc" || name == "demo-12-zlib.orc" {
+				continue // 1.9M rows per read; skipped in -short
 			}
-			rng := rand.New(rand.NewPCG(uint64(len(data)), 7))
-			// Truncations: 20 cut points, always including the tail area.
-			for i := 0; i < 20; i++ {
-				var cut int
-				if i < 10 {
-					cut = len(data) - 1 - rng.IntN(min(len(data), 300))
-				} else {
-					cut = rng.IntN(len(data))
-				}
-				checkBad(t, name+" truncated", data[:cut], cut > 0)
-			}
-			// flips copies, each with 1 to 4 random bytes flipped, half of them in
-			// the tail.
-			buf := make([]byte, len(data))
-			for i := 0; i < flips; i++ {
-				copy(buf, data)
-				for k := 0; k < 1+rng.IntN(4); k++ {
-					var pos int
-					if rng.IntN(2) == 0 {
-						pos = len(buf) - 1 - rng.IntN(min(len(buf), 512))
-					} else {
-						pos = rng.IntN(len(buf))
+		}
+		copies := damagedCopies(data, flips)
+		// The copies run in parallel parts of at most 60, so that the files
+		// of 1.9M rows keep both cores busy.
+		for part := 0; part < len(copies); part += 60 {
+			t.Run(fmt.Sprintf("%s/%d", name, part), func(t *testing.T) {
+				t.Parallel()
+				buf := make([]byte, len(data))
+				for _, c := range copies[part:min(part+60, len(copies))] {
+					if c.cut >= 0 {
+						checkBad(t, name+" truncated", data[:c.cut], c.cut > 0)
+						continue
 					}
-					buf[pos] ^= byte(1 + rng.IntN(255))
+					copy(buf, data)
+					for _, f := range c.flips {
+						buf[f.pos] ^= f.xor
+					}
+					checkBad(t, name+" flipped", buf, false)
 				}
-				checkBad(t, name+" flipped", buf, false)
-			}
-		})
+			})
+		}
 	}
+}
+
+// damagedCopy is a truncation of a file (cut >= 0) or a copy with a few
+// bytes flipped.
+type damagedCopy struct {
+	cut   int
+	flips []struct {
+		pos int
+		xor byte
+	}
+}
+
+// damagedCopies returns 20 truncations of data, half of them in the tail
+// area, and n copies with 1 to 4 random bytes flipped, half of them in the
+// tail.
+func damagedCopies(data []byte, n int) []damagedCopy {
+	rng := rand.New(rand.NewPCG(uint64(len(data)), 7))
+	var out []damagedCopy
+	for i := 0; i < 20; i++ {
+		c := damagedCopy{}
+		if i < 10 {
+			c.cut = len(data) - 1 - rng.IntN(min(len(data), 300))
+		} else {
+			c.cut = rng.IntN(len(data))
+		}
+		out = append(out, c)
+	}
+	for i := 0; i < n; i++ {
+		c := damagedCopy{cut: -1}
+		for k := 0; k < 1+rng.IntN(4); k++ {
+			var pos int
+			if rng.IntN(2) == 0 {
+				pos = len(data) - 1 - rng.IntN(min(len(data), 512))
+			} else {
+				pos = rng.IntN(len(data))
+			}
+			c.flips = append(c.flips, struct {
+				pos int
+				xor byte
+			}{pos, byte(1 + rng.IntN(255))})
+		}
+		out = append(out, c)
+	}
+	return out
 }

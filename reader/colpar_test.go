@@ -19,6 +19,7 @@ import (
 // scans, projections, pruned and exactly filtered scans (columns loaded
 // lazily), alone and under WithParallelism, for each codec.
 func TestColumnParallelism(t *testing.T) {
+	t.Parallel()
 	s := testutil.AllTypesSchema()
 	codecs := []orc.CompressionKind{orc.CompressionNone, orc.CompressionZstd, orc.CompressionSnappy}
 	if testing.Short() {

@@ -287,6 +287,7 @@ func TestReadSchemaMismatch(t *testing.T) {
 // must return the rows the reference file returns, and pruning must still
 // skip groups where the translation keeps statistics usable.
 func TestReadSchemaPredicates(t *testing.T) {
+	t.Parallel()
 	old, ref := evoFiles(t, 20000)
 	read := orc.MustParseSchema(evoNew)
 	r := rand.New(rand.NewPCG(7, 11))

@@ -21,6 +21,7 @@ import (
 // batches to a row-group run, matches at the ends of batches and runs.
 // The rows must equal those of a full scan filtered here.
 func TestLateMaterialization(t *testing.T) {
+	t.Parallel()
 	schema := orc.MustParseSchema("struct<rid:bigint,sel:int,b:boolean,t:tinyint,sh:smallint,s:string,c:char(5)," +
 		"v:varchar(20),bin:binary,d:decimal(20,3),d2:decimal(10,2),ts:timestamp,tsi:timestamp with local time zone," +
 		"dt:date,f:float,x:double,l:array<int>,m:map<string,bigint>,st:struct<a:int,b:string,c:array<string>>," +

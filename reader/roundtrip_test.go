@@ -171,6 +171,7 @@ func roundTripSeeds(t *testing.T) int {
 // TestRoundTripRandom writes random schemas and data with every codec and
 // many stripes and row groups, and reads them back whole and projected.
 func TestRoundTripRandom(t *testing.T) {
+	t.Parallel()
 	for seed := 0; seed < roundTripSeeds(t); seed++ {
 		f := randomFile(uint64(seed))
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
