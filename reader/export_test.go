@@ -2,6 +2,9 @@ package reader
 
 import "time"
 
+// The Set hooks below change every scan in the test binary: a test that
+// sets one must not call t.Parallel, nor run while parallel tests do.
+
 // SetUnusableIndex makes the row indexes of the columns f accepts count as
 // unusable (nil: none), for tests of the reader's fallbacks.
 func SetUnusableIndex(f func(col int) bool) { unusableIndex = f }

@@ -1744,7 +1744,6 @@ func (s *sdTotals) String() string {
 }
 
 func TestSargDifferential(t *testing.T) {
-	t.Parallel()
 	if c := os.Getenv("ORCGO_SARG_CASE"); c != "" {
 		var fs, ps uint64
 		if _, err := fmt.Sscanf(c, "%d:%d", &fs, &ps); err != nil {
