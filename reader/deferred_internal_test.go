@@ -59,14 +59,15 @@ func TestDeferredUnusableIndex(t *testing.T) {
 		}
 	}
 	for _, unusable := range []bool{false, true} {
+		opts := []ScanOption{WithExactFilter(true), WithBatchSize(100), WithReadWindow(4 << 10)}
 		if unusable {
-			unusableIndex = func(col int) bool { return col >= 2 } // s and l (with its element)
+			opts = append(opts, WithUnusableIndex(func(col int) bool { return col >= 2 })) // s and l (with its element)
 		}
 		e, err := sarg.Parse(where)
 		if err != nil {
 			t.Fatal(err)
 		}
-		br, err := r.NewBatchReader(WithSearchArgument(e), WithExactFilter(true), WithBatchSize(100), WithReadWindow(4<<10))
+		br, err := r.NewBatchReader(append(opts, WithSearchArgument(e))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,6 @@ func TestDeferredUnusableIndex(t *testing.T) {
 				got++
 			}
 		}
-		unusableIndex = nil
 		if got != len(want) {
 			t.Errorf("unusable=%v: %d rows, want %d", unusable, got, len(want))
 		}

@@ -3,19 +3,19 @@ package reader
 import "time"
 
 // The Set hooks below change every scan in the test binary: a test that
-// sets one must not call t.Parallel, nor run while parallel tests do.
+// sets one must not call t.Parallel, nor run while parallel tests do. The
+// With options change one scan.
 
-// SetUnusableIndex makes the row indexes of the columns f accepts count as
-// unusable (nil: none), for tests of the reader's fallbacks.
-func SetUnusableIndex(f func(col int) bool) { unusableIndex = f }
+// WithUnusableIndex makes the row indexes of the columns f accepts count
+// as unusable in the scan, for tests of the reader's fallbacks.
+func WithUnusableIndex(f func(col int) bool) ScanOption {
+	return func(c *scanConfig) error { c.test.unusableIndex = f; return nil }
+}
 
-// SetChunkRows sets the fewest rows of a parallel scan's chunk of row
-// groups, whatever the columns read, and returns a function restoring the
-// default.
-func SetChunkRows(n int) (restore func()) {
-	old, scale := chunkRows, maxChunkScale
-	chunkRows, maxChunkScale = n, 1
-	return func() { chunkRows, maxChunkScale = old, scale }
+// WithChunkRows sets the fewest rows of the parallel scan's chunks of row
+// groups, whatever the columns read.
+func WithChunkRows(n int) ScanOption {
+	return func(c *scanConfig) error { c.test.chunkRows = n; return nil }
 }
 
 // SetReadFast sets how long beyond its transfer time a read may take and

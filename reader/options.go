@@ -66,6 +66,8 @@ func WithDefaultTimeZone(loc *time.Location) Option {
 type ScanOption func(*scanConfig) error
 
 type scanConfig struct {
+	// test holds hooks that only the package's tests set.
+	test      scanTestHooks
 	columns   []string
 	allCols   bool
 	batchSize int

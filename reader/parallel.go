@@ -36,9 +36,8 @@ import (
 )
 
 // chunkRows is the fewest rows a chunk of row groups holds: with the
-// default 10,000-row stride a chunk is one row group. (A variable for
-// tests.)
-var chunkRows = 8192
+// default 10,000-row stride a chunk is one row group.
+const chunkRows = 8192
 
 // A chunk's start costs each of its streams a seek and a first read, and
 // a worker decodes a chunk ahead of the caller: a narrow scan's chunks hold
@@ -48,12 +47,15 @@ var chunkRows = 8192
 // two decimals and a date, chunks of 4, and of two doubles and a date, 6.
 const chunkBytes = 2 << 20
 
-// maxChunkScale is a variable for tests, which set it to 1.
-var maxChunkScale = 8
+// maxChunkScale bounds chunkRowsFor's scale.
+const maxChunkScale = 8
 
 // chunkRowsFor returns the fewest rows a chunk holds in a scan of the
-// columns selected (by column id).
-func chunkRowsFor(cols []*orc.Schema, selected []bool) int {
+// columns selected (by column id); fixed > 0 (a test's) is the answer.
+func chunkRowsFor(cols []*orc.Schema, selected []bool, fixed int) int {
+	if fixed > 0 {
+		return fixed
+	}
 	width := 0
 	for id, sel := range selected {
 		if sel && id < len(cols) {
@@ -193,7 +195,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n+1)}
-	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected))
+	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected, owner.cfg.test.chunkRows))
 	for w := 0; w < n; w++ {
 		inner, err := p.newInner()
 		if err == nil {
@@ -539,7 +541,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 			tin.kept[g] = true
 		}
 	}
-	k0 := int((max(int64(chunkRowsFor(br.r.cols, br.selected)), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
+	k0 := int((max(int64(chunkRowsFor(br.r.cols, br.selected, br.cfg.test.chunkRows)), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
 	if countTrue(tin.kept) <= n*max(k0, 1) {
 		// One chunk (see splitStripe), for one worker: no trial plans,
 		// only the row indexes a serial scan's plan would read to seek

@@ -58,9 +58,8 @@ func parFile(t *testing.T, rows, stripeRows, stride int, aligned bool, opts ...w
 // slop would be read twice), unless its compression chunks are small
 // enough for the slop to cost less than an eighth.
 func TestSplitStripe(t *testing.T) {
-	defer SetChunkRows(chunkRows)()
 	small := parFile(t, 60000, 30000, 1000, false, writer.WithCompressionBlockSize(4096))
-	br, err := small.NewBatchReader()
+	br, err := small.NewBatchReader(WithChunkRows(chunkRows))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +72,7 @@ func TestSplitStripe(t *testing.T) {
 	}
 	for _, aligned := range []bool{true, false} {
 		r := parFile(t, 60000, 30000, 1000, aligned)
-		br, err := r.NewBatchReader()
+		br, err := r.NewBatchReader(WithChunkRows(chunkRows))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,13 +134,12 @@ func TestSplitStripe(t *testing.T) {
 // 0.1% range of lineitem on 2 goroutines took twice its serial time).
 // One group more and it is.
 func TestSplitStripeSelective(t *testing.T) {
-	defer SetChunkRows(chunkRows)()
 	r := parFile(t, 60000, 30000, 1000, true)
 	for _, c := range []struct {
 		where  string
 		chunks int
 	}{{"id < 18000", 1}, {"id < 19000", 3}} {
-		br, err := r.NewBatchReader(WithSearchArgument(sarg.MustParse(c.where)))
+		br, err := r.NewBatchReader(WithSearchArgument(sarg.MustParse(c.where)), WithChunkRows(chunkRows))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,11 +158,10 @@ func TestSplitStripeSelective(t *testing.T) {
 // unaligned files, with and without a predicate, at several batch sizes
 // and worker counts, and count the same pruning.
 func TestParallelRowGroups(t *testing.T) {
-	defer SetChunkRows(1)()
 	for _, aligned := range []bool{true, false} {
 		r := parFile(t, 45000, 20000, 1000, aligned)
 		for _, where := range []string{"", "id < 3000 OR id BETWEEN 21500 AND 24999 OR id > 44100", "tag = 'red' AND f < 30"} {
-			var opts []ScanOption
+			opts := []ScanOption{WithChunkRows(1)}
 			if where != "" {
 				opts = append(opts, WithSearchArgument(sarg.MustParse(where)), WithExactFilter(true))
 			}

@@ -358,7 +358,7 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 			}
 			// An index that does not have one entry per row group is not
 			// used: the column counts as unindexed.
-			if len(ri.GetEntry()) == ix.groups && (unusableIndex == nil || !unusableIndex(w.key.column)) {
+			if len(ri.GetEntry()) == ix.groups && (br.cfg.test.unusableIndex == nil || !br.cfg.test.unusableIndex(w.key.column)) {
 				ix.entries[w.key.column] = ri.GetEntry()
 			}
 		} else if w.key.kind == orcpb.Stream_BLOOM_FILTER {
@@ -414,9 +414,17 @@ func (r *Reader) indexWants(meta *stripeMeta, have map[int][]*orcpb.RowIndexEntr
 	return wants
 }
 
-// unusableIndex, set by tests, makes the row index of the columns it
-// accepts count as unusable, as one whose entries do not match the stripe.
-var unusableIndex func(col int) bool
+// scanTestHooks change how a scan works, for the package's tests of its
+// fallbacks and of parallel chunks. They are options of one scan, not
+// package variables, so that tests setting them can run in parallel.
+type scanTestHooks struct {
+	// unusableIndex makes the row index of the columns it accepts count
+	// as unusable, as one whose entries do not match the stripe.
+	unusableIndex func(col int) bool
+	// chunkRows, when set, is the fewest rows of a parallel scan's chunk,
+	// whatever the columns read (chunkRowsFor).
+	chunkRows int
+}
 
 // groupRun is a run of consecutive surviving row groups [first, end).
 type groupRun struct {

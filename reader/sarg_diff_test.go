@@ -1400,9 +1400,8 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 				pred[c] = true
 			}
 		}
-		reader.SetUnusableIndex(func(col int) bool { return !pred[col] })
-		skipped, _, msg := sdScan(f, append(opts, reader.WithExactFilter(true)), false)
-		reader.SetUnusableIndex(nil)
+		skipped, _, msg := sdScan(f, append(opts, reader.WithExactFilter(true),
+			reader.WithUnusableIndex(func(col int) bool { return !pred[col] })), false)
 		if msg != "" || !slices.Equal(skipped, want) {
 			return out, fmt.Sprintf("exact scan with unusable deferred indexes: %d rows, want %d %s", len(skipped), len(want), msg)
 		}
@@ -1418,21 +1417,17 @@ func sdCheckRows(f *sdFile, e sarg.Expr, o sdRead, want []int) (sdOutcome, strin
 		// The same on two and three workers, with chunks of one row
 		// group, so aligned stripes are split between them (unaligned
 		// ones are decoded a stripe per worker).
-		restore := reader.SetChunkRows(1)
 		for _, n := range []int{2, 3} {
-			par, pst, msg := sdScan(f, append(opts, reader.WithExactFilter(true), reader.WithParallelism(n)), false)
+			par, pst, msg := sdScan(f, append(opts, reader.WithExactFilter(true), reader.WithParallelism(n), reader.WithChunkRows(1)), false)
 			if msg != "" || !slices.Equal(par, want) {
-				restore()
 				return out, fmt.Sprintf("exact scan with WithParallelism(%d): %d rows, want %d %s", n, len(par), len(want), msg)
 			}
 			if pst.GroupsConsidered != st.GroupsConsidered || pst.GroupsSkipped != st.GroupsSkipped ||
 				pst.StripesConsidered != st.StripesConsidered || pst.StripesSkipped != st.StripesSkipped ||
 				pst.StripesRead != st.StripesRead || pst.RowsReturned != st.RowsReturned || pst.UnplannedReads != 0 {
-				restore()
 				return out, fmt.Sprintf("exact scan with WithParallelism(%d): statistics\n%v\nwant those of the serial scan\n%v", n, pst, st)
 			}
 		}
-		restore()
 	}
 	if o.batch == 5000 && !o.explain {
 		// The same through a read schema that widens every integer to
@@ -1744,6 +1739,7 @@ func (s *sdTotals) String() string {
 }
 
 func TestSargDifferential(t *testing.T) {
+	t.Parallel()
 	if c := os.Getenv("ORCGO_SARG_CASE"); c != "" {
 		var fs, ps uint64
 		if _, err := fmt.Sscanf(c, "%d:%d", &fs, &ps); err != nil {

@@ -187,6 +187,7 @@ func sfCase(f *sdFile, form sfForm, j uint64) (sarg.Expr, sdRead, bool, error) {
 
 // TestSargFormsDifferential runs the differential check on every new form.
 func TestSargFormsDifferential(t *testing.T) {
+	t.Parallel()
 	files, preds := 6, 24
 	if testing.Short() {
 		files, preds = 4, 20
@@ -487,6 +488,7 @@ func sfFuncValue(v any, year bool) (int64, bool) {
 // dates before 1970 and at the ends of the range), against the functions
 // computed row by row.
 func TestSargFunctionsDifferential(t *testing.T) {
+	t.Parallel()
 	files, preds := 12, 20
 	if testing.Short() {
 		files, preds = 3, 10
