@@ -196,9 +196,9 @@ func (s *rangeServer) send(w http.ResponseWriter, r *http.Request, f *os.File, o
 	}
 	for sent := int64(0); sent < n; {
 		m := min(chunk, n-sent)
-		k, err := f.ReadAt(buf[:m], off+sent)
+		k, _ := f.ReadAt(buf[:m], off+sent)
 		if int64(k) < m {
-			return // the file shrank (err says how): the client sees a short body
+			return // the file shrank: the client sees a short body
 		}
 		if rc != nil {
 			// release the chunk when the cap has let its last byte through
@@ -207,7 +207,7 @@ func (s *rangeServer) send(w http.ResponseWriter, r *http.Request, f *os.File, o
 				return
 			}
 		}
-		k, err = w.Write(buf[:m])
+		k, err := w.Write(buf[:m])
 		s.bytes.Add(int64(k))
 		sent += int64(k)
 		if err != nil {

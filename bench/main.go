@@ -511,7 +511,7 @@ func mib(n int64) float64 { return float64(n) / (1 << 20) }
 
 // measureDecompress adds the decompress-only limits of the compressed orcgo
 // files to rep (runs passes each, interleaved, after a collection each),
-// with the serial Q1 and Q2 times of rep as multiples of them. The NONE file
+// with the serial Q1, Q2, Q5 and Q6 times of rep as multiples of them. The NONE file
 // has nothing to decompress and is left out.
 func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) string, log io.Writer) error {
 	type key struct{ side, scope string }
@@ -549,11 +549,18 @@ func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) st
 				Streams: m.streams, StoredBytes: m.stored, DecompressedBytes: m.decompressed,
 				Seconds: median(times[k]), ReadSeconds: median(reads[k]), Runs: times[k]}
 			for _, q := range rep.Read {
-				if q.Query == sc.query && q.Lib == s.Lib && q.Codec == s.Codec && q.Parallel == 1 && q.HTTP == nil {
+				if q.Lib != s.Lib || q.Codec != s.Codec || q.Parallel != 1 || q.HTTP != nil || x.Seconds <= 0 {
+					continue
+				}
+				switch {
+				case q.Query == sc.query:
 					x.QuerySeconds = q.Seconds
-					if x.Seconds > 0 {
-						x.Ratio = q.Seconds / x.Seconds
+					x.Ratio = q.Seconds / x.Seconds
+				case slices.Contains(sc.also, q.Query):
+					if x.AlsoRatios == nil {
+						x.AlsoRatios = map[string]float64{}
 					}
+					x.AlsoRatios[q.Query] = q.Seconds / x.Seconds
 				}
 			}
 			rep.Decompress = append(rep.Decompress, x)

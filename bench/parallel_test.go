@@ -428,10 +428,14 @@ func TestRunParallel(t *testing.T) {
 		if x.DecompressedBytes <= 0 || x.Seconds <= 0 || x.Ratio <= 0 || x.QuerySeconds <= 0 {
 			t.Errorf("decompress-only %+v", x)
 		}
+		// Q5 reads every column: the all-columns limit is its too.
+		if q5, ok := x.AlsoRatios["Q5"]; ok != (x.Query == "Q1") || ok && q5 <= 0 {
+			t.Errorf("decompress-only %s %s: Q5 ratio %v (%v)", x.Side, x.Scope, q5, ok)
+		}
 	}
 	var md strings.Builder
 	writeMarkdown(&md, rep)
-	for _, s := range []string{"| Q5 | parquet-go/zstd x2 |", "- decompress-only: orcgo/zstd all columns", "(Q1 = ", "(Q2 = "} {
+	for _, s := range []string{"| Q5 | parquet-go/zstd x2 |", "- decompress-only: orcgo/zstd all columns", "(Q1 = ", ", Q5 = ", "(Q2 = "} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the markdown report lacks %q", s)
 		}
