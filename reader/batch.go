@@ -974,11 +974,12 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 		in.deferred = br.pred.def.col
 	}
 	var ix *stripeIndex
-	if br.pred.sarg == nil && br.indexFirst() {
-		br.scheduleIndexAhead(i) // a parallel scan's chunks: the next stripes' row indexes
+	if br.pred.sarg == nil || meta.info.NumRows > 0 {
+		// The next stripes' row indexes, to prune their row groups or to
+		// cut a parallel scan's stripes into chunks (it checks indexFirst).
+		br.scheduleIndexAhead(i)
 	}
 	if br.pred.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
-		br.scheduleIndexAhead(i)
 		if ix, in.kept, err = br.pruneGroups(meta); err != nil {
 			return nil, nil, planInput{}, err
 		}

@@ -374,6 +374,10 @@ func (p *parallel) prepare(br *executor, s int) *sharedStripe {
 func (p *parallel) slot(s int) *sharedStripe {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.slotLocked(s)
+}
+
+func (p *parallel) slotLocked(s int) *sharedStripe {
 	ss := p.shared[s]
 	if ss == nil {
 		ss = &sharedStripe{}
@@ -463,11 +467,7 @@ func (p *parallel) nextAhead() (*sharedStripe, int) {
 		if !p.owner.inRange(t) {
 			continue
 		}
-		ss := p.shared[t]
-		if ss == nil {
-			ss = &sharedStripe{}
-			p.shared[t] = ss
-		}
+		ss := p.slotLocked(t)
 		if !ss.pruned.Load() {
 			if ss.claimed.Load() {
 				return nil, 0 // a worker is on it
