@@ -234,7 +234,7 @@ func main() {
 	flag.IntVar(&orcLevel, "orc-level", 0, "orcgo codec level (writer.WithCompressionLevel; 0: the codec's default)")
 	flag.IntVar(&zstdLevel, "zstd-level", 0, "ZSTD level for orcgo and parquet-go alike (1..22, as libzstd numbers them; 0: each library's default, level 3 for both)")
 	flag.IntVar(&orcColumns, "orc-columns", 1, "goroutines the orcgo reader decodes a batch's columns on (reader.WithColumnParallelism); 1 matches the single-threaded Parquet readers")
-	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (1 MiB)")
+	flag.Int64Var(&orcWindow, "orc-window", 0, "bytes of a stream the orcgo reader fetches at a time (reader.WithReadWindow); 0 keeps its default (256 KiB)")
 	flag.IntVar(&o.orcPar, "orc-parallel", 0, "run orcgo's queries only with reader.WithParallelism(N), whatever -parallel lists (0: follow -parallel)")
 	parList := flag.String("parallel", "1", "comma-separated goroutine counts to run every query at, one row each (orcgo: reader.WithParallelism(n); parquet-go: n goroutines reading whole row groups; arrow-go: serial only)")
 	latList := flag.String("http-latency", "", "comma-separated first-byte latencies (0,20ms,50ms): each runs every query again over HTTP, rows labelled \"http 20ms\", from a range server on 127.0.0.1 that waits this long before each response; empty: local files only")

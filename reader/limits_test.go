@@ -117,9 +117,13 @@ func TestScanMemoryLimit(t *testing.T) {
 	}{
 		{"dictionary ample", dict, 8192, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20)}, ""},
 		{"dictionary", dict, 8192, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "the dictionary of column 1 in stripe 0"},
-		{"batch ample", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20)}, ""},
-		{"batch", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20)}, "a batch of column 1"},
-		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20)}, "reading DATA of column 1 in stripe 0"},
+		// The caps of big's cases are set against 1 MiB read windows: the
+		// 2 MiB value's batch beside a window's piece overflows 3 MiB, and
+		// a first piece of 1 MiB is refused by a 1 MiB cap before any batch.
+		{"batch ample", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(8 << 20), reader.WithReadWindow(1 << 20)}, ""},
+		{"batch", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(3 << 20), reader.WithReadWindow(1 << 20)}, "a batch of column 1"},
+		{"stripe bytes", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(1 << 20), reader.WithReadWindow(1 << 20)}, "reading DATA of column 1 in stripe 0"},
+		{"batch, default window", big, 4096, []reader.ScanOption{reader.WithMaxScanMemory(2 << 20)}, "a batch of column 1"},
 		{"parallel ample", many, 64 << 10, []reader.ScanOption{reader.WithParallelism(3)}, ""},
 	} {
 		n, err := scanRows(c.r, c.opts...)
