@@ -37,6 +37,27 @@ func (f *countingFile) Latency() time.Duration {
 	return 0
 }
 
+// onDisk returns what to hand reader.Open for f: f itself, or, for a local
+// file, f with the file's Fd method, which tells orcgo that the bytes are
+// on this machine (a parallel scan's workers then read them as a serial
+// scan does, not through requests they share; reader.Open's docs), as
+// opening the *os.File itself would.
+func (f *countingFile) onDisk() io.ReaderAt {
+	if osf, ok := f.r.(*os.File); ok {
+		return countingDisk{f, osf}
+	}
+	return f
+}
+
+// countingDisk is a countingFile over a local file, with its Fd.
+type countingDisk struct {
+	*countingFile
+	file *os.File
+}
+
+// Fd returns the file's descriptor.
+func (d countingDisk) Fd() uintptr { return d.file.Fd() }
+
 // newCounting wraps r, of size bytes; Close closes c when it is not nil.
 func newCounting(r io.ReaderAt, size int64, c io.Closer) *countingFile {
 	return &countingFile{r: r, c: c, size: size}

@@ -264,7 +264,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		mem = &budget{limit: cfg.maxMemory}
 	}
 	if io == nil {
-		io = newIOSched(r.r, cfg.sched(r.openSlow), cfg.ctx)
+		io = newIOSched(r.r, cfg.sched(r.openSlow, r.onDisk), cfg.ctx)
 	}
 	br := &executor{r: r, cfg: cfg, mem: mem, io: io}
 	if cfg.where != nil {

@@ -111,8 +111,9 @@ const defaultRemoteGap = 1 << 20
 var schedPrefetchAlways bool
 
 // sched returns the I/O scheduler's settings; slow is how many slow reads
-// the file's opening counts as (Reader.openSlow).
-func (c scanConfig) sched(slow int) schedConfig {
+// the file's opening counts as (Reader.openSlow), onDisk whether it is a
+// file of this machine (Reader.onDisk).
+func (c scanConfig) sched(slow int, onDisk bool) schedConfig {
 	prefetch := c.prefetch
 	if !c.prefetchSet {
 		// n goroutines decoding consume the bytes n times as fast, so
@@ -120,7 +121,7 @@ func (c scanConfig) sched(slow int) schedConfig {
 		prefetch = defaultPrefetch * int64(min(max(c.parallel, 1), maxPrefetchScale))
 	}
 	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(prefetch, c.maxMemory/4), gap: c.coalesce,
-		always: schedPrefetchAlways, shared: c.parallel > 1}
+		always: schedPrefetchAlways, shared: c.parallel > 1, onDisk: onDisk}
 	sc.slowReads = slow
 	if !c.gapSet {
 		sc.remoteGap = defaultRemoteGap

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/sarg"
@@ -310,6 +314,87 @@ func TestBloomFiltersProbedInPlace(t *testing.T) {
 			first = &ex.buf.bloom[0]
 		} else if &ex.buf.bloom[0] != first {
 			t.Errorf("stripe %d: its filters were decompressed into a new buffer", s)
+		}
+	}
+}
+
+// sizedReads records the reads of a reader: how many, and how many were
+// larger than a bound.
+type sizedReads struct {
+	r             io.ReaderAt
+	bound         int64
+	calls, larger atomic.Int64
+}
+
+func (s *sizedReads) ReadAt(p []byte, off int64) (int, error) {
+	s.calls.Add(1)
+	if int64(len(p)) > s.bound {
+		s.larger.Add(1)
+	}
+	return s.r.ReadAt(p, off)
+}
+
+// sizedFile is sizedReads over an *os.File, passing on its Fd: a file of
+// this machine to Open.
+type sizedFile struct {
+	*sizedReads
+	f *os.File
+}
+
+func (s sizedFile) Fd() uintptr { return s.f.Fd() }
+
+// The workers of a parallel scan of a file on this machine read it as a
+// serial scan does, each stream a window at a time straight into its own
+// buffer; the same bytes behind a reader that is not a file (a store fast
+// enough to pass for local) go through requests the workers share, which
+// span several streams' windows.
+func TestParallelOnDiskReadsDirectly(t *testing.T) {
+	defer SetReadFast(time.Hour)() // every read counts as local, however loaded the machine
+	src := parFile(t, 200000, 100000, 1000, true, writer.WithCompressionBlockSize(16<<10))
+	data := make([]byte, src.r.(*bytes.Reader).Size())
+	if _, err := src.r.ReadAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "par.orc")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const window = 32 << 10
+	want, _ := parRows(t, src, WithBatchSize(1000))
+	for _, onDisk := range []bool{true, false} {
+		rec := &sizedReads{r: f, bound: window}
+		var ra io.ReaderAt = rec
+		if onDisk {
+			ra = sizedFile{rec, f}
+		}
+		r, err := Open(ra, int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.onDisk != onDisk {
+			t.Fatalf("Open took a reader with Fd %v for a file on disk: %v", onDisk, r.onDisk)
+		}
+		rec.calls.Store(0)
+		rec.larger.Store(0)
+		got, st := parRows(t, r, WithParallelism(2), WithReadWindow(window), WithBatchSize(1000))
+		if !slices.Equal(got, want) {
+			t.Fatalf("on disk %v: %d rows, want %d in order", onDisk, len(got), len(want))
+		}
+		calls, larger := rec.calls.Load(), rec.larger.Load()
+		t.Logf("on disk %v: %d reads, %d over %d bytes, %d bytes", onDisk, calls, larger, window, st.BytesRead)
+		switch {
+		case schedPrefetchAlways:
+			// Every scan reads ahead through shared requests (CI's
+			// ORCGO_PREFETCH=always run): only the rows are compared.
+		case onDisk && larger > 0:
+			t.Errorf("a parallel scan of a file on disk made %d of its %d reads larger than its %d-byte window", larger, calls, window)
+		case !onDisk && larger == 0:
+			t.Errorf("a parallel scan of a reader that is no file made none of its %d reads larger than a window: no shared requests", calls)
 		}
 	}
 }

@@ -67,6 +67,18 @@ type Reader struct {
 	tailReads int
 	tailBytes int64
 	openSlow  int
+	// onDisk: r is a file of this machine (an *os.File, or a reader with
+	// its Fd method; see localFile), whose reads cost no request.
+	onDisk bool
+}
+
+// localFile is what Open takes for a file of this machine: an *os.File
+// has the method, and a wrapper of one (counting its reads, say) can
+// forward it. The workers of a parallel scan read such a file as a serial
+// scan does, each its own row groups' windows, while it answers at a local
+// file's speed (sched.go).
+type localFile interface {
+	Fd() uintptr
 }
 
 // A LatencyReader is an io.ReaderAt that knows how long its reads wait
@@ -105,6 +117,14 @@ type MetadataItem struct {
 
 // Open reads the tail of an ORC file of the given size. It reads the last
 // 16 KiB with one ReadAt, and more only when the tail is larger.
+//
+// An r with an Fd() uintptr method (an *os.File, or a wrapper of one that
+// forwards it) is taken for a file on this machine, whose reads cost no
+// request: while it answers at a local file's speed, the workers of a
+// parallel scan (WithParallelism) read it as a serial scan does, each
+// stream a read window at a time. Any other reader is read by them
+// through requests they share, so that a store fast enough to pass for
+// local is sent the serial scan's requests, not a set per worker.
 func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -123,6 +143,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if tr.slow {
 		rd.openSlow = 1
 	}
+	_, rd.onDisk = r.(localFile)
 	if lr, ok := r.(LatencyReader); ok {
 		switch l := lr.Latency(); {
 		case l >= roundTrip:

@@ -35,7 +35,13 @@ package reader
 // workers of a parallel scan read through the scheduled requests whatever
 // the file's speed (issuing each when the first of them needs it), so
 // that between them they make the requests of one serial scan, not one
-// per row group and stream.
+// per row group and stream: a store answering fast enough to pass for a
+// local file still charges per request. A file of this machine (an
+// *os.File: Reader.onDisk) charges nothing per read, and a shared request
+// costs a copy out of it and the bytes it holds, so there the workers
+// read directly as a serial scan does until reads show latency (lineitem
+// SF 1 on 2 goroutines: 12,858 reads where shared requests made 1,877,
+// the full scan 0.94x the time and 20 MiB less peak RSS).
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -88,6 +94,11 @@ type schedConfig struct {
 	// even when not reading ahead, so the workers, each reading its own
 	// row groups, make the requests of one serial scan between them.
 	shared bool
+	// onDisk says the file is on this machine (Reader.onDisk): while it
+	// answers at local speed the workers of a parallel scan read it
+	// directly too, as a serial scan does, since its reads cost no
+	// request and a shared request costs a copy out of it.
+	onDisk bool
 }
 
 // ioSched schedules one scan's reads (see the file comment). Its methods
@@ -601,7 +612,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
-		if !s.slow && !s.cfg.shared && !s.issuedLocked(off, int64(len(p))) {
+		if !s.slow && (!s.cfg.shared || s.cfg.onDisk) && !s.issuedLocked(off, int64(len(p))) {
 			// Not reading ahead: one read straight into p, whatever
 			// scheduled requests it spans.
 			s.consumeLocked(off, int64(len(p)))
