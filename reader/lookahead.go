@@ -145,7 +145,7 @@ func (br *executor) scheduleIndexAhead(i int) {
 // its data: to prune its row groups (a search argument), or, in a parallel
 // scan, to cut it into chunks (every selected column's, splitStripe).
 func (br *executor) indexFirst() bool {
-	return br.r.RowIndexStride() > 0 && (br.pred.sarg != nil || br.io.shared())
+	return br.r.RowIndexStride() > 0 && (br.pred.sarg != nil || br.cfg.parallel > 1)
 }
 
 // readsIndexOf reports whether the scan (indexFirst) reads the row indexes

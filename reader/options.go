@@ -121,7 +121,7 @@ func (c scanConfig) sched(slow int, onDisk bool) schedConfig {
 		prefetch = defaultPrefetch * int64(min(max(c.parallel, 1), maxPrefetchScale))
 	}
 	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(prefetch, c.maxMemory/4), gap: c.coalesce,
-		always: schedPrefetchAlways, shared: c.parallel > 1, onDisk: onDisk}
+		always: schedPrefetchAlways, shared: c.parallel > 1 && !onDisk}
 	sc.slowReads = slow
 	if !c.gapSet {
 		sc.remoteGap = defaultRemoteGap

@@ -39,9 +39,10 @@ package reader
 // local file still charges per request. A file of this machine (an
 // *os.File: Reader.onDisk) charges nothing per read, and a shared request
 // costs a copy out of it and the bytes it holds, so there the workers
-// read directly as a serial scan does until reads show latency (lineitem
-// SF 1 on 2 goroutines: 12,858 reads where shared requests made 1,877,
-// the full scan 0.94x the time and 20 MiB less peak RSS).
+// read, and their stripes are scheduled, as in a serial scan until reads
+// show latency (schedConfig.shared is off; lineitem SF 1 on 2 goroutines:
+// 12,667 reads where shared requests made 1,877, the full scan 0.94x the
+// time and 20 MiB less peak RSS).
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -89,16 +90,14 @@ type schedConfig struct {
 	remoteGap  int64 // ... once prefetching, when larger
 	always     bool  // prefetch from the first read (tests)
 	slowReads  int   // slow reads in a row before the scan's first (Open's)
-	// shared says several goroutines decode the scan (WithParallelism):
-	// their reads of scheduled bytes go through the scheduled requests
-	// even when not reading ahead, so the workers, each reading its own
-	// row groups, make the requests of one serial scan between them.
+	// shared says several goroutines decode the scan (WithParallelism)
+	// of a file that is not on this machine (Reader.onDisk): their reads
+	// of scheduled bytes go through the scheduled requests even when not
+	// reading ahead, so the workers, each reading its own row groups, make
+	// the requests of one serial scan between them. A file on this
+	// machine, whose reads cost no request, is read by them as a serial
+	// scan reads it until it shows latency.
 	shared bool
-	// onDisk says the file is on this machine (Reader.onDisk): while it
-	// answers at local speed the workers of a parallel scan read it
-	// directly too, as a serial scan does, since its reads cost no
-	// request and a shared request costs a copy out of it.
-	onDisk bool
 }
 
 // ioSched schedules one scan's reads (see the file comment). Its methods
@@ -571,7 +570,7 @@ func (s *ioSched) gapLocked() int64 {
 }
 
 // shared reports whether the workers of a parallel scan read through the
-// scheduled requests, whatever the file's speed.
+// scheduled requests, whatever the file's speed (schedConfig.shared).
 func (s *ioSched) shared() bool { return s.cfg.shared }
 
 // prefetching reports whether the scheduler reads ahead (the file has
@@ -612,7 +611,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
-		if !s.slow && (!s.cfg.shared || s.cfg.onDisk) && !s.issuedLocked(off, int64(len(p))) {
+		if !s.slow && !s.cfg.shared && !s.issuedLocked(off, int64(len(p))) {
 			// Not reading ahead: one read straight into p, whatever
 			// scheduled requests it spans.
 			s.consumeLocked(off, int64(len(p)))
