@@ -224,7 +224,8 @@ type tailKeeper struct {
 	mu      sync.Mutex // n and buf: a parallel writer writes stripes from a goroutine of its own
 	n       int64      // bytes written
 	buf     []byte
-	onWrite func() // called at each write, if set
+	onWrite func()        // called at each write, if set
+	delay   time.Duration // each write takes this much longer: a slow destination
 }
 
 const tailKeep = 4 << 20
@@ -234,6 +235,9 @@ func newTailKeeper() *tailKeeper { return &tailKeeper{buf: make([]byte, 0, 2*tai
 func (k *tailKeeper) Write(p []byte) (int, error) {
 	if k.onWrite != nil {
 		k.onWrite()
+	}
+	if k.delay > 0 {
+		time.Sleep(k.delay)
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -503,10 +507,13 @@ type heapRun struct {
 // fullest moment) and after every further 4 MiB written; all heap objects
 // are sampled every 2 ms in the background. The base is the heap before the
 // batch is allocated, so the peak counts the batch as well as the writer.
-func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64, opts ...writer.Option) heapRun {
+// Each write to the destination takes delay longer, as to a slow network
+// destination, when delay is positive.
+func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int, stripe int64, delay time.Duration, opts ...writer.Option) heapRun {
 	liveNow := liveHeap
 	var run heapRun
 	out := newTailKeeper() // before the base: the test's, not the writer's
+	out.delay = delay
 	base := liveNow()
 	batch := orc.NewBatch(s, 1024)
 	fill(batch, 1024)
@@ -641,7 +648,7 @@ func TestPeakHeap(t *testing.T) {
 		for _, rows := range c.rows {
 			t.Run(fmt.Sprintf("lineitem/%dMiB/%d", c.stripe>>20, rows), func(t *testing.T) {
 				gen := newLineitemGen(2)
-				run := peakHeap(t, orc.MustParseSchema(lineitemSchema), func(b *orc.Batch, n int) { gen.fill(b, n) }, rows, c.stripe)
+				run := peakHeap(t, orc.MustParseSchema(lineitemSchema), func(b *orc.Batch, n int) { gen.fill(b, n) }, rows, c.stripe, 0)
 				logHeapRun(t, "lineitem (16 columns)", rows, c.stripe, run)
 			})
 		}
@@ -649,7 +656,7 @@ func TestPeakHeap(t *testing.T) {
 	for _, rows := range []int{10_000_000, 20_000_000} {
 		t.Run(fmt.Sprintf("wide/64MiB/%d", rows), func(t *testing.T) {
 			gen := newWideGen(3)
-			run := peakHeap(t, gen.schema, gen.fill, rows, 64<<20)
+			run := peakHeap(t, gen.schema, gen.fill, rows, 64<<20, 0)
 			logHeapRun(t, "wide (200 columns)", rows, 64<<20, run)
 		})
 	}

@@ -62,7 +62,8 @@ const SoftwareVersion = "orcgo-0.1.0"
 // io.Writer must not be used by anything else until Close returns; Close
 // and Reset wait for that write, a failure of it is the writer's sticky
 // error from the next call on, and the next stripe waits for it before
-// the two together pass 1.25 x the stripe size. The file is the same as
+// the pages of the two, with the free pages kept for reuse, pass 1.25 x
+// the stripe size (however slow the io.Writer). The file is the same as
 // with n = 1. Memory: each worker past the
 // first has a compressor of its own (some 2.8 MiB for ZSTD), and each
 // stream has up to 4 chunks in flight, each in a buffer sized to it (a

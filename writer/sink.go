@@ -13,9 +13,13 @@ package writer
 // stream.
 //
 // One stripe is in flight at a time, and the next waits for it when the
-// bytes still unwritten and the open stripe's hold together pass 1.25 x
-// the stripe size, so a slow io.Writer cannot make the heap hold two
-// stripes. A failed write is the writer's sticky error from the next call
+// memory of its pages not yet written (their whole arrays: a page is
+// partly empty), the open stripe's hold and the pool's free pages together
+// pass 1.25 x the stripe size, so a slow io.Writer cannot make the heap
+// hold two stripes. The pool counts because a slow write is when it
+// fills: the open stripe's streams take new pages where the pool has none
+// of the size they want, and the written stripe's pages then come back to
+// it while those are in use. A failed write is the writer's sticky error from the next call
 // on. Close and Reset wait for the write in flight; nothing touches the
 // io.Writer after they return. The serial writer (parallelism 1) writes
 // each stripe itself, as the single-threaded writers it is compared with
@@ -50,7 +54,7 @@ type sinkJob struct {
 	pages  [][]byte // DetachPages' scratch
 	own    [][]byte // DetachPages' scratch
 
-	left atomic.Int64 // bytes not written yet
+	left atomic.Int64 // memory of the segments not written yet (segment.holds)
 	stop atomic.Bool  // Reset: write nothing more
 	err  error        // the failure, readable once done is closed
 }
@@ -62,14 +66,23 @@ type segment struct {
 	lo, hi     int
 }
 
-func (j *sinkJob) size() int64 {
+// holds is the memory the segment keeps until it is written: the whole
+// array of a page from the pool (a page is partly empty), else its bytes.
+func (s segment) holds() int64 {
+	switch {
+	case s.full != nil:
+		return int64(cap(s.full))
+	case s.page != nil:
+		return int64(len(s.page))
+	}
+	return int64(s.hi - s.lo)
+}
+
+// holds is the memory of the job's segments.
+func (j *sinkJob) holds() int64 {
 	var n int64
 	for _, s := range j.segs {
-		if s.page != nil {
-			n += int64(len(s.page))
-		} else {
-			n += int64(s.hi - s.lo)
-		}
+		n += s.holds()
 	}
 	return n
 }
@@ -129,7 +142,7 @@ func (k *stripeSink) abandon() {
 func (k *stripeSink) launch() {
 	j := k.job
 	k.job, k.collecting = nil, false
-	j.left.Store(j.size())
+	j.left.Store(j.holds())
 	k.flight, k.done = j, make(chan struct{})
 	go k.run(j, k.done)
 }
@@ -154,7 +167,7 @@ func (k *stripeSink) run(j *sinkJob, done chan struct{}) {
 			j.err = fmt.Errorf("orc: writing at offset %d: %w", off, err)
 			break
 		}
-		j.left.Add(-int64(len(b)))
+		j.left.Add(-s.holds())
 		if s.full != nil {
 			// At once: the next stripe's streams are filling up.
 			k.pool.Give(s.full)

@@ -443,12 +443,13 @@ func (w *Writer) stripeFull() (bool, int64, error) {
 	return h.data+h.buffers >= w.cfg.stripeSize && h.data >= w.cfg.stripeSize/2, h.data + h.buffers, nil
 }
 
-// boundSink waits for the stripe being written in the background when its
-// bytes not yet written and held, what the open stripe holds, pass 1.25 x
-// the stripe size.
+// boundSink waits for the stripe being written in the background when the
+// memory of its pages not yet written, held (what the open stripe holds)
+// and the pool's free pages pass 1.25 x the stripe size: every page the
+// writer has is one of these.
 func (w *Writer) boundSink(held int64) error {
 	busy, left := w.sink.busy()
-	if !busy || left+held <= w.cfg.stripeSize+w.cfg.stripeSize/4 {
+	if !busy || left+held+w.pool.Held() <= w.cfg.stripeSize+w.cfg.stripeSize/4 {
 		return nil
 	}
 	return w.sink.wait()
