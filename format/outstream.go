@@ -731,6 +731,43 @@ func (p *PagePool) TrimTo(keep int64) {
 	}
 }
 
+// FreePages returns the bytes of capacity of the free pages the pool
+// holds (Held less its free chunk buffers).
+func (p *PagePool) FreePages() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.freePages()
+}
+
+func (p *PagePool) freePages() int64 {
+	var n int64
+	for _, free := range p.pages {
+		for _, pg := range free {
+			n += int64(cap(pg))
+		}
+	}
+	return n
+}
+
+// TrimPagesTo drops free pages, the largest first, until those left take
+// at most keep bytes. Unlike TrimTo it leaves the chunk buffers alone.
+func (p *PagePool) TrimPagesTo(keep int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.freePages()
+	for i := len(p.pages) - 1; i >= 0 && n > keep; i-- {
+		free := p.pages[i]
+		for len(free) > 0 && n > keep {
+			c := int64(cap(free[len(free)-1]))
+			free[len(free)-1] = nil
+			free = free[:len(free)-1]
+			n -= c
+			p.held -= c
+		}
+		p.pages[i] = free
+	}
+}
+
 func (p *PagePool) getPage(size int) []byte {
 	i := size/firstPage - 1
 	if size%firstPage != 0 || i < 0 || i >= len(p.pages) {

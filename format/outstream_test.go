@@ -599,3 +599,28 @@ func TestPagePoolTrimTo(t *testing.T) {
 		t.Fatalf("held %d after taking every kept page", p.Held())
 	}
 }
+
+func TestPagePoolTrimPagesTo(t *testing.T) {
+	p := NewPagePool()
+	for _, n := range []int{8, 1, 2, 1, 4} {
+		p.putPage(make([]byte, 0, n*firstPage))
+	}
+	p.putBuf(make([]byte, 0, 4<<10))
+	if got, want := p.FreePages(), int64(16*firstPage); got != want {
+		t.Fatalf("FreePages %d, want %d (the buffer is not a page)", got, want)
+	}
+	p.TrimPagesTo(5 * firstPage)
+	if got, want := p.FreePages(), int64(4*firstPage); got != want {
+		t.Fatalf("FreePages %d after TrimPagesTo(5 pages), want the 1-, 1- and 2-page pages (%d): the largest go first", got, want)
+	}
+	if got, want := p.Held(), int64(4*firstPage+4<<10); got != want {
+		t.Fatalf("Held %d, want the kept pages and the untouched buffer (%d)", got, want)
+	}
+	if p.getBuf(4<<10) == nil {
+		t.Fatal("TrimPagesTo dropped a chunk buffer")
+	}
+	p.TrimPagesTo(0)
+	if p.Held() != 0 || p.FreePages() != 0 {
+		t.Fatalf("held %d, free pages %d after TrimPagesTo(0)", p.Held(), p.FreePages())
+	}
+}

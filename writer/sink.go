@@ -19,7 +19,9 @@ package writer
 // hold two stripes. The pool counts because a slow write is when it
 // fills: the open stripe's streams take new pages where the pool has none
 // of the size they want, and the written stripe's pages then come back to
-// it while those are in use. A failed write is the writer's sticky error from the next call
+// it while those are in use. For the same reason the pool keeps, for the
+// next stripe to start in, only pages that leave it room to grow
+// (fitReserve). A failed write is the writer's sticky error from the next call
 // on. Close and Reset wait for the write in flight; nothing touches the
 // io.Writer after they return. The serial writer (parallelism 1) writes
 // each stripe itself, as the single-threaded writers it is compared with

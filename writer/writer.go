@@ -445,11 +445,11 @@ func (w *Writer) stripeFull() (bool, int64, error) {
 
 // boundSink waits for the stripe being written in the background when the
 // memory of its pages not yet written, held (what the open stripe holds)
-// and the pool's free pages pass 1.25 x the stripe size: every page the
-// writer has is one of these.
+// and the pool's free pages pass sinkBound: every page the writer has is
+// one of these.
 func (w *Writer) boundSink(held int64) error {
 	busy, left := w.sink.busy()
-	if !busy || left+held+w.pool.Held() <= w.cfg.stripeSize+w.cfg.stripeSize/4 {
+	if !busy || left+held+w.pool.FreePages() <= w.sinkBound() {
 		return nil
 	}
 	return w.sink.wait()
@@ -662,6 +662,9 @@ func (w *Writer) flushStripe() error {
 	w.rows += w.stripeRows
 	w.stripeRows = 0
 	w.releaseStreams(true)
+	if w.sink != nil {
+		w.fitReserve()
+	}
 	w.dealFields()
 	for _, c := range w.cols {
 		c.resetStripe()
@@ -716,7 +719,8 @@ func (w *Writer) releaseStreams(trim bool) {
 // pages: what the next stripe's streams take while this one is written,
 // before its pages come back. Dropped at every stripe's end, they were
 // allocated again at every stripe's start: 15-20 MiB of a 64 MiB stripe of
-// the bench's lineitem on two goroutines.
+// the bench's lineitem on two goroutines (fitReserve then keeps fewer when
+// the stripe leaves less room).
 func (w *Writer) trimPool() {
 	if w.sink != nil {
 		w.pool.TrimTo(w.cfg.stripeSize / 4)
@@ -724,6 +728,27 @@ func (w *Writer) trimPool() {
 	}
 	w.pool.Trim()
 }
+
+// fitReserve trims the free pages the pool keeps for the next stripe, once
+// the last has gone to the sink, to half the room that stripe's pages leave
+// of sinkBound: the next stripe starts in the kept pages, and has the other
+// half to grow into, before it waits for the last. (Kept to a quarter
+// stripe regardless, they could fill the room by themselves, and a slow
+// io.Writer would then make the next stripe wait from its first batch.)
+func (w *Writer) fitReserve() {
+	busy, left := w.sink.busy()
+	if !busy {
+		return
+	}
+	w.pool.TrimPagesTo(max(0, (w.sinkBound()-left)/2))
+}
+
+// sinkBound is what the pages of a stripe being written in the
+// background, what the open stripe holds and the pool's free pages may
+// come to together: 1.25 x the stripe size. The chunk buffers the pool
+// keeps between stripes are not counted, as the stripe size does not
+// count them (see WithParallelism).
+func (w *Writer) sinkBound() int64 { return w.cfg.stripeSize + w.cfg.stripeSize/4 }
 
 func (w *Writer) hasTimestamps() bool {
 	has := false
