@@ -199,6 +199,7 @@ type options struct {
 	heapprofile string
 	profile     string
 	quiet       bool
+	liveHeap    bool
 	parallel    []int           // goroutines each query reads on, one report row per entry (nil: 1)
 	orcPar      int             // orcgo's only parallelism, overriding parallel (0: follow parallel)
 	writePar    []int           // goroutines the orcgo writer runs on, one write row per entry
@@ -215,6 +216,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 3, "runs per measurement; the median is reported")
 	flag.StringVar(&o.dir, "dir", "", "directory for the files (default: a new temp dir, removed at the end)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the files")
+	flag.BoolVar(&o.liveHeap, "live-heap", false, "after the timed runs, run each local query once more with a collection forced every 2 ms, and report the most it found live (peak heap counts garbage, so it moves with when the collector runs; this does not)")
 	flag.IntVar(&o.batch, "batch", 4096, "rows per batch, writing and reading")
 	flag.Int64Var(&o.rgRows, "rg-rows", 0, "Parquet rows per row group (0: orcgo's rows per stripe)")
 	flag.Int64Var(&o.stripeSize, "stripe-size", 64<<20, "orcgo stripe size in bytes")
@@ -473,13 +475,31 @@ func run(o options, log io.Writer) (*Report, error) {
 			}
 		}
 	}
+	live := map[key]int64{}
+	if o.liveHeap {
+		for _, q := range queries {
+			for _, s := range readers {
+				if s.http != nil {
+					continue
+				}
+				l := startLive(2 * time.Millisecond)
+				_, err := measureQuery(s, path(s), q, o.batch)
+				n := l.Stop()
+				if err != nil {
+					return nil, fmt.Errorf("%s on %s: %w", q.ID, s.Name(), err)
+				}
+				fmt.Fprintf(log, "%s live heap %-21s %.1f MiB\n", q.ID, s.Name(), mib(n))
+				live[key{q.ID, s.Name()}] = n
+			}
+		}
+	}
 	for _, q := range queries {
 		for _, s := range readers {
 			k := key{q.ID, s.Name()}
 			m := last[k]
 			x := ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
 				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
-				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])),
+				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])), LiveHeap: live[k],
 				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]}
 			if s.http != nil {
 				x.HTTP = &HTTPRead{Latency: s.http.srv.latency.String(),

@@ -200,6 +200,63 @@ func (h *heapSampler) Stop() int64 {
 	return int64(h.peak.Load()) - int64(h.base)
 }
 
+// liveSampler forces a collection every interval and keeps the most the
+// collections found live: a query's working set, whenever the collector
+// would have run by itself (-live-heap).
+type liveSampler struct {
+	stop chan struct{}
+	done sync.WaitGroup
+	base uint64
+	peak atomic.Uint64
+}
+
+var liveMetric = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// liveNow collects garbage and returns the bytes it found live.
+func liveNow(s []metrics.Sample) uint64 {
+	runtime.GC()
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	return s[0].Value.Uint64()
+}
+
+// startLive notes the live heap as the baseline and starts forcing
+// collections.
+func startLive(interval time.Duration) *liveSampler {
+	l := &liveSampler{stop: make(chan struct{})}
+	s := make([]metrics.Sample, 1)
+	copy(s, liveMetric)
+	l.base = liveNow(s)
+	l.peak.Store(l.base)
+	l.done.Add(1)
+	go func() {
+		defer l.done.Done()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-time.After(interval):
+				if v := liveNow(s); v > l.peak.Load() {
+					l.peak.Store(v)
+				}
+			}
+		}
+	}()
+	return l
+}
+
+// Stop ends the collections and returns the most found live above the
+// baseline.
+func (l *liveSampler) Stop() int64 {
+	close(l.stop)
+	l.done.Wait()
+	return int64(l.peak.Load()) - int64(l.base)
+}
+
 func median(v []float64) float64 {
 	if len(v) == 0 {
 		return 0

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -64,6 +65,7 @@ type ReadResult struct {
 	ReadCalls   int64     `json:"readat_calls"`
 	RowsDecoded int64     `json:"rows_decoded"`
 	PeakHeap    int64     `json:"peak_heap_bytes"`
+	LiveHeap    int64     `json:"live_heap_bytes,omitempty"` // -live-heap: the most found live after a forced collection
 	Matched     int64     `json:"matched_rows"`
 	Checksum    string    `json:"checksum"`
 	Runs        []float64 `json:"run_seconds"`
@@ -168,8 +170,15 @@ func writeMarkdown(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "- **%s**: %s\n", q.ID, q.Desc)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| query | file | ms | × | MiB read | × | ReadAt | × | rows decoded | × | peak heap MiB | × | matched |")
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	liveCols := slices.ContainsFunc(r.Read, func(x ReadResult) bool { return x.LiveHeap > 0 })
+	head := "| query | file | ms | × | MiB read | × | ReadAt | × | rows decoded | × | peak heap MiB | × |"
+	rule := "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	if liveCols {
+		head += " live heap MiB | × |"
+		rule += " ---: | ---: |"
+	}
+	fmt.Fprintln(w, head+" matched |")
+	fmt.Fprintln(w, rule+" ---: |")
 	for _, x := range r.Read {
 		if x.HTTP != nil {
 			continue // writeHTTPMarkdown
@@ -178,14 +187,17 @@ func writeMarkdown(w io.Writer, r *Report) {
 		if !ok {
 			b, ok = rorc[k{x.Query, x.Codec, 0}]
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %d |\n",
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |",
 			x.Query, x.Side,
 			msec(x.Seconds), ratio(x.Seconds, b.Seconds, ok),
 			mibs(float64(x.BytesRead)), ratio(float64(x.BytesRead), float64(b.BytesRead), ok),
 			x.ReadCalls, ratio(float64(x.ReadCalls), float64(b.ReadCalls), ok),
 			count(float64(x.RowsDecoded)), ratio(float64(x.RowsDecoded), float64(b.RowsDecoded), ok),
-			mibs(float64(x.PeakHeap)), ratio(float64(x.PeakHeap), float64(b.PeakHeap), ok),
-			x.Matched)
+			mibs(float64(x.PeakHeap)), ratio(float64(x.PeakHeap), float64(b.PeakHeap), ok))
+		if liveCols {
+			fmt.Fprintf(w, " %s | %s |", mibs(float64(x.LiveHeap)), ratio(float64(x.LiveHeap), float64(b.LiveHeap), ok && b.LiveHeap > 0))
+		}
+		fmt.Fprintf(w, " %d |\n", x.Matched)
 	}
 	fmt.Fprintln(w)
 	writeHTTPMarkdown(w, r)
