@@ -156,8 +156,12 @@ func heapNow(s []metrics.Sample) uint64 {
 }
 
 // startHeap collects garbage, notes the heap as the baseline and starts
-// sampling.
+// sampling. It collects twice, as startLive does: after one collection what
+// sync.Pools hold (an earlier measurement's buffers) is still in the
+// baseline, and the next collection, during the measurement, frees it and
+// takes as much off the measurement's own peak.
 func startHeap(interval time.Duration) *heapSampler {
+	runtime.GC()
 	runtime.GC()
 	h := &heapSampler{stop: make(chan struct{})}
 	s := make([]metrics.Sample, 1)
@@ -225,11 +229,15 @@ func liveNow(s []metrics.Sample) uint64 {
 }
 
 // startLive notes the live heap as the baseline and starts forcing
-// collections.
+// collections. The baseline is taken after two collections: the first only
+// moves what sync.Pools hold (an earlier query's buffers) to their victim
+// caches, where it would count as live in the baseline and be gone by the
+// query's first sample, hiding as much of the query's own.
 func startLive(interval time.Duration) *liveSampler {
 	l := &liveSampler{stop: make(chan struct{})}
 	s := make([]metrics.Sample, 1)
 	copy(s, liveMetric)
+	runtime.GC()
 	l.base = liveNow(s)
 	l.peak.Store(l.base)
 	l.done.Add(1)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -217,38 +218,56 @@ func TestParallelScanError(t *testing.T) {
 
 // TestHeapSamplerCountsOtherGoroutines checks that the peak heap includes
 // what goroutines other than the measuring one allocate, as the parallel
-// scans' workers do.
+// scans' workers do, whatever an earlier measurement left in a sync.Pool.
 func TestHeapSamplerCountsOtherGoroutines(t *testing.T) {
 	const size = 32 << 20
-	// Empty the pools earlier tests filled: startHeap's collection only moves
-	// their contents to the victim caches, which the collection that the
-	// allocation below starts would free, taking them off the peak.
-	runtime.GC()
-	runtime.GC()
+	fillPool()
 	h := startHeap(time.Millisecond)
+	holdOnAnother(size, 20*time.Millisecond)
+	if peak := h.Stop(); peak < size {
+		t.Errorf("peak heap %d bytes while another goroutine held %d", peak, size)
+	}
+}
+
+// fillPool leaves 48 MiB in a sync.Pool, as an earlier measurement's
+// buffers would be: a sampler whose baseline counted them would see them
+// freed by the collections during its measurement, and as much of the
+// measurement's own memory taken off its peak.
+func fillPool() {
+	var p sync.Pool
+	for range 48 {
+		b := make([]byte, 1<<20)
+		p.Put(&b)
+	}
+	poolKeep = &p
+}
+
+var poolKeep *sync.Pool
+
+// holdOnAnother runs two collections, as a measured query's would run, then
+// has another goroutine hold size bytes for d.
+func holdOnAnother(size int, d time.Duration) {
+	runtime.GC()
+	runtime.GC()
 	done := make(chan struct{})
 	go func() {
 		b := make([]byte, size)
 		for i := 0; i < len(b); i += 4096 {
 			b[i] = 1
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(d)
 		runtime.KeepAlive(b)
 		close(done)
 	}()
 	<-done
-	if peak := h.Stop(); peak < size {
-		t.Errorf("peak heap %d bytes while another goroutine held %d", peak, size)
-	}
 }
 
 // TestLiveSamplerFindsWhatIsHeld checks that -live-heap's sampler finds a
-// buffer another goroutine holds for a while, and does not count garbage:
-// 64 MiB allocated and dropped 1 MiB at a time leaves its peak near zero.
+// buffer another goroutine holds for a while, whatever an earlier
+// measurement left in a sync.Pool, and does not count garbage: 64 MiB
+// allocated and dropped 1 MiB at a time leaves its peak near zero.
 func TestLiveSamplerFindsWhatIsHeld(t *testing.T) {
 	const size = 32 << 20
-	runtime.GC()
-	runtime.GC()
 	l := startLive(2 * time.Millisecond)
 	var sink []byte
 	for range 64 {
@@ -261,18 +280,9 @@ func TestLiveSamplerFindsWhatIsHeld(t *testing.T) {
 	if peak := l.Stop(); peak > 8<<20 {
 		t.Errorf("live peak %d bytes from garbage alone", peak)
 	}
+	fillPool()
 	l = startLive(2 * time.Millisecond)
-	done := make(chan struct{})
-	go func() {
-		b := make([]byte, size)
-		for i := 0; i < len(b); i += 4096 {
-			b[i] = 1
-		}
-		time.Sleep(30 * time.Millisecond)
-		runtime.KeepAlive(b)
-		close(done)
-	}()
-	<-done
+	holdOnAnother(size, 30*time.Millisecond)
 	if peak := l.Stop(); peak < size {
 		t.Errorf("live peak %d bytes while another goroutine held %d", peak, size)
 	}
