@@ -185,35 +185,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 			return p, nil
 		}
 	}
-	ranged := in.kept != nil && pruned(in.kept)
-	if ranged {
-		for col, sel := range in.selected {
-			_, ok := in.entries[col]
-			if in.deferred != nil && in.deferred[col] {
-				// Read when needed; a column without a ROW_INDEX stream
-				// could never seek.
-				ok = m.has(col, orcpb.Stream_ROW_INDEX)
-			}
-			if sel && !ok {
-				ranged = false
-				p.whyWhole = fmt.Sprintf("column %d has no usable row index", col)
-				break
-			}
-		}
-	}
-	if ranged {
-		p.stride, p.seek = in.stride, true
-		for col, sel := range in.selected {
-			if _, ok := in.entries[col]; sel && !ok {
-				p.pending = append(p.pending, col) // deferred, seen above
-			}
-		}
-		p.sel = selectGroups(in.kept, in.stride, p.rows)
-		p.runs = p.sel.groupRuns(in.stride)
-	} else {
-		p.sel = selectAll(p.rows)
-		p.runs = []groupRun{{0, 1}}
-	}
+	ranged := p.selectRows(in)
 	cols := in.nodes()
 	// The selected columns' data streams, by column in footer order (the
 	// stripe's lookup lists them so). A footer may list hundreds of
@@ -274,6 +246,45 @@ func planStripe(in planInput) (*stripePlan, error) {
 	}
 	p.planReads(in)
 	return p, nil
+}
+
+// selectRows sets the plan's selection and runs of row groups, and reports
+// whether it reads ranges of the streams: when groups were pruned and every
+// selected column can seek (has its row index, or, deferred, a ROW_INDEX
+// stream to read when needed). Otherwise the stripe is read whole, and
+// whyWhole says why where a column could not seek.
+func (p *stripePlan) selectRows(in planInput) bool {
+	m := in.meta
+	ranged := in.kept != nil && pruned(in.kept)
+	if ranged {
+		for col, sel := range in.selected {
+			_, ok := in.entries[col]
+			if in.deferred != nil && in.deferred[col] {
+				// Read when needed; a column without a ROW_INDEX stream
+				// could never seek.
+				ok = m.has(col, orcpb.Stream_ROW_INDEX)
+			}
+			if sel && !ok {
+				ranged = false
+				p.whyWhole = fmt.Sprintf("column %d has no usable row index", col)
+				break
+			}
+		}
+	}
+	if !ranged {
+		p.sel = selectAll(p.rows)
+		p.runs = []groupRun{{0, 1}}
+		return false
+	}
+	p.stride, p.seek = in.stride, true
+	for col, sel := range in.selected {
+		if _, ok := in.entries[col]; sel && !ok {
+			p.pending = append(p.pending, col) // deferred, seen above
+		}
+	}
+	p.sel = selectGroups(in.kept, in.stride, p.rows)
+	p.runs = p.sel.groupRuns(in.stride)
+	return true
 }
 
 // layoutCache holds the row index layouts a plan has made: a layout
