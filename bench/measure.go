@@ -145,6 +145,8 @@ func writePeakProfile() {
 
 var heapMetric = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 
+// heapNow reads the metric s holds (heapMetric or liveMetric), or HeapAlloc
+// where the runtime lacks it.
 func heapNow(s []metrics.Sample) uint64 {
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
@@ -206,7 +208,9 @@ func (h *heapSampler) Stop() int64 {
 
 // liveSampler forces a collection every interval and keeps the most the
 // collections found live: a query's working set, whenever the collector
-// would have run by itself (-live-heap).
+// would have run by itself (-live-heap). A collection counts what is
+// allocated while it marks as live, so a query allocating fast adds a
+// little of its garbage.
 type liveSampler struct {
 	stop chan struct{}
 	done sync.WaitGroup
@@ -216,16 +220,11 @@ type liveSampler struct {
 
 var liveMetric = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 
-// liveNow collects garbage and returns the bytes it found live.
+// liveNow collects garbage and returns the bytes it found live (s holds
+// liveMetric; heapNow reads it).
 func liveNow(s []metrics.Sample) uint64 {
 	runtime.GC()
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	return s[0].Value.Uint64()
+	return heapNow(s)
 }
 
 // startLive notes the live heap as the baseline and starts forcing
