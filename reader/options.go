@@ -327,8 +327,11 @@ func WithRange(offset, length int64) ScanOption {
 // whole stripe otherwise (unaligned files of other writers, files without
 // a row index). Each goroutine has its own decompressor and buffers and
 // runs ahead of the caller by about one chunk of rows, so memory grows
-// with n by a few batches and a read window per stream. Results and
-// ScanStats' pruning counts equal a serial scan's. Call BatchReader.Close
+// with n by a few batches and a read window per stream. The goroutines'
+// batches are kept, once the scan ends, for the next parallel scan with
+// batches of the same type and size (a sync.Pool: the garbage collector
+// takes them when no scan does). Results and ScanStats' pruning counts
+// equal a serial scan's. Call BatchReader.Close
 // when stopping before the end, so the goroutines stop. Ignored with
 // WithExplain. Default 1; 1 to 64.
 func WithParallelism(n int) ScanOption {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -396,5 +398,61 @@ func TestParallelOnDiskReadsDirectly(t *testing.T) {
 		case !onDisk && larger == 0:
 			t.Errorf("a parallel scan of a reader that is no file made none of its %d reads larger than a window: no shared requests", calls)
 		}
+	}
+}
+
+// A parallel scan's workers take their batches from the batches the last
+// parallel scan of the same type and batch size left: a selective scan's
+// worker made one or two of its own each time, and so allocated half again
+// what the serial scan did. The pool is per type and size, and the rows of
+// a scan in kept batches are the serial scan's.
+func TestParallelKeepsWorkerBatches(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection would empty the pool
+	const size = 777                                 // no other test's batch size: a pool of its own
+	r := parFile(t, 40000, 40000, 1000, true)
+	where := WithSearchArgument(sarg.MustParse("id BETWEEN 5000 AND 7999"))
+	want, _ := parRows(t, r, where, WithExactFilter(true), WithBatchSize(size))
+	if len(want) != 3000 {
+		t.Fatalf("serial scan: %d rows, want 3000", len(want))
+	}
+	pool := workerBatches(r.Schema(), size)
+	for pool.Get() != nil { // what earlier scans left, if any
+	}
+	var allocs [3]uint64
+	for i := range allocs {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		got, _ := parRows(t, r, where, WithExactFilter(true), WithBatchSize(size), WithParallelism(2))
+		runtime.ReadMemStats(&m1)
+		allocs[i] = m1.TotalAlloc - m0.TotalAlloc
+		if !slices.Equal(got, want) {
+			t.Fatalf("scan %d on 2 goroutines: %d rows, want the serial scan's %d", i, len(got), len(want))
+		}
+	}
+	// Logged, not checked: how much the scheduler allocates depends on
+	// when reads answer.
+	t.Logf("bytes allocated by three parallel scans: %d, %d, %d", allocs[0], allocs[1], allocs[2])
+	if raceEnabled {
+		// The race detector's sync.Pool drops a quarter of what is put
+		// in it, at random: the rows above are what it can check.
+		return
+	}
+	b, ok := pool.Get().(*orc.Batch)
+	if !ok {
+		t.Fatal("no batch kept after a parallel scan")
+	}
+	if b.NumRows != 0 || len(b.Cols) != 5 || b.Cols[0].Len() != 0 {
+		t.Fatalf("a kept batch is not empty: %d rows, %d columns", b.NumRows, len(b.Cols))
+	}
+	// A worker's next batch is the kept one, with the scan's schema.
+	p := &parallel{batches: pool, stop: make(chan struct{})}
+	pw := &parWorker{br: &executor{schema: orc.MustParseSchema(r.Schema().String())}, free: make(chan *orc.Batch, 1), depth: 2}
+	pool.Put(b)
+	if got, _ := p.batch(pw); got != b || got.Schema != pw.br.schema {
+		t.Errorf("the worker made a batch with one kept (same batch %v, its schema %v)", got == b, got.Schema == pw.br.schema)
+	}
+	other := orc.MustParseSchema("struct<id:bigint,s:string,d:decimal(12,2),f:double,tag:binary>")
+	if workerBatches(other, size) == pool || workerBatches(r.Schema(), size+1) == pool {
+		t.Error("batches of another type or size share the pool")
 	}
 }
