@@ -310,6 +310,49 @@ func (b *Batch) Reset() {
 	}
 }
 
+// CapacityBytes returns the memory b's vectors hold: the capacity of each
+// of their slices times its element size, nested vectors' included. A
+// batch reused across reads keeps what its largest rows grew it to.
+func (b *Batch) CapacityBytes() int64 {
+	var n int64
+	for _, v := range b.Cols {
+		n += vectorCapacity(v)
+	}
+	return n
+}
+
+func vectorCapacity(v Vector) int64 {
+	switch v := v.(type) {
+	case *LongVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
+	case *DoubleVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
+	case *BytesVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + int64(cap(v.Data))
+	case *DecimalVector:
+		return int64(cap(v.Nulls.Nulls)) + 16*int64(cap(v.Values))
+	case *TimestampVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Seconds)) + 4*int64(cap(v.Nanos))
+	case *StructVector:
+		n := int64(cap(v.Nulls.Nulls))
+		for _, f := range v.Fields {
+			n += vectorCapacity(f)
+		}
+		return n
+	case *ListVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + vectorCapacity(v.Elem)
+	case *MapVector:
+		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + vectorCapacity(v.Keys) + vectorCapacity(v.Values)
+	case *UnionVector:
+		n := int64(cap(v.Nulls.Nulls)) + int64(cap(v.Tags))
+		for _, c := range v.Children {
+			n += vectorCapacity(c)
+		}
+		return n
+	}
+	return 0
+}
+
 // Col returns the top-level column with the given field name, or nil.
 func (b *Batch) Col(name string) Vector {
 	if b.Schema == nil || b.Schema.Kind != Struct {

@@ -92,3 +92,21 @@ func TestAppendHelpers(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// CapacityBytes counts every slice's capacity times its element size, on
+// every vector kind, nested ones included.
+func TestBatchCapacityBytes(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:bigint,b:string,c:array<decimal(10,2)>,d:map<string,double>,e:timestamp,f:uniontype<int,string>,g:struct<h:float>>")
+	b := orc.NewBatch(s, 100)
+	// Per row: 8 (a), 8 offsets (b; 101 of them), 8 offsets + 16 (c),
+	// 8 offsets + 8 offsets + 8 (d), 12 (e), 1 tag + 8 + 8 offsets (f), 8 (g).
+	want := int64(100*8 + 101*8 + 101*8 + 100*16 + 101*8 + 101*8 + 100*8 + 100*12 + 100 + 100*8 + 101*8 + 100*8)
+	if got := b.CapacityBytes(); got != want {
+		t.Fatalf("CapacityBytes of an empty 100-row batch = %d, want %d", got, want)
+	}
+	b.Cols[1].(*orc.BytesVector).Data = make([]byte, 0, 5000)
+	b.Cols[0].(*orc.LongVector).Nulls.Nulls = make([]bool, 0, 100)
+	if got := b.CapacityBytes(); got != want+5100 {
+		t.Fatalf("CapacityBytes with 5,000 bytes of text and 100 null flags = %d, want %d", got, want+5100)
+	}
+}

@@ -759,7 +759,7 @@ func (p *parallel) keepBatches(pw *parWorker) {
 	for {
 		select {
 		case b := <-pw.free:
-			if batchCap(b) <= maxKeptBatch {
+			if b.CapacityBytes() <= maxKeptBatch {
 				b.Reset()
 				p.batches.Put(b)
 			}
@@ -772,49 +772,6 @@ func (p *parallel) keepBatches(pw *parWorker) {
 // maxKeptBatch is the most memory a kept batch may pin: some 16 times a
 // 4,096-row batch of lineitem's 16 columns.
 const maxKeptBatch = 16 << 20
-
-// batchCap is the memory b's vectors hold, capacity counted.
-func batchCap(b *orc.Batch) int64 {
-	var n int64
-	for _, v := range b.Cols {
-		n += vectorCap(v)
-	}
-	return n
-}
-
-// vectorCap is the memory v's slices hold, capacity counted, its
-// children's included.
-func vectorCap(v orc.Vector) int64 {
-	switch v := v.(type) {
-	case *orc.LongVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
-	case *orc.DoubleVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
-	case *orc.BytesVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + int64(cap(v.Data))
-	case *orc.DecimalVector:
-		return int64(cap(v.Nulls.Nulls)) + 16*int64(cap(v.Values))
-	case *orc.TimestampVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Seconds)) + 4*int64(cap(v.Nanos))
-	case *orc.StructVector:
-		n := int64(cap(v.Nulls.Nulls))
-		for _, f := range v.Fields {
-			n += vectorCap(f)
-		}
-		return n
-	case *orc.ListVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + vectorCap(v.Elem)
-	case *orc.MapVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + vectorCap(v.Keys) + vectorCap(v.Values)
-	case *orc.UnionVector:
-		n := int64(cap(v.Nulls.Nulls)) + int64(cap(v.Tags))
-		for _, c := range v.Children {
-			n += vectorCap(c)
-		}
-		return n
-	}
-	return 0
-}
 
 // The batches of parallel scans' workers, kept for the next scans by
 // their type and batch size. A worker makes its batches as it first needs

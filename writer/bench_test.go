@@ -462,38 +462,12 @@ func (g *wideGen) fill(b *orc.Batch, n int) {
 	b.NumRows = n
 }
 
-// batchBytes returns the bytes a batch's vectors hold: the capacity of
-// every slice times its element size.
-func batchBytes(b *orc.Batch) int64 {
-	var n int64
-	for _, v := range b.Cols {
-		n += vectorBytes(v)
-	}
-	return n
-}
-
-func vectorBytes(v orc.Vector) int64 {
-	switch v := v.(type) {
-	case *orc.LongVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
-	case *orc.DoubleVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Values))
-	case *orc.DecimalVector:
-		return int64(cap(v.Nulls.Nulls)) + 16*int64(cap(v.Values))
-	case *orc.TimestampVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Seconds)) + 4*int64(cap(v.Nanos))
-	case *orc.BytesVector:
-		return int64(cap(v.Nulls.Nulls)) + 8*int64(cap(v.Offsets)) + int64(cap(v.Data))
-	}
-	panic(fmt.Sprintf("batchBytes: vector %T", v))
-}
-
 // heapRun is what peakHeap measured.
 type heapRun struct {
 	live    uint64        // peak live heap, batch included, above the heap before the batch existed
 	at      string        // when the peak was measured
 	alloc   uint64        // peak of all heap objects, garbage included, on the same base
-	batch   int64         // bytes held by the batch's vectors (batchBytes)
+	batch   int64         // bytes held by the batch's vectors (Batch.CapacityBytes)
 	largest int64         // largest stripe written, in bytes
 	stripes int           // stripes written
 	elapsed time.Duration // writing time, measuring included
@@ -517,7 +491,7 @@ func peakHeap(t *testing.T, s *orc.Schema, fill func(*orc.Batch, int), rows int,
 	base := liveNow()
 	batch := orc.NewBatch(s, 1024)
 	fill(batch, 1024)
-	run.batch = batchBytes(batch)
+	run.batch = batch.CapacityBytes()
 	// With WithParallelism the writer writes stripes from a goroutine of
 	// its own, so onWrite and the loop below share these under mu.
 	var mu sync.Mutex
