@@ -16,8 +16,10 @@ package dataset
 // read the old pointer reads the old index, which stays in place: the
 // caller deletes old indexes, only those whose names sort before the one
 // the pointer names (the names begin with the time they were published;
-// a later one may be a publication whose pointer is still to come) and
-// only once no scan that may have read an older pointer still runs. A
+// a later one may be a publication whose pointer is still to come), whose
+// publications have returned (one still running may yet store its
+// pointer, naming an index older than the one named now), and only once
+// no scan that may have read an older pointer still runs. A
 // pointer whose index is gone (dangling: deleted too early, or a store
 // that shows the new pointer before the new index) is ignored with a
 // warning, as a broken index is.
@@ -59,8 +61,10 @@ type PutFunc func(name string, data []byte) error
 // IndexPointerName naming it. It returns the new object's name. The index
 // the pointer named before is left in place, for scans that read the old
 // pointer; deleting it later is the caller's job: only indexes whose names
-// sort before the pointer's (the names begin with the UTC time), once the
-// longest scan is over. A failure to store the pointer leaves the new
+// sort before the pointer's (the names begin with the UTC time) and whose
+// PublishIndex calls have returned (concurrent publishers store their
+// pointers in any order, the last one winning), once the longest scan is
+// over. A failure to store the pointer leaves the new
 // index unnamed and the old pointer in force.
 func PublishIndex(put PutFunc, index []byte) (string, error) {
 	if put == nil {
