@@ -444,6 +444,7 @@ func run(o options, log io.Writer) (*Report, error) {
 	type key struct{ q, s string }
 	rtimes := map[key][]float64{}
 	rheap := map[key][]float64{}
+	rconsume := map[key][]float64{}
 	last := map[key]readMeasure{}
 	var mismatch []string
 	for r := range o.runs {
@@ -465,6 +466,7 @@ func run(o options, log io.Writer) (*Report, error) {
 				k := key{q.ID, s.Name()}
 				rtimes[k] = append(rtimes[k], m.dur.Seconds())
 				rheap[k] = append(rheap[k], float64(m.heap))
+				rconsume[k] = append(rconsume[k], m.res.Consume.Seconds())
 				last[k] = m
 				if ref == nil {
 					ref, refSide = &m, s.Name()
@@ -500,7 +502,8 @@ func run(o options, log io.Writer) (*Report, error) {
 			x := ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
 				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
 				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])), LiveHeap: live[k],
-				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]}
+				ConsumeSeconds: median(rconsume[k]),
+				Matched:        m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]}
 			if s.http != nil {
 				x.HTTP = &HTTPRead{Latency: s.http.srv.latency.String(),
 					LatencySeconds: s.http.srv.latency.Seconds(), Requests: m.requests}
@@ -576,6 +579,10 @@ func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) st
 				case q.Query == sc.query:
 					x.QuerySeconds = q.Seconds
 					x.Ratio = q.Seconds / x.Seconds
+					if q.ConsumeSeconds > 0 && q.ConsumeSeconds < q.Seconds {
+						x.ConsumeSeconds = q.ConsumeSeconds
+						x.RatioLessConsume = (q.Seconds - q.ConsumeSeconds) / x.Seconds
+					}
 				case slices.Contains(sc.also, q.Query):
 					if x.AlsoRatios == nil {
 						x.AlsoRatios = map[string]float64{}

@@ -209,6 +209,10 @@ type QueryResult struct {
 	Matched     int64
 	Checksum    uint64
 	RowsDecoded int64
+	// Consume is the time the bench spent on the rows a side returned
+	// (turning doubles, decimals and timestamps into integers, the exact
+	// filter, the checksum), where the side times it (orcgo); 0 elsewhere.
+	Consume time.Duration
 }
 
 // checksumRows adds the values of the selected rows' columns to sum. It

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -305,11 +306,13 @@ func queryOrc(f *countingFile, q *Query, batch, par int) (QueryResult, error) {
 		if err != nil {
 			return f2.res, err
 		}
+		t := time.Now()
 		c, err := v.view(b)
 		if err != nil {
 			return f2.res, err
 		}
 		f2.add(c)
+		f2.res.Consume += time.Since(t)
 	}
 	// rows decoded by the reader (predicate columns included), not rows
 	// returned to us
