@@ -184,3 +184,31 @@ func writeDecompressMarkdown(w io.Writer, r *Report) {
 	}
 	fmt.Fprintln(w)
 }
+
+// relate sets x's query ratios from the serial local runs of lib on x's
+// codec in reads: x.Query's (with and without the bench's own time on its
+// rows) and those of also, the other queries x is the limit of.
+func (x *DecompressResult) relate(reads []ReadResult, lib string, also []string) {
+	if x.Seconds <= 0 {
+		return
+	}
+	for _, q := range reads {
+		if q.Lib != lib || q.Codec != x.Codec || q.Parallel != 1 || q.HTTP != nil {
+			continue
+		}
+		switch {
+		case q.Query == x.Query:
+			x.QuerySeconds = q.Seconds
+			x.Ratio = q.Seconds / x.Seconds
+			if q.ConsumeSeconds > 0 && q.ConsumeSeconds < q.Seconds {
+				x.ConsumeSeconds = q.ConsumeSeconds
+				x.RatioLessConsume = (q.Seconds - q.ConsumeSeconds) / x.Seconds
+			}
+		case slices.Contains(also, q.Query):
+			if x.AlsoRatios == nil {
+				x.AlsoRatios = map[string]float64{}
+			}
+			x.AlsoRatios[q.Query] = q.Seconds / x.Seconds
+		}
+	}
+}

@@ -571,25 +571,7 @@ func measureDecompress(rep *Report, sides []*side, runs int, path func(*side) st
 			x := DecompressResult{Side: s.Name(), Codec: s.Codec, Scope: sc.scope, Query: sc.query,
 				Streams: m.streams, StoredBytes: m.stored, DecompressedBytes: m.decompressed,
 				Seconds: median(times[k]), ReadSeconds: median(reads[k]), Runs: times[k]}
-			for _, q := range rep.Read {
-				if q.Lib != s.Lib || q.Codec != s.Codec || q.Parallel != 1 || q.HTTP != nil || x.Seconds <= 0 {
-					continue
-				}
-				switch {
-				case q.Query == sc.query:
-					x.QuerySeconds = q.Seconds
-					x.Ratio = q.Seconds / x.Seconds
-					if q.ConsumeSeconds > 0 && q.ConsumeSeconds < q.Seconds {
-						x.ConsumeSeconds = q.ConsumeSeconds
-						x.RatioLessConsume = (q.Seconds - q.ConsumeSeconds) / x.Seconds
-					}
-				case slices.Contains(sc.also, q.Query):
-					if x.AlsoRatios == nil {
-						x.AlsoRatios = map[string]float64{}
-					}
-					x.AlsoRatios[q.Query] = q.Seconds / x.Seconds
-				}
-			}
+			x.relate(rep.Read, s.Lib, sc.also)
 			rep.Decompress = append(rep.Decompress, x)
 		}
 	}
