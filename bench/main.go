@@ -502,8 +502,8 @@ func run(o options, log io.Writer) (*Report, error) {
 			x := ReadResult{Query: q.ID, Side: s.Name(), Lib: s.Lib, Codec: s.Codec, Parallel: s.Par,
 				Seconds: median(rtimes[k]), BytesRead: m.bytes, ReadCalls: m.calls,
 				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])), LiveHeap: live[k],
-				ConsumeSeconds: median(rconsume[k]),
-				Matched:        m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k]}
+				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k],
+				ConsumeSeconds: median(rconsume[k])}
 			if s.http != nil {
 				x.HTTP = &HTTPRead{Latency: s.http.srv.latency.String(),
 					LatencySeconds: s.http.srv.latency.Seconds(), Requests: m.requests}

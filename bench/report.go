@@ -55,24 +55,24 @@ type WriteResult struct {
 
 // ReadResult is one query on one file (time and heap are medians).
 type ReadResult struct {
-	Query       string  `json:"query"`
-	Side        string  `json:"side"`
-	Lib         string  `json:"lib"`
-	Codec       string  `json:"codec"`
-	Parallel    int     `json:"parallel"` // goroutines the query read on
-	Seconds     float64 `json:"seconds"`
-	BytesRead   int64   `json:"bytes_read"`
-	ReadCalls   int64   `json:"readat_calls"`
-	RowsDecoded int64   `json:"rows_decoded"`
-	PeakHeap    int64   `json:"peak_heap_bytes"`
-	LiveHeap    int64   `json:"live_heap_bytes,omitempty"` // -live-heap: the most found live after a forced collection
+	Query       string    `json:"query"`
+	Side        string    `json:"side"`
+	Lib         string    `json:"lib"`
+	Codec       string    `json:"codec"`
+	Parallel    int       `json:"parallel"` // goroutines the query read on
+	Seconds     float64   `json:"seconds"`
+	BytesRead   int64     `json:"bytes_read"`
+	ReadCalls   int64     `json:"readat_calls"`
+	RowsDecoded int64     `json:"rows_decoded"`
+	PeakHeap    int64     `json:"peak_heap_bytes"`
+	LiveHeap    int64     `json:"live_heap_bytes,omitempty"` // -live-heap: the most found live after a forced collection
+	Matched     int64     `json:"matched_rows"`
+	Checksum    string    `json:"checksum"`
+	Runs        []float64 `json:"run_seconds"`
+	HTTP        *HTTPRead `json:"http,omitempty"` // the query read over HTTP (BytesRead: bytes the server sent)
 	// ConsumeSeconds is the median time the bench spent on the returned
 	// rows (QueryResult.Consume; orcgo only, 0 elsewhere).
-	ConsumeSeconds float64   `json:"consume_seconds,omitempty"`
-	Matched        int64     `json:"matched_rows"`
-	Checksum       string    `json:"checksum"`
-	Runs           []float64 `json:"run_seconds"`
-	HTTP           *HTTPRead `json:"http,omitempty"` // the query read over HTTP (BytesRead: bytes the server sent)
+	ConsumeSeconds float64 `json:"consume_seconds,omitempty"`
 }
 
 // HTTPRead is what a query over HTTP adds to its ReadResult.
