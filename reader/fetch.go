@@ -487,7 +487,7 @@ func (l *bufList) release() {
 //
 // It returns the requests scheduled, for explain.
 func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
-	if !br.io.prefetching() && !br.io.shared() && br.explain == nil {
+	if br.io.local() && !br.io.shared() && br.explain == nil {
 		// A serial scan of a local file reads as its decoders ask: the
 		// requests, and the next footer's, would be counted off as they
 		// read, never issued (a stripe of 100,000 columns spent 8 MB on
@@ -620,12 +620,12 @@ const footersAhead = 8
 // scheduleShared schedules a stripe that parallel workers share: the plan
 // of the whole stripe's kept row groups, which the workers' plans for
 // their chunks divide, with the extra spans.
-func (br *executor) scheduleShared(ss *sharedStripe, extra []span, workers int) error {
+func (br *executor) scheduleShared(ss *sharedStripe, extra []span, readers int) error {
 	p, err := planStripe(ss.in)
 	if err != nil {
 		return err
 	}
-	br.scheduleStripe(p, ss.ix, extra, workers)
+	br.scheduleStripe(p, ss.ix, extra, readers)
 	ss.scheduled = p.scheduled
 	return nil
 }

@@ -1,30 +1,39 @@
 package reader
 
-// Parallel decoding (WithParallelism). The scan's unit of parallel work is
-// a chunk: a range of row groups of one stripe, or a whole stripe. Chunks
-// are numbered in file order and chunk j goes to worker j mod n, each
-// worker with its own BatchReader (column readers, decompressor, buffers).
+// Parallel decoding (WithParallelism(n)). The scan's unit of parallel work
+// is a chunk: a range of row groups of one stripe, or a whole stripe.
+// Chunks are claimed in file order, one at a time, by n decoders: n-1
+// workers, each a goroutine with an executor of its own (column readers,
+// decompressor, buffers), and the goroutine calling Next, with the owner
+// executor. A worker claims the next chunk as soon as it has a batch to
+// decode into, and hands its batches over in the chunk's queue slot. The
+// caller returns the chunks' batches in claim order: a chunk it claimed
+// itself it decodes straight into the caller's batch when the chunk's turn
+// comes, and when the chunk whose turn it is has no batch ready (its worker
+// is still decoding), the caller claims the next unclaimed chunk and
+// decodes it ahead, into batches of its own, rather than wait. With two
+// decoders that keeps both cores busy, and the rows the caller decodes
+// never move between cores.
 //
-// Each stripe is pruned once, by the first worker to reach it: its stripe
+// Each stripe is pruned once, by the first decoder to reach it: its stripe
 // statistics, footer, row indexes and bloom filters give the kept row
 // groups, and a pure function (splitStripe) cuts them into chunks of a few
-// row groups when the workers' plans for their chunks read no more than an
-// eighth more bytes than one serial plan would. That holds for aligned files
-// (orcgo's default, where every row group starts on a chunk boundary of
-// every stream and the plans' ranges partition the streams); where the
-// positions carry bytes across row groups (Java, C++ and Hive writers) the
-// slop of every chunk would be read twice, the test fails at every chunk
-// size tried, and the stripe is one chunk, decoded by one worker as a serial
-// scan would. Each worker then plans its own share of the stripe (its
-// chunks' groups) with planStripe and executes it like a serial scan.
+// row groups when the chunks' plans, each read on its own, read no more
+// than an eighth more bytes than one serial plan would. That holds for
+// aligned files (orcgo's default, where every row group starts on a chunk
+// boundary of every stream and the plans' ranges partition the streams);
+// where the positions carry bytes across row groups (Java, C++ and Hive
+// writers) the slop of every chunk would be read twice, the test fails at
+// every chunk size tried, and the stripe is one chunk, decoded by one
+// decoder as a serial scan would. A decoder executes its chunk's plan like
+// a serial scan.
 //
-// Workers send batches, then an end marker per chunk, through channels of a
-// bounded size: a worker runs ahead of the caller by at most about one
-// chunk of rows. Next takes chunk j's batches from worker j mod n, so rows
-// come out in file order. Batches are handed over by swapping vectors: the
-// caller's batch receives the worker's vectors and the worker gets the
-// caller's previous ones back, so nothing is copied and each worker cycles
-// through a fixed set of batches.
+// Batches are handed over by swapping vectors: the caller's batch receives
+// the worker's vectors and the worker gets the caller's previous ones back,
+// so nothing is copied and each worker cycles through a fixed set of
+// batches. A stripe's shared state (its row indexes, the scheduler's
+// requests) is let go once every chunk of it and of the stripes before it
+// is decoded.
 
 import (
 	"io"
@@ -85,19 +94,149 @@ func valueBytes(k orc.Kind) int {
 	}
 }
 
-type parItem struct {
-	b   *orc.Batch
-	end bool // the worker's current chunk is finished
-	eof bool // no chunk is left in the file
-	err error
-}
-
+// parWorker is a worker of a parallel scan: its executor and the batches
+// it decodes into.
 type parWorker struct {
 	br    *executor
-	out   chan parItem
-	free  chan *orc.Batch
-	depth int // the batches it may make (it has made made)
+	free  chan *orc.Batch // batches the caller gave back
+	depth int             // the batches it may make (it has made made)
 	made  int
+	slot  int // its statistics' slot in parallel.stats
+}
+
+// chunk is one claimed unit of a parallel scan: chunk c of stripe s, in
+// the place of the scan's order it was claimed in.
+type chunk struct {
+	s, c int
+	ss   *sharedStripe
+	// err is the error pruning stripe s met: the scan ends with it at the
+	// chunk's turn.
+	err error
+	// A worker's chunk: its batches, in order, and the worker they go
+	// back to. out is closed when the worker is done with the chunk, with
+	// werr set first when decoding failed.
+	pw   *parWorker
+	out  chan *orc.Batch
+	werr error
+	// The caller's chunk: the batches it decoded before the chunk's turn,
+	// and whether it has decoded every row (done) or failed (werr).
+	buf  []*orc.Batch
+	done bool
+}
+
+type parallel struct {
+	// owner is the caller's decoder, and holds what the scan's decoders
+	// share: its memory budget, I/O scheduler and options.
+	owner   *executor
+	workers []*parWorker
+	stripes int
+	stop    chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup
+	err     error
+
+	// The caller's side: the chunk it decodes (at its turn or ahead of
+	// it), its spare batches and how many it may hold ahead.
+	mine  *chunk
+	spare []*orc.Batch
+	depth int
+
+	// Under claimMu: the next chunk to claim (chunk cc of stripe cs), and
+	// whether claiming has ended (no chunk left, or pruning failed).
+	claimMu sync.Mutex
+	cs, cc  int
+	ended   bool
+
+	// planner prunes and schedules the stripes after the one the decoders
+	// start, over a network, while they decode (prepareAhead); plan
+	// serialises its use (and its making, at the first).
+	planner *executor
+	plan    sync.Mutex
+	// Under mu: the newest stripe a decoder has started, and whether the
+	// planner is busy.
+	aheadOf  int
+	planning bool
+
+	// batches keeps the workers' batches for the next parallel scan of
+	// the same type and batch size (workerBatches).
+	batches *sync.Pool
+
+	mu    sync.Mutex
+	queue []*chunk // claimed chunks not returned yet, in claim order
+	// shared is per stripe, dropped once it and every stripe before it
+	// are done (released: the first stripe not dropped).
+	shared   []*sharedStripe
+	released int
+	stats    []ScanStats // per worker, as of its last finished chunk, then the planner's
+}
+
+// sharedStripe is one stripe's pruning, done once for all decoders, and
+// how it is cut into chunks.
+type sharedStripe struct {
+	once   sync.Once
+	err    error
+	meta   *stripeMeta // nil: the stripe is skipped
+	ix     *stripeIndex
+	in     planInput // for the whole stripe, with the kept groups
+	chunks []groupRun
+	k      int   // row groups per chunk; 0: one chunk, the whole stripe
+	charge int64 // its row indexes' bytes in the memory budget
+	// scheduled is the bytes its data's requests were scheduled with.
+	scheduled int64
+	// claimed: a decoder or the planner has asked to prune it; pruned: it
+	// is (see prepare).
+	claimed, pruned atomic.Bool
+	// left counts the chunks not decoded yet (set when its first chunk is
+	// claimed); done is set once none is (under parallel.mu).
+	left atomic.Int32
+	done bool
+}
+
+// part is a decoder's chunk of the stripe it is decoding.
+type part struct {
+	ss    *sharedStripe
+	kept  []bool // its row groups (the kept ones of the chunk); nil: all
+	first bool   // it decodes the stripe's first chunk (and counts it read)
+}
+
+// newParallel makes owner the caller's decoder of a parallel scan and
+// starts cfg.parallel-1 workers, each an executor of its own sharing
+// owner's memory budget and I/O scheduler.
+func (r *Reader) newParallel(owner *executor) (*parallel, error) {
+	n := owner.cfg.parallel
+	stripes := len(r.tail.Footer.GetStripes())
+	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
+		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n),
+		batches: workerBatches(owner.schema, owner.cfg.batchSize)}
+	p.depth = workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected, owner.cfg.test.chunkRows))
+	if err := owner.setupColumns(); err != nil {
+		return nil, err
+	}
+	// The caller holds its batch and those it decodes ahead.
+	if err := owner.holdVectors(p.depth + 1); err != nil {
+		return nil, err
+	}
+	for w := 0; w < n-1; w++ {
+		inner, err := p.newInner()
+		if err == nil {
+			err = inner.setupColumns()
+		}
+		if err == nil {
+			// A worker holds two chunks of batches: one for the caller
+			// to take while it decodes the next.
+			err = inner.holdVectors(2*p.depth + 1)
+		}
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.workers = append(p.workers, &parWorker{br: inner, free: make(chan *orc.Batch, 2*p.depth+1), depth: 2 * p.depth, slot: w})
+	}
+	for _, pw := range p.workers {
+		p.wg.Add(1)
+		go p.run(pw)
+	}
+	return p, nil
 }
 
 // newInner makes an executor of the scan for a worker or the planner: a
@@ -114,6 +253,16 @@ func (p *parallel) newInner() (*executor, error) {
 	return br, nil
 }
 
+// workerDepth is how many batches hold a chunk of one or a few row groups,
+// plus one, and at least 3.
+func workerDepth(batch, stride, chunk int) int {
+	rows := max(chunk, stride)
+	if stride > 0 { // whole row groups
+		rows = (rows + stride - 1) / stride * stride
+	}
+	return min(max((rows+batch-1)/batch+1, 3), 32)
+}
+
 // batch returns a batch for worker pw to decode into: a free one, or a new
 // one while it has made fewer than its depth (a selective scan, which
 // returns a few batches, never makes the rest), or, once it has made them
@@ -126,13 +275,7 @@ func (p *parallel) batch(pw *parWorker) (*orc.Batch, bool) {
 	}
 	if pw.made < pw.depth {
 		pw.made++
-		if b, ok := p.batches.Get().(*orc.Batch); ok {
-			b.Schema = pw.br.schema
-			return b, true
-		}
-		// Its vectors grow as rows are decoded into them: a selective
-		// scan's batches, which hold a few rows, stay small.
-		return orc.NewBatch(pw.br.schema, 0), true
+		return p.newBatch(pw.br.schema), true
 	}
 	select {
 	case b := <-pw.free:
@@ -142,180 +285,59 @@ func (p *parallel) batch(pw *parWorker) (*orc.Batch, bool) {
 	}
 }
 
-type parallel struct {
-	owner   *executor
-	workers []*parWorker
-	stripes int
-	cur     int // global number of the chunk being returned
-	stop    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
-	err     error
-
-	// planner prunes and schedules the stripes after the one the workers
-	// start, over a network, while they decode (prepareAhead); plan
-	// serialises its use (and its making, at the first).
-	planner *executor
-	plan    sync.Mutex
-	// Under mu: the newest stripe a worker has started, and whether the
-	// planner is busy.
-	aheadOf  int
-	planning bool
-
-	// batches keeps the workers' batches for the next parallel scan of
-	// the same type and batch size (workerBatches).
-	batches *sync.Pool
-
-	mu     sync.Mutex
-	shared []*sharedStripe // per stripe, dropped once every worker is past it
-	stats  []ScanStats     // per worker, as of its last finished stripe, then the planner's
-}
-
-// sharedStripe is one stripe's pruning, done once for all workers, and how
-// it is cut into chunks.
-type sharedStripe struct {
-	once   sync.Once
-	err    error
-	meta   *stripeMeta // nil: the stripe is skipped
-	ix     *stripeIndex
-	in     planInput // for the whole stripe, with the kept groups
-	chunks []groupRun
-	k      int   // row groups per chunk; 0: one chunk, the whole stripe
-	charge int64 // its row indexes' bytes in the memory budget
-	passed atomic.Int32
-	// scheduled is the bytes its data's requests were scheduled with.
-	scheduled int64
-	// claimed: a worker or the planner has asked to prune it; pruned: it
-	// is (see prepare).
-	claimed, pruned atomic.Bool
-}
-
-// part is a worker's share of the stripe it is decoding.
-type part struct {
-	ss    *sharedStripe
-	kept  []bool // its row groups (the kept ones of its chunks); nil: all
-	first bool   // it decodes the stripe's first chunk (and counts it read)
-}
-
-// newParallel makes owner the coordinator of cfg.parallel workers, each an
-// executor of its own sharing owner's memory budget and I/O scheduler.
-func (r *Reader) newParallel(owner *executor) (*parallel, error) {
-	n := owner.cfg.parallel
-	stripes := len(r.tail.Footer.GetStripes())
-	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
-		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n+1),
-		batches: workerBatches(owner.schema, owner.cfg.batchSize)}
-	depth := workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected, owner.cfg.test.chunkRows))
-	for w := 0; w < n; w++ {
-		inner, err := p.newInner()
-		if err == nil {
-			err = inner.setupColumns()
-		}
-		if err != nil {
-			p.close()
-			return nil, err
-		}
-		// Each worker holds its batches.
-		if err := inner.holdVectors(depth + 1); err != nil {
-			p.close()
-			return nil, err
-		}
-		pw := &parWorker{br: inner, out: make(chan parItem, depth), free: make(chan *orc.Batch, depth+1), depth: depth}
-		p.workers = append(p.workers, pw)
+// newBatch returns a batch of the scan's type: one a scan before kept,
+// or a new one whose vectors grow as rows are decoded into them (a
+// selective scan's batches, which hold a few rows, stay small).
+func (p *parallel) newBatch(schema *orc.Schema) *orc.Batch {
+	if b, ok := p.batches.Get().(*orc.Batch); ok {
+		b.Schema = schema
+		return b
 	}
-	for w, pw := range p.workers {
-		p.wg.Add(1)
-		go p.run(w, pw)
-	}
-	return p, nil
+	return orc.NewBatch(schema, 0)
 }
 
-// workerDepth is how many batches a worker may have decoded ahead: a chunk
-// of one or a few row groups, and at least 3.
-func workerDepth(batch, stride, chunk int) int {
-	rows := max(chunk, stride)
-	if stride > 0 { // whole row groups
-		rows = (rows + stride - 1) / stride * stride
-	}
-	return min(max((rows+batch-1)/batch+1, 3), 32)
-}
-
-// run decodes the worker's chunks in file order.
-func (p *parallel) run(w int, pw *parWorker) {
+// run claims and decodes chunks until none is left or the scan stops. A
+// worker claims a chunk only once it has a batch to decode it into.
+func (p *parallel) run(pw *parWorker) {
 	defer p.wg.Done()
 	br := pw.br
 	defer func() {
-		p.publish(w, br)
+		p.publish(pw.slot, br)
 		br.releaseBytes()
 	}()
-	n := len(p.workers)
-	seq := 0 // global number of the stripe's first chunk
-	for s := 0; s < p.stripes; s++ {
-		if !br.inRange(s) {
-			continue
-		}
-		ss := p.prepare(br, s)
-		if ss.err != nil {
-			if seq%n == w {
-				p.send(pw, parItem{err: ss.err})
-			}
-			return
-		}
-		if br.io.prefetching() {
-			// Over a network the next stripe is pruned and scheduled
-			// now, so its bytes follow this one's (an error waits for its
-			// turn there).
-			p.prepareAhead(s)
-		}
-		var mine []int
-		for c := range ss.chunks {
-			if (seq+c)%n == w {
-				mine = append(mine, c)
-			}
-		}
-		if len(mine) > 0 && !p.decodeStripe(w, pw, s, ss, mine) {
-			return
-		}
-		seq += len(ss.chunks)
-		p.pass(s)
-	}
-	if seq%n == w {
-		p.send(pw, parItem{eof: true})
-	}
-}
-
-// send hands an item to the caller, or reports false when the scan stops.
-func (p *parallel) send(pw *parWorker, it parItem) bool {
-	select {
-	case pw.out <- it:
-		return true
-	case <-p.stop:
-		return false
-	}
-}
-
-// decodeStripe decodes worker w's chunks mine of stripe s.
-func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, mine []int) bool {
-	br := pw.br
-	pt := &part{ss: ss, first: mine[0] == 0}
-	if ss.k > 0 {
-		pt.kept = make([]bool, len(ss.in.kept))
-		for _, c := range mine {
-			run := ss.chunks[c]
-			copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
-		}
-	} else {
-		pt.kept = ss.in.kept
-	}
-	br.part = pt
-	_ = br.mem.set(&br.buf.held.index, 0, nil) // the deferred columns' indexes of its last stripe
-	br.cur.stripe, br.cur.stopAt = s, s+1
-	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
-	due := 0 // the chunk of mine whose end marker is due
 	for {
 		b, ok := p.batch(pw)
 		if !ok {
-			return false
+			return
+		}
+		ch := p.claim(br, pw)
+		if ch == nil {
+			pw.free <- b
+			return
+		}
+		if ch.err != nil {
+			pw.free <- b
+			close(ch.out)
+			return
+		}
+		if !p.decodeChunk(pw, ch, b) {
+			return
+		}
+		p.publish(pw.slot, br)
+	}
+}
+
+// decodeChunk decodes chunk ch into worker pw's batches, starting with b,
+// and hands them over; false when the scan stops or decoding fails.
+func (p *parallel) decodeChunk(pw *parWorker, ch *chunk, b *orc.Batch) bool {
+	br := pw.br
+	br.startChunk(ch)
+	for {
+		if b == nil {
+			var ok bool
+			if b, ok = p.batch(pw); !ok {
+				return false
+			}
 		}
 		err := br.next(b)
 		if err == io.EOF {
@@ -323,28 +345,136 @@ func (p *parallel) decodeStripe(w int, pw *parWorker, s int, ss *sharedStripe, m
 			break
 		}
 		if err != nil {
-			p.send(pw, parItem{err: err})
+			ch.werr = err
+			close(ch.out)
 			return false
 		}
-		if ss.k > 0 { // end the chunks before the batch's run
-			g := br.cur.plan.runs[br.cur.run-1].first
-			for ; due < len(mine) && ss.chunks[mine[due]].end <= g; due++ {
-				if !p.send(pw, parItem{end: true}) {
-					return false
+		select {
+		case ch.out <- b:
+		case <-p.stop:
+			return false
+		}
+		b = nil
+	}
+	close(ch.out)
+	p.chunkDone(ch)
+	return true
+}
+
+// startChunk sets the executor to decode chunk ch, as a serial scan of
+// the chunk's row groups.
+func (br *executor) startChunk(ch *chunk) {
+	ss := ch.ss
+	pt := &part{ss: ss, first: ch.c == 0, kept: ss.in.kept}
+	if ss.k > 0 {
+		run := ss.chunks[ch.c]
+		pt.kept = make([]bool, len(ss.in.kept))
+		copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+	}
+	br.part = pt
+	_ = br.mem.set(&br.buf.held.index, 0, nil) // the deferred columns' indexes of its last chunk
+	br.cur.stripe, br.cur.stopAt = ch.s, ch.s+1
+	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
+}
+
+// claim returns the next chunk in file order, pruning its stripe with
+// br's readers when br is the first decoder there, and queues it for the
+// caller; pw is the worker claiming, nil for the caller. It returns nil
+// once no chunk is left, and a chunk with err when pruning failed.
+func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
+	for {
+		p.claimMu.Lock()
+		if p.ended || p.cs >= p.stripes {
+			p.ended = true
+			p.claimMu.Unlock()
+			return nil
+		}
+		s := p.cs
+		if !br.inRange(s) {
+			p.cs, p.cc = s+1, 0
+			p.claimMu.Unlock()
+			continue
+		}
+		ss := p.slot(s)
+		if ss == nil { // done: every chunk claimed and decoded
+			p.cs, p.cc = s+1, 0
+			p.claimMu.Unlock()
+			continue
+		}
+		if !ss.pruned.Load() {
+			p.claimMu.Unlock()
+			p.prepare(br, s)
+			continue
+		}
+		var ch *chunk
+		switch {
+		case ss.err != nil:
+			p.ended = true
+			ch = &chunk{s: s, err: ss.err}
+		case p.cc < len(ss.chunks):
+			if p.cc == 0 {
+				ss.left.Store(int32(len(ss.chunks)))
+				if br.io.prefetching() {
+					// Over a network the next stripes are pruned and
+					// scheduled now, so their bytes follow this one's.
+					p.prepareAhead(s)
 				}
 			}
+			ch = &chunk{s: s, c: p.cc, ss: ss}
+			p.cc++
+		default:
+			p.cs, p.cc = s+1, 0
+			if len(ss.chunks) == 0 {
+				p.stripeDone(s) // skipped
+			}
+			p.claimMu.Unlock()
+			continue
 		}
-		if !p.send(pw, parItem{b: b}) {
-			return false
+		if pw != nil {
+			ch.pw, ch.out = pw, make(chan *orc.Batch, pw.depth)
 		}
+		p.mu.Lock()
+		p.queue = append(p.queue, ch)
+		p.mu.Unlock()
+		p.claimMu.Unlock()
+		return ch
 	}
-	for ; due < len(mine); due++ {
-		if !p.send(pw, parItem{end: true}) {
-			return false
-		}
+}
+
+// chunkDone records that chunk ch is decoded; the last of its stripe
+// makes the stripe done.
+func (p *parallel) chunkDone(ch *chunk) {
+	if ch.ss != nil && ch.ss.left.Add(-1) == 0 {
+		p.stripeDone(ch.s)
 	}
-	p.publish(w, br)
-	return true
+}
+
+// stripeDone records that every chunk of stripe s is decoded: its row
+// indexes are let go, and with every stripe before it done, so are its
+// requests and its shared pruning.
+func (p *parallel) stripeDone(s int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ss := p.shared[s]
+	if ss == nil || ss.done {
+		return
+	}
+	ss.done = true
+	p.owner.mem.release(ss.charge)
+	from := p.released
+	for p.released < p.stripes {
+		t := p.released
+		if p.owner.inRange(t) {
+			if st := p.shared[t]; st == nil || !st.done {
+				break
+			}
+		}
+		p.shared[t] = nil
+		p.released++
+	}
+	if p.released > from {
+		p.owner.io.release(p.released)
+	}
 }
 
 // publish records a worker's statistics for Stats.
@@ -354,33 +484,36 @@ func (p *parallel) publish(w int, br *executor) {
 	p.mu.Unlock()
 }
 
-// prepare returns stripe s's shared pruning, computing it with br's
-// readers when br is the first worker there.
+// prepare prunes stripe s with br's readers unless it is pruned already,
+// or waits for whoever is pruning it.
 //
-// A worker that finds another pruning s prunes the next stripes nobody has
-// started meanwhile, up to one per worker ahead of s, rather than wait: a
-// selective scan's work is mostly pruning (a lookup's bloom filters), which
-// so runs on every worker, not on one while the others wait for it. Only on
-// a file whose reads in this scan have all answered at local speed, and
-// not before its first read (a store that answered Open from a cache and
-// does not say its latency would otherwise have stripes pruned ahead, and
-// scheduled, before the scan knows to read ahead): over a network the planner
-// prunes ahead instead (prepareAhead), in file order, each stripe's index
-// read with the footer before it.
-func (p *parallel) prepare(br *executor, s int) *sharedStripe {
+// A decoder that finds another pruning s prunes the next stripes nobody
+// has started meanwhile, up to one per decoder ahead of s, rather than
+// wait: a selective scan's work is mostly pruning (a lookup's bloom
+// filters), which so runs on every decoder, not on one while the others
+// wait for it. Only on a file whose reads in this scan have all answered
+// at local speed, and not before its first read (a store that answered
+// Open from a cache and does not say its latency would otherwise have
+// stripes pruned ahead, and scheduled, before the scan knows to read
+// ahead): over a network the planner prunes ahead instead (prepareAhead),
+// in file order, each stripe's index read with the footer before it.
+func (p *parallel) prepare(br *executor, s int) {
 	ss := p.slot(s)
+	if ss == nil {
+		return // done
+	}
 	if !ss.claim() && p.owner.cfg.where != nil && br.io.local() {
-		for t := s + 1; t < p.stripes && t <= s+len(p.workers) && !ss.pruned.Load(); t++ {
-			if ts := p.slot(t); br.inRange(t) && ts.claim() {
+		for t := s + 1; t < p.stripes && t <= s+len(p.workers)+1 && !ss.pruned.Load(); t++ {
+			if ts := p.slot(t); ts != nil && br.inRange(t) && ts.claim() {
 				p.prune(br, ts, t)
 			}
 		}
 	}
 	p.prune(br, ss, s)
-	return ss
 }
 
-// slot returns stripe s's shared pruning, made empty at the first ask.
+// slot returns stripe s's shared pruning, made empty at the first ask, or
+// nil once the stripe is done.
 func (p *parallel) slot(s int) *sharedStripe {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -388,6 +521,9 @@ func (p *parallel) slot(s int) *sharedStripe {
 }
 
 func (p *parallel) slotLocked(s int) *sharedStripe {
+	if s < p.released {
+		return nil
+	}
 	ss := p.shared[s]
 	if ss == nil {
 		ss = &sharedStripe{}
@@ -397,7 +533,7 @@ func (p *parallel) slotLocked(s int) *sharedStripe {
 }
 
 // claim reports whether the caller is the first to ask to prune the
-// stripe (the one that will, unless the planner or a worker calling
+// stripe (the one that will, unless the planner or a decoder calling
 // prune without a claim gets there first).
 func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, true) }
 
@@ -405,7 +541,7 @@ func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, t
 // waits for whoever is pruning it.
 func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
 	ss.once.Do(func() {
-		ss.err = br.pruneShared(ss, s, len(p.workers))
+		ss.err = br.pruneShared(ss, s, p.owner.cfg.parallel)
 		ss.pruned.Store(true)
 	})
 }
@@ -413,10 +549,10 @@ func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
 // prepareAhead has the planner prune the stripes after s, on a goroutine
 // of its own, as a serial scan plans ahead (planAhead): up to
 // maxPlannedAhead stripes with rows to read, or until they have a quarter
-// of the prefetch bound scheduled. The workers decode stripe s
+// of the prefetch bound scheduled. The decoders decode stripe s
 // meanwhile, and find the next ones pruned (or wait for the planner to
 // finish one) when they get there. A call while the planner is busy does
-// nothing: the planner takes the workers' newest stripe when it looks
+// nothing: the planner takes the decoders' newest stripe when it looks
 // for more.
 func (p *parallel) prepareAhead(s int) {
 	p.mu.Lock()
@@ -441,7 +577,7 @@ func (p *parallel) prepareAhead(s int) {
 			// Made at its first use: a local scan never needs it.
 			planner, err := p.newInner()
 			if err != nil {
-				return // the workers prune the stripes themselves
+				return // the decoders prune the stripes themselves
 			}
 			p.planner = planner
 		}
@@ -457,7 +593,7 @@ func (p *parallel) prepareAhead(s int) {
 			}
 			ss.claim()
 			p.prune(p.planner, ss, t)
-			p.publish(len(p.workers), p.planner)
+			p.publish(len(p.stats)-1, p.planner)
 			if ss.err != nil {
 				return
 			}
@@ -466,21 +602,21 @@ func (p *parallel) prepareAhead(s int) {
 }
 
 // nextAhead returns the next stripe the planner prunes, and its number,
-// or nil when the stripes pruned ahead of the workers' newest reach
+// or nil when the stripes pruned ahead of the decoders' newest reach
 // maxPlannedAhead or a quarter of the prefetch bound.
 func (p *parallel) nextAhead() (*sharedStripe, int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var planned int64
 	n := 0
-	for t := p.aheadOf + 1; t < p.stripes; t++ {
+	for t := max(p.aheadOf+1, p.released); t < p.stripes; t++ {
 		if !p.owner.inRange(t) {
 			continue
 		}
 		ss := p.slotLocked(t)
 		if !ss.pruned.Load() {
 			if ss.claimed.Load() {
-				return nil, 0 // a worker is on it
+				return nil, 0 // a decoder is on it
 			}
 			return ss, t
 		}
@@ -495,22 +631,11 @@ func (p *parallel) nextAhead() (*sharedStripe, int) {
 	return nil, 0
 }
 
-// pass records that a worker is done with stripe s; the last one drops
-// it (no worker asks for it again).
-func (p *parallel) pass(s int) {
-	p.mu.Lock()
-	if ss := p.shared[s]; ss != nil && int(ss.passed.Add(1)) == len(p.workers) {
-		p.shared[s] = nil
-		p.owner.io.release(s + 1)
-		p.owner.mem.release(ss.charge)
-	}
-	p.mu.Unlock()
-}
-
-// pruneShared prunes stripe s for all n workers and cuts it into chunks.
+// pruneShared prunes stripe s for the scan's n decoders and cuts it into
+// chunks.
 //
 // The row indexes it reads are charged to the stripe (ss.charge) until
-// every worker has passed it, not to br.
+// every chunk of it is decoded, not to br.
 func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	before := br.buf.held.index
 	defer func() {
@@ -532,10 +657,11 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	scheduled := false
 	defer func() {
 		if err == nil && !scheduled {
-			err = br.scheduleShared(ss, nil, n)
+			// Each chunk's decoder reads the streams read whole.
+			err = br.scheduleShared(ss, nil, len(ss.chunks))
 		}
 	}()
-	if n < 2 || in.stride <= 0 || meta.info.NumRows <= in.stride {
+	if in.stride <= 0 || meta.info.NumRows <= in.stride {
 		return nil
 	}
 	// The trial plans need every eager column's row index.
@@ -553,9 +679,9 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	}
 	k0 := int((max(int64(chunkRowsFor(br.r.cols, br.selected, br.cfg.test.chunkRows)), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
 	if countTrue(tin.kept) <= n*max(k0, 1) {
-		// One chunk (see splitStripe), for one worker: no trial plans,
-		// only the row indexes a serial scan's plan would read to seek
-		// (the deferred columns' are read at a match, if any).
+		// One chunk (see splitStripe): no trial plans, only the row
+		// indexes a serial scan's plan would read to seek (the deferred
+		// columns' are read at a match, if any).
 		if ix != nil {
 			if cols := indexNeeded(in); len(cols) > 0 {
 				return br.readIndex(ix, cols, false)
@@ -564,7 +690,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		return nil
 	}
 	// Every selected column's: the deferred columns' too, which each
-	// worker would otherwise read for itself to seek to its chunks.
+	// decoder would otherwise read for itself to seek to its chunks.
 	var cols []int
 	for col, sel := range in.selected {
 		if sel {
@@ -581,7 +707,9 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 				idx = append(idx, span{off: l.offset, n: l.length})
 			}
 		}
-		if err := br.scheduleShared(ss, idx, n); err != nil {
+		// The chunks, each reading the streams read whole, are about
+		// as many as the first cut splitStripe tries makes.
+		if err := br.scheduleShared(ss, idx, (len(tin.kept)+max(k0, 1)-1)/max(k0, 1)); err != nil {
 			return err
 		}
 		scheduled = true
@@ -600,30 +728,24 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 // splitStripe cuts a stripe's kept row groups into chunks of k row groups
 // (chunk c covers groups [c*k, (c+1)*k), less at the end; chunks without a
 // kept group are left out), trying k = k0, 2*k0, 4*k0, ... while that
-// leaves at least two chunks. It returns the first cut for which the plans
-// of the n workers, each planning the chunks dealt to it in turn, read at
+// leaves at least two chunks. It returns the first cut for which the
+// chunks' plans, each planned on its own as a decoder plans it, read at
 // most an eighth more data bytes than the plan of the whole stripe, or nil
 // when no cut does or the stripe keeps at most one chunk of k0 groups for
-// each worker. Like planStripe it decides from metadata alone.
+// each of n decoders. Like planStripe it decides from metadata alone.
 func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 	whole, err := planStripe(in)
 	if err != nil {
 		return nil, 0, err
 	}
 	serial := whole.eagerBytes()
-	kept := 0
-	for _, k := range in.kept {
-		if k {
-			kept++
-		}
-	}
-	if kept <= n*max(k0, 1) {
-		// A chunk or less for each worker: each would pay the stripe's
-		// start (its streams, dictionaries and seeks) for a chunk of
-		// rows or none. One worker reads the stripe; the next such
-		// stripe goes to the next worker.
+	if countTrue(in.kept) <= n*max(k0, 1) {
+		// A chunk or less for each decoder: each would pay the stripe's
+		// start (its streams, dictionaries and seeks) for a chunk of rows
+		// or none. The decoder that claims the stripe reads it whole.
 		return nil, 0, nil
 	}
+	kept := make([]bool, len(in.kept))
 	for k := max(k0, 1); ; k *= 2 {
 		var chunks []groupRun
 		for g := 0; g < len(in.kept); g += k {
@@ -636,20 +758,19 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 			return nil, 0, nil
 		}
 		var total int64
-		for w := 0; w < n; w++ {
-			win := in
-			win.kept = make([]bool, len(in.kept))
-			for c := w; c < len(chunks); c += n {
-				copy(win.kept[chunks[c].first:chunks[c].end], in.kept[chunks[c].first:chunks[c].end])
-			}
-			if !anyTrue(win.kept) {
-				continue
-			}
+		win := in
+		win.kept = kept
+		for _, c := range chunks {
+			clear(kept)
+			copy(kept[c.first:c.end], in.kept[c.first:c.end])
 			p, err := planStripe(win)
 			if err != nil {
 				return nil, 0, err
 			}
 			total += p.eagerBytes()
+			if total*8 > serial*9 {
+				break
+			}
 		}
 		if total*8 <= serial*9 {
 			return chunks, k, nil
@@ -657,7 +778,7 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 	}
 }
 
-// planPart plans a worker's share of stripe i from the shared pruning.
+// planPart plans a decoder's chunk of stripe i from the shared pruning.
 func (br *executor) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
 	pt := br.part
 	ss := pt.ss
@@ -693,60 +814,199 @@ func anyTrue(b []bool) bool {
 	return false
 }
 
-// next returns the next batch in file order.
+// next returns the next batch in file order: from the chunk whose turn it
+// is, decoding it when the caller claimed it, and claiming and decoding
+// the next chunk ahead while a worker's chunk has no batch ready.
 func (p *parallel) next(b *orc.Batch) error {
 	if p.err != nil {
 		return p.err
 	}
-	n := len(p.workers)
 	for {
-		pw := p.workers[p.cur%n]
-		it, ok := <-pw.out
-		switch {
-		case !ok: // closed by Close from another goroutine
-			return io.EOF
-		case it.err != nil:
-			p.err = it.err
-			p.close()
-			return it.err
-		case it.eof:
-			p.close()
-			p.err = io.EOF
-			return io.EOF
-		case it.end:
-			p.cur++
+		h := p.head()
+		if h == nil {
+			// No chunk claimed ahead: the next is the caller's.
+			if p.mine = p.claim(p.owner, nil); p.mine == nil {
+				if p.head() != nil {
+					continue // a worker claimed the last chunk meanwhile
+				}
+				return p.end(io.EOF)
+			}
+			if p.mine.err == nil {
+				p.owner.startChunk(p.mine)
+			}
 			continue
 		}
-		// Swap vectors: the caller gets the worker's, the worker the
-		// caller's previous ones. Element by element, so that b.Cols
-		// stays the caller's slice: a caller may hold b.Cols as a view of
-		// a larger batch (dataset scans append partition columns after
-		// the file's), which a swap of the slices would leave stale.
-		for i := range b.Cols {
-			b.Cols[i], it.b.Cols[i] = it.b.Cols[i], b.Cols[i]
+		if h.err != nil {
+			return p.end(h.err)
 		}
-		b.NumRows = it.b.NumRows
-		b.Schema = it.b.Schema
-		it.b.Reset()
-		pw.free <- it.b
+		if h.pw == nil {
+			if done, err := p.fromMine(h, b); !done || err != nil {
+				return err
+			}
+			continue
+		}
+		select {
+		case wb, ok := <-h.out:
+			if !ok {
+				if err := p.pop(h); err != nil {
+					return err
+				}
+				continue
+			}
+			p.take(b, wb, h.pw)
+			return nil
+		default:
+		}
+		// The worker is still on it: decode ahead rather than wait.
+		if p.ahead() {
+			continue
+		}
+		select {
+		case wb, ok := <-h.out:
+			if !ok {
+				if err := p.pop(h); err != nil {
+					return err
+				}
+				continue
+			}
+			p.take(b, wb, h.pw)
+			return nil
+		case <-p.stop:
+			return p.end(io.EOF)
+		}
+	}
+}
+
+// fromMine fills b from the caller's own chunk h at its turn: the batches
+// decoded ahead first, then straight from the decoder. It reports done
+// when h has no rows left (h is dequeued), else b's rows or the error.
+func (p *parallel) fromMine(h *chunk, b *orc.Batch) (bool, error) {
+	if len(h.buf) > 0 {
+		ob := h.buf[0]
+		h.buf = h.buf[1:]
+		swapVectors(b, ob)
+		p.spare = append(p.spare, ob)
+		return false, nil
+	}
+	if h.werr != nil {
+		return false, p.end(h.werr)
+	}
+	if !h.done {
+		err := p.owner.next(b)
+		if err == nil {
+			return false, nil
+		}
+		if err != io.EOF {
+			return false, p.end(err)
+		}
+		if p.owner.end.stopped.Load() {
+			return false, p.end(io.EOF) // interrupted: not the chunk's end
+		}
+	}
+	p.mine = nil
+	return true, p.pop(h)
+}
+
+// ahead has the caller decode ahead while the chunk whose turn it is is
+// not ready: it claims the next chunk if it has none, or decodes a batch
+// more of its own. It reports false when there is nothing to do (no chunk
+// left to claim, or the caller's chunk decoded or its batches held).
+func (p *parallel) ahead() bool {
+	m := p.mine
+	if m == nil {
+		if p.mine = p.claim(p.owner, nil); p.mine == nil {
+			return false
+		}
+		if p.mine.err == nil {
+			p.owner.startChunk(p.mine)
+		}
+		return true
+	}
+	if m.err != nil || m.done || m.werr != nil || len(m.buf) >= p.depth {
+		return false
+	}
+	var ob *orc.Batch
+	if n := len(p.spare); n > 0 {
+		ob, p.spare = p.spare[n-1], p.spare[:n-1]
+	} else {
+		ob = p.newBatch(p.owner.schema)
+	}
+	err := p.owner.next(ob)
+	switch {
+	case err == nil:
+		m.buf = append(m.buf, ob)
+		return true
+	case err == io.EOF && !p.owner.end.stopped.Load():
+		m.done = true
+	case err == io.EOF:
+		return false
+	default:
+		m.werr = err
+	}
+	p.spare = append(p.spare, ob)
+	return true
+}
+
+// head returns the chunk whose turn it is, or nil when none is claimed.
+func (p *parallel) head() *chunk {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.queue) == 0 {
 		return nil
 	}
+	return p.queue[0]
+}
+
+// pop dequeues chunk h, whose rows are all returned, or returns the
+// error its worker met.
+func (p *parallel) pop(h *chunk) error {
+	if h.werr != nil {
+		return p.end(h.werr)
+	}
+	p.mu.Lock()
+	p.queue[0] = nil
+	p.queue = p.queue[1:]
+	p.mu.Unlock()
+	if h.pw == nil {
+		p.chunkDone(h)
+	}
+	return nil
+}
+
+// take gives the caller's batch b worker batch wb's rows, and wb, with
+// b's vectors, back to worker pw.
+func (p *parallel) take(b, wb *orc.Batch, pw *parWorker) {
+	swapVectors(b, wb)
+	pw.free <- wb
+}
+
+// swapVectors gives b the rows of o, and o b's vectors, reset. Element by
+// element, so that b.Cols stays the caller's slice: a caller may hold
+// b.Cols as a view of a larger batch (dataset scans append partition
+// columns after the file's), which a swap of the slices would leave stale.
+func swapVectors(b, o *orc.Batch) {
+	for i := range b.Cols {
+		b.Cols[i], o.Cols[i] = o.Cols[i], b.Cols[i]
+	}
+	b.NumRows = o.NumRows
+	b.Schema = o.Schema
+	o.Reset()
+}
+
+// end ends the scan with err (io.EOF at the end of the rows): the workers
+// stop, and next returns err from now.
+func (p *parallel) end(err error) error {
+	p.err = err
+	p.close()
+	return err
 }
 
 // close stops the workers and waits for them.
 func (p *parallel) close() {
 	p.once.Do(func() {
 		close(p.stop)
-		for _, pw := range p.workers {
-			// Drain so no worker stays blocked on a send.
-			go func(pw *parWorker) {
-				for range pw.out {
-				}
-			}(pw)
-		}
 		p.wg.Wait()
 		for _, pw := range p.workers {
-			close(pw.out)
 			p.keepBatches(pw)
 		}
 	})
@@ -806,11 +1066,11 @@ func workerBatches(s *orc.Schema, size int) *sync.Pool {
 	return p
 }
 
-// sum adds up the workers' statistics.
+// sum adds up the decoders' statistics.
 func (p *parallel) sum() ScanStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	t := p.owner.stats
+	t := p.owner.statsNow()
 	t.FilesConsidered = 1
 	for _, s := range p.stats {
 		t.StripesConsidered += s.StripesConsidered
@@ -831,24 +1091,36 @@ func (p *parallel) sum() ScanStats {
 	return t
 }
 
-// scanStats adds up the workers' statistics.
+// scanStats adds up the decoders' statistics.
 func (p *parallel) scanStats() ScanStats { return p.sum() }
 
 // explainText is empty: a scan recording explain is never parallel.
 func (p *parallel) explainText() string { return "" }
 
-// interrupt wakes reads waiting on the scheduler and stops the workers;
+// interrupt wakes reads waiting on the scheduler and stops the decoders;
 // it does not wait for a worker in the middle of a read of the file (close
 // does, on its own goroutine).
 func (p *parallel) interrupt() {
-	p.owner.io.close()
+	p.owner.interrupt()
 	go p.close()
 }
 
 // release gives back what the scan holds; next returns io.EOF from now.
+// The caller's spare batches go to the pool as the workers' do.
 func (p *parallel) release() {
 	if p.err == nil {
 		p.err = io.EOF
 	}
+	if m := p.mine; m != nil {
+		p.spare = append(p.spare, m.buf...)
+		m.buf = nil
+	}
+	for _, b := range p.spare {
+		if b.CapacityBytes() <= maxKeptBatch {
+			b.Reset()
+			p.batches.Put(b)
+		}
+	}
+	p.spare = nil
 	p.owner.release()
 }
