@@ -194,6 +194,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 			return nil, err
 		}
 	}
+	cfg.declareReadAhead(r.remote)
 	if cfg.where != nil {
 		// Column names as the schema spells them (exact, else the one
 		// matching ignoring case), for every later step.
@@ -264,7 +265,7 @@ func (r *Reader) newExecutor(cfg scanConfig, mem *budget, io *ioSched) (*executo
 		mem = &budget{limit: cfg.maxMemory}
 	}
 	if io == nil {
-		io = newIOSched(r.r, cfg.sched(r.openSlow, r.onDisk), cfg.ctx)
+		io = newIOSched(r.r, cfg.sched(r.onDisk), cfg.ctx)
 	}
 	br := &executor{r: r, cfg: cfg, mem: mem, io: io}
 	if cfg.where != nil {
@@ -820,7 +821,7 @@ const maxPlannedAhead = 4
 // recording explain (whose stripes are told in order), plan each stripe at
 // its turn.
 func (br *executor) planAhead() {
-	if br.part != nil || br.explain != nil || !br.io.prefetching() {
+	if br.part != nil || br.explain != nil || !br.cfg.readAhead {
 		return
 	}
 	var planned int64
@@ -927,7 +928,7 @@ func (br *executor) planStripeAt(i int) (*stripePlan, *stripeIndex, *stripeMeta,
 		br.explain.WriteString(indent(p.String()))
 		if len(reqs) > 0 {
 			mode := "read as the decoder asks (a local file)"
-			if br.io.prefetching() {
+			if br.cfg.readAhead {
 				mode = "read ahead, in this order"
 			}
 			fmt.Fprintf(br.explain, "  I/O schedule: %s, %s: %s\n", plural(len(reqs), "request"), mode, strings.Join(reqs, ", "))
@@ -954,14 +955,14 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 			return nil, nil, planInput{}, nil
 		}
 	}
-	if br.io.prefetching() {
+	if br.cfg.readAhead {
 		br.scheduleFooter(i) // with the next ones: in flight together
 	}
 	meta, err := br.stripeMetaFor(i)
 	if err != nil {
 		return nil, nil, planInput{}, err
 	}
-	if br.io.prefetching() {
+	if br.cfg.readAhead {
 		// The footer's read may have shown the network: the next
 		// footers come with this stripe's index read.
 		br.noteIndexShare(meta)

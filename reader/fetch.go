@@ -288,7 +288,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	// Reading ahead, the scheduler holds the eager streams' bytes (and
 	// is handed the deferred ones' here): each stream copies its piece
 	// out, and the gaps between pieces are never read.
-	remote := br.io.prefetching()
+	remote := br.cfg.readAhead
 	if remote && deferred {
 		// Every piece in one schedule, so all are in flight at once.
 		var spans []span
@@ -487,7 +487,7 @@ func (l *bufList) release() {
 //
 // It returns the requests scheduled, for explain.
 func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
-	if br.io.local() && !br.io.shared() && br.explain == nil {
+	if !br.cfg.readAhead && !br.io.shared() && br.explain == nil {
 		// A serial scan of a local file reads as its decoders ask: the
 		// requests, and the next footer's, would be counted off as they
 		// read, never issued (a stripe of 100,000 columns spent 8 MB on
@@ -500,7 +500,7 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	// match needs them): read one piece at a time, each chunk's runs made
 	// a read per stream, 12,000 for lineitem SF 1's 1.4% date range on 2
 	// goroutines.
-	remote := br.io.prefetching() || br.io.shared()
+	remote := br.cfg.readAhead || br.io.shared()
 	// A lookup's kept groups (bloom filters skipped some) are mostly the
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
@@ -574,7 +574,7 @@ func (br *executor) scheduleFooter(i int) {
 	r := br.r
 	stripes := r.tail.Footer.GetStripes()
 	limit := 1
-	if br.io.prefetching() {
+	if br.cfg.readAhead {
 		limit = footersAhead
 	}
 	for ; i < len(stripes) && limit > 0 && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {

@@ -74,7 +74,7 @@ func (br *executor) wantedStripe(i int) bool {
 // scan cut into chunks, when it reads ahead.
 func (br *executor) scheduleIndexAhead(i int) {
 	r := br.r
-	if !br.indexFirst() || !br.io.prefetching() {
+	if !br.indexFirst() || !br.cfg.readAhead {
 		return
 	}
 	look := &br.io.look
@@ -150,10 +150,15 @@ func (br *executor) indexFirst() bool {
 
 // readsIndexOf reports whether the scan (indexFirst) reads the row indexes
 // of a stripe of rows rows before its data: a parallel scan without a
-// search argument does not for a stripe of one row group, which it does
-// not cut.
+// search argument does not for a stripe it does not cut, of at most a
+// chunk of row groups for each decoder (pruneShared).
 func (br *executor) readsIndexOf(rows int64) bool {
-	return br.pred.sarg != nil || rows > int64(br.r.RowIndexStride())
+	if br.pred.sarg != nil {
+		return true
+	}
+	stride := int64(br.r.RowIndexStride())
+	groups := (rows + stride - 1) / stride
+	return groups > int64(br.cfg.parallel*br.chunkGroups())
 }
 
 // noteIndexShare records how much of stripe meta's index region the scan
@@ -177,7 +182,7 @@ func (br *executor) noteIndexShare(meta *stripeMeta) {
 // (see above).
 func (br *executor) wholeIndex(j int) (span, bool) {
 	r := br.r
-	if !br.indexFirst() || !br.io.prefetching() {
+	if !br.indexFirst() || !br.cfg.readAhead {
 		return span{}, false
 	}
 	info := stripeInfo(j, r.tail.Footer.GetStripes()[j])

@@ -43,7 +43,7 @@ func TestMergeSpansSameRequests(t *testing.T) {
 		var reqs [2][]string
 		for k, ss := range [][]span{wide, mergeSpans(append([]span(nil), wide...))} {
 			f := &slowFile{data: testData(int(off)), latency: time.Millisecond, failAt: -1}
-			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: maxReq, prefetch: 1 << 20, gap: 4 << 10, always: true}, nil)
+			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: maxReq, prefetch: 1 << 20, gap: 4 << 10, ahead: true}, nil)
 			reqs[k] = s.schedule(0, ss)
 			for _, sp := range wide {
 				p := make([]byte, sp.n)

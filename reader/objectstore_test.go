@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,18 @@ type storeServer struct {
 	mu       sync.Mutex
 	inFlight int
 	waits    int64
+	ranges   []string // every request's Range header, in arrival order
+}
+
+// takeRanges returns the Range headers of the requests since the last
+// call, sorted.
+func (s *storeServer) takeRanges() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.ranges
+	s.ranges = nil
+	slices.Sort(r)
+	return r
 }
 
 func newStoreServer(t testing.TB, data []byte, latency time.Duration) *storeServer {
@@ -47,6 +60,7 @@ func newStoreServer(t testing.TB, data []byte, latency time.Duration) *storeServ
 			s.waits++
 		}
 		s.inFlight++
+		s.ranges = append(s.ranges, r.Header.Get("Range"))
 		s.mu.Unlock()
 		defer func() {
 			s.mu.Lock()
@@ -252,18 +266,16 @@ func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
 	return f.r.ReadAt(p, off)
 }
 
-// TestParallelRequestsWithoutLatency scans a local file and a loopback
-// server answering at once, where the scan never reads ahead: the workers
-// of a parallel scan still read through the scheduled requests, so they
-// make at most 1.5 times the requests of a serial scan (they made one per
-// row group and stream before, 30 times as many), and return its rows.
+// TestParallelRequestsWithoutLatency scans a reader in memory, which the
+// scan reads as the decoder asks, and a loopback server answering at once,
+// which it reads ahead as any reader over a network: the workers of a
+// parallel scan read through the scheduled requests in both, so they make
+// at most 1.5 times the requests of a serial scan (they made one per row
+// group and stream before, 30 times as many), and return its rows.
 func TestParallelRequestsWithoutLatency(t *testing.T) {
-	// Serial and parallel scans alike read as from a local file (a
-	// loaded machine must not make one of them read ahead).
 	if reader.RaceEnabled {
 		t.Skip("counts reads; TestParallelRowGroups and TestObjectStoreScan run the parallel scans under the race detector")
 	}
-	defer reader.SetReadFast(time.Second)()
 	const rows = 400_000
 	data := storeTable(t, rows)
 	cf := &countingFile{r: bytes.NewReader(data)}
@@ -627,28 +639,39 @@ type latencyFile struct {
 func (f latencyFile) ReadAt(p []byte, off int64) (int, error) { return f.r.ReadAt(p, off) }
 func (f latencyFile) Latency() time.Duration                  { return f.lat }
 
-// A file that says it waits a round trip for each read (LatencyReader) is
-// read ahead from a scan's first read, though its reads answer at local
-// speed; one that says it answers at local speed is read as a local file.
-func TestObjectStoreLatencyReader(t *testing.T) {
+// Whether a scan reads ahead is declared, never guessed: a file that says
+// it is read over a network (LatencyReader) is read ahead from a scan's
+// first read whatever latency it reports, though its reads answer at local
+// speed, unless the scan passes WithPrefetch(0); any other reader is read
+// as the decoder asks unless the scan passes WithPrefetch(n > 0).
+func TestReadAheadDeclared(t *testing.T) {
 	if os.Getenv("ORCGO_PREFETCH") == "always" {
 		t.Skip("every scan reads ahead with ORCGO_PREFETCH=always")
 	}
 	data := storeTableStripes(t, 40_000, 4)
 	for _, tc := range []struct {
-		lat   time.Duration
+		name  string
+		r     io.ReaderAt
+		opts  []reader.ScanOption
 		ahead bool
-	}{{0, false}, {100 * time.Microsecond, false}, {20 * time.Millisecond, true}} {
-		r, err := reader.Open(latencyFile{bytes.NewReader(data), tc.lat}, int64(len(data)))
+	}{
+		{"latency 0", latencyFile{bytes.NewReader(data), 0}, nil, true},
+		{"latency 100µs", latencyFile{bytes.NewReader(data), 100 * time.Microsecond}, nil, true},
+		{"latency 20ms", latencyFile{bytes.NewReader(data), 20 * time.Millisecond}, nil, true},
+		{"latency 20ms, WithPrefetch(0)", latencyFile{bytes.NewReader(data), 20 * time.Millisecond}, []reader.ScanOption{reader.WithPrefetch(0)}, false},
+		{"bytes", bytes.NewReader(data), nil, false},
+		{"bytes, WithPrefetch(8 MiB)", bytes.NewReader(data), []reader.ScanOption{reader.WithPrefetch(8 << 20)}, true},
+	} {
+		r, err := reader.Open(tc.r, int64(len(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, rows, st := storeScan(t, r)
+		_, rows, st := storeScan(t, r, tc.opts...)
 		if rows != 40_000 {
-			t.Fatalf("latency %v: %d rows", tc.lat, rows)
+			t.Fatalf("%s: %d rows", tc.name, rows)
 		}
 		if got := st.ReadsAhead > 0; got != tc.ahead {
-			t.Errorf("latency %v: %d reads ahead, want reading ahead %v\n%v", tc.lat, st.ReadsAhead, tc.ahead, st)
+			t.Errorf("%s: %d reads ahead, want reading ahead %v\n%v", tc.name, st.ReadsAhead, tc.ahead, st)
 		}
 	}
 }

@@ -90,6 +90,10 @@ type scanConfig struct {
 	maxRequest  int64 // WithMaxReadSize
 	prefetch    int64 // WithPrefetch; 0 with prefetchSet unset: the default
 	prefetchSet bool
+	// readAhead says the scan reads ahead (sched.go), decided once when
+	// it starts: WithPrefetch(n > 0), or by default a file over a network
+	// (a LatencyReader).
+	readAhead bool
 
 	strictFields bool // WithStrictFields
 
@@ -106,14 +110,25 @@ func defaultScanConfig() scanConfig {
 // defaultRemoteGap is the coalescing gap once a scan reads ahead.
 const defaultRemoteGap = 1 << 20
 
-// schedPrefetchAlways makes every scan prefetch from its first read, as
-// over a network, whatever the file's speed (tests).
+// schedPrefetchAlways makes every scan read ahead from its first read, as
+// over a network, whatever the file (tests).
 var schedPrefetchAlways bool
 
-// sched returns the I/O scheduler's settings; slow is how many slow reads
-// the file's opening counts as (Reader.openSlow), onDisk whether it is a
-// file of this machine (Reader.onDisk).
-func (c scanConfig) sched(slow int, onDisk bool) schedConfig {
+// declareReadAhead decides whether the scan reads ahead: as WithPrefetch
+// says when given, else when the file is read over a network (remote: a
+// LatencyReader). It never looks at how long reads take.
+func (c *scanConfig) declareReadAhead(remote bool) {
+	switch {
+	case c.prefetchSet:
+		c.readAhead = c.prefetch > 0
+	default:
+		c.readAhead = remote || schedPrefetchAlways
+	}
+}
+
+// sched returns the I/O scheduler's settings; onDisk says whether the file
+// is a file of this machine (Reader.onDisk).
+func (c scanConfig) sched(onDisk bool) schedConfig {
 	prefetch := c.prefetch
 	if !c.prefetchSet {
 		// n goroutines decoding consume the bytes n times as fast, so
@@ -121,8 +136,7 @@ func (c scanConfig) sched(slow int, onDisk bool) schedConfig {
 		prefetch = defaultPrefetch * int64(min(max(c.parallel, 1), maxPrefetchScale))
 	}
 	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(prefetch, c.maxMemory/4), gap: c.coalesce,
-		always: schedPrefetchAlways, shared: c.parallel > 1 && !onDisk}
-	sc.slowReads = slow
+		ahead: c.readAhead, shared: c.parallel > 1 && !onDisk}
 	if !c.gapSet {
 		sc.remoteGap = defaultRemoteGap
 	}
@@ -165,11 +179,15 @@ func WithMaxReadSize(n int64) ScanOption {
 // once a stripe is planned, the reads of its planned ranges start in the
 // order the decoder will want them, up to WithMaxReadsInFlight at once,
 // as long as the bytes fetched and not yet decoded stay under n (a read
-// the decoder waits for starts whatever the bound). Reading ahead starts
-// only once the file shows a network's latency (two reads in a row, Open's
-// tail read among them, taking over 2 ms beyond their transfer time at
-// 125 MB/s, or one small read taking 8 ms): a local file is read as the
-// decoder asks, one read at a time, holding nothing ahead.
+// the decoder waits for starts whatever the bound). Whether a scan reads
+// ahead is decided when it starts, never from how long reads take: given
+// n > 0, it reads ahead from its first read, whatever the file; given 0,
+// it never does; by default it reads ahead a file over a network (a
+// LatencyReader, such as httpfile.File) and reads any other reader (a
+// local file, bytes in memory) as the decoder asks, one read at a time,
+// holding nothing ahead. A ReaderAt over a network that is no
+// LatencyReader should pass WithPrefetch. So two scans with the same
+// options make the same requests.
 // The bytes read ahead come on top of what WithMaxScanMemory caps, and
 // are at most a quarter of it: a scan holds at most 1.25 times
 // WithMaxScanMemory, plus one read (WithMaxReadSize) per goroutine

@@ -243,9 +243,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 // serial one sharing the owner's memory budget and I/O scheduler, with no
 // batch charged (newExecutor charges one; workers charge theirs).
 func (p *parallel) newInner() (*executor, error) {
-	cfg := p.owner.cfg
-	cfg.parallel = 1
-	br, err := p.owner.r.newExecutor(cfg, p.owner.mem, p.owner.io)
+	br, err := p.owner.r.newExecutor(p.owner.cfg, p.owner.mem, p.owner.io)
 	if err != nil {
 		return nil, err
 	}
@@ -414,7 +412,7 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 		case p.cc < len(ss.chunks):
 			if p.cc == 0 {
 				ss.left.Store(int32(len(ss.chunks)))
-				if br.io.prefetching() {
+				if br.cfg.readAhead {
 					// Over a network the next stripes are pruned and
 					// scheduled now, so their bytes follow this one's.
 					p.prepareAhead(s)
@@ -491,18 +489,15 @@ func (p *parallel) publish(w int, br *executor) {
 // has started meanwhile, up to one per decoder ahead of s, rather than
 // wait: a selective scan's work is mostly pruning (a lookup's bloom
 // filters), which so runs on every decoder, not on one while the others
-// wait for it. Only on a file whose reads in this scan have all answered
-// at local speed, and not before its first read (a store that answered
-// Open from a cache and does not say its latency would otherwise have
-// stripes pruned ahead, and scheduled, before the scan knows to read
-// ahead): over a network the planner prunes ahead instead (prepareAhead),
-// in file order, each stripe's index read with the footer before it.
+// wait for it. Only in a scan that does not read ahead: one that does (over
+// a network) has the planner prune ahead instead (prepareAhead), in file
+// order, each stripe's index read with the footer before it.
 func (p *parallel) prepare(br *executor, s int) {
 	ss := p.slot(s)
 	if ss == nil {
 		return // done
 	}
-	if !ss.claim() && p.owner.cfg.where != nil && br.io.local() {
+	if !ss.claim() && p.owner.cfg.where != nil && !br.cfg.readAhead {
 		for t := s + 1; t < p.stripes && t <= s+len(p.workers)+1 && !ss.pruned.Load(); t++ {
 			if ts := p.slot(t); ts != nil && br.inRange(t) && ts.claim() {
 				p.prune(br, ts, t)
@@ -677,8 +672,8 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 			tin.kept[g] = true
 		}
 	}
-	k0 := int((max(int64(chunkRowsFor(br.r.cols, br.selected, br.cfg.test.chunkRows)), int64(br.cfg.batchSize)) + in.stride - 1) / in.stride)
-	if countTrue(tin.kept) <= n*max(k0, 1) {
+	k0 := br.chunkGroups()
+	if countTrue(tin.kept) <= n*k0 {
 		// One chunk (see splitStripe): no trial plans, only the row
 		// indexes a serial scan's plan would read to seek (the deferred
 		// columns' are read at a match, if any).
@@ -697,7 +692,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 			cols = append(cols, col)
 		}
 	}
-	if !pruned(tin.kept) && br.io.prefetching() {
+	if !pruned(tin.kept) && br.cfg.readAhead {
 		// Every group is read: the stripe's data is scheduled now, with
 		// the row indexes the chunks seek by, which so come in the same
 		// requests.
@@ -723,6 +718,17 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	}
 	ss.ix, ss.in, ss.chunks, ss.k = tix, tin, chunks, k
 	return nil
+}
+
+// chunkGroups is the fewest row groups a chunk of a parallel scan holds:
+// chunkRowsFor's rows, and a batch, at least.
+func (br *executor) chunkGroups() int {
+	stride := int64(br.r.RowIndexStride())
+	if stride <= 0 {
+		return 1
+	}
+	rows := max(int64(chunkRowsFor(br.r.cols, br.selected, br.cfg.test.chunkRows)), int64(br.cfg.batchSize))
+	return int(max((rows+stride-1)/stride, 1))
 }
 
 // splitStripe cuts a stripe's kept row groups into chunks of k row groups

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/sarg"
@@ -351,7 +350,6 @@ func (s sizedFile) Fd() uintptr { return s.f.Fd() }
 // enough to pass for local) go through requests the workers share, which
 // span several streams' windows.
 func TestParallelOnDiskReadsDirectly(t *testing.T) {
-	defer SetReadFast(time.Hour)() // every read counts as local, however loaded the machine
 	src := parFile(t, 200000, 100000, 1000, true, writer.WithCompressionBlockSize(16<<10))
 	data := make([]byte, src.r.(*bytes.Reader).Size())
 	if _, err := src.r.ReadAt(data, 0); err != nil {

@@ -465,7 +465,7 @@ func (br *executor) pruneColumns() []int {
 // groups are all pruned, most of a lookup's, needs none of them).
 func (br *executor) indexAlso() []int {
 	var also []int
-	if br.io.prefetching() {
+	if br.cfg.readAhead {
 		for col, sel := range br.selected {
 			if sel {
 				also = append(also, col)

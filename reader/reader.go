@@ -60,13 +60,12 @@ type Reader struct {
 	// from here, one request fewer over a network.
 	lastFooter []byte
 
-	// Open's reads of the tail, and how many slow reads they count as for
-	// the scans' schedulers (sched.go): 1 when they took longer than a
-	// local read, slowStreak (prefetch from the first read) when the file
-	// says it waits a round trip for every read (LatencyReader).
+	// Open's reads of the tail.
 	tailReads int
 	tailBytes int64
-	openSlow  int
+	// remote: r is read over a network (a LatencyReader), so scans read
+	// ahead by default (scanConfig.declareReadAhead).
+	remote bool
 	// onDisk: r is a file of this machine (an *os.File, or a reader with
 	// its Fd method; see localFile), whose reads cost no request.
 	onDisk bool
@@ -75,20 +74,18 @@ type Reader struct {
 // localFile is what Open takes for a file of this machine: an *os.File
 // has the method, and a wrapper of one (counting its reads, say) can
 // forward it. The workers of a parallel scan read such a file as a serial
-// scan does, each its own row groups' windows, while it answers at a local
-// file's speed (sched.go).
+// scan does, each its own row groups' windows (sched.go).
 type localFile interface {
 	Fd() uintptr
 }
 
-// A LatencyReader is an io.ReaderAt that knows how long its reads wait
-// for their first byte, as httpfile.File does. Open asks it: a file whose
-// reads wait roundTrip (8 ms) or more is read ahead from a scan's first
-// read (WithPrefetch), one whose reads wait longer than a local read's
-// 2 ms counts as having made one slow read. Without it the scans learn
-// the file's latency from the times of their own reads, which a reader
-// that answers the first ones from a cache (httpfile keeps the tail it
-// fetched to open the file) hides.
+// A LatencyReader is an io.ReaderAt over a network that knows how long its
+// reads wait for their first byte, as httpfile.File does. Scans of a file
+// Open gets as one read ahead from their first read by default
+// (WithPrefetch), whatever latency it reports: each request costs a round
+// trip, and the scans make the same requests at any latency. Any other
+// reader is read as the decoder asks unless the scan passes
+// WithPrefetch.
 type LatencyReader interface {
 	io.ReaderAt
 	// Latency returns the shortest time a read has waited for its first
@@ -120,11 +117,12 @@ type MetadataItem struct {
 //
 // An r with an Fd() uintptr method (an *os.File, or a wrapper of one that
 // forwards it) is taken for a file on this machine, whose reads cost no
-// request: while it answers at a local file's speed, the workers of a
-// parallel scan (WithParallelism) read it as a serial scan does, each
-// stream a read window at a time. Any other reader is read by them
-// through requests they share, so that a store fast enough to pass for
-// local is sent the serial scan's requests, not a set per worker.
+// request: the workers of a parallel scan (WithParallelism) read it as a
+// serial scan does, each stream a read window at a time. Any other reader
+// is read by them through requests they share, so that a store fast
+// enough to pass for local is sent the serial scan's requests, not a set
+// per worker. An r that is a LatencyReader is read over a network: scans
+// read it ahead (WithPrefetch).
 func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -132,7 +130,7 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 			return nil, err
 		}
 	}
-	tr := &timedReader{r: r, slow: true}
+	tr := &tailReader{r: r}
 	tail, err := format.ReadTail(tr, size, format.TailOptions{MaxTailSize: cfg.maxTailSize})
 	if err != nil {
 		return nil, err
@@ -140,18 +138,8 @@ func Open(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	rd := &Reader{r: r, cfg: cfg, tail: tail, cols: tail.Schema.Columns(),
 		winfo:     stats.WriterInfoFromTail(tail.PostScript, tail.Footer),
 		tailReads: tr.calls, tailBytes: tr.bytes}
-	if tr.slow {
-		rd.openSlow = 1
-	}
 	_, rd.onDisk = r.(localFile)
-	if lr, ok := r.(LatencyReader); ok {
-		switch l := lr.Latency(); {
-		case l >= roundTrip:
-			rd.openSlow = slowStreak
-		case slowRead(l, 0):
-			rd.openSlow = max(rd.openSlow, 1)
-		}
-	}
+	_, rd.remote = r.(LatencyReader)
 	rd.keepLastFooter(tr.firstOff, tr.first)
 	rd.encrypted = make([]bool, tail.Schema.MaxID()+1)
 	if enc := tail.Footer.GetEncryption(); enc != nil {
@@ -289,26 +277,22 @@ func (r *Reader) keepLastFooter(off int64, buf []byte) {
 	r.lastFooter = append([]byte(nil), buf[start-off:start-off+info.FooterLength]...)
 }
 
-// timedReader counts Open's reads and notes whether all were slow. It
-// keeps the bytes of the first (the file's last bytes, which may hold the
-// last stripe's footer).
-type timedReader struct {
+// tailReader counts Open's reads. It keeps the bytes of the first (the
+// file's last bytes, which may hold the last stripe's footer).
+type tailReader struct {
 	r        io.ReaderAt
 	calls    int
 	bytes    int64
-	slow     bool
 	first    []byte
 	firstOff int64
 }
 
-func (t *timedReader) ReadAt(p []byte, off int64) (int, error) {
-	start := time.Now()
+func (t *tailReader) ReadAt(p []byte, off int64) (int, error) {
 	n, err := t.r.ReadAt(p, off)
 	if t.calls == 0 && err == nil {
 		t.first, t.firstOff = p[:n], off
 	}
 	t.calls++
 	t.bytes += int64(n)
-	t.slow = t.slow && slowRead(time.Since(start), int64(len(p)))
 	return n, err
 }

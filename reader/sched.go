@@ -25,24 +25,26 @@ package reader
 // given back once every planned byte in it has been read as many times as
 // planned, or when its stripe ends (release).
 //
-// Prefetching starts only once the file has shown latency: while reads
-// answer within readFast of their size's time at 125 MB/s (a local file, the
-// page cache), readAt reads straight into the caller's buffer as before
-// and nothing is held ahead. Over a network two slow reads in a row (the
-// tail's read by Open counting as one), or one small read taking a round
-// trip's 8 ms, turn prefetching on for the rest of the scan; one slow read
-// of a local file (a page fault storm, a busy machine) does not. The
-// workers of a parallel scan read through the scheduled requests whatever
-// the file's speed (issuing each when the first of them needs it), so
-// that between them they make the requests of one serial scan, not one
+// Whether the scheduler reads ahead is declared when the scan starts, from
+// what the file is and the scan's options (scanConfig.readAhead), and never
+// changes: a reader over a network (a LatencyReader, such as httpfile.File)
+// or a scan given WithPrefetch(n > 0) reads ahead from its first read; a
+// file of this machine, or any other reader, is read as the decoder asks,
+// readAt reading straight into the caller's buffer and nothing held ahead.
+// Nothing is decided from how long reads took, so two scans of a file
+// with the same options make the same requests, however loaded the
+// machine or the network. The workers of a parallel scan of a reader that
+// is not a file of this machine read through the scheduled requests even
+// when not reading ahead (issuing each when the first of them needs it),
+// so that between them they make the requests of one serial scan, not one
 // per row group and stream: a store answering fast enough to pass for a
 // local file still charges per request. A file of this machine (an
 // *os.File: Reader.onDisk) charges nothing per read, and a shared request
 // costs a copy out of it and the bytes it holds, so there the workers
-// read, and their stripes are scheduled, as in a serial scan until reads
-// show latency (schedConfig.shared is off; lineitem SF 1 on 2 goroutines:
-// 12,667 reads where shared requests made 1,877, the full scan 0.94x the
-// time and 20 MiB less peak RSS).
+// read, and their stripes are scheduled, as in a serial scan
+// (schedConfig.shared is off; lineitem SF 1 on 2 goroutines: 12,667 reads
+// where shared requests made 1,877, the full scan 0.94x the time and 20
+// MiB less peak RSS).
 //
 // A request that fails keeps its error, which the read that needs its
 // bytes returns: a scan never fails on a prefetch it does not use, and
@@ -68,35 +70,23 @@ const (
 	maxPrefetchScale  = 4        // ... of at most this many
 )
 
-// readFast is how long a read may take beyond its bytes' transfer time at
-// 125 MB/s and still count as local. (A local read into a new buffer pays
-// for its page faults: 4 ms a MiB on a small virtual machine.)
-var readFast = 2 * time.Millisecond
-
-// slowStreak is how many slow reads in a row show a network; one read of
-// at most 1 MiB taking roundTrip or more (an object store's round trip; a
-// local file's page cache answers in microseconds) shows it alone.
-const (
-	slowStreak = 2
-	roundTrip  = 8 * time.Millisecond
-)
-
 // schedConfig is what the scheduler takes from the scan's options.
 type schedConfig struct {
 	inFlight   int   // requests running at once
 	maxRequest int64 // bytes of one request (a longer range is split)
 	prefetch   int64 // bytes fetched ahead of the decoders; 0: none
 	gap        int64 // ranges closer than this are merged
-	remoteGap  int64 // ... once prefetching, when larger
-	always     bool  // prefetch from the first read (tests)
-	slowReads  int   // slow reads in a row before the scan's first (Open's)
+	remoteGap  int64 // ... when reading ahead, when larger
+	// ahead says the scan reads ahead (scanConfig.readAhead), fixed for
+	// the scan.
+	ahead bool
 	// shared says several goroutines decode the scan (WithParallelism)
 	// of a file that is not on this machine (Reader.onDisk): their reads
 	// of scheduled bytes go through the scheduled requests even when not
 	// reading ahead, so the workers, each reading its own row groups, make
 	// the requests of one serial scan between them. A file on this
 	// machine, whose reads cost no request, is read by them as a serial
-	// scan reads it until it shows latency.
+	// scan reads it.
 	shared bool
 }
 
@@ -113,9 +103,6 @@ type ioSched struct {
 	queue   []*ioBlock // scheduled and not issued, in issue order
 	running int        // requests in flight
 	held    int64      // bytes of issued blocks not given back
-	slow    bool       // reads showed latency: prefetch
-	streak  int        // slow reads in a row
-	fast    int        // reads at a local file's speed
 	closed  bool
 	stop    chan struct{} // closed by close
 	st      schedStats
@@ -156,7 +143,7 @@ type ioBlock struct {
 
 func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 	if cfg.prefetch == 0 {
-		cfg.always = false
+		cfg.ahead = false
 	}
 	if cfg.inFlight < 1 {
 		cfg.inFlight = 1
@@ -165,8 +152,7 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 		cfg.maxRequest = 4 << 10
 	}
 	r, cancel := underContext(r, ctx)
-	slow := cfg.always || cfg.prefetch > 0 && cfg.slowReads >= slowStreak
-	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, slow: slow, streak: cfg.slowReads, stop: make(chan struct{})}
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, stop: make(chan struct{})}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that one stream
@@ -287,7 +273,7 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 		k = int(min((slicesPerBound*total+bound-1)/bound, 1024))
 	}
 	least, maxRequest := int64(minPiece), s.cfg.maxRequest
-	if !s.slow && s.cfg.shared {
+	if !s.cfg.ahead && s.cfg.shared {
 		// Workers of a parallel scan of a local file: small requests,
 		// held for a short while, whose buffers the pools keep reusing.
 		least, maxRequest = localPiece, min(maxRequest, localRequest)
@@ -354,7 +340,7 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 // of localShared for each, so that the requests they wait for are few
 // and what they hold is small.
 func (s *ioSched) sliceBoundLocked() int64 {
-	if !s.slow && s.cfg.shared {
+	if !s.cfg.ahead && s.cfg.shared {
 		return localShared
 	}
 	return s.cfg.prefetch
@@ -474,7 +460,7 @@ func (s *ioSched) nextBlockLocked(off int64) *ioBlock {
 
 // pumpLocked issues queued requests while the bounds allow.
 func (s *ioSched) pumpLocked() {
-	for len(s.queue) > 0 && s.slow && !s.closed && s.running < s.cfg.inFlight {
+	for len(s.queue) > 0 && s.cfg.ahead && !s.closed && s.running < s.cfg.inFlight {
 		b := s.queue[0]
 		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
 			return
@@ -504,43 +490,16 @@ func (s *ioSched) startLocked(b *ioBlock) {
 // fetch runs b's request.
 func (s *ioSched) fetch(b *ioBlock) {
 	buf := getBuf(b.n) // here, not under the lock: a new buffer's pages fault in
-	start := time.Now()
 	err := readFull(s.r, buf, b.off)
-	took := time.Since(start)
 	s.mu.Lock()
 	b.buf, b.err = buf, err
 	b.ended = true
 	s.running--
-	s.noteLocked(took, b.n)
 	close(b.done)
 	s.freeIdleLocked(b) // given back while in flight
 
 	s.pumpLocked()
 	s.mu.Unlock()
-}
-
-// noteLocked records how long a read of n bytes took: slowStreak reads in
-// a row slower than a local read turn prefetching on.
-func (s *ioSched) noteLocked(took time.Duration, n int64) {
-	fast := !slowRead(took, n)
-	if fast {
-		s.fast++
-	}
-	if s.slow || s.cfg.prefetch == 0 {
-		return
-	}
-	if fast {
-		s.streak = 0
-		return
-	}
-	s.streak++
-	s.slow = s.streak >= slowStreak || n <= 1<<20 && took >= roundTrip
-}
-
-// slowRead reports whether a read of n bytes that took took shows the
-// latency of a network rather than a local file's.
-func slowRead(took time.Duration, n int64) bool {
-	return took > readFast+time.Duration(n*8)
 }
 
 // unqueueLocked takes b out of the issue queue.
@@ -554,8 +513,8 @@ func (s *ioSched) unqueueLocked(b *ioBlock) {
 }
 
 // gap returns how far apart two ranges may be and still be read as one:
-// wider once the file has shown a network's latency, where a round trip
-// costs more than the bytes between.
+// wider when reading ahead (over a network), where a round trip costs more
+// than the bytes between.
 func (s *ioSched) gap() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -563,7 +522,7 @@ func (s *ioSched) gap() int64 {
 }
 
 func (s *ioSched) gapLocked() int64 {
-	if s.slow {
+	if s.cfg.ahead {
 		return max(s.cfg.gap, s.cfg.remoteGap)
 	}
 	return s.cfg.gap
@@ -572,24 +531,6 @@ func (s *ioSched) gapLocked() int64 {
 // shared reports whether the workers of a parallel scan read through the
 // scheduled requests, whatever the file's speed (schedConfig.shared).
 func (s *ioSched) shared() bool { return s.cfg.shared }
-
-// prefetching reports whether the scheduler reads ahead (the file has
-// shown a network's latency).
-func (s *ioSched) prefetching() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.slow
-}
-
-// local reports whether the scan has read at least once and every read so
-// far, Open's tail read included, answered at a local file's speed. (A
-// store whose tail came from a cache, and that does not say its latency,
-// looks local to Open.)
-func (s *ioSched) local() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return !s.slow && s.streak == 0 && s.fast > 0
-}
 
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
 // fills p with the file's bytes at off, from scheduled requests where
@@ -611,7 +552,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			return errSchedClosed
 		}
 		b := s.findLocked(off)
-		if !s.slow && !s.cfg.shared && !s.issuedLocked(off, int64(len(p))) {
+		if !s.cfg.ahead && !s.cfg.shared && !s.issuedLocked(off, int64(len(p))) {
 			// Not reading ahead: one read straight into p, whatever
 			// scheduled requests it spans.
 			s.consumeLocked(off, int64(len(p)))
@@ -651,7 +592,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 			// goroutine reads it, as it would read directly: a goroutine
 			// of its own would add a hand-over to every read.
 			s.unqueueLocked(b)
-			inline = !s.slow
+			inline = !s.cfg.ahead
 			s.startLocked(b)
 			if !inline {
 				go s.fetch(b)
@@ -690,7 +631,7 @@ func (s *ioSched) readAt(p []byte, off int64) error {
 func (s *ioSched) readyEnd(off, limit int64) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.slow {
+	if !s.cfg.ahead {
 		return limit
 	}
 	for first := true; off < limit; first = false {
@@ -716,7 +657,6 @@ func (s *ioSched) direct(p []byte, off int64) error {
 	took := time.Since(start)
 	s.mu.Lock()
 	s.st.waited += took
-	s.noteLocked(took, int64(len(p)))
 	s.pumpLocked()
 	s.mu.Unlock()
 	return err

@@ -55,7 +55,7 @@ func testData(n int) []byte {
 
 func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
 	f := &slowFile{data: testData(8 << 20), latency: 5 * time.Millisecond, failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 3, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 4 << 10, always: true}, nil)
+	s := newIOSched(f, schedConfig{inFlight: 3, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 4 << 10, ahead: true}, nil)
 	defer s.close()
 	// Ten streams of 300 KiB with 1 KiB gaps: merged across the gaps,
 	// three to a request of at most 1 MiB.
@@ -99,7 +99,7 @@ func TestSchedCoalescesAndBoundsInFlight(t *testing.T) {
 // that has not, never into a second one still coming.
 func TestSchedReadyEnd(t *testing.T) {
 	f := &slowFile{data: testData(4 << 20), latency: 30 * time.Millisecond, failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 1, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil)
+	s := newIOSched(f, schedConfig{inFlight: 1, maxRequest: 1 << 20, prefetch: 64 << 20, ahead: true}, nil)
 	defer s.close()
 	// Four requests of 1 MiB; one in flight at a time, so only the first
 	// has arrived once it has been read.
@@ -136,7 +136,7 @@ func TestSchedReadyEnd(t *testing.T) {
 func TestSchedHidesLatency(t *testing.T) {
 	const lat = 50 * time.Millisecond
 	f := &slowFile{data: testData(16 << 20), latency: lat, failAt: -1}
-	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 0, always: true}, nil)
+	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 0, ahead: true}, nil)
 	defer s.close()
 	s.schedule(0, []span{{off: 0, n: 16 << 20, end: 1}})
 	start := time.Now()
@@ -158,10 +158,6 @@ func TestSchedHidesLatency(t *testing.T) {
 }
 
 func TestSchedFastFileReadsDirectly(t *testing.T) {
-	// A loaded machine (or -race) can make a memory read take a
-	// millisecond: the test asks for local speed with room to spare.
-	defer func(d time.Duration) { readFast = d }(readFast)
-	readFast = 200 * time.Millisecond
 	f := &slowFile{data: testData(4 << 20), failAt: -1}
 	s := newIOSched(f, schedConfig{inFlight: 8, maxRequest: 1 << 20, prefetch: 64 << 20, gap: 64 << 10}, nil)
 	defer s.close()
@@ -187,7 +183,7 @@ func TestSchedFastFileReadsDirectly(t *testing.T) {
 // it succeed, the read needing it fails with its error.
 func TestSchedFailedReadSurfacesWhereNeeded(t *testing.T) {
 	f := &slowFile{data: testData(4 << 20), latency: time.Millisecond, failAt: 3<<20 + 5}
-	s := newIOSched(f, schedConfig{inFlight: 4, maxRequest: 1 << 20, prefetch: 64 << 20, always: true}, nil)
+	s := newIOSched(f, schedConfig{inFlight: 4, maxRequest: 1 << 20, prefetch: 64 << 20, ahead: true}, nil)
 	defer s.close()
 	s.schedule(0, []span{{off: 0, n: 4 << 20, end: 1}})
 	p := make([]byte, 1<<20)
@@ -208,7 +204,7 @@ func TestSchedCloseAndCancelWakeReads(t *testing.T) {
 			f := &slowFile{data: testData(1 << 20), latency: 2 * time.Second, failAt: -1}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: 1 << 20, prefetch: 4 << 20, always: true}, ctx)
+			s := newIOSched(f, schedConfig{inFlight: 2, maxRequest: 1 << 20, prefetch: 4 << 20, ahead: true}, ctx)
 			s.schedule(0, []span{{off: 0, n: 1 << 20, end: 1}})
 			errc := make(chan error, 1)
 			go func() { errc <- s.readAt(make([]byte, 100), 0) }()
@@ -242,7 +238,7 @@ func TestSchedRandomReads(t *testing.T) {
 			f.latency = 100 * time.Microsecond
 		}
 		cfg := schedConfig{inFlight: 1 + rng.IntN(6), maxRequest: int64(4<<10 + rng.IntN(512<<10)),
-			prefetch: int64(rng.IntN(2 << 20)), gap: int64(rng.IntN(64 << 10)), always: seed%3 == 0}
+			prefetch: int64(rng.IntN(2 << 20)), gap: int64(rng.IntN(64 << 10)), ahead: seed%3 == 0}
 		s := newIOSched(f, cfg, nil)
 		var spans []span
 		for range 1 + rng.IntN(30) {
@@ -295,24 +291,12 @@ func TestSchedRandomReads(t *testing.T) {
 	}
 }
 
-// slowFirst is a file whose first read stalls, as a local file's may.
-type slowFirst struct {
-	slowFile
-	first atomic.Bool
-}
-
-func (f *slowFirst) ReadAt(p []byte, off int64) (int, error) {
-	if f.first.CompareAndSwap(false, true) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	return f.slowFile.ReadAt(p, off)
-}
-
-// TestSchedTurnsOnWithLatency reads a file whose reads all wait 5 ms (a
-// network): prefetching starts after two; a local file whose first read
-// stalls (for less than a round trip) once keeps reading as asked; a file
-// whose reads take a round trip prefetches after one.
-func TestSchedTurnsOnWithLatency(t *testing.T) {
+// TestSchedModeIsDeclared: whether the scheduler reads ahead is what its
+// configuration declares, never what reads' times suggest. Not declared,
+// a file whose reads all wait 5 ms or a round trip is read as asked, one
+// direct read each, nothing ahead; declared, a file answering at once is
+// read ahead from the first read.
+func TestSchedModeIsDeclared(t *testing.T) {
 	read := func(s *ioSched, n int) {
 		t.Helper()
 		s.schedule(0, []span{{off: 0, n: 2 << 20, end: 1}})
@@ -324,33 +308,19 @@ func TestSchedTurnsOnWithLatency(t *testing.T) {
 		}
 	}
 	cfg := schedConfig{inFlight: 4, maxRequest: 256 << 10, prefetch: 8 << 20}
-	remote := newIOSched(&slowFile{data: testData(2 << 20), latency: 5 * time.Millisecond, failAt: -1}, cfg, nil)
-	defer remote.close()
-	read(remote, 3)
-	if !remote.prefetching() || remote.stats().prefetched == 0 {
-		t.Errorf("5 ms reads: %v, prefetching %v", remote.stats(), remote.prefetching())
-	}
-	// One read stalled for less than a round trip does not make the
-	// scan remote. The reads after it are fast unless the machine is so
-	// loaded that a goroutine waits 2 ms to run (other packages' tests
-	// share it): the better of three tries decides.
-	for try := 1; ; try++ {
-		local := newIOSched(&slowFirst{slowFile: slowFile{data: testData(2 << 20), failAt: -1}}, cfg, nil)
-		read(local, 3)
-		local.close()
-		if !local.prefetching() && local.stats().prefetched == 0 {
-			break
-		}
-		if try == 3 {
-			t.Errorf("a local file with one stalled read: %v, prefetching %v", local.stats(), local.prefetching())
-			break
+	for _, lat := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond} {
+		s := newIOSched(&slowFile{data: testData(2 << 20), latency: lat, failAt: -1}, cfg, nil)
+		read(s, 4)
+		s.close()
+		if st := s.stats(); st.prefetched != 0 || st.requests != 4 {
+			t.Errorf("reads of %v, not declared ahead: %v, want 4 direct reads and none ahead", lat, st)
 		}
 	}
-	// One read taking a round trip does.
-	far := newIOSched(&slowFile{data: testData(2 << 20), latency: 2 * roundTrip, failAt: -1}, cfg, nil)
-	defer far.close()
-	read(far, 2)
-	if !far.prefetching() {
-		t.Errorf("a read of %v: %v, not prefetching", 2*roundTrip, far.stats())
+	cfg.ahead = true
+	s := newIOSched(&slowFile{data: testData(2 << 20), failAt: -1}, cfg, nil)
+	defer s.close()
+	read(s, 2)
+	if st := s.stats(); st.prefetched == 0 {
+		t.Errorf("declared ahead, a file answering at once: %v, want requests issued ahead", st)
 	}
 }
