@@ -28,26 +28,30 @@ type countingFile struct {
 	bytes atomic.Int64
 }
 
-// Latency passes on the wrapped reader's latency (httpfile.File's), which
-// reader.Open asks for (reader.LatencyReader); 0 for a reader without one.
-func (f *countingFile) Latency() time.Duration {
-	if l, ok := f.r.(interface{ Latency() time.Duration }); ok {
-		return l.Latency()
-	}
-	return 0
-}
-
-// onDisk returns what to hand reader.Open for f: f itself, or, for a local
-// file, f with the file's Fd method, which tells orcgo that the bytes are
-// on this machine (a parallel scan's workers then read them as a serial
-// scan does, not through requests they share; reader.Open's docs), as
-// opening the *os.File itself would.
-func (f *countingFile) onDisk() io.ReaderAt {
+// forOrc returns what to hand reader.Open for f, telling orcgo what the
+// bytes are as opening the wrapped reader itself would: for a local file, f
+// with the file's Fd method (a file of this machine: a parallel scan's
+// workers read it as a serial scan does, not through requests they share);
+// for an httpfile.File, f with its Latency method (a file over a network,
+// which scans read ahead: reader.LatencyReader); else f.
+func (f *countingFile) forOrc() io.ReaderAt {
 	if osf, ok := f.r.(*os.File); ok {
 		return countingDisk{f, osf}
 	}
+	if l, ok := f.r.(interface{ Latency() time.Duration }); ok {
+		return countingRemote{f, l}
+	}
 	return f
 }
+
+// countingRemote is a countingFile over a file read over a network.
+type countingRemote struct {
+	*countingFile
+	l interface{ Latency() time.Duration }
+}
+
+// Latency passes on the wrapped reader's latency (httpfile.File's).
+func (r countingRemote) Latency() time.Duration { return r.l.Latency() }
 
 // countingDisk is a countingFile over a local file, with its Fd.
 type countingDisk struct {

@@ -253,7 +253,7 @@ func (v *orcView) view(b *orc.Batch) (*Chunk, error) {
 // queryOrc runs q with the orcgo reader decoding up to par stripes at once
 // (reader.WithParallelism(par); 1 is a serial scan).
 func queryOrc(f *countingFile, q *Query, batch, par int) (QueryResult, error) {
-	r, err := reader.Open(f.onDisk(), f.size)
+	r, err := reader.Open(f.forOrc(), f.size)
 	if err != nil {
 		return QueryResult{}, err
 	}
