@@ -104,11 +104,11 @@ type parWorker struct {
 	slot  int // its statistics' slot in parallel.stats
 }
 
-// chunk is one claimed unit of a parallel scan: chunk c of stripe s, in
-// the place of the scan's order it was claimed in.
+// chunk is one claimed unit of a parallel scan: chunks [c, c+n) of
+// stripe s, in the place of the scan's order it was claimed in.
 type chunk struct {
-	s, c int
-	ss   *sharedStripe
+	s, c, n int
+	ss      *sharedStripe
 	// err is the error pruning stripe s met: the scan ends with it at the
 	// chunk's turn.
 	err error
@@ -365,15 +365,21 @@ func (br *executor) startChunk(ch *chunk) {
 	ss := ch.ss
 	pt := &part{ss: ss, first: ch.c == 0, kept: ss.in.kept}
 	if ss.k > 0 {
-		run := ss.chunks[ch.c]
 		pt.kept = make([]bool, len(ss.in.kept))
-		copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+		for _, run := range ss.chunks[ch.c : ch.c+ch.n] {
+			copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+		}
 	}
 	br.part = pt
 	_ = br.mem.set(&br.buf.held.index, 0, nil) // the deferred columns' indexes of its last chunk
 	br.cur.stripe, br.cur.stopAt = ch.s, ch.s+1
 	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 }
+
+// workerChunks is how many chunks of a stripe a worker claims at once (as
+// one plan, one start of the stripe's streams); the caller, which claims a
+// chunk when it would otherwise wait, claims one.
+const workerChunks = 2
 
 // claim returns the next chunk in file order, pruning its stripe with
 // br's readers when br is the first decoder there, and queues it for the
@@ -418,8 +424,12 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 					p.prepareAhead(s)
 				}
 			}
-			ch = &chunk{s: s, c: p.cc, ss: ss}
-			p.cc++
+			n := 1
+			if pw != nil {
+				n = min(workerChunks, len(ss.chunks)-p.cc)
+			}
+			ch = &chunk{s: s, c: p.cc, n: n, ss: ss}
+			p.cc += n
 		default:
 			p.cs, p.cc = s+1, 0
 			if len(ss.chunks) == 0 {
@@ -442,7 +452,7 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 // chunkDone records that chunk ch is decoded; the last of its stripe
 // makes the stripe done.
 func (p *parallel) chunkDone(ch *chunk) {
-	if ch.ss != nil && ch.ss.left.Add(-1) == 0 {
+	if ch.ss != nil && ch.ss.left.Add(-int32(ch.n)) == 0 {
 		p.stripeDone(ch.s)
 	}
 }
@@ -666,6 +676,7 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	}
 	tin := in
 	tin.entries = tix.entries
+	tin.streams = &streamIndexes{}
 	if tin.kept == nil {
 		tin.kept = make([]bool, tix.groups)
 		for g := range tin.kept {

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
@@ -126,6 +127,10 @@ type planInput struct {
 	kept    []bool
 	window  int64 // bytes fetched of a stream at a time
 	gap     int64 // coalescing gap
+	// streams, when not nil, keeps the stripe's stream indexes for the
+	// plans of its chunks (a parallel scan plans each chunk of a stripe
+	// on its own, from the same row indexes).
+	streams *streamIndexes
 	// cols is the schema's nodes by column id (the Reader's), or nil to
 	// number them here.
 	cols []*orc.Schema
@@ -320,12 +325,48 @@ func (c *layoutCache) get(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPrese
 // index entries.
 func (p *stripePlan) planRanges(sp *streamPlan, in planInput, layout []rowindex.Slot) error {
 	col := sp.key.column
-	si, err := rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, int(sp.slot), in.compressed, in.blockSize)
-	if err != nil {
-		return orc.WithLocation(err, sp.loc.offset, p.stripe, col, "ROW_INDEX")
+	si := in.streams.get(sp.key)
+	if si == nil {
+		var err error
+		si, err = rowindex.NewStreamIndex(uint64(sp.loc.length), in.entries[col], layout, int(sp.slot), in.compressed, in.blockSize)
+		if err != nil {
+			return orc.WithLocation(err, sp.loc.offset, p.stripe, col, "ROW_INDEX")
+		}
+		in.streams.put(sp.key, si)
 	}
 	sp.setRanges(p.sel.byteRanges(si, p.stride))
 	return nil
+}
+
+// streamIndexes keeps a stripe's stream indexes (rowindex.StreamIndex, read
+// only once made) by stream, for the plans of its chunks, which several
+// goroutines make. A nil one keeps nothing.
+type streamIndexes struct {
+	mu sync.Mutex
+	m  map[streamKey]*rowindex.StreamIndex
+}
+
+// get returns stream k's index, or nil.
+func (c *streamIndexes) get(k streamKey) *rowindex.StreamIndex {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k]
+}
+
+// put keeps stream k's index.
+func (c *streamIndexes) put(k streamKey, si *rowindex.StreamIndex) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[streamKey]*rowindex.StreamIndex{}
+	}
+	c.m[k] = si
 }
 
 // planReads groups the streams' first windows of each run into reads.
