@@ -376,10 +376,12 @@ func (br *executor) startChunk(ch *chunk) {
 	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
 }
 
-// workerChunks is how many chunks of a stripe a worker claims at once (as
-// one plan, one start of the stripe's streams); the caller, which claims a
-// chunk when it would otherwise wait, claims one.
-const workerChunks = 2
+// unitChunks is how many chunks of a stripe a decoder claims at once, as
+// one plan: one start of the stripe's streams and one set of coalesced
+// first reads for both. The same for every decoder, so that a scan's
+// units, and the reads each makes, do not depend on which decoder claims
+// them.
+const unitChunks = 2
 
 // claim returns the next chunk in file order, pruning its stripe with
 // br's readers when br is the first decoder there, and queues it for the
@@ -424,10 +426,7 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 					p.prepareAhead(s)
 				}
 			}
-			n := 1
-			if pw != nil {
-				n = min(workerChunks, len(ss.chunks)-p.cc)
-			}
+			n := min(unitChunks, len(ss.chunks)-p.cc)
 			ch = &chunk{s: s, c: p.cc, n: n, ss: ss}
 			p.cc += n
 		default:

@@ -282,6 +282,7 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	sort.Slice(pieces, func(a, b int) bool { return pieces[a].off < pieces[b].off })
 	var added []*ioBlock
 	var cur *ioBlock
+	var useful int64 // planned bytes in cur
 	flush := func() {
 		if cur != nil {
 			added = append(added, cur)
@@ -303,13 +304,15 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 				n = nb.off - pc.off
 			}
 			if cur != nil && (pc.off > cur.off+cur.n+s.gapLocked() || pc.off+n-cur.off > maxRequest ||
-				pc.off < cur.off+cur.n || int(cur.order) != pc.slice) {
+				pc.off < cur.off+cur.n || int(cur.order) != pc.slice || !s.wasteFitsLocked(cur, useful, pc.off, n)) {
 				flush()
 			}
 			if cur == nil {
 				cur = &ioBlock{off: pc.off, tag: tag, order: float64(pc.slice), done: make(chan struct{})}
 				n = min(n, maxRequest)
+				useful = 0
 			}
+			useful += n
 			cur.n = pc.off + n - cur.off
 			cur.addLocked(pc.off, n, pc.times)
 			pc.off, pc.n = pc.off+n, pc.n-n
@@ -333,6 +336,32 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	}
 	return shown
 }
+
+// wasteFitsLocked reports whether a request b holding useful planned bytes
+// may grow across the gap to n planned bytes at off within the budget of
+// bytes fetched that no plan reads: gaps up to the scan's own coalescing
+// gap always (what a local scan reads across too), the wider gap of a scan
+// reading ahead only while the unplanned bytes of the request stay within
+// maxWaste of its planned ones. So a narrow range's or a lookup's few
+// ranges in a stripe are not fetched as the whole stripe between them,
+// and a full scan's requests, whose ranges touch, are as large as before.
+func (s *ioSched) wasteFitsLocked(b *ioBlock, useful, off, n int64) bool {
+	gap := off - (b.off + b.n)
+	if gap <= s.cfg.gap {
+		return true
+	}
+	waste := b.n - useful + gap
+	return waste*maxWasteDen <= (useful+n)*maxWasteNum
+}
+
+// maxWasteNum/maxWasteDen is the most a request reading ahead fetches of
+// bytes no plan reads across gaps wider than the coalescing gap, against
+// the planned bytes it holds: half, so that a scan over a network fetches
+// at most about 1.5 times what it needs.
+const (
+	maxWasteNum = 1
+	maxWasteDen = 2
+)
 
 // sliceBoundLocked returns the bytes a stripe's slices are cut from (a
 // slice is a quarter of them): the prefetch bound when reading ahead, and
