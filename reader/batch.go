@@ -986,6 +986,21 @@ func (br *executor) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, er
 		}
 		in.entries = ix.entries
 	}
+	if keep := br.cfg.test.keepGroups; keep != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
+		if ix == nil {
+			ix = newStripeIndex(r, meta)
+			in.entries = ix.entries
+		}
+		if in.kept == nil {
+			in.kept = make([]bool, ix.groups)
+			for g := range in.kept {
+				in.kept[g] = true
+			}
+		}
+		for g := range in.kept {
+			in.kept[g] = in.kept[g] && keep(i, g)
+		}
+	}
 	return meta, ix, in, nil
 }
 

@@ -10,6 +10,12 @@ func WithUnusableIndex(f func(col int) bool) ScanOption {
 	return func(c *scanConfig) error { c.test.unusableIndex = f; return nil }
 }
 
+// WithKeptGroups prunes the row groups keep rejects, as a search argument
+// ruling them out would, for tests of seeking in files of other writers.
+func WithKeptGroups(keep func(stripe, group int) bool) ScanOption {
+	return func(c *scanConfig) error { c.test.keepGroups = keep; return nil }
+}
+
 // WithChunkRows sets the fewest rows of the parallel scan's chunks of row
 // groups, whatever the columns read.
 func WithChunkRows(n int) ScanOption {

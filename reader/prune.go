@@ -424,6 +424,9 @@ type scanTestHooks struct {
 	// chunkRows, when set, is the fewest rows of a parallel scan's chunk,
 	// whatever the columns read (chunkRowsFor).
 	chunkRows int
+	// keepGroups, when set, prunes the row groups of stripe s it does not
+	// keep, as a search argument would (WithKeptGroups).
+	keepGroups func(s, g int) bool
 }
 
 // groupRun is a run of consecutive surviving row groups [first, end).
