@@ -356,10 +356,45 @@ func (r *Reader) newEvolved(cfg scanConfig) (scanner, *orc.Schema, error) {
 // newEvolution makes the conversion of the file's columns to cfg's read
 // schema, over a scan of those columns.
 func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
+	ev, sel, err := r.newEvolutionScan(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if ev.matcher != nil {
+		ev.paths = map[int][]int{}
+		ev.vecs = sarg.ColumnVectors{}
+		for _, col := range ev.bound.Columns() {
+			ev.paths[col] = pathIn(cfg.readSchema, sel, col)
+		}
+	}
+	return ev, nil
+}
+
+// fileColumns appends to files the names of the file columns behind read
+// node n (at path in the file) and its selected fields.
+func (ev *evolution) fileColumns(n *evoNode, path, files []string) []string {
+	if n.kind == cvMissing {
+		return files
+	}
+	if n.read.Kind != orc.Struct || n != ev.top && !anyMapped(n) {
+		return append(files, sarg.Col(path...))
+	}
+	for _, k := range n.kids { // projected: every field is selected
+		if k.kind != cvMissing {
+			files = ev.fileColumns(k, append(path[:len(path):len(path)], fileFieldName(n.file, k.file)), files)
+		}
+	}
+	return files
+}
+
+// newEvolutionScan maps the read schema onto the file's and starts the
+// inner scan of the file columns behind the selected read columns, which
+// it returns with the evolution (by read column id).
+func (r *Reader) newEvolutionScan(cfg scanConfig) (*evolution, []bool, error) {
 	read := cfg.readSchema
 	root, err := mapType(read, r.tail.Schema, "", cfg.byPosition)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ev := &evolution{read: read, byRead: map[int]*evoNode{}, batches: map[*orc.Batch]*orc.Batch{}}
 	var index func(n *evoNode)
@@ -382,7 +417,7 @@ func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
 	for _, name := range cfg.columns {
 		node := read.Find(name)
 		if node == nil {
-			return nil, fmt.Errorf("orc: no column %q in the read schema %s", name, read)
+			return nil, nil, fmt.Errorf("orc: no column %q in the read schema %s", name, read)
 		}
 		markWithAncestors(read, node.ID(), sel)
 	}
@@ -391,7 +426,7 @@ func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, read)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, col := range b.Columns() {
 			markWithAncestors(read, col, sel)
@@ -408,27 +443,7 @@ func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
 	ev.out.Assign()
 
 	// The inner scan: the file columns behind the selected read columns.
-	var files []string
-	var collect func(n *evoNode, path []string)
-	collect = func(n *evoNode, path []string) {
-		if n.kind == cvMissing {
-			return
-		}
-		if n.read.Kind == orc.Struct && n != ev.top && !anyMapped(n) {
-			files = append(files, sarg.Col(path...))
-			return
-		}
-		if n.read.Kind != orc.Struct {
-			files = append(files, sarg.Col(path...))
-			return
-		}
-		for _, k := range n.kids { // projected: every field is selected
-			if k.kind != cvMissing {
-				collect(k, append(path[:len(path):len(path)], fileFieldName(n.file, k.file)))
-			}
-		}
-	}
-	collect(ev.top, nil)
+	files := ev.fileColumns(ev.top, nil, nil)
 	icfg := cfg
 	icfg.readSchema, icfg.byPosition = nil, false
 	icfg.columns, icfg.allCols = files, false
@@ -436,17 +451,10 @@ func (r *Reader) newEvolution(cfg scanConfig) (*evolution, error) {
 	icfg.filter = cfg.filter && exact && where != nil
 	inner, innerSchema, err := r.newScan(icfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ev.inner = &BatchReader{scan: inner, schema: innerSchema, batchSize: icfg.batchSize, ctx: icfg.ctx}
-	if ev.matcher != nil {
-		ev.paths = map[int][]int{}
-		ev.vecs = sarg.ColumnVectors{}
-		for _, col := range ev.bound.Columns() {
-			ev.paths[col] = pathIn(read, sel, col)
-		}
-	}
-	return ev, nil
+	return ev, sel, nil
 }
 
 // anyMapped reports whether some field below a struct conversion has a file
@@ -811,19 +819,32 @@ func convert(n *evoNode, out, in orc.Vector, rows int) orc.Vector {
 	case cvMissing:
 		fillNulls(out, rows)
 		return out
+	case cvStruct, cvList, cvMap, cvUnion:
+		convertNested(n, out, in, rows)
+	default:
+		convertValues(n, out, in, rows)
 	}
-	copyNulls := func(dst *orc.Nulls, src orc.Vector) {
-		dst.Nulls = dst.Nulls[:0]
-		if hasNulls(src) {
-			for i := 0; i < rows; i++ {
-				dst.Nulls = append(dst.Nulls, src.IsNull(i))
-			}
+	return out
+}
+
+// copyNulls sets dst to the null flags of src's first rows rows (none when
+// src has no null).
+func copyNulls(dst *orc.Nulls, src orc.Vector, rows int) {
+	dst.Nulls = dst.Nulls[:0]
+	if hasNulls(src) {
+		for i := 0; i < rows; i++ {
+			dst.Nulls = append(dst.Nulls, src.IsNull(i))
 		}
 	}
+}
+
+// convertNested is convert for a struct, list, map or union: the children
+// converted in turn.
+func convertNested(n *evoNode, out, in orc.Vector, rows int) {
 	switch n.kind {
 	case cvStruct:
 		o, s := out.(*orc.StructVector), in.(*orc.StructVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.N = rows
 		for i, k := range n.kids {
 			var src orc.Vector
@@ -834,25 +855,31 @@ func convert(n *evoNode, out, in orc.Vector, rows int) orc.Vector {
 		}
 	case cvList:
 		o, s := out.(*orc.ListVector), in.(*orc.ListVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Offsets = append(o.Offsets[:0], s.Offsets[:min(len(s.Offsets), rows+1)]...)
 		o.Elem = convert(n.kids[0], o.Elem, s.Elem, s.Elem.Len())
 	case cvMap:
 		o, s := out.(*orc.MapVector), in.(*orc.MapVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Offsets = append(o.Offsets[:0], s.Offsets[:min(len(s.Offsets), rows+1)]...)
 		o.Keys = convert(n.kids[0], o.Keys, s.Keys, s.Keys.Len())
 		o.Values = convert(n.kids[1], o.Values, s.Values, s.Values.Len())
 	case cvUnion:
 		o, s := out.(*orc.UnionVector), in.(*orc.UnionVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Tags = append(o.Tags[:0], s.Tags[:rows]...)
 		for i, k := range n.kids {
 			o.Children[i] = convert(k, o.Children[i], s.Children[i], rows)
 		}
+	}
+}
+
+// convertValues is convert for a primitive column read as another type.
+func convertValues(n *evoNode, out, in orc.Vector, rows int) {
+	switch n.kind {
 	case cvLongToDouble:
 		o, s := out.(*orc.DoubleVector), in.(*orc.LongVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Values = o.Values[:0]
 		f32 := n.read.Kind == orc.Float
 		for _, v := range s.Values[:rows] {
@@ -864,7 +891,7 @@ func convert(n *evoNode, out, in orc.Vector, rows int) orc.Vector {
 		}
 	case cvLongToDecimal:
 		o, s := out.(*orc.DecimalVector), in.(*orc.LongVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Scale = n.read.Scale
 		o.Values = o.Values[:0]
 		for _, v := range s.Values[:rows] {
@@ -873,7 +900,7 @@ func convert(n *evoNode, out, in orc.Vector, rows int) orc.Vector {
 		}
 	case cvDecimal:
 		o, s := out.(*orc.DecimalVector), in.(*orc.DecimalVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Scale = n.read.Scale
 		o.Values = o.Values[:0]
 		for _, v := range s.Values[:rows] {
@@ -892,14 +919,13 @@ func convert(n *evoNode, out, in orc.Vector, rows int) orc.Vector {
 		}
 	case cvDateToTimestamp:
 		o, s := out.(*orc.TimestampVector), in.(*orc.LongVector)
-		copyNulls(&o.Nulls, s)
+		copyNulls(&o.Nulls, s, rows)
 		o.Seconds, o.Nanos = o.Seconds[:0], o.Nanos[:0]
 		for _, d := range s.Values[:rows] {
 			o.Seconds = append(o.Seconds, d*86400)
 			o.Nanos = append(o.Nanos, 0)
 		}
 	}
-	return out
 }
 
 // hasNulls reports whether some row of v is null.

@@ -110,6 +110,14 @@ func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byt
 			dst = AppendTimestamp(dst, vec.Seconds[i], vec.Nanos[i])
 		}
 		return append(dst, '"')
+	}
+	return o.nested(dst, t, v, i)
+}
+
+// nested is value for a struct, list, map or union (and null for a vector
+// of no type JSON has).
+func (o JSONOptions) nested(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
+	switch vec := v.(type) {
 	case *orc.StructVector:
 		dst = append(dst, '{')
 		for f, c := range vec.Fields {

@@ -659,15 +659,22 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	ss.meta, ss.ix, ss.in = meta, ix, in
 	ss.chunks = []groupRun{{0, 1}}
 	scheduled := false
-	defer func() {
-		if err == nil && !scheduled {
-			// Each chunk's decoder reads the streams read whole.
-			err = br.scheduleShared(ss, nil, len(ss.chunks))
-		}
-	}()
-	if in.stride <= 0 || meta.info.NumRows <= in.stride {
-		return nil
+	if in.stride > 0 && meta.info.NumRows > in.stride {
+		scheduled, err = br.cutShared(ss, n)
 	}
+	if err == nil && !scheduled {
+		// Each chunk's decoder reads the streams read whole.
+		err = br.scheduleShared(ss, nil, len(ss.chunks))
+	}
+	return err
+}
+
+// cutShared cuts stripe ss, pruned, into chunks for n decoders when that
+// pays (splitStripe), reading the row indexes the cut and the chunks'
+// seeks need. It reports whether it scheduled the stripe's data (with those
+// indexes, when every group is read over a network).
+func (br *executor) cutShared(ss *sharedStripe, n int) (scheduled bool, err error) {
+	meta, ix, in := ss.meta, ss.ix, ss.in
 	// The trial plans need every eager column's row index.
 	tix := ix
 	if tix == nil {
@@ -689,10 +696,10 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		// columns' are read at a match, if any).
 		if ix != nil {
 			if cols := indexNeeded(in); len(cols) > 0 {
-				return br.readIndex(ix, cols, false)
+				return false, br.readIndex(ix, cols, false)
 			}
 		}
-		return nil
+		return false, nil
 	}
 	// Every selected column's: the deferred columns' too, which each
 	// decoder would otherwise read for itself to seek to its chunks.
@@ -715,19 +722,19 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		// The chunks, each reading the streams read whole, are about
 		// as many as the first cut splitStripe tries makes.
 		if err := br.scheduleShared(ss, idx, (len(tin.kept)+max(k0, 1)-1)/max(k0, 1)); err != nil {
-			return err
+			return false, err
 		}
 		scheduled = true
 	}
 	if err := br.readIndex(tix, cols, false); err != nil {
-		return err
+		return scheduled, err
 	}
 	chunks, k, err := splitStripe(tin, n, k0)
 	if err != nil || chunks == nil {
-		return err
+		return scheduled, err
 	}
 	ss.ix, ss.in, ss.chunks, ss.k = tix, tin, chunks, k
-	return nil
+	return scheduled, nil
 }
 
 // chunkGroups is the fewest row groups a chunk of a parallel scan holds:

@@ -327,10 +327,16 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	sort.SliceStable(added, func(a, b int) bool { return added[a].order < added[b].order })
 	s.queue = append(s.queue, added...)
 	s.pumpLocked()
+	return showRequests(added, k > 1)
+}
+
+// showRequests formats requests as explain prints them: "offset+length",
+// with their slice when the stripe has several.
+func showRequests(added []*ioBlock, slices bool) []string {
 	shown := make([]string, len(added))
 	for i, b := range added {
 		shown[i] = fmt.Sprintf("%d+%d", b.off, b.n)
-		if k > 1 {
+		if slices {
 			shown[i] += fmt.Sprintf(" (slice %d)", int(b.order))
 		}
 	}
