@@ -13,22 +13,31 @@ import (
 	"github.com/orcgo/orc/stats"
 )
 
-// BenchmarkPlanStream plans a stream of 1,000 row groups with a random half
-// selected; bytes are the stream's.
-func BenchmarkPlanStream(b *testing.B) {
+// BenchmarkRunRange reads the index of a compressed RLE stream of 1,000 row
+// groups, every other group aligned, and plans the runs of a random half
+// of the groups; bytes are the stream's.
+func BenchmarkRunRange(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const groups = 1000
-	starts := make([]uint64, groups)
+	entries := make([]*orcpb.RowIndexEntry, groups)
 	sel := make([]bool, groups)
-	for g := range starts {
-		starts[g] = uint64(g) * 20000
+	for g := range entries {
+		entries[g] = &orcpb.RowIndexEntry{Positions: []uint64{uint64(g) * 20000, uint64(g%2) * 300, uint64(g%2) * 7}}
 		sel[g] = rng.IntN(2) == 0
 	}
+	runs := runsOf(sel)
+	layout := []Slot{{orcpb.Stream_DATA, 3}}
 	length := uint64(groups * 20000)
 	b.SetBytes(int64(length))
 	b.ReportAllocs()
 	for b.Loop() {
-		PlanStream(length, starts, sel, true, 262144)
+		si, err := NewStreamIndex(length, entries, layout, 0, true, 262144)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, run := range runs {
+			si.RunRange(run[0], run[1])
+		}
 	}
 }
 

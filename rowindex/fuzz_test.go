@@ -62,41 +62,74 @@ func FuzzSplit(f *testing.F) {
 	})
 }
 
-// FuzzPlanStream plans fuzzed streams and checks the invariants of
-// checkPlanInvariants: sorted, merged, inside the stream, exactly the
-// selected runs plus slop for plannable input, the whole stream otherwise.
-func FuzzPlanStream(f *testing.F) {
-	f.Add(uint64(100000), []byte{0, 0, 0x10, 0x27, 0x20, 0x4e}, []byte{1, 0, 0}, false, 0)
-	f.Add(uint64(1<<20), []byte{0, 0, 0, 0, 0x03, 0x00, 0x01}, []byte{0, 1, 0, 0}, true, 65536)
-	f.Add(uint64(5000), []byte{0, 0, 0xe8, 0x03}, []byte{1, 0, 1}, true, 100)
-	f.Add(^uint64(0), []byte{0xff, 0xff, 0xff}, []byte{1, 0}, false, 0)
-	f.Add(uint64(10), []byte{}, []byte{1}, true, -1)
-	f.Fuzz(func(t *testing.T, length uint64, gaps, sel []byte, compressed bool, blockSize int) {
-		if len(gaps) > 400 || len(sel) > 200 {
+// FuzzRunRange builds one stream's index from fuzzed numbers (places from
+// 16-bit gaps, a top bit making a step back, to reach the indexes that
+// cannot be planned from; chunk offsets and decoder numbers from nums) and
+// checks the range of every run with checkRunRange.
+func FuzzRunRange(f *testing.F) {
+	f.Add(uint64(100000), []byte{0, 0, 0x10, 0x27, 0x20, 0x4e}, []byte{0, 3, 0}, uint8(1), false, 0)
+	f.Add(uint64(1<<20), []byte{0, 0, 0, 0, 0x03, 0x00, 0x01}, []byte{0, 0, 9, 1}, uint8(2), true, 65536)
+	f.Add(uint64(5000), []byte{0, 0, 0xe8, 0x03}, []byte{1, 0, 1}, uint8(1), true, 100)
+	f.Add(^uint64(0), []byte{0xff, 0xff, 0xff}, []byte{}, uint8(0), false, 0)
+	f.Add(uint64(10), []byte{}, []byte{1}, uint8(2), true, -1)
+	f.Fuzz(func(t *testing.T, length uint64, gaps, nums []byte, kind uint8, compressed bool, blockSize int) {
+		if len(gaps) > 400 {
 			return
 		}
-		// Starts from 16-bit gaps; a top bit in a gap's first byte makes it
-		// a step back, to reach the unplannable cases.
-		var starts []uint64
-		var pos uint64
-		for i := 0; i+1 < len(gaps); i += 2 {
-			g := uint64(binary.LittleEndian.Uint16(gaps[i:]))
-			if len(starts) > 0 {
-				if g&0x8000 != 0 && pos >= g&0x7fff {
-					pos -= g & 0x7fff
-				} else {
-					pos += g * uint64(1+i%7)
-				}
-			}
-			starts = append(starts, pos)
-		}
-		selected := make([]bool, len(sel))
-		for i, b := range sel {
-			selected[i] = b&1 != 0
+		decoder := int(kind % 3) // numbers after the place: raw bytes, RLE, boolean RLE
+		extra := 0
+		if compressed {
+			extra = 1
 		}
 		blockSize %= 1 << 23
-		got := PlanStream(length, starts, selected, compressed, blockSize)
-		checkPlanInvariants(t, length, starts, selected, Slop(compressed, blockSize), planChunks(compressed, blockSize), got)
+		num := func(i int) uint64 {
+			if len(nums) == 0 {
+				return 0
+			}
+			return uint64(nums[i%len(nums)])
+		}
+		var pos []streamPos
+		var entries []*orcpb.RowIndexEntry
+		var place uint64
+		for i := 0; i+1 < len(gaps); i += 2 {
+			g := uint64(binary.LittleEndian.Uint16(gaps[i:]))
+			if len(pos) > 0 {
+				if g&0x8000 != 0 && place >= g&0x7fff {
+					place -= g & 0x7fff
+				} else {
+					place += g * uint64(1+i%7)
+				}
+			}
+			p := streamPos{place: place, rest: make([]uint64, decoder)}
+			k := len(pos) * (1 + decoder)
+			if compressed {
+				p.inner = num(k) * 16
+			}
+			for j := range p.rest {
+				p.rest[j] = num(k + 1 + j)
+			}
+			numbers := []uint64{p.place}
+			if compressed {
+				numbers = append(numbers, p.inner)
+			}
+			entries = append(entries, &orcpb.RowIndexEntry{Positions: append(numbers, p.rest...)})
+			if len(pos) == 0 {
+				p = streamPos{rest: make([]uint64, decoder)}
+			}
+			pos = append(pos, p)
+		}
+		si, err := NewStreamIndex(length, entries, []Slot{{orcpb.Stream_DATA, 1 + extra + decoder}}, 0, compressed, blockSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := range pos {
+			for b := a + 1; b <= len(pos); b++ {
+				r, exact := si.RunRange(a, b)
+				if msg := checkRunRange(length, pos, compressed, blockSize, a, b, r, exact); msg != "" {
+					t.Fatal(msg)
+				}
+			}
+		}
 	})
 }
 
