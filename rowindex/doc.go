@@ -8,18 +8,18 @@
 // statistics; its BLOOM_FILTER_UTF8 stream, when written, one bloom filter
 // per group.
 //
-//   - Layout, Width, Split and GroupStarts say which numbers of an entry
-//     belong to which stream (Layout's documentation gives the format).
+//   - Layout, Width and Split say which numbers of an entry belong to which
+//     stream (Layout's documentation gives the format).
 //   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams
 //     (DecodeRowIndexPositions without the statistics, for columns that are
 //     only seeked); Index holds one stripe's entries and filters, checked against its
 //     row-group count, and serves per-group statistics and bloom filters.
-//   - StreamIndex reads one stream's place at every group's start and plans
-//     the bytes a run of groups needs: exactly the groups' bytes where the
-//     positions carry nothing over (aligned groups), the slop where they
-//     do. The reader plans with it.
-//   - PlanStream and MergeRanges compute the same ranges with the slop
-//     alone, for every group (Slop's documentation explains it).
+//   - StreamIndex reads one stream's place at every group's start and says
+//     which bytes of the stream a run of groups needs (RunRange): exactly
+//     the groups' bytes where the positions carry nothing over (aligned
+//     groups), up to the slop past the next group's start where they do.
+//     It is the one place that decides this; the reader plans its I/O with
+//     it.
 //
 // # Pruning is conservative
 //

@@ -177,8 +177,8 @@ func FuzzIndex(f *testing.F) {
 			}
 		}
 		if x.HasRowIndex(1) {
-			if _, err := GroupStarts(nil, x.Entries(1), layout, 0); err != nil && !errors.Is(err, orc.ErrCorrupt) {
-				t.Fatalf("GroupStarts: %v", err)
+			if _, err := NewStreamIndex(1000, x.Entries(1), layout, 0, false, 0); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+				t.Fatalf("NewStreamIndex: %v", err)
 			}
 		}
 	})

@@ -51,7 +51,7 @@ package rowindex
 // ORC never reads it (it starts group 0 at offset 0 and does not seek), and
 // its writer leaves it empty for a string column turned from dictionary to
 // direct encoding (Apache's TestStringDictionary.testRowIndex.orc).
-// GroupStarts, Index.Positions and Index.CheckPositions follow suit.
+// NewStreamIndex, Index.Positions and Index.CheckPositions follow suit.
 
 import (
 	"fmt"
@@ -189,37 +189,4 @@ func Split(positions []uint64, layout []Slot) ([][]uint64, error) {
 		off += s.Count
 	}
 	return out, nil
-}
-
-// GroupStarts appends to dst, for each entry, the first position number of
-// the stream in layout slot slot: the stream's byte offset at the start of
-// the row group when uncompressed, the offset of its chunk header when
-// compressed. That is the groupStarts argument of PlanStream. Entry 0 gives
-// 0 whatever it holds; another entry whose count is not the layout's Width
-// gives an error wrapping orc.ErrCorrupt.
-func GroupStarts(dst []uint64, entries []*orcpb.RowIndexEntry, layout []Slot, slot int) ([]uint64, error) {
-	if err := checkLayout(layout); err != nil {
-		return dst, err
-	}
-	if slot < 0 || slot >= len(layout) || layout[slot].Count == 0 {
-		return dst, fmt.Errorf("rowindex: no slot %d with positions in a layout of %d slots", slot, len(layout))
-	}
-	off := 0
-	for _, s := range layout[:slot] {
-		off += s.Count
-	}
-	w := Width(layout)
-	for g, e := range entries {
-		if g == 0 {
-			dst = append(dst, 0)
-			continue
-		}
-		p := e.GetPositions()
-		if len(p) != w {
-			return dst, orc.Corruptf("row index entry %d has %d positions, the column's streams (%s) take %d",
-				g, len(p), layoutString(layout), w)
-		}
-		dst = append(dst, p[off])
-	}
-	return dst, nil
 }
