@@ -10,7 +10,6 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format/orcpb"
-	"github.com/orcgo/orc/stats"
 )
 
 // BenchmarkRunRange reads the index of a compressed RLE stream of 1,000 row
@@ -37,38 +36,6 @@ func BenchmarkRunRange(b *testing.B) {
 		}
 		for _, run := range runs {
 			si.RunRange(run[0], run[1])
-		}
-	}
-}
-
-// BenchmarkGroupStats decodes the statistics of every group of a column of
-// 100 groups; bytes are the encoded index's.
-func BenchmarkGroupStats(b *testing.B) {
-	x := NewIndex(100*10000, 10000)
-	ri := rowIndex(100)
-	x.SetRowIndex(1, ri)
-	t := &orc.Schema{Kind: orc.Long}
-	info := stats.WriterInfo{WriterVersion: 9}
-	b.SetBytes(int64(protoSize(ri)))
-	b.ReportAllocs()
-	for b.Loop() {
-		for g := range 100 {
-			x.GroupStats(1, g, t, info)
-		}
-	}
-}
-
-// BenchmarkBloomCached probes the cached filters of 100 groups.
-func BenchmarkBloomCached(b *testing.B) {
-	x := NewIndex(100*10000, 10000)
-	x.SetBloomFilterIndex(1, bloomIndex(100), BloomSource{Stream: orcpb.Stream_BLOOM_FILTER_UTF8, Type: orc.Long, Encoding: 1})
-	b.SetBytes(100)
-	b.ReportAllocs()
-	for b.Loop() {
-		for g := range 100 {
-			if f, ok := x.Bloom(1, g); !ok || !f.TestLong(int64(g)) {
-				b.Fatal("missing")
-			}
 		}
 	}
 }

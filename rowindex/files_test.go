@@ -68,8 +68,9 @@ func TestVerifiedPositions(t *testing.T) {
 }
 
 // Every ROW_INDEX of every example file: the entry count is the stripe's
-// row-group count, every entry fits the column's Layout, and the groups'
-// statistics decode.
+// row-group count, every entry fits the column's Layout (and NewStreamIndex
+// takes every stream's places from it), and the groups' statistics decode
+// and add up to the stripe's.
 func TestExampleLayouts(t *testing.T) {
 	dir := examples.Dir(t)
 	ents, err := os.ReadDir(dir)
@@ -91,38 +92,49 @@ func TestExampleLayouts(t *testing.T) {
 		}
 		stride := uint64(f.tail.Footer.GetRowIndexStride())
 		info := stats.WriterInfoFromTail(f.tail.PostScript, f.tail.Footer)
+		compressed := f.compressed()
 		for i := range f.stripes() {
 			s := f.stripe(t, i)
-			x := NewIndex(s.rows, stride)
+			groups := 0
+			if stride > 0 {
+				groups = int((s.rows + stride - 1) / stride)
+			}
 			for col := range f.cols {
 				ri := s.rowIndex(t, col)
 				if ri == nil {
 					continue
 				}
-				x.SetRowIndex(col, ri)
-				if !x.HasRowIndex(col) {
-					t.Errorf("%s stripe %d column %d: %v", name, i, col, x.RowIndexErr(col))
+				if stride == 0 || len(ri.GetEntry()) != groups {
+					t.Errorf("%s stripe %d column %d: %d entries, stride %d, %d rows", name, i, col, len(ri.GetEntry()), stride, s.rows)
 					continue
 				}
 				layout := s.layout(col)
-				if err := x.CheckPositions(col, layout); err != nil {
-					t.Errorf("%s stripe %d column %d (%v, %v): %v", name, i, col, f.cols[col].Kind, s.encoding(col), err)
+				for g, e := range ri.GetEntry() {
+					if n := len(e.GetPositions()); g > 0 && n != Width(layout) {
+						t.Errorf("%s stripe %d column %d (%v, %v) entry %d: %d positions for %v", name, i, col, f.cols[col].Kind, s.encoding(col), g, n, layout)
+					}
+				}
+				// Every stream with positions can be planned from.
+				for slot, sl := range layout {
+					if sl.Count == 0 {
+						continue
+					}
+					if _, err := NewStreamIndex(uint64(len(s.streams[streamKey{col, sl.Kind}])), ri.GetEntry(), layout, slot, compressed, f.tail.BlockSize); err != nil {
+						t.Errorf("%s stripe %d column %d %v: %v", name, i, col, sl.Kind, err)
+					}
 				}
 				// The groups' value counts add up to the stripe's.
 				var sum uint64
 				all := true
-				for g := range x.Groups() {
-					st, ok := x.GroupStats(col, g, f.cols[col], info)
-					sum += st.NumValues
-					all = all && ok
+				for _, e := range ri.GetEntry() {
+					pb := e.GetStatistics()
+					sum += stats.FromProto(pb, f.cols[col], info).NumValues
+					all = all && pb != nil
 				}
 				if ss, _ := f.tail.StripeStatistics(i, col); all && ss != nil {
 					if want := ss.GetNumberOfValues(); sum != want {
 						t.Errorf("%s stripe %d column %d: groups hold %d values, the stripe %d", name, i, col, sum, want)
 					}
-				}
-				if _, err := x.Positions(col, 0, layout); err != nil {
-					t.Errorf("%s stripe %d column %d: group 0: %v", name, i, col, err)
 				}
 				checked[f.cols[col].Kind.String()+"/"+s.encoding(col).String()]++
 			}

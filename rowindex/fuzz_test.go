@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/stats"
 )
@@ -134,51 +135,57 @@ func FuzzRunRange(f *testing.F) {
 }
 
 // FuzzIndex decodes fuzzed ROW_INDEX and BLOOM_FILTER_UTF8 bytes and uses
-// every accessor on them: no panics, errors only of the documented kinds.
+// what decodes as the reader does: each entry's positions cut by a layout
+// (Split), its statistics (stats.FromProto), the stream's places
+// (NewStreamIndex) and every run's range (RunRange), each filter
+// (bloomfilter.FromProto) probed. No panics, errors only of the documented
+// kinds, ranges inside the stream.
 func FuzzIndex(f *testing.F) {
 	ri, _ := proto.Marshal(rowIndex(3))
 	bi, _ := proto.Marshal(bloomIndex(3))
-	f.Add(ri, bi, uint16(2500), uint16(1000))
-	f.Add(ri, bi, uint16(3000), uint16(1000))
-	f.Add([]byte{0x0a, 0x00, 0x0a, 0x02, 0x0a, 0x00}, []byte{0x0a, 0x04, 0x08, 0x03, 0x1a, 0x00}, uint16(20), uint16(10))
-	f.Add([]byte{}, []byte{}, uint16(0), uint16(0))
-	f.Fuzz(func(t *testing.T, riBytes, biBytes []byte, rows, stride uint16) {
-		x := NewIndex(uint64(rows), uint64(stride))
+	f.Add(ri, bi, uint16(2500))
+	f.Add(ri, bi, uint16(100))
+	f.Add([]byte{0x0a, 0x00, 0x0a, 0x02, 0x0a, 0x00}, []byte{0x0a, 0x04, 0x08, 0x03, 0x1a, 0x00}, uint16(20))
+	f.Add([]byte{}, []byte{}, uint16(0))
+	f.Fuzz(func(t *testing.T, riBytes, biBytes []byte, length uint16) {
+		layout := []Slot{{orcpb.Stream_DATA, 2}}
 		ri, err := DecodeRowIndex(riBytes)
 		if err != nil {
 			if !errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("DecodeRowIndex: %v", err)
 			}
 		} else {
-			x.SetRowIndex(1, ri)
+			for g, e := range ri.GetEntry() {
+				if _, err := Split(e.GetPositions(), layout); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+					t.Fatalf("Split of entry %d: %v", g, err)
+				}
+				stats.FromProto(e.GetStatistics(), &orc.Schema{Kind: orc.Long}, stats.WriterInfo{})
+			}
+			si, err := NewStreamIndex(uint64(length), ri.GetEntry(), layout, 0, false, 0)
+			if err != nil {
+				if !errors.Is(err, orc.ErrCorrupt) {
+					t.Fatalf("NewStreamIndex: %v", err)
+				}
+			} else {
+				for a := range si.Groups() {
+					for b := a + 1; b <= si.Groups(); b++ {
+						if r, _ := si.RunRange(a, b); r.Start > r.End || r.End > uint64(length) {
+							t.Fatalf("RunRange(%d, %d) = %v in a stream of %d bytes", a, b, r, length)
+						}
+					}
+				}
+			}
 		}
-		if bi, err := DecodeBloomFilterIndex(biBytes); err != nil {
+		bix, err := DecodeBloomFilterIndex(biBytes)
+		if err != nil {
 			if !errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("DecodeBloomFilterIndex: %v", err)
 			}
-		} else {
-			x.SetBloomFilterIndex(1, bi, BloomSource{Stream: orcpb.Stream_BLOOM_FILTER_UTF8, Type: orc.Long, Encoding: 1})
+			return
 		}
-		if err := x.RowIndexErr(1); err != nil && !errors.Is(err, orc.ErrCorrupt) {
-			t.Fatalf("RowIndexErr: %v", err)
-		}
-		if want := ri != nil && len(ri.Entry) == x.Groups() && stride > 0; x.HasRowIndex(1) != want {
-			t.Fatalf("HasRowIndex %v, want %v (%d groups)", x.HasRowIndex(1), want, x.Groups())
-		}
-		layout := []Slot{{orcpb.Stream_DATA, 2}}
-		_ = x.CheckPositions(1, layout)
-		for g := -1; g <= x.Groups(); g++ {
-			if _, err := x.Positions(1, g, layout); err == nil && !x.HasRowIndex(1) {
-				t.Fatalf("positions of group %d without a usable index", g)
-			}
-			x.GroupStats(1, g, &orc.Schema{Kind: orc.Long}, stats.WriterInfo{})
-			if fl, ok := x.Bloom(1, g); ok {
+		for g, pb := range bix.GetBloomFilter() {
+			if fl, err := bloomfilter.FromProto(pb); err == nil {
 				fl.TestLong(int64(g))
-			}
-		}
-		if x.HasRowIndex(1) {
-			if _, err := NewStreamIndex(1000, x.Entries(1), layout, 0, false, 0); err != nil && !errors.Is(err, orc.ErrCorrupt) {
-				t.Fatalf("NewStreamIndex: %v", err)
 			}
 		}
 	})

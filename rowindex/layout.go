@@ -51,7 +51,7 @@ package rowindex
 // ORC never reads it (it starts group 0 at offset 0 and does not seek), and
 // its writer leaves it empty for a string column turned from dictionary to
 // direct encoding (Apache's TestStringDictionary.testRowIndex.orc).
-// NewStreamIndex, Index.Positions and Index.CheckPositions follow suit.
+// NewStreamIndex follows suit.
 
 import (
 	"fmt"
