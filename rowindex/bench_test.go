@@ -43,7 +43,7 @@ func BenchmarkRunRange(b *testing.B) {
 // BenchmarkSplit cuts a compressed timestamp entry with PRESENT.
 func BenchmarkSplit(b *testing.B) {
 	layout := Layout(&orc.Schema{Kind: orc.Timestamp}, orcpb.ColumnEncoding_DIRECT_V2, true, true, false)
-	pos := make([]uint64, Width(layout))
+	pos := make([]uint64, width(layout))
 	b.SetBytes(int64(8 * len(pos)))
 	b.ReportAllocs()
 	for b.Loop() {

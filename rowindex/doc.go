@@ -8,8 +8,8 @@
 // statistics; its BLOOM_FILTER_UTF8 stream, when written, one bloom filter
 // per group.
 //
-//   - Layout, Width and Split say which numbers of an entry belong to which
-//     stream (Layout's documentation gives the format).
+//   - Layout and Split say which numbers of an entry belong to which stream
+//     (Layout's documentation gives the format).
 //   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams
 //     (DecodeRowIndexPositions without the statistics, for columns that are
 //     only seeked; DecodeBloomBits straight into probe-ready bit sets;

@@ -110,7 +110,7 @@ func TestExampleLayouts(t *testing.T) {
 				}
 				layout := s.layout(col)
 				for g, e := range ri.GetEntry() {
-					if n := len(e.GetPositions()); g > 0 && n != Width(layout) {
+					if n := len(e.GetPositions()); g > 0 && n != width(layout) {
 						t.Errorf("%s stripe %d column %d (%v, %v) entry %d: %d positions for %v", name, i, col, f.cols[col].Kind, s.encoding(col), g, n, layout)
 					}
 				}

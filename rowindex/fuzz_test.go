@@ -38,9 +38,9 @@ func FuzzSplit(f *testing.F) {
 			if err == nil || errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("negative count: err %v", err)
 			}
-		case len(positions) != Width(layout):
+		case len(positions) != width(layout):
 			if !errors.Is(err, orc.ErrCorrupt) {
-				t.Fatalf("%d positions for width %d: err %v", len(positions), Width(layout), err)
+				t.Fatalf("%d positions for width %d: err %v", len(positions), width(layout), err)
 			}
 		default:
 			if err != nil {
@@ -167,8 +167,8 @@ func FuzzIndex(f *testing.F) {
 					t.Fatalf("NewStreamIndex: %v", err)
 				}
 			} else {
-				for a := range si.Groups() {
-					for b := a + 1; b <= si.Groups(); b++ {
+				for a := range len(si.Starts) {
+					for b := a + 1; b <= len(si.Starts); b++ {
 						if r, _ := si.RunRange(a, b); r.Start > r.End || r.End > uint64(length) {
 							t.Fatalf("RunRange(%d, %d) = %v in a stream of %d bytes", a, b, r, length)
 						}

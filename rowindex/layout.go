@@ -135,9 +135,9 @@ func Layout(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed
 	return out
 }
 
-// Width returns how many position numbers an entry with the given layout
+// width returns how many position numbers an entry with the given layout
 // holds.
-func Width(layout []Slot) int {
+func width(layout []Slot) int {
 	n := 0
 	for _, s := range layout {
 		n += s.Count
@@ -172,13 +172,13 @@ func layoutString(layout []Slot) string {
 
 // Split cuts one entry's positions into one slice per slot of layout, in
 // order. The slices share positions' memory (capped, so appending to one does
-// not overwrite the next). An entry whose count is not the layout's Width
-// gives an error wrapping orc.ErrCorrupt.
+// not overwrite the next). An entry with more or fewer numbers than the
+// slots take gives an error wrapping orc.ErrCorrupt.
 func Split(positions []uint64, layout []Slot) ([][]uint64, error) {
 	if err := checkLayout(layout); err != nil {
 		return nil, err
 	}
-	if w := Width(layout); len(positions) != w {
+	if w := width(layout); len(positions) != w {
 		return nil, orc.Corruptf("row index entry has %d positions, the column's streams (%s) take %d",
 			len(positions), layoutString(layout), w)
 	}

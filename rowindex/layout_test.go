@@ -91,10 +91,10 @@ func TestLayout(t *testing.T) {
 }
 
 func TestWidth(t *testing.T) {
-	if w := Width(Layout(&orc.Schema{Kind: orc.Timestamp}, directV2, true, true, false)); w != 4+3+3 {
+	if w := width(Layout(&orc.Schema{Kind: orc.Timestamp}, directV2, true, true, false)); w != 4+3+3 {
 		t.Errorf("compressed timestamp with PRESENT: width %d, want 10", w)
 	}
-	if w := Width(nil); w != 0 {
+	if w := width(nil); w != 0 {
 		t.Errorf("empty layout: width %d", w)
 	}
 }

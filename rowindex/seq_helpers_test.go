@@ -57,7 +57,7 @@ func (c *seqColumn) positions(t testing.TB, g int) [][]uint64 {
 	t.Helper()
 	p := c.entries[g].GetPositions()
 	if g == 0 {
-		p = make([]uint64, Width(c.layout))
+		p = make([]uint64, width(c.layout))
 	}
 	parts, err := Split(p, c.layout)
 	if err != nil {
