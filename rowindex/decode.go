@@ -180,7 +180,8 @@ func bloomError(err error) error {
 
 // DecodeRowIndex parses the decompressed bytes of a ROW_INDEX stream. Bytes
 // that do not parse give an error wrapping orc.ErrCorrupt. Entry counts and
-// position counts are checked by Index and Split, which know what to expect.
+// position counts are checked by the reader, Split and NewStreamIndex, which
+// know what to expect.
 //
 // The result equals proto.Unmarshal's for every input proto.Unmarshal
 // accepts, except that unknown fields of the RowIndex and its entries are
@@ -406,7 +407,8 @@ func decodeEntry(b []byte, e *orcpb.RowIndexEntry, pos []uint64, stats []orcpb.C
 // DecodeBloomFilterIndex parses the decompressed bytes of a BLOOM_FILTER_UTF8
 // (or legacy BLOOM_FILTER) stream. Bytes that do not parse give an error
 // wrapping orc.ErrCorrupt. The filters themselves are checked when used
-// (Index.Bloom, bloomfilter.FromProto).
+// (bloomfilter.FromProto; DecodeBloomBits gives the zero Bits for one that
+// FromProto rejects).
 //
 // The result equals proto.Unmarshal's for every input proto.Unmarshal
 // accepts, except that unknown fields are dropped, and it fails exactly

@@ -8,30 +8,29 @@
 // statistics; its BLOOM_FILTER_UTF8 stream, when written, one bloom filter
 // per group.
 //
-//   - Layout, Width, Split and GroupStarts say which numbers of an entry
-//     belong to which stream (Layout's documentation gives the format).
+//   - Layout and Split say which numbers of an entry belong to which stream
+//     (Layout's documentation gives the format).
 //   - DecodeRowIndex and DecodeBloomFilterIndex parse the index streams
 //     (DecodeRowIndexPositions without the statistics, for columns that are
-//     only seeked); Index holds one stripe's entries and filters, checked against its
-//     row-group count, and serves per-group statistics and bloom filters.
-//   - StreamIndex reads one stream's place at every group's start and plans
-//     the bytes a run of groups needs: exactly the groups' bytes where the
-//     positions carry nothing over (aligned groups), the slop where they
-//     do. The reader plans with it.
-//   - PlanStream and MergeRanges compute the same ranges with the slop
-//     alone, for every group (Slop's documentation explains it).
+//     only seeked; DecodeBloomBits straight into probe-ready bit sets;
+//     DecodeLegacyBloomIndex the legacy BLOOM_FILTER stream in both of its
+//     layouts). Which filters may be trusted, and whether an index has one
+//     entry per row group, is the reader's to decide.
+//   - StreamIndex reads one stream's place at every group's start and says
+//     which bytes of the stream a run of groups needs (RunRange): exactly
+//     the groups' bytes where the positions carry nothing over (aligned
+//     groups), up to the slop past the next group's start where they do.
+//     It is the one place that decides this; the reader plans its I/O with
+//     it.
 //
-// # Pruning is conservative
+// # Errors
 //
-// Everything here errs towards reading more: an index with the wrong number
-// of entries, filters from a stream, encoding or writer that cannot be
-// trusted, a filter that does not decode, statistics that are missing are
-// all reported as "not known", so that the caller reads those row groups,
-// never as a reason to skip them and never as a failed read. Only the
-// decoding of an index stream that does not parse at all, and a position
-// list that does not fit the column's streams, are errors (wrapping
-// orc.ErrCorrupt), because seeking cannot go on without them.
+// Only an index stream that does not parse at all, and a position list that
+// does not fit the column's streams, are errors (wrapping orc.ErrCorrupt),
+// because seeking cannot go on without them. Places that cannot be planned
+// from (that go back, or lie past the stream) are not: RunRange answers
+// them with the whole stream, so that reading more is the only cost.
 //
-// The functions are safe for concurrent use; an Index is not (it caches
-// decoded bloom filters).
+// The functions are safe for concurrent use, and so is a StreamIndex once
+// made.
 package rowindex

@@ -9,8 +9,8 @@ import (
 	"github.com/orcgo/orc/stats"
 )
 
-// Pruning row groups of one stripe by their statistics, then planning which
-// bytes of a column's DATA stream to read for the groups that are left.
+// Pruning row groups of one stripe by their statistics, then finding which
+// bytes of a column's DATA stream the runs of groups that are left need.
 func Example() {
 	// A stripe of 3,500 rows in groups of 1,000, as in Apache's
 	// TestOrcFile.testPredicatePushdown.orc: an int column without nulls,
@@ -27,29 +27,32 @@ func Example() {
 				IntStatistics: &orcpb.IntegerStatistics{Minimum: &lo, Maximum: &hi}},
 		})
 	}
-	x := rowindex.NewIndex(3500, 1000)
-	x.SetRowIndex(1, ri)
-
 	// Keep the groups that may hold values >= 2500.
 	intType := &orc.Schema{Kind: orc.Int}
-	selected := make([]bool, x.Groups())
-	for g := range selected {
-		s, ok := x.GroupStats(1, g, intType, stats.WriterInfo{WriterVersion: 9})
-		selected[g] = !ok || s.Int == nil || !s.Int.HasMinMax || s.Int.Max >= 2500
+	selected := make([]bool, len(ri.Entry))
+	for g, e := range ri.Entry {
+		s := stats.FromProto(e.GetStatistics(), intType, stats.WriterInfo{WriterVersion: 9})
+		selected[g] = s.Int == nil || !s.Int.HasMinMax || s.Int.Max >= 2500
 	}
 	fmt.Println("selected:", selected)
 
-	// Where the DATA stream's positions are, and what to read of it.
+	// Where the DATA stream's positions are, and what to read of it for
+	// each run of selected groups (here groups 2 and 3, to the stream's
+	// end, and, for comparison, group 0 alone, which needs the slop: RLE
+	// values buffered at group 1's start belong to group 0).
 	layout := rowindex.Layout(intType, orcpb.ColumnEncoding_DIRECT_V2, false, false, false)
-	starts, err := rowindex.GroupStarts(nil, x.Entries(1), layout, 0)
+	si, err := rowindex.NewStreamIndex(6000, ri.Entry, layout, 0, false, 0)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("layout:", layout, "starts:", starts)
-	fmt.Println("read:", rowindex.PlanStream(6000, starts, selected, false, 0))
+	fmt.Println("layout:", layout, "starts:", si.Starts)
+	r, exact := si.RunRange(2, 4)
+	fmt.Println("read groups 2..3:", r, "exact:", exact)
+	r, exact = si.RunRange(0, 1)
+	fmt.Println("read group 0:", r, "exact:", exact)
 
 	// Seeking to group 2 takes its positions for the DATA stream.
-	parts, err := x.Positions(1, 2, layout)
+	parts, err := rowindex.Split(ri.Entry[2].GetPositions(), layout)
 	if err != nil {
 		panic(err)
 	}
@@ -57,6 +60,7 @@ func Example() {
 	// Output:
 	// selected: [false false true true]
 	// layout: [{DATA 2}] starts: [0 1500 3000 4500]
-	// read: [{3000 6000}]
+	// read groups 2..3: {3000 6000} exact: true
+	// read group 0: {0 5878} exact: false
 	// group 2 DATA positions: [3000 16]
 }

@@ -2,6 +2,7 @@ package rowindex
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -67,8 +68,9 @@ func TestVerifiedPositions(t *testing.T) {
 }
 
 // Every ROW_INDEX of every example file: the entry count is the stripe's
-// row-group count, every entry fits the column's Layout, and the groups'
-// statistics decode.
+// row-group count, every entry fits the column's Layout (and NewStreamIndex
+// takes every stream's places from it), and the groups' statistics decode
+// and add up to the stripe's.
 func TestExampleLayouts(t *testing.T) {
 	dir := examples.Dir(t)
 	ents, err := os.ReadDir(dir)
@@ -90,38 +92,49 @@ func TestExampleLayouts(t *testing.T) {
 		}
 		stride := uint64(f.tail.Footer.GetRowIndexStride())
 		info := stats.WriterInfoFromTail(f.tail.PostScript, f.tail.Footer)
+		compressed := f.compressed()
 		for i := range f.stripes() {
 			s := f.stripe(t, i)
-			x := NewIndex(s.rows, stride)
+			groups := 0
+			if stride > 0 {
+				groups = int((s.rows + stride - 1) / stride)
+			}
 			for col := range f.cols {
 				ri := s.rowIndex(t, col)
 				if ri == nil {
 					continue
 				}
-				x.SetRowIndex(col, ri)
-				if !x.HasRowIndex(col) {
-					t.Errorf("%s stripe %d column %d: %v", name, i, col, x.RowIndexErr(col))
+				if stride == 0 || len(ri.GetEntry()) != groups {
+					t.Errorf("%s stripe %d column %d: %d entries, stride %d, %d rows", name, i, col, len(ri.GetEntry()), stride, s.rows)
 					continue
 				}
 				layout := s.layout(col)
-				if err := x.CheckPositions(col, layout); err != nil {
-					t.Errorf("%s stripe %d column %d (%v, %v): %v", name, i, col, f.cols[col].Kind, s.encoding(col), err)
+				for g, e := range ri.GetEntry() {
+					if n := len(e.GetPositions()); g > 0 && n != width(layout) {
+						t.Errorf("%s stripe %d column %d (%v, %v) entry %d: %d positions for %v", name, i, col, f.cols[col].Kind, s.encoding(col), g, n, layout)
+					}
+				}
+				// Every stream with positions can be planned from.
+				for slot, sl := range layout {
+					if sl.Count == 0 {
+						continue
+					}
+					if _, err := NewStreamIndex(uint64(len(s.streams[streamKey{col, sl.Kind}])), ri.GetEntry(), layout, slot, compressed, f.tail.BlockSize); err != nil {
+						t.Errorf("%s stripe %d column %d %v: %v", name, i, col, sl.Kind, err)
+					}
 				}
 				// The groups' value counts add up to the stripe's.
 				var sum uint64
 				all := true
-				for g := range x.Groups() {
-					st, ok := x.GroupStats(col, g, f.cols[col], info)
-					sum += st.NumValues
-					all = all && ok
+				for _, e := range ri.GetEntry() {
+					pb := e.GetStatistics()
+					sum += stats.FromProto(pb, f.cols[col], info).NumValues
+					all = all && pb != nil
 				}
 				if ss, _ := f.tail.StripeStatistics(i, col); all && ss != nil {
 					if want := ss.GetNumberOfValues(); sum != want {
 						t.Errorf("%s stripe %d column %d: groups hold %d values, the stripe %d", name, i, col, sum, want)
 					}
-				}
-				if _, err := x.Positions(col, 0, layout); err != nil {
-					t.Errorf("%s stripe %d column %d: group 0: %v", name, i, col, err)
 				}
 				checked[f.cols[col].Kind.String()+"/"+s.encoding(col).String()]++
 			}
@@ -208,10 +221,7 @@ func TestSeekExamples(t *testing.T) {
 			}
 			for _, c := range cols {
 				for g := range c.entries {
-					parts, err := c.idx.Positions(c.col, g, c.layout)
-					if err != nil {
-						t.Fatalf("%s stripe %d column %d group %d: %v", name, i, c.col, g, err)
-					}
+					parts := c.positions(t, g)
 					for _, st := range c.streams {
 						in := f.inStream(t, st.stored)
 						d, err := st.seek(in, parts[st.slot])
@@ -250,10 +260,7 @@ const (
 // ranges that holds group a's start, and checks the values.
 func readRun(t *testing.T, f *exFile, c *seqColumn, st *seqStream, ranges []Range, a, b int) runResult {
 	t.Helper()
-	parts, err := c.idx.Positions(c.col, a, c.layout)
-	if err != nil {
-		t.Fatal(err)
-	}
+	parts := c.positions(t, a)
 	start := parts[st.slot][0]
 	length := uint64(len(st.stored))
 	r := Range{start, start}
@@ -315,84 +322,128 @@ func selections(rng *rand.Rand, g int) [][]bool {
 	return out
 }
 
-// Reading only the planned byte ranges of each stream is enough to decode
-// every selected run of row groups: nothing is read outside the window.
-// Planning without slop, by contrast, does run out of bytes, which shows the
-// check can fail.
-func TestPlanExamples(t *testing.T) {
+// Reading a run of row groups of Apache's files through the range
+// RunRange gives for it decodes the run without leaving the range, and the
+// range is what checkRunRange derives from the positions: exact where the
+// next group is aligned, within the slop otherwise. Reading the runs that
+// are not exact without the slop, up to the next group's place, does run
+// out of bytes, which shows the check can fail.
+func TestRunRangeExamples(t *testing.T) {
 	examples.Dir(t)
-	rng := rand.New(rand.NewPCG(1, 2))
-	var runs, noSlopOutside, javaOutside int
-	var planned, whole uint64
+	var files []*exFile
 	for _, name := range seekFiles {
-		f := openExample(t, name)
-		compressed := f.compressed()
+		files = append(files, openExample(t, name))
+	}
+	n := checkRunRanges(t, files, rand.New(rand.NewPCG(3, 4)))
+	if n.noSlopOutside == 0 {
+		t.Errorf("no run needed bytes past the next group's start: the test cannot tell a planner without slop from one with it")
+	}
+	t.Logf("%d runs of Apache's files read through RunRange's ranges (%d of %d stream bytes), %d of them exact; without slop %d ran out, with Java's slop %d",
+		n.runs, n.planned, n.whole, n.exact, n.noSlopOutside, n.javaOutside)
+}
+
+// The same for files of our writer, which aligns its row groups: the
+// uncompressed and the zstd file of writerStreams (fewer rows). All but
+// the runs before a split boolean byte are exact.
+func TestRunRangeOurFiles(t *testing.T) {
+	var files []*exFile
+	for _, w := range []struct {
+		rows, stride int
+		codec        orc.CompressionKind
+		stripe       int64
+	}{
+		{20_000, 1000, orc.CompressionNone, 1 << 30},
+		{6000, 300, orc.CompressionZstd, 2100},
+	} {
+		name := fmt.Sprintf("writer %d rows stride %d %v", w.rows, w.stride, w.codec)
+		f, err := parseExample(name, writerFile(t, w.rows, w.stride, w.codec, w.stripe))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	n := checkRunRanges(t, files, rand.New(rand.NewPCG(5, 6)))
+	if n.exact == 0 || n.runs-n.exact > n.boolRuns {
+		t.Errorf("%d runs, %d exact, %d in boolean streams: runs of other streams not exact in aligned files", n.runs, n.exact, n.boolRuns)
+	}
+	t.Logf("%d runs of our files read through RunRange's ranges (%d of %d stream bytes), %d of them exact",
+		n.runs, n.planned, n.whole, n.exact)
+}
+
+// runCounts is what checkRunRanges saw.
+type runCounts struct {
+	runs, exact, boolRuns      int
+	noSlopOutside, javaOutside int
+	planned, whole             uint64
+}
+
+// checkRunRanges reads selections of row-group runs of every stream of
+// files (their stripesToTest) through RunRange's ranges and checks the
+// ranges with checkRunRange.
+func checkRunRanges(t *testing.T, files []*exFile, rng *rand.Rand) runCounts {
+	t.Helper()
+	var n runCounts
+	for _, f := range files {
+		compressed, bs := f.compressed(), f.tail.BlockSize
 		javaSlop := uint64(2 + 8*512)
 		if compressed {
-			javaSlop = uint64((2 + (512*8-1)/f.tail.BlockSize) * (f.tail.BlockSize + 3))
+			javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
 		}
 		for _, i := range stripesToTest(f) {
 			s := f.stripe(t, i)
-			for _, c := range seqStripe(t, s) {
+			cols := seqStripe(t, s)
+			if cols == nil {
+				t.Fatalf("%s: no row index", f.name)
+			}
+			for _, c := range cols {
 				groups := len(c.entries)
 				for _, st := range c.streams {
-					starts, err := GroupStarts(nil, c.entries, c.layout, st.slot)
+					length := uint64(len(st.stored))
+					si, err := NewStreamIndex(length, c.entries, c.layout, st.slot, compressed, bs)
 					if err != nil {
 						t.Fatal(err)
 					}
-					length := uint64(len(st.stored))
-					// The chunk offsets tighten compressed plans; the windows
-					// read below come from the tightened plan.
-					var offsets []uint64
-					if compressed {
-						off := 0
-						for _, sl := range c.layout[:st.slot] {
-							off += sl.Count
-						}
-						for g, e := range c.entries {
-							if g == 0 {
-								offsets = append(offsets, 0)
-								continue
-							}
-							offsets = append(offsets, e.GetPositions()[off+1])
-						}
+					pos := make([]streamPos, groups)
+					for g := range pos {
+						pos[g] = posOf(c.positions(t, g)[st.slot], compressed)
 					}
 					for _, sel := range selections(rng, groups) {
-						worst := PlanStream(length, starts, sel, compressed, f.tail.BlockSize)
-						checkPlanInvariants(t, length, starts, sel, Slop(compressed, f.tail.BlockSize), planChunks(compressed, f.tail.BlockSize), worst)
-						ranges := PlanStreamAt(length, starts, offsets, sel, compressed, f.tail.BlockSize)
-						noSlop := planStream(length, starts, sel, 0, 0)
-						java := planStream(length, starts, sel, javaSlop, 0)
-						for _, r := range ranges {
-							planned += r.End - r.Start
-						}
-						whole += length
 						for _, run := range runsOf(sel) {
 							a, b := run[0], run[1]
-							if res := readRun(t, f, c, st, ranges, a, b); res != runOK {
-								t.Fatalf("%s stripe %d column %d %v: groups %d..%d: %v with the planned ranges %v (starts %v)",
-									name, i, c.col, st.kind, a, b-1, res, ranges, starts)
+							r, exact := si.RunRange(a, b)
+							where := fmt.Sprintf("%s stripe %d column %d %v: groups %d..%d", f.name, i, c.col, st.kind, a, b-1)
+							if msg := checkRunRange(length, pos, compressed, bs, a, b, r, exact); msg != "" {
+								t.Fatalf("%s: %s", where, msg)
 							}
-							// The other plans, where their window differs.
-							ours := holding(ranges, starts[a])
-							if holding(noSlop, starts[a]) != ours && readRun(t, f, c, st, noSlop, a, b) != runOK {
-								noSlopOutside++
+							if res := readRun(t, f, c, st, []Range{r}, a, b); res != runOK {
+								t.Fatalf("%s: %v with %v (exact %v)", where, res, r, exact)
 							}
-							if holding(java, starts[a]) != ours && readRun(t, f, c, st, java, a, b) != runOK {
-								javaOutside++
+							n.runs++
+							n.planned += r.End - r.Start
+							n.whole += length
+							if exact {
+								n.exact++
+								continue
 							}
-							runs++
+							if st.codec == codecBool {
+								n.boolRuns++
+							}
+							// Without the slop, and with Java's.
+							noSlop := Range{pos[a].place, pos[b].place}
+							if readRun(t, f, c, st, []Range{noSlop}, a, b) != runOK {
+								n.noSlopOutside++
+							}
+							java := Range{pos[a].place, min(length, pos[b].place+javaSlop)}
+							if readRun(t, f, c, st, []Range{java}, a, b) != runOK {
+								n.javaOutside++
+							}
 						}
 					}
 				}
 			}
 		}
 	}
-	if noSlopOutside == 0 {
-		t.Errorf("no run needed bytes past the next group's start: the test cannot tell a planner without slop from one with it")
-	}
-	t.Logf("%d runs read through planned windows (%d of %d stream bytes); without slop %d ran out, with Java's slop %d",
-		runs, planned, whole, noSlopOutside, javaOutside)
+	return n
 }
 
 func (r runResult) String() string {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/stats"
 )
@@ -37,9 +38,9 @@ func FuzzSplit(f *testing.F) {
 			if err == nil || errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("negative count: err %v", err)
 			}
-		case len(positions) != Width(layout):
+		case len(positions) != width(layout):
 			if !errors.Is(err, orc.ErrCorrupt) {
-				t.Fatalf("%d positions for width %d: err %v", len(positions), Width(layout), err)
+				t.Fatalf("%d positions for width %d: err %v", len(positions), width(layout), err)
 			}
 		default:
 			if err != nil {
@@ -62,90 +63,129 @@ func FuzzSplit(f *testing.F) {
 	})
 }
 
-// FuzzPlanStream plans fuzzed streams and checks the invariants of
-// checkPlanInvariants: sorted, merged, inside the stream, exactly the
-// selected runs plus slop for plannable input, the whole stream otherwise.
-func FuzzPlanStream(f *testing.F) {
-	f.Add(uint64(100000), []byte{0, 0, 0x10, 0x27, 0x20, 0x4e}, []byte{1, 0, 0}, false, 0)
-	f.Add(uint64(1<<20), []byte{0, 0, 0, 0, 0x03, 0x00, 0x01}, []byte{0, 1, 0, 0}, true, 65536)
-	f.Add(uint64(5000), []byte{0, 0, 0xe8, 0x03}, []byte{1, 0, 1}, true, 100)
-	f.Add(^uint64(0), []byte{0xff, 0xff, 0xff}, []byte{1, 0}, false, 0)
-	f.Add(uint64(10), []byte{}, []byte{1}, true, -1)
-	f.Fuzz(func(t *testing.T, length uint64, gaps, sel []byte, compressed bool, blockSize int) {
-		if len(gaps) > 400 || len(sel) > 200 {
+// FuzzRunRange builds one stream's index from fuzzed numbers (places from
+// 16-bit gaps, a top bit making a step back, to reach the indexes that
+// cannot be planned from; chunk offsets and decoder numbers from nums) and
+// checks the range of every run with checkRunRange.
+func FuzzRunRange(f *testing.F) {
+	f.Add(uint64(100000), []byte{0, 0, 0x10, 0x27, 0x20, 0x4e}, []byte{0, 3, 0}, uint8(1), false, 0)
+	f.Add(uint64(1<<20), []byte{0, 0, 0, 0, 0x03, 0x00, 0x01}, []byte{0, 0, 9, 1}, uint8(2), true, 65536)
+	f.Add(uint64(5000), []byte{0, 0, 0xe8, 0x03}, []byte{1, 0, 1}, uint8(1), true, 100)
+	f.Add(^uint64(0), []byte{0xff, 0xff, 0xff}, []byte{}, uint8(0), false, 0)
+	f.Add(uint64(10), []byte{}, []byte{1}, uint8(2), true, -1)
+	f.Fuzz(func(t *testing.T, length uint64, gaps, nums []byte, kind uint8, compressed bool, blockSize int) {
+		if len(gaps) > 400 {
 			return
 		}
-		// Starts from 16-bit gaps; a top bit in a gap's first byte makes it
-		// a step back, to reach the unplannable cases.
-		var starts []uint64
-		var pos uint64
-		for i := 0; i+1 < len(gaps); i += 2 {
-			g := uint64(binary.LittleEndian.Uint16(gaps[i:]))
-			if len(starts) > 0 {
-				if g&0x8000 != 0 && pos >= g&0x7fff {
-					pos -= g & 0x7fff
-				} else {
-					pos += g * uint64(1+i%7)
-				}
-			}
-			starts = append(starts, pos)
-		}
-		selected := make([]bool, len(sel))
-		for i, b := range sel {
-			selected[i] = b&1 != 0
+		decoder := int(kind % 3) // numbers after the place: raw bytes, RLE, boolean RLE
+		extra := 0
+		if compressed {
+			extra = 1
 		}
 		blockSize %= 1 << 23
-		got := PlanStream(length, starts, selected, compressed, blockSize)
-		checkPlanInvariants(t, length, starts, selected, Slop(compressed, blockSize), planChunks(compressed, blockSize), got)
+		num := func(i int) uint64 {
+			if len(nums) == 0 {
+				return 0
+			}
+			return uint64(nums[i%len(nums)])
+		}
+		var pos []streamPos
+		var entries []*orcpb.RowIndexEntry
+		var place uint64
+		for i := 0; i+1 < len(gaps); i += 2 {
+			g := uint64(binary.LittleEndian.Uint16(gaps[i:]))
+			if len(pos) > 0 {
+				if g&0x8000 != 0 && place >= g&0x7fff {
+					place -= g & 0x7fff
+				} else {
+					place += g * uint64(1+i%7)
+				}
+			}
+			p := streamPos{place: place, rest: make([]uint64, decoder)}
+			k := len(pos) * (1 + decoder)
+			if compressed {
+				p.inner = num(k) * 16
+			}
+			for j := range p.rest {
+				p.rest[j] = num(k + 1 + j)
+			}
+			numbers := []uint64{p.place}
+			if compressed {
+				numbers = append(numbers, p.inner)
+			}
+			entries = append(entries, &orcpb.RowIndexEntry{Positions: append(numbers, p.rest...)})
+			if len(pos) == 0 {
+				p = streamPos{rest: make([]uint64, decoder)}
+			}
+			pos = append(pos, p)
+		}
+		si, err := NewStreamIndex(length, entries, []Slot{{orcpb.Stream_DATA, 1 + extra + decoder}}, 0, compressed, blockSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := range pos {
+			for b := a + 1; b <= len(pos); b++ {
+				r, exact := si.RunRange(a, b)
+				if msg := checkRunRange(length, pos, compressed, blockSize, a, b, r, exact); msg != "" {
+					t.Fatal(msg)
+				}
+			}
+		}
 	})
 }
 
 // FuzzIndex decodes fuzzed ROW_INDEX and BLOOM_FILTER_UTF8 bytes and uses
-// every accessor on them: no panics, errors only of the documented kinds.
+// what decodes as the reader does: each entry's positions cut by a layout
+// (Split), its statistics (stats.FromProto), the stream's places
+// (NewStreamIndex) and every run's range (RunRange), each filter
+// (bloomfilter.FromProto) probed. No panics, errors only of the documented
+// kinds, ranges inside the stream.
 func FuzzIndex(f *testing.F) {
 	ri, _ := proto.Marshal(rowIndex(3))
 	bi, _ := proto.Marshal(bloomIndex(3))
-	f.Add(ri, bi, uint16(2500), uint16(1000))
-	f.Add(ri, bi, uint16(3000), uint16(1000))
-	f.Add([]byte{0x0a, 0x00, 0x0a, 0x02, 0x0a, 0x00}, []byte{0x0a, 0x04, 0x08, 0x03, 0x1a, 0x00}, uint16(20), uint16(10))
-	f.Add([]byte{}, []byte{}, uint16(0), uint16(0))
-	f.Fuzz(func(t *testing.T, riBytes, biBytes []byte, rows, stride uint16) {
-		x := NewIndex(uint64(rows), uint64(stride))
+	f.Add(ri, bi, uint16(2500))
+	f.Add(ri, bi, uint16(100))
+	f.Add([]byte{0x0a, 0x00, 0x0a, 0x02, 0x0a, 0x00}, []byte{0x0a, 0x04, 0x08, 0x03, 0x1a, 0x00}, uint16(20))
+	f.Add([]byte{}, []byte{}, uint16(0))
+	f.Fuzz(func(t *testing.T, riBytes, biBytes []byte, length uint16) {
+		layout := []Slot{{orcpb.Stream_DATA, 2}}
 		ri, err := DecodeRowIndex(riBytes)
 		if err != nil {
 			if !errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("DecodeRowIndex: %v", err)
 			}
 		} else {
-			x.SetRowIndex(1, ri)
+			for g, e := range ri.GetEntry() {
+				if _, err := Split(e.GetPositions(), layout); err != nil && !errors.Is(err, orc.ErrCorrupt) {
+					t.Fatalf("Split of entry %d: %v", g, err)
+				}
+				stats.FromProto(e.GetStatistics(), &orc.Schema{Kind: orc.Long}, stats.WriterInfo{})
+			}
+			si, err := NewStreamIndex(uint64(length), ri.GetEntry(), layout, 0, false, 0)
+			if err != nil {
+				if !errors.Is(err, orc.ErrCorrupt) {
+					t.Fatalf("NewStreamIndex: %v", err)
+				}
+			} else {
+				for a := range len(si.Starts) {
+					for b := a + 1; b <= len(si.Starts); b++ {
+						if r, _ := si.RunRange(a, b); r.Start > r.End || r.End > uint64(length) {
+							t.Fatalf("RunRange(%d, %d) = %v in a stream of %d bytes", a, b, r, length)
+						}
+					}
+				}
+			}
 		}
-		if bi, err := DecodeBloomFilterIndex(biBytes); err != nil {
+		bix, err := DecodeBloomFilterIndex(biBytes)
+		if err != nil {
 			if !errors.Is(err, orc.ErrCorrupt) {
 				t.Fatalf("DecodeBloomFilterIndex: %v", err)
 			}
-		} else {
-			x.SetBloomFilterIndex(1, bi, BloomSource{Stream: orcpb.Stream_BLOOM_FILTER_UTF8, Type: orc.Long, Encoding: 1})
+			return
 		}
-		if err := x.RowIndexErr(1); err != nil && !errors.Is(err, orc.ErrCorrupt) {
-			t.Fatalf("RowIndexErr: %v", err)
-		}
-		if want := ri != nil && len(ri.Entry) == x.Groups() && stride > 0; x.HasRowIndex(1) != want {
-			t.Fatalf("HasRowIndex %v, want %v (%d groups)", x.HasRowIndex(1), want, x.Groups())
-		}
-		layout := []Slot{{orcpb.Stream_DATA, 2}}
-		_ = x.CheckPositions(1, layout)
-		for g := -1; g <= x.Groups(); g++ {
-			if _, err := x.Positions(1, g, layout); err == nil && !x.HasRowIndex(1) {
-				t.Fatalf("positions of group %d without a usable index", g)
-			}
-			x.GroupStats(1, g, &orc.Schema{Kind: orc.Long}, stats.WriterInfo{})
-			if fl, ok := x.Bloom(1, g); ok {
+		for g, pb := range bix.GetBloomFilter() {
+			if fl, err := bloomfilter.FromProto(pb); err == nil {
 				fl.TestLong(int64(g))
-			}
-		}
-		if x.HasRowIndex(1) {
-			if _, err := GroupStarts(nil, x.Entries(1), layout, 0); err != nil && !errors.Is(err, orc.ErrCorrupt) {
-				t.Fatalf("GroupStarts: %v", err)
 			}
 		}
 	})

@@ -51,7 +51,7 @@ package rowindex
 // ORC never reads it (it starts group 0 at offset 0 and does not seek), and
 // its writer leaves it empty for a string column turned from dictionary to
 // direct encoding (Apache's TestStringDictionary.testRowIndex.orc).
-// GroupStarts, Index.Positions and Index.CheckPositions follow suit.
+// NewStreamIndex follows suit.
 
 import (
 	"fmt"
@@ -135,9 +135,9 @@ func Layout(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed
 	return out
 }
 
-// Width returns how many position numbers an entry with the given layout
+// width returns how many position numbers an entry with the given layout
 // holds.
-func Width(layout []Slot) int {
+func width(layout []Slot) int {
 	n := 0
 	for _, s := range layout {
 		n += s.Count
@@ -172,13 +172,13 @@ func layoutString(layout []Slot) string {
 
 // Split cuts one entry's positions into one slice per slot of layout, in
 // order. The slices share positions' memory (capped, so appending to one does
-// not overwrite the next). An entry whose count is not the layout's Width
-// gives an error wrapping orc.ErrCorrupt.
+// not overwrite the next). An entry with more or fewer numbers than the
+// slots take gives an error wrapping orc.ErrCorrupt.
 func Split(positions []uint64, layout []Slot) ([][]uint64, error) {
 	if err := checkLayout(layout); err != nil {
 		return nil, err
 	}
-	if w := Width(layout); len(positions) != w {
+	if w := width(layout); len(positions) != w {
 		return nil, orc.Corruptf("row index entry has %d positions, the column's streams (%s) take %d",
 			len(positions), layoutString(layout), w)
 	}
@@ -189,37 +189,4 @@ func Split(positions []uint64, layout []Slot) ([][]uint64, error) {
 		off += s.Count
 	}
 	return out, nil
-}
-
-// GroupStarts appends to dst, for each entry, the first position number of
-// the stream in layout slot slot: the stream's byte offset at the start of
-// the row group when uncompressed, the offset of its chunk header when
-// compressed. That is the groupStarts argument of PlanStream. Entry 0 gives
-// 0 whatever it holds; another entry whose count is not the layout's Width
-// gives an error wrapping orc.ErrCorrupt.
-func GroupStarts(dst []uint64, entries []*orcpb.RowIndexEntry, layout []Slot, slot int) ([]uint64, error) {
-	if err := checkLayout(layout); err != nil {
-		return dst, err
-	}
-	if slot < 0 || slot >= len(layout) || layout[slot].Count == 0 {
-		return dst, fmt.Errorf("rowindex: no slot %d with positions in a layout of %d slots", slot, len(layout))
-	}
-	off := 0
-	for _, s := range layout[:slot] {
-		off += s.Count
-	}
-	w := Width(layout)
-	for g, e := range entries {
-		if g == 0 {
-			dst = append(dst, 0)
-			continue
-		}
-		p := e.GetPositions()
-		if len(p) != w {
-			return dst, orc.Corruptf("row index entry %d has %d positions, the column's streams (%s) take %d",
-				g, len(p), layoutString(layout), w)
-		}
-		dst = append(dst, p[off])
-	}
-	return dst, nil
 }

@@ -91,10 +91,10 @@ func TestLayout(t *testing.T) {
 }
 
 func TestWidth(t *testing.T) {
-	if w := Width(Layout(&orc.Schema{Kind: orc.Timestamp}, directV2, true, true, false)); w != 4+3+3 {
+	if w := width(Layout(&orc.Schema{Kind: orc.Timestamp}, directV2, true, true, false)); w != 4+3+3 {
 		t.Errorf("compressed timestamp with PRESENT: width %d, want 10", w)
 	}
-	if w := Width(nil); w != 0 {
+	if w := width(nil); w != 0 {
 		t.Errorf("empty layout: width %d", w)
 	}
 }
@@ -127,31 +127,5 @@ func TestSplit(t *testing.T) {
 	}
 	if _, err := Split([]uint64{1}, []Slot{{data, -1}, {length, 2}}); err == nil || errors.Is(err, orc.ErrCorrupt) {
 		t.Errorf("negative count: err %v, want a non-corruption error", err)
-	}
-}
-
-func TestGroupStarts(t *testing.T) {
-	layout := []Slot{{data, 2}, {length, 3}}
-	entries := []*orcpb.RowIndexEntry{
-		{}, // entry 0 may be empty (Java writer quirk); it means 0
-		{Positions: []uint64{10, 1, 20, 2, 3}},
-		{Positions: []uint64{30, 4, 40, 5, 6}},
-	}
-	got, err := GroupStarts(nil, entries, layout, 0)
-	if err != nil || !slices.Equal(got, []uint64{0, 10, 30}) {
-		t.Errorf("slot 0: %v, %v", got, err)
-	}
-	got, err = GroupStarts([]uint64{99}, entries, layout, 1)
-	if err != nil || !slices.Equal(got, []uint64{99, 0, 20, 40}) {
-		t.Errorf("slot 1 appended: %v, %v", got, err)
-	}
-	entries[2].Positions = entries[2].Positions[:4]
-	if _, err := GroupStarts(nil, entries, layout, 0); !errors.Is(err, orc.ErrCorrupt) {
-		t.Errorf("short entry: err %v, want ErrCorrupt", err)
-	}
-	for _, slot := range []int{-1, 2} {
-		if _, err := GroupStarts(nil, entries, layout, slot); err == nil {
-			t.Errorf("slot %d: no error", slot)
-		}
 	}
 }

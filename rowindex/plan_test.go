@@ -3,219 +3,20 @@ package rowindex
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
 )
-
-func TestSlop(t *testing.T) {
-	tests := []struct {
-		compressed bool
-		blockSize  int
-		want       uint64
-	}{
-		{false, 0, 4378},
-		{false, 262144, 4378},
-		{true, 262144, 2 * 262147},   // Java gives the same
-		{true, 65536, 2 * 65539},     // Java gives the same
-		{true, 4379, 2 * 4382},       // one chunk past u holds S
-		{true, 4378, 2 * 4381},       // exactly
-		{true, 4377, 3 * 4380},       // one byte short: a third chunk
-		{true, 4096, 3 * 4099},       // Java: 2 chunks, too few for S > 4096
-		{true, 1000, (1 + 5) * 1003}, // ceil(4378/1000) = 5
-		{true, 100, (1 + 44) * 103},
-		{true, 1, (1 + 4378) * 4},
-		{true, 0, 0},
-		{true, -5, 0},
-	}
-	for _, tt := range tests {
-		if got := Slop(tt.compressed, tt.blockSize); got != tt.want {
-			t.Errorf("Slop(%v, %d) = %d, want %d", tt.compressed, tt.blockSize, got, tt.want)
-		}
-	}
-}
-
-func TestPlanStream(t *testing.T) {
-	const S = 4378
-	tests := []struct {
-		name       string
-		length     uint64
-		starts     []uint64
-		sel        []bool
-		compressed bool
-		blockSize  int
-		want       []Range
-	}{
-		{"nothing selected", 100000, []uint64{0, 10000, 20000}, []bool{false, false, false}, false, 0, nil},
-		{"all", 100000, []uint64{0, 10000, 20000}, []bool{true, true, true}, false, 0, []Range{{0, 100000}}},
-		{"first", 100000, []uint64{0, 10000, 20000}, []bool{true, false, false}, false, 0, []Range{{0, 10000 + S}}},
-		{"middle", 100000, []uint64{0, 10000, 20000}, []bool{false, true, false}, false, 0, []Range{{10000, 20000 + S}}},
-		{"last", 100000, []uint64{0, 10000, 20000}, []bool{false, false, true}, false, 0, []Range{{20000, 100000}}},
-		{"two runs", 100000, []uint64{0, 10000, 20000, 30000}, []bool{true, false, true, false}, false, 0,
-			[]Range{{0, 10000 + S}, {20000, 30000 + S}}},
-		{"slop reaches the next run", 100000, []uint64{0, 1000, 2000, 30000}, []bool{true, false, true, false}, false, 0,
-			[]Range{{0, 30000 + S}}},
-		{"slop touches the next run", 100000, []uint64{0, 1000, 1000 + S, 30000}, []bool{true, false, true, false}, false, 0,
-			[]Range{{0, 30000 + S}}},
-		{"slop one short of the next run", 100000, []uint64{0, 1000, 1001 + S, 30000}, []bool{true, false, true, false}, false, 0,
-			[]Range{{0, 1000 + S}, {1001 + S, 30000 + S}}},
-		{"slop clamped", 5000, []uint64{0, 1000, 2000}, []bool{true, false, false}, false, 0, []Range{{0, 5000}}},
-		{"equal starts", 100000, []uint64{0, 500, 500, 500, 9000}, []bool{false, false, true, false, false}, false, 0,
-			[]Range{{500, 500 + S}}},
-		{"run starting at the stream end", 500, []uint64{0, 500, 500}, []bool{false, false, true}, false, 0, nil},
-		{"compressed", 1 << 20, []uint64{0, 0, 65539, 131078}, []bool{false, true, false, false}, true, 65536,
-			[]Range{{0, 65539 + 2*65539}}},
-		{"empty stream", 0, []uint64{0, 0}, []bool{true, true}, false, 0, nil},
-		{"mismatched lengths", 1000, []uint64{0, 10}, []bool{false, true, false}, false, 0, []Range{{0, 1000}}},
-		{"decreasing starts", 1000, []uint64{0, 100, 50}, []bool{false, true, false}, false, 0, []Range{{0, 1000}}},
-		{"start past the end", 1000, []uint64{0, 1001}, []bool{true, false}, false, 0, []Range{{0, 1000}}},
-		{"bad block size", 1000, []uint64{0, 10}, []bool{true, false}, true, 0, []Range{{0, 1000}}},
-		{"huge start near MaxUint64", math.MaxUint64, []uint64{0, math.MaxUint64 - 10}, []bool{true, false}, false, 0,
-			[]Range{{0, math.MaxUint64}}},
-	}
-	for _, tt := range tests {
-		got := PlanStream(tt.length, tt.starts, tt.sel, tt.compressed, tt.blockSize)
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("%s: PlanStream = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestMergeRanges(t *testing.T) {
-	tests := []struct {
-		in   []Range
-		gap  uint64
-		want []Range
-	}{
-		{nil, 0, []Range{}},
-		{[]Range{{5, 5}}, 0, []Range{}},
-		{[]Range{{10, 20}, {0, 5}}, 0, []Range{{0, 5}, {10, 20}}},
-		{[]Range{{10, 20}, {0, 10}}, 0, []Range{{0, 20}}},
-		{[]Range{{10, 20}, {0, 9}}, 1, []Range{{0, 20}}},
-		{[]Range{{10, 20}, {0, 8}}, 1, []Range{{0, 8}, {10, 20}}},
-		{[]Range{{0, 100}, {10, 20}, {30, 40}}, 0, []Range{{0, 100}}},
-		{[]Range{{30, 40}, {0, 10}, {5, 35}, {50, 50}}, 0, []Range{{0, 40}}},
-	}
-	for _, tt := range tests {
-		in := slices.Clone(tt.in)
-		got := MergeRanges(in, tt.gap)
-		if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
-			t.Errorf("MergeRanges(%v, %d) = %v, want %v", tt.in, tt.gap, got, tt.want)
-		}
-	}
-}
-
-// checkPlanInvariants checks PlanStream's answer: sorted, non-empty,
-// non-touching ranges inside the stream; and, for inputs that can be
-// planned, exactly the union of [start of a, start of b + slop) over the
-// selected runs; for inputs that cannot, the whole stream.
-func checkPlanInvariants(t testing.TB, length uint64, starts []uint64, sel []bool, slop uint64, chunks int, got []Range) {
-	t.Helper()
-	for i, r := range got {
-		if r.Start >= r.End || r.End > length {
-			t.Fatalf("range %v of a %d-byte stream: %v", r, length, got)
-		}
-		if i > 0 && got[i-1].End >= r.Start {
-			t.Fatalf("ranges not sorted and merged: %v", got)
-		}
-	}
-	anySel := slices.Contains(sel, true)
-	if !anySel || length == 0 {
-		if len(got) != 0 {
-			t.Fatalf("nothing to read, got %v", got)
-		}
-		return
-	}
-	valid := len(starts) == len(sel) && slop > 0
-	for g := range starts {
-		if starts[g] > length || g > 0 && starts[g] < starts[g-1] {
-			valid = false
-		}
-	}
-	if !valid {
-		if !slices.Equal(got, []Range{{0, length}}) {
-			t.Fatalf("unplannable input planned as %v, want the whole stream", got)
-		}
-		return
-	}
-	var want []Range
-	for a := 0; a < len(sel); a++ {
-		if !sel[a] {
-			continue
-		}
-		b := a
-		for b < len(sel) && sel[b] {
-			b++
-		}
-		end := length
-		if b < len(sel) {
-			if e := starts[b] + slop; e >= starts[b] && e < length {
-				end = e
-			}
-			// Compressed: the chunks'-th distinct group start after the
-			// next group's start also bounds the run (group starts are
-			// chunk starts).
-			if chunks > 0 {
-				var distinct []uint64
-				for _, st := range starts[b+1:] {
-					if st > starts[b] && (len(distinct) == 0 || st > distinct[len(distinct)-1]) {
-						distinct = append(distinct, st)
-					}
-				}
-				if len(distinct) >= chunks && distinct[chunks-1] < end {
-					end = distinct[chunks-1]
-				}
-			}
-		}
-		want = append(want, Range{starts[a], end})
-		a = b
-	}
-	want = MergeRanges(want, 0)
-	if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-		t.Fatalf("planned %v, want %v (starts %v, selected %v, slop %d)", got, want, starts, sel, slop)
-	}
-}
-
-// Random plans satisfy the invariants.
-func TestPlanStreamProperties(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
-		n := rng.IntN(20)
-		length := uint64(rng.IntN(200000))
-		if rng.IntN(10) == 0 {
-			length = math.MaxUint64 - uint64(rng.IntN(10000))
-		}
-		starts := make([]uint64, n)
-		var pos uint64
-		for g := range starts {
-			if g > 0 {
-				pos += uint64(rng.IntN(30000))
-			}
-			starts[g] = min(pos, length)
-		}
-		if n > 1 && rng.IntN(20) == 0 {
-			starts[rng.IntN(n)] += uint64(rng.IntN(3000)) // may break the order
-		}
-		sel := make([]bool, n+rng.IntN(20)/19)
-		for g := range sel {
-			sel[g] = rng.IntN(2) == 0
-		}
-		compressed := rng.IntN(2) == 0
-		bs := 1 + rng.IntN(300000)
-		got := PlanStream(length, starts, sel, compressed, bs)
-		checkPlanInvariants(t, length, starts, sel, Slop(compressed, bs), planChunks(compressed, bs), got)
-	}
-}
 
 // Hand-built streams with the largest runs the decoders accept, buffered at
 // a position and followed by a repeat run the buffered values spill into:
-// the slop covers them, Java's 4098 bytes do not. Compressed, the position
-// is at the very end of a full chunk (offset in chunk = block size), the
-// worst case for the chunk count.
+// the range RunRange gives covers them, Java's 4098 bytes do not.
+// Compressed, the position is at the very end of a full chunk (offset in
+// chunk = block size), the worst case for the chunk count.
 func TestSlopCoversLargestRuns(t *testing.T) {
 	runs := map[string][]byte{
 		"DIRECT 64-bit":       directRun64(),
@@ -267,13 +68,12 @@ func TestSlopCoversLargestRuns(t *testing.T) {
 				in.SetWindow(win, start)
 				return in
 			}
-			// readGroup0 reads group 0 through the range planned with slop.
-			readGroup0 := func(slop uint64) error {
-				ranges := planStream(uint64(len(stored)), starts, []bool{true, false}, slop, 0)
-				if len(ranges) != 1 || ranges[0].Start != 0 {
-					t.Fatalf("%s bs %d: ranges %v", name, bs, ranges)
+			// readGroup0 reads group 0 through r.
+			readGroup0 := func(r Range) error {
+				if r.Start != 0 {
+					t.Fatalf("%s bs %d: range %v", name, bs, r)
 				}
-				in := open(stored[:ranges[0].End], 0)
+				in := open(stored[:r.End], 0)
 				pp := format.NewPositionProvider(pos0)
 				if err := in.Seek(pp); err != nil {
 					return err
@@ -292,14 +92,23 @@ func TestSlopCoversLargestRuns(t *testing.T) {
 				}
 				return nil
 			}
-			if err := readGroup0(Slop(compressed, bs)); err != nil {
-				t.Errorf("%s, block size %d: reading group 0 through the planned range: %v", name, bs, err)
+			length := uint64(len(stored))
+			si, err := NewStreamIndex(length, entriesOf([][]uint64{pos0, pos1}), []Slot{{orcpb.Stream_DATA, len(pos0)}}, 0, compressed, bs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, exact := si.RunRange(0, 1)
+			if msg := checkRunRange(length, []streamPos{posOf(pos0, compressed), posOf(pos1, compressed)}, compressed, bs, 0, 1, r, exact); msg != "" {
+				t.Errorf("%s, block size %d: %s", name, bs, msg)
+			}
+			if err := readGroup0(r); err != nil {
+				t.Errorf("%s, block size %d: reading group 0 through RunRange's %v: %v", name, bs, r, err)
 			}
 			javaSlop := uint64(2 + 8*512)
 			if compressed {
 				javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
 			}
-			err := readGroup0(javaSlop)
+			err = readGroup0(Range{0, min(length, starts[1]+javaSlop)})
 			if err != nil && !errors.Is(err, format.ErrOutsideWindow) {
 				t.Errorf("%s, block size %d, Java's slop: %v", name, bs, err)
 			}
@@ -430,67 +239,4 @@ func decodeAllV2(t *testing.T, plain []byte) []int64 {
 		t.Fatalf("decoded only %d values", len(out))
 	}
 	return out
-}
-
-// planChunks is how many chunks PlanStream allows a run's end to need.
-func planChunks(compressed bool, bs int) int {
-	if !compressed || bs < 1 {
-		return 0
-	}
-	return int(1 + (maxBufferedBytes+uint64(bs)-1)/uint64(bs))
-}
-
-// TestPlanStreamRuns checks the unmerged plan against the merged one on
-// random streams: each run's range (the one with the largest End holding
-// the run's first start) is the merged plan's range for that run alone,
-// and merging the runs' ranges gives PlanStreamAt's result.
-func TestPlanStreamRuns(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 20000 {
-		n := 1 + rng.IntN(30)
-		length := uint64(1 + rng.IntN(400000))
-		starts := make([]uint64, n)
-		offsets := make([]uint64, n)
-		var pos uint64
-		bs := 1 + rng.IntN(100000)
-		for g := range starts {
-			if g > 0 {
-				pos += uint64(rng.IntN(30000))
-			}
-			starts[g] = min(pos, length)
-			offsets[g] = uint64(rng.IntN(bs + 1))
-		}
-		sel := make([]bool, n)
-		for g := range sel {
-			sel[g] = rng.IntN(3) == 0
-		}
-		compressed := rng.IntN(2) == 0
-		merged := PlanStreamAt(length, starts, offsets, sel, compressed, bs)
-		runs := PlanStreamRuns(length, starts, offsets, sel, compressed, bs)
-		if got := MergeRanges(append([]Range(nil), runs...), 0); !slices.Equal(got, merged) {
-			t.Fatalf("merged runs %v, want %v (starts %v sel %v)", got, merged, starts, sel)
-		}
-		for a := 0; a < n; a++ {
-			if !sel[a] || a > 0 && sel[a-1] {
-				continue
-			}
-			one := make([]bool, n)
-			for g := a; g < n && sel[g]; g++ {
-				one[g] = true
-			}
-			alone := PlanStreamAt(length, starts, offsets, one, compressed, bs)
-			if len(alone) == 0 {
-				continue
-			}
-			var best *Range
-			for i := range runs {
-				if r := &runs[i]; r.Start <= starts[a] && starts[a] < r.End && (best == nil || r.End > best.End) {
-					best = r
-				}
-			}
-			if best == nil || best.Start > alone[0].Start || best.End < alone[0].End {
-				t.Fatalf("run at group %d: chosen range %v does not cover %v (runs %v)", a, best, alone, runs)
-			}
-		}
-	}
 }

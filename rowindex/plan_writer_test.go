@@ -2,18 +2,20 @@ package rowindex
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
 )
 
 // Streams written by this module's encoders, with row-index positions taken
 // every stride values as the writer takes them (OutStream position, then the
 // encoder's buffered count): reading any selection of row groups through the
-// planned ranges never leaves them, whatever the data, block size and
+// ranges RunRange gives never leaves them, whatever the data, block size and
 // stride.
 
 const (
@@ -220,13 +222,16 @@ func simRead(kind int, stored []byte, r Range, comp orc.CompressionKind, dec for
 	return out, nil
 }
 
-func TestPlanOurWriter(t *testing.T) {
+// TestRunRangeOurWriter reads runs of row groups of streams written by our
+// encoders (positions taken the writer's way, not aligned) through the
+// ranges RunRange gives, and checks each range with checkRunRange.
+func TestRunRangeOurWriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	iters := 1500
 	if testing.Short() {
 		iters = 300
 	}
-	runs, javaOutside := 0, 0
+	runs, exact, javaOutside := 0, 0, 0
 	for range iters {
 		kind := rng.IntN(simKinds)
 		comp := []orc.CompressionKind{orc.CompressionNone, orc.CompressionZlib, orc.CompressionSnappy}[rng.IntN(3)]
@@ -235,14 +240,29 @@ func TestPlanOurWriter(t *testing.T) {
 		n := rng.IntN(min(12000, 40*stride+1)) // at most 40 groups
 		values := genValues(rng, kind, n)
 		stored, positions := simStream(t, kind, values, comp, bs, stride)
+		compressed := comp != orc.CompressionNone
 		var dec format.Decompressor
-		if comp != orc.CompressionNone {
+		if compressed {
 			dec, _ = format.NewDecompressor(comp)
 		}
 		groups := len(positions)
-		starts := make([]uint64, groups)
+		length := uint64(len(stored))
+		entries := make([]*orcpb.RowIndexEntry, groups)
+		pos := make([]streamPos, groups)
 		for g, p := range positions {
-			starts[g] = p[0]
+			entries[g] = &orcpb.RowIndexEntry{Positions: p}
+			pos[g] = posOf(p, compressed)
+		}
+		if groups == 0 {
+			continue
+		}
+		si, err := NewStreamIndex(length, entries, []Slot{{Kind: orcpb.Stream_DATA, Count: len(positions[0])}}, 0, compressed, bs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		javaSlop := uint64(2 + 8*512)
+		if compressed {
+			javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
 		}
 		for range 4 {
 			sel := make([]bool, groups)
@@ -250,43 +270,36 @@ func TestPlanOurWriter(t *testing.T) {
 			for g := range sel {
 				sel[g] = rng.Float64() < p
 			}
-			ranges := PlanStream(uint64(len(stored)), starts, sel, comp != orc.CompressionNone, bs)
-			javaSlop := uint64(2 + 8*512)
-			if comp != orc.CompressionNone {
-				javaSlop = uint64((2 + (512*8-1)/bs) * (bs + 3))
-			}
-			java := planStream(uint64(len(stored)), starts, sel, javaSlop, 0)
 			for _, run := range runsOf(sel) {
 				a, b := run[0], run[1]
-				first, last := a*stride, min(b*stride, n)
-				if _, err := simRead(kind, stored, holding(java, starts[a]), comp, dec, bs, positions[a], last-first); err != nil {
-					javaOutside++
+				where := fmt.Sprintf("kind %d, %v block %d, stride %d: groups %d..%d", kind, comp, bs, stride, a, b-1)
+				r, ex := si.RunRange(a, b)
+				if msg := checkRunRange(length, pos, compressed, bs, a, b, r, ex); msg != "" {
+					t.Fatalf("%s: %s", where, msg)
 				}
-				r := holding(ranges, starts[a])
+				first, last := a*stride, min(b*stride, n)
+				if b < groups {
+					java := Range{pos[a].place, min(length, pos[b].place+javaSlop)}
+					if _, err := simRead(kind, stored, java, comp, dec, bs, positions[a], last-first); err != nil {
+						javaOutside++
+					}
+				}
 				got, err := simRead(kind, stored, r, comp, dec, bs, positions[a], last-first)
 				if errors.Is(err, format.ErrOutsideWindow) {
-					t.Fatalf("kind %d, %v block %d, stride %d: groups %d..%d left the planned range %v: %v", kind, comp, bs, stride, a, b-1, r, err)
+					t.Fatalf("%s left the range %v: %v", where, r, err)
 				}
 				if err != nil {
-					t.Fatalf("kind %d, %v block %d, stride %d: groups %d..%d: %v", kind, comp, bs, stride, a, b-1, err)
+					t.Fatalf("%s: %v", where, err)
 				}
 				if !slices.Equal(got, values[first:last]) {
-					t.Fatalf("kind %d, %v block %d, stride %d: groups %d..%d: values differ", kind, comp, bs, stride, a, b-1)
+					t.Fatalf("%s: values differ", where)
 				}
 				runs++
+				if ex {
+					exact++
+				}
 			}
 		}
 	}
-	t.Logf("%d runs read through planned ranges; with Java's slop %d ran out", runs, javaOutside)
-}
-
-// holding returns the range of ranges that holds offset off, or an empty one
-// at off.
-func holding(ranges []Range, off uint64) Range {
-	for _, r := range ranges {
-		if r.Start <= off && off < r.End {
-			return r
-		}
-	}
-	return Range{off, off}
+	t.Logf("%d runs read through RunRange's ranges, %d of them exact; with Java's slop %d ran out", runs, exact, javaOutside)
 }

@@ -42,13 +42,28 @@ type seqStream struct {
 type seqColumn struct {
 	col        int
 	layout     []Slot
-	idx        *Index // the stripe's index, holding this column's entries
-	entries    []*orcpb.RowIndexEntry
-	lvl        []int64 // rows at this level before each group, then the total
-	presPrefix []int64 // non-null rows among the first i; nil: no PRESENT
-	lenPrefix  []int64 // list/map lengths summed over the first i values
-	tags       []int64 // union tags
+	entries    []*orcpb.RowIndexEntry // one per row group
+	lvl        []int64                // rows at this level before each group, then the total
+	presPrefix []int64                // non-null rows among the first i; nil: no PRESENT
+	lenPrefix  []int64                // list/map lengths summed over the first i values
+	tags       []int64                // union tags
 	streams    []*seqStream
+}
+
+// positions returns row group g's positions cut per stream of the layout
+// (Split). Group 0's are zeros, the start of every stream, whatever its
+// entry holds (see Layout).
+func (c *seqColumn) positions(t testing.TB, g int) [][]uint64 {
+	t.Helper()
+	p := c.entries[g].GetPositions()
+	if g == 0 {
+		p = make([]uint64, width(c.layout))
+	}
+	parts, err := Split(p, c.layout)
+	if err != nil {
+		t.Fatalf("column %d group %d: %v", c.col, g, err)
+	}
+	return parts
 }
 
 // nn returns the number of values among the first x rows.
@@ -71,18 +86,16 @@ func seqStripe(t testing.TB, s *exStripe) []*seqColumn {
 	rows := int64(s.rows)
 	groups := int((rows + stride - 1) / stride)
 	cols := make([]*seqColumn, len(f.cols))
-	x := NewIndex(s.rows, uint64(stride))
 	for id, node := range f.cols {
-		c := &seqColumn{col: id, layout: s.layout(id), idx: x}
+		c := &seqColumn{col: id, layout: s.layout(id)}
 		cols[id] = c
 		ri := s.rowIndex(t, id)
 		if ri == nil {
 			t.Fatalf("%s stripe %d: column %d has no ROW_INDEX", f.name, s.index, id)
 		}
-		x.SetRowIndex(id, ri)
-		c.entries = x.Entries(id)
-		if len(c.entries) != groups || x.Groups() != groups {
-			t.Fatalf("%s stripe %d column %d: %d entries for %d groups: %v", f.name, s.index, id, len(c.entries), groups, x.RowIndexErr(id))
+		c.entries = ri.GetEntry()
+		if len(c.entries) != groups {
+			t.Fatalf("%s stripe %d column %d: %d entries for %d groups", f.name, s.index, id, len(c.entries), groups)
 		}
 		c.lvl = make([]int64, groups+1)
 		for g := range c.lvl {

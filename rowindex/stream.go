@@ -55,8 +55,8 @@ type StreamIndex struct {
 
 // NewStreamIndex reads the places of the stream in layout slot slot from a
 // column's row index entries (one per row group). Entry 0 is the stream's
-// start whatever it holds. An entry whose count is not the layout's Width
-// gives an error wrapping orc.ErrCorrupt.
+// start whatever it holds. Another entry with more or fewer numbers than
+// the layout's slots take gives an error wrapping orc.ErrCorrupt.
 func NewStreamIndex(length uint64, entries []*orcpb.RowIndexEntry, layout []Slot, slot int, compressed bool, blockSize int) (*StreamIndex, error) {
 	if err := checkLayout(layout); err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func NewStreamIndex(length uint64, entries []*orcpb.RowIndexEntry, layout []Slot
 	for _, s := range layout[:slot] {
 		off += s.Count
 	}
-	w := Width(layout)
+	w := width(layout)
 	n := len(entries)
 	s := &StreamIndex{Length: length, Compressed: compressed, BlockSize: blockSize,
 		Starts: make([]uint64, n), Offsets: make([]uint64, n), Carry: make([]uint64, n), valid: true}
@@ -118,9 +118,6 @@ func NewStreamIndex(length uint64, entries []*orcpb.RowIndexEntry, layout []Slot
 	}
 	return s, nil
 }
-
-// Groups returns the number of row groups.
-func (s *StreamIndex) Groups() int { return len(s.Starts) }
 
 // Aligned reports whether group g of the stream starts with nothing carried
 // from the groups before it at a chunk start (compressed) or at its exact
