@@ -1,9 +1,7 @@
 package reader_test
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,17 +62,7 @@ func TestConformanceSeeking(t *testing.T) {
 						}
 						return false
 					}
-					ef, err := os.Open(exp)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer ef.Close()
-					gz, err := gzip.NewReader(ef)
-					if err != nil {
-						t.Fatal(err)
-					}
-					sc := bufio.NewScanner(gz)
-					sc.Buffer(make([]byte, 1<<20), 64<<20)
+					sc := expectedRows(t, exp)
 					var row int64 // the expected file's next row
 					next := func() ([]byte, bool) {
 						for sc.Scan() {

@@ -80,17 +80,7 @@ func TestConformance(t *testing.T) {
 			}
 			t.Parallel()
 			r := openFile(t, orcPath)
-			ef, err := os.Open(exp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ef.Close()
-			gz, err := gzip.NewReader(ef)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(gz)
-			sc.Buffer(make([]byte, 1<<20), 64<<20)
+			sc := expectedRows(t, exp)
 			var row int64
 			n, err := forEachRow(r, func(line []byte) error {
 				if !sc.Scan() {
@@ -116,6 +106,24 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expectedRows returns a scanner over the lines of an expected file
+// (expected/NAME.jsn.gz), closed with the test.
+func expectedRows(t *testing.T, path string) *bufio.Scanner {
+	t.Helper()
+	ef, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ef.Close() })
+	gz, err := gzip.NewReader(ef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	return sc
 }
 
 func clip(b []byte) string {

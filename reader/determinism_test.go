@@ -30,14 +30,7 @@ func (l *rangeLog) ReadAt(p []byte, off int64) (int, error) {
 
 func (l *rangeLog) Fd() uintptr { return l.f.Fd() }
 
-func (l *rangeLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	r := l.reads
-	l.reads = nil
-	slices.Sort(r)
-	return r
-}
+func (l *rangeLog) take() []string { return takeSorted(&l.mu, &l.reads) }
 
 // ioStats is the part of a scan's statistics that says what it read and
 // decided, without what depends on timing (how long it waited, how many

@@ -42,11 +42,15 @@ type storeServer struct {
 
 // takeRanges returns the Range headers of the requests since the last
 // call, sorted.
-func (s *storeServer) takeRanges() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.ranges
-	s.ranges = nil
+func (s *storeServer) takeRanges() []string { return takeSorted(&s.mu, &s.ranges) }
+
+// takeSorted empties the list l, which mu guards, and returns what it held,
+// sorted.
+func takeSorted(mu *sync.Mutex, l *[]string) []string {
+	mu.Lock()
+	defer mu.Unlock()
+	r := *l
+	*l = nil
 	slices.Sort(r)
 	return r
 }

@@ -868,34 +868,29 @@ func (p *parallel) next(b *orc.Batch) error {
 			}
 			continue
 		}
+		var wb *orc.Batch
+		ok, got := false, true
 		select {
-		case wb, ok := <-h.out:
-			if !ok {
-				if err := p.pop(h); err != nil {
-					return err
-				}
-				continue
-			}
-			p.take(b, wb, h.pw)
-			return nil
+		case wb, ok = <-h.out:
 		default:
-		}
-		// The worker is still on it: decode ahead rather than wait.
-		if p.ahead() {
-			continue
-		}
-		select {
-		case wb, ok := <-h.out:
-			if !ok {
-				if err := p.pop(h); err != nil {
-					return err
+			// The worker is still on it: decode ahead rather than wait.
+			if got = !p.ahead(); got {
+				select {
+				case wb, ok = <-h.out:
+				case <-p.stop:
+					return p.end(io.EOF)
 				}
-				continue
 			}
+		}
+		switch {
+		case !got:
+		case ok:
 			p.take(b, wb, h.pw)
 			return nil
-		case <-p.stop:
-			return p.end(io.EOF)
+		default: // the worker is done with h
+			if err := p.pop(h); err != nil {
+				return err
+			}
 		}
 	}
 }
