@@ -39,7 +39,7 @@ func init() {
 		usage: "convert [--schema 'struct<...>'] [--format csv|json|orc] [--header] [--delimiter C] [--null S]\n" +
 			"          [--timestamp-format LAYOUT] [--max-errors N] [--compression zstd] [--stripe-size 64MiB]\n" +
 			"          [--stride 10000] [--bloom-columns a,b] [--fpp 0.01] [--timezone UTC] [--batch-size 1024]\n" +
-			"          [--metadata key=value] [--overwrite] IN.csv|IN.jsonl|IN.orc... OUT.orc",
+			"          [--metadata key=value] [--overwrite] [-o OUT.orc] IN.csv|IN.jsonl|IN.orc... OUT.orc",
 		desc: "write CSV, JSON lines or ORC files (IN may be -) as one ORC file",
 		help: `Without --schema the schema is an ORC input's, or inferred from the first
 --infer-rows rows of the first input and printed on stderr (CSV: boolean,
@@ -100,7 +100,8 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from\n(0: the whole input, up to 64 MiB)")
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
-	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
+	o := outFlag(fs)
 	var metadata metadataFlag
 	fs.Var(&metadata, "metadata", "`key=value` to store in the file's user metadata (repeat for more)")
 	nullText := fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
@@ -109,15 +110,12 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) < 2 {
-		return errUsage
+	ins, out, err := outArgs(pos, *o)
+	if err != nil {
+		return err
 	}
-	ins, out := pos[:len(pos)-1], pos[len(pos)-1]
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
-	}
-	if out == "-" {
-		return bad("OUT is \"-\": orc convert writes a file (renamed into place when complete), not standard output")
 	}
 	var opt convertOptions
 	if *schemaText != "" {

@@ -99,13 +99,8 @@ func sameFile(out string, ins []string) string {
 // convertFiles runs the conversion. On any error it removes its temporary
 // file and leaves out untouched.
 func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout, stderr io.Writer) (err error) {
-	if in := sameFile(out, ins); in != "" {
-		return fmt.Errorf("input and output are the same file %s", in)
-	}
-	if !opt.overwrite {
-		if _, err := os.Lstat(out); err == nil {
-			return fmt.Errorf("%s exists (use --overwrite to replace it)", out)
-		}
+	if err := checkOut("convert", out, ins, opt.overwrite); err != nil {
+		return err
 	}
 	// The first input is opened first: the schema may come from it.
 	var first *convertInput

@@ -219,7 +219,7 @@ func TestOutputDiskFull(t *testing.T) {
 		outputWriter = func(f *os.File) io.Writer { return &fullDisk{w: f, n: room} }
 		for _, args := range [][]string{
 			{"convert", "--compression", "none", in, filepath.Join(dir, "out.orc")},
-			{"merge", filepath.Join(dir, "out.orc"), a, b},
+			{"merge", a, b, filepath.Join(dir, "out.orc")},
 		} {
 			_, _, err := runCmd(t, args...)
 			if err == nil || !errors.Is(err, syscall.ENOSPC) {
@@ -249,8 +249,8 @@ func TestOutputIsAnInput(t *testing.T) {
 	}
 	for _, out := range []string{a, filepath.Join(dir, ".", "a.orc"), hard, sym} {
 		for _, args := range [][]string{
-			{"merge", "--overwrite", out, a, b},
-			{"merge", "--overwrite", out, b, a},
+			{"merge", "--overwrite", a, b, out},
+			{"merge", "--overwrite", b, a, out},
 			{"convert", "--overwrite", a, b, out},
 		} {
 			_, _, err := runCmd(t, args...)

@@ -45,7 +45,7 @@ func TestCommandsOnHostileTails(t *testing.T) {
 		{"sizes", path}, {"count", path}, {"schema", "--json", path}, {"cat", "--format", "table", path},
 		{"meta", "--json", "--rowindex", "id,v,st.l", path}, {"check", path},
 		{"scan", "--explain", "--where", "id < 100 AND NOT (v = 'v3')", path},
-		{"merge", "--overwrite", filepath.Join(tmp, "m.orc"), path, path},
+		{"merge", "--overwrite", path, path, filepath.Join(tmp, "m.orc")},
 		{"convert", "--overwrite", "--compression", "none", path, filepath.Join(tmp, "c.orc")},
 	}
 	values := []uint64{0, 1, 0xffffffff, 1 << 62, 1<<64 - 1}

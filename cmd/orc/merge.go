@@ -1,6 +1,6 @@
 package main
 
-// orc merge OUT IN... concatenates ORC files without decoding them: the
+// orc merge IN... OUT concatenates ORC files without decoding them: the
 // stripes of every input are copied byte for byte, in order, and a new
 // tail is written (spec.md, the file tail):
 //
@@ -44,13 +44,17 @@ import (
 )
 
 func init() {
-	register(command{name: "merge", usage: "merge OUT IN... [--overwrite]", run: runMerge,
+	register(command{name: "merge", usage: "merge IN... OUT [--overwrite] (or: merge -o OUT IN...)", run: runMerge,
 		desc: "concatenate ORC files of one schema and codec by copying their stripes (no re-encoding)",
 		help: `The inputs must have the same schema, compression and block size, row index
 stride, file version, writer and calendar; the first that differs is named.
 The footer gets the stripes at their new offsets, the stripe statistics
 one after another and the file statistics merged. OUT is written next to
-its final name and renamed into place when complete.`})
+its final name and renamed into place when complete.
+
+OUT is the last argument, as for convert (or -o OUT, and then every
+argument is an input). An existing OUT is refused unless --overwrite is
+given, and an OUT that is also an input is refused even then.`})
 }
 
 // mergeInput is one opened input.
@@ -65,25 +69,18 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
-	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists")
+	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
+	o := outFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) < 2 {
-		return errUsage
+	ins, out, err := outArgs(pos, *o)
+	if err != nil {
+		return err
 	}
-	out, ins := pos[0], pos[1:]
-	if out == "-" {
-		return fmt.Errorf("%w: OUT is \"-\": orc merge writes a file (renamed into place when complete), not standard output", errUsage)
-	}
-	if !*overwrite {
-		if _, err := os.Stat(out); err == nil {
-			return fmt.Errorf("%w: %s exists (--overwrite replaces it)", errUsage, out)
-		}
-	}
-	if in := sameFile(out, ins); in != "" {
-		return fmt.Errorf("%w: %s is both OUT and an input", errUsage, in)
+	if err := checkOut("merge", out, ins, *overwrite); err != nil {
+		return err
 	}
 	var inputs []mergeInput
 	defer func() {

@@ -23,7 +23,7 @@ func TestMerge(t *testing.T) {
 	writeStrided(t, b, 1000, 600, 100, 500, bloom)
 	writeStrided(t, c, 5000, 1000, 100, 500, bloom)
 	out := filepath.Join(dir, "m.orc")
-	stdout, _, err := runCmd(t, "merge", out, a, b, c)
+	stdout, _, err := runCmd(t, "merge", a, b, c, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +100,10 @@ func TestMerge(t *testing.T) {
 	}
 
 	// OUT exists: refused without --overwrite.
-	if _, _, err := runCmd(t, "merge", out, a, b); err == nil || !strings.Contains(err.Error(), "--overwrite") {
+	if _, _, err := runCmd(t, "merge", a, b, out); err == nil || !strings.Contains(err.Error(), "--overwrite") {
 		t.Errorf("existing OUT: %v", err)
 	}
-	if _, _, err := runCmd(t, "merge", "--overwrite", out, a, out); err == nil || !strings.Contains(err.Error(), "both OUT and an input") {
+	if _, _, err := runCmd(t, "merge", "--overwrite", a, out, out); err == nil || !strings.Contains(err.Error(), "both OUT and an input") {
 		t.Errorf("OUT as input: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func TestMergeRefuses(t *testing.T) {
 		{schema, "schema.orc: the schema struct<id:bigint,w:string> differs from struct<id:bigint,v:string>"},
 	} {
 		out := filepath.Join(dir, "out.orc")
-		_, _, err := runCmd(t, "merge", out, base, tc.in)
+		_, _, err := runCmd(t, "merge", base, tc.in, out)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("merge with %s: %v, want %q", filepath.Base(tc.in), err, tc.want)
 		}
@@ -154,7 +154,7 @@ func TestMergeExamples(t *testing.T) {
 	for _, name := range []string{"TestOrcFile.testSeek.orc", "over1k_bloom.orc", "orc_split_elim.orc"} {
 		in := filepath.Join(dir, name)
 		out := filepath.Join(t.TempDir(), "m.orc")
-		if _, _, err := runCmd(t, "merge", out, in, in); err != nil {
+		if _, _, err := runCmd(t, "merge", in, in, out); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		r1, c1, err := openORC(in)
@@ -215,7 +215,7 @@ func TestMergeUserMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "m.orc")
-	_, errOut, err := runCmd(t, "merge", out, a, empty, b)
+	_, errOut, err := runCmd(t, "merge", a, empty, b, out)
 	if err != nil {
 		t.Fatal(err)
 	}

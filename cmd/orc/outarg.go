@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+// The commands that write a file (convert, merge) take their arguments in
+// one order: inputs first, OUT last, as cp and mv do; "-o OUT" names OUT
+// explicitly, and then every argument is an input. An existing OUT is
+// replaced only with --overwrite, and never when it is also an input
+// (by name or through a link): --overwrite does not replace a file
+// being read.
+
+// outFlag is the -o flag of the commands that write a file.
+func outFlag(fs *flag.FlagSet) *string {
+	return fs.String("o", "", "`OUT`: the file to write (default: the last argument; with -o every argument is an input)")
+}
+
+// outArgs splits a writing command's positional arguments into its inputs
+// and OUT: -o's value when given, else the last argument.
+func outArgs(pos []string, o string) (ins []string, out string, err error) {
+	if o != "" {
+		if len(pos) < 1 {
+			return nil, "", errUsage
+		}
+		return pos, o, nil
+	}
+	if len(pos) < 2 {
+		return nil, "", errUsage
+	}
+	return pos[:len(pos)-1], pos[len(pos)-1], nil
+}
+
+// checkOut refuses an OUT command cmd must not write: standard output, a
+// file that is also an input, or an existing file without --overwrite.
+// Its errors say which argument is OUT, so that following them cannot
+// replace a file meant as an input.
+func checkOut(cmd, out string, ins []string, overwrite bool) error {
+	if out == "-" {
+		return fmt.Errorf("%w: OUT is \"-\": orc %s writes a file (renamed into place when complete), not standard output", errUsage, cmd)
+	}
+	if in := sameFile(out, ins); in != "" {
+		return fmt.Errorf("%w: %s is both OUT and an input, the same file: --overwrite never replaces a file being read", errUsage, in)
+	}
+	if !overwrite {
+		if _, err := os.Lstat(out); err == nil {
+			return fmt.Errorf("%w: %s exists; it is OUT, the file orc %s writes (its last argument, or -o OUT), and --overwrite replaces it", errUsage, out, cmd)
+		}
+	}
+	return nil
+}
