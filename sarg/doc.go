@@ -15,6 +15,9 @@
 //	e := sarg.Or(sarg.Eq("c1", sarg.String("619sdc")),
 //		sarg.And(sarg.Eq("c2", sarg.Int(100)), sarg.Eq("c3", sarg.Int(200))))
 //	e, err := sarg.Parse("c1 = '619sdc' OR c2 = 100 AND c3 = 200")
+//	if err != nil {
+//		return err // a *sarg.ParseError: the byte offset and what was expected
+//	}
 //
 // Bind resolves the column names against a schema and converts each
 // literal into its column's domain, exactly or not at all (x < 5.5 on an
