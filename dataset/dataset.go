@@ -2,7 +2,8 @@
 // Hive-style partition directories such as dt=2024-03-10), a list of paths,
 // an fs.FS, or files the caller opens from its own storage. Files written
 // over the years with other schemas are read through one read schema
-// (reader.WithReadSchema). A scan prunes in order: partition values first,
+// (WithSchema, see reader.WithReadSchema); without one, every file must
+// have the first file's schema (SchemaMismatchError). A scan prunes in order: partition values first,
 // before any file is opened, then each file's footer statistics, then the
 // single-file path (stripes, row groups, bloom filters). The next files are
 // opened while earlier ones are scanned (WithOpenAhead), so that the round
@@ -290,7 +291,9 @@ type Option func(*Dataset) error
 
 // WithSchema sets the read schema, a struct: every file is read through it
 // (reader.WithReadSchema: columns matched by name, missing ones null,
-// widening conversions). Default: the schema of the first file.
+// widening conversions). Default: the schema of the first file, which
+// every file must then have: a scan that opens a file of another schema
+// fails with a *SchemaMismatchError naming it and the difference.
 func WithSchema(s *orc.Schema) Option {
 	return func(d *Dataset) error {
 		if s == nil || s.Kind != orc.Struct {
@@ -362,6 +365,9 @@ type Dataset struct {
 	schema     *orc.Schema // read columns, then partition columns
 	index      Opener      // the statistics index, or nil
 	indexName  string
+	// schemaFrom is the file the read schema was taken from when no
+	// WithSchema gave one: every file opened must then have its schema.
+	schemaFrom string
 }
 
 // New makes a dataset of files, sorted by Name.
@@ -382,16 +388,25 @@ func New(files []File, opts ...Option) (*Dataset, error) {
 		if len(d.files) == 0 {
 			return nil, errors.New("dataset: no files, and no schema given (WithSchema)")
 		}
-		of, err := d.open(0)
+		// The first file that holds a tail: a 0-byte file (Hive's empty
+		// file) has no schema.
+		first := 0
+		of, err := d.open(first)
+		for err == nil && of.r.Size() == 0 && first+1 < len(d.files) {
+			of.close()
+			first++
+			of, err = d.open(first)
+		}
 		if err != nil {
 			return nil, err
 		}
 		d.read = of.r.Schema().Copy()
 		of.close()
 		if d.read.Kind != orc.Struct {
-			return nil, fmt.Errorf("dataset: %s: the schema %s is not a struct", d.files[0].Name, d.read)
+			return nil, fmt.Errorf("dataset: %s: the schema %s is not a struct", d.files[first].Name, d.read)
 		}
 		d.read.Assign()
+		d.schemaFrom = d.files[first].Name
 	}
 	d.schema = d.read.Copy()
 	if d.parts != nil {
@@ -448,9 +463,18 @@ func (d *Dataset) open(i int) (*openFile, error) {
 		return nil, fmt.Errorf("dataset: %s: %w", f.Name, err)
 	}
 	r, err := reader.Open(ra, size, d.readerOpts...)
+	if err == nil && d.schemaFrom != "" && size > 0 {
+		if diff := schemaDifference(r.Schema(), d.read, d.schemaFrom, d.byPosition); diff != "" {
+			err = &SchemaMismatchError{File: f.Name, Schema: r.Schema(), First: d.schemaFrom, FirstSchema: d.read, Difference: diff}
+		}
+	}
 	if err != nil {
 		if c != nil {
 			c.Close()
+		}
+		var sm *SchemaMismatchError
+		if errors.As(err, &sm) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("dataset: %s: %w", f.Name, err)
 	}

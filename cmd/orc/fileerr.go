@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/orcgo/orc/dataset"
 )
 
 // fileError is an error in one of the inputs, named by the path the user
@@ -55,6 +57,20 @@ func fileFailure(path string, err error) error {
 func datasetError(err error, display map[string]string) error {
 	if err == nil {
 		return nil
+	}
+	var sm *dataset.SchemaMismatchError
+	if errors.As(err, &sm) {
+		name := func(n string) string {
+			if p, ok := display[n]; ok {
+				return p
+			}
+			return n
+		}
+		first := name(sm.First)
+		return &fileError{path: name(sm.File), err: &textError{
+			text: fmt.Sprintf("its schema differs from that of %s, the first file: %s (%s against %s); --union-by-name reads files of several schemas through the union of their columns, --schema through the schema it gives",
+				first, strings.ReplaceAll(sm.Difference, sm.First, first), sm.Schema, sm.FirstSchema),
+			err: sm}}
 	}
 	rest, ok := strings.CutPrefix(err.Error(), "dataset: ")
 	if !ok {

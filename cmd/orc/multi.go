@@ -137,11 +137,12 @@ type datasetFlags struct {
 
 func addDatasetFlags(fs *flag.FlagSet) datasetFlags {
 	return datasetFlags{
-		schema: fs.String("schema", "", "read schema for several files or a directory (default: the first file's), e.g. 'struct<a:bigint,b:string>'"),
+		schema: fs.String("schema", "", "read schema for several files or a directory, e.g. 'struct<a:bigint,b:string>'\n"+
+			"(default: the first file's, and a file of another schema is an error naming it)"),
 		partitions: fs.String("partitions", "", "Hive partition columns of a directory's key=value subdirectories, e.g. 'struct<dt:date>'\n"+
 			"(default: every key found, typed bigint, date, timestamp or string from its values; none: no partition columns)"),
 		union: fs.Bool("union-by-name", false, "read several files through the union of their columns, matched by name and widened\n"+
-			"where the files' types differ (default: the first file's schema)"),
+			"where the files' types differ (default: the first file's schema, which every file must have)"),
 	}
 }
 
