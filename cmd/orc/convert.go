@@ -76,6 +76,9 @@ type convertOptions struct {
 	// bloomChecked is set once the bloom columns are checked and their
 	// option added.
 	bloomChecked bool
+	// fillMissing writes a field no input column gives as nulls
+	// (--fill-missing) rather than failing.
+	fillMissing bool
 }
 
 // maxTextLine bounds one line of JSON input and one record of CSV input
@@ -95,12 +98,13 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	bloomColumns := fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
 	fpp := fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
 	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
-	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(fields it does not name are null, columns that are not fields are left out;\na header that names no field is skipped). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
+	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(a field it does not name is an error, null with --fill-missing; columns that are not fields are left out;\na header that names no field is skipped and the columns taken in schema order). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
 	maxErrors := fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
 	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from\n(0: the whole input, up to 64 MiB)")
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
+	fillMissing := fs.Bool("fill-missing", false, "write a schema field that no input column gives (not in a CSV header,\nnot a column of an ORC input) as nulls (default: an error naming it)")
 	o := outFlag(fs)
 	var metadata metadataFlag
 	fs.Var(&metadata, "metadata", "`key=value` to store in the file's user metadata (repeat for more)")
@@ -173,6 +177,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	opt.header = *header
 	fs.Visit(func(f *flag.Flag) { opt.headerSet = opt.headerSet || f.Name == "header" })
 	opt.overwrite = *overwrite
+	opt.fillMissing = *fillMissing
 	for _, f := range []struct {
 		name  string
 		value any
@@ -892,6 +897,9 @@ type csvSource struct {
 	// named them (nil: in schema order); named marks the fields it names.
 	order []int
 	named []bool
+	// fillMissing: fields the header does not name are null
+	// (--fill-missing) rather than an error.
+	fillMissing bool
 }
 
 func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
@@ -900,7 +908,7 @@ func newCSVSource(r io.Reader, rb *rowBuilder, opt *convertOptions) *csvSource {
 	cr.Comma = opt.delimiter
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	s := &csvSource{cr: cr, br: br, rb: rb, header: opt.header, nextLine: 1}
+	s := &csvSource{cr: cr, br: br, rb: rb, header: opt.header, fillMissing: opt.fillMissing, nextLine: 1}
 	s.bound()
 	return s
 }
@@ -968,6 +976,14 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 	}
 	if matched == 0 {
 		return nil
+	}
+	if !s.fillMissing {
+		for j, ok := range named {
+			if !ok {
+				return fmt.Errorf("line %d: the header names no column for the field %q of %s (its columns: %s); --fill-missing writes such fields as nulls",
+					line, fields[j], s.rb.schema, strings.Join(rec, ", "))
+			}
+		}
 	}
 	var left []string
 	for i, j := range order {

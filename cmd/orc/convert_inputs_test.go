@@ -39,9 +39,10 @@ func TestConvertInputs(t *testing.T) {
 	if got := catValues(t, re); !reflect.DeepEqual(got, want) {
 		t.Fatalf("ORC and CSV in: %v", got)
 	}
-	// An ORC input read as another schema: columns by name, missing ones null.
+	// An ORC input read as another schema: columns by name, missing ones
+	// null when --fill-missing asks for it.
 	ev := filepath.Join(dir, "ev.orc")
-	mustConvert(t, "--schema", "struct<v:string,n:int>", out, ev)
+	mustConvert(t, "--fill-missing", "--schema", "struct<v:string,n:int>", out, ev)
 	if got := catValues(t, ev); !reflect.DeepEqual(got, parseLines(t, "{\"v\": \"x\", \"n\": null}\n{\"v\": \"y\", \"n\": null}\n{\"v\": \"z\", \"n\": null}")) {
 		t.Errorf("ORC read as another schema: %v", got)
 	}
@@ -84,13 +85,13 @@ func TestConvertMaxErrors(t *testing.T) {
 }
 
 // --header maps CSV columns to fields by name (any order, fields left out
-// are null); a header naming no field is skipped; columns a header names
+// are null with --fill-missing); a header naming no field is skipped; columns a header names
 // that are not fields are left out, and named on stderr.
 func TestConvertHeader(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.orc")
 	in := writeFile(t, dir, "h.csv", "v,ID\nx,1\ny,2\n")
-	mustConvert(t, "--schema", "struct<id:int,w:double,v:string>", "--header", in, out)
+	mustConvert(t, "--schema", "struct<id:int,w:double,v:string>", "--header", "--fill-missing", in, out)
 	if got := catValues(t, out); !reflect.DeepEqual(got, parseLines(t, "{\"id\": 1, \"w\": null, \"v\": \"x\"}\n{\"id\": 2, \"w\": null, \"v\": \"y\"}")) {
 		t.Errorf("by name: %v", got)
 	}
@@ -100,7 +101,7 @@ func TestConvertHeader(t *testing.T) {
 		t.Errorf("skipped header: %v", got)
 	}
 	in = writeFile(t, dir, "extra.csv", "nope,id,more\nx,1,y\n")
-	_, errOut, err := runConvertErr("--schema", "struct<id:int,v:string>", "--header", "--overwrite", in, out)
+	_, errOut, err := runConvertErr("--schema", "struct<id:int,v:string>", "--header", "--fill-missing", "--overwrite", in, out)
 	if err != nil || !strings.Contains(errOut, `line 1: left out 2 columns the schema does not name: "nope", "more"`) {
 		t.Errorf("columns the schema does not name: %v %q", err, errOut)
 	}

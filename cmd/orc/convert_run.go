@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -310,6 +312,9 @@ func (c *converter) copyORC(name string) error {
 	defer closeFn()
 	noteEncrypted(r, c.stderr, "convert")
 	opts := []reader.ScanOption{reader.WithBatchSize(c.opt.batchSize)}
+	if m := missingField(c.w.Schema(), r.Schema(), ""); m != "" && !c.opt.fillMissing {
+		return fmt.Errorf("the schema's field %q is not a column of this file (%s); --fill-missing writes such fields as nulls", m, r.Schema())
+	}
 	if r.Schema().String() != c.w.Schema().String() {
 		opts = append(opts, reader.WithReadSchema(c.w.Schema()))
 	}
@@ -335,4 +340,26 @@ func (c *converter) copyORC(name string) error {
 	}
 	c.bytesDone += r.Size()
 	return nil
+}
+
+// missingField returns the path of the first field of struct want that
+// struct have lacks, matching names as a read schema does (exactly, else
+// ignoring case) at every level of nested structs, or "".
+func missingField(want, have *orc.Schema, prefix string) string {
+	if want.Kind != orc.Struct || have.Kind != orc.Struct {
+		return ""
+	}
+	for i, name := range want.FieldNames {
+		j := slices.Index(have.FieldNames, name)
+		if j < 0 {
+			j = slices.IndexFunc(have.FieldNames, func(n string) bool { return strings.EqualFold(n, name) })
+		}
+		if j < 0 {
+			return prefix + name
+		}
+		if m := missingField(want.Children[i], have.Children[j], prefix+name+"."); m != "" {
+			return m
+		}
+	}
+	return ""
 }
