@@ -104,6 +104,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
 	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
+	truncate := fs.Bool("truncate", false, "cut varchar(n) and char(n) values longer than n characters to n\n(default: such a value is a bad row, as a decimal that would need rounding is)")
 	fillMissing := fs.Bool("fill-missing", false, "write a schema field that no input column gives (not in a CSV header,\nnot a column of an ORC input) as nulls (default: an error naming it)")
 	o := outFlag(fs)
 	var metadata metadataFlag
@@ -178,6 +179,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) { opt.headerSet = opt.headerSet || f.Name == "header" })
 	opt.overwrite = *overwrite
 	opt.fillMissing = *fillMissing
+	opt.text.truncate = *truncate
 	for _, f := range []struct {
 		name  string
 		value any
@@ -378,6 +380,21 @@ type textOptions struct {
 	null     string // --null: the text of a null
 	nullSet  bool
 	tsLayout string // --timestamp-format: a Go layout, "" for the default forms
+	// truncate cuts varchar(n) and char(n) values to n characters
+	// (--truncate) rather than refusing them.
+	truncate bool
+}
+
+// checkLength refuses a varchar(n) or char(n) value longer than n
+// characters, unless --truncate asks for it to be cut.
+func (b *builder) checkLength(s string) error {
+	if (b.t.Kind != orc.Varchar && b.t.Kind != orc.Char) || b.t.MaxLength <= 0 || (b.text != nil && b.text.truncate) {
+		return nil
+	}
+	if n := utf8.RuneCountInString(s); n > b.t.MaxLength {
+		return fmt.Errorf("%q has %d characters, more than %s holds (--truncate cuts such values)", clip(s), n, b.t)
+	}
+	return nil
 }
 
 // setText gives every builder under b the text options.
@@ -541,6 +558,9 @@ func (b *builder) appendText(s string) error {
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
 		if b.t.Kind != orc.Binary && !utf8.ValidString(s) {
 			return invalidUTF8(s)
+		}
+		if err := b.checkLength(s); err != nil {
+			return err
 		}
 		b.vec.(*orc.BytesVector).AppendString(s)
 	case orc.Geometry, orc.Geography:
@@ -1298,6 +1318,9 @@ func (b *builder) appendJSON(v any) error {
 		if !ok {
 			return want("a string")
 		}
+		if err := b.checkLength(s); err != nil {
+			return err
+		}
 		b.vec.(*orc.BytesVector).AppendString(s)
 	case orc.Binary:
 		return b.appendBinary(v)
@@ -1412,6 +1435,9 @@ func jsonText(v any) string {
 func (b *builder) appendMapKey(k string) error {
 	switch b.t.Kind {
 	case orc.String, orc.Varchar, orc.Char:
+		if err := b.checkLength(k); err != nil {
+			return err
+		}
 		b.vec.(*orc.BytesVector).AppendString(k)
 		return nil
 	case orc.Binary:

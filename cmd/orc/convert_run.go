@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -316,6 +317,11 @@ func (c *converter) copyORC(name string) error {
 		return fmt.Errorf("the schema's field %q is not a column of this file (%s); --fill-missing writes such fields as nulls", m, r.Schema())
 	}
 	if r.Schema().String() != c.w.Schema().String() {
+		if !c.opt.text.truncate {
+			if err := checkORCLengths(r, c.w.Schema()); err != nil {
+				return err
+			}
+		}
 		opts = append(opts, reader.WithReadSchema(c.w.Schema()))
 	}
 	br, err := r.NewBatchReader(opts...)
@@ -359,6 +365,111 @@ func missingField(want, have *orc.Schema, prefix string) string {
 		}
 		if m := missingField(want.Children[i], have.Children[j], prefix+name+"."); m != "" {
 			return m
+		}
+	}
+	return ""
+}
+
+// checkORCLengths refuses an ORC input some of whose values the output
+// schema's varchar(n) and char(n) columns would cut: it reads the file's
+// top-level columns that may hold longer values (strings, longer varchars
+// and chars) and fails at the first value over n characters. A nested
+// varchar or char of another type than the file's is refused unread.
+func checkORCLengths(r *reader.Reader, want *orc.Schema) error {
+	have := r.Schema()
+	if want.Kind != orc.Struct || have.Kind != orc.Struct {
+		return nil
+	}
+	var names []string
+	var limits []*orc.Schema
+	for i, name := range want.FieldNames {
+		j := slices.Index(have.FieldNames, name)
+		if j < 0 {
+			j = slices.IndexFunc(have.FieldNames, func(n string) bool { return strings.EqualFold(n, name) })
+		}
+		if j < 0 {
+			continue
+		}
+		w, h := want.Children[i], have.Children[j]
+		if p := nestedNarrowing(w, h, name); p != "" {
+			return fmt.Errorf("the column %q is %s here and %s in the schema, which may cut its values; --truncate allows that", p, h, w)
+		}
+		if (w.Kind == orc.Varchar || w.Kind == orc.Char) && w.MaxLength > 0 && mayBeLonger(h, w.MaxLength) {
+			names = append(names, have.FieldNames[j])
+			limits = append(limits, w)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	br, err := r.NewBatchReader(reader.WithColumns(names...))
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	row := int64(0)
+	for b, err := range br.All() {
+		if err != nil {
+			return err
+		}
+		for k, col := range b.Cols {
+			v, ok := col.(*orc.BytesVector)
+			if !ok {
+				continue
+			}
+			for i := range b.NumRows {
+				if v.IsNull(i) {
+					continue
+				}
+				if s := v.String(i); utf8.RuneCountInString(s) > limits[k].MaxLength {
+					return fmt.Errorf("row %d, column %q: %q has %d characters, more than %s holds (--truncate cuts such values)",
+						row+int64(i)+1, names[k], clip(s), utf8.RuneCountInString(s), limits[k])
+				}
+			}
+		}
+		row += int64(b.NumRows)
+	}
+	return nil
+}
+
+// mayBeLonger reports whether values of type t may be longer than n
+// characters.
+func mayBeLonger(t *orc.Schema, n int) bool {
+	switch t.Kind {
+	case orc.String, orc.Binary:
+		return true
+	case orc.Varchar, orc.Char:
+		return t.MaxLength <= 0 || t.MaxLength > n
+	}
+	return false
+}
+
+// nestedNarrowing returns the path of a varchar or char below the top
+// level of w whose values from h may be cut, or "".
+func nestedNarrowing(w, h *orc.Schema, path string) string {
+	for i, c := range w.Children {
+		p := path
+		if w.Kind == orc.Struct {
+			p += "." + w.FieldNames[i]
+		}
+		var hc *orc.Schema
+		switch {
+		case w.Kind == orc.Struct && h.Kind == orc.Struct:
+			j := slices.IndexFunc(h.FieldNames, func(n string) bool { return strings.EqualFold(n, w.FieldNames[i]) })
+			if j < 0 {
+				continue
+			}
+			hc = h.Children[j]
+		case w.Kind == h.Kind && i < len(h.Children):
+			hc = h.Children[i]
+		default:
+			continue
+		}
+		if (c.Kind == orc.Varchar || c.Kind == orc.Char) && c.MaxLength > 0 && mayBeLonger(hc, c.MaxLength) {
+			return p
+		}
+		if q := nestedNarrowing(c, hc, p); q != "" {
+			return q
 		}
 	}
 	return ""
