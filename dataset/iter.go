@@ -51,7 +51,8 @@ func (s *Scanner) All() iter.Seq2[*orc.Batch, error] {
 
 // Rows scans the dataset into values of struct type T, mapped to columns
 // as reader.RowReader maps them (partition columns included; a field
-// whose column the table lacks reads as its zero value). It reads only
+// whose column the table lacks is an error naming both, or with
+// WithLenientFields reads as its zero value). It reads only
 // the columns T uses unless opts hold a WithColumns, which then replaces
 // that selection. The scan starts when the loop does and ends with it;
 // each row owns its memory. The iterator stops at the end, or after
@@ -109,9 +110,16 @@ func ReadAll[T any](d *Dataset, opts ...ScanOption) ([]T, error) {
 // rowScan starts the scan of Rows: T's columns, then opts.
 func rowScan[T any](d *Dataset, opts []ScanOption) (*Scanner, *structmap.Decoder, error) {
 	t := reflect.TypeFor[T]()
-	paths, ok, err := structmap.Columns(t, d.Schema(), true)
+	var cfg scanConfig // only for WithLenientFields; Scan checks the options
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	lenient := cfg.lenientFields
+	paths, ok, err := structmap.Columns(t, d.Schema(), lenient)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dataset: %w", err)
+		return nil, nil, strictError(err, lenient)
 	}
 	var all []ScanOption
 	if ok {
@@ -121,10 +129,19 @@ func rowScan[T any](d *Dataset, opts []ScanOption) (*Scanner, *structmap.Decoder
 	if err != nil {
 		return nil, nil, err
 	}
-	dec, err := structmap.NewLenientDecoder(t, s.Schema(), true)
+	dec, err := structmap.NewLenientDecoder(t, s.Schema(), lenient)
 	if err != nil {
 		s.Close()
-		return nil, nil, fmt.Errorf("dataset: %w", err)
+		return nil, nil, strictError(err, lenient)
 	}
 	return s, dec, nil
+}
+
+// strictError is an error of mapping the row type to the table's columns,
+// pointing to WithLenientFields when a field's column is missing.
+func strictError(err error, lenient bool) error {
+	if !lenient && errors.Is(err, structmap.ErrNoColumn) {
+		return fmt.Errorf("dataset: %w (WithLenientFields reads such fields as zero values)", err)
+	}
+	return fmt.Errorf("dataset: %w", err)
 }

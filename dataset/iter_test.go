@@ -13,8 +13,9 @@ import (
 )
 
 // TestRowsTyped reads a dataset into structs: data columns, a column old
-// files lack (null), partition columns, a field no column backs (zero),
-// with a predicate, and compares with the JSON rows of a batch scan.
+// files lack (null), partition columns, a field no column backs (zero,
+// with WithLenientFields), with a predicate, and compares with the JSON
+// rows of a batch scan.
 func TestRowsTyped(t *testing.T) {
 	files := makeFiles(t, 2, 3, 1500)
 	var opens atomic.Int64
@@ -29,7 +30,7 @@ func TestRowsTyped(t *testing.T) {
 	}
 	where := sarg.Or(sarg.Lt("id", sarg.Int(100)), sarg.Eq("region", sarg.String("ap")))
 	want, _ := scanRows(t, d, dataset.WithSearchArgument(where))
-	got, err := dataset.ReadAll[row](d, dataset.WithSearchArgument(where), dataset.WithBatchSize(300))
+	got, err := dataset.ReadAll[row](d, dataset.WithLenientFields(), dataset.WithSearchArgument(where), dataset.WithBatchSize(300))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestRowsTyped(t *testing.T) {
 	}
 	// Breaking out of the loop ends the scan; an error reaches the loop.
 	n := 0
-	for _, err := range dataset.Rows[row](d) {
+	for _, err := range dataset.Rows[row](d, dataset.WithLenientFields()) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestRowsTyped(t *testing.T) {
 			break
 		}
 	}
-	for _, err := range dataset.Rows[row](d, dataset.WithColumns("nope")) {
+	for _, err := range dataset.Rows[row](d, dataset.WithLenientFields(), dataset.WithColumns("nope")) {
 		if err == nil {
 			t.Fatal("a scan of an unknown column yielded a row")
 		}

@@ -31,6 +31,21 @@ type scanConfig struct {
 	explain  bool
 	noIndex  bool
 	ctx      context.Context // WithContext, or nil
+	// lenientFields: Rows leaves a field whose column the table lacks at
+	// its zero value (WithLenientFields).
+	lenientFields bool
+}
+
+// WithLenientFields lets Rows and ReadAll leave a field of the row type
+// whose column the table lacks at its zero value in every row. By default
+// such a field is an error naming it and the column: a tag that misspells
+// a column would otherwise read as a column of zero values. Scan ignores
+// it.
+func WithLenientFields() ScanOption {
+	return func(c *scanConfig) error {
+		c.lenientFields = true
+		return nil
+	}
 }
 
 // WithColumns selects columns by name (data or partition columns; nested

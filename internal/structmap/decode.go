@@ -1,6 +1,7 @@
 package structmap
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -159,6 +160,16 @@ func quotePath(name string) (string, bool) {
 	return name, true
 }
 
+// ErrNoColumn is what the error of a field whose column the schema lacks
+// is (errors.Is), so that callers can point to their lenient option.
+var ErrNoColumn = errors.New("orc: a field names no column")
+
+// noColumnError is the error of a field whose column the schema lacks.
+type noColumnError struct{ msg string }
+
+func (e *noColumnError) Error() string        { return e.msg }
+func (e *noColumnError) Is(target error) bool { return target == ErrNoColumn }
+
 // fields maps the fields of struct node n to the fields of struct schema
 // s, whose column path is colPath: names separated by NUL while building,
 // so that names holding dots stay whole, and "" for the root.
@@ -175,7 +186,7 @@ func (b *builder) fields(n *node, s *orc.Schema, colPath string) ([]colDecoder, 
 			cols = append(cols, colDecoder{col: -1, off: f.offset, dec: zeroDecoder{f.node.typ}})
 			continue
 		case i == -1:
-			return nil, fmt.Errorf("orc: field %s: no column %q in %s of type %s", f.node.path, f.name, describeCol(colPath), s)
+			return nil, &noColumnError{fmt.Sprintf("orc: field %s: no column %q in %s of type %s", f.node.path, f.name, describeCol(colPath), s)}
 		case i == -2:
 			return nil, fmt.Errorf("orc: field %s: several columns match %q ignoring case in %s of type %s", f.node.path, f.name, describeCol(colPath), s)
 		}
