@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,7 +50,9 @@ func WithLenientFields() ScanOption {
 }
 
 // WithColumns selects columns by name (data or partition columns; nested
-// fields with dots). Default: every column.
+// fields with dots). The batches hold them in the order given and nothing
+// else: a predicate's other columns are read to filter, not returned.
+// Default: every column.
 func WithColumns(names ...string) ScanOption {
 	return func(c *scanConfig) error {
 		c.columns, c.allCols = append([]string(nil), names...), false
@@ -223,7 +226,14 @@ type Scanner struct {
 	dataCols []string    // per-file WithColumns (read schema names)
 	dataOut  *orc.Schema // per-file batch schema
 	partOut  []int       // batch columns after the data: partition column indexes
-	units    []unit
+	// inner is the jobs' batches' schema: the data columns in schema
+	// order, then the partition columns; schema orders them as asked, and
+	// perm[k] is the inner column of the batches' column k (nil: the same
+	// order). swap is Next's scratch for permuting.
+	inner *orc.Schema
+	perm  []int
+	swap  []orc.Vector
+	units []unit
 
 	statsMu  sync.Mutex // guards stats: jobs add their files' as they end
 	stats    Stats
@@ -314,6 +324,7 @@ func (s *Scanner) project() error {
 		wantPart = make([]bool, len(d.parts.Children))
 	}
 	var names []string
+	var asked []string // top-level columns in the order asked
 	if s.cfg.allCols {
 		for _, n := range d.read.FieldNames {
 			names = append(names, sarg.Col(n))
@@ -325,25 +336,26 @@ func (s *Scanner) project() error {
 		for _, n := range s.cfg.columns {
 			if i, ok := s.isPartition(n); ok {
 				wantPart[i] = true
+				if !slices.Contains(asked, d.parts.FieldNames[i]) {
+					asked = append(asked, d.parts.FieldNames[i])
+				}
 				continue
 			}
-			if d.read.Find(n) == nil {
+			node := d.read.Find(n)
+			if node == nil {
 				return fmt.Errorf("dataset: no column %q in %s", n, d.schema)
+			}
+			if top := topField(d.read, node.ID()); !slices.Contains(asked, top) {
+				asked = append(asked, top)
 			}
 			names = append(names, n)
 		}
 	}
 	if s.cfg.where != nil {
-		b, err := sarg.Bind(*s.cfg.where, d.schema)
-		if err != nil {
+		// The predicate reads its columns from each file without adding
+		// them to the batches (reader.WithColumns decides those).
+		if _, err := sarg.Bind(*s.cfg.where, d.schema); err != nil {
 			return err
-		}
-		for _, l := range b.Leaves() {
-			if i, ok := s.isPartition(l.Name); ok {
-				wantPart[i] = true
-			} else {
-				names = append(names, l.Name)
-			}
 		}
 	}
 	s.dataCols = names
@@ -369,8 +381,31 @@ func (s *Scanner) project() error {
 		}
 	}
 	out.Assign()
-	s.schema = out
+	s.inner, s.schema = out, out
+	if !s.cfg.allCols && !slices.Equal(asked, out.FieldNames) {
+		// The columns in the order asked.
+		ordered := &orc.Schema{Kind: orc.Struct}
+		for _, name := range asked {
+			i := slices.Index(out.FieldNames, name)
+			s.perm = append(s.perm, i)
+			ordered.Children = append(ordered.Children, out.Children[i].Copy())
+			ordered.FieldNames = append(ordered.FieldNames, name)
+		}
+		ordered.Assign()
+		s.schema = ordered
+	}
 	return nil
+}
+
+// topField returns the name of the top-level column of struct root that
+// holds column id.
+func topField(root *orc.Schema, id int) string {
+	for i, c := range root.Children {
+		if id >= c.ID() && id <= c.MaxID() {
+			return root.FieldNames[i]
+		}
+	}
+	return ""
 }
 
 // markAncestors marks the struct columns above column id.
@@ -614,7 +649,7 @@ func (s *Scanner) run(j *job) {
 	// The job's two batches, made here rather than when the job starts, so
 	// that a file that fails or that its footer rules out costs none.
 	for range 2 {
-		full := orc.NewBatch(s.schema, s.cfg.batch)
+		full := orc.NewBatch(s.inner, s.cfg.batch)
 		j.free <- &jobBatch{full: full, view: &orc.Batch{Schema: s.dataOut, Cols: full.Cols[:len(s.dataOut.Children)]}}
 	}
 	vals := s.d.values[j.u.file]
@@ -676,8 +711,10 @@ func (s *Scanner) checkSchema(name string, br *reader.BatchReader) error {
 	return nil
 }
 
-// Schema returns the batches' schema: the selected data columns (and the
-// predicate's) in schema order, then the selected partition columns.
+// Schema returns the batches' schema: with WithColumns the columns asked,
+// in the order asked (a nested field's top-level column where it is first
+// named) and no others; else the data columns in schema order, then the
+// partition columns.
 func (s *Scanner) Schema() *orc.Schema { return s.schema }
 
 // NewBatch returns a batch for Next.
@@ -727,7 +764,16 @@ func (s *Scanner) Next(b *orc.Batch) error {
 			s.cur = nil
 			continue
 		}
-		b.Cols, r.jb.full.Cols = r.jb.full.Cols, b.Cols
+		if s.perm == nil {
+			b.Cols, r.jb.full.Cols = r.jb.full.Cols, b.Cols
+		} else {
+			// The vectors trade places column by column, in the order asked.
+			s.swap = append(s.swap[:0], b.Cols...)
+			for k, p := range s.perm {
+				b.Cols[k] = r.jb.full.Cols[p]
+				r.jb.full.Cols[p] = s.swap[k]
+			}
+		}
 		b.NumRows = r.jb.full.NumRows
 		b.Schema = s.schema
 		s.cur.free <- r.jb

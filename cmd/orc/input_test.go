@@ -209,7 +209,8 @@ func TestScanPrintsNamedNestedFields(t *testing.T) {
 		columns, want string
 	}{
 		{"st.c", `{"st": {"c": {"x": 20, "y": -2}}}`},
-		{"st.c.y,id", `{"id": 2, "st": {"c": {"y": -2}}}`},
+		{"st.c.y,id", `{"st": {"c": {"y": -2}}, "id": 2}`}, // top-level columns in the order asked
+		{"id,st.c.y", `{"id": 2, "st": {"c": {"y": -2}}}`},
 		{"st", `{"st": {"a": 42, "b": "b2", "c": {"x": 20, "y": -2}}}`},
 		{"st.b,st.a", `{"st": {"a": 42, "b": "b2"}}`},
 	} {

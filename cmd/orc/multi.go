@@ -314,7 +314,7 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 			closeFn()
 			return nil, nil, inFile(paths[0], err)
 		}
-		return fileSource{br, paths[0]}, closeFn, nil
+		return orderColumns(fileSource{br, paths[0]}, req.columns), closeFn, nil
 	}
 	d, display, err := openDataset(paths, df, stderr, cmd)
 	if err != nil {
