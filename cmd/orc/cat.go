@@ -219,6 +219,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	req := scanRequest{parallel: *parallel, limit: *limit}
 	if *columns != "" {
 		req.columns = splitList(*columns)
+		out.columns = req.columns
 	}
 	src, closeFn, err := openSource(pos, df, req, stderr, "cat")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,6 +24,9 @@ type outputOptions struct {
 	format string // json, csv, tsv or table
 	zone   *time.Location
 	wkbHex bool // geometry as WKB in hex, not WKT (orc cat --wkb-hex)
+	// columns are the --columns asked: csv, tsv and table print a nested
+	// field asked by its path as a column of that name (flatColumns).
+	columns []string
 }
 
 // outputFlags are --format and --timezone.
@@ -30,7 +34,7 @@ type outputFlags struct{ format, zone *string }
 
 func addOutputFlags(fs *flag.FlagSet) outputFlags {
 	return outputFlags{
-		format: fs.String("format", "json", "output: json (JSON lines), csv, tsv (with a header line) or table (aligned columns,\nwidths from the first 100 rows)"),
+		format: fs.String("format", "json", "output: json (JSON lines), csv, tsv (with a header line) or table (aligned columns,\nwidths from the first 100 rows); in csv, tsv and table a nested field asked with --columns a.b\nis a column named a.b, a struct column JSON text"),
 		zone:   fs.String("timezone", "UTC", "the zone timestamps with local time zone are printed in, with their offset (IANA name,\nor Local); timestamps without zone are wall clocks and print as stored"),
 	}
 }
@@ -70,9 +74,9 @@ type rowFormatter interface {
 func newFormatter(o outputOptions, s *orc.Schema) rowFormatter {
 	switch o.format {
 	case "csv", "tsv":
-		return &delimitedFormat{zone: o.zone, schema: s, tsv: o.format == "tsv"}
+		return &delimitedFormat{zone: o.zone, cols: flatColumns(s, o.columns), tsv: o.format == "tsv"}
 	case "table":
-		return &tableFormat{zone: o.zone, schema: s}
+		return &tableFormat{zone: o.zone, cols: flatColumns(s, o.columns)}
 	}
 	return &jsonFormat{opts: reader.JSONOptions{GeometryHex: o.wkbHex, Zone: o.zone}}
 }
@@ -84,6 +88,79 @@ func columnsOf(s *orc.Schema) ([]string, []*orc.Schema) {
 		return s.FieldNames, s.Children
 	}
 	return []string{"value"}, []*orc.Schema{s}
+}
+
+// flatColumn is a column of csv, tsv and table output: a top-level column,
+// or a field of a struct column asked by its path (--columns loc.lat),
+// named by that path.
+type flatColumn struct {
+	name string
+	t    *orc.Schema
+	path []int // the column's index, then the field index at each level below
+}
+
+// flatColumns returns the printed columns of rows of schema s: its
+// top-level columns, except that a struct column asked only by paths to
+// its fields (in asked) gives a column per path, in the order asked; a
+// struct asked by its own name stays one column, printed as JSON.
+func flatColumns(s *orc.Schema, asked []string) []flatColumn {
+	names, types := columnsOf(s)
+	var out []flatColumn
+	for i, name := range names {
+		var deeper []string
+		if s.Kind == orc.Struct && types[i].Kind == orc.Struct && !slices.Contains(asked, name) {
+			for _, a := range asked {
+				if rest, ok := strings.CutPrefix(a, name+"."); ok && !slices.Contains(deeper, rest) {
+					deeper = append(deeper, rest)
+				}
+			}
+		}
+		var cols []flatColumn
+		for _, d := range deeper {
+			c, ok := fieldAt(types[i], d, []int{i})
+			if !ok {
+				cols = nil
+				break
+			}
+			c.name = name + "." + d
+			cols = append(cols, c)
+		}
+		if cols == nil {
+			cols = []flatColumn{{name: name, t: types[i], path: []int{i}}}
+		}
+		out = append(out, cols...)
+	}
+	return out
+}
+
+// fieldAt returns the field of struct type t at dotted path p (below
+// path), or false.
+func fieldAt(t *orc.Schema, p string, path []int) (flatColumn, bool) {
+	for _, n := range strings.Split(p, ".") {
+		if t.Kind != orc.Struct {
+			return flatColumn{}, false
+		}
+		k := slices.Index(t.FieldNames, n)
+		if k < 0 {
+			return flatColumn{}, false
+		}
+		path = append(path, k)
+		t = t.Children[k]
+	}
+	return flatColumn{t: t, path: path}, true
+}
+
+// value returns the column's vector in b and whether row i is null there
+// (a null struct above the field makes it null).
+func (c flatColumn) value(b *orc.Batch, i int) (orc.Vector, bool) {
+	v := b.Cols[c.path[0]]
+	for _, k := range c.path[1:] {
+		if v.IsNull(i) {
+			return v, true
+		}
+		v = v.(*orc.StructVector).Fields[k]
+	}
+	return v, v.IsNull(i)
 }
 
 type jsonFormat struct {
@@ -139,16 +216,15 @@ func appendText(dst []byte, t *orc.Schema, v orc.Vector, i int, zone *time.Locat
 // Hive and PostgreSQL write it), with a header line.
 type delimitedFormat struct {
 	zone    *time.Location
-	schema  *orc.Schema
+	cols    []flatColumn
 	tsv     bool
 	started bool
 	text    []byte
 }
 
 func (f *delimitedFormat) header(dst []byte) []byte {
-	names, _ := columnsOf(f.schema)
-	for c, n := range names {
-		dst = f.field(dst, c, []byte(n), false)
+	for c, col := range f.cols {
+		dst = f.field(dst, c, []byte(col.name), false)
 	}
 	return append(dst, '\n')
 }
@@ -202,13 +278,11 @@ func (f *delimitedFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
 		f.started = true
 		dst = f.header(dst)
 	}
-	_, types := columnsOf(b.Schema)
-	for c, t := range types {
-		v := b.Cols[c]
-		null := v.IsNull(i)
+	for c, col := range f.cols {
+		v, null := col.value(b, i)
 		f.text = f.text[:0]
 		if !null {
-			f.text = appendText(f.text, t, v, i, f.zone)
+			f.text = appendText(f.text, col.t, v, i, f.zone)
 		}
 		dst = f.field(dst, c, f.text, null)
 	}
@@ -229,7 +303,7 @@ func (f *delimitedFormat) flush(dst []byte) ([]byte, int) {
 // as null.
 type tableFormat struct {
 	zone   *time.Location
-	schema *orc.Schema
+	cols   []flatColumn
 	widths []int
 	right  []bool
 	held   [][]string // the first rows, until the widths are known
@@ -243,14 +317,14 @@ const (
 )
 
 func (f *tableFormat) add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
-	_, types := columnsOf(b.Schema)
-	row := make([]string, len(types))
-	for c, t := range types {
-		v := b.Cols[c]
-		if v.IsNull(i) {
+	row := make([]string, len(f.cols))
+	for c, col := range f.cols {
+		v, null := col.value(b, i)
+		if null {
 			row[c] = "null"
 			continue
 		}
+		t := col.t
 		row[c] = strings.Map(func(r rune) rune {
 			if r < ' ' || r == 0x7f {
 				return '·'
@@ -272,12 +346,13 @@ func (f *tableFormat) flush(dst []byte) ([]byte, int) {
 	if f.widths != nil {
 		return dst, 0
 	}
-	names, types := columnsOf(f.schema)
+	names := make([]string, len(f.cols))
 	f.widths = make([]int, len(names))
 	f.right = make([]bool, len(names))
-	for c, n := range names {
-		f.widths[c] = utf8.RuneCountInString(n)
-		switch types[c].Kind {
+	for c, col := range f.cols {
+		names[c] = col.name
+		f.widths[c] = utf8.RuneCountInString(col.name)
+		switch col.t.Kind {
 		case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal:
 			f.right[c] = true
 		}

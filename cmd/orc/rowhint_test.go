@@ -33,7 +33,7 @@ func TestRowSizeHint(t *testing.T) {
 		if hint := rowSizeHint(s, true); hint != len(line) {
 			t.Errorf("structs of %d: hint %d bytes for a JSON line of %d", per, hint, len(line))
 		}
-		csv, _ := (&delimitedFormat{schema: s}).add(nil, b, 0)
+		csv, _ := (&delimitedFormat{cols: flatColumns(s, nil)}).add(nil, b, 0)
 		if hint := rowSizeHint(s, false); hint > len(csv) {
 			t.Errorf("structs of %d: hint %d bytes for a CSV line of %d", per, hint, len(csv))
 		}

@@ -100,7 +100,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	}
 	if *columns != "" {
 		wanted = splitList(*columns)
-		req.columns = wanted
+		req.columns, out.columns = wanted, wanted
 	}
 	br, closeFn, err := openSource(pos, df, req, stderr, "scan")
 	if err != nil {
