@@ -182,3 +182,21 @@ func TestCheckExample(t *testing.T) {
 		}
 	}
 }
+
+// The README says how to install the command and where the conformance
+// tests' example files come from (issue 48, item 20).
+func TestReadmeInstallAndExamples(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"go install github.com/orcgo/orc/cmd/orc@latest",
+		"https://github.com/apache/orc/tree/main/examples",
+		"ORC_EXAMPLES",
+	} {
+		if !strings.Contains(string(data), w) {
+			t.Errorf("README.md does not say %q", w)
+		}
+	}
+}
