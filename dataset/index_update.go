@@ -228,7 +228,7 @@ func indexRowsJSON(r io.ReaderAt, size int64) (map[string]string, error) {
 // replaceFile writes data to a temporary file beside path and renames it
 // over path, so that readers see the old contents or the new, never a part.
 func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
+	tmp, err := createTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
 	if err != nil {
 		return err
 	}

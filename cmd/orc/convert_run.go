@@ -153,7 +153,7 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 		total += st.Size()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	tmp, err := createTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -220,9 +220,6 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {

@@ -114,7 +114,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	tmp, err := createTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -130,9 +130,6 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
