@@ -105,7 +105,7 @@ func TestDocExamplesHandleErrors(t *testing.T) {
 				switch {
 				case path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata"),
 					strings.HasPrefix(path, "internal"), strings.HasPrefix(path, "cmd"),
-					strings.Contains(path, "/internal"), path == "bench", path == "arrow":
+					strings.Contains(path, "/internal"), path == "bench":
 					return filepath.SkipDir
 				}
 				return nil

@@ -4,19 +4,34 @@
 // that writes Arrow record batches as an ORC file with the ORC writer's
 // options.
 //
-//	r, _ := reader.Open(f, size)
+//	r, err := reader.Open(f, size)
+//	if err != nil {
+//		return err
+//	}
 //	rr, err := orcarrow.FromReader(r, orcarrow.WithScanOptions(
 //		reader.WithColumns("id", "price"),
 //		reader.WithSearchArgument(sarg.MustParse("id < 100"))))
+//	if err != nil {
+//		return err
+//	}
 //	defer rr.Release()
 //	for rr.Next() {
 //		rec := rr.RecordBatch() // valid until the next Next unless retained
 //	}
-//	err = rr.Err()
+//	if err := rr.Err(); err != nil { // a scan that failed ends Next early
+//		return err
+//	}
 //
 //	w, err := orcarrow.NewWriter(out, schema, writer.WithCompression(orc.CompressionZstd))
-//	err = w.Write(rec) // any number of records of that schema
-//	err = w.Close()    // writes the ORC tail; does not close out
+//	if err != nil {
+//		return err
+//	}
+//	if err := w.Write(rec); err != nil { // any number of records of that schema
+//		return err
+//	}
+//	if err := w.Close(); err != nil { // writes the ORC tail; does not close out
+//		return err
+//	}
 //
 // The package lives in its own module (github.com/orcgo/orc/arrow), so the
 // library's go.mod never depends on arrow-go. The commands orc2parquet and

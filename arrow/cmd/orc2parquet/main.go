@@ -2,6 +2,9 @@
 //
 //	orc2parquet [flags] IN.orc OUT.parquet
 //
+// Flags may come before, between or after the two files, as the orc
+// command takes them; "--" ends them.
+//
 // Every ORC type except uniontype has a Parquet counterpart (see the
 // orcarrow package's mapping); the Arrow schema is stored in the Parquet
 // file, so parquet2orc restores char and varchar types. Geometry and
@@ -41,7 +44,7 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("orc2parquet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: orc2parquet [flags] IN.orc OUT.parquet\n\nConverts an ORC file to Parquet through Apache Arrow.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "usage: orc2parquet [flags] IN.orc OUT.parquet (flags may also follow the files)\n\nConverts an ORC file to Parquet through Apache Arrow.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	codec := fs.String("codec", "zstd", "Parquet `codec`: none, snappy, gzip, brotli, zstd, lz4")
@@ -50,14 +53,15 @@ func run(args []string, stderr io.Writer) error {
 	columns := fs.String("columns", "", "comma-separated `names` of the columns to convert (nested as a.b); all when empty")
 	every := fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (the output is written beside it and renamed at the end)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := convert.ParseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
+	if len(pos) != 2 {
 		fs.Usage()
 		return errors.New("want two arguments: IN.orc OUT.parquet")
 	}
-	inPath, outPath := fs.Arg(0), fs.Arg(1)
+	inPath, outPath := pos[0], pos[1]
 	opts := convert.ToParquet{Codec: *codec, RowGroup: *rowGroup, BatchSize: *batch,
 		Progress: convert.Progress{W: stderr, Every: *every, Name: "orc2parquet"}}
 	if *columns != "" {

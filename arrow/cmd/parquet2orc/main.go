@@ -2,6 +2,9 @@
 //
 //	parquet2orc [flags] IN.parquet OUT.orc
 //
+// Flags may come before, between or after the two files, as the orc
+// command takes them; "--" ends them.
+//
 // Parquet's types map to ORC as the orcarrow package documents; a type with
 // no ORC counterpart (unsigned 64-bit integers, float16, intervals, ...) is
 // an error naming the column, given before any row is written. GEOMETRY and
@@ -40,7 +43,7 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("parquet2orc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: parquet2orc [flags] IN.parquet OUT.orc\n\nConverts a Parquet file to ORC through Apache Arrow.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "usage: parquet2orc [flags] IN.parquet OUT.orc (flags may also follow the files)\n\nConverts a Parquet file to ORC through Apache Arrow.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	codec := fs.String("codec", "zstd", "ORC `codec`: none, zlib, snappy, lz4, zstd")
@@ -49,14 +52,15 @@ func run(args []string, stderr io.Writer) error {
 	batch := fs.Int("batch", 65536, "`rows` per Arrow record")
 	every := fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)")
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (the output is written beside it and renamed at the end)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := convert.ParseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
+	if len(pos) != 2 {
 		fs.Usage()
 		return errors.New("want two arguments: IN.parquet OUT.orc")
 	}
-	inPath, outPath := fs.Arg(0), fs.Arg(1)
+	inPath, outPath := pos[0], pos[1]
 	opts := convert.ToORC{Codec: *codec, StripeSize: *stripe, RowIndexStride: *stride,
 		BatchSize: *batch, Progress: convert.Progress{W: stderr, Every: *every, Name: "parquet2orc"}}
 	if err := opts.Check(); err != nil {

@@ -25,7 +25,7 @@ func CreateOutput(path string, overwrite bool) (*Output, error) {
 			return nil, fmt.Errorf("%s is not a regular file", path)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-", "")
 	if err != nil {
 		return nil, err
 	}
