@@ -341,10 +341,25 @@ func (s *Scanner) project() error {
 				}
 				continue
 			}
-			node := d.read.Find(n)
-			if node == nil {
+			// Names match as a predicate's do: exactly, else the one
+			// column equal ignoring case.
+			exact, node, err := d.read.Resolve(n)
+			if err != nil && d.parts != nil {
+				if i := slices.IndexFunc(d.parts.FieldNames, func(p string) bool { return strings.EqualFold(p, n) }); i >= 0 {
+					wantPart[i] = true
+					if !slices.Contains(asked, d.parts.FieldNames[i]) {
+						asked = append(asked, d.parts.FieldNames[i])
+					}
+					continue
+				}
+			}
+			if err != nil {
+				if strings.Contains(err.Error(), "several") {
+					return fmt.Errorf("dataset: %s", strings.TrimPrefix(err.Error(), "orc: "))
+				}
 				return fmt.Errorf("dataset: no column %q in %s", n, d.schema)
 			}
+			n = exact
 			if top := topField(d.read, node.ID()); !slices.Contains(asked, top) {
 				asked = append(asked, top)
 			}

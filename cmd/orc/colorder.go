@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -78,4 +79,21 @@ func (o *orderedSource) Next(b *orc.Batch) error {
 	}
 	b.NumRows = o.inner.NumRows
 	return err
+}
+
+// spellColumns spells the --columns names cols as schema s does, in
+// place (so that what cat and scan print by them sees the same spelling):
+// a name matches a column exactly, else the one equal ignoring case, as
+// --where's names do. A name that matches no column is left for the
+// scan to report; one that matches several ignoring case is an error.
+func spellColumns(s *orc.Schema, cols []string) error {
+	for i, c := range cols {
+		exact, _, err := s.Resolve(c)
+		if err == nil {
+			cols[i] = exact
+		} else if strings.Contains(err.Error(), "several") {
+			return errors.New(strings.TrimPrefix(err.Error(), "orc: "))
+		}
+	}
+	return nil
 }

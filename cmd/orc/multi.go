@@ -298,6 +298,10 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 			return nil, nil, err
 		}
 		opts := []reader.ScanOption{reader.WithParallelism(req.parallel)}
+		if err := spellColumns(r.Schema(), req.columns); err != nil {
+			closeFn()
+			return nil, nil, inFile(paths[0], err)
+		}
 		if req.columns != nil {
 			opts = append(opts, reader.WithColumns(req.columns...))
 		} else {
@@ -318,6 +322,9 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 	}
 	d, display, err := openDataset(paths, df, stderr, cmd)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := spellColumns(d.Schema(), req.columns); err != nil {
 		return nil, nil, err
 	}
 	opts := []dataset.ScanOption{dataset.WithParallelism(req.parallel), dataset.WithLimit(req.limit)}

@@ -56,7 +56,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	where := new(string)
 	fs.Var(onceFlag{where}, "where", "the predicate, a `string` such as \"a = 5 AND b IN ('x', 'y')\"")
 	addNetFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b)")
+	columns := fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)")
 	var explain explainMode
 	fs.Var(&explain, "explain", "print the pruning decisions on stderr: per stripe the row groups kept and skipped,\nby which leaf, and the runs read (--explain=full: every row group and the read plans)")
 	explainGroups := fs.Bool("explain-groups", false, "print the full pruning decisions on stderr (as --explain=full)")

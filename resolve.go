@@ -1,0 +1,60 @@
+package orc
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Resolve finds the column at a dotted path below a struct (as Find reads
+// paths: a name holding a dot in backticks) and returns it with its path
+// spelled as in s. Each name matches a field exactly, else the one field
+// equal to it ignoring case, the rule predicates follow. It fails, naming
+// the path, when no field or several ignoring case match.
+func (s *Schema) Resolve(path string) (string, *Schema, error) {
+	parts, err := splitPath(path)
+	if err != nil {
+		return "", nil, err
+	}
+	n := s
+	var exact []string
+	for _, p := range parts {
+		if n.Kind != Struct {
+			return "", nil, fmt.Errorf("orc: no column %q: %s is %s, not a struct", path, strings.Join(exact, "."), n)
+		}
+		i := fieldIndex(n, p)
+		switch i {
+		case -1:
+			return "", nil, fmt.Errorf("orc: no column %q in %s", path, s)
+		case -2:
+			return "", nil, fmt.Errorf("orc: column %q: several fields match %q ignoring case in %s", path, p, n)
+		}
+		name := n.FieldNames[i]
+		if strings.Contains(name, ".") || strings.HasPrefix(name, "`") {
+			name = "`" + name + "`"
+		}
+		exact = append(exact, name)
+		n = n.Children[i]
+	}
+	return strings.Join(exact, "."), n, nil
+}
+
+// fieldIndex returns the index of struct s's field name: the exact match,
+// else the one equal ignoring case; -1 when none, -2 when several ignoring
+// case.
+func fieldIndex(s *Schema, name string) int {
+	for i, f := range s.FieldNames {
+		if f == name && i < len(s.Children) {
+			return i
+		}
+	}
+	found := -1
+	for i, f := range s.FieldNames {
+		if strings.EqualFold(f, name) && i < len(s.Children) {
+			if found >= 0 {
+				return -2
+			}
+			found = i
+		}
+	}
+	return found
+}
