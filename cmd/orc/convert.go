@@ -79,6 +79,8 @@ type convertOptions struct {
 	// fillMissing writes a field no input column gives as nulls
 	// (--fill-missing) rather than failing.
 	fillMissing bool
+	// headerAlone: the header guessed is the input's only line.
+	headerAlone bool
 }
 
 // maxTextLine bounds one line of JSON input and one record of CSV input

@@ -200,6 +200,7 @@ func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 	}
 	if !opt.header && !opt.headerSet && looksLikeHeader(recs) {
 		opt.header, opt.headerGuessed = true, true
+		opt.headerAlone = len(recs) == 1
 	}
 	first := true
 	for _, rec := range recs {
@@ -251,6 +252,20 @@ func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
 // its fields text (none empty, none a number) while, below it, a column
 // holds numbers only.
 func looksLikeHeader(recs [][]string) bool {
+	if len(recs) == 1 {
+		// One line alone: a header when its fields are distinct names
+		// (text that is not a number), as a file written with a header
+		// and no rows has.
+		seen := map[string]bool{}
+		for _, f := range recs[0] {
+			f = strings.ToLower(strings.TrimSpace(f))
+			if f == "" || isNumber(f) || seen[f] || strings.ContainsAny(f, " \t") {
+				return false
+			}
+			seen[f] = true
+		}
+		return true
+	}
 	if len(recs) < 2 {
 		return false
 	}

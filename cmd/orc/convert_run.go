@@ -128,7 +128,11 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 				return label(ins[0], err)
 			}
 			if opt.headerGuessed {
-				fmt.Fprintf(stderr, "orc convert: %s: the first line is text above numbers: read as the header (--header=false to read it as a row)\n", ins[0])
+				what := "text above numbers"
+				if opt.headerAlone {
+					what = "the only line, of distinct names"
+				}
+				fmt.Fprintf(stderr, "orc convert: %s: the first line is %s: read as the header (--header=false to read it as a row)\n", ins[0], what)
 			}
 			fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
 		}
@@ -233,7 +237,11 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if st, err := os.Stat(out); err == nil {
 		size = st.Size()
 	}
-	fmt.Fprintf(stdout, "wrote %s rows to %s (%s bytes)\n", groupDigits(c.rows), out, groupDigits(size))
+	rows := groupDigits(c.rows) + " rows"
+	if c.rows == 1 {
+		rows = "1 row"
+	}
+	fmt.Fprintf(stdout, "wrote %s to %s (%s bytes)\n", rows, out, groupDigits(size))
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // The commands that write a file (convert, merge) take their arguments in
@@ -41,6 +43,9 @@ func checkOut(cmd, out string, ins []string, overwrite bool) error {
 	if out == "-" {
 		return fmt.Errorf("%w: OUT is \"-\": orc %s writes a file (renamed into place when complete), not standard output", errUsage, cmd)
 	}
+	if f, ok := otherFormats[strings.ToLower(filepath.Ext(out))]; ok {
+		return fmt.Errorf("%w: OUT %s is named as %s, but orc %s writes ORC: name it .orc%s", errUsage, out, f.name, cmd, f.hint)
+	}
 	if in := sameFile(out, ins); in != "" {
 		return fmt.Errorf("%w: %s is both OUT and an input, the same file: --overwrite never replaces a file being read", errUsage, in)
 	}
@@ -50,4 +55,18 @@ func checkOut(cmd, out string, ins []string, overwrite bool) error {
 		}
 	}
 	return nil
+}
+
+// otherFormats are the extensions of formats other than ORC, which an OUT
+// is refused under, and where to turn for them.
+var otherFormats = map[string]struct{ name, hint string }{
+	".parquet": {"Parquet", " (the arrow module's orc2parquet writes Parquet)"},
+	".csv":     {"CSV", " (orc cat --format csv prints CSV)"},
+	".tsv":     {"TSV", " (orc cat --format tsv prints TSV)"},
+	".json":    {"JSON", " (orc cat prints JSON lines)"},
+	".jsonl":   {"JSON lines", " (orc cat prints JSON lines)"},
+	".ndjson":  {"JSON lines", " (orc cat prints JSON lines)"},
+	".avro":    {"Avro", ""},
+	".arrow":   {"Arrow", ""},
+	".feather": {"Arrow", ""},
 }
