@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/orcgo/orc/httpfile"
@@ -14,8 +17,27 @@ var netTimeout time.Duration
 
 // addNetFlags adds the flags of commands that read URLs: --timeout.
 func addNetFlags(fs *flag.FlagSet) {
-	fs.DurationVar(&netTimeout, "timeout", 0, "for URLs: give up on an HTTP request after this long (e.g. 10s), then retry it up to 4 times;\n"+
-		"0: no limit but the stall timeout (a request that receives under 4 KiB in 30s, or in the --timeout if shorter)")
+	fs.Var((*secondsFlag)(&netTimeout), "timeout", "for URLs: give up on an HTTP request after this long (a duration such as 10s or 1m, or seconds such as 5),\n"+
+		"then retry it up to 4 times; 0: no limit but the stall timeout (a request that receives under 4 KiB in 30s, or in the --timeout if shorter)")
+}
+
+// secondsFlag is a duration flag that also takes plain seconds ("5" is
+// 5s, "0.5" half a second), as timeouts are written in curl and wget.
+type secondsFlag time.Duration
+
+func (f *secondsFlag) String() string { return time.Duration(*f).String() }
+
+func (f *secondsFlag) Set(s string) error {
+	if x, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e9 {
+		*f = secondsFlag(time.Duration(x * float64(time.Second)))
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("not a duration such as 10s or 1m30s, nor seconds such as 5")
+	}
+	*f = secondsFlag(d)
+	return nil
 }
 
 // netOptions returns the httpfile options of the flags.

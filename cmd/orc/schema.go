@@ -23,6 +23,7 @@ func runSchema(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the type tree as JSON")
+	addNetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
