@@ -309,7 +309,10 @@ func WithSchema(s *orc.Schema) Option {
 }
 
 // WithPartitioning declares the Hive-style partition columns, a struct such
-// as struct<dt:date,region:string>: a directory named key=value in a file's
+// as struct<dt:date,region:string>; struct<> declares none. Without it, New
+// discovers them from the files' names (DiscoverPartitioning), leaving out
+// a key that is also a column of the read schema: that column is the
+// files'. Either way, a directory named key=value in a file's
 // Name gives the file's value for column key (URL-escaped as Hive escapes
 // it; __HIVE_DEFAULT_PARTITION__ or a missing directory is NULL). The
 // columns follow the data columns in every batch, and predicates on them
@@ -329,8 +332,11 @@ func WithPartitioning(s *orc.Schema) Option {
 				return fmt.Errorf("dataset: partition column %s: type %s is not supported", s.FieldNames[i], c)
 			}
 		}
-		d.parts = s.Copy()
+		d.parts, d.partsSet = s.Copy(), true
 		d.parts.Assign()
+		if len(s.Children) == 0 {
+			d.parts = nil // struct<>: no partition columns
+		}
 		return nil
 	}
 }
@@ -368,6 +374,8 @@ type Dataset struct {
 	// schemaFrom is the file the read schema was taken from when no
 	// WithSchema gave one: every file opened must then have its schema.
 	schemaFrom string
+	// partsSet: WithPartitioning was given; else New discovers them.
+	partsSet bool
 }
 
 // New makes a dataset of files, sorted by Name.
@@ -407,6 +415,9 @@ func New(files []File, opts ...Option) (*Dataset, error) {
 		}
 		d.read.Assign()
 		d.schemaFrom = d.files[first].Name
+	}
+	if !d.partsSet {
+		d.parts = discoveredPartitions(d.files, d.read)
 	}
 	d.schema = d.read.Copy()
 	if d.parts != nil {
@@ -571,4 +582,29 @@ type decimalValue = stats.DecimalValue
 // timestampValue is a wall clock as EvalRow takes it.
 func timestampValue(t time.Time) sarg.TimestampValue {
 	return sarg.TimestampValue{Sec: t.Unix(), Nanos: int32(t.Nanosecond())}
+}
+
+// discoveredPartitions returns the partition columns the files' key=value
+// directories give (DiscoverPartitioning), without the keys that are also
+// columns of the read schema (exactly or ignoring case), which stay the
+// files' columns; nil when none remain.
+func discoveredPartitions(files []File, read *orc.Schema) *orc.Schema {
+	found := DiscoverPartitioning(files)
+	if found == nil {
+		return nil
+	}
+	kept := &orc.Schema{Kind: orc.Struct}
+	for i, c := range found.Children {
+		name := found.FieldNames[i]
+		if slices.ContainsFunc(read.FieldNames, func(n string) bool { return strings.EqualFold(n, name) }) {
+			continue
+		}
+		kept.Children = append(kept.Children, c)
+		kept.FieldNames = append(kept.FieldNames, name)
+	}
+	if len(kept.Children) == 0 {
+		return nil
+	}
+	kept.Assign()
+	return kept
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -196,8 +197,10 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		}
 		opts = append(opts, dataset.WithPartitioning(s))
 	case *df.partitions == "none":
+		opts = append(opts, dataset.WithPartitioning(&orc.Schema{Kind: orc.Struct}))
 	case *df.partitions == "" && ud != nil:
 		// The index was built without partition columns: none.
+		opts = append(opts, dataset.WithPartitioning(&orc.Schema{Kind: orc.Struct}))
 	case *df.partitions == "":
 		parts := dataset.DiscoverPartitioning(files)
 		if parts == nil {
@@ -212,6 +215,8 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		kept := &orc.Schema{Kind: orc.Struct}
 		for i, c := range parts.Children {
 			if read.Kind == orc.Struct && fieldIndex(read, parts.FieldNames[i]) >= 0 {
+				fmt.Fprintf(stderr, "orc %s: %q is both a directory key (%s=...) and a column of the files: the column of the files is read\n",
+					cmd, parts.FieldNames[i], parts.FieldNames[i])
 				continue
 			}
 			kept.Children = append(kept.Children, c)
@@ -224,6 +229,17 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		s, err := orc.ParseSchema(*df.partitions)
 		if err != nil {
 			return nil, nil, userSchemaError("--partitions", *df.partitions, err)
+		}
+		if found := dataset.DiscoverPartitioning(files); found != nil {
+			var left []string
+			for _, k := range found.FieldNames {
+				if fieldIndex(s, k) < 0 {
+					left = append(left, strconv.Quote(k))
+				}
+			}
+			if len(left) > 0 {
+				fmt.Fprintf(stderr, "orc %s: the directories also name %s, which --partitions leaves out (not columns)\n", cmd, strings.Join(left, ", "))
+			}
 		}
 		opts = append(opts, dataset.WithPartitioning(s))
 	}
