@@ -384,7 +384,7 @@ func (b *Bound) resolve(path string) (*orc.Schema, []int, error) {
 			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: column %q: several fields match %q ignoring case and none exactly", path, p)}
 		}
 		if j < 0 {
-			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: unknown column %q", path)}
+			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: unknown column %q", path) + unknownColumnHint(n, parts, i)}
 		}
 		n = n.Children[j]
 	}

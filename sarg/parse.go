@@ -227,6 +227,9 @@ func (p *parser) advance() error {
 				return nil
 			}
 		}
+		if c == '"' {
+			return p.errorf(start, "unexpected character %q: a string takes single quotes, as 'text' (double quotes are not string quotes)", c)
+		}
 		return p.errorf(start, "unexpected character %q", c)
 	}
 	return nil
