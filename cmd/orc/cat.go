@@ -27,6 +27,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, &helpRequest{fs}
 			}
+			if strings.HasSuffix(err.Error(), "flag provided but not defined: -where") {
+				return nil, fmt.Errorf("%w: orc %s takes no --where: orc scan FILE --where EXPR prints the rows that match, orc count FILE --where EXPR counts them", errUsage, fs.Name())
+			}
 			return nil, fmt.Errorf("%w: %v", errUsage, flagError(err))
 		}
 		args = fs.Args()
