@@ -32,6 +32,9 @@ type CorruptError struct {
 	Offset int64  // absolute file offset of the bad bytes, or -1
 	Stripe int    // stripe index, or -1
 	Column int    // column id, or -1
+	// ColumnPath is the column's path in the file's schema, such as
+	// "loc.lat" (Schema.Path), when the one reporting the error knows it.
+	ColumnPath string
 	Stream string // stream or section name, such as "DATA" or "footer"
 	Msg    string // what is wrong
 	Err    error  // underlying cause, if any
@@ -54,7 +57,11 @@ func (e *CorruptError) Error() string {
 		where = append(where, fmt.Sprintf("stripe %d", e.Stripe))
 	}
 	if e.Column >= 0 {
-		where = append(where, fmt.Sprintf("column %d", e.Column))
+		if e.ColumnPath != "" {
+			where = append(where, fmt.Sprintf("column %d %q", e.Column, e.ColumnPath))
+		} else {
+			where = append(where, fmt.Sprintf("column %d", e.Column))
+		}
 	}
 	if e.Stream != "" {
 		where = append(where, e.Stream)

@@ -58,3 +58,34 @@ func fieldIndex(s *Schema, name string) int {
 	}
 	return found
 }
+
+// Path returns the path of column id below s, as orc meta names columns:
+// struct fields by name, a list's elements _elem, a map's _key and _value,
+// a union's variants _0, _1, ...; "" for s itself or an id not below it.
+// s must have its ids assigned (Assign).
+func (s *Schema) Path(id int) string {
+	if id <= s.ID() || id > s.MaxID() {
+		return ""
+	}
+	for i, c := range s.Children {
+		if id < c.ID() || id > c.MaxID() {
+			continue
+		}
+		var name string
+		switch s.Kind {
+		case Struct:
+			name = s.FieldNames[i]
+		case List:
+			name = "_elem"
+		case Map:
+			name = []string{"_key", "_value"}[min(i, 1)]
+		default:
+			name = fmt.Sprintf("_%d", i)
+		}
+		if rest := c.Path(id); rest != "" {
+			return name + "." + rest
+		}
+		return name
+	}
+	return ""
+}

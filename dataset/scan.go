@@ -683,6 +683,10 @@ func (s *Scanner) run(j *job) {
 			return
 		}
 		if err != nil {
+			var ce *orc.CorruptError
+			if errors.As(err, &ce) && ce.Column > 0 && ce.ColumnPath == "" {
+				ce.ColumnPath = of.r.Schema().Path(ce.Column)
+			}
 			fail(fmt.Errorf("dataset: %s: %w", name, err))
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
 )
 
@@ -105,4 +106,15 @@ func plural(n int64, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// nameColumn adds the column's path to a corruption error that gives only
+// its id, from the file's schema s ("column 3" becomes column 3
+// "loc.lat").
+func nameColumn(err error, s *orc.Schema) error {
+	var ce *orc.CorruptError
+	if s != nil && errors.As(err, &ce) && ce.Column > 0 && ce.ColumnPath == "" {
+		ce.ColumnPath = s.Path(ce.Column)
+	}
+	return err
 }

@@ -268,6 +268,7 @@ type rowSource interface {
 type fileSource struct {
 	*reader.BatchReader
 	path string
+	file *orc.Schema // the file's schema, for the column paths of errors
 }
 
 func (f fileSource) statsText() string { return f.Stats().String() }
@@ -276,7 +277,7 @@ func (f fileSource) statsText() string { return f.Stats().String() }
 func (f fileSource) Next(b *orc.Batch) error {
 	err := f.BatchReader.Next(b)
 	if err != nil && err != io.EOF {
-		return inFile(f.path, err)
+		return inFile(f.path, nameColumn(err, f.file))
 	}
 	return err
 }
@@ -334,7 +335,7 @@ func openSource(paths []string, df datasetFlags, req scanRequest, stderr io.Writ
 			closeFn()
 			return nil, nil, inFile(paths[0], err)
 		}
-		return orderColumns(fileSource{br, paths[0]}, req.columns), closeFn, nil
+		return orderColumns(fileSource{br, paths[0], r.Schema()}, req.columns), closeFn, nil
 	}
 	d, display, err := openDataset(paths, df, stderr, cmd)
 	if err != nil {
