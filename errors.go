@@ -32,12 +32,12 @@ type CorruptError struct {
 	Offset int64  // absolute file offset of the bad bytes, or -1
 	Stripe int    // stripe index, or -1
 	Column int    // column id, or -1
-	// ColumnPath is the column's path in the file's schema, such as
-	// "loc.lat" (Schema.Path), when the one reporting the error knows it.
-	ColumnPath string
 	Stream string // stream or section name, such as "DATA" or "footer"
 	Msg    string // what is wrong
 	Err    error  // underlying cause, if any
+	// ColumnPath is the column's path in the file's schema, such as
+	// "loc.lat" (Schema.Path), when the one reporting the error knows it.
+	ColumnPath string
 }
 
 // Corruptf returns a *CorruptError with no location set.
