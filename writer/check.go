@@ -255,7 +255,10 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 			}
 			if vec.Scale != t.Scale {
 				r, exact, ok := orc.Rescale(x, vec.Scale, t.Scale)
-				if !exact || !ok {
+				if ok && !exact {
+					return bad("row %d: value %s, of the vector's scale %d, would need rounding to the column's scale %d", i, orc.FormatDecimal(x, vec.Scale), vec.Scale, t.Scale)
+				}
+				if !ok {
 					return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, vec.Scale))
 				}
 				x = r

@@ -334,7 +334,11 @@ func (e *decimalEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr
 			}
 			r, exact, ok := orc.Rescale(x, d.Scale, e.scale)
 			if !exact || !ok {
-				return &ValueError{Row: i, Field: e.path, Msg: fmt.Sprintf("%s does not fit decimal(%d,%d) without rounding",
+				if ok {
+					return &ValueError{Row: i, Field: e.path, Msg: fmt.Sprintf("%s, of scale %d, does not fit decimal(%d,%d) without rounding to scale %d",
+						orc.FormatDecimal(x, d.Scale), d.Scale, e.precision, e.scale, e.scale)}
+				}
+				return &ValueError{Row: i, Field: e.path, Msg: fmt.Sprintf("%s does not fit decimal(%d,%d)",
 					orc.FormatDecimal(x, d.Scale), e.precision, e.scale)}
 			}
 			x = r
