@@ -6,7 +6,9 @@ package sarg
 // Both columns must be of one type family: integers (tinyint..bigint),
 // floats (float, double), decimals (any precision and scale), dates,
 // timestamps, timestamps with local time zone, strings (string and
-// varchar; char only with char of the same length), binary, or booleans.
+// varchar; char only with char of the same length), binary, or booleans;
+// or one an integer and the other a decimal, compared by value exactly as
+// SQL compares numbers (the integer read as a decimal of scale 0).
 // Values compare as they do with literals: numbers by value, floats in the
 // order of cmpFloat (NaN above every number, -0.0 = +0.0), strings
 // bytewise.
@@ -42,7 +44,9 @@ func NeCol(a, b string) Expr { return Not(EqCol(a, b)) }
 // otherwise FALSE (never NULL).
 func NullSafeEqCol(a, b string) Expr { return colLeaf(LeafNullSafeEquals, a, b) }
 
-// LtCol returns a < b for two columns a and b.
+// LtCol returns a < b for two columns a and b, of one type family
+// (integers, floats, decimals, dates, timestamps, strings, ...), or an
+// integer and a decimal, which compare by value exactly.
 func LtCol(a, b string) Expr { return colLeaf(LeafLessThan, a, b) }
 
 // LeCol returns a <= b.
@@ -72,6 +76,32 @@ func family(s *orc.Schema) string {
 	return s.Kind.String()
 }
 
+// numericPair reports whether families fa and fb are integers and
+// decimals, which compare by value, exactly, as SQL compares numbers.
+func numericPair(fa, fb string) bool {
+	return fa == "integer" && fb == "decimal" || fa == "decimal" && fb == "integer"
+}
+
+// mixedNumbers reports whether a comparison of two columns compares an
+// integer column with a decimal one: both sides are then read as decimals
+// (an integer of scale 0).
+func (l *boundLeaf) mixedNumbers() bool {
+	return l.col2 != nil && family(l.col) != family(l.col2)
+}
+
+// numRange is a column's statistics as a range of decimals, for an
+// integer or a decimal column.
+func numRange(kind orc.Kind, st *stats.Column) rng[stats.DecimalValue] {
+	if kind == orc.Decimal {
+		return decimalRange(st)
+	}
+	ir := intRange(kind, st)
+	r := rng[stats.DecimalValue]{cmp: cmpDecimal, hasLo: ir.hasLo, hasHi: ir.hasHi}
+	r.lo = stats.DecimalValue{Unscaled: orc.Int128FromInt64(ir.lo)}
+	r.hi = stats.DecimalValue{Unscaled: orc.Int128FromInt64(ir.hi)}
+	return r
+}
+
 // bindCols binds a comparison of two columns.
 func (b *Bound) bindCols(bl *boundLeaf, l *Leaf) error {
 	col2, anc2, err := b.resolve(l.Other)
@@ -85,11 +115,11 @@ func (b *Bound) bindCols(bl *boundLeaf, l *Leaf) error {
 	if bl.dom == domNone || domainOf(col2.Kind) == domNone {
 		return mismatch("only primitive columns can be compared with each other")
 	}
-	if fa, fb := family(bl.col), family(col2); fa != fb {
+	if fa, fb := family(bl.col), family(col2); fa != fb && !numericPair(fa, fb) {
 		return mismatch(fmt.Sprintf("%s column %s and %s column %s are of different families (%s, %s); compare columns of one family",
 			withArticle(bl.col.Kind.String()), canonicalColumn(l.Column), withArticle(col2.Kind.String()), canonicalColumn(l.Other), fa, fb))
 	}
-	if bl.col.Kind == orc.Decimal {
+	if col2.Kind == orc.Decimal {
 		bl.scale2 = col2.Scale
 	}
 	return nil
@@ -150,6 +180,10 @@ func (l *boundLeaf) evaluateCols(src Source) TruthValue {
 }
 
 func (l *boundLeaf) colsRangeOutcome(st1, st2 *stats.Column) (t, f bool) {
+	if l.mixedNumbers() {
+		r1, r2 := numRange(l.col.Kind, st1), numRange(l.col2.Kind, st2)
+		return colsOutcome(&r1, &r2, l.op)
+	}
 	switch l.dom {
 	case domInt:
 		r1, r2 := intRange(l.col.Kind, st1), intRange(l.col2.Kind, st2)
@@ -212,7 +246,21 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 	}
 	// cmp(i) compares row i of a with row i of b.
 	var cmp func(i int) int
-	switch l.dom {
+	dom := l.dom
+	if l.mixedNumbers() {
+		x, err := decimalsOf(va, l.col, l.scale)
+		if err != nil {
+			return bad()
+		}
+		y, err := decimalsOf(vb, l.col2, l.scale2)
+		if err != nil {
+			return bad()
+		}
+		cmp = func(i int) int { return cmpDecimal(x(i), y(i)) }
+		dom = domNone
+	}
+	switch dom {
+	case domNone: // cmp set above
 	case domInt, domBool:
 		x, ok1 := va.(*orc.LongVector)
 		y, ok2 := vb.(*orc.LongVector)
@@ -273,7 +321,9 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 		}
 		cmp = func(i int) int { return cmpTS(tsVal{x.Seconds[i], x.Nanos[i]}, tsVal{y.Seconds[i], y.Nanos[i]}) }
 	default:
-		return bad()
+		if cmp == nil {
+			return bad()
+		}
 	}
 	na, nb := nullsOf(va), nullsOf(vb)
 	for i := 0; i < n; i++ {
@@ -301,6 +351,21 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 		}
 	}
 	return nil
+}
+
+// decimalsOf returns row i of an integer or decimal vector v of column c
+// as a decimal; scale is the decimal column's.
+func decimalsOf(v orc.Vector, c *orc.Schema, scale int) (func(i int) stats.DecimalValue, error) {
+	switch x := v.(type) {
+	case *orc.LongVector:
+		return func(i int) stats.DecimalValue { return stats.DecimalValue{Unscaled: orc.Int128FromInt64(x.Values[i])} }, nil
+	case *orc.DecimalVector:
+		if x.Scale != scale {
+			return nil, fmt.Errorf("decimal vector of scale %d for %s", x.Scale, c)
+		}
+		return func(i int) stats.DecimalValue { return stats.DecimalValue{Unscaled: x.Values[i], Scale: scale} }, nil
+	}
+	return nil, fmt.Errorf("%T for %s", v, c)
 }
 
 // evalPlainCols evaluates a comparison of two columns on one row, plainly:
