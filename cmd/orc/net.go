@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/orcgo/orc/httpfile"
@@ -60,5 +61,42 @@ func openHTTP(url string) (*httpfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return httpfile.Open(context.Background(), url, opts...)
+	return httpfile.Open(interruptContext(), url, opts...)
+}
+
+// interruptCtx is the context interruptContext returns, made for the
+// interrupt channel ch.
+var interruptCtx struct {
+	mu  sync.Mutex
+	ch  <-chan struct{}
+	ctx context.Context
+}
+
+// interruptContext returns a context that is cancelled when the user
+// interrupts the command (interrupt is closed): the files opened over HTTP
+// with it end their requests in flight then, rather than when the server
+// answers, and the command reports what it did.
+func interruptContext() context.Context {
+	interruptCtx.mu.Lock()
+	defer interruptCtx.mu.Unlock()
+	if interruptCtx.ctx == nil || interruptCtx.ch != interrupt {
+		ch := interrupt
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-ch
+			cancel()
+		}()
+		interruptCtx.ch, interruptCtx.ctx = ch, ctx
+	}
+	return interruptCtx.ctx
+}
+
+// interrupted reports whether the user has interrupted the command.
+func interrupted() bool {
+	select {
+	case <-interrupt:
+		return true
+	default:
+		return false
+	}
 }

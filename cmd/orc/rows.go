@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"syscall"
@@ -79,6 +80,9 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 			if err := src.Next(b); err == io.EOF {
 				return nil
 			} else if err != nil {
+				if errors.Is(err, context.Canceled) && interrupted() {
+					return errInterrupted{} // a read ended by Ctrl-C
+				}
 				return err
 			}
 			shown := b
