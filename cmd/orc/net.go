@@ -18,6 +18,7 @@ var netTimeout time.Duration
 
 // addNetFlags adds the flags of commands that read URLs: --timeout.
 func addNetFlags(fs *flag.FlagSet) {
+	netTimeout = 0 // the default, as a flag defined with it sets it
 	fs.Var((*secondsFlag)(&netTimeout), "timeout", "for URLs: give up on an HTTP request after this long (a duration such as 10s or 1m, or seconds such as 5),\n"+
 		"then retry it up to 4 times; 0: no limit but the stall timeout (a request that receives under 4 KiB in 30s, or in the --timeout if shorter)")
 }
