@@ -21,6 +21,10 @@ import (
 // file counts as ORC (Hive writes empty files for empty buckets).
 
 // isDir reports whether p is a local directory.
+// isTable reports whether p stands for several files: a directory, or a
+// URL ending in / (a table read through its index).
+func isTable(p string) bool { return isDir(p) || isURLDir(p) }
+
 func isDir(p string) bool {
 	if isURL(p) || p == "-" {
 		return false
@@ -90,6 +94,17 @@ func dirFiles(dir string, stderr io.Writer, cmd string) ([]dataset.File, error) 
 func expandInputs(paths []string, stderr io.Writer, cmd string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
+		if isURLDir(p) {
+			// A table over HTTP: the files its index lists.
+			ud, err := openURLDir(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range ud.files {
+				out = append(out, ud.root+f.Name)
+			}
+			continue
+		}
 		if !isDir(p) {
 			out = append(out, p)
 			continue

@@ -188,7 +188,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	if *noStripes && *rowIndexCols != "" {
 		return fmt.Errorf("%w: --rowindex prints per stripe: leave out --no-stripes", errUsage)
 	}
-	if len(pos) > 1 || isDir(pos[0]) {
+	if len(pos) > 1 || isTable(pos[0]) {
 		return forEachFile(fs, pos, "meta", false, stdout, stderr, runMeta)
 	}
 	defer func() { err = fileFailure(pos[0], err) }()

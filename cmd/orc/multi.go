@@ -40,10 +40,23 @@ func openURL(url string) (*reader.Reader, io.ReaderAt, func(), error) {
 	}
 	r, err := reader.Open(f, f.Size())
 	if err != nil {
+		if errors.Is(err, orc.ErrCorrupt) && looksLikeHTML(f) {
+			err = errors.New("an HTML page (a directory listing?), not an ORC file: a table's URL ends in / and is read through its index (orc index build DIR)")
+		}
 		f.Close()
 		return nil, nil, nil, err
 	}
 	return r, f, func() { f.Close() }, nil
+}
+
+// looksLikeHTML reports whether the bytes at r's start are an HTML page,
+// such as a web server's listing of a directory.
+func looksLikeHTML(r io.ReaderAt) bool {
+	buf := make([]byte, 512)
+	n, _ := r.ReadAt(buf, 0)
+	head := strings.ToLower(strings.TrimSpace(string(buf[:n])))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html") ||
+		strings.HasPrefix(head, "<") && strings.Contains(head, "<a href")
 }
 
 // urlOpener is a dataset.Opener for a URL.

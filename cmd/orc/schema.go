@@ -31,7 +31,7 @@ func runSchema(args []string, stdout, stderr io.Writer) (err error) {
 	if len(pos) == 0 {
 		return errUsage
 	}
-	if len(pos) > 1 || isDir(pos[0]) {
+	if len(pos) > 1 || isTable(pos[0]) {
 		return forEachFile(fs, pos, "schema", true, stdout, stderr, runSchema)
 	}
 	defer func() { err = fileFailure(pos[0], err) }()

@@ -28,7 +28,7 @@ func runSizes(args []string, stdout, stderr io.Writer) (err error) {
 	if len(pos) == 0 {
 		return errUsage
 	}
-	if len(pos) > 1 || isDir(pos[0]) {
+	if len(pos) > 1 || isTable(pos[0]) {
 		return forEachFile(fs, pos, "sizes", true, stdout, stderr, runSizes)
 	}
 	defer func() { err = fileFailure(pos[0], err) }()
