@@ -101,7 +101,7 @@ func expandInputs(paths []string, stderr io.Writer, cmd string) ([]string, error
 				return nil, err
 			}
 			for _, f := range ud.files {
-				out = append(out, ud.root+f.Name)
+				out = append(out, ud.display[f.Name])
 			}
 			continue
 		}

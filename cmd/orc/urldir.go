@@ -82,10 +82,22 @@ func openURLDir(root string) (*urlDir, error) {
 			esc = append(esc, url.PathEscape(el))
 		}
 		full := root + strings.Join(esc, "/")
-		u.files[i].Open = urlOpener(full)
+		u.files[i].Open = staleAware(urlOpener(full), u.name)
 		u.display[f.Name] = full
 	}
 	return u, nil
+}
+
+// staleAware is open, whose error for a file the server does not have
+// says that the index naming it is stale.
+func staleAware(open dataset.Opener, index string) dataset.Opener {
+	return func() (io.ReaderAt, int64, io.Closer, error) {
+		ra, size, c, err := open()
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("the index %s lists this file, which the server does not have: the index is stale (orc index update DIR, then copy DIR's index to the server): %w", index, err)
+		}
+		return ra, size, c, err
+	}
 }
 
 // opener serves the index read into memory.
