@@ -10,9 +10,11 @@ import (
 // WriteFile writes rows, values of struct type T (see RowWriter for the
 // mapping), to a new ORC file at path with opts. It writes to a temporary
 // file beside path and renames it into place once the file is complete, so
-// path never holds half a file; on error nothing is left behind.
+// path never holds half a file; on error nothing is left behind. The file
+// is created with mode 0666 less the umask, as os.Create creates files, and
+// errors name path.
 func WriteFile[T any](path string, rows []T, opts ...Option) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".orcgo-*.tmp")
+	f, err := createTemp(filepath.Dir(path), ".orcgo-*.tmp")
 	if err != nil {
 		return err
 	}
@@ -24,7 +26,7 @@ func WriteFile[T any](path string, rows []T, opts ...Option) (err error) {
 	}()
 	rw, err := NewRowWriter[T](f, opts...)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	for len(rows) > 0 {
 		n := min(len(rows), 1024)
@@ -40,9 +42,6 @@ func WriteFile[T any](path string, rows []T, opts ...Option) (err error) {
 		return err
 	}
 	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), path)
