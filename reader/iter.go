@@ -100,7 +100,7 @@ func ReadFile[T any](path string, opts ...ScanOption) ([]T, error) {
 	defer r.Close()
 	rr, err := NewRowReader[T](r, opts...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer rr.Close()
 	rows := make([]T, 0, min(r.NumRows(), 1<<16))

@@ -95,7 +95,7 @@ type scanConfig struct {
 	// (a LatencyReader).
 	readAhead bool
 
-	strictFields bool // WithStrictFields
+	lenientFields bool // WithLenientFields
 
 	readSchema *orc.Schema // WithReadSchema, or nil
 	byPosition bool        // WithPositionalMatch
@@ -428,12 +428,23 @@ func WithMaxScanMemory(n int64) ScanOption {
 }
 
 // WithStrictFields makes NewRowReader (and ReadFile) fail when a field of
-// the row type names a column the file lacks, instead of leaving the field
-// at its zero value: for programs that would rather stop than read a file
-// of another shape. BatchReader ignores it.
+// the row type names a column the file lacks. It is the default; the
+// option stays for programs that say so, and undoes WithLenientFields.
+// BatchReader ignores it.
 func WithStrictFields() ScanOption {
 	return func(c *scanConfig) error {
-		c.strictFields = true
+		c.lenientFields = false
+		return nil
+	}
+}
+
+// WithLenientFields makes NewRowReader (and ReadFile) read a field of the
+// row type whose column the file lacks as its zero value, instead of
+// failing: for files of an older shape. A struct none of whose fields
+// finds a column is still an error. BatchReader ignores it.
+func WithLenientFields() ScanOption {
+	return func(c *scanConfig) error {
+		c.lenientFields = true
 		return nil
 	}
 }

@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"reflect"
 
@@ -41,10 +43,10 @@ type RowReader[T any] struct {
 // struct type. It selects T's columns with WithColumns, followed by opts
 // (a WithColumns in opts replaces that selection; T's columns must stay in
 // it). WithSearchArgument, WithExactFilter and WithBatchSize work as for
-// NewBatchReader. A field whose column the file lacks reads as its zero
-// value (an error with WithStrictFields; and always when no field of a
-// struct finds a column); a field whose column's type it cannot hold is
-// an error naming both.
+// NewBatchReader. A field whose column the file lacks is an error (a tag
+// naming no column, a misspelt name), unless WithLenientFields reads it as
+// its zero value (and always when no field of a struct finds a column); a
+// field whose column's type it cannot hold is an error naming both.
 func NewRowReader[T any](r *Reader, opts ...ScanOption) (*RowReader[T], error) {
 	t := reflect.TypeFor[T]()
 	cfg := defaultScanConfig()
@@ -53,10 +55,10 @@ func NewRowReader[T any](r *Reader, opts ...ScanOption) (*RowReader[T], error) {
 			return nil, err
 		}
 	}
-	lenient := !cfg.strictFields
+	lenient := cfg.lenientFields
 	paths, ok, err := structmap.Columns(t, r.Schema(), lenient)
 	if err != nil {
-		return nil, err
+		return nil, fieldsError(err, lenient)
 	}
 	var all []ScanOption
 	if ok {
@@ -69,9 +71,19 @@ func NewRowReader[T any](r *Reader, opts ...ScanOption) (*RowReader[T], error) {
 	}
 	dec, err := structmap.NewLenientDecoder(t, br.Schema(), lenient)
 	if err != nil {
-		return nil, err
+		br.Close()
+		return nil, fieldsError(err, lenient)
 	}
 	return &RowReader[T]{br: br, dec: dec, batch: br.NewBatch()}, nil
+}
+
+// fieldsError is an error of mapping the row type to the file's columns,
+// pointing to WithLenientFields when a field's column is missing.
+func fieldsError(err error, lenient bool) error {
+	if !lenient && errors.Is(err, structmap.ErrNoColumn) {
+		return fmt.Errorf("%w (WithLenientFields reads such fields as zero values)", err)
+	}
+	return err
 }
 
 // Read fills dst with the next rows and returns how many it filled. It

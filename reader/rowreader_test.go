@@ -507,9 +507,16 @@ func TestRowReaderMismatch(t *testing.T) {
 		Missing int `orc:"missing"`
 	}](rd, reader.WithStrictFields())
 	check("missing", err, "field Missing", `no column "missing"`)
+	// Strict by default: a tag naming no column (orc:"symbol" for sym)
+	// is an error, pointing to the option that relaxes it.
+	_, err = reader.NewRowReader[struct {
+		ID     int64  `orc:"id"`
+		Symbol string `orc:"symbol"`
+	}](rd)
+	check("missing by default", err, "field Symbol", `no column "symbol"`, "WithLenientFields")
 	_, err = reader.NewRowReader[struct {
 		Missing int `orc:"missing"`
-	}](rd)
+	}](rd, reader.WithLenientFields())
 	check("nothing found", err, "none of its fields names a column")
 	_, err = reader.NewRowReader[struct {
 		Name int64 `orc:"name"`
@@ -846,9 +853,10 @@ func FuzzRowReader(f *testing.F) {
 	})
 }
 
-// TestRowReaderMissingFields: a field whose column the file lacks (a
-// column added after the file was written) reads as its zero value, at the
-// top level and inside a struct, even in rows of dst that held values.
+// TestRowReaderMissingFields: with WithLenientFields, a field whose column
+// the file lacks (a column added after the file was written) reads as its
+// zero value, at the top level and inside a struct, even in rows of dst
+// that held values.
 func TestRowReaderMissingFields(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	events := rowRandEvents(3, 3000)
@@ -865,7 +873,7 @@ func TestRowReaderMissingFields(t *testing.T) {
 		Tags  []string  `orc:"tags"`
 		Later []float64 `orc:"later"` // not in the file
 	}
-	rr, err := reader.NewRowReader[row](rd)
+	rr, err := reader.NewRowReader[row](rd, reader.WithLenientFields())
 	if err != nil {
 		t.Fatal(err)
 	}
