@@ -20,9 +20,11 @@
 // failures (connection errors, a body cut short, 408, 429 and 5xx statuses,
 // a request that stalled or ran over its timeout) from where the last
 // attempt stopped. The file's validator (ETag, else
-// Last-Modified) is sent with every range request after Open, so a file
-// replaced during a scan is an error rather than a mix of two versions; the
-// bytes kept by Open belong to the version Open saw. A server that ignores
+// Last-Modified) is sent with every range request after Open, as If-Range,
+// and every answer's validator is compared with it, so a file replaced
+// during a scan is an error naming the URL rather than a mix of two
+// versions, even from a server that ignores If-Range; the bytes kept by
+// Open belong to the version Open saw. A server that ignores
 // Range and sends the whole body is tolerated for files up to
 // WithMaxWholeBody: the body is read once and kept.
 //
@@ -308,6 +310,9 @@ func (f *File) probeSize() error {
 		case retryable(resp.StatusCode):
 			return true, statusError(resp)
 		case resp.StatusCode == http.StatusPartialContent:
+			if err := f.sameVersion(resp); err != nil {
+				return false, err
+			}
 			_, _, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 			if err != nil || total < 0 {
 				return false, fmt.Errorf("no size in Content-Range %q", resp.Header.Get("Content-Range"))
@@ -315,6 +320,9 @@ func (f *File) probeSize() error {
 			f.size = total
 			return false, nil
 		case resp.StatusCode == http.StatusOK:
+			if err := f.sameVersion(resp); err != nil {
+				return false, err
+			}
 			return f.keepWhole(resp)
 		}
 		return false, statusError(resp)
@@ -327,6 +335,37 @@ func (f *File) setValidator(resp *http.Response) {
 	} else if lm := resp.Header.Get("Last-Modified"); lm != "" {
 		f.validator = lm
 	}
+}
+
+// sameVersion checks an answer's validator against the one Open saw: an
+// answer with an ETag other than Open's, or (when Open saw no ETag) a
+// Last-Modified other than Open's, comes from another version of the file,
+// which a server ignoring If-Range may send. An answer that carries no
+// validator of the kind Open saw is taken as it comes: it gives nothing to
+// compare (and its size is still checked).
+func (f *File) sameVersion(resp *http.Response) error {
+	if f.validator == "" {
+		return nil
+	}
+	var now string
+	if f.etag {
+		now = resp.Header.Get("ETag")
+		if strings.HasPrefix(now, "W/") {
+			// A weak ETag names a version only loosely; compare its
+			// opaque part, as the weak comparison of RFC 9110 does.
+			now = now[2:]
+		}
+	} else {
+		now = resp.Header.Get("Last-Modified")
+	}
+	if now == "" || now == f.validator {
+		return nil
+	}
+	what := "Last-Modified"
+	if f.etag {
+		what = "ETag"
+	}
+	return fmt.Errorf("the file changed while being read: %s %s when opened, %s in this answer", what, f.validator, now)
 }
 
 // Size returns the file's size in bytes.
@@ -442,12 +481,8 @@ func (f *File) body(resp *http.Response, want []byte, got *int, start int64) (re
 		return true, statusError(resp)
 	case resp.StatusCode == http.StatusOK:
 		// The server ignored Range (or If-Range found the file changed).
-		if f.validator != "" {
-			nf := &File{validator: f.validator, etag: f.etag}
-			nf.setValidator(resp)
-			if nf.validator != f.validator {
-				return false, fmt.Errorf("the file changed while being read (validator %s, now %s)", f.validator, nf.validator)
-			}
+		if err := f.sameVersion(resp); err != nil {
+			return false, err
 		}
 		if resp.ContentLength >= 0 && resp.ContentLength != f.size {
 			return false, fmt.Errorf("the file changed while being read: it had %d bytes, a 200 answer has %d", f.size, resp.ContentLength)
@@ -459,6 +494,10 @@ func (f *File) body(resp *http.Response, want []byte, got *int, start int64) (re
 		return false, nil
 	case resp.StatusCode != http.StatusPartialContent:
 		return false, statusError(resp)
+	}
+	// A server that ignores If-Range may answer from a replaced object.
+	if err := f.sameVersion(resp); err != nil {
+		return false, err
 	}
 	h := resp.Header.Get("Content-Range")
 	first, last, total, err := parseContentRange(h)
