@@ -31,7 +31,7 @@ func TestReplacedObjectIgnoringIfRange(t *testing.T) {
 		name string
 		opts []httpfile.Option
 		// header sets the validator of version v (1 or 2).
-		header func(h http.Header, v int64)
+		header  func(h http.Header, v int64)
 		wantErr bool
 	}{
 		{"ETag", nil, func(h http.Header, v int64) { h.Set("ETag", []string{"", `"v1"`, `"v2"`}[v]) }, true},
