@@ -209,6 +209,7 @@ type File struct {
 	stall           time.Duration // WithStallTimeout
 	reqTimeout      time.Duration // WithRequestTimeout
 	redirectHeaders bool          // WithRedirectHeaders
+	emptyTail       bool          // Open's suffix range had an empty 200 answer
 
 	size      int64
 	validator string // ETag or Last-Modified, "" when the server gives neither
@@ -235,7 +236,10 @@ type File struct {
 // not empty, makes Open fall back to a HEAD (and, when the HEAD has no
 // Content-Length, to a one-byte GET); a 200 that ignored the range gives the
 // size from its Content-Length, and its body is kept only when it is no
-// larger than the prefetch (and WithMaxWholeBody), else closed unread. A
+// larger than the prefetch (and WithMaxWholeBody), else closed unread; an
+// empty body is taken for an empty file (Hive's) only when a HEAD then
+// says Content-Length: 0 (a range request answered by an empty 200 is an
+// error otherwise, at Open or at the read). A
 // Content-Range that is malformed or does not describe the file's last bytes
 // is an error naming the URL. With WithTailPrefetch(0), Open sends the HEAD
 // directly. Errors are *RequestError values.
@@ -264,6 +268,10 @@ func Open(ctx context.Context, url string, opts ...Option) (*File, error) {
 		}
 	}
 	if err := f.head(); err != nil {
+		var re *RequestError
+		if f.emptyTail && errors.As(err, &re) {
+			re.Err = fmt.Errorf("a 200 with an empty body to the suffix range, and no HEAD to confirm an empty file: %w", re.Err)
+		}
 		return nil, err
 	}
 	if f.size < 0 { // no Content-Length on HEAD: ask for one byte
@@ -323,7 +331,16 @@ func (f *File) probeSize() error {
 			if err := f.sameVersion(resp); err != nil {
 				return false, err
 			}
-			return f.keepWhole(resp)
+			if retry, err := f.keepWhole(resp); err != nil {
+				return retry, err
+			}
+			if f.size == 0 {
+				// The HEAD gave no size: an empty 200 to a range
+				// request does not say the file is empty.
+				f.whole, f.size = nil, -1
+				return false, errors.New("a 200 with an empty body to a range request, and a HEAD without Content-Length: the file's size is unknown")
+			}
+			return false, nil
 		}
 		return false, statusError(resp)
 	})
@@ -483,6 +500,9 @@ func (f *File) body(resp *http.Response, want []byte, got *int, start int64) (re
 		// The server ignored Range (or If-Range found the file changed).
 		if err := f.sameVersion(resp); err != nil {
 			return false, err
+		}
+		if resp.ContentLength == 0 {
+			return false, fmt.Errorf("a 200 with an empty body to a range request, for a file of %d bytes", f.size)
 		}
 		if resp.ContentLength >= 0 && resp.ContentLength != f.size {
 			return false, fmt.Errorf("the file changed while being read: it had %d bytes, a 200 answer has %d", f.size, resp.ContentLength)

@@ -120,6 +120,8 @@ func (f *File) keepTail(resp *http.Response) (done, retry bool, err error) {
 // (reading it whole is left to ReadAt, as for any server ignoring Range); its
 // Content-Length gives the size, as a HEAD's would, or, when it has none,
 // Open falls back to the HEAD. At most limit+1 bytes are read either way.
+// An empty body makes Open fall back to the HEAD too: the file is empty
+// only when the HEAD's Content-Length is 0 as well.
 func (f *File) keepSmallBody(resp *http.Response) (done, retry bool, err error) {
 	limit := min(f.prefetch, f.maxWhole)
 	if resp.ContentLength > limit || limit == 0 {
@@ -135,6 +137,12 @@ func (f *File) keepSmallBody(resp *http.Response) (done, retry bool, err error) 
 		return false, true, fmt.Errorf("reading the whole body: %w", err)
 	}
 	if int64(len(body)) > limit { // no Content-Length, and a large body
+		return false, false, nil
+	}
+	if len(body) == 0 {
+		// An empty 200 to a range request is Hive's empty file only if a
+		// HEAD says so too: a proxy or a failing server sends it as well.
+		f.emptyTail = true
 		return false, false, nil
 	}
 	f.setValidator(resp)

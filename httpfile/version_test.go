@@ -81,3 +81,45 @@ func TestReplacedObjectIgnoringIfRange(t *testing.T) {
 		})
 	}
 }
+
+// A server answering range requests with 200 and no body: the file is
+// empty (Hive's empty file) only when a HEAD says so too, else reading it
+// is an error naming the URL, never an empty file.
+func TestEmptyAnswerToRange(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), 100)
+	for _, tc := range []struct {
+		name string
+		head http.HandlerFunc
+	}{
+		{"HEAD gives the size", func(w http.ResponseWriter, r *http.Request) {
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+		}},
+		{"HEAD refused", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodHead {
+					tc.head(w, r)
+					return
+				}
+				w.Header().Set("Content-Length", "0")
+				w.WriteHeader(http.StatusOK)
+			}))
+			defer srv.Close()
+			url := srv.URL + "/e/f.orc"
+			f, err := httpfile.Open(context.Background(), url, httpfile.WithRetries(0))
+			if err == nil {
+				if f.Size() == 0 {
+					t.Fatalf("an empty 200 to a range request read as an empty file (%d requests)", f.Requests())
+				}
+				_, err = f.ReadAt(make([]byte, 10), 0)
+			}
+			if err == nil || !strings.Contains(err.Error(), url) {
+				t.Fatalf("an empty 200 to a range request: %v", err)
+			}
+			t.Log(err)
+		})
+	}
+}
