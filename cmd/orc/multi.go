@@ -221,8 +221,9 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		}
 		// A key that is also a column of the files is the files' column.
 		if read == nil {
-			if read, err = fileSchema(files[0]); err != nil {
-				return nil, nil, &fileError{path: display[files[0].Name], err: err}
+			var i int
+			if read, i, err = dataSchema(files); err != nil {
+				return nil, nil, &fileError{path: display[files[i].Name], err: err}
 			}
 		}
 		kept := &orc.Schema{Kind: orc.Struct}

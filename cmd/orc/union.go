@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -14,18 +15,50 @@ import (
 
 // fileSchema reads the schema of a dataset file from its tail.
 func fileSchema(f dataset.File) (*orc.Schema, error) {
+	s, _, err := fileSchemaSize(f)
+	return s, err
+}
+
+// fileSchemaSize reads the schema of a dataset file from its tail, and
+// gives the file's size.
+func fileSchemaSize(f dataset.File) (*orc.Schema, int64, error) {
 	ra, size, c, err := f.Open()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if c != nil {
 		defer c.Close()
 	}
 	r, err := reader.Open(ra, size)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return r.Schema(), nil
+	return r.Schema(), size, nil
+}
+
+// dataSchema reads the schema of the first of files that is not empty, as
+// dataset.New does: a 0-byte file (Hive's) has no schema. When every file
+// is empty, it is the first one's (struct<>). Files are taken in Name
+// order, as dataset.New takes them; i is the file that gave the schema.
+func dataSchema(files []dataset.File) (s *orc.Schema, i int, err error) {
+	order := make([]int, len(files))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(files[a].Name, files[b].Name) })
+	for _, j := range order {
+		fs, size, err := fileSchemaSize(files[j])
+		if err != nil {
+			return nil, j, err
+		}
+		if s == nil || size > 0 {
+			s, i = fs, j
+		}
+		if size > 0 {
+			break
+		}
+	}
+	return s, i, nil
 }
 
 // unionByName merges the schemas of files (struct roots) into one read
