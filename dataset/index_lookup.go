@@ -30,12 +30,15 @@ package dataset
 // is ruled out by the index's row groups.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/orcgo/orc"
@@ -502,18 +505,41 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 	lookup := ix.lookupExpr(s, nnf, false)
 	membership := ix.lookupExpr(s, nnf, true)
 
+	// The membership scan also reads the statistics of the predicate's
+	// columns, unpruned, to find the entries no footer could hold: those
+	// must rule nothing out, neither by their own values nor through the
+	// row groups of the lookup scan, so they are no members.
+	used := ix.predicateColumns(nnf)
+	mcols := []string{"path", "size", "version"}
+	for _, i := range used {
+		mcols = append(mcols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+	}
 	members := map[string]indexMember{}
-	err := ix.scanIndex([]string{"path", "size", "version"}, membership, func(b *orc.Batch, i int) {
+	var impossible int
+	var firstImpossible string
+	err := ix.scanIndex(mcols, membership, func(b *orc.Batch, i int) {
 		p, sz, v := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.BytesVector)
 		if p.IsNull(i) || sz.IsNull(i) || v.IsNull(i) {
 			return
+		}
+		for _, c := range used {
+			if why := entryProblem(b, i, c); why != "" {
+				if impossible == 0 {
+					firstImpossible = fmt.Sprintf("%s: column %s: %s", p.String(i), ix.leaf[c], why)
+				}
+				impossible++
+				return
+			}
 		}
 		members[p.String(i)] = indexMember{size: sz.Values[i], version: v.String(i)}
 	})
 	if err != nil {
 		return err
 	}
-	used := ix.predicateColumns(nnf)
+	if impossible > 0 {
+		s.stats.IndexWarning = fmt.Sprintf("dataset: %s: %d index entries ignored, their files opened: no footer holds such statistics (the first: %s)",
+			d.indexName, impossible, firstImpossible)
+	}
 	blooms := ix.bloomLeafColumns(nnf)
 	cols := []string{"path", "rows"}
 	for _, i := range used {
@@ -599,6 +625,76 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 			byGroups, byStats, stale)
 	}
 	return nil
+}
+
+// entryProblem says why an index row's statistics of indexed column i
+// cannot be a footer's, or returns "": a negative count, a NaN bound, a
+// minimum above the maximum, timestamp nanoseconds out of range. These are
+// the conditions under which the reader ignores footer statistics (spec.md
+// 5.7); the index writer stores NULL for such bounds, so only a damaged or
+// forged index holds them.
+func entryProblem(b *orc.Batch, row, i int) string {
+	col := func(suffix string) orc.Vector { return b.Col(fmt.Sprintf("c%d_%s", i, suffix)) }
+	if v, ok := col("values").(*orc.LongVector); ok && !v.IsNull(row) && v.Values[row] < 0 {
+		return fmt.Sprintf("value count %d", v.Values[row])
+	}
+	if v, ok := col("nulls").(*orc.LongVector); ok && !v.IsNull(row) && v.Values[row] < 0 {
+		return fmt.Sprintf("null count %d", v.Values[row])
+	}
+	lo, hi := col("min"), col("max")
+	if lo == nil || hi == nil {
+		return ""
+	}
+	inverted := func(a, z any) string { return fmt.Sprintf("minimum %v above maximum %v", a, z) }
+	switch x := lo.(type) {
+	case *orc.LongVector:
+		y := hi.(*orc.LongVector)
+		if !x.IsNull(row) && !y.IsNull(row) && x.Values[row] > y.Values[row] {
+			return inverted(x.Values[row], y.Values[row])
+		}
+	case *orc.DoubleVector:
+		y := hi.(*orc.DoubleVector)
+		for _, v := range []*orc.DoubleVector{x, y} {
+			if !v.IsNull(row) && math.IsNaN(v.Values[row]) {
+				return "a NaN bound"
+			}
+		}
+		if !x.IsNull(row) && !y.IsNull(row) && x.Values[row] > y.Values[row] {
+			return inverted(x.Values[row], y.Values[row])
+		}
+	case *orc.BytesVector:
+		y := hi.(*orc.BytesVector)
+		// Truncated bounds too: a lower bound is at most the minimum,
+		// an upper bound at least the maximum.
+		if !x.IsNull(row) && !y.IsNull(row) && bytes.Compare(x.Get(row), y.Get(row)) > 0 {
+			return inverted(strconv.QuoteToASCII(trimFor(x.String(row))), strconv.QuoteToASCII(trimFor(y.String(row))))
+		}
+	case *orc.DecimalVector:
+		y := hi.(*orc.DecimalVector)
+		if !x.IsNull(row) && !y.IsNull(row) && x.Values[row].Cmp(y.Values[row]) > 0 {
+			return inverted(orc.FormatDecimal(x.Values[row], x.Scale), orc.FormatDecimal(y.Values[row], y.Scale))
+		}
+	case *orc.TimestampVector:
+		y := hi.(*orc.TimestampVector)
+		for _, v := range []*orc.TimestampVector{x, y} {
+			if !v.IsNull(row) && (v.Nanos[row] < 0 || v.Nanos[row] > 999_999_999) {
+				return fmt.Sprintf("a bound with %d nanoseconds", v.Nanos[row])
+			}
+		}
+		if !x.IsNull(row) && !y.IsNull(row) && (x.Seconds[row] > y.Seconds[row] ||
+			x.Seconds[row] == y.Seconds[row] && x.Nanos[row] > y.Nanos[row]) {
+			return "minimum timestamp above maximum"
+		}
+	}
+	return ""
+}
+
+// trimFor shortens a text bound for a message.
+func trimFor(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
 }
 
 // entryStats rebuilds the statistics of indexed column i from an index

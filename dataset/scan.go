@@ -193,7 +193,10 @@ type Stats struct {
 	FilesPrunedByIndex int
 	FilesNotInIndex    int
 	// IndexWarning says why an index was ignored (unreadable, of another
-	// layout), or is empty. The scan then prunes by footers alone.
+	// layout), in which case the scan prunes by footers alone; or which
+	// of its entries were ignored as impossible (statistics no footer
+	// could hold, such as a minimum above the maximum), whose files were
+	// opened. Empty when there is nothing to say.
 	IndexWarning string
 }
 
