@@ -60,7 +60,9 @@ type File struct {
 	// modification time, an ETag). An index entry stands for the file only
 	// when both match it (spec.md 7.16); with an empty Version the file is
 	// always opened. Dir, FromPaths and FromFS set them (Version: the
-	// modification time in nanoseconds).
+	// modification time in nanoseconds, then, on Linux and the BSDs when
+	// the file system reports them, the inode number and the inode change
+	// time: "mtime.ino.ctime").
 	Size    int64
 	Version string
 }
@@ -236,12 +238,19 @@ func listError(path string, err error) error {
 	return fmt.Errorf("dataset: listing %s: %w", path, err)
 }
 
-// modVersion is the Version of a file listed with its modification time.
-// A file rewritten in place with the same size within the file system's
-// timestamp granularity keeps its version; writers that replace files
-// by writing aside and renaming get a new one.
+// modVersion is the Version of a listed file: its modification time in
+// nanoseconds and, where the system reports them (statVersion), its inode
+// number and inode change time, which no tool can set back. A file
+// rewritten in place with the same size and its modification time
+// restored (cp -p, rsync -a, tar x) then gets another version, since
+// restoring the time changes the inode's. Where they are not reported, such
+// a file keeps its version, and the index must be updated after it.
 func modVersion(fi fs.FileInfo) string {
-	return strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	v := strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	if sv := statVersion(fi); sv != "" {
+		v += "." + sv
+	}
+	return v
 }
 
 // openFS opens a file of an fs.FS; shown is its path in errors.

@@ -17,7 +17,8 @@ func init() {
 		usage: "index build|update|check|show DIR [--columns a,b] [--bloom-columns c] [--schema S] [--partitions S]",
 		desc:  "build, update, check or show a directory's statistics index, which lets scans rule out files unopened",
 		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
-one row per file with its size, version (modification time), row count,
+one row per file with its size, version (modification time, inode number
+and inode change time), row count,
 partition values and, per indexed column (--columns, default every column
 with a minimum and maximum), its value and null counts, minimum and maximum,
 and for the --bloom-columns (integer, date, float, double, decimal or text

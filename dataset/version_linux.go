@@ -1,0 +1,20 @@
+//go:build linux
+
+package dataset
+
+import (
+	"io/fs"
+	"strconv"
+	"syscall"
+)
+
+// statVersion is the part of a local file's Version that a rewrite in
+// place cannot keep: "inode.ctime_ns" (see modVersion); "" when fi does not
+// come from stat.
+func statVersion(fi fs.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	return strconv.FormatUint(uint64(st.Ino), 10) + "." + strconv.FormatInt(st.Ctim.Sec*1e9+st.Ctim.Nsec, 10)
+}
