@@ -8,7 +8,7 @@ package sarg
 // inside it. Both are FALSE for an empty geometry (no coordinate), NULL for
 // a null one or a value that is not WKB. A box with xmin > xmax crosses the
 // antimeridian: it holds x >= xmin or x <= xmax (the Parquet and ORC
-// convention). The envelopes of values are never wrapped: geometry is
+// convention), infinite bounds included (xmin = +Inf: x <= xmax). The envelopes of values are never wrapped: geometry is
 // planar.
 //
 // Against statistics: every coordinate of every value of a unit lies in the
@@ -163,6 +163,19 @@ func xRanges(lo, hi float64) [][2]float64 {
 	return [][2]float64{{lo, hi}}
 }
 
+// queryXRanges returns a query box's x extent as one or two plain ranges:
+// two when xmin > xmax, the antimeridian rule (x >= xmin or x <= xmax),
+// whether or not a bound is infinite. xmin = +Inf thus leaves x <= xmax
+// (and x = +Inf), xmax = -Inf leaves x >= xmin. Unlike a unit's box, a
+// query box is never empty by its bounds: the rule gives every pair a
+// meaning, and rows and statistics both use it.
+func queryXRanges(lo, hi float64) [][2]float64 {
+	if lo > hi {
+		return [][2]float64{{lo, math.Inf(1)}, {math.Inf(-1), hi}}
+	}
+	return [][2]float64{{lo, hi}}
+}
+
 // meets reports whether the plain ranges [a0, a1] and [b0, b1] share a
 // point; an empty range (a0 > a1) meets nothing.
 func meets(a0, a1, b0, b1 float64) bool { return a0 <= a1 && b0 <= b1 && a0 <= b1 && b0 <= a1 }
@@ -173,7 +186,7 @@ func (q *geoBox) meets(xlo, xhi, ylo, yhi float64) bool {
 		return false
 	}
 	for _, a := range xRanges(xlo, xhi) {
-		for _, r := range xRanges(q.xmin, q.xmax) {
+		for _, r := range queryXRanges(q.xmin, q.xmax) {
 			if meets(a[0], a[1], r[0], r[1]) {
 				return true
 			}
@@ -187,7 +200,7 @@ func (q *geoBox) holds(e *geo.Box) bool {
 	if e.Min[1] < q.ymin || e.Max[1] > q.ymax {
 		return false
 	}
-	for _, r := range xRanges(q.xmin, q.xmax) {
+	for _, r := range queryXRanges(q.xmin, q.xmax) {
 		if e.Min[0] >= r[0] && e.Max[0] <= r[1] {
 			return true
 		}
