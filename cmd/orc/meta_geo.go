@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -11,14 +14,26 @@ import (
 // geoBox is a bounding box in meta's JSON; axes that are unknown or empty
 // are left out.
 type geoBox struct {
-	XMin *float64 `json:"xmin,omitempty"`
-	XMax *float64 `json:"xmax,omitempty"`
-	YMin *float64 `json:"ymin,omitempty"`
-	YMax *float64 `json:"ymax,omitempty"`
-	ZMin *float64 `json:"zmin,omitempty"`
-	ZMax *float64 `json:"zmax,omitempty"`
-	MMin *float64 `json:"mmin,omitempty"`
-	MMax *float64 `json:"mmax,omitempty"`
+	XMin *boxBound `json:"xmin,omitempty"`
+	XMax *boxBound `json:"xmax,omitempty"`
+	YMin *boxBound `json:"ymin,omitempty"`
+	YMax *boxBound `json:"ymax,omitempty"`
+	ZMin *boxBound `json:"zmin,omitempty"`
+	ZMax *boxBound `json:"zmax,omitempty"`
+	MMin *boxBound `json:"mmin,omitempty"`
+	MMax *boxBound `json:"mmax,omitempty"`
+}
+
+// boxBound is a bound of a box: a JSON number, or, when infinite (a
+// geometry with an infinite coordinate), the string "+Inf" or "-Inf", as
+// meta writes other non-finite doubles.
+type boxBound float64
+
+func (b boxBound) MarshalJSON() ([]byte, error) {
+	if f := float64(b); math.IsInf(f, 0) || math.IsNaN(f) {
+		return json.Marshal(fmt.Sprint(f))
+	}
+	return json.Marshal(float64(b))
 }
 
 // geoStatsJSON returns the box (nil when x or y is unknown) and the type
@@ -27,9 +42,9 @@ func geoStatsJSON(g *stats.GeoStats) (box, types any) {
 	b := &g.Box
 	if b.AxisKnown(0) && b.AxisKnown(1) && b.Min[1] <= b.Max[1] && !(b.Min[0] > b.Max[0] && (b.Min[0] > 1e308 || b.Max[0] < -1e308)) {
 		gb := &geoBox{}
-		set := func(i int, lo, hi **float64) {
+		set := func(i int, lo, hi **boxBound) {
 			if b.AxisKnown(i) && (i == 0 || !b.AxisEmpty(i)) {
-				l, h := b.Min[i], b.Max[i]
+				l, h := boxBound(b.Min[i]), boxBound(b.Max[i])
 				*lo, *hi = &l, &h
 			}
 		}
@@ -57,14 +72,14 @@ func geoBoxText(v any) any {
 		return nil
 	}
 	var b strings.Builder
-	axis := func(name string, lo, hi *float64) {
+	axis := func(name string, lo, hi *boxBound) {
 		if lo == nil {
 			return
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(name + "=[" + strconv.FormatFloat(*lo, 'g', -1, 64) + "," + strconv.FormatFloat(*hi, 'g', -1, 64) + "]")
+		b.WriteString(name + "=[" + strconv.FormatFloat(float64(*lo), 'g', -1, 64) + "," + strconv.FormatFloat(float64(*hi), 'g', -1, 64) + "]")
 	}
 	axis("x", gb.XMin, gb.XMax)
 	axis("y", gb.YMin, gb.YMax)
