@@ -408,13 +408,26 @@ func (c *checker) fieldMap(file, read *orc.Schema) map[*orc.Schema][]int {
 	var walk func(f, r *orc.Schema)
 	walk = func(f, r *orc.Schema) {
 		if f.Kind == orc.Struct {
+			// A name the file gives two fields (a damaged or foreign
+			// file) is matched in order: the n-th field of that name to
+			// the n-th read field of that name. A read field of another
+			// kind is not read, so its vector is never taken for the
+			// file's type.
 			idx := make([]int, len(f.Children))
+			used := make([]bool, len(r.Children))
 			for i, name := range f.FieldNames {
 				idx[i] = -1
+				if i >= len(f.Children) {
+					continue
+				}
 				for j, rn := range r.FieldNames {
-					if rn == name && j < len(r.Children) {
-						idx[i] = j
-						walk(f.Children[i], r.Children[j])
+					if j < len(r.Children) && !used[j] && rn == name {
+						used[j] = true
+						if r.Children[j].Kind == f.Children[i].Kind {
+							idx[i] = j
+							walk(f.Children[i], r.Children[j])
+						}
+						break
 					}
 				}
 			}
