@@ -87,6 +87,22 @@ type likePattern struct {
 	// exactly when its bytes start with prefix (prefix is valid UTF-8 or
 	// characters are bytes, so a byte prefix is a character prefix).
 	pure bool
+	// segs are the runs of toks between %s; lead and trail say whether
+	// the first is anchored at the value's start and the last at its end
+	// (the pattern does not start, or end, with %).
+	segs        []likeSeg
+	lead, trail bool
+}
+
+// likeSeg is a run of a pattern without %: literal characters and _s.
+type likeSeg struct {
+	toks []likeTok
+	// lit is the run's bytes when it holds literals only and a byte match
+	// is a character match (characters are bytes, or the run is valid
+	// UTF-8: a valid sequence never starts inside another character, so
+	// its bytes found in a value start and end on character boundaries).
+	lit   string
+	plain bool
 }
 
 // nextUnit returns the length of the character at s[i:].
@@ -140,13 +156,110 @@ func compileLike(pattern, escape string, bytes bool) (*likePattern, error) {
 		lits++
 	}
 	p.pure = lits == len(p.toks)-1 && p.toks[lits].kind == tokStar && (bytes || utf8.ValidString(p.prefix))
+	p.lead = len(p.toks) == 0 || p.toks[0].kind != tokStar
+	p.trail = len(p.toks) == 0 || p.toks[len(p.toks)-1].kind != tokStar
+	var cur []likeTok
+	flush := func() {
+		seg := likeSeg{toks: cur, plain: true}
+		var b strings.Builder
+		for _, t := range cur {
+			if t.kind != tokLit {
+				seg.plain = false
+				break
+			}
+			b.WriteString(t.lit)
+		}
+		if seg.plain {
+			seg.lit = b.String()
+			seg.plain = bytes || utf8.ValidString(seg.lit)
+		}
+		p.segs = append(p.segs, seg)
+		cur = nil
+	}
+	for i, t := range p.toks {
+		if t.kind == tokStar {
+			if i > 0 {
+				flush()
+			}
+			continue
+		}
+		cur = append(cur, t)
+	}
+	if len(cur) > 0 || len(p.toks) == 0 {
+		flush()
+	}
 	return p, nil
 }
 
-// match reports whether v matches the pattern. Greedy matching with
-// backtracking to the last %, one character at a time: a later % can
-// always absorb what an earlier one would have, so retrying the last one
-// suffices.
+// at matches the run at v[i:], one character per token, and returns where
+// the match ends.
+func (s *likeSeg) at(v string, i int, bytes bool) (int, bool) {
+	for _, t := range s.toks {
+		if i >= len(v) {
+			return 0, false
+		}
+		n := nextUnit(v, i, bytes)
+		if t.kind == tokLit && t.lit != v[i:i+n] {
+			return 0, false
+		}
+		i += n
+	}
+	return i, true
+}
+
+// find returns the leftmost match of the run in v[i:limit] that starts on
+// a character boundary at or after i (itself one): its start and end. A
+// run of literals is found with strings.Index, in time linear in the
+// value; a run with _s is tried at each character, in time at most the
+// value's length times the run's.
+func (s *likeSeg) find(v string, i, limit int, bytes bool) (int, int, bool) {
+	w := v[:limit]
+	if s.plain {
+		k := strings.Index(w[i:], s.lit)
+		if k < 0 {
+			return 0, 0, false
+		}
+		return i + k, i + k + len(s.lit), true
+	}
+	for ; i <= len(w); i += nextUnit(w, i, bytes) {
+		if end, ok := s.at(w, i, bytes); ok {
+			return i, end, true
+		}
+		if i == len(w) {
+			break
+		}
+	}
+	return 0, 0, false
+}
+
+// startOfLast returns where the last n characters of v[from:] start, or
+// false when it has fewer.
+func startOfLast(v string, from, n int, bytes bool) (int, bool) {
+	if bytes {
+		k := len(v) - n
+		return k, k >= from
+	}
+	count := 0
+	for i := from; i < len(v); i += nextUnit(v, i, false) {
+		count++
+	}
+	if count < n {
+		return 0, false
+	}
+	i := from
+	for range count - n {
+		i += nextUnit(v, i, false)
+	}
+	return i, true
+}
+
+// match reports whether v matches the pattern, run by run: the first run
+// at the value's start (unless the pattern starts with %), the last at its
+// end (unless it ends with %), and each run between at its leftmost place
+// after the one before. Leftmost is enough: a later place leaves the runs
+// after it less room, never more. A pattern of % and literals thus takes
+// time linear in the value (each run found with strings.Index); runs with
+// _ take at most the value's length times the run's.
 func (p *likePattern) match(v string) bool {
 	if p.char {
 		v = strings.TrimRight(v, " ")
@@ -154,31 +267,41 @@ func (p *likePattern) match(v string) bool {
 	if p.pure {
 		return strings.HasPrefix(v, p.prefix)
 	}
-	toks := p.toks
-	i, j := 0, 0
-	starJ, starI := -1, 0
-	for i < len(v) {
-		if j < len(toks) && toks[j].kind == tokStar {
-			starJ, starI = j, i
-			j++
-			continue
-		}
-		n := nextUnit(v, i, p.bytes)
-		if j < len(toks) && (toks[j].kind == tokAny || toks[j].lit == v[i:i+n]) {
-			i += n
-			j++
-			continue
-		}
-		if starJ < 0 {
+	segs := p.segs
+	pos, limit := 0, len(v)
+	if p.lead && p.trail && len(p.toks) > 0 && p.toks[0].kind != tokStar && len(segs) == 1 {
+		end, ok := segs[0].at(v, 0, p.bytes)
+		return ok && end == len(v)
+	}
+	if len(p.toks) == 0 {
+		return v == ""
+	}
+	if p.lead {
+		end, ok := segs[0].at(v, 0, p.bytes)
+		if !ok {
 			return false
 		}
-		starI += nextUnit(v, starI, p.bytes)
-		i, j = starI, starJ+1
+		pos, segs = end, segs[1:]
 	}
-	for j < len(toks) && toks[j].kind == tokStar {
-		j++
+	if p.trail {
+		last := &segs[len(segs)-1]
+		k, ok := startOfLast(v, pos, len(last.toks), p.bytes)
+		if !ok {
+			return false
+		}
+		if end, ok := last.at(v, k, p.bytes); !ok || end != len(v) {
+			return false
+		}
+		limit, segs = k, segs[:len(segs)-1]
 	}
-	return j == len(toks)
+	for i := range segs {
+		_, end, ok := segs[i].find(v, pos, limit, p.bytes)
+		if !ok {
+			return false
+		}
+		pos = end
+	}
+	return pos <= limit
 }
 
 // likeReference is the plain definition of LIKE that EvalRow uses: both
@@ -239,28 +362,27 @@ func likeReference(v, pattern, escape string, bytes, char bool) (bool, error) {
 		}
 		vs, es = vs[:len(vs)-1], es[:len(es)-1]
 	}
-	// ok[a][b]: vs[a:] matches es[b:].
-	ok := make([][]bool, len(vs)+1)
-	for a := range ok {
-		ok[a] = make([]bool, len(es)+1)
-	}
-	ok[len(vs)][len(es)] = true
+	// cur[b]: vs[a:] matches es[b:]; next holds the same for a+1. Two
+	// rows of the table, so memory stays linear in the pattern.
+	cur, next := make([]bool, len(es)+1), make([]bool, len(es)+1)
 	for a := len(vs); a >= 0; a-- {
+		cur[len(es)] = a == len(vs)
 		for b := len(es) - 1; b >= 0; b-- {
 			e := es[b]
 			switch {
 			case e.wild == '%':
-				ok[a][b] = ok[a][b+1] || a < len(vs) && ok[a+1][b]
+				cur[b] = cur[b+1] || a < len(vs) && next[b]
 			case a == len(vs):
-				ok[a][b] = false
+				cur[b] = false
 			case e.wild == '_':
-				ok[a][b] = ok[a+1][b+1]
+				cur[b] = next[b+1]
 			default:
-				ok[a][b] = e.lit == vs[a] && ok[a+1][b+1]
+				cur[b] = e.lit == vs[a] && next[b+1]
 			}
 		}
+		cur, next = next, cur
 	}
-	return ok[0][0], nil
+	return next[0], nil
 }
 
 // prefixSuccessor returns the least byte string above every string that

@@ -1,0 +1,42 @@
+package sarg
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A pattern of % and literals matches in time linear in the value: the
+// pattern '%' + 2,000 'a' + 'c' against 4,000 'a' took 2,000 x 4,000
+// steps per value with backtracking. 2,000 values must take well under a
+// second (the linear matcher: about a millisecond).
+func TestLikeLinearTime(t *testing.T) {
+	v := strings.Repeat("a", 4000)
+	for _, pat := range []string{
+		"%" + strings.Repeat("a", 2000) + "c",
+		"%" + strings.Repeat("a", 2000) + "c%",
+		strings.Repeat("%a", 1000) + "c",
+		"a%" + strings.Repeat("a", 1500) + "b%" + strings.Repeat("a", 10),
+	} {
+		for _, bytes := range []bool{false, true} {
+			p, err := compileLike(pat, `\`, bytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			for range 2000 {
+				if p.match(v) {
+					t.Fatalf("%.20q... matched", pat)
+				}
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Fatalf("%.20q... (bytes %v): 2,000 values of 4,000 bytes took %v", pat, bytes, d)
+			}
+		}
+	}
+	// And the same patterns still match where they should.
+	p, _ := compileLike("%"+strings.Repeat("a", 2000)+"c", `\`, false)
+	if !p.match(v + "c") {
+		t.Fatal("no match on a value ending in c")
+	}
+}
