@@ -138,7 +138,7 @@ func isPartitionField(n string) bool {
 // new one aside and renaming it into place; without an index there it
 // builds one (WriteIndexFile).
 func (d *Dataset) UpdateIndexFile(path string, opts ...IndexOption) (IndexInfo, error) {
-	old, err := os.ReadFile(path)
+	old, err := readRegular(path)
 	if os.IsNotExist(err) {
 		info, err := d.WriteIndexFile(path, opts...)
 		info.Read = info.Files
@@ -154,6 +154,27 @@ func (d *Dataset) UpdateIndexFile(path string, opts ...IndexOption) (IndexInfo, 
 	}
 	return info, replaceFile(path, buf.Bytes())
 }
+
+// readRegular reads a file that must be a regular file (an index): a named
+// pipe or device at path is an error naming it, returned at once.
+func readRegular(path string) ([]byte, error) {
+	ra, size, c, err := openLocal(path)()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if size > maxIndexRead {
+		return nil, fmt.Errorf("dataset: %s: an index of %d bytes, more than %d", path, size, int64(maxIndexRead))
+	}
+	data := make([]byte, size)
+	if _, err := ra.ReadAt(data, 0); err != nil && !(err == io.EOF && size == 0) {
+		return nil, fmt.Errorf("dataset: reading %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// maxIndexRead bounds the index UpdateIndexFile reads into memory.
+const maxIndexRead = 1 << 30
 
 // CheckIndex compares the index in r with the dataset's files: it reads
 // every file's footer and returns an error naming the first file whose

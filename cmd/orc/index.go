@@ -110,15 +110,11 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 				strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
 			return nil
 		}
-		f, err := os.Open(path)
+		f, fi, err := openRegular(path)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return err
-		}
 		if err := d.CheckIndex(f, fi.Size()); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -128,15 +124,11 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		if *columns != "" || *bloomCols != "" || *df.schema != "" || *df.partitions != "" {
 			return fmt.Errorf("%w: show takes no flags", errUsage)
 		}
-		f, err := os.Open(path)
+		f, fi, err := openRegular(path)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return err
-		}
 		info, err := dataset.ReadIndexInfo(f, fi.Size())
 		if err != nil {
 			return inFile(path, err)
@@ -149,4 +141,24 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
+}
+
+// openRegular opens a file that must be a regular file, such as an index:
+// anything else (a named pipe, a device) is an error naming it, returned
+// at once, since the open does not wait for a pipe's writer.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, fi.Mode().Type())
+	}
+	return f, fi, nil
 }
