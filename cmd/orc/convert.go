@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // --timezone works on systems without a zoneinfo database
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
@@ -973,20 +974,22 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 	order := make([]int, len(rec))
 	named := make([]bool, len(fields))
 	matched := 0
+	// Two maps, so that matching is linear in the names: exact names, and
+	// names under case folding (the last field of a folded name wins, as
+	// when they were compared one by one).
+	exact := make(map[string]int, len(fields))
+	folded := make(map[string]int, len(fields))
+	for j, f := range fields {
+		exact[f] = j
+		folded[foldKey(f)] = j
+	}
 	for i, h := range rec {
 		h = strings.TrimSpace(h)
 		order[i] = -1
-		for j, f := range fields {
-			if f == h {
-				order[i] = j
-			}
-		}
-		if order[i] < 0 {
-			for j, f := range fields {
-				if strings.EqualFold(f, h) {
-					order[i] = j
-				}
-			}
+		if j, ok := exact[h]; ok {
+			order[i] = j
+		} else if j, ok := folded[foldKey(h)]; ok {
+			order[i] = j
 		}
 		if order[i] >= 0 {
 			if named[order[i]] {
@@ -1233,17 +1236,28 @@ func appendFields(t *orc.Schema, kids []*builder, v any) error {
 	if !ok {
 		return fmt.Errorf("want an object for %s, have %s", t, jsonKind(v))
 	}
-	if len(m) > 0 {
+	// Every key is a field when as many fields as keys are present: a
+	// count, linear in the fields, with the unknown keys looked for only
+	// when it falls short.
+	present := 0
+	for _, name := range t.FieldNames {
+		if _, ok := m[name]; ok {
+			present++
+		}
+	}
+	if present < len(m) {
+		known := make(map[string]bool, len(t.FieldNames))
+		for _, name := range t.FieldNames {
+			known[name] = true
+		}
 		var unknown []string
 		for k := range m {
-			if t.Field(k) == nil {
+			if !known[k] {
 				unknown = append(unknown, k)
 			}
 		}
-		if len(unknown) > 0 {
-			slices.Sort(unknown)
-			return fmt.Errorf("unknown field %q (the struct has %s)", unknown[0], strings.Join(t.FieldNames, ", "))
-		}
+		slices.Sort(unknown)
+		return fmt.Errorf("unknown field %q (the struct has %s)", unknown[0], listSome(t.FieldNames, 20))
 	}
 	for i, name := range t.FieldNames {
 		if err := kids[i].appendJSON(m[name]); err != nil {
@@ -1251,6 +1265,41 @@ func appendFields(t *orc.Schema, kids []*builder, v any) error {
 		}
 	}
 	return nil
+}
+
+// listSome joins the first max names, and says how many more there are.
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
+}
+
+// foldKey is a string's key under simple case folding: each rune replaced
+// by the least rune of its folding orbit, so that two strings have one key
+// exactly when strings.EqualFold says they are equal.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		// The least rune of an ASCII letter's orbit is its upper case
+		// (K's orbit holds k and the Kelvin sign too).
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 func jsonKind(v any) string {
