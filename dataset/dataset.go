@@ -83,23 +83,62 @@ func skipName(name string) bool {
 // file's Name is its path relative to the directory it was found in, or its
 // base name when given directly.
 func FromPaths(paths ...string) ([]File, error) {
+	files, _, err := ListPaths(paths...)
+	return files, err
+}
+
+// Skipped is an entry below a listed directory that the listing left out
+// for its kind, not its name: a symbolic link, or a file that is not a
+// regular file. Hidden and marker names (see Dir) are not reported.
+//
+// Symbolic links are not followed, to ORC files either: every file of a
+// directory is opened through it (an os.Root), so that nothing outside the
+// directory is read, whatever its links point to, and no link loop can
+// trap the listing. A file that belongs to a dataset belongs in its
+// directory (a hard link or a copy, not a symbolic link).
+type Skipped struct {
+	Name string // the slash-separated path below the directory, as File.Name
+	Kind string // "symbolic link", "named pipe", "socket", "device" or "irregular file"
+}
+
+// ListPaths is FromPaths that also returns the entries below its
+// directories left out for their kind (see Skipped), so that callers can
+// name them, as they name files that are not ORC.
+func ListPaths(paths ...string) ([]File, []Skipped, error) {
 	var files []File
+	var skipped []Skipped
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("dataset: %w", err)
+			return nil, nil, fmt.Errorf("dataset: %w", err)
 		}
 		if !fi.IsDir() {
 			files = append(files, File{Name: filepath.Base(p), Open: openLocal(p), Size: fi.Size(), Version: modVersion(fi)})
 			continue
 		}
-		fsFiles, err := walk(localDir(p), ".", func(rel string) string { return filepath.Join(p, filepath.FromSlash(rel)) })
+		fsFiles, sk, err := walk(localDir(p), ".", func(rel string) string { return filepath.Join(p, filepath.FromSlash(rel)) })
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files = append(files, fsFiles...)
+		skipped = append(skipped, sk...)
 	}
-	return files, nil
+	return files, skipped, nil
+}
+
+// skippedKind names the kind of an entry that is not a regular file.
+func skippedKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "irregular file"
 }
 
 // Dir lists the files below a local directory (FromPaths of one directory).
@@ -110,7 +149,8 @@ func FromPaths(paths ...string) ([]File, error) {
 //     are left out.
 //   - Symbolic links, to files or directories, are left out: they are not
 //     followed, so a link loop cannot trap the listing and no link leads
-//     out of the directory. Every file is later opened through the
+//     out of the directory (ListPaths reports them, and the other entries
+//     left out for their kind, so that callers can name them). Every file is later opened through the
 //     directory (an os.Root), so a listed file replaced by a link that
 //     points outside it fails to open instead of being read.
 //   - Other non-regular files (devices, pipes, sockets) are left out. A
@@ -186,13 +226,21 @@ func openLocal(p string) Opener {
 // Dir). The files fsys opens must implement io.ReaderAt (os.DirFS and
 // embed.FS files do).
 func FromFS(fsys fs.FS, root string) ([]File, error) {
-	return walk(fsys, root, func(rel string) string { return rel })
+	files, _, err := walk(fsys, root, func(rel string) string { return rel })
+	return files, err
 }
 
-// walk lists the files below root in fsys; show turns a path of fsys into
-// the one errors name.
-func walk(fsys fs.FS, root string, show func(string) string) ([]File, error) {
+// walk lists the files below root in fsys, and the entries it leaves out
+// for their kind; show turns a path of fsys into the one errors name.
+func walk(fsys fs.FS, root string, show func(string) string) ([]File, []Skipped, error) {
 	var files []File
+	var skipped []Skipped
+	rel := func(p string) string {
+		if root == "." {
+			return p
+		}
+		return strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+	}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != root && errors.Is(err, fs.ErrNotExist) {
@@ -206,14 +254,14 @@ func walk(fsys fs.FS, root string, show func(string) string) ([]File, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
+		if d.IsDir() {
 			return nil
 		}
-		name := p
-		if root != "." {
-			name = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		if !d.Type().IsRegular() {
+			skipped = append(skipped, Skipped{Name: rel(p), Kind: skippedKind(d.Type())})
+			return nil
 		}
-		f := File{Name: name, Open: openFS(fsys, p, show(p))}
+		f := File{Name: rel(p), Open: openFS(fsys, p, show(p))}
 		fi, err := d.Info()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -225,7 +273,7 @@ func walk(fsys fs.FS, root string, show func(string) string) ([]File, error) {
 		files = append(files, f)
 		return nil
 	})
-	return files, err
+	return files, skipped, err
 }
 
 // listError is an error listing path: the path, then the cause without the

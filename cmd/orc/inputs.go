@@ -69,13 +69,37 @@ func noteSkipped(stderr io.Writer, cmd, dir string, skipped []string) {
 	fmt.Fprintf(stderr, "orc %s: %s: left out %s that %s not ORC: %s%s\n", cmd, dir, plural(int64(len(skipped)), "file"), map[bool]string{true: "is", false: "are"}[len(skipped) == 1], strings.Join(shown, ", "), more)
 }
 
+// noteIrregular tells on stderr which entries of a directory were left out
+// for their kind: symbolic links (not followed: see dataset.Skipped) and
+// files that are not regular files.
+func noteIrregular(stderr io.Writer, cmd, dir string, odd []dataset.Skipped) {
+	if len(odd) == 0 {
+		return
+	}
+	var shown []string
+	for _, e := range odd[:min(len(odd), 3)] {
+		what := e.Kind
+		if what == "symbolic link" {
+			what += ", not followed"
+		}
+		shown = append(shown, fmt.Sprintf("%s (%s)", filepath.FromSlash(e.Name), what))
+	}
+	more := ""
+	if len(odd) > 3 {
+		more = fmt.Sprintf(" and %d more", len(odd)-3)
+	}
+	fmt.Fprintf(stderr, "orc %s: %s: left out %s that %s not regular: %s%s\n", cmd, dir, map[bool]string{true: "1 entry", false: fmt.Sprintf("%d entries", len(odd))}[len(odd) == 1],
+		map[bool]string{true: "is", false: "are"}[len(odd) == 1], strings.Join(shown, ", "), more)
+}
+
 // dirFiles lists the ORC files below a directory (dataset.FromPaths, those
 // that are not ORC left out and named on stderr).
 func dirFiles(dir string, stderr io.Writer, cmd string) ([]dataset.File, error) {
-	list, err := dataset.FromPaths(dir)
+	list, odd, err := dataset.ListPaths(dir)
 	if err != nil {
 		return nil, inFile(dir, err)
 	}
+	noteIrregular(stderr, cmd, dir, odd)
 	var kept []dataset.File
 	var skipped []string
 	for _, f := range list {
