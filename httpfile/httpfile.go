@@ -366,12 +366,9 @@ func (f *File) sameVersion(resp *http.Response) error {
 	}
 	var now string
 	if f.etag {
-		now = resp.Header.Get("ETag")
-		if strings.HasPrefix(now, "W/") {
-			// A weak ETag names a version only loosely; compare its
-			// opaque part, as the weak comparison of RFC 9110 does.
-			now = now[2:]
-		}
+		// A weak ETag names a version only loosely; compare its opaque
+		// part, as the weak comparison of RFC 9110 does.
+		now = strings.TrimPrefix(resp.Header.Get("ETag"), "W/")
 	} else {
 		now = resp.Header.Get("Last-Modified")
 	}
