@@ -300,17 +300,22 @@ func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error
 // buildIndex reads every file's footer and writes the index of the named
 // columns.
 func (d *Dataset) buildIndex(w io.Writer, sp indexSpec, parallel int) (IndexInfo, error) {
-	entries := make([]indexEntry, len(d.files))
-	errs := make([]error, len(d.files))
+	return d.buildIndexOf(w, sp, parallel, 0, len(d.files))
+}
+
+// buildIndexOf writes the index of files lo..hi-1 only.
+func (d *Dataset) buildIndexOf(w io.Writer, sp indexSpec, parallel, lo, hi int) (IndexInfo, error) {
+	entries := make([]indexEntry, hi-lo)
+	errs := make([]error, hi-lo)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, parallel)
-	for i := range d.files {
+	for i := lo; i < hi; i++ {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			entries[i], errs[i] = d.indexFile(i, sp)
+			entries[i-lo], errs[i-lo] = d.indexFile(i, sp)
 		}()
 	}
 	wg.Wait()

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"hash/fnv"
 	"fmt"
 	"io"
 	"os"
@@ -74,17 +75,9 @@ func (d *Dataset) UpdateIndex(old io.ReaderAt, oldSize int64, w io.Writer, opts 
 // readIndexEntries reads every entry of an index whose columns and
 // partitions fit the dataset.
 func (d *Dataset) readIndexEntries(r io.ReaderAt, size int64) (*openedIndex, map[string]indexEntry, error) {
-	ix, err := d.openIndexAt("index", r, size, nil)
+	ix, err := d.openIndexOf(r, size)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dataset: %w", err)
-	}
-	for k, hc := range ix.hdr.Columns {
-		if !ix.usable[k] {
-			return nil, nil, fmt.Errorf("dataset: the index's column %s %s is not a column of %s: build a new index", hc.Name, hc.Type, d.read)
-		}
-	}
-	if !ix.parts && (ix.hdr.Partitions != "" || d.parts != nil) {
-		return nil, nil, fmt.Errorf("dataset: the index's partition columns %q are not the dataset's %v: build a new index", ix.hdr.Partitions, d.parts)
+		return nil, nil, err
 	}
 	entries := map[string]indexEntry{}
 	var cols []string
@@ -113,6 +106,24 @@ func (d *Dataset) readIndexEntries(r io.ReaderAt, size int64) (*openedIndex, map
 		return nil, nil, fmt.Errorf("dataset: reading the index: %w", err)
 	}
 	return ix, entries, nil
+}
+
+// openIndexOf opens an index of the dataset's and checks that its columns
+// and partition columns are the dataset's.
+func (d *Dataset) openIndexOf(r io.ReaderAt, size int64) (*openedIndex, error) {
+	ix, err := d.openIndexAt("index", r, size, nil)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	for k, hc := range ix.hdr.Columns {
+		if !ix.usable[k] {
+			return nil, fmt.Errorf("dataset: the index's column %s %s is not a column of %s: build a new index", hc.Name, hc.Type, d.read)
+		}
+	}
+	if !ix.parts && (ix.hdr.Partitions != "" || d.parts != nil) {
+		return nil, fmt.Errorf("dataset: the index's partition columns %q are not the dataset's %v: build a new index", ix.hdr.Partitions, d.parts)
+	}
+	return ix, nil
 }
 
 // spec returns what the index holds, to build entries like its own.
@@ -180,32 +191,59 @@ const maxIndexRead = 1 << 30
 // every file's footer and returns an error naming the first file whose
 // entry is missing, stale or different, or the first entry of a file no
 // longer listed; nil when the index is current.
+//
+// Entries are compared by a hash of their rows, and the fresh entries are
+// built checkChunk files at a time, so that memory holds a path and 16
+// bytes per entry rather than every entry, its statistics and its row (the
+// rows of the entry an error names are made again for its message).
 func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
-	ix, _, err := d.readIndexEntries(r, size)
+	ix, err := d.openIndexOf(r, size)
 	if err != nil {
 		return err
 	}
-	var fresh bytes.Buffer
 	sp := ix.spec()
 	sp.schema = d.read
-	if _, err := d.buildIndex(&fresh, sp, 8); err != nil {
+	// fresh writes the index of files lo..hi-1 to a buffer.
+	fresh := func(lo, hi int) (*bytes.Reader, error) {
+		var buf bytes.Buffer
+		if _, err := d.buildIndexOf(&buf, sp, 8, lo, hi); err != nil {
+			return nil, err
+		}
+		return bytes.NewReader(buf.Bytes()), nil
+	}
+	want := map[string]rowHash{}
+	for lo := 0; lo < len(d.files); lo += checkChunk {
+		fr, err := fresh(lo, min(lo+checkChunk, len(d.files)))
+		if err != nil {
+			return err
+		}
+		if err := addRowHashes(want, fr, fr.Size()); err != nil {
+			return err
+		}
+	}
+	got := map[string]rowHash{}
+	if err := addRowHashes(got, r, size); err != nil {
 		return err
 	}
-	want, err := indexRowsJSON(bytes.NewReader(fresh.Bytes()), int64(fresh.Len()))
-	if err != nil {
-		return err
-	}
-	got, err := indexRowsJSON(r, size)
-	if err != nil {
-		return err
-	}
-	for _, f := range d.files {
+	for i, f := range d.files {
 		g, ok := got[f.Name]
 		if !ok {
 			return fmt.Errorf("dataset: %s is not in the index", f.Name)
 		}
-		if w := want[f.Name]; g != w {
-			return fmt.Errorf("dataset: %s: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, g, w)
+		if g != want[f.Name] {
+			gj, err := indexRowJSON(r, size, f.Name)
+			if err != nil {
+				return err
+			}
+			fr, err := fresh(i, i+1)
+			if err != nil {
+				return err
+			}
+			wj, err := indexRowJSON(fr, fr.Size(), f.Name)
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("dataset: %s: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, gj, wj)
 		}
 	}
 	for p := range got {
@@ -216,34 +254,71 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 	return nil
 }
 
-// indexRowsJSON returns an index's rows as JSON, by path.
-func indexRowsJSON(r io.ReaderAt, size int64) (map[string]string, error) {
+// rowHash is the hash of an index row's JSON.
+type rowHash [16]byte
+
+// eachIndexRow calls fn with the path and JSON of each row of an index
+// that has a path; buf is reused between calls.
+func eachIndexRow(r io.ReaderAt, size int64, fn func(path string, row []byte) bool) error {
 	ir, err := reader.Open(r, size)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	br, err := ir.NewBatchReader()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer br.Close()
-	out := map[string]string{}
+	var buf []byte
 	b := br.NewBatch()
 	for {
 		err := br.Next(b)
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p := b.Cols[0].(*orc.BytesVector)
 		for i := range b.NumRows {
 			if !p.IsNull(i) {
-				out[p.String(i)] = string(reader.AppendJSONRow(nil, b, i))
+				buf = reader.AppendJSONRow(buf[:0], b, i)
+				if !fn(p.String(i), buf) {
+					return nil
+				}
 			}
 		}
 	}
+}
+
+// checkChunk is how many files' entries CheckIndex builds at a time.
+const checkChunk = 1024
+
+// addRowHashes adds the hashes of an index's rows to out, by path.
+func addRowHashes(out map[string]rowHash, r io.ReaderAt, size int64) error {
+	h := fnv.New128a()
+	err := eachIndexRow(r, size, func(path string, row []byte) bool {
+		h.Reset()
+		h.Write(row)
+		var sum rowHash
+		h.Sum(sum[:0])
+		out[path] = sum
+		return true
+	})
+	return err
+}
+
+// indexRowJSON returns the JSON of an index's row for path (the last one,
+// as indexRowHashes keeps).
+func indexRowJSON(r io.ReaderAt, size int64, path string) (string, error) {
+	var out string
+	err := eachIndexRow(r, size, func(p string, row []byte) bool {
+		if p == path {
+			out = string(row)
+		}
+		return true
+	})
+	return out, err
 }
 
 // replaceFile writes data to a temporary file beside path and renames it
