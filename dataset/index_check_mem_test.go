@@ -65,7 +65,9 @@ func TestCheckIndexMemory(t *testing.T) {
 		files := make([]dataset.File, n)
 		for i := range files {
 			files[i] = dataset.File{Name: fmt.Sprintf("f%06d.orc", i), Size: int64(len(data)), Version: "v",
-				Open: func() (io.ReaderAt, int64, io.Closer, error) { return bytes.NewReader(data), int64(len(data)), nil, nil }}
+				Open: func() (io.ReaderAt, int64, io.Closer, error) {
+					return bytes.NewReader(data), int64(len(data)), nil, nil
+				}}
 		}
 		d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(readSchema)))
 		if err != nil {

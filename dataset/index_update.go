@@ -2,8 +2,8 @@ package dataset
 
 import (
 	"bytes"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
