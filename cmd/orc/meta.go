@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
@@ -42,7 +43,9 @@ bloom filter summary (hash functions, bits set of bits).`})
 //	compressionBlockSize, rowIndexStride, calendar (UNKNOWN_CALENDAR,
 //	JULIAN_GREGORIAN, PROLEPTIC_GREGORIAN), schema,
 //	columns: [{id, name, kind (boolean, int, struct, ... as in the type
-//	  syntax), type, encrypted?, statistics?}],
+//	  syntax), type (one level deep: compound children as struct<...>,
+//	  array<...>, map<...>, uniontype<...>; the whole type is schema),
+//	  encrypted?, statistics?}],
 //	stripes?: [{index, offset, indexLength, dataLength, footerLength, rows,
 //	  writerTimezone?, streams: [{column, kind (PRESENT, DATA, LENGTH,
 //	  ROW_INDEX, BLOOM_FILTER_UTF8, ...), offset, length}],
@@ -232,10 +235,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	// memory as one document.
 	columns := func(yield func(mc *metaColumn) error) error {
 		for _, node := range nodes {
-			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: m.Schema, Encrypted: r.IsEncrypted(node.ID())}
-			if node.ID() != 0 {
-				mc.Type = node.String()
-			}
+			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: shallowType(node), Encrypted: r.IsEncrypted(node.ID())}
 			if st, ok := r.Statistics(node.ID()); ok {
 				mc.Statistics = statsJSON(st)
 			}
@@ -494,6 +494,65 @@ func columnNames(root *orc.Schema) []string {
 		names[0] = "(root)"
 	}
 	return names
+}
+
+// shallowType writes a column's type one level deep: a leaf's in full, a
+// compound one with its children's types, those that are compound written
+// as struct<...>, array<...>, map<...> or uniontype<...>. Every column's
+// children are written once, at their parent, so meta's output is linear
+// in the number of columns however deep they nest (the full type is the
+// file's schema).
+func shallowType(t *orc.Schema) string {
+	child := func(c *orc.Schema) string {
+		switch c.Kind {
+		case orc.Struct, orc.Map, orc.Union:
+			return c.Kind.String() + "<...>"
+		case orc.List:
+			return "array<...>"
+		}
+		return c.String()
+	}
+	var b strings.Builder
+	switch t.Kind {
+	case orc.Struct:
+		b.WriteString("struct<")
+		for i, c := range t.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name := ""
+			if i < len(t.FieldNames) {
+				name = t.FieldNames[i]
+			}
+			b.WriteString(fieldText(name))
+			b.WriteByte(':')
+			b.WriteString(child(c))
+		}
+	case orc.List:
+		b.WriteString("array<")
+		for _, c := range t.Children {
+			b.WriteString(child(c))
+		}
+	case orc.Map, orc.Union:
+		b.WriteString(t.Kind.String() + "<")
+		for i, c := range t.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(child(c))
+		}
+	default:
+		return t.String()
+	}
+	b.WriteByte('>')
+	return b.String()
+}
+
+// fieldText is a field name as the type syntax writes it (quoted when it
+// needs to be).
+func fieldText(name string) string {
+	s := (&orc.Schema{Kind: orc.Struct, FieldNames: []string{name}, Children: []*orc.Schema{{Kind: orc.Boolean}}}).String()
+	return strings.TrimSuffix(strings.TrimPrefix(s, "struct<"), ":boolean>")
 }
 
 func jsonFloat(f float64) any {
