@@ -24,7 +24,33 @@ func parseGeometryText(s string) ([]byte, error) {
 		}
 		return wkb, nil
 	}
-	return geo.AppendWKB(nil, t)
+	return geo.AppendWKB(make([]byte, 0, wkbSizeBound(t)), t)
+}
+
+// wkbSizeBound is at least the size of the WKB of a WKT text: 8 bytes per
+// run of characters other than spaces, commas and parentheses (each
+// number is one; the words count too), and 13 per opening parenthesis (a
+// count and, for a part of a collection, its header), plus a header. The
+// WKB is built in one buffer of that size, instead of growing by copies
+// that took five times its size for a long line.
+func wkbSizeBound(t string) int {
+	n, runs, parens := 9+16, 0, 0
+	in := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; c {
+		case ' ', '\t', '\n', '\r', ',', '(', ')':
+			in = false
+			if c == '(' {
+				parens++
+			}
+		default:
+			if !in {
+				runs++
+			}
+			in = true
+		}
+	}
+	return n + 8*runs + 13*parens
 }
 
 // appendGeometryText appends a WKB value as WKT for CSV, TSV and tables,
