@@ -54,11 +54,11 @@ func peakHeap(fn func()) uint64 {
 // CheckIndex holds a path and a hash per entry, not every entry's
 // statistics and JSON, and builds the fresh entries 1,024 files at a
 // time: its peak heap grows by under 400 bytes an entry (measured between
-// 1,000 and 6,000 entries; the readers and decoders it opens are the same
-// at any size).
+// 1,000 and 6,000 entries, the least of three runs; the readers and
+// decoders it opens are the same at any size). It grew by 800 to 1,500 bytes.
 func TestCheckIndexMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("opens 14,000 footers")
+		t.Skip("opens 40,000 footers")
 	}
 	data := makeFiles(t, 1, 1, 50)[0].data
 	peak := func(n int) uint64 {
@@ -77,11 +77,17 @@ func TestCheckIndexMemory(t *testing.T) {
 		if _, err = d.WriteIndex(&ix); err != nil {
 			t.Fatal(err)
 		}
-		return peakHeap(func() {
-			if err := d.CheckIndex(bytes.NewReader(ix.Bytes()), int64(ix.Len())); err != nil {
-				t.Fatal(err)
-			}
-		})
+		// The least of three runs: a sample can only come late (the
+		// collector behind, other tests' garbage), never early.
+		least := uint64(1 << 62)
+		for range 3 {
+			least = min(least, peakHeap(func() {
+				if err := d.CheckIndex(bytes.NewReader(ix.Bytes()), int64(ix.Len())); err != nil {
+					t.Fatal(err)
+				}
+			}))
+		}
+		return least
 	}
 	small, large := peak(1000), peak(6000)
 	slope := (int64(large) - int64(small)) / 5000
