@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -376,9 +377,15 @@ func (s *Scanner) project() error {
 			return err
 		}
 	}
+	// The files' scans name the columns in schema order, so their batches
+	// hold them in that order (reader.WithColumns gives them in the order
+	// named); the scan's own order comes from perm below.
+	slices.SortStableFunc(names, func(a, b string) int {
+		return cmp.Compare(d.read.Find(a).ID(), d.read.Find(b).ID())
+	})
 	s.dataCols = names
-	// The per-file batches' schema: the read schema cut to names, as the
-	// reader cuts it (fields in schema order, subtrees whole).
+	// The per-file batches' schema: the read schema cut to names (fields
+	// in schema order, subtrees whole).
 	sel := make([]bool, d.read.MaxID()+1)
 	sel[0] = true
 	for _, n := range names {

@@ -227,7 +227,7 @@ func (r *Reader) NewBatchReader(opts ...ScanOption) (*BatchReader, error) {
 		return nil, err
 	}
 	br := &BatchReader{scan: sc, schema: schema, batchSize: cfg.batchSize, ctx: cfg.ctx}
-	if cfg.where != nil && !cfg.allCols {
+	if !cfg.allCols {
 		if br.proj = newOutProjection(schema, cfg.columns, cfg.batchSize); br.proj != nil {
 			br.schema = br.proj.out
 		}

@@ -52,9 +52,10 @@ var (
 )
 
 // Schema returns the schema of the batches: the file's (or the read
-// schema's), cut to the columns WithColumns names, in the file's (or the
-// read schema's) order. A search argument's columns are read to prune and
-// filter but appear only when named.
+// schema's), cut to the columns WithColumns names, in the order named (a
+// struct's fields in the file's, or the read schema's, order). A search
+// argument's columns are read to prune and filter but appear only when
+// named.
 func (br *BatchReader) Schema() *orc.Schema { return br.schema }
 
 // NewBatch returns a batch shaped for this reader with room for its batch

@@ -208,9 +208,10 @@ func WithPrefetch(n int64) ScanOption {
 }
 
 // WithColumns selects the columns to read by name; nested struct fields are
-// named with dots ("a.b.c"). The batch holds the selected columns in file
-// order, with structs keeping only their selected fields. Default: every
-// column (except encrypted ones).
+// named with dots ("a.b.c"). The batch holds the top-level columns in the
+// order first named (a nested name places its top-level column), and only
+// those, with structs keeping only their selected fields, in the file's
+// order. Default: every column (except encrypted ones), in file order.
 func WithColumns(names ...string) ScanOption {
 	return func(c *scanConfig) error {
 		c.columns = append([]string(nil), names...)

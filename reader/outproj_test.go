@@ -56,7 +56,7 @@ func TestProjectionLeavesOutPredicateColumns(t *testing.T) {
 	}{
 		{[]string{"id", "price"}, "sym = 's005'", "struct<id:bigint,price:decimal(10,2)>",
 			func(m map[string]any) bool { return m["sym"] == "s005" }},
-		{[]string{"price", "id"}, "sym = 's005' AND id < 9000", "struct<id:bigint,price:decimal(10,2)>",
+		{[]string{"price", "id"}, "sym = 's005' AND id < 9000", "struct<price:decimal(10,2),id:bigint>",
 			func(m map[string]any) bool { return m["sym"] == "s005" && m["id"].(float64) < 9000 }},
 		{[]string{"s.a"}, "s.b > 15000", "struct<s:struct<a:int>>",
 			func(m map[string]any) bool {
@@ -182,6 +182,55 @@ func TestPredicateNamesIgnoreCase(t *testing.T) {
 			rows := rowsAsMaps(t, r, append([]reader.ScanOption{reader.WithSearchArgument(sarg.MustParse(where))}, opts...)...)
 			if len(rows) != 1 {
 				t.Fatalf("%s (read schema %v): %d rows, want 1", where, opts != nil, len(rows))
+			}
+		}
+	}
+}
+
+// TestColumnsInOrderAsked: WithColumns gives the top-level columns in the
+// order first named, without a search argument too, serially and in
+// parallel, through a read schema, and with the same values as the file's
+// order; a nested name places its top-level column.
+func TestColumnsInOrderAsked(t *testing.T) {
+	r := outProjFile(t)
+	full := rowsAsMaps(t, r)
+	for _, c := range []struct {
+		cols   []string
+		schema string
+	}{
+		{[]string{"price", "sym", "id"}, "struct<price:decimal(10,2),sym:string,id:bigint>"},
+		{[]string{"s.b", "id", "s.a"}, "struct<s:struct<a:int,b:int>,id:bigint>"},
+		{[]string{"id", "price"}, "struct<id:bigint,price:decimal(10,2)>"},
+	} {
+		var want []map[string]any
+		for _, m := range full {
+			want = append(want, project(m, c.cols))
+		}
+		for _, sh := range []struct {
+			name string
+			opts []reader.ScanOption
+		}{
+			{"serial", nil},
+			{"parallel", []reader.ScanOption{reader.WithParallelism(2)}},
+			{"read schema", []reader.ScanOption{reader.WithReadSchema(orc.MustParseSchema(
+				"struct<id:bigint,sym:string,price:decimal(12,2),s:struct<a:bigint,b:bigint>>"))}},
+		} {
+			opts := append([]reader.ScanOption{reader.WithColumns(c.cols...)}, sh.opts...)
+			br, err := r.NewBatchReader(opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			schema := c.schema
+			if sh.name == "read schema" {
+				schema = evolvedSchema(schema)
+			}
+			if got := br.Schema().String(); got != schema {
+				t.Errorf("%v, %s: schema %s, want %s", c.cols, sh.name, got, schema)
+			}
+			br.Close()
+			got := rowsAsMaps(t, r, opts...)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%v, %s: %d rows differ from the file's, %d", c.cols, sh.name, len(got), len(want))
 			}
 		}
 	}

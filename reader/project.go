@@ -1,12 +1,18 @@
 package reader
 
-import "github.com/orcgo/orc"
+import (
+	"slices"
+
+	"github.com/orcgo/orc"
+)
 
 // outProjection cuts a scan's batches down to the columns the caller
-// named. A scan reads the predicate's columns too (to prune and filter by
-// them); when WithColumns leaves some out, the scan decodes into a batch
-// of its own whose vectors are the caller's for the named columns and its
-// own for the others, and the caller's batch sees only what it asked for.
+// named, in the order named. A scan reads the predicate's columns too (to
+// prune and filter by them), and its column readers hold the file's
+// order; when WithColumns leaves some out or names them in another order,
+// the scan decodes into a batch of its own whose vectors are the caller's
+// for the named columns and its own for the others, and the caller's batch
+// sees only what it asked for, in its order.
 // No values are copied: Next wires the caller's vectors into the scan's
 // batch before decoding and takes the scan's back after (a parallel scan
 // swaps vectors between batches).
@@ -25,38 +31,53 @@ type projField struct {
 }
 
 // newOutProjection returns the projection of scan (a scan's batch schema,
-// numbered) to the named columns, or nil when the scan holds no others.
+// numbered) to the named columns, its top-level fields in the order first
+// named, or nil when the scan holds no others and in that order.
 func newOutProjection(scan *orc.Schema, columns []string, batchSize int) *outProjection {
 	if scan.Kind != orc.Struct {
 		return nil
 	}
 	keep := make([]bool, scan.MaxID()+1)
 	keep[0] = true
+	var order []int // top-level fields, in the order first named
 	for _, name := range columns {
 		n := scan.Find(name)
 		if n == nil {
 			return nil // every name resolved against the file already; be safe
 		}
 		markWithAncestors(scan, n.ID(), keep)
+		for i, c := range scan.Children {
+			if n.ID() >= c.ID() && n.ID() <= c.MaxID() && !slices.Contains(order, i) {
+				order = append(order, i)
+			}
+		}
 	}
 	all := true
 	for _, k := range keep {
 		all = all && k
 	}
-	if all {
+	if all && slices.IsSorted(order) {
 		return nil
 	}
-	out, fields := cutStruct(scan, keep)
+	out, fields := cutStruct(scan, keep, order)
 	out.Assign()
 	return &outProjection{out: out, fields: fields, inner: orc.NewBatch(scan, batchSize)}
 }
 
-// cutStruct copies struct node s without the fields keep leaves out.
-func cutStruct(s *orc.Schema, keep []bool) (*orc.Schema, []projField) {
+// cutStruct copies struct node s without the fields keep leaves out, in
+// the order of their indexes in order (nil: s's order).
+func cutStruct(s *orc.Schema, keep []bool, order []int) (*orc.Schema, []projField) {
 	c := *s
 	c.Children, c.FieldNames = nil, nil
 	var fields []projField
-	for i, ch := range s.Children {
+	if order == nil {
+		order = make([]int, len(s.Children))
+		for i := range order {
+			order[i] = i
+		}
+	}
+	for _, i := range order {
+		ch := s.Children[i]
 		if !keep[ch.ID()] {
 			continue
 		}
@@ -69,7 +90,7 @@ func cutStruct(s *orc.Schema, keep []bool) (*orc.Schema, []projField) {
 		if whole || ch.Kind != orc.Struct {
 			sub = ch.Copy()
 		} else {
-			sub, f.fields = cutStruct(ch, keep)
+			sub, f.fields = cutStruct(ch, keep, nil)
 		}
 		c.Children = append(c.Children, sub)
 		c.FieldNames = append(c.FieldNames, s.FieldNames[i])

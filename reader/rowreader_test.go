@@ -452,7 +452,8 @@ func TestRowProjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "struct<id:bigint,where:struct<lat:double>,items:array<struct<sku:string,qty:int,price:decimal(10,2),note:string>>,tags:array<string>,attrs:map<string,string>>"
+	// The row type's order, which WithColumns asks for.
+	want := "struct<id:bigint,where:struct<lat:double>,tags:array<string>,items:array<struct<sku:string,qty:int,price:decimal(10,2),note:string>>,attrs:map<string,string>>"
 	if got := rr.Schema().String(); got != want {
 		t.Errorf("projected schema\n got %s\nwant %s", got, want)
 	}
