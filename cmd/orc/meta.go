@@ -24,7 +24,8 @@ import (
 func init() {
 	register(command{name: "meta", usage: "meta FILE|DIR|URL... [--json] [--no-stripes] [--rowindex COLS]", run: runMeta,
 		desc: "print the schema, stripes, streams, encodings and statistics",
-		help: `--json prints one JSON object with camelCase keys and enums by name
+		help: `--json prints one JSON object with camelCase keys and enums by name (for
+several files or a directory, a JSON array of them, one per file read)
 (compression "ZSTD", calendar "PROLEPTIC_GREGORIAN", stream kind "ROW_INDEX",
 encoding "DIRECT_V2", writerVersion "ORC_135"); keys are only ever added.
 --rowindex a,b.c (names as the Columns list prints them, or ids) adds, per
@@ -192,6 +193,9 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("%w: --rowindex prints per stripe: leave out --no-stripes", errUsage)
 	}
 	if len(pos) > 1 || isTable(pos[0]) {
+		if *asJSON {
+			return metaJSONArray(fs, pos, stdout, stderr)
+		}
 		return forEachFile(fs, pos, "meta", false, stdout, stderr, runMeta)
 	}
 	defer func() { err = fileFailure(pos[0], err) }()
@@ -310,6 +314,48 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 // CPU. Unlike a memory limit, it never makes the collector run
 // continuously when what meta holds is larger than expected.
 const metaGCPercent = 50
+
+// metaJSONArray prints the JSON of several files (or a directory's) as one
+// JSON array, each file's object an element, so that the output parses as
+// one document; a file that fails adds no element (its error goes to
+// stderr, and the command fails).
+func metaJSONArray(fs *flag.FlagSet, pos []string, stdout, stderr io.Writer) error {
+	ds := &docSep{w: stdout}
+	if _, err := io.WriteString(stdout, "[\n"); err != nil {
+		return err
+	}
+	err := forEachFile(fs, pos, "meta", false, io.Discard, stderr, func(args []string, _, stderr io.Writer) error {
+		if ds.n > 0 {
+			ds.pending = ",\n"
+		}
+		defer func() { ds.pending = "" }()
+		return runMeta(args, ds, stderr)
+	})
+	if _, werr := io.WriteString(stdout, "]\n"); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// docSep writes to w, writing pending first when the first bytes come: a
+// separator before a document that may turn out empty.
+type docSep struct {
+	w       io.Writer
+	pending string
+	n       int64 // bytes written
+}
+
+func (d *docSep) Write(p []byte) (int, error) {
+	if len(p) > 0 && d.pending != "" {
+		if _, err := io.WriteString(d.w, d.pending); err != nil {
+			return 0, err
+		}
+		d.pending = ""
+	}
+	n, err := d.w.Write(p)
+	d.n += int64(n)
+	return n, err
+}
 
 // jsonOut writes one indented JSON document piecewise, as one
 // json.Encoder with SetIndent("", "  ") writes the whole: values are
