@@ -133,8 +133,12 @@ func (b *Bound) bindGeo(bl *boundLeaf, l *Leaf) (*boundLeaf, Op, error) {
 	if !l.Op.isGeo() {
 		return mismatch("%s column %s allows only IS NULL, ST_INTERSECTS_BOX and ST_WITHIN_BOX", bl.col.Kind, canonicalColumn(l.Column))
 	}
-	if bl.col.Kind != orc.Geometry {
-		return mismatch("box predicates need a geometry column; %s is %s (its edges are not straight in x and y)", canonicalColumn(l.Column), bl.col)
+	switch bl.col.Kind {
+	case orc.Geometry:
+	case orc.Geography:
+		return mismatch("box predicates need a geometry column; %s is %s, whose edges are not straight in x and y", canonicalColumn(l.Column), bl.col)
+	default:
+		return mismatch("box predicates need a geometry column; %s is %s", canonicalColumn(l.Column), bl.col)
 	}
 	var v [4]float64
 	for i, lit := range l.Literals {

@@ -48,15 +48,18 @@ func TestGeoParse(t *testing.T) {
 }
 
 func TestGeoBind(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"ST_INTERSECTS_BOX(h, 0, 0, 1, 1)", "need a geometry column"},
-		{"ST_INTERSECTS_BOX(id, 0, 0, 1, 1)", "need a geometry column"},
-		{"g = 'x'", "allows only IS NULL"},
-		{"ST_WITHIN_BOX(g, 0, 5, 1, 1)", "ymin 5 is above ymax 1"},
+	for _, c := range []struct{ in, want, notWant string }{
+		{"ST_INTERSECTS_BOX(h, 0, 0, 1, 1)", "need a geometry column; h is geography", ""},
+		{"ST_INTERSECTS_BOX(h, 0, 0, 1, 1)", "edges are not straight", ""},
+		// The remark on a geography's edges is for geography columns only.
+		{"ST_INTERSECTS_BOX(id, 0, 0, 1, 1)", "need a geometry column", "edges"},
+		{"g = 'x'", "allows only IS NULL", ""},
+		{"ST_WITHIN_BOX(g, 0, 5, 1, 1)", "ymin 5 is above ymax 1", ""},
 	} {
 		_, err := sarg.Bind(sarg.MustParse(c.in), geoSchema)
-		if err == nil || !errors.Is(err, sarg.ErrTypeMismatch) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want %q", c.in, err, c.want)
+		if err == nil || !errors.Is(err, sarg.ErrTypeMismatch) || !strings.Contains(err.Error(), c.want) ||
+			c.notWant != "" && strings.Contains(err.Error(), c.notWant) {
+			t.Errorf("%s: %v, want %q and not %q", c.in, err, c.want, c.notWant)
 		}
 	}
 	if _, err := sarg.Bind(sarg.MustParse("g IS NULL OR h IS NOT NULL"), geoSchema); err != nil {
