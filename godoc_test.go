@@ -12,8 +12,9 @@ import (
 )
 
 // TestGodocNamesNoFiles: the documentation users read with go doc (package
-// comments and the comments of exported names, outside internal/ and
-// cmd/) names no source file, which readers of the API cannot see.
+// comments and the comments of exported names, their line comments and
+// those of exported struct fields, outside internal/ and cmd/) names no
+// source file, which readers of the API cannot see.
 func TestGodocNamesNoFiles(t *testing.T) {
 	file := regexp.MustCompile(`\b[a-z][a-z0-9_]*\.go\b`)
 	fset := token.NewFileSet()
@@ -62,12 +63,14 @@ func TestGodocNamesNoFiles(t *testing.T) {
 						if s.Name.IsExported() {
 							check(d.Doc, s.Name.Name)
 							check(s.Doc, s.Name.Name)
+							checkFields(s, check)
 						}
 					case *ast.ValueSpec:
 						for _, n := range s.Names {
 							if n.IsExported() {
 								check(d.Doc, n.Name)
 								check(s.Doc, n.Name)
+								check(s.Comment, n.Name)
 							}
 						}
 					}
@@ -99,6 +102,23 @@ func exportedRecv(recv *ast.FieldList) bool {
 			return e.IsExported()
 		default:
 			return false
+		}
+	}
+}
+
+// checkFields checks the comments of an exported struct type's exported
+// fields, which go doc shows with the type.
+func checkFields(s *ast.TypeSpec, check func(*ast.CommentGroup, string)) {
+	st, ok := s.Type.(*ast.StructType)
+	if !ok {
+		return
+	}
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if n.IsExported() {
+				check(f.Doc, s.Name.Name+"."+n.Name)
+				check(f.Comment, s.Name.Name+"."+n.Name)
+			}
 		}
 	}
 }

@@ -48,8 +48,8 @@ type Tail struct {
 	PostScript *orcpb.PostScript
 	// Footer is the footer without its types and column statistics, which
 	// hold most of a wide file's footer: Schema is built from the types,
-	// and Statistics, StripeStatistics and Types decode what is asked for
-	// (tailstats.go); FullFooter decodes the footer whole.
+	// and the methods Statistics, StripeStatistics and Types decode what is
+	// asked for; FullFooter decodes the footer whole.
 	Footer      *orcpb.Footer
 	Version     FileVersion
 	Compression orc.CompressionKind

@@ -34,8 +34,8 @@ const (
 	LeafBetween                      // lo <= col AND col <= hi
 	LeafIsNull                       // col IS NULL
 	LeafLike                         // col LIKE pattern [ESCAPE c] (not an ORC operator; see Like)
-	LeafIntersectsBox                // ST_INTERSECTS_BOX(col, xmin, ymin, xmax, ymax) (geo.go)
-	LeafWithinBox                    // ST_WITHIN_BOX(col, xmin, ymin, xmax, ymax) (geo.go)
+	LeafIntersectsBox                // ST_INTERSECTS_BOX(col, xmin, ymin, xmax, ymax) (see IntersectsBox)
+	LeafWithinBox                    // ST_WITHIN_BOX(col, xmin, ymin, xmax, ymax) (see WithinBox)
 )
 
 var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL", "LIKE",
