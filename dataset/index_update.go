@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -187,10 +188,15 @@ func readRegular(path string) ([]byte, error) {
 // maxIndexRead bounds the index UpdateIndexFile reads into memory.
 const maxIndexRead = 1 << 30
 
+// ErrIndexStale is what CheckIndex's error wraps when the index does not
+// describe the dataset's files as they are (an entry missing, different
+// or of a file no longer listed): UpdateIndexFile makes it current.
+var ErrIndexStale = errors.New("the index is stale")
+
 // CheckIndex compares the index in r with the dataset's files: it reads
 // every file's footer and returns an error naming the first file whose
 // entry is missing, stale or different, or the first entry of a file no
-// longer listed; nil when the index is current.
+// longer listed, wrapping ErrIndexStale; nil when the index is current.
 //
 // Entries are compared by a hash of their rows, and the fresh entries are
 // built checkChunk files at a time, so that memory holds a path and 16
@@ -228,7 +234,7 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 	for i, f := range d.files {
 		g, ok := got[f.Name]
 		if !ok {
-			return fmt.Errorf("dataset: %s is not in the index", f.Name)
+			return fmt.Errorf("dataset: %s is not in the index: %w", f.Name, ErrIndexStale)
 		}
 		if g != want[f.Name] {
 			gj, err := indexRowJSON(r, size, f.Name)
@@ -243,12 +249,12 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 			if err != nil {
 				return err
 			}
-			return fmt.Errorf("dataset: %s: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, gj, wj)
+			return fmt.Errorf("dataset: %s: %w: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, ErrIndexStale, gj, wj)
 		}
 	}
 	for p := range got {
 		if _, ok := want[p]; !ok {
-			return fmt.Errorf("dataset: the index has an entry for %s, which is not in the dataset", p)
+			return fmt.Errorf("dataset: the index has an entry for %s, which is not in the dataset: %w", p, ErrIndexStale)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -116,6 +117,9 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		}
 		defer f.Close()
 		if err := d.CheckIndex(f, fi.Size()); err != nil {
+			if errors.Is(err, dataset.ErrIndexStale) {
+				return fmt.Errorf("%s: %w\n(orc index update %s makes it current)", path, err, dir)
+			}
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		fmt.Fprintf(stdout, "%s: current (%d files)\n", path, len(d.Files()))

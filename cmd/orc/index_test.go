@@ -52,7 +52,8 @@ func TestIndexCommands(t *testing.T) {
 	if strings.Count(got, "\n") != 4 || !strings.Contains(errOut, "1 not in it or changed") {
 		t.Fatalf("after adding a file:\n%s\n%s", got, errOut)
 	}
-	if _, _, err := runCmd(t, "index", "check", dir); err == nil || !strings.Contains(err.Error(), "dt=2024-05-01") {
+	if _, _, err := runCmd(t, "index", "check", dir); err == nil || !strings.Contains(err.Error(), "dt=2024-05-01") ||
+		!strings.Contains(err.Error(), "orc index update "+dir) {
 		t.Fatalf("check of a stale index: %v", err)
 	}
 	out, _, err = runCmd(t, "index", "update", dir)
