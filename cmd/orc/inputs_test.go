@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,17 +54,15 @@ func TestCommandsTakeSeveralInputs(t *testing.T) {
 	has("meta", out, "File: "+a+" (", "File: "+b+" (")
 	has("meta's stderr", errs, skippedNote, "orc meta: "+trunc+": corrupt file", "1 of 3 files failed")
 
+	// One JSON document: an array of an object per file.
 	code, out, _ = call("meta", "--json", tbl)
-	dec := json.NewDecoder(strings.NewReader(out))
+	var docs []struct{ File string }
+	if err := json.Unmarshal([]byte(out), &docs); err != nil {
+		t.Fatalf("meta --json of a directory: %v\n%s", err, out)
+	}
 	var files []string
-	for {
-		var m struct{ File string }
-		if err := dec.Decode(&m); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("meta --json of a directory: %v\n%s", err, out)
-		}
-		files = append(files, m.File)
+	for _, d := range docs {
+		files = append(files, d.File)
 	}
 	if code != 0 || len(files) != 2 || files[0] != a || files[1] != b {
 		t.Errorf("meta --json of a directory: exit %d, files %q", code, files)
