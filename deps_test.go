@@ -27,15 +27,16 @@ var allowed = map[string][]string{
 	"bloomfilter":                 {"", "format", "format/orcpb"},
 	"rowindex":                    {"", "format", "format/orcpb", "stats", "bloomfilter"},
 	"sarg":                        {"", "stats", "bloomfilter", "geo"},
-	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "geo"},
+	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "internal/tempfile", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
-	"dataset":                     {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/structmap"},
+	"dataset":                     {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/structmap", "internal/tempfile"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
+	"internal/tempfile":           {},
 	"internal/structmap":          {""},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/orcgo/orc/internal/tempfile"
 	"hash/fnv"
 	"io"
 	"os"
@@ -330,7 +331,7 @@ func indexRowJSON(r io.ReaderAt, size int64, path string) (string, error) {
 // replaceFile writes data to a temporary file beside path and renames it
 // over path, so that readers see the old contents or the new, never a part.
 func replaceFile(path string, data []byte) error {
-	tmp, err := createTemp(filepath.Dir(path), "_orcgo_index-*.tmp")
+	tmp, err := tempfile.Create(filepath.Dir(path), "_orcgo_index-*.tmp")
 	if err != nil {
 		return err
 	}

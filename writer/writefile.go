@@ -3,6 +3,7 @@ package writer
 import (
 	"errors"
 	"fmt"
+	"github.com/orcgo/orc/internal/tempfile"
 	"os"
 	"path/filepath"
 )
@@ -14,7 +15,7 @@ import (
 // is created with mode 0666 less the umask, as os.Create creates files, and
 // errors name path.
 func WriteFile[T any](path string, rows []T, opts ...Option) (err error) {
-	f, err := createTemp(filepath.Dir(path), ".orcgo-*.tmp")
+	f, err := tempfile.Create(filepath.Dir(path), ".orcgo-*.tmp")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/orcgo/orc/internal/tempfile"
 	"io"
 	"os"
 	"os/signal"
@@ -157,7 +158,7 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 		total += st.Size()
 	}
-	tmp, err := createTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	tmp, err := tempfile.Create(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/orcgo/orc/internal/tempfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -114,7 +115,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 
-	tmp, err := createTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	tmp, err := tempfile.Create(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,6 @@
-package main
+// Package tempfile creates the temporary files that outputs are written to
+// before they are renamed into place.
+package tempfile
 
 import (
 	"math/rand/v2"
@@ -8,11 +10,10 @@ import (
 	"strings"
 )
 
-// createTemp is os.CreateTemp, but the file is created with mode 0666 less
-// the umask, as os.Create creates files, rather than 0600: renamed into
-// place, it is the output, which gets the mode every Unix tool gives a new
-// file.
-func createTemp(dir, pattern string) (*os.File, error) {
+// Create is os.CreateTemp, but the file is created with mode 0666 less the
+// umask, as os.Create creates files, rather than 0600: renamed into place,
+// it is the output, which gets the mode every Unix tool gives a new file.
+func Create(dir, pattern string) (*os.File, error) {
 	prefix, suffix := pattern, ""
 	if i := strings.LastIndex(pattern, "*"); i >= 0 {
 		prefix, suffix = pattern[:i], pattern[i+1:]
