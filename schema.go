@@ -166,11 +166,34 @@ func (s *Schema) copyNode() *Schema {
 // "struct<a:int,b:map<string,array<decimal(10,2)>>>". Attributes are not shown.
 func (s *Schema) String() string {
 	var b strings.Builder
-	s.write(&b)
+	s.write(&b, -1)
 	return b.String()
 }
 
-func (s *Schema) write(b *strings.Builder) {
+// StringDepth returns the type as String does, but for compound types
+// nested more than levels below s, written as struct<...>, array<...>,
+// map<...> or uniontype<...>: StringDepth(1) is a column's type with its
+// children's, not their descendants' (orc meta prints each column so, in
+// output linear in the number of columns however deep they nest).
+func (s *Schema) StringDepth(levels int) string {
+	var b strings.Builder
+	s.write(&b, max(levels, 0))
+	return b.String()
+}
+
+// write writes the type, compound types nested below depth levels as
+// kind<...> (depth < 0: all of it).
+func (s *Schema) write(b *strings.Builder, depth int) {
+	if depth == 0 {
+		switch s.Kind {
+		case List:
+			b.WriteString("array<...>")
+			return
+		case Struct, Map, Union:
+			b.WriteString(s.Kind.String() + "<...>")
+			return
+		}
+	}
 	switch s.Kind {
 	case Decimal:
 		fmt.Fprintf(b, "decimal(%d,%d)", s.Precision, s.Scale)
@@ -196,7 +219,7 @@ func (s *Schema) write(b *strings.Builder) {
 	case List:
 		b.WriteString("array<")
 		if len(s.Children) > 0 {
-			s.Children[0].write(b)
+			s.Children[0].write(b, depth-1)
 		}
 		b.WriteByte('>')
 	case Map, Union:
@@ -206,7 +229,7 @@ func (s *Schema) write(b *strings.Builder) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			c.write(b)
+			c.write(b, depth-1)
 		}
 		b.WriteByte('>')
 	case Struct:
@@ -221,7 +244,7 @@ func (s *Schema) write(b *strings.Builder) {
 			}
 			b.WriteString(quoteName(name))
 			b.WriteByte(':')
-			c.write(b)
+			c.write(b, depth-1)
 		}
 		b.WriteByte('>')
 	default:

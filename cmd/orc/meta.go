@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
@@ -239,7 +238,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 	// memory as one document.
 	columns := func(yield func(mc *metaColumn) error) error {
 		for _, node := range nodes {
-			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: shallowType(node), Encrypted: r.IsEncrypted(node.ID())}
+			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: node.StringDepth(1), Encrypted: r.IsEncrypted(node.ID())}
 			if st, ok := r.Statistics(node.ID()); ok {
 				mc.Statistics = statsJSON(st)
 			}
@@ -540,65 +539,6 @@ func columnNames(root *orc.Schema) []string {
 		names[0] = "(root)"
 	}
 	return names
-}
-
-// shallowType writes a column's type one level deep: a leaf's in full, a
-// compound one with its children's types, those that are compound written
-// as struct<...>, array<...>, map<...> or uniontype<...>. Every column's
-// children are written once, at their parent, so meta's output is linear
-// in the number of columns however deep they nest (the full type is the
-// file's schema).
-func shallowType(t *orc.Schema) string {
-	child := func(c *orc.Schema) string {
-		switch c.Kind {
-		case orc.Struct, orc.Map, orc.Union:
-			return c.Kind.String() + "<...>"
-		case orc.List:
-			return "array<...>"
-		}
-		return c.String()
-	}
-	var b strings.Builder
-	switch t.Kind {
-	case orc.Struct:
-		b.WriteString("struct<")
-		for i, c := range t.Children {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			name := ""
-			if i < len(t.FieldNames) {
-				name = t.FieldNames[i]
-			}
-			b.WriteString(fieldText(name))
-			b.WriteByte(':')
-			b.WriteString(child(c))
-		}
-	case orc.List:
-		b.WriteString("array<")
-		for _, c := range t.Children {
-			b.WriteString(child(c))
-		}
-	case orc.Map, orc.Union:
-		b.WriteString(t.Kind.String() + "<")
-		for i, c := range t.Children {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(child(c))
-		}
-	default:
-		return t.String()
-	}
-	b.WriteByte('>')
-	return b.String()
-}
-
-// fieldText is a field name as the type syntax writes it (quoted when it
-// needs to be).
-func fieldText(name string) string {
-	s := (&orc.Schema{Kind: orc.Struct, FieldNames: []string{name}, Children: []*orc.Schema{{Kind: orc.Boolean}}}).String()
-	return strings.TrimSuffix(strings.TrimPrefix(s, "struct<"), ":boolean>")
 }
 
 func jsonFloat(f float64) any {

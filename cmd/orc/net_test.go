@@ -16,26 +16,7 @@ import (
 // range; a bad --timeout is a usage error.
 func TestTimeoutFlag(t *testing.T) {
 	data := writeORC(t, "", 0, 100000)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var first, last int64
-		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &first, &last); err != nil {
-			http.ServeContent(w, r, "x.orc", time.Unix(0, 0), bytes.NewReader(data))
-			return
-		}
-		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", first, last, len(data)))
-		w.Header().Set("Content-Length", fmt.Sprint(last-first+1))
-		w.WriteHeader(http.StatusPartialContent)
-		for i := first; i <= last; i++ {
-			w.Write(data[i : i+1])
-			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(500 * time.Millisecond):
-			}
-		}
-	}))
-	defer srv.Close()
+	srv := slowRangeServer(t, data, 500*time.Millisecond)
 	url := srv.URL + "/x.orc"
 	if len(data) < 2*65536 {
 		t.Fatalf("the file (%d bytes) must be larger than the tail Open reads", len(data))
@@ -55,4 +36,31 @@ func TestTimeoutFlag(t *testing.T) {
 			t.Fatalf("--timeout %s was taken", bad)
 		}
 	}
+}
+
+// slowRangeServer serves data on 127.0.0.1: whole to a request without a
+// range, and a range one byte at a time, perByte apart, until the client
+// goes away. It is closed with the test.
+func slowRangeServer(t *testing.T, data []byte, perByte time.Duration) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var first, last int64
+		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &first, &last); err != nil {
+			http.ServeContent(w, r, "x.orc", time.Unix(0, 0), bytes.NewReader(data))
+			return
+		}
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", first, last, len(data)))
+		w.Header().Set("Content-Length", fmt.Sprint(last-first+1))
+		w.WriteHeader(http.StatusPartialContent)
+		for i := first; i <= last; i++ {
+			w.Write(data[i : i+1])
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(perByte):
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

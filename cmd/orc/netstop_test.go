@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
+	"errors"
 	"testing"
 	"time"
-
-	"errors"
 )
 
 // Ctrl-C during a slow HTTP read ends the read, not only the scan after
@@ -16,26 +11,7 @@ import (
 // interrupted, though the server would take minutes to answer.
 func TestInterruptEndsHTTPRead(t *testing.T) {
 	data := writeORC(t, "", 0, 100000)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var first, last int64
-		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &first, &last); err != nil {
-			http.ServeContent(w, r, "x.orc", time.Unix(0, 0), bytes.NewReader(data))
-			return
-		}
-		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", first, last, len(data)))
-		w.Header().Set("Content-Length", fmt.Sprint(last-first+1))
-		w.WriteHeader(http.StatusPartialContent)
-		for i := first; i <= last; i++ {
-			w.Write(data[i : i+1])
-			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(200 * time.Millisecond):
-			}
-		}
-	}))
-	defer srv.Close()
+	srv := slowRangeServer(t, data, 200*time.Millisecond)
 	stop := make(chan struct{})
 	defer func(old <-chan struct{}) { interrupt = old }(interrupt)
 	interrupt = stop
