@@ -596,3 +596,15 @@ func isDecimal64(meta *stripeMeta, node *orc.Schema, v format.FileVersion) bool 
 	}
 	return !meta.has(node.ID(), orcpb.Stream_SECONDARY)
 }
+
+// countStreams returns how many of the plan's streams are of the late
+// fields (deferred) or of the others.
+func (p *stripePlan) countStreams(deferred bool) int {
+	n := 0
+	for _, sp := range p.streams {
+		if sp.deferred == deferred {
+			n++
+		}
+	}
+	return n
+}

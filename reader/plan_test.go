@@ -60,18 +60,21 @@ func TestPlanFiles(t *testing.T) {
 				b.WriteString("where " + c.where + "\n")
 			}
 			for i := range r.Stripes() {
-				p, ix, _, in, err := br.exec().planFor(i)
+				pl := br.exec().plan
+				_ = pl.mem.set(&pl.buf.held.index, 0, nil)
+				ps, err := pl.planStripeAt(i)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p == nil {
+				if ps == nil {
 					b.WriteString("stripe " + strconv.Itoa(i) + ": skipped by its statistics\n")
 					continue
 				}
+				p, ix, in := ps.plan, ps.ix, ps.in
 				b.WriteString(p.String())
 				if len(p.pending) > 0 {
 					// As at the stripe's first match.
-					if err := br.exec().readIndex(ix, p.pending, false); err != nil {
+					if err := br.exec().plan.readIndex(ix, p.pending, false); err != nil {
 						t.Fatal(err)
 					}
 					in.entries = ix.entries
