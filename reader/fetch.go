@@ -306,7 +306,7 @@ func (pl *planner) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	// a parallel scan sharing its requests), each stream copies its own
 	// piece out: a coalesced read would count the gaps between pieces,
 	// which belong to other runs, as read.
-	held := remote || pl.io.shared()
+	held := remote || pl.io.cfg.shared
 	users := make([]*streamFetch, 0, len(s.fetches))
 	for _, rg := range reads {
 		users = users[:0]
@@ -487,7 +487,7 @@ func (l *bufList) release() {
 //
 // It returns the requests scheduled, for explain.
 func (pl *planner) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
-	if !pl.cfg.readAhead && !pl.io.shared() && pl.explain == nil {
+	if !pl.cfg.readAhead && !pl.io.cfg.shared && pl.explain == nil {
 		// A serial scan of a local file reads as its decoders ask: the
 		// requests, and the next footer's, would be counted off as they
 		// read, never issued (a stripe of 100,000 columns spent 8 MB on
@@ -500,7 +500,7 @@ func (pl *planner) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, 
 	// match needs them): read one piece at a time, each chunk's runs made
 	// a read per stream, 12,000 for lineitem SF 1's 1.4% date range on 2
 	// goroutines.
-	remote := pl.cfg.readAhead || pl.io.shared()
+	remote := pl.cfg.readAhead || pl.io.cfg.shared
 	// A lookup's kept groups (bloom filters skipped some) are mostly the
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
@@ -621,7 +621,7 @@ const footersAhead = 8
 // of the whole stripe's kept row groups, which the workers' plans for
 // their chunks divide, with the extra spans.
 func (pl *planner) scheduleShared(ss *sharedStripe, extra []span, readers int) error {
-	p, err := planStripe(ss.in)
+	p, err := planStripe(*ss.in)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ const indexAhead = 4
 
 // stripeMetaFor returns stripe i's footer, parsed ahead or read now.
 func (pl *planner) stripeMetaFor(i int) (*stripeMeta, error) {
-	look := &pl.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	m := look.metas[i]
 	delete(look.metas, i)
@@ -52,7 +52,7 @@ func (pl *planner) stripeMetaFor(i int) (*stripeMeta, error) {
 // parsedAhead reports whether stripe i's footer was parsed ahead (its
 // bytes are read, so scheduleFooter must not schedule them again).
 func (pl *planner) parsedAhead(i int) bool {
-	look := &pl.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	defer look.mu.Unlock()
 	_, ok := look.metas[i]
@@ -77,7 +77,7 @@ func (pl *planner) scheduleIndexAhead(i int) {
 	if !pl.indexFirst() || !pl.cfg.readAhead {
 		return
 	}
-	look := &pl.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	defer look.mu.Unlock()
 	look.indexed = max(look.indexed, i+1)
@@ -158,7 +158,7 @@ func (pl *planner) readsIndexOf(rows int64) bool {
 	}
 	stride := int64(pl.r.RowIndexStride())
 	groups := (rows + stride - 1) / stride
-	return groups > int64(pl.cfg.parallel*pl.chunkGroups())
+	return groups > int64(pl.cfg.parallel*chunkGroups(pl.r, pl.selected, pl.cfg))
 }
 
 // noteIndexShare records how much of stripe meta's index region the scan
@@ -172,7 +172,7 @@ func (pl *planner) noteIndexShare(meta *stripeMeta) {
 	for _, w := range pl.r.indexWants(meta, nil, pl.pruneColumns(), true, pl.indexAlso()) {
 		wanted += w.loc.length
 	}
-	look := &pl.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	look.region, look.wanted = meta.info.IndexLength, wanted
 	look.mu.Unlock()
@@ -190,7 +190,7 @@ func (pl *planner) wholeIndex(j int) (span, bool) {
 		return span{}, false
 	}
 	unread := info.IndexLength
-	look := &pl.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	if look.region > 0 {
 		unread = int64(float64(info.IndexLength) * float64(look.region-look.wanted) / float64(look.region))

@@ -177,7 +177,7 @@ type sharedStripe struct {
 	err    error
 	meta   *stripeMeta // nil: the stripe is skipped
 	ix     *stripeIndex
-	in     planInput // for the whole stripe, with the kept groups
+	in     *planInput // for the whole stripe, with the kept groups
 	chunks []groupRun
 	k      int   // row groups per chunk; 0: one chunk, the whole stripe
 	charge int64 // its row indexes' bytes in the memory budget
@@ -357,7 +357,7 @@ func (p *parallel) decodeChunk(pw *parWorker, ch *chunk, b *orc.Batch) bool {
 // source. The error planning meets is the chunk's.
 func (e *executor) startChunk(ch *chunk) {
 	ss := ch.ss
-	in := ss.in
+	in := *ss.in
 	if ss.k > 0 {
 		in.kept = make([]bool, len(ss.in.kept))
 		for _, run := range ss.chunks[ch.c : ch.c+ch.n] {
@@ -656,7 +656,7 @@ func (pl *planner) pruneShared(ss *sharedStripe, s, n int) (err error) {
 		pl.doneWithIndex(s)
 		return nil
 	}
-	ss.meta, ss.ix, ss.in = meta, ix, in
+	ss.meta, ss.ix, ss.in = meta, ix, &in
 	ss.chunks = []groupRun{{0, 1}}
 	scheduled := false
 	if in.stride > 0 && meta.info.NumRows > in.stride {
@@ -674,7 +674,7 @@ func (pl *planner) pruneShared(ss *sharedStripe, s, n int) (err error) {
 // seeks need. It reports whether it scheduled the stripe's data (with those
 // indexes, when every group is read over a network).
 func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error) {
-	meta, ix, in := ss.meta, ss.ix, ss.in
+	meta, ix, in := ss.meta, ss.ix, *ss.in
 	// The trial plans need every eager column's row index.
 	tix := ix
 	if tix == nil {
@@ -689,7 +689,7 @@ func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error
 			tin.kept[g] = true
 		}
 	}
-	k0 := pl.chunkGroups()
+	k0 := chunkGroups(pl.r, pl.selected, pl.cfg)
 	if countTrue(tin.kept) <= n*k0 {
 		// One chunk (see splitStripe): no trial plans, only the row
 		// indexes a serial scan's plan would read to seek (the deferred
@@ -733,18 +733,18 @@ func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error
 	if err != nil || chunks == nil {
 		return scheduled, err
 	}
-	ss.ix, ss.in, ss.chunks, ss.k = tix, tin, chunks, k
+	ss.ix, ss.in, ss.chunks, ss.k = tix, &tin, chunks, k
 	return scheduled, nil
 }
 
-// chunkGroups is the fewest row groups a chunk of a parallel scan holds:
-// chunkRowsFor's rows, and a batch, at least.
-func (pl *planner) chunkGroups() int {
-	stride := int64(pl.r.RowIndexStride())
+// chunkGroups is the fewest row groups a chunk of a parallel scan of the
+// selected columns of r holds: chunkRowsFor's rows, and a batch, at least.
+func chunkGroups(r *Reader, selected []bool, cfg *scanConfig) int {
+	stride := int64(r.RowIndexStride())
 	if stride <= 0 {
 		return 1
 	}
-	rows := max(int64(chunkRowsFor(pl.r.cols, pl.selected, pl.cfg.test.chunkRows)), int64(pl.cfg.batchSize))
+	rows := max(int64(chunkRowsFor(r.cols, selected, cfg.test.chunkRows)), int64(cfg.batchSize))
 	return int(max((rows+stride-1)/stride, 1))
 }
 
@@ -803,12 +803,12 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 
 // inRange reports whether stripe s lies in the scan's WithRange.
 func (pl *planner) inRange(s int) bool {
-	c := pl.cfg
-	if !c.rangeOn {
+	sp := pl.cfg.split
+	if sp == nil {
 		return true
 	}
 	off := int64(pl.r.tail.Footer.GetStripes()[s].GetOffset())
-	return off >= c.rangeOff && off-c.rangeOff < c.rangeLen
+	return off >= sp.off && off-sp.off < sp.n
 }
 
 func anyTrue(b []bool) bool {

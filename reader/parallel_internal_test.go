@@ -95,13 +95,13 @@ func TestSplitStripe(t *testing.T) {
 		if ss.k != 9 || len(ss.chunks) != 4 || ss.chunks[3] != (groupRun{27, 30}) {
 			t.Fatalf("aligned stripe: chunks %v of %d groups, want 4 of 9", ss.chunks, ss.k)
 		}
-		whole, err := planStripe(ss.in)
+		whole, err := planStripe(*ss.in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var sum int64
 		for w := 0; w < 2; w++ {
-			in := ss.in
+			in := *ss.in
 			in.kept = make([]bool, len(ss.in.kept))
 			for c := w; c < len(ss.chunks); c += 2 {
 				for g := ss.chunks[c].first; g < ss.chunks[c].end; g++ {

@@ -522,7 +522,7 @@ func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, 
 			}
 		}
 		if pl.explain != nil {
-			pl.explainGroup(meta.index, g, leaves, tv)
+			explainGroup(pl.explain, meta.index, g, leaves, tv)
 		}
 	}
 	pl.stats.GroupsSkipped += groups - n
@@ -565,7 +565,7 @@ func (d *stripeDecoder) seekColumns(ix *stripeIndex, g int, root columnReader, s
 }
 
 // explainGroup records one row group's leaf values and decision.
-func (pl *planner) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
+func explainGroup(explain *strings.Builder, stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
 	decision := "read"
 	if !tv.IsNeeded() {
 		decision = "skip"
@@ -574,5 +574,5 @@ func (pl *planner) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg
 	for i, l := range leaves {
 		parts = append(parts, fmt.Sprintf("leaf%d=%s", i, l))
 	}
-	fmt.Fprintf(pl.explain, "stripe %d group %d: %s -> %s: %s\n", stripe, g, strings.Join(parts, " "), tv, decision)
+	fmt.Fprintf(explain, "stripe %d group %d: %s -> %s: %s\n", stripe, g, strings.Join(parts, " "), tv, decision)
 }
