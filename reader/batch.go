@@ -205,19 +205,49 @@ func (r *Reader) newScan(cfg scanConfig) (scanner, *orc.Schema, error) {
 // evaluated. Parallel decoders pass the coordinator's memory budget and
 // I/O scheduler, which they share; nil makes new ones.
 func (r *Reader) newExecutor(cfg *scanConfig, mem *budget, io *ioSched) (*executor, error) {
+	pl, matcher, err := r.newPlanner(cfg, mem, io)
+	if err != nil {
+		return nil, err
+	}
+	root, proj, err := r.newColumnReader(r.tail.Schema, pl.selected)
+	if err != nil {
+		return nil, err
+	}
+	proj.Assign()
+	d := &stripeDecoder{root: root, schema: proj}
+	if matcher != nil {
+		d.flt = newExactFilter(matcher, root, proj, pl.sarg.Columns())
+		if d.def = d.setupDeferred(len(pl.selected)); d.def != nil {
+			pl.deferred = d.def.col
+		}
+	}
+	e := &executor{cfg: cfg, plan: pl, dec: d, src: pl, mem: pl.mem, stats: pl.stats}
+	if err := e.holdVectors(1); err != nil {
+		return nil, err
+	}
+	if !pl.fileKept() {
+		e.stats.FilesSkipped = 1
+		e.end.done = true
+	}
+	return e, nil
+}
+
+// newPlanner makes the planner of a scan for cfg, with the columns it
+// selects and its search argument bound, and returns the exact filter's
+// matcher with it (nil without one). mem and io as newExecutor's.
+func (r *Reader) newPlanner(cfg *scanConfig, mem *budget, io *ioSched) (*planner, *sarg.Matcher, error) {
 	if mem == nil {
 		mem = &budget{limit: cfg.maxMemory}
 	}
 	if io == nil {
 		io = newIOSched(r.r, cfg.sched(r.onDisk), cfg.ctx)
 	}
-	stats := &ScanStats{FilesConsidered: 1}
-	pl := &planner{r: r, cfg: cfg, io: io, mem: mem, stats: stats}
+	pl := &planner{r: r, cfg: cfg, io: io, mem: mem, stats: &ScanStats{FilesConsidered: 1}}
 	var matcher *sarg.Matcher
 	if cfg.where != nil {
 		b, err := sarg.Bind(*cfg.where, r.tail.Schema)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		pl.sarg = b
 		if cfg.filter {
@@ -230,43 +260,23 @@ func (r *Reader) newExecutor(cfg *scanConfig, mem *budget, io *ioSched) (*execut
 	}
 	sel, err := r.selectColumns(*cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if pl.sarg != nil {
 		for _, col := range pl.sarg.Columns() {
 			if r.IsEncrypted(col) {
-				return nil, fmt.Errorf("%w: the search argument uses encrypted column %d", orc.ErrUnsupported, col)
+				return nil, nil, fmt.Errorf("%w: the search argument uses encrypted column %d", orc.ErrUnsupported, col)
 			}
 			markWithAncestors(r.tail.Schema, col, sel)
 		}
 	}
-	root, proj, err := r.newColumnReader(r.tail.Schema, sel)
-	if err != nil {
-		return nil, err
-	}
-	proj.Assign()
 	pl.selected = sel
 	if r.tail.Compression != orc.CompressionNone {
 		if pl.buf.dec, err = format.NewDecompressor(r.tail.Compression); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	d := &stripeDecoder{root: root, schema: proj}
-	if matcher != nil {
-		d.flt = newExactFilter(matcher, root, proj, pl.sarg.Columns())
-		if d.def = d.setupDeferred(len(sel)); d.def != nil {
-			pl.deferred = d.def.col
-		}
-	}
-	e := &executor{cfg: cfg, plan: pl, dec: d, src: pl, mem: mem, stats: stats}
-	if err := e.holdVectors(1); err != nil {
-		return nil, err
-	}
-	if !pl.fileKept() {
-		stats.FilesSkipped = 1
-		e.end.done = true
-	}
-	return e, nil
+	return pl, matcher, nil
 }
 
 // fileKept evaluates the search argument on the file's statistics, and

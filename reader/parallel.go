@@ -150,7 +150,7 @@ type parallel struct {
 	// planner prunes and schedules the stripes after the one the decoders
 	// start, over a network, while they decode (prepareAhead); plan
 	// serialises its use (and its making, at the first).
-	planner *executor
+	planner *planner
 	plan    sync.Mutex
 	// Under mu: the newest stripe a decoder has started, and whether the
 	// planner is busy.
@@ -491,6 +491,13 @@ func (p *parallel) publish(w int, br *executor) {
 	p.mu.Unlock()
 }
 
+// publishPlanner records the planner's statistics for Stats.
+func (p *parallel) publishPlanner() {
+	p.mu.Lock()
+	p.stats[len(p.stats)-1] = *p.planner.stats
+	p.mu.Unlock()
+}
+
 // prepare prunes stripe s with br's readers unless it is pruned already,
 // or waits for whoever is pruning it.
 //
@@ -509,11 +516,11 @@ func (p *parallel) prepare(br *executor, s int) {
 	if !ss.claim() && p.owner.cfg.where != nil && !br.cfg.readAhead {
 		for t := s + 1; t < p.stripes && t <= s+len(p.workers)+1 && !ss.pruned.Load(); t++ {
 			if ts := p.slot(t); ts != nil && br.plan.inRange(t) && ts.claim() {
-				p.prune(br, ts, t)
+				p.prune(br.plan, ts, t)
 			}
 		}
 	}
-	p.prune(br, ss, s)
+	p.prune(br.plan, ss, s)
 }
 
 // slot returns stripe s's shared pruning, made empty at the first ask, or
@@ -541,11 +548,11 @@ func (p *parallel) slotLocked(s int) *sharedStripe {
 // prune without a claim gets there first).
 func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, true) }
 
-// prune prunes stripe s with br's readers unless it is pruned already, or
+// prune prunes stripe s with planner pl unless it is pruned already, or
 // waits for whoever is pruning it.
-func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
+func (p *parallel) prune(pl *planner, ss *sharedStripe, s int) {
 	ss.once.Do(func() {
-		ss.err = br.plan.pruneShared(ss, s, p.owner.cfg.parallel)
+		ss.err = pl.pruneShared(ss, s, p.owner.cfg.parallel)
 		ss.pruned.Store(true)
 	})
 }
@@ -579,11 +586,12 @@ func (p *parallel) prepareAhead(s int) {
 		}()
 		if p.planner == nil {
 			// Made at its first use: a local scan never needs it.
-			planner, err := p.newInner()
+			pl, _, err := p.owner.plan.r.newPlanner(p.owner.cfg, p.owner.mem, p.owner.plan.io)
 			if err != nil {
 				return // the decoders prune the stripes themselves
 			}
-			p.planner = planner
+			pl.deferred = p.owner.plan.deferred
+			p.planner = pl
 		}
 		for {
 			ss, t := p.nextAhead()
@@ -597,7 +605,7 @@ func (p *parallel) prepareAhead(s int) {
 			}
 			ss.claim()
 			p.prune(p.planner, ss, t)
-			p.publish(len(p.stats)-1, p.planner)
+			p.publishPlanner()
 			if ss.err != nil {
 				return
 			}
