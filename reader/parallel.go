@@ -359,9 +359,9 @@ func (e *executor) startChunk(ch *chunk) {
 	ss := ch.ss
 	in := *ss.in
 	if ss.k > 0 {
-		in.kept = make([]bool, len(ss.in.kept))
+		in.sel = rowSelection{n: ss.in.sel.n}
 		for _, run := range ss.chunks[ch.c : ch.c+ch.n] {
-			copy(in.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+			in.sel = in.sel.union(ss.in.sel.within(int64(run.first)*in.stride, int64(run.end)*in.stride))
 		}
 	}
 	ix := ss.ix.clone()
@@ -659,7 +659,7 @@ func (pl *planner) pruneShared(ss *sharedStripe, s, n int) (err error) {
 	if err != nil || meta == nil {
 		return err
 	}
-	if in.kept != nil && !anyTrue(in.kept) {
+	if in.sel.given() && in.sel.none() {
 		pl.stats.StripesSkipped++
 		pl.doneWithIndex(s)
 		return nil
@@ -691,14 +691,11 @@ func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error
 	tin := in
 	tin.entries = tix.entries
 	tin.streams = &streamIndexes{}
-	if tin.kept == nil {
-		tin.kept = make([]bool, tix.groups)
-		for g := range tin.kept {
-			tin.kept[g] = true
-		}
+	if !tin.sel.given() {
+		tin.sel = selectAll(meta.info.NumRows)
 	}
 	k0 := chunkGroups(pl.r, pl.selected, pl.cfg)
-	if countTrue(tin.kept) <= n*k0 {
+	if tin.sel.groups(tin.stride) <= n*k0 {
 		// One chunk (see splitStripe): no trial plans, only the row
 		// indexes a serial scan's plan would read to seek (the deferred
 		// columns' are read at a match, if any).
@@ -717,7 +714,7 @@ func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error
 			cols = append(cols, col)
 		}
 	}
-	if !pruned(tin.kept) && pl.cfg.readAhead {
+	if tin.sel.all() && pl.cfg.readAhead {
 		// Every group is read: the stripe's data is scheduled now, with
 		// the row indexes the chunks seek by, which so come in the same
 		// requests.
@@ -729,7 +726,7 @@ func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error
 		}
 		// The chunks, each reading the streams read whole, are about
 		// as many as the first cut splitStripe tries makes.
-		if err := pl.scheduleShared(ss, idx, (len(tin.kept)+max(k0, 1)-1)/max(k0, 1)); err != nil {
+		if err := pl.scheduleShared(ss, idx, (tix.groups+max(k0, 1)-1)/max(k0, 1)); err != nil {
 			return false, err
 		}
 		scheduled = true
@@ -770,18 +767,18 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 		return nil, 0, err
 	}
 	serial := whole.eagerBytes()
-	if countTrue(in.kept) <= n*max(k0, 1) {
+	if in.sel.groups(in.stride) <= n*max(k0, 1) {
 		// A chunk or less for each decoder: each would pay the stripe's
 		// start (its streams, dictionaries and seeks) for a chunk of rows
 		// or none. The decoder that claims the stripe reads it whole.
 		return nil, 0, nil
 	}
-	kept := make([]bool, len(in.kept))
+	groups := int((in.sel.n + in.stride - 1) / in.stride)
 	for k := max(k0, 1); ; k *= 2 {
 		var chunks []groupRun
-		for g := 0; g < len(in.kept); g += k {
-			e := min(g+k, len(in.kept))
-			if anyTrue(in.kept[g:e]) {
+		for g := 0; g < groups; g += k {
+			e := min(g+k, groups)
+			if !in.sel.within(int64(g)*in.stride, int64(e)*in.stride).none() {
 				chunks = append(chunks, groupRun{g, e})
 			}
 		}
@@ -790,10 +787,8 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 		}
 		var total int64
 		win := in
-		win.kept = kept
 		for _, c := range chunks {
-			clear(kept)
-			copy(kept[c.first:c.end], in.kept[c.first:c.end])
+			win.sel = in.sel.within(int64(c.first)*in.stride, int64(c.end)*in.stride)
 			p, err := planStripe(win)
 			if err != nil {
 				return nil, 0, err
@@ -817,15 +812,6 @@ func (pl *planner) inRange(s int) bool {
 	}
 	off := int64(pl.r.tail.Footer.GetStripes()[s].GetOffset())
 	return off >= sp.off && off-sp.off < sp.n
-}
-
-func anyTrue(b []bool) bool {
-	for _, x := range b {
-		if x {
-			return true
-		}
-	}
-	return false
 }
 
 // next returns the next batch in file order: from the chunk whose turn it

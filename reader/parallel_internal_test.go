@@ -102,11 +102,9 @@ func TestSplitStripe(t *testing.T) {
 		var sum int64
 		for w := 0; w < 2; w++ {
 			in := *ss.in
-			in.kept = make([]bool, len(ss.in.kept))
+			in.sel = rowSelection{n: ss.in.sel.n}
 			for c := w; c < len(ss.chunks); c += 2 {
-				for g := ss.chunks[c].first; g < ss.chunks[c].end; g++ {
-					in.kept[g] = true
-				}
+				in.sel = in.sel.with(int64(ss.chunks[c].first)*in.stride, min(int64(ss.chunks[c].end)*in.stride, in.sel.n))
 			}
 			p, err := planStripe(in)
 			if err != nil {
@@ -305,7 +303,7 @@ func TestBloomFiltersProbedInPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := countTrue(kept); got != want {
+		if got := kept.groups(int64(r.RowIndexStride())); got != want {
 			t.Errorf("stripe %d: %d groups kept, want %d", s, got, want)
 		}
 		if ix.blooms != nil || len(ex.plan.buf.bloom) == 0 {

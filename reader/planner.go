@@ -280,7 +280,7 @@ func (pl *planner) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, err
 		pl.scheduleIndexAhead(i)
 	}
 	if pl.sarg != nil && r.RowIndexStride() > 0 && meta.info.NumRows > 0 {
-		if ix, in.kept, err = pl.pruneGroups(meta); err != nil {
+		if ix, in.sel, err = pl.pruneGroups(meta); err != nil {
 			return nil, nil, planInput{}, err
 		}
 		in.entries = ix.entries
@@ -290,15 +290,16 @@ func (pl *planner) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, err
 			ix = newStripeIndex(r, meta)
 			in.entries = ix.entries
 		}
-		if in.kept == nil {
-			in.kept = make([]bool, ix.groups)
-			for g := range in.kept {
-				in.kept[g] = true
+		hook := rowSelection{n: meta.info.NumRows}
+		for g := range ix.groups {
+			if keep(i, g) {
+				hook = hook.with(int64(g)*in.stride, min(int64(g+1)*in.stride, hook.n))
 			}
 		}
-		for g := range in.kept {
-			in.kept[g] = in.kept[g] && keep(i, g)
+		if in.sel.given() {
+			hook = hook.intersect(in.sel)
 		}
+		in.sel = hook
 	}
 	return meta, ix, in, nil
 }

@@ -479,13 +479,13 @@ func (pl *planner) indexAlso() []int {
 }
 
 // pruneGroups evaluates the predicate on every row group of a stripe and
-// returns the index read for it with the groups kept.
-func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
+// returns the index read for it with the rows of the groups kept.
+func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, sel rowSelection, err error) {
 	ix = newStripeIndex(pl.r, meta)
 	groups := ix.groups
 	pl.buf.bloom = pl.buf.bloom[:0]
 	if err := pl.readIndex(ix, pl.pruneColumns(), true, pl.indexAlso()...); err != nil {
-		return nil, nil, err
+		return nil, rowSelection{}, err
 	}
 	// The bloom filters are tested below and never again: the buffer
 	// they lie in serves the next stripe's (one that grew past
@@ -498,7 +498,8 @@ func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, 
 	}()
 	pl.stats.GroupsConsidered += groups
 	var leaves []sarg.TruthValue
-	kept = make([]bool, groups)
+	rows, stride := meta.info.NumRows, int64(pl.r.RowIndexStride())
+	sel = rowSelection{n: rows}
 	n := 0
 	for g := 0; g < groups; g++ {
 		src := groupSource{ix: ix, group: g}
@@ -510,9 +511,9 @@ func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, 
 			ix.decided[i] = ix.decided[i] || l != sarg.YesNoNull
 		}
 		tv := pl.sarg.Combine(leaves)
-		kept[g] = tv.IsNeeded()
-		if kept[g] {
+		if tv.IsNeeded() {
 			n++
+			sel = sel.with(int64(g)*stride, min(int64(g+1)*stride, rows))
 		} else if len(ix.blooms) > 0 || len(ix.legacy) > 0 {
 			// Would min/max alone have kept it?
 			nb := pl.sarg.Combine(pl.sarg.EvaluateLeaves(minMaxSource{src}, nil))
@@ -526,7 +527,7 @@ func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, 
 		}
 	}
 	pl.stats.GroupsSkipped += groups - n
-	return ix, kept, nil
+	return ix, sel, nil
 }
 
 // maxBloomBuffer is the largest buffer of decompressed bloom filters an
