@@ -118,7 +118,7 @@ func (c *bytesWriter) resetIDs() {
 // replayIDs decodes the buffered ids in order, calling fn with each run of
 // them and the index of the first; it then empties the buffer.
 func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
-	c.idScratch = grow(c.idScratch, 1024)
+	c.idScratch = grow(c.idScratch, min(c.nvalues, 1024)) // a column of few values takes few
 	for first := 0; first < c.nvalues; {
 		ids := c.idScratch[:min(len(c.idScratch), c.nvalues-first)]
 		c.idBuf.read(first, ids)

@@ -704,7 +704,9 @@ func (w *Writer) releaseStreams(trim bool) {
 	}
 	for _, c := range w.cols {
 		b := c.base()
-		b.presentOut.Release()
+		if b.presentOut != nil {
+			b.presentOut.Release()
+		}
 		for _, s := range c.dataStreams() {
 			s.out.Release()
 		}
