@@ -123,6 +123,7 @@ func (c *checker) newAccs(read []bool) accs {
 	for id, n := range c.nodes {
 		if read[id] {
 			a[id] = stats.NewAccumulator(n)
+			a[id].KeepLongValues() // compared with the file's bounds
 		}
 	}
 	return a
