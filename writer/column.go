@@ -117,9 +117,7 @@ func (b *colBase) presentPositions(dst []uint64) []uint64 {
 }
 
 func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
-	dst = b.presentOut.AppendPosition(dst)
-	bytes, bits := b.present.Buffered()
-	return append(dst, uint64(bytes), uint64(bits))
+	return appendStream(dst, format.PresentPositions.Codec, b.presentOut, b.present)
 }
 
 // startPresent is called at the stripe's first null: it writes the held

@@ -313,9 +313,16 @@ func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
 }
 
 func (c *bytesWriter) directPositions(dst []uint64) []uint64 {
-	dst = c.dataOut.AppendPosition(dst)
-	dst = c.lengthOut.AppendPosition(dst)
-	return append(dst, uint64(c.lengths.Buffered()))
+	return appendStreams(dst, format.PositionedStreams(c.node.Kind, false, false), c)
+}
+
+// streamAt gives DATA with the dictionary ids' encoder, which only a
+// dictionary's entries use (directly, DATA is bytes), and LENGTH.
+func (c *bytesWriter) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
+	if kind == orcpb.Stream_LENGTH {
+		return c.lengthOut, c.lengths
+	}
+	return c.dataOut, c.ids
 }
 
 // endRuns ends the direct streams' runs and chunks; dictionary ids are
@@ -455,8 +462,7 @@ func (c *bytesWriter) writeDictionary() error {
 	}
 	c.dictSize = n
 	idPositions := func(dst []uint64) []uint64 {
-		dst = c.dataOut.AppendPosition(dst)
-		return append(dst, uint64(c.ids.Buffered()))
+		return appendStreams(dst, format.PositionedStreams(c.node.Kind, true, false), c)
 	}
 	endIDRuns := func() error { return flushAll([]format.IntEncoder{c.ids}, c.dataOut) }
 	m := 0

@@ -112,11 +112,12 @@ func (c *decimalWriter) write64(vals []orc.Int128, nulls []bool) (int, bool) {
 	return n, true
 }
 
-func (c *decimalWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	dst = c.scaleOut.AppendPosition(dst)
-	return append(dst, uint64(c.scales.Buffered()))
+func (c *decimalWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *decimalWriter) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
+	if kind == orcpb.Stream_SECONDARY {
+		return c.scaleOut, c.scales
+	}
+	return c.dataOut, nil
 }
 
 func (c *decimalWriter) endRuns() error {
@@ -302,12 +303,12 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 	return c.nanos.WriteValues(nss)
 }
 
-func (c *timestampWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	dst = append(dst, uint64(c.secs.Buffered()))
-	dst = c.nanoOut.AppendPosition(dst)
-	return append(dst, uint64(c.nanos.Buffered()))
+func (c *timestampWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *timestampWriter) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
+	if kind == orcpb.Stream_SECONDARY {
+		return c.nanoOut, c.nanos
+	}
+	return c.dataOut, c.secs
 }
 
 func (c *timestampWriter) endRuns() error {

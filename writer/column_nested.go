@@ -54,13 +54,16 @@ func (c *structWriter) writeRootSelf(start, end int) {
 	}
 }
 
-func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.presentPositions(dst) }
-func (c *structWriter) endRuns() error                        { return c.endPresentRuns() }
-func (c *structWriter) finishStripe() error                   { return c.finishPresent() }
-func (c *structWriter) dataStreams() []stream                 { return c.presentStream() }
-func (c *structWriter) encoding() *orcpb.ColumnEncoding       { return direct() }
-func (c *structWriter) resetStripe()                          { c.resetBase() }
-func (c *structWriter) estimate(h *holding)                   { c.held(h) }
+func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *structWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return nil, nil // a struct has no stream but PRESENT
+}
+func (c *structWriter) endRuns() error                  { return c.endPresentRuns() }
+func (c *structWriter) finishStripe() error             { return c.finishPresent() }
+func (c *structWriter) dataStreams() []stream           { return c.presentStream() }
+func (c *structWriter) encoding() *orcpb.ColumnEncoding { return direct() }
+func (c *structWriter) resetStripe()                    { c.resetBase() }
+func (c *structWriter) estimate(h *holding)             { c.held(h) }
 
 // listWriter writes LIST and MAP: LENGTH holds each non-null row's number
 // of children (unsigned RLE v2); children hold the elements back to back.
@@ -131,10 +134,9 @@ func (c *listWriter) writeKids(kids []orc.Vector, from, to int) error {
 	return nil
 }
 
-func (c *listWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.lengthOut.AppendPosition(dst)
-	return append(dst, uint64(c.lengths.Buffered()))
+func (c *listWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *listWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.lengthOut, c.lengths
 }
 
 func (c *listWriter) endRuns() error {
@@ -218,10 +220,9 @@ func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 	return nil
 }
 
-func (c *unionWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.tags.Buffered()))
+func (c *unionWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *unionWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.dataOut, c.tags
 }
 
 func (c *unionWriter) endRuns() error {

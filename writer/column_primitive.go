@@ -50,11 +50,9 @@ func (c *boolWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 	return nil
 }
 
-func (c *boolWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	bytes, bits := c.data.Buffered()
-	return append(dst, uint64(bytes), uint64(bits))
+func (c *boolWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *boolWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.dataOut, c.data
 }
 
 func (c *boolWriter) endRuns() error {
@@ -121,10 +119,9 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 	return nil
 }
 
-func (c *byteWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.data.Buffered()))
+func (c *byteWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *byteWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.dataOut, c.data
 }
 
 func (c *byteWriter) endRuns() error {
@@ -208,10 +205,9 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 	return nil
 }
 
-func (c *intWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.data.Buffered()))
+func (c *intWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *intWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.dataOut, c.data
 }
 
 func (c *intWriter) endRuns() error {
@@ -299,9 +295,9 @@ func (c *floatWriter) writeDoubleRun(vals []float64) error {
 	return err
 }
 
-func (c *floatWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	return c.dataOut.AppendPosition(dst)
+func (c *floatWriter) appendPositions(dst []uint64) []uint64 { return c.positions(dst, c) }
+func (c *floatWriter) streamAt(orcpb.Stream_Kind) (*format.OutStream, any) {
+	return c.dataOut, nil
 }
 
 func (c *floatWriter) endRuns() error {
