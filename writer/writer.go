@@ -830,7 +830,7 @@ func (w *Writer) writeTail() error {
 	ps := &orcpb.PostScript{
 		FooterLength:   proto.Uint64(uint64(flen)),
 		Compression:    orcpb.CompressionKind(w.cfg.compression).Enum(),
-		Version:        []uint32{0, 12},
+		Version:        format.Version0_12.Numbers(),
 		MetadataLength: proto.Uint64(uint64(metaLen)),
 		WriterVersion:  proto.Uint32(uint32(WriterVersion)),
 		Magic:          proto.String(format.Magic),
