@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/civil"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -743,40 +744,6 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
-func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if isLeap(y) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil counts days from 1970-01-01 to y-m-d in the proleptic
-// Gregorian calendar (shifting the year to start in March puts the leap day
-// last, so day-of-year follows a linear formula).
-func daysFromCivil(y, m, d int) int64 {
-	yy := int64(y)
-	if m <= 2 {
-		yy--
-	}
-	era := yy / 400
-	if yy < 0 && yy%400 != 0 {
-		era--
-	}
-	yoe := yy - era*400
-	mp := int64((m + 9) % 12)
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
 // parseYMD reads "YYYY-MM-DD".
 func parseYMD(s string) (y, m, d int, ok bool) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
@@ -785,7 +752,7 @@ func parseYMD(s string) (y, m, d int, ok bool) {
 	y, ok1 := digits(s[0:4])
 	m, ok2 := digits(s[5:7])
 	d, ok3 := digits(s[8:10])
-	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || int64(d) > civil.DaysInMonth(int64(y), int64(m)) {
 		return 0, 0, 0, false
 	}
 	return y, m, d, true
@@ -797,7 +764,7 @@ func parseDate(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("bad date %q: want YYYY-MM-DD", clip(s))
 	}
-	return daysFromCivil(y, m, d), nil
+	return civil.Days(int64(y), int64(m), int64(d)), nil
 }
 
 // parseTimestamp reads "YYYY-MM-DD HH:MM:SS[.fraction]" (or with a T
@@ -846,7 +813,7 @@ func parseTimestamp(s string, instant bool, zone *time.Location) (int64, int32, 
 			return 0, 0, fmt.Errorf("timestamp %q does not exist in time zone %s (a daylight saving gap)", clip(s), zone)
 		}
 	}
-	return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
+	return civil.Days(int64(y), int64(mo), int64(d))*86400 + int64(h*3600+mi*60+sec), int32(nanos), nil
 }
 
 // parseTimestampText reads a timestamp in the form layout gives (a Go
@@ -903,7 +870,7 @@ func instantOrWall(t time.Time, instant bool, zone *time.Location) (int64, int32
 		return t.Unix(), int32(t.Nanosecond()), nil
 	}
 	w := t.In(zone)
-	return daysFromCivil(w.Year(), int(w.Month()), w.Day())*86400 + int64(w.Hour()*3600+w.Minute()*60+w.Second()),
+	return civil.Days(int64(w.Year()), int64(w.Month()), int64(w.Day()))*86400 + int64(w.Hour()*3600+w.Minute()*60+w.Second()),
 		int32(w.Nanosecond()), nil
 }
 
