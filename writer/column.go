@@ -77,6 +77,7 @@ type colBase struct {
 	blooms              []*orcpb.BloomFilter
 	entries             []*orcpb.RowIndexEntry
 	kids                []columnWriter
+	own                 []encStream // the column's streams after PRESENT (streams.go)
 
 	nulls []bool // scratch
 
