@@ -36,8 +36,10 @@ var allowed = map[string][]string{
 	"internal/tempfile":           {},
 	"internal/structmap":          {"", "internal/civil"},
 	"internal/civil":              {},
+	"internal/units":              {},
+	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its
