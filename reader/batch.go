@@ -553,7 +553,7 @@ func (e *executor) loadStripe(ps *plannedStripe) error {
 	if r.tail.Compression != orc.CompressionNone {
 		stripeBytes = (stripeBytes/3 + 1) * int64(r.tail.BlockSize)
 	}
-	d.ctx = stripeCtx{r: r, meta: meta, dec: e.plan.buf.dec, zone: zone, sio: d.sio,
+	d.ctx = stripeCtx{compression: r.tail.Compression, blockSize: r.tail.BlockSize, meta: meta, dec: e.plan.buf.dec, zone: zone, sio: d.sio,
 		maxValues: 1024*stripeBytes + 1<<16, maxDict: e.cfg.maxDict, maxNested: e.cfg.maxNested, mem: e.mem}
 	if meta.info.NumRows > d.ctx.maxValues {
 		return &orc.CorruptError{Offset: meta.info.Offset, Stripe: meta.index, Column: -1, Stream: "footer",

@@ -40,15 +40,18 @@ type columnReader interface {
 
 // stripeCtx is what column readers need to start a stripe.
 type stripeCtx struct {
-	r         *Reader
-	meta      *stripeMeta
-	sio       *stripeIO // the planned streams' fetches
-	dec       format.Decompressor
-	zone      *time.Location
-	maxValues int64   // bound on the values any column may produce in the stripe
-	maxDict   int64   // WithMaxDictionarySize
-	maxNested int64   // WithMaxNestedValues
-	mem       *budget // WithMaxScanMemory, or nil
+	// The file's compression and block size: a stripe's context holds
+	// nothing that can read the file.
+	compression orc.CompressionKind
+	blockSize   int
+	meta        *stripeMeta
+	sio         *stripeIO // the planned streams' fetches
+	dec         format.Decompressor
+	zone        *time.Location
+	maxValues   int64   // bound on the values any column may produce in the stripe
+	maxDict     int64   // WithMaxDictionarySize
+	maxNested   int64   // WithMaxNestedValues
+	mem         *budget // WithMaxScanMemory, or nil
 	// pool lends stream readers that columns done with the stripe gave
 	// back (release.go); nil when the scan starts its columns eagerly.
 	pool *streamPool
@@ -79,7 +82,7 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 		*in = c.pool.takeIn()
 	}
 	if *in == nil {
-		*in = format.NewInStream(si, nil, c.r.tail.Compression, c.r.tail.BlockSize, c.dec)
+		*in = format.NewInStream(si, nil, c.compression, c.blockSize, c.dec)
 	} else {
 		(*in).SetDecompressor(c.dec)
 		(*in).Reset(si, nil)
@@ -93,10 +96,10 @@ func (c *stripeCtx) open(in **format.InStream, col int, kind orcpb.Stream_Kind, 
 // maxBytes bounds the decompressed size of a stream from its stored size.
 func (c *stripeCtx) maxBytes(col int, kind orcpb.Stream_Kind) int64 {
 	loc, _ := c.meta.stream(col, kind)
-	if c.r.tail.Compression == orc.CompressionNone {
+	if c.compression == orc.CompressionNone {
 		return loc.length
 	}
-	return (loc.length/3 + 1) * int64(c.r.tail.BlockSize)
+	return (loc.length/3 + 1) * int64(c.blockSize)
 }
 
 // isV2 reports whether an encoding uses RLE v2, rejecting kinds the column

@@ -546,14 +546,14 @@ func (d *stripeDecoder) seekColumns(ix *stripeIndex, g int, root columnReader, s
 		col := c.columnID()
 		entries := ix.entries[col]
 		if g >= len(entries) {
-			return d.ctx.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "no row index entry for group %d", g)
+			return d.ctx.corrupt(col, "ROW_INDEX", "no row index entry for group %d", g)
 		}
 		pp.Reset(entries[g].GetPositions())
 		if err := c.seek(&pp); err != nil {
 			return err
 		}
 		if pp.Remaining() != 0 {
-			return d.ctx.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "row index entry %d has %d positions too many", g, pp.Remaining())
+			return d.ctx.corrupt(col, "ROW_INDEX", "row index entry %d has %d positions too many", g, pp.Remaining())
 		}
 		for _, k := range children(c) {
 			if err := walk(k); err != nil {
