@@ -216,6 +216,36 @@ func (p *presence) readNulls(nulls *orc.Nulls, n int, parentNulls []bool) (int, 
 	return k, nil
 }
 
+// startDirect starts the column's PRESENT stream on the stripe and opens
+// its stream of kind, for a column that must be DIRECT or DIRECT_V2
+// encoded; it reports whether the encoding is v2.
+func (p *presence) startDirect(ctx *stripeCtx, in **format.InStream, kind orcpb.Stream_Kind) (v2 bool, err error) {
+	if err := p.startPresence(ctx); err != nil {
+		return false, err
+	}
+	enc, _, err := ctx.meta.encoding(p.id)
+	if err != nil {
+		return false, err
+	}
+	if enc != orcpb.ColumnEncoding_DIRECT && enc != orcpb.ColumnEncoding_DIRECT_V2 {
+		return false, ctx.corrupt(p.id, "stripe footer", "%s column has encoding %s", p.node.Kind, enc)
+	}
+	if _, err := ctx.open(in, p.id, kind, true); err != nil {
+		return false, err
+	}
+	return isV2(enc), nil
+}
+
+// skipData skips n rows of a column whose one DATA stream holds width
+// units of decoder d for each value present.
+func (p *presence) skipData(d interface{ Skip(int64) error }, n, width int64) error {
+	k, err := p.skipNulls(n)
+	if err != nil {
+		return err
+	}
+	return p.wrap(d.Skip(k*width), "DATA")
+}
+
 // skipNulls reads n presence bits and returns how many rows are not null.
 func (p *presence) skipNulls(n int64) (int64, error) {
 	if !p.has {

@@ -25,17 +25,8 @@ type decimalReader struct {
 }
 
 func (c *decimalReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	kind, _, err := ctx.meta.encoding(c.id)
+	v2, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA)
 	if err != nil {
-		return err
-	}
-	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
-		return ctx.corrupt(c.id, "stripe footer", "decimal column has encoding %s", kind)
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
 	hasScale := ctx.meta.has(c.id, orcpb.Stream_SECONDARY)
@@ -48,7 +39,7 @@ func (c *decimalReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.scaleIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
 		return err
 	}
-	intDecoder(ctx.pool, &c.scales, c.scaleIn, true, isV2(kind))
+	intDecoder(ctx.pool, &c.scales, c.scaleIn, true, v2)
 	c.data64 = nil
 	return nil
 }
@@ -164,24 +155,15 @@ type timestampReader struct {
 }
 
 func (c *timestampReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	kind, _, err := ctx.meta.encoding(c.id)
+	v2, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA)
 	if err != nil {
-		return err
-	}
-	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
-		return ctx.corrupt(c.id, "stripe footer", "timestamp column has encoding %s", kind)
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
 	if _, err := ctx.open(&c.nanoIn, c.id, orcpb.Stream_SECONDARY, true); err != nil {
 		return err
 	}
-	intDecoder(ctx.pool, &c.secs, c.dataIn, true, isV2(kind))
-	intDecoder(ctx.pool, &c.nanos, c.nanoIn, false, isV2(kind))
+	intDecoder(ctx.pool, &c.secs, c.dataIn, true, v2)
+	intDecoder(ctx.pool, &c.nanos, c.nanoIn, false, v2)
 	c.zone = ctx.zone
 	if c.instant || c.zone == time.UTC {
 		c.utc = true

@@ -70,20 +70,11 @@ type lengthsBase struct {
 }
 
 func (c *lengthsBase) startLengths(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	kind, _, err := ctx.meta.encoding(c.id)
+	v2, err := c.startDirect(ctx, &c.lengthIn, orcpb.Stream_LENGTH)
 	if err != nil {
 		return err
 	}
-	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
-		return ctx.corrupt(c.id, "stripe footer", "%s column has encoding %s", c.node.Kind, kind)
-	}
-	if _, err := ctx.open(&c.lengthIn, c.id, orcpb.Stream_LENGTH, true); err != nil {
-		return err
-	}
-	intDecoder(ctx.pool, &c.lengths, c.lengthIn, false, isV2(kind))
+	intDecoder(ctx.pool, &c.lengths, c.lengthIn, false, v2)
 	c.limit = ctx.maxValues
 	c.batchLimit = ctx.maxNested
 	c.mem = ctx.mem

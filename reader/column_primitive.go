@@ -58,13 +58,7 @@ func (c *boolReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	return nil
 }
 
-func (c *boolReader) skip(n int64) error {
-	k, err := c.skipNulls(n)
-	if err != nil {
-		return err
-	}
-	return c.wrap(c.data.Skip(k), "DATA")
-}
+func (c *boolReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
 
 // byteReader reads TINYINT: DATA is byte RLE of signed bytes.
 type byteReader struct {
@@ -109,13 +103,7 @@ func (c *byteReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	return nil
 }
 
-func (c *byteReader) skip(n int64) error {
-	k, err := c.skipNulls(n)
-	if err != nil {
-		return err
-	}
-	return c.wrap(c.data.Skip(k), "DATA")
-}
+func (c *byteReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
 
 // intReader reads SMALLINT, INT, BIGINT and DATE: DATA is signed integer RLE.
 type intReader struct {
@@ -125,20 +113,11 @@ type intReader struct {
 }
 
 func (c *intReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	kind, _, err := ctx.meta.encoding(c.id)
+	v2, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA)
 	if err != nil {
 		return err
 	}
-	if kind != orcpb.ColumnEncoding_DIRECT && kind != orcpb.ColumnEncoding_DIRECT_V2 {
-		return ctx.corrupt(c.id, "stripe footer", "%s column has encoding %s", c.node.Kind, kind)
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
-		return err
-	}
-	intDecoder(ctx.pool, &c.data, c.dataIn, true, isV2(kind))
+	intDecoder(ctx.pool, &c.data, c.dataIn, true, v2)
 	return nil
 }
 
@@ -158,13 +137,7 @@ func (c *intReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	return nil
 }
 
-func (c *intReader) skip(n int64) error {
-	k, err := c.skipNulls(n)
-	if err != nil {
-		return err
-	}
-	return c.wrap(c.data.Skip(k), "DATA")
-}
+func (c *intReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
 
 // littleEndian says whether this machine stores numbers as ORC's FLOAT and
 // DOUBLE streams do, so that their bytes can be a vector's.
@@ -241,10 +214,4 @@ func (c *floatReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	return nil
 }
 
-func (c *floatReader) skip(n int64) error {
-	k, err := c.skipNulls(n)
-	if err != nil {
-		return err
-	}
-	return c.wrap(c.data.Skip(k*int64(c.width())), "DATA")
-}
+func (c *floatReader) skip(n int64) error { return c.skipData(&c.data, n, int64(c.width())) }
