@@ -76,6 +76,9 @@ func (u *unitSource) next() (*plannedStripe, error) {
 		return nil, io.EOF
 	}
 	u.ps = nil
+	if ps.err != nil {
+		return nil, ps.err
+	}
 	return ps, nil
 }
 
