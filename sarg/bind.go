@@ -50,6 +50,7 @@ type boundLeaf struct {
 	like       *likePattern // LeafLike: the compiled pattern
 	box        *geoBox      // the query box of ST_INTERSECTS_BOX and ST_WITHIN_BOX
 	fn         *boundFunc   // a function leaf (Leaf.Func): the function and its inner comparison
+	term       *boundTerm   // a term leaf (Leaf.Func.Term): the term and its inner comparison
 
 	// A comparison of two columns (Leaf.Other): the second column.
 	col2   *orc.Schema
@@ -415,6 +416,14 @@ func domainOf(k orc.Kind) domain {
 // returns either a bound leaf or, when the leaf's value is the same for
 // every row, a constant (OpTrue, OpFalse, OpNull).
 func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
+	if l.Func != nil && l.Func.Kind == FuncTerm {
+		return b.bindTermLeaf(l, neg)
+	}
+	if l.Other != "" && l.Func == nil {
+		if tl, ok := b.colsAsTerm(l); ok {
+			return b.bindTermLeaf(tl, neg)
+		}
+	}
 	col, anc, err := b.resolve(l.Column)
 	if err != nil {
 		return nil, 0, err
@@ -824,6 +833,10 @@ type LeafInfo struct {
 func (b *Bound) Columns() []int {
 	var ids []int
 	for _, l := range b.leaves {
+		if l.term != nil {
+			ids = append(ids, l.term.cols...)
+			continue
+		}
 		ids = append(ids, l.colID)
 		if l.col2 != nil {
 			ids = append(ids, l.col2ID)

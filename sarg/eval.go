@@ -141,6 +141,9 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 	if l.col2 != nil {
 		return l.evaluateCols(src)
 	}
+	if l.term != nil {
+		return l.term.evaluate(src)
+	}
 	if l.fn != nil {
 		return l.evaluateFunc(src)
 	}

@@ -49,6 +49,9 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 		return rowNull, nil
 	case OpLeaf:
 		l := b.leaves[n.leaf]
+		if l.term != nil {
+			return l.term.plain(values)
+		}
 		if l.col2 != nil {
 			return l.evalPlainCols(values[l.colID], values[l.col2ID])
 		}

@@ -138,7 +138,7 @@ func (b *Bound) Explain(src Source) string {
 func (l *boundLeaf) limit() string {
 	binary := l.col.Kind == orc.Binary
 	switch {
-	case l.op == LeafIsNull:
+	case l.op == LeafIsNull, l.term != nil:
 		return ""
 	case l.fn != nil && l.fn.never != "":
 		return l.fn.f.Kind.String() + ": " + l.fn.never

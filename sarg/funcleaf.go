@@ -51,9 +51,10 @@ const (
 	FuncLength                    // LENGTH(x): characters of a string, bytes of a binary
 	FuncLower                     // LOWER(x)
 	FuncUpper                     // UPPER(x)
+	FuncTerm                      // Func.Term: any term, of any columns (term.go)
 )
 
-var funcNames = [...]string{"", "MONTH", "DAY", "HOUR", "DATE_TRUNC", "+", "-", "*", "/", "ABS", "LENGTH", "LOWER", "UPPER"}
+var funcNames = [...]string{"", "MONTH", "DAY", "HOUR", "DATE_TRUNC", "+", "-", "*", "/", "ABS", "LENGTH", "LOWER", "UPPER", "TERM"}
 
 // String returns the function's name as the parser reads it ("MONTH",
 // "+").
@@ -78,6 +79,9 @@ type Func struct {
 	// Const is the constant of +, -, * and /: an integer, decimal or
 	// (finite) float literal.
 	Const Literal
+	// Term is the term a FuncTerm leaf compares instead of its column
+	// (see TermLeaf); the leaf's Column is the term's first column.
+	Term *Term
 }
 
 // Month returns MONTH(x).
@@ -145,6 +149,9 @@ func (f *Func) equal(o *Func) bool {
 	if f == nil || o == nil {
 		return f == o || f != nil && f.Kind == FuncNone || o != nil && o.Kind == FuncNone
 	}
+	if (f.Term == nil) != (o.Term == nil) || f.Term != nil && !f.Term.Equal(*o.Term) {
+		return false
+	}
 	return f.Kind == o.Kind && strings.EqualFold(f.Unit, o.Unit) && f.Const.Equal(o.Const)
 }
 
@@ -155,6 +162,11 @@ func (f *Func) appendSubject(b []byte, col string) []byte {
 		return append(b, col...)
 	}
 	switch f.Kind {
+	case FuncTerm:
+		if f.Term == nil {
+			return append(b, "<nil term>"...)
+		}
+		return f.Term.appendArg(b, 1, false)
 	case FuncAdd, FuncSub, FuncMul, FuncDiv:
 		b = append(b, col...)
 		b = append(b, ' ')
@@ -177,6 +189,10 @@ func (f *Func) appendSubject(b []byte, col string) []byte {
 func (f *Func) check() string {
 	switch f.Kind {
 	case FuncNone, FuncMonth, FuncDay, FuncHour, FuncAbs, FuncLength, FuncLower, FuncUpper:
+	case FuncTerm:
+		if f.Term == nil {
+			return "a term leaf without its term"
+		}
 	case FuncDateTrunc:
 		for _, u := range truncUnits {
 			if strings.EqualFold(u, f.Unit) {

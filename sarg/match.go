@@ -100,6 +100,9 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 		fill(out, rowNull)
 	case OpLeaf:
 		l := m.b.leaves[nd.leaf]
+		if l.term != nil {
+			return l.term.match(cols, n, out)
+		}
 		v, ok := cols[l.colID]
 		if !ok || v == nil {
 			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))

@@ -1,0 +1,139 @@
+package sarg
+
+// Term leaves: a leaf that compares a term (Leaf.Func.Kind == FuncTerm)
+// with literals, bound as the term and an inner leaf that compares the
+// term's values as if they were a column of the term's type, as function
+// leaves are (funcleaf.go). Pruning maps every node's interval bottom-up
+// from its columns' statistics and lets the inner leaf decide against the
+// root's; rows are evaluated a column at a time and then compared by the
+// inner leaf; EvalRow computes the term plainly.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// boundTerm is a term leaf's term and comparison.
+type boundTerm struct {
+	node  *tnode
+	inner *boundLeaf
+	cols  []int // the columns the term reads
+}
+
+// termColumnID is the id the inner leaf of a term leaf reads its
+// statistics under (no column has it).
+const termColumnID = -1
+
+// bindTermLeaf binds a leaf whose Func is a term.
+func (b *Bound) bindTermLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
+	mismatch := func(err error) (*boundLeaf, Op, error) {
+		var be *BindError
+		if errors.As(err, &be) {
+			return nil, 0, err
+		}
+		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch, Msg: fmt.Sprintf("sarg: %s: %v", l, err)}
+	}
+	tn, err := b.bindTerm(*l.Func.Term, 0)
+	if err != nil {
+		return mismatch(err)
+	}
+	res := tn.t.schema()
+	il := *l
+	il.Func, il.Column = nil, "_"
+	inner, constant, err := b.bindResolved(&il, res, termColumnID, nil, neg)
+	if err != nil {
+		if be, ok := err.(*BindError); ok {
+			be.Msg = strings.Replace(be.Msg, il.String(), l.String(), 1)
+			be.Msg = strings.Replace(be.Msg, "column _", "expression "+l.Func.Term.String(), 1)
+			be.Leaf, be.Column = l.String(), l.Column
+		}
+		return nil, 0, err
+	}
+	if inner == nil {
+		return nil, constant, nil
+	}
+	inner.text = l.String()
+	bt := &boundTerm{node: tn, inner: inner}
+	tn.walkColumns(func(c *tnode) { bt.cols = append(bt.cols, c.colID) })
+	slices.Sort(bt.cols)
+	bt.cols = slices.Compact(bt.cols)
+	if len(bt.cols) == 0 {
+		// No column: the same value on every row.
+		v, err := bt.plain(nil)
+		if err != nil {
+			return mismatch(err)
+		}
+		return nil, [...]Op{rowFalse: OpFalse, rowNull: OpNull, rowTrue: OpTrue}[v], nil
+	}
+	bl := &boundLeaf{orig: l, text: l.String(), col: res, colID: bt.cols[0], dom: domainOf(res.Kind), op: inner.op, neg: neg, term: bt}
+	return bl, 0, nil
+}
+
+// walkColumns calls f on every column node.
+func (nd *tnode) walkColumns(f func(*tnode)) {
+	if nd.col != nil {
+		f(nd)
+	}
+	for _, k := range nd.kids {
+		k.walkColumns(f)
+	}
+}
+
+// evaluate decides the leaf on one unit from the term's interval.
+func (bt *boundTerm) evaluate(src Source) TruthValue {
+	iv := bt.node.ivalOf(src)
+	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: iv.stats(bt.node.t)})
+}
+
+// match evaluates the leaf on rows 0..n-1.
+func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8) error {
+	v, err := bt.node.eval(cols, n)
+	if err != nil {
+		return err
+	}
+	return bt.inner.match(v.vector(bt.node.t, n), n, out)
+}
+
+// plain evaluates the leaf on one row.
+func (bt *boundTerm) plain(values map[int]any) (uint8, error) {
+	v, err := bt.node.plainOf(values)
+	if err != nil {
+		return 0, err
+	}
+	rv, err := evalRowValue(bt.node.t, v)
+	if err != nil {
+		return 0, err
+	}
+	return bt.inner.evalPlain(rv)
+}
+
+// colsAsTerm returns a comparison of two columns of different families as
+// a term leaf, when SQL compares them (an integer with a double, a date
+// with a timestamp, a char with a string).
+func (b *Bound) colsAsTerm(l *Leaf) (*Leaf, bool) {
+	c1, _, err1 := b.resolve(l.Column)
+	c2, _, err2 := b.resolve(l.Other)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	fa, fb := family(c1), family(c2)
+	if fa == fb || numericPair(fa, fb) {
+		return nil, false
+	}
+	t1, ok1 := typeOfColumn(c1)
+	t2, ok2 := typeOfColumn(c2)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	if _, ok := comparable(t1, t2); !ok {
+		return nil, false
+	}
+	op := map[LeafOp]string{LeafEquals: "=", LeafLessThan: "<", LeafLessThanEquals: "<=", LeafNullSafeEquals: "<=>"}[l.Op]
+	if op == "" {
+		return nil, false
+	}
+	e := Holds(Call(op, ColTerm(l.Column), ColTerm(l.Other)))
+	return e.Leaf, true
+}
