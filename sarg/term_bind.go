@@ -111,7 +111,7 @@ func bindLiteralTerm(t Term) (*tnode, error) {
 	n := &tnode{text: t.String()}
 	switch l.kind {
 	case IntLit:
-		n.t, n.lit = ttype{k: tkInt, prec: 19}, ratOf(l.i)
+		n.t, n.lit = ttype{k: tkInt, prec: decDigits(orc.Int128FromInt64(l.i))}, ratOf(l.i)
 	case DecimalLit:
 		v, _ := numOf(l)
 		n.t, n.lit = ttype{k: tkDec, prec: min(38, max(decDigits(l.d), int(l.scale)+1)), scale: int(l.scale)}, v.r
