@@ -113,6 +113,9 @@ func (b *Bound) Explain(src Source) string {
 		if l.box != nil {
 			fmt.Fprintf(&sb, "  %s\n", l.explainBox(src))
 		}
+		if l.term != nil {
+			sb.WriteString(l.term.explain(src, vals[i]))
+		}
 	}
 	for i, l := range b.leaves {
 		if why := l.limit(); why != "" {

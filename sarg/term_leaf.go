@@ -137,3 +137,69 @@ func (b *Bound) colsAsTerm(l *Leaf) (*Leaf, bool) {
 	e := Holds(Call(op, ColTerm(l.Column), ColTerm(l.Other)))
 	return e.Leaf, true
 }
+
+// explain describes the intervals of the term's nodes on the unit, one
+// line per node, children before their parent, and which node decided:
+// the root, whose interval the comparison is decided against, when it
+// rules out TRUE or FALSE.
+func (bt *boundTerm) explain(src Source, v TruthValue) string {
+	var sb strings.Builder
+	var walk func(nd *tnode)
+	walk = func(nd *tnode) {
+		for _, k := range nd.kids {
+			if k.fn != nil || k.col != nil {
+				walk(k)
+			}
+		}
+		if _, ok := nd.fn.(coercion); ok {
+			return // a promotion has its argument's text
+		}
+		fmt.Fprintf(&sb, "  %s: %s\n", nd.text, nd.ivalOf(src).format(nd.t))
+	}
+	walk(bt.node)
+	if v&setTrue == 0 || v&setFalse == 0 {
+		// An outcome ruled out: by the root's interval.
+		fmt.Fprintf(&sb, "  decided by: %s\n", bt.node.text)
+	}
+	return sb.String()
+}
+
+// format writes an interval: "[lo, hi]", "any value", "no rows", "NULL",
+// with " or NULL" where nulls may occur.
+func (iv ival) format(t ttype) string {
+	var s string
+	switch {
+	case !iv.val && !iv.null:
+		return "no rows"
+	case !iv.val:
+		return "NULL"
+	case !iv.bounded:
+		s = "any value"
+	default:
+		s = "[" + formatTval(t, iv.lo) + ", " + formatTval(t, iv.hi) + "]"
+	}
+	if iv.null {
+		s += " or NULL"
+	}
+	return s
+}
+
+// formatTval writes one bound of type t.
+func formatTval(t ttype, v tval) string {
+	switch t.k {
+	case tkDouble:
+		return Float(v.f).String()
+	case tkStr, tkBin:
+		return String(v.s).String()
+	case tkTs, tkInstant:
+		return string(appendDateTime(nil, v.ts.sec, v.ts.nanos))
+	case tkDate:
+		return string(appendDate(nil, v.r.Num().Int64()))
+	case tkBool:
+		return strings.ToUpper(fmt.Sprint(v.r.Sign() != 0))
+	}
+	if v.r.IsInt() {
+		return v.r.Num().String()
+	}
+	return v.r.FloatString(t.scale)
+}
