@@ -42,19 +42,23 @@ const maxParseDepth = 200
 //	ts BETWEEN TIMESTAMP '2024-03-10 01:30:00' AND TIMESTAMP '2024-03-10 03:00:00'
 //	s IN ('a', 'b', NULL)  AND  x IS NOT NULL  AND  NOT (y <> 3 OR z >= 2.5)
 //
-// Precedence is NOT > AND > OR; parentheses group. Comparisons are
-// =, <=> (null-safe equals), <, <=, >, >=, <> and != between a column and a
-// literal (either side) or two columns of one type family (see LtCol),
-// [NOT] IN (...), [NOT] BETWEEN lo AND hi (lo and hi literals or columns),
-// IS [NOT] NULL, [NOT] LIKE 'pattern' [ESCAPE 'c'] (see Like) and
-// STARTS_WITH(column, 'prefix'). YEAR(column) and CAST(column AS DATE)
-// may stand for a column before a comparison with literals; they are
-// rewritten into ranges of the column (YEAR(d) = 1995 is d >= DATE
-// '1995-01-01' AND d < DATE '1996-01-01'). MONTH(column), DAY(column),
-// HOUR(column), DATE_TRUNC('unit', column), ABS(column), LENGTH(column),
-// LOWER(column), UPPER(column) and column + c, column - c, column * c,
-// column / c (c a number) may stand for a column compared with literals
-// (see Func and Apply). Keywords are case-insensitive.
+// Precedence is NOT > AND > OR; parentheses group. A comparison compares
+// two terms (see Term): columns, literals, arithmetic (+, -, *, /, % or
+// MOD, unary minus, parentheses), || and the functions YEAR, QUARTER,
+// MONTH, DAY, HOUR, MINUTE, SECOND, DAYOFWEEK, EXTRACT(unit FROM x),
+// DATE_TRUNC('unit', x), CAST(x AS type), ABS, LENGTH, LOWER, UPPER,
+// SUBSTR, TRIM, COALESCE and REGEXP_LIKE, on either side. The comparisons
+// are =, <=> (null-safe equals; IS NOT DISTINCT FROM), <, <=, >, >=, <>
+// and != (IS DISTINCT FROM is NOT <=>), [NOT] IN (...), [NOT] BETWEEN lo
+// AND hi, IS [NOT] NULL, IS [NOT] TRUE, FALSE or UNKNOWN, [NOT] LIKE
+// 'pattern' [ESCAPE 'c'] (see Like), [NOT] ILIKE, STARTS_WITH(column,
+// 'prefix') and ENDS_WITH(x, 'suffix'); a boolean column or term alone is
+// a predicate. A comparison of a column, or of a function of one that
+// spec.md 7.17 lists, with literals is the leaf of that form (YEAR(d) =
+// 1995 is d >= DATE '1995-01-01' AND d < DATE '1996-01-01'; x + 1 < 5 a
+// function leaf, see Func); two columns of one family compare as a
+// comparison of two columns (see LtCol); anything else is a term leaf (see
+// TermLeaf). Keywords are case-insensitive.
 //
 // Columns are field names joined by dots (a.b.c); a name that is not an
 // identifier or is a keyword goes in backticks (`odd name`, a backtick
