@@ -144,9 +144,6 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 	if l.term != nil {
 		return l.term.evaluate(src)
 	}
-	if l.fn != nil {
-		return l.evaluateFunc(src)
-	}
 	st := src.Stats(l.colID)
 	if st == nil || st.Kind != l.col.Kind {
 		return YesNoNull

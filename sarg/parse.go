@@ -168,55 +168,9 @@ func (p *parser) advance() error {
 		}
 		p.tok = token{kind: tIdent, pos: start, text: s[start:p.pos]}
 	case c == '`':
-		p.pos++
-		var b strings.Builder
-		for {
-			if p.pos >= len(s) {
-				return p.errorf(start, "unclosed backtick")
-			}
-			if s[p.pos] == '`' {
-				if p.pos+1 < len(s) && s[p.pos+1] == '`' {
-					b.WriteByte('`')
-					p.pos += 2
-					continue
-				}
-				p.pos++
-				break
-			}
-			b.WriteByte(s[p.pos])
-			p.pos++
-		}
-		if b.Len() == 0 {
-			return p.errorf(start, "empty quoted name")
-		}
-		p.tok = token{kind: tQuoted, pos: start, text: b.String()}
+		return p.lexQuoted(start)
 	case c >= '0' && c <= '9' || c == '.' && start+1 < len(s) && s[start+1] >= '0' && s[start+1] <= '9':
-		for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
-			p.pos++
-		}
-		if p.pos < len(s) && s[p.pos] == '.' {
-			p.pos++
-			for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
-				p.pos++
-			}
-		}
-		if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
-			q := p.pos + 1
-			if q < len(s) && (s[q] == '+' || s[q] == '-') {
-				q++
-			}
-			if q >= len(s) || s[q] < '0' || s[q] > '9' {
-				return p.errorf(p.pos, "expected exponent digits")
-			}
-			for q < len(s) && s[q] >= '0' && s[q] <= '9' {
-				q++
-			}
-			p.pos = q
-		}
-		if p.pos < len(s) && isIdentChar(s[p.pos]) {
-			return p.errorf(p.pos, "unexpected %q after a number", s[p.pos])
-		}
-		p.tok = token{kind: tNumber, pos: start, text: s[start:p.pos]}
+		return p.lexNumber(start)
 	case c == '\'':
 		str, err := p.lexString()
 		if err != nil {
@@ -236,6 +190,66 @@ func (p *parser) advance() error {
 		}
 		return p.errorf(start, "unexpected character %q", c)
 	}
+	return nil
+}
+
+// lexNumber reads an unsigned number starting at start.
+func (p *parser) lexNumber(start int) error {
+	s := p.src
+	for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+		p.pos++
+	}
+	if p.pos < len(s) && s[p.pos] == '.' {
+		p.pos++
+		for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+			p.pos++
+		}
+	}
+	if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
+		q := p.pos + 1
+		if q < len(s) && (s[q] == '+' || s[q] == '-') {
+			q++
+		}
+		if q >= len(s) || s[q] < '0' || s[q] > '9' {
+			return p.errorf(p.pos, "expected exponent digits")
+		}
+		for q < len(s) && s[q] >= '0' && s[q] <= '9' {
+			q++
+		}
+		p.pos = q
+	}
+	if p.pos < len(s) && isIdentChar(s[p.pos]) {
+		return p.errorf(p.pos, "unexpected %q after a number", s[p.pos])
+	}
+	p.tok = token{kind: tNumber, pos: start, text: s[start:p.pos]}
+	return nil
+}
+
+// lexQuoted reads a backtick-quoted name starting at start.
+func (p *parser) lexQuoted(start int) error {
+	s := p.src
+	p.pos++
+	var b strings.Builder
+	for {
+		if p.pos >= len(s) {
+			return p.errorf(start, "unclosed backtick")
+		}
+		if s[p.pos] == '`' {
+			if p.pos+1 < len(s) && s[p.pos+1] == '`' {
+				b.WriteByte('`')
+				p.pos += 2
+				continue
+			}
+			p.pos++
+			break
+		}
+		b.WriteByte(s[p.pos])
+		p.pos++
+	}
+	if b.Len() == 0 {
+		return p.errorf(start, "empty quoted name")
+	}
+	p.tok = token{kind: tQuoted, pos: start, text: b.String()}
 	return nil
 }
 

@@ -63,7 +63,7 @@ func bindArith(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 	a, b := kids[0], kids[1]
 	op := arithOps[t.Fn]
 	if !a.t.numeric() || !b.t.numeric() {
-		return nil, ttype{}, nil, termErrorf("%s needs numbers, not %s and %s: %s", t.Fn, a.t, b.t, t)
+		return nil, ttype{}, nil, termErrorf("%s needs a numeric column or term on both sides, not %s and %s: %s", t.Fn, a.t, b.t, t)
 	}
 	if op == opDiv || a.t.k == tkDouble || b.t.k == tkDouble {
 		d := ttype{k: tkDouble}
@@ -112,7 +112,7 @@ func bindUnary(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 		d := ttype{k: tkDec, scale: a.t.scale, prec: a.t.prec}
 		return decArith{op: op, scale: d.scale}, d, []*tnode{coerce(a, d)}, nil
 	}
-	return nil, ttype{}, nil, termErrorf("%s needs a number, not %s: %s", t.Fn, a.t, t)
+	return nil, ttype{}, nil, termErrorf("%s needs a numeric column or term, not %s: %s", t.Fn, a.t, t)
 }
 
 // ivalArith maps exact intervals.

@@ -13,13 +13,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/orcgo/orc/stats"
 )
 
 // boundTerm is a term leaf's term and comparison.
 type boundTerm struct {
 	node  *tnode
 	inner *boundLeaf
-	cols  []int // the columns the term reads
+	cols  []int  // the columns the term reads
+	name  string // the function of a function leaf (MONTH), else the term
 }
 
 // termColumnID is the id the inner leaf of a term leaf reads its
@@ -27,7 +30,7 @@ type boundTerm struct {
 const termColumnID = -1
 
 // bindTermLeaf binds a leaf whose Func is a term.
-func (b *Bound) bindTermLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
+func (b *Bound) bindTermLeaf(l *Leaf, t Term, neg bool) (*boundLeaf, Op, error) {
 	mismatch := func(err error) (*boundLeaf, Op, error) {
 		var be *BindError
 		if errors.As(err, &be) {
@@ -35,18 +38,23 @@ func (b *Bound) bindTermLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		}
 		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch, Msg: fmt.Sprintf("sarg: %s: %v", l, err)}
 	}
-	tn, err := b.bindTerm(*l.Func.Term, 0)
+	tn, err := b.bindTerm(t, 0)
 	if err != nil {
 		return mismatch(err)
 	}
 	res := tn.t.schema()
+	if c := tn.casedChar(); c != nil && l.Func.Kind != FuncTerm {
+		// LOWER(c) and UPPER(c) of a char column keep the padding, and
+		// their literals are padded (7.17).
+		c.char, res = false, c.col
+	}
 	il := *l
 	il.Func, il.Column = nil, "_"
 	inner, constant, err := b.bindResolved(&il, res, termColumnID, nil, neg)
 	if err != nil {
 		if be, ok := err.(*BindError); ok {
 			be.Msg = strings.Replace(be.Msg, il.String(), l.String(), 1)
-			be.Msg = strings.Replace(be.Msg, "column _", "expression "+l.Func.Term.String(), 1)
+			be.Msg = strings.Replace(be.Msg, "column _", "expression "+t.String(), 1)
 			be.Leaf, be.Column = l.String(), l.Column
 		}
 		return nil, 0, err
@@ -55,7 +63,10 @@ func (b *Bound) bindTermLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 		return nil, constant, nil
 	}
 	inner.text = l.String()
-	bt := &boundTerm{node: tn, inner: inner}
+	bt := &boundTerm{node: tn, inner: inner, name: t.String()}
+	if l.Func.Kind != FuncTerm {
+		bt.name = l.Func.Kind.String()
+	}
 	tn.walkColumns(func(c *tnode) { bt.cols = append(bt.cols, c.colID) })
 	slices.Sort(bt.cols)
 	bt.cols = slices.Compact(bt.cols)
@@ -203,3 +214,55 @@ func formatTval(t ttype, v tval) string {
 	}
 	return v.r.FloatString(t.scale)
 }
+
+// casedChar returns the char column under a LOWER or UPPER root, if that
+// is the term.
+func (nd *tnode) casedChar() *tnode {
+	if f, ok := nd.fn.(textFn); ok && (f.op == txLower || f.op == txUpper) && nd.kids[0].char {
+		return nd.kids[0]
+	}
+	return nil
+}
+
+// limit returns why the leaf can never prune, whatever the statistics,
+// or "".
+func (bt *boundTerm) limit() string {
+	if n, ok := bt.node.fn.(interface{ never() string }); ok && n.never() != "" {
+		return bt.name + ": " + n.never()
+	}
+	return bt.inner.limit()
+}
+
+// whyHere returns why the root's interval is unbounded on the unit, when
+// its function can say, or "".
+func (bt *boundTerm) whyHere(src Source) string {
+	w, ok := bt.node.fn.(interface{ why(args []ival) string })
+	if !ok {
+		return ""
+	}
+	args := make([]ival, len(bt.node.kids))
+	for i, k := range bt.node.kids {
+		args[i] = k.ivalOf(src)
+	}
+	return w.why(args)
+}
+
+// funcSource is a Source whose column colID has the statistics of a
+// term's values.
+type funcSource struct {
+	Source
+	colID int
+	st    *stats.Column
+}
+
+// Stats returns the term's statistics for colID.
+func (s funcSource) Stats(column int) *stats.Column {
+	if column == s.colID {
+		return s.st
+	}
+	return s.Source.Stats(column)
+}
+
+// Bloom never answers: the filters hold the columns' values, not the
+// term's.
+func (s funcSource) Bloom(int) BloomFilter { return nil }

@@ -54,7 +54,11 @@ func bindText(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 	k := kids[0].t.k
 	for _, c := range kids {
 		if c.t.k != k || k != tkStr && (k != tkBin || op == txLower || op == txUpper || op == txTrim) {
-			return nil, ttype{}, nil, termErrorf("%s needs text, not %s: %s", t.Fn, c.t, t)
+			want := "a string, varchar or char"
+			if op == txLength || op == txConcat {
+				want = "a string, varchar, char or binary"
+			}
+			return nil, ttype{}, nil, termErrorf("%s needs %s column or term, not %s: %s", t.Fn, want, withArticle(c.t.String()), t)
 		}
 	}
 	res := kids[0].t
@@ -307,4 +311,15 @@ func (f regexpFn) plain(args []any) (any, error) {
 
 func (f regexpFn) ival(args []ival) ival {
 	return boolIval(args[0].val, args[0].val, args[0].null)
+}
+
+// never says why the function's values are never bounded.
+func (f textFn) never() string {
+	switch f.op {
+	case txLength:
+		return "the minimum and maximum of strings bound their order, not their lengths"
+	case txLower, txUpper:
+		return "byte order is not case order, so the minimum and maximum say nothing of the values' case mappings"
+	}
+	return ""
 }

@@ -66,7 +66,7 @@ func bindPart(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 		return nil, ttype{}, nil, termErrorf("%s of a timestamp with local time zone depends on a zone the predicate does not give: %s", t.Fn, t)
 	}
 	if k != tkDate && k != tkTs {
-		return nil, ttype{}, nil, termErrorf("%s needs a date or a timestamp, not %s: %s", t.Fn, kids[0].t, t)
+		return nil, ttype{}, nil, termErrorf("%s needs a date or timestamp column or term, not %s: %s", t.Fn, withArticle(kids[0].t.String()), t)
 	}
 	prec := 2
 	if t.Fn == "YEAR" {
@@ -142,6 +142,10 @@ func (f partFn) ival(args []ival) ival {
 		}
 		return out
 	}
+	if f.date && f.p.lo == 0 {
+		out.lo, out.hi = tval{r: ratOf(0)}, tval{r: ratOf(0)} // a date's midnight
+		return out
+	}
 	lo, hi := secBounds(a, f.date)
 	if f.p.period == nil || f.p.period(lo) == f.p.period(hi) {
 		out.lo, out.hi = tval{r: ratOf(f.p.of(lo))}, tval{r: ratOf(f.p.of(hi))}
@@ -158,8 +162,11 @@ func bindTrunc(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 		return nil, ttype{}, nil, termErrorf("%s", why)
 	}
 	k := kids[0].t.k
+	if k == tkInstant {
+		return nil, ttype{}, nil, termErrorf("DATE_TRUNC of a timestamp with local time zone depends on a zone the predicate does not give: %s", t)
+	}
 	if k != tkDate && k != tkTs {
-		return nil, ttype{}, nil, termErrorf("DATE_TRUNC needs a date or a timestamp, not %s: %s", kids[0].t, t)
+		return nil, ttype{}, nil, termErrorf("DATE_TRUNC needs a date or timestamp column or term, not %s: %s", withArticle(kids[0].t.String()), t)
 	}
 	return truncFn{unit: t.Param, date: k == tkDate}, kids[0].t, kids, nil
 }
@@ -231,4 +238,26 @@ func (f truncFn) ival(args []ival) ival {
 	a.lo = tval{ts: tsVal{truncSeconds(a.lo.ts.sec, f.unit), 0}}
 	a.hi = tval{ts: tsVal{truncSeconds(a.hi.ts.sec, f.unit), 0}}
 	return a
+}
+
+// periodNames name the period within which each part is monotone.
+var periodNames = map[string]string{"QUARTER": "year", "MONTH": "year", "DAY": "month", "HOUR": "day", "MINUTE": "hour",
+	"SECOND": "minute", "DAYOFWEEK": "week"}
+
+// why says why the part has only its whole range on the argument's
+// interval.
+func (f partFn) why(args []ival) string {
+	a := args[0]
+	switch {
+	case !a.val || f.date && f.p.lo == 0 || f.p.period == nil:
+		return ""
+	case !a.bounded:
+		return "the column has no minimum and maximum here"
+	}
+	lo, hi := secBounds(a, f.date)
+	if f.p.period(lo) == f.p.period(hi) {
+		return ""
+	}
+	p := periodNames[f.p.name]
+	return fmt.Sprintf("%s is monotone only within one %s, and the minimum and maximum lie in different %ss", f.p.name, p, p)
 }
