@@ -30,7 +30,8 @@ const setLinearMax = 8
 // per scan with Bound.NewMatcher.
 type Matcher struct {
 	b       *Bound
-	scratch [][]uint8 // one buffer per tree depth
+	scratch [][]uint8                   // one buffer per tree depth
+	terms   map[*boundTerm]*termScratch // buffers of the term leaves
 }
 
 // NewMatcher returns a Matcher for b.
@@ -101,7 +102,15 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 	case OpLeaf:
 		l := m.b.leaves[nd.leaf]
 		if l.term != nil {
-			return l.term.match(cols, n, out)
+			sc := m.terms[l.term]
+			if sc == nil {
+				if m.terms == nil {
+					m.terms = map[*boundTerm]*termScratch{}
+				}
+				sc = l.term.scratch()
+				m.terms[l.term] = sc
+			}
+			return l.term.match(cols, n, out, sc)
 		}
 		v, ok := cols[l.colID]
 		if !ok || v == nil {

@@ -248,20 +248,20 @@ func plainArith(op arithOp, args []any) (any, error) {
 // intArith computes on int64 values (Bind proved no overflow).
 type intArith struct{ op arithOp }
 
-func (f intArith) eval(args []*tvec, n int) (*tvec, error) {
-	out := &tvec{i: make([]int64, n)}
+func (f intArith) eval(args []*tvec, n int, out *tvec) error {
+	out.i = grow(out.i, n)
 	x := args[0].i
 	switch f.op {
 	case opNeg:
 		for i := range out.i {
 			out.i[i] = -x[i]
 		}
-		return out, nil
+		return nil
 	case opAbs:
 		for i, v := range x[:n] {
 			out.i[i] = max(v, -v)
 		}
-		return out, nil
+		return nil
 	}
 	y := args[1].i
 	switch f.op {
@@ -280,16 +280,13 @@ func (f intArith) eval(args []*tvec, n int) (*tvec, error) {
 	case opMod:
 		for i := range out.i {
 			if y[i] == 0 {
-				if out.null == nil {
-					out.null = make([]bool, n)
-				}
-				out.null[i] = true
+				out.setNull(i, n)
 				continue
 			}
 			out.i[i] = x[i] % y[i]
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func (f intArith) ival(args []ival) ival            { return ivalArith(f.op, args) }
@@ -305,8 +302,8 @@ type decArith struct {
 	scale int
 }
 
-func (f decArith) eval(args []*tvec, n int) (*tvec, error) {
-	out := &tvec{d: make([]orc.Int128, n)}
+func (f decArith) eval(args []*tvec, n int, out *tvec) error {
+	out.d = grow(out.d, n)
 	x := args[0]
 	for i := 0; i < n; i++ {
 		if x.isNull(i) || len(args) > 1 && args[1].isNull(i) {
@@ -331,18 +328,15 @@ func (f decArith) eval(args []*tvec, n int) (*tvec, error) {
 			var null bool
 			r, null = mod128(x.d[i], args[1].d[i])
 			if null {
-				if out.null == nil {
-					out.null = make([]bool, n)
-				}
-				out.null[i] = true
+				out.setNull(i, n)
 			}
 		}
 		if overflow {
-			return nil, fmt.Errorf("row %d overflows a decimal(38, %d)", i, f.scale)
+			return fmt.Errorf("row %d overflows a decimal(38, %d)", i, f.scale)
 		}
 		out.d[i] = r
 	}
-	return out, nil
+	return nil
 }
 
 // mod128 returns x % y (the sign of x), null for y = 0.
@@ -360,20 +354,20 @@ func mod128(x, y orc.Int128) (orc.Int128, bool) {
 // doubleArith computes in IEEE double precision.
 type doubleArith struct{ op arithOp }
 
-func (f doubleArith) eval(args []*tvec, n int) (*tvec, error) {
-	out := &tvec{f: make([]float64, n)}
+func (f doubleArith) eval(args []*tvec, n int, out *tvec) error {
+	out.f = grow(out.f, n)
 	x := args[0].f
 	switch f.op {
 	case opNeg:
 		for i := range out.f {
 			out.f[i] = -x[i]
 		}
-		return out, nil
+		return nil
 	case opAbs:
 		for i := range out.f {
 			out.f[i] = math.Abs(x[i])
 		}
-		return out, nil
+		return nil
 	}
 	y := args[1].f
 	switch f.op {
@@ -392,10 +386,7 @@ func (f doubleArith) eval(args []*tvec, n int) (*tvec, error) {
 	case opDiv, opMod:
 		for i := range out.f {
 			if y[i] == 0 {
-				if out.null == nil {
-					out.null = make([]bool, n)
-				}
-				out.null[i] = true
+				out.setNull(i, n)
 				continue
 			}
 			if f.op == opDiv {
@@ -405,7 +396,7 @@ func (f doubleArith) eval(args []*tvec, n int) (*tvec, error) {
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // one computes one row.

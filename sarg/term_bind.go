@@ -18,10 +18,11 @@ import (
 
 // fnImpl is one bound function.
 type fnImpl interface {
-	// eval computes rows 0..n-1 from the arguments' values. Unless the
-	// function is nullAware, a row where an argument is null is null (and
-	// eval need not compute it).
-	eval(args []*tvec, n int) (*tvec, error)
+	// eval computes rows 0..n-1 from the arguments' values into out,
+	// whose slices it may reuse (grow) but never alias to an argument's
+	// unless it never grows them. Unless the function is nullAware, a row
+	// where an argument is null is null (and eval need not compute it).
+	eval(args []*tvec, n int, out *tvec) error
 	// ival maps the arguments' intervals to one holding every value the
 	// function can take on them (nulls included): a sound
 	// over-approximation, anyIval when nothing is known.
@@ -37,6 +38,7 @@ type nullAware interface{ handlesNulls() }
 
 // tnode is a bound term.
 type tnode struct {
+	id    int // the node's index in its term, for scratch buffers
 	t     ttype
 	fn    fnImpl
 	kids  []*tnode
@@ -143,90 +145,78 @@ func decDigits(d orc.Int128) int {
 	return len(strings.TrimPrefix(d.Big().String(), "-"))
 }
 
-// eval computes the term on rows 0..n-1 of cols.
-func (nd *tnode) eval(cols ColumnVectors, n int) (*tvec, error) {
+// eval computes the term on rows 0..n-1 of cols, into sc's buffers.
+func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error) {
+	out := &sc.vecs[nd.id]
 	switch {
 	case nd.col != nil:
-		return nd.evalColumn(cols, n)
+		return out, nd.evalColumn(cols, n, out)
 	case nd.fn == nil:
-		return nd.broadcast(n), nil
+		nd.broadcast(n, out)
+		return out, nil
 	}
-	args := make([]*tvec, len(nd.kids))
+	args := sc.args[nd.id]
 	for i, k := range nd.kids {
-		a, err := k.eval(cols, n)
+		a, err := k.eval(cols, n, sc)
 		if err != nil {
 			return nil, err
 		}
 		args[i] = a
 	}
-	out, err := nd.fn.eval(args, n)
-	if err != nil {
+	out.null, out.data = nil, out.data[:0]
+	if err := nd.fn.eval(args, n, out); err != nil {
 		return nil, fmt.Errorf("sarg: %s: %w", nd.text, err)
 	}
 	if _, ok := nd.fn.(nullAware); !ok {
-		out.null = mergeNulls(orNulls(n, args...), out.null) // orNulls's mask is new: no input mask is written to
+		out.mergeNulls(n, args)
 	}
 	return out, nil
 }
 
-// mergeNulls returns the union of two masks (a may be modified).
-func mergeNulls(a, b []bool) []bool {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	for i, x := range b {
-		a[i] = a[i] || x
-	}
-	return a
-}
-
 // evalColumn reads a column's vector as a term's values, without copying
 // (char values get their padding cut off).
-func (nd *tnode) evalColumn(cols ColumnVectors, n int) (*tvec, error) {
+func (nd *tnode) evalColumn(cols ColumnVectors, n int, out *tvec) error {
 	v, ok := cols[nd.colID]
 	if !ok || v == nil {
-		return nil, fmt.Errorf("sarg: no vector for column %d (%s)", nd.colID, nd.text)
+		return fmt.Errorf("sarg: no vector for column %d (%s)", nd.colID, nd.text)
 	}
 	if v.Len() < n {
-		return nil, fmt.Errorf("sarg: vector for column %d has %d rows, need %d", nd.colID, v.Len(), n)
+		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", nd.colID, v.Len(), n)
 	}
 	nulls := nullsOf(v)
 	if len(nulls) > 0 && len(nulls) < n {
-		return nil, fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", nd.colID, len(nulls), n)
+		return fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", nd.colID, len(nulls), n)
 	}
-	out := &tvec{}
+	out.null = nil
 	if len(nulls) > 0 {
 		out.null = nulls[:n]
 	}
-	bad := fmt.Errorf("sarg: column %d is %s but its vector is %T", nd.colID, nd.col.Kind, v)
+	if !nd.fits(v) {
+		return fmt.Errorf("sarg: column %d is %s but its vector is %T", nd.colID, nd.col.Kind, v)
+	}
 	switch x := v.(type) {
 	case *orc.LongVector:
-		if nd.t.k != tkInt && nd.t.k != tkDate && nd.t.k != tkBool {
-			return nil, bad
-		}
 		out.i = x.Values[:n]
 	case *orc.DoubleVector:
 		out.f = x.Values[:n]
 	case *orc.DecimalVector:
-		if nd.t.k != tkDec || x.Scale != nd.t.scale {
-			return nil, fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", nd.colID, x.Scale, nd.t.scale)
+		if x.Scale != nd.t.scale {
+			return fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", nd.colID, x.Scale, nd.t.scale)
 		}
 		out.d = x.Values[:n]
 	case *orc.TimestampVector:
 		if len(x.Nanos) < n {
-			return nil, fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", nd.colID, len(x.Nanos), n)
+			return fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", nd.colID, len(x.Nanos), n)
 		}
 		out.sec, out.ns = x.Seconds[:n], x.Nanos[:n]
 	case *orc.BytesVector:
 		if err := checkOffsets(x, n); err != nil {
-			return nil, fmt.Errorf("sarg: column %d: %w", nd.colID, err)
+			return fmt.Errorf("sarg: column %d: %w", nd.colID, err)
 		}
 		out.data, out.st, out.en = x.Data, x.Offsets[:n], x.Offsets[1:n+1]
 		if nd.char {
-			out.en = make([]int, n)
+			out.en = grow(out.mergeEn, n) // a buffer of the node's own
+			out.mergeEn = out.en
 			for i := 0; i < n; i++ {
 				e := x.Offsets[i+1]
 				for e > x.Offsets[i] && x.Data[e-1] == ' ' {
@@ -235,14 +225,25 @@ func (nd *tnode) evalColumn(cols ColumnVectors, n int) (*tvec, error) {
 				out.en[i] = e
 			}
 		}
-	default:
-		return nil, bad
 	}
-	if nd.t.k == tkDouble && out.f == nil || nd.t.k == tkTs && out.sec == nil || nd.t.k == tkInstant && out.sec == nil ||
-		(nd.t.k == tkStr || nd.t.k == tkBin) && out.st == nil {
-		return nil, bad
+	return nil
+}
+
+// fits reports whether v is the vector type of the column's kind.
+func (nd *tnode) fits(v orc.Vector) bool {
+	switch v.(type) {
+	case *orc.LongVector:
+		return nd.t.k == tkInt || nd.t.k == tkDate || nd.t.k == tkBool
+	case *orc.DoubleVector:
+		return nd.t.k == tkDouble
+	case *orc.DecimalVector:
+		return nd.t.k == tkDec
+	case *orc.TimestampVector:
+		return nd.t.k == tkTs || nd.t.k == tkInstant
+	case *orc.BytesVector:
+		return nd.t.k == tkStr || nd.t.k == tkBin
 	}
-	return out, nil
+	return false
 }
 
 func checkOffsets(x *orc.BytesVector, n int) error {
@@ -257,32 +258,35 @@ func checkOffsets(x *orc.BytesVector, n int) error {
 	return nil
 }
 
-// broadcast returns a literal's value on n rows.
-func (nd *tnode) broadcast(n int) *tvec {
-	out := &tvec{}
+// broadcast puts a literal's value on n rows of out (once: the rows
+// already filled keep it).
+func (nd *tnode) broadcast(n int, out *tvec) {
+	if out.filled >= n {
+		return
+	}
+	out.filled = n
 	switch v := nd.lit.(type) {
 	case *big.Rat:
 		if nd.t.k == tkInt {
 			x, _ := ratInt64(v, false)
-			out.i = fillN(make([]int64, n), x)
+			out.i = fillN(grow(out.i, n), x)
 		} else {
 			d, _ := ratDecimal(v, nd.t.scale)
-			out.d = fillN(make([]orc.Int128, n), d.Unscaled)
+			out.d = fillN(grow(out.d, n), d.Unscaled)
 		}
 	case float64:
-		out.f = fillN(make([]float64, n), v)
+		out.f = fillN(grow(out.f, n), v)
 	case string:
 		out.data = []byte(v)
-		out.st = make([]int, n)
-		out.en = fillN(make([]int, n), len(v))
+		out.st = fillN(grow(out.st, n), 0)
+		out.en = fillN(grow(out.en, n), len(v))
 	case int64:
-		out.i = fillN(make([]int64, n), v)
+		out.i = fillN(grow(out.i, n), v)
 	case tsVal:
-		out.sec, out.ns = fillN(make([]int64, n), v.sec), fillN(make([]int32, n), v.nanos)
+		out.sec, out.ns = fillN(grow(out.sec, n), v.sec), fillN(grow(out.ns, n), v.nanos)
 	case bool:
-		out.i = fillN(make([]int64, n), b2i(v))
+		out.i = fillN(grow(out.i, n), b2i(v))
 	}
-	return out
 }
 
 func fillN[T any](s []T, v T) []T {

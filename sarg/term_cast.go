@@ -28,8 +28,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-
-	"github.com/orcgo/orc"
 )
 
 func init() { termFuncs["CAST"] = bindCast }
@@ -243,78 +241,82 @@ func (c castFn) time(v any) any {
 
 // eval casts rows: common casts over typed slices, the rest row by row
 // through plain.
-func (c castFn) eval(args []*tvec, n int) (*tvec, error) {
+func (c castFn) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
 	switch {
 	case c.to.k == tkDouble && !c.float32 && c.from.k == tkDouble:
-		return &tvec{f: a.f}, nil
+		out.f = append(grow(out.f, 0), a.f[:n]...) // a copy: out's arrays are grown
+		return nil
 	case c.to.k == tkDate && c.from.k == tkTs:
-		out := &tvec{i: make([]int64, n)}
+		out.i = grow(out.i, n)
 		for i, s := range a.sec[:n] {
 			out.i[i] = floorDiv(s, 86400)
 		}
-		return c.dateRange(out, n), nil
+		c.dateRange(out, n)
+		return nil
 	case c.to.k == tkTs && c.from.k == tkDate:
-		out := &tvec{sec: make([]int64, n), ns: make([]int32, n)}
+		out.sec, out.ns = grow(out.sec, n), grow(out.ns, n)
+		clear(out.ns)
 		for i, d := range a.i[:n] {
 			out.sec[i] = d * 86400
 		}
-		return out, nil
+		return nil
 	}
-	return c.evalRows(a, n)
+	return c.evalRows(a, n, out)
 }
 
 // dateRange makes days beyond 32 bits NULL.
-func (c castFn) dateRange(out *tvec, n int) *tvec {
+func (c castFn) dateRange(out *tvec, n int) {
 	for i, d := range out.i {
 		if d < math.MinInt32 || d > math.MaxInt32 {
-			if out.null == nil {
-				out.null = make([]bool, n)
-			}
-			out.null[i] = true
+			out.setNull(i, n)
 		}
 	}
-	return out
 }
 
 // evalRows casts row by row.
-func (c castFn) evalRows(a *tvec, n int) (*tvec, error) {
-	out := newTvec(c.to, n)
+func (c castFn) evalRows(a *tvec, n int, out *tvec) error {
+	out.alloc(c.to, n)
 	for i := 0; i < n; i++ {
 		if a.isNull(i) {
+			if c.to.k == tkStr {
+				out.st[i], out.en[i] = len(out.data), len(out.data)
+			}
 			continue
 		}
 		r, err := c.plain([]any{plainAt(a, c.from, i)})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if r == nil {
-			if out.null == nil {
-				out.null = make([]bool, n)
+			out.setNull(i, n)
+			if c.to.k == tkStr {
+				out.st[i], out.en[i] = len(out.data), len(out.data)
 			}
-			out.null[i] = true
 			continue
 		}
 		if err := out.set(c.to, i, r); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
-// newTvec returns n rows of type t, zero.
-func newTvec(t ttype, n int) *tvec {
+// alloc sizes v's slices of type t for n rows (their values left as
+// they were).
+func (v *tvec) alloc(t ttype, n int) {
 	switch t.k {
 	case tkDec:
-		return &tvec{d: make([]orc.Int128, n)}
+		v.d = grow(v.d, n)
 	case tkDouble:
-		return &tvec{f: make([]float64, n)}
+		v.f = grow(v.f, n)
 	case tkStr, tkBin:
-		return &tvec{st: make([]int, n), en: make([]int, n)}
+		v.st, v.en = grow(v.st, n), grow(v.en, n)
 	case tkTs, tkInstant:
-		return &tvec{sec: make([]int64, n), ns: make([]int32, n)}
+		v.sec, v.ns = grow(v.sec, n), grow(v.ns, n)
+	default:
+		v.i = grow(v.i, n)
 	}
-	return &tvec{i: make([]int64, n)}
 }
 
 // set stores the plain value v in row i (text rows must be set in order).

@@ -100,9 +100,9 @@ type compareFn struct {
 
 func (f compareFn) handlesNulls() {}
 
-func (f compareFn) eval(args []*tvec, n int) (*tvec, error) {
+func (f compareFn) eval(args []*tvec, n int, out *tvec) error {
 	a, b := args[0], args[1]
-	out := &tvec{i: make([]int64, n)}
+	out.i = grow(out.i, n)
 	cmp := f.rowCmp(a, b)
 	for i := 0; i < n; i++ {
 		an, bn := a.isNull(i), b.isNull(i)
@@ -111,15 +111,12 @@ func (f compareFn) eval(args []*tvec, n int) (*tvec, error) {
 				out.i[i] = b2i(an && bn)
 				continue
 			}
-			if out.null == nil {
-				out.null = make([]bool, n)
-			}
-			out.null[i] = true
+			out.setNull(i, n)
 			continue
 		}
 		out.i[i] = b2i(f.holds(cmp(i)))
 	}
-	return out, nil
+	return nil
 }
 
 func (f compareFn) holds(c int) bool {
@@ -323,9 +320,11 @@ type coalesceFn struct{ k tkind }
 
 func (f coalesceFn) handlesNulls() {}
 
-func (f coalesceFn) eval(args []*tvec, n int) (*tvec, error) {
-	out := &tvec{null: make([]bool, n)}
-	pick := make([]int8, n)
+func (f coalesceFn) eval(args []*tvec, n int, out *tvec) error {
+	out.nullBuf = grow(out.nullBuf, n)
+	out.null = out.nullBuf
+	out.pick = grow(out.pick, n)
+	pick := out.pick
 	for i := 0; i < n; i++ {
 		pick[i] = -1
 		for j, a := range args {
@@ -338,13 +337,13 @@ func (f coalesceFn) eval(args []*tvec, n int) (*tvec, error) {
 	}
 	switch f.k {
 	case tkInt, tkDate, tkBool:
-		out.i = gather(pick, args, func(a *tvec) []int64 { return a.i })
+		out.i = gather(out.i, pick, args, func(a *tvec) []int64 { return a.i })
 	case tkDec:
-		out.d = gather(pick, args, func(a *tvec) []orc.Int128 { return a.d })
+		out.d = gather(out.d, pick, args, func(a *tvec) []orc.Int128 { return a.d })
 	case tkDouble:
-		out.f = gather(pick, args, func(a *tvec) []float64 { return a.f })
+		out.f = gather(out.f, pick, args, func(a *tvec) []float64 { return a.f })
 	case tkStr, tkBin:
-		out.st, out.en = make([]int, n), make([]int, n)
+		out.st, out.en = grow(out.st, n), grow(out.en, n)
 		for i, p := range pick {
 			if p >= 0 {
 				out.data = append(out.data, args[p].bytesAt(i)...)
@@ -355,15 +354,15 @@ func (f coalesceFn) eval(args []*tvec, n int) (*tvec, error) {
 			}
 		}
 	default:
-		out.sec = gather(pick, args, func(a *tvec) []int64 { return a.sec })
-		out.ns = gather(pick, args, func(a *tvec) []int32 { return a.ns })
+		out.sec = gather(out.sec, pick, args, func(a *tvec) []int64 { return a.sec })
+		out.ns = gather(out.ns, pick, args, func(a *tvec) []int32 { return a.ns })
 	}
-	return out, nil
+	return nil
 }
 
-// gather takes row i from argument pick[i].
-func gather[T any](pick []int8, args []*tvec, of func(*tvec) []T) []T {
-	out := make([]T, len(pick))
+// gather takes row i from argument pick[i], into dst.
+func gather[T any](dst []T, pick []int8, args []*tvec, of func(*tvec) []T) []T {
+	out := grow(dst, len(pick))
 	for i, p := range pick {
 		if p >= 0 {
 			out[i] = of(args[p])[i]
@@ -409,30 +408,13 @@ func coerce(n *tnode, t ttype) *tnode {
 // or to doubles, integers to bigger integers, and dates to timestamps.
 type coercion struct{ from, to ttype }
 
-func (c coercion) eval(args []*tvec, n int) (*tvec, error) {
+func (c coercion) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
-	out := &tvec{}
 	switch {
 	case c.to.k == tkDec:
-		out.d = make([]orc.Int128, n)
-		for i := 0; i < n; i++ {
-			if a.isNull(i) {
-				continue
-			}
-			v := orc.Int128{}
-			if c.from.k == tkInt {
-				v = orc.Int128FromInt64(a.i[i])
-			} else {
-				v = a.d[i]
-			}
-			r, _, ok := orc.Rescale(v, c.from.scale, c.to.scale)
-			if !ok {
-				return nil, fmt.Errorf("row %d does not fit a decimal(38, %d)", i, c.to.scale)
-			}
-			out.d[i] = r
-		}
+		return c.toDecimal(a, n, out)
 	case c.to.k == tkDouble:
-		out.f = make([]float64, n)
+		out.f = grow(out.f, n)
 		for i := 0; i < n; i++ {
 			if c.from.k == tkInt {
 				out.f[i] = float64(a.i[i])
@@ -441,14 +423,51 @@ func (c coercion) eval(args []*tvec, n int) (*tvec, error) {
 			}
 		}
 	case c.to.k == tkTs:
-		out.sec, out.ns = make([]int64, n), make([]int32, n)
+		out.sec, out.ns = grow(out.sec, n), grow(out.ns, n)
+		clear(out.ns)
 		for i := 0; i < n; i++ {
 			out.sec[i] = a.i[i] * 86400
 		}
 	default:
-		out.i = a.i
+		out.i = append(grow(out.i, 0), a.i[:n]...) // a copy: out's arrays are grown
 	}
-	return out, nil
+	return nil
+}
+
+// toDecimal rescales exact values up to the target scale: in int64 where
+// the value allows (the type's precision says it does; a value beyond it,
+// from a file that breaks its type, takes the 128-bit path), else in 128
+// bits.
+func (c coercion) toDecimal(a *tvec, n int, out *tvec) error {
+	out.d = grow(out.d, n)
+	m := int64(math.Pow10(c.to.scale - c.from.scale))
+	lim := int64(math.MaxInt64) / m
+	small := c.from.prec+c.to.scale-c.from.scale <= 18
+	for i := 0; i < n; i++ {
+		var v orc.Int128
+		if c.from.k == tkInt {
+			if x := a.i[i]; small && x <= lim && x >= -lim {
+				out.d[i] = orc.Int128FromInt64(x * m)
+				continue
+			}
+			v = orc.Int128FromInt64(a.i[i])
+		} else {
+			v = a.d[i]
+			if x := v.Int64(); small && v.IsInt64() && x <= lim && x >= -lim {
+				out.d[i] = orc.Int128FromInt64(x * m)
+				continue
+			}
+		}
+		if a.isNull(i) {
+			continue
+		}
+		r, _, ok := orc.Rescale(v, c.from.scale, c.to.scale)
+		if !ok {
+			return fmt.Errorf("row %d does not fit a decimal(38, %d)", i, c.to.scale)
+		}
+		out.d[i] = r
+	}
+	return nil
 }
 
 // decFloat returns the double nearest to a decimal.

@@ -2,8 +2,8 @@ package sarg
 
 import (
 	"math"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/stats"

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/stats"
 )
 
@@ -23,6 +24,30 @@ type boundTerm struct {
 	inner *boundLeaf
 	cols  []int  // the columns the term reads
 	name  string // the function of a function leaf (MONTH), else the term
+	nodes int    // the number of nodes
+}
+
+// termScratch holds one Matcher's buffers for a term leaf: the values of
+// every node, the argument lists, and the vector the comparison reads.
+type termScratch struct {
+	vecs []tvec
+	args [][]*tvec
+	out  orc.Vector
+}
+
+// scratch returns buffers for the term's evaluation.
+func (bt *boundTerm) scratch() *termScratch {
+	sc := &termScratch{vecs: make([]tvec, bt.nodes), args: make([][]*tvec, bt.nodes)}
+	bt.node.walk(func(nd *tnode) { sc.args[nd.id] = make([]*tvec, len(nd.kids)) })
+	return sc
+}
+
+// walk calls f on every node, children first.
+func (nd *tnode) walk(f func(*tnode)) {
+	for _, k := range nd.kids {
+		k.walk(f)
+	}
+	f(nd)
 }
 
 // termColumnID is the id the inner leaf of a term leaf reads its
@@ -68,6 +93,10 @@ func (b *Bound) bindTermLeaf(l *Leaf, t Term, neg bool) (*boundLeaf, Op, error) 
 		bt.name = l.Func.Kind.String()
 	}
 	tn.walkColumns(func(c *tnode) { bt.cols = append(bt.cols, c.colID) })
+	tn.walk(func(nd *tnode) {
+		nd.id = bt.nodes
+		bt.nodes++
+	})
 	slices.Sort(bt.cols)
 	bt.cols = slices.Compact(bt.cols)
 	if len(bt.cols) == 0 {
@@ -98,13 +127,13 @@ func (bt *boundTerm) evaluate(src Source) TruthValue {
 	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: iv.stats(bt.node.t)})
 }
 
-// match evaluates the leaf on rows 0..n-1.
-func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8) error {
-	v, err := bt.node.eval(cols, n)
+// match evaluates the leaf on rows 0..n-1, in sc's buffers.
+func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
+	v, err := bt.node.eval(cols, n, sc)
 	if err != nil {
 		return err
 	}
-	return bt.inner.match(v.vector(bt.node.t, n), n, out)
+	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), n, out)
 }
 
 // plain evaluates the leaf on one row.

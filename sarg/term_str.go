@@ -74,17 +74,17 @@ type textFn struct {
 	bin bool
 }
 
-func (f textFn) eval(args []*tvec, n int) (*tvec, error) {
+func (f textFn) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
 	switch f.op {
 	case txLength:
-		out := &tvec{i: make([]int64, n)}
+		out.i = grow(out.i, n)
 		for i := 0; i < n; i++ {
 			out.i[i] = f.length(a.bytesAt(i))
 		}
-		return out, nil
+		return nil
 	case txTrim:
-		out := &tvec{data: a.data, st: make([]int, n), en: make([]int, n)}
+		out.data, out.st, out.en = a.data, grow(out.st, n), grow(out.en, n)
 		for i := 0; i < n; i++ {
 			s, e := a.st[i], a.en[i]
 			for s < e && a.data[s] == ' ' {
@@ -95,9 +95,9 @@ func (f textFn) eval(args []*tvec, n int) (*tvec, error) {
 			}
 			out.st[i], out.en[i] = s, e
 		}
-		return out, nil
+		return nil
 	}
-	out := &tvec{st: make([]int, n), en: make([]int, n)}
+	out.st, out.en = grow(out.st, n), grow(out.en, n)
 	for i := 0; i < n; i++ {
 		out.st[i] = len(out.data)
 		switch f.op {
@@ -108,7 +108,7 @@ func (f textFn) eval(args []*tvec, n int) (*tvec, error) {
 		}
 		out.en[i] = len(out.data)
 	}
-	return out, nil
+	return nil
 }
 
 func (f textFn) length(b []byte) int64 {
@@ -214,14 +214,14 @@ func runeOffset(b []byte, c int64) int {
 	return off
 }
 
-func (f substrFn) eval(args []*tvec, n int) (*tvec, error) {
+func (f substrFn) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
-	out := &tvec{data: a.data, st: make([]int, n), en: make([]int, n)}
+	out.data, out.st, out.en = a.data, grow(out.st, n), grow(out.en, n)
 	for i := 0; i < n; i++ {
 		s, e := f.cut(a.bytesAt(i))
 		out.st[i], out.en[i] = a.st[i]+s, a.st[i]+e
 	}
-	return out, nil
+	return nil
 }
 
 func (f substrFn) plain(args []any) (any, error) {
@@ -293,15 +293,15 @@ func bindRegexp(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 // regexpFn is REGEXP_LIKE.
 type regexpFn struct{ re *regexp.Regexp }
 
-func (f regexpFn) eval(args []*tvec, n int) (*tvec, error) {
+func (f regexpFn) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
-	out := &tvec{i: make([]int64, n)}
+	out.i = grow(out.i, n)
 	for i := 0; i < n; i++ {
 		if !a.isNull(i) {
 			out.i[i] = b2i(f.re.Match(a.bytesAt(i)))
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func (f regexpFn) plain(args []any) (any, error) {

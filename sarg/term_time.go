@@ -82,23 +82,24 @@ type partFn struct {
 }
 
 // secs returns the values as wall clocks in seconds.
-func secsOf(a *tvec, date bool, n int) []int64 {
+func secsOf(a *tvec, date bool, n int, buf *[]int64) []int64 {
 	if !date {
 		return a.sec[:n]
 	}
-	s := make([]int64, n)
+	s := grow(*buf, n)
+	*buf = s
 	for i, d := range a.i[:n] {
 		s[i] = d * 86400
 	}
 	return s
 }
 
-func (f partFn) eval(args []*tvec, n int) (*tvec, error) {
-	out := &tvec{i: make([]int64, n)}
-	for i, s := range secsOf(args[0], f.date, n) {
+func (f partFn) eval(args []*tvec, n int, out *tvec) error {
+	out.i = grow(out.i, n)
+	for i, s := range secsOf(args[0], f.date, n, &out.sec) {
 		out.i[i] = f.p.of(s)
 	}
-	return out, nil
+	return nil
 }
 
 func (f partFn) plain(args []any) (any, error) {
@@ -178,20 +179,20 @@ type truncFn struct {
 	date bool
 }
 
-func (f truncFn) eval(args []*tvec, n int) (*tvec, error) {
+func (f truncFn) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
 	if f.date {
-		out := &tvec{i: make([]int64, n)}
+		out.i = grow(out.i, n)
 		for i, d := range a.i[:n] {
 			out.i[i] = truncDays(d, f.unit)
 		}
-		return out, nil
+		return nil
 	}
-	out := &tvec{sec: make([]int64, n), ns: make([]int32, n)}
+	out.sec, out.ns = grow(out.sec, n), grow(out.ns, n)
 	for i, s := range a.sec[:n] {
 		out.sec[i] = truncSeconds(s, f.unit)
 	}
-	return out, nil
+	return nil
 }
 
 func (f truncFn) plain(args []any) (any, error) {

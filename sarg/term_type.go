@@ -119,6 +119,59 @@ type tvec struct {
 	st, en []int
 	sec    []int64
 	ns     []int32
+
+	// Buffers kept between batches (the vectors above may be views of a
+	// column's vectors, which are never written to).
+	nullBuf, mergeBuf []bool
+	mergeEn           []int  // a char column's ends without padding
+	pick              []int8 // COALESCE: the argument of each row
+	filled            int    // a literal: the rows already holding its value
+}
+
+// grow returns s with length n, reusing its array when large enough; the
+// values are left as they were.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// setNull makes row i null, starting a mask of n rows (in nullBuf) when
+// there is none.
+func (v *tvec) setNull(i, n int) {
+	if v.null == nil {
+		v.nullBuf = grow(v.nullBuf, n)
+		clear(v.nullBuf)
+		v.null = v.nullBuf
+	}
+	v.null[i] = true
+}
+
+// mergeNulls sets v.null to the union of v's own mask and the masks of
+// args, in mergeBuf; input masks are never written to.
+func (v *tvec) mergeNulls(n int, args []*tvec) {
+	any := v.null != nil
+	for _, a := range args {
+		any = any || a.null != nil
+	}
+	if !any {
+		return
+	}
+	m := grow(v.mergeBuf, n)
+	if v.null != nil {
+		copy(m, v.null[:n])
+	} else {
+		clear(m)
+	}
+	for _, a := range args {
+		if a.null != nil {
+			for i, b := range a.null[:n] {
+				m[i] = m[i] || b
+			}
+		}
+	}
+	v.mergeBuf, v.null = m, m
 }
 
 func (v *tvec) isNull(i int) bool { return v.null != nil && v.null[i] }
@@ -126,42 +179,53 @@ func (v *tvec) isNull(i int) bool { return v.null != nil && v.null[i] }
 // bytesAt returns text value i.
 func (v *tvec) bytesAt(i int) []byte { return v.data[v.st[i]:v.en[i]] }
 
-// orNulls returns the union of the null masks of args, or nil.
-func orNulls(n int, args ...*tvec) []bool {
-	var out []bool
-	for _, a := range args {
-		if a.null == nil {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, n)
-		}
-		for i, b := range a.null[:n] {
-			out[i] = out[i] || b
-		}
-	}
-	return out
-}
-
-// vector returns the values as an orc.Vector of t's schema.
-func (v *tvec) vector(t ttype, n int) orc.Vector {
+// vector returns the values as an orc.Vector of t's schema, in *cache
+// (made on first use, reused after).
+func (v *tvec) vector(t ttype, n int, cache *orc.Vector) orc.Vector {
 	nulls := orc.Nulls{Nulls: v.null}
 	switch t.k {
 	case tkInt, tkDate, tkBool:
-		return &orc.LongVector{Nulls: nulls, Values: v.i[:n]}
-	case tkDec:
-		return &orc.DecimalVector{Nulls: nulls, Values: v.d[:n], Scale: t.scale}
-	case tkDouble:
-		return &orc.DoubleVector{Nulls: nulls, Values: v.f[:n]}
-	case tkStr, tkBin:
-		out := &orc.BytesVector{Nulls: nulls, Offsets: make([]int, n+1)}
-		for i := 0; i < n; i++ {
-			out.Data = append(out.Data, v.bytesAt(i)...)
-			out.Offsets[i+1] = len(out.Data)
+		x, _ := (*cache).(*orc.LongVector)
+		if x == nil {
+			x = &orc.LongVector{}
+			*cache = x
 		}
-		return out
+		x.Nulls, x.Values = nulls, v.i[:n]
+	case tkDec:
+		x, _ := (*cache).(*orc.DecimalVector)
+		if x == nil {
+			x = &orc.DecimalVector{}
+			*cache = x
+		}
+		x.Nulls, x.Values, x.Scale = nulls, v.d[:n], t.scale
+	case tkDouble:
+		x, _ := (*cache).(*orc.DoubleVector)
+		if x == nil {
+			x = &orc.DoubleVector{}
+			*cache = x
+		}
+		x.Nulls, x.Values = nulls, v.f[:n]
+	case tkStr, tkBin:
+		x, _ := (*cache).(*orc.BytesVector)
+		if x == nil {
+			x = &orc.BytesVector{}
+			*cache = x
+		}
+		x.Nulls, x.Offsets, x.Data = nulls, grow(x.Offsets, n+1), x.Data[:0]
+		x.Offsets[0] = 0
+		for i := 0; i < n; i++ {
+			x.Data = append(x.Data, v.bytesAt(i)...)
+			x.Offsets[i+1] = len(x.Data)
+		}
+	default:
+		x, _ := (*cache).(*orc.TimestampVector)
+		if x == nil {
+			x = &orc.TimestampVector{}
+			*cache = x
+		}
+		x.Nulls, x.Seconds, x.Nanos = nulls, v.sec[:n], v.ns[:n]
 	}
-	return &orc.TimestampVector{Nulls: nulls, Seconds: v.sec[:n], Nanos: v.ns[:n]}
+	return *cache
 }
 
 // ival is what a unit's statistics say of a term's values: whether a
