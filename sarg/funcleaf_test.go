@@ -337,6 +337,8 @@ func TestFuncPruning(t *testing.T) {
 		{"LENGTH(s) = 3", func() (string, *stats.Column) { return sStats("a", "b") }, YesNo, "not their lengths"},
 		{"LOWER(s) = 'x'", func() (string, *stats.Column) { return sStats("a", "b") }, YesNo, "not case order"},
 		{"UPPER(s) IS NULL", func() (string, *stats.Column) { return sStats("a", "b") }, No, ""},
+		{"LOWER(c) IS NULL", func() (string, *stats.Column) { return "c", colStats(orc.Char, 10, false) }, No, ""},
+		{"UPPER(c) = 'A'", func() (string, *stats.Column) { return "c", colStats(orc.Char, 0, true) }, Null, "not case order"}, // all null
 	} {
 		e := MustParse(tc.text)
 		b, err := Bind(e, testSchema)

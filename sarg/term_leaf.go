@@ -124,7 +124,9 @@ func (nd *tnode) walkColumns(f func(*tnode)) {
 // evaluate decides the leaf on one unit from the term's interval.
 func (bt *boundTerm) evaluate(src Source) TruthValue {
 	iv := bt.node.ivalOf(src)
-	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: iv.stats(bt.node.t)})
+	st := iv.stats(bt.node.t)
+	st.Kind = bt.inner.col.Kind // char(n) for LOWER and UPPER of a char column
+	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: st})
 }
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
