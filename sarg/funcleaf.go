@@ -49,7 +49,7 @@ const (
 	FuncLength                    // LENGTH(x): characters of a string, bytes of a binary
 	FuncLower                     // LOWER(x)
 	FuncUpper                     // UPPER(x)
-	FuncTerm                      // Func.Term: any term, of any columns (term.go)
+	FuncTerm                      // Func.Term: any term, of any columns (see Term)
 )
 
 var funcNames = [...]string{"", "MONTH", "DAY", "HOUR", "DATE_TRUNC", "+", "-", "*", "/", "ABS", "LENGTH", "LOWER", "UPPER", "TERM"}
