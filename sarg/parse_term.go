@@ -46,8 +46,13 @@ func (p *parser) parseAfterTerm(t Term, pos, depth int) (Expr, error) {
 		return p.parseNegatable(t, depth)
 	case t.isLiteral():
 		return Expr{}, p.errorf(p.tok.pos, "expected a comparison operator after a literal, found %s", p.tok.describe())
+	case t.isColumn():
+		return Holds(t), nil
 	}
-	return Holds(t), nil
+	if _, cmp := termInfix[t.Fn]; cmp && termInfix[t.Fn] == 1 {
+		return Holds(t), nil
+	}
+	return lowerCompare(t, "=", LitTerm(Bool(true)), pos) // a boolean term alone is t = TRUE
 }
 
 // parseNegatable reads [NOT] IN, [NOT] BETWEEN and [NOT] [I]LIKE.

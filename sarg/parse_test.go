@@ -238,6 +238,9 @@ func FuzzParse(f *testing.F) {
 		"a.b.c != 1e3", "`odd name`.x <=> NULL", "d = DATE '2024-01-01' AND b = X'0aff' AND t = TRUE",
 		"x NOT BETWEEN -3 AND 12.50", "ts = TIMESTAMP '2024-11-03 01:30:00 America/New_York'",
 		"f = DOUBLE 'NaN'", "x IN ()", "5 < x", "((((x = 1))))",
+		"(x + 1) * 2 > 10 OR -x >= y % 3", "YEAR(a) = YEAR(b) AND LENGTH(s) > i", "x BETWEEN y AND y + 1",
+		"b IS NOT TRUE AND x IS DISTINCT FROM y", "CAST(d AS DECIMAL(10,2)) <> COALESCE(e, 1.5)",
+		"EXTRACT(DOW FROM ts) IN (1, 7) AND SUBSTR(s, 2, 3) || 'x' ILIKE 'A%'", "-(3) < x - -2", "REGEXP_LIKE(s, 'a+')",
 	} {
 		f.Add(s)
 	}

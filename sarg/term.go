@@ -214,6 +214,12 @@ func Holds(t Term) Expr {
 	if t.isColumn() {
 		return Eq(t.Column, Bool(true))
 	}
+	if _, cmp := termInfix[t.Fn]; !cmp || termInfix[t.Fn] != 1 {
+		// Lowered as t = TRUE is, so that its text reads back the same.
+		if e, err := lowerCompare(t, "=", LitTerm(Bool(true)), 0); err == nil {
+			return e
+		}
+	}
 	return TermLeaf(LeafEquals, t, Bool(true))
 }
 

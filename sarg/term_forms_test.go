@@ -81,6 +81,8 @@ func TestIssue52Forms(t *testing.T) {
 		{"CAST(i AS STRING) = '-7'", "0010"},
 		{"CAST(ts AS DATE) = dt", "1100"},
 		{"CAST(s AS BIGINT) IS NULL", "1111"},
+		{"SUBSTR(s, 2, 9223372036854775807) = 'bc'", "0100"},
+		{"SUBSTR(s, -9223372036854775808, 2) = ''", "1110"},
 	} {
 		e, err := Parse(c.text)
 		if err != nil {

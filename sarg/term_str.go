@@ -195,7 +195,7 @@ func (f substrFn) cut(b []byte) (int, int) {
 		return 0, 0
 	}
 	to := n
-	if f.length >= 0 && from+f.length < n {
+	if f.length >= 0 && f.length < n-from {
 		to = from + f.length
 	}
 	if f.bin {
@@ -251,8 +251,8 @@ func (f substrFn) plain(args []any) (any, error) {
 		return "", nil
 	}
 	to := int64(len(chars))
-	if f.length >= 0 {
-		to = min(to, from+f.length)
+	if f.length >= 0 && f.length < to-from {
+		to = from + f.length
 	}
 	return strings.Join(chars[from:to], ""), nil
 }

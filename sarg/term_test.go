@@ -178,3 +178,55 @@ func TestTermSoundnessProperty(t *testing.T) {
 		t.Errorf("the random cases bind too rarely, never prune or never match: the test is too weak")
 	}
 }
+
+// FuzzTermEval parses predicates, binds those that fit testSchema and
+// checks them as TestTermSoundnessProperty does on units from the seed:
+// no panic, Evaluate sound, Match equal to EvalRow.
+func FuzzTermEval(f *testing.F) {
+	for _, s := range []string{
+		"i - c2 > 0", "(i + 1) * 2 > 10 OR -f >= d % 3", "YEAR(dt) = YEAR(ts) AND LENGTH(s) > i",
+		"CAST(s AS BIGINT) IS NULL", "SUBSTR(c, -2, 5) || s ILIKE 'A%'", "COALESCE(bo, i > 3)",
+		"CAST(f AS DECIMAL(5,2)) BETWEEN d AND d + 1", "DAYOFWEEK(DATE_TRUNC('week', ts)) = 2",
+	} {
+		f.Add(s, uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, text string, seed uint64) {
+		e, err := Parse(text)
+		if err != nil {
+			return
+		}
+		b, err := Bind(e, testSchema)
+		if err != nil {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 9))
+		u := randUnit(r)
+		if r.IntN(2) == 0 {
+			funcValues(r, u)
+		}
+		for _, c := range b.Columns() {
+			if _, ok := u.vals[c]; !ok {
+				return // a column the random units leave out
+			}
+		}
+		src := sourceOf(r, u)
+		tv := b.Evaluate(src)
+		_ = b.Explain(src)
+		got3, err := b.NewMatcher().eval3(vectorsOf(u), u.n)
+		if err != nil {
+			t.Fatalf("%s: Match: %v", e, err)
+		}
+		for i := 0; i < u.n; i++ {
+			row := u.row(i)
+			match, known := b.EvalRow(row)
+			bit := outcomeBit(match, known)
+			if tv&bit == 0 {
+				t.Fatalf("unsound: %s\nEvaluate says %s but row %v is %s\nexplain:\n%s\nstats: %s", e, tv, row, bit, b.Explain(src), dumpStats(src))
+			}
+			want := map[TruthValue]uint8{setTrue: rowTrue, setFalse: rowFalse, setNull: rowNull}[bit]
+			if got3[i] != want {
+				t.Fatalf("Match disagrees with EvalRow: %s\nrow %v: Match %d, EvalRow %s", e, row, got3[i], bit)
+			}
+		}
+	})
+}
