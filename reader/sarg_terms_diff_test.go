@@ -10,6 +10,7 @@ package reader_test
 
 import (
 	"fmt"
+	"regexp"
 
 	"strings"
 
@@ -197,9 +198,21 @@ func sfTerms(p *sdPredGen) (sarg.Expr, bool) {
 			}
 			panic(fmt.Sprintf("Parse(%q): %v", text, err))
 		}
+		// Bound on the file's schema and on one whose integers and floats
+		// are widened, as a read schema may be: arithmetic that fits
+		// the narrow types may not fit the wide ones.
 		if _, err := sarg.Bind(e, p.f.schema); err == nil {
-			return e, true
+			if _, err := sarg.Bind(e, sfWidened(p.f.schema)); err == nil {
+				return e, true
+			}
 		}
 	}
 	return sarg.Expr{}, false
+}
+
+// sfWidened returns s with every integer type bigint and float double.
+func sfWidened(s *orc.Schema) *orc.Schema {
+	text := regexp.MustCompile(`\b(tinyint|smallint|int)\b`).ReplaceAllString(s.String(), "bigint")
+	text = regexp.MustCompile(`\bfloat\b`).ReplaceAllString(text, "double")
+	return orc.MustParseSchema(text)
 }

@@ -70,30 +70,34 @@ func bindArith(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 		return doubleArith{op: op}, d, []*tnode{coerce(a, d), coerce(b, d)}, nil
 	}
 	s := max(a.t.scale, b.t.scale)
-	ia, ib := a.t.prec-a.t.scale, b.t.prec-b.t.scale
+	ma := new(big.Int).Mul(a.t.maxAbs(), pow10Big(s-a.t.scale)) // at scale s
+	mb := new(big.Int).Mul(b.t.maxAbs(), pow10Big(s-b.t.scale))
 	var res ttype
 	switch op {
 	case opAdd, opSub:
-		res = ttype{k: tkDec, scale: s, prec: max(ia, ib) + 1 + s}
+		res = exactType(tkDec, s, new(big.Int).Add(ma, mb))
 	case opMul:
-		res = ttype{k: tkDec, scale: a.t.scale + b.t.scale, prec: a.t.prec + b.t.prec}
+		res = exactType(tkDec, a.t.scale+b.t.scale, new(big.Int).Mul(a.t.maxAbs(), b.t.maxAbs()))
 	default: // %: |x % y| <= |x| and < |y|
-		res = ttype{k: tkDec, scale: s, prec: min(ia, ib) + s}
+		m := ma
+		if mb.Cmp(m) < 0 {
+			m = mb
+		}
+		res = exactType(tkDec, s, m)
 	}
-	if res.prec > 38 || max(ia, ib)+s > 38 {
+	if res.max.Cmp(maxDecimal) >= 0 || ma.Cmp(maxDecimal) >= 0 || mb.Cmp(maxDecimal) >= 0 {
 		return nil, ttype{}, nil, termErrorf("%s could exceed the 38 digits of a decimal (%s %s %s); a double (CAST(... AS DOUBLE), or a constant such as 1e0) computes in double precision instead",
 			t, a.t, t.Fn, b.t)
 	}
-	if a.t.k == tkInt && b.t.k == tkInt && res.prec <= 18 {
+	if a.t.k == tkInt && b.t.k == tkInt && res.max.IsInt64() {
 		res.k = tkInt
 		return intArith{op: op}, res, kids, nil
 	}
 	if op == opMul {
-		return decArith{op: op, scale: res.scale}, res, []*tnode{coerce(a, ttype{k: tkDec, scale: a.t.scale, prec: a.t.prec}),
-			coerce(b, ttype{k: tkDec, scale: b.t.scale, prec: b.t.prec})}, nil
+		return decArith{op: op, scale: res.scale}, res, []*tnode{coerce(a, exactType(tkDec, a.t.scale, a.t.maxAbs())),
+			coerce(b, exactType(tkDec, b.t.scale, b.t.maxAbs()))}, nil
 	}
-	return decArith{op: op, scale: res.scale}, res, []*tnode{coerce(a, ttype{k: tkDec, scale: s, prec: ia + s}),
-		coerce(b, ttype{k: tkDec, scale: s, prec: ib + s})}, nil
+	return decArith{op: op, scale: res.scale}, res, []*tnode{coerce(a, exactType(tkDec, s, ma)), coerce(b, exactType(tkDec, s, mb))}, nil
 }
 
 // bindUnary binds NEG and ABS.
@@ -106,10 +110,10 @@ func bindUnary(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 	switch {
 	case a.t.k == tkDouble:
 		return doubleArith{op: op}, a.t, kids, nil
-	case a.t.k == tkInt && a.t.prec <= 18:
+	case a.t.k == tkInt && a.t.maxAbs().IsInt64():
 		return intArith{op: op}, a.t, kids, nil
 	case a.t.exact():
-		d := ttype{k: tkDec, scale: a.t.scale, prec: a.t.prec}
+		d := exactType(tkDec, a.t.scale, a.t.maxAbs())
 		return decArith{op: op, scale: d.scale}, d, []*tnode{coerce(a, d)}, nil
 	}
 	return nil, ttype{}, nil, termErrorf("%s needs a numeric column or term, not %s: %s", t.Fn, a.t, t)

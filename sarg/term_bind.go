@@ -113,10 +113,10 @@ func bindLiteralTerm(t Term) (*tnode, error) {
 	n := &tnode{text: t.String()}
 	switch l.kind {
 	case IntLit:
-		n.t, n.lit = ttype{k: tkInt, prec: decDigits(orc.Int128FromInt64(l.i))}, ratOf(l.i)
+		n.t, n.lit = exactType(tkInt, 0, new(big.Int).Abs(big.NewInt(l.i))), ratOf(l.i)
 	case DecimalLit:
 		v, _ := numOf(l)
-		n.t, n.lit = ttype{k: tkDec, prec: min(38, max(decDigits(l.d), int(l.scale)+1)), scale: int(l.scale)}, v.r
+		n.t, n.lit = exactType(tkDec, int(l.scale), new(big.Int).Abs(l.d.Big())), v.r
 	case FloatLit:
 		n.t, n.lit = ttype{k: tkDouble}, nearestFloat(l)
 	case StringLit:
@@ -138,11 +138,6 @@ func bindLiteralTerm(t Term) (*tnode, error) {
 		return nil, termErrorf("NULL cannot stand in an expression (write IS NULL, or COALESCE)")
 	}
 	return n, nil
-}
-
-// decDigits returns the number of decimal digits of |d|.
-func decDigits(d orc.Int128) int {
-	return len(strings.TrimPrefix(d.Big().String(), "-"))
 }
 
 // eval computes the term on rows 0..n-1 of cols, into sc's buffers.

@@ -34,8 +34,8 @@ func init() { termFuncs["CAST"] = bindCast }
 
 // castTypes are the targets of CAST other than decimal(p,s).
 var castTypes = map[string]ttype{
-	"tinyint": {k: tkInt, prec: 3}, "smallint": {k: tkInt, prec: 5}, "int": {k: tkInt, prec: 10}, "integer": {k: tkInt, prec: 10},
-	"bigint": {k: tkInt, prec: 19}, "double": {k: tkDouble}, "float": {k: tkDouble}, "string": {k: tkStr},
+	"tinyint": intTypeBits(7), "smallint": intTypeBits(15), "int": intTypeBits(31), "integer": intTypeBits(31),
+	"bigint": intTypeBits(63), "double": {k: tkDouble}, "float": {k: tkDouble}, "string": {k: tkStr},
 	"date": {k: tkDate}, "timestamp": {k: tkTs}, "boolean": {k: tkBool},
 }
 

@@ -43,14 +43,17 @@ func comparable(a, b ttype) (ttype, bool) {
 			return ttype{k: tkDouble}, true // exact values compare with doubles by value, see cmpMixed
 		}
 		s := max(a.scale, b.scale)
-		p := max(a.prec-a.scale, b.prec-b.scale) + s
-		if p > 38 {
+		m := new(big.Int).Mul(a.maxAbs(), pow10Big(s-a.scale))
+		if mb := new(big.Int).Mul(b.maxAbs(), pow10Big(s-b.scale)); mb.Cmp(m) > 0 {
+			m = mb
+		}
+		if m.Cmp(maxDecimal) >= 0 {
 			return ttype{}, false
 		}
-		if a.k == tkInt && b.k == tkInt {
-			return ttype{k: tkInt, prec: 19}, true
+		if a.k == tkInt && b.k == tkInt { // int64 values, whatever the bound
+			return exactType(tkInt, 0, m), true
 		}
-		return ttype{k: tkDec, scale: s, prec: p}, true
+		return exactType(tkDec, s, m), true
 	case (a.k == tkDate || a.k == tkTs) && (b.k == tkDate || b.k == tkTs):
 		if a.k == tkDate && b.k == tkDate {
 			return a, true
@@ -84,7 +87,7 @@ func bindCompare(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 // decimal (integers too, at scale 0) or the double itself.
 func exactOrDouble(t ttype) ttype {
 	if t.exact() {
-		return ttype{k: tkDec, scale: t.scale, prec: t.prec}
+		return exactType(tkDec, t.scale, t.maxAbs())
 	}
 	return t
 }
@@ -305,9 +308,7 @@ func bindCoalesce(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 			return nil, ttype{}, nil, termErrorf("COALESCE mixes %s and %s: %s", kids[0].t, k.t, t)
 		}
 	}
-	if c.k == tkInt {
-		c.prec = 19
-	}
+
 	out := make([]*tnode, len(kids))
 	for i, k := range kids {
 		out[i] = coerce(k, c)

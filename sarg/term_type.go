@@ -32,11 +32,34 @@ var tkindNames = [...]string{"integer", "decimal", "double", "string", "binary",
 func (k tkind) String() string { return tkindNames[k] }
 
 // ttype is a term's type. Exact numbers (tkInt, tkDec) carry a bound on
-// their magnitude: |value| < 10^(prec-scale).
+// their magnitude: |unscaled value| <= max, and max < 10^prec (max nil:
+// 10^prec - 1).
 type ttype struct {
 	k     tkind
 	scale int
 	prec  int
+	max   *big.Int
+}
+
+// maxDecimal is 10^38, the first magnitude a decimal(38) cannot hold.
+var maxDecimal = pow10Big(38)
+
+// maxAbs returns the bound on the unscaled values' magnitude.
+func (t ttype) maxAbs() *big.Int {
+	if t.max != nil {
+		return t.max
+	}
+	return new(big.Int).Sub(pow10Big(t.prec), big.NewInt(1))
+}
+
+// exactType returns the exact type of values at scale up to max.
+func exactType(k tkind, scale int, max *big.Int) ttype {
+	return ttype{k: k, scale: scale, prec: len(max.String()), max: max}
+}
+
+// intTypeBits is the type of a column of signed integers of bits+1 bits.
+func intTypeBits(bits uint) ttype {
+	return exactType(tkInt, 0, new(big.Int).Lsh(big.NewInt(1), bits))
 }
 
 func (t ttype) exact() bool   { return t.k == tkInt || t.k == tkDec }
@@ -53,13 +76,13 @@ func (t ttype) String() string {
 func typeOfColumn(c *orc.Schema) (ttype, bool) {
 	switch c.Kind {
 	case orc.Byte:
-		return ttype{k: tkInt, prec: 3}, true
+		return intTypeBits(7), true
 	case orc.Short:
-		return ttype{k: tkInt, prec: 5}, true
+		return intTypeBits(15), true
 	case orc.Int:
-		return ttype{k: tkInt, prec: 10}, true
+		return intTypeBits(31), true
 	case orc.Long:
-		return ttype{k: tkInt, prec: 19}, true
+		return intTypeBits(63), true
 	case orc.Decimal:
 		p := c.Precision
 		if p <= 0 || p > 38 {
