@@ -106,20 +106,56 @@ func (f compareFn) handlesNulls() {}
 func (f compareFn) eval(args []*tvec, n int, out *tvec) error {
 	a, b := args[0], args[1]
 	out.i = grow(out.i, n)
-	cmp := f.rowCmp(a, b)
-	for i := 0; i < n; i++ {
-		an, bn := a.isNull(i), b.isNull(i)
-		if an || bn {
+	switch {
+	case f.mixed:
+		cmp := f.rowCmp(a, b)
+		for i := range n {
+			out.i[i] = b2i(f.holds(cmp(i)))
+		}
+	case f.k == tkInt || f.k == tkDate || f.k == tkBool:
+		compareSlices(f.op, a.i[:n], b.i[:n], out.i, cmpOrdered[int64])
+	case f.k == tkDouble:
+		compareSlices(f.op, a.f[:n], b.f[:n], out.i, cmpFloat)
+	case f.k == tkDec:
+		compareSlices(f.op, a.d[:n], b.d[:n], out.i, orc.Int128.Cmp)
+	default:
+		cmp := f.rowCmp(a, b)
+		for i := range n {
+			out.i[i] = b2i(f.holds(cmp(i)))
+		}
+	}
+	if a.null == nil && b.null == nil {
+		return nil
+	}
+	for i := range n {
+		if an, bn := a.isNull(i), b.isNull(i); an || bn {
 			if f.op == cmpNullSafe {
 				out.i[i] = b2i(an && bn)
-				continue
+			} else {
+				out.setNull(i, n)
 			}
-			out.setNull(i, n)
-			continue
 		}
-		out.i[i] = b2i(f.holds(cmp(i)))
 	}
 	return nil
+}
+
+// compareSlices sets out[i] to whether x[i] op y[i], in one loop per
+// operator (cmp inlined where the compiler can).
+func compareSlices[T any](op cmpOp, x, y []T, out []int64, cmp func(a, b T) int) {
+	switch op {
+	case cmpLt:
+		for i := range x {
+			out[i] = b2i(cmp(x[i], y[i]) < 0)
+		}
+	case cmpLe:
+		for i := range x {
+			out[i] = b2i(cmp(x[i], y[i]) <= 0)
+		}
+	default:
+		for i := range x {
+			out[i] = b2i(cmp(x[i], y[i]) == 0)
+		}
+	}
 }
 
 func (f compareFn) holds(c int) bool {
@@ -397,12 +433,19 @@ func (f coalesceFn) ival(args []ival) ival {
 	return out
 }
 
-// coerce returns n read as type t (n itself when it already is).
+// coerce returns n read as type t (n itself when it already is; a literal
+// converted once).
 func coerce(n *tnode, t ttype) *tnode {
 	if n.t.k == t.k && (n.t.k != tkDec || n.t.scale == t.scale) {
 		return n
 	}
-	return &tnode{t: t, fn: coercion{from: n.t, to: t}, kids: []*tnode{n}, text: n.text}
+	c := coercion{from: n.t, to: t}
+	if n.fn == nil && n.col == nil {
+		if v, err := c.plain([]any{n.lit}); err == nil {
+			return &tnode{t: t, lit: v, text: n.text}
+		}
+	}
+	return &tnode{t: t, fn: c, kids: []*tnode{n}, text: n.text}
 }
 
 // coercion converts exact numbers to decimals of a larger or equal scale
