@@ -364,7 +364,8 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 func (p *parser) parseParen(depth int) (Expr, error) {
 	save := *p
 	if t, err := p.parseTerm(depth, "a term"); err == nil && p.atTermContinuation() {
-		return p.parseAfterTerm(t, save.tok.pos, depth)
+		e, err := p.parseAfterTerm(t, save.tok.pos, depth)
+		return e, atTermPos(err, save.tok.pos)
 	}
 	*p = save
 	if err := p.advance(); err != nil {

@@ -95,13 +95,17 @@ func lowerCompare(a Term, op string, b Term, pos int) (Expr, error) {
 	return compareTerms(a, op, b), nil
 }
 
+// atTerm is the position of a ParseError about the term of a predicate,
+// which the parser sets (see atTermPos).
+const atTerm = -1
+
 // lowerLiteral makes a leaf on subject a with the literal lit, through
 // build, which makes the leaf on a column name: the 7.17 form when a is
 // a subject, else a term leaf.
 func lowerLiteral(a Term, lit Literal, pos int, build func(col string) (Expr, error)) (Expr, error) {
 	s, ok, why := simpleSubject(a)
 	if why != "" {
-		return Expr{}, &ParseError{Pos: pos, Msg: why}
+		return Expr{}, &ParseError{Pos: atTerm, Msg: why}
 	}
 	e, err := build("_")
 	if err != nil {

@@ -16,7 +16,16 @@ func (p *parser) parseTermPredicate(depth int) (Expr, error) {
 	if err != nil {
 		return Expr{}, err
 	}
-	return p.parseAfterTerm(t, pos, depth)
+	e, err := p.parseAfterTerm(t, pos, depth)
+	return e, atTermPos(err, pos)
+}
+
+// atTermPos places an error about the predicate's term at pos.
+func atTermPos(err error, pos int) error {
+	if pe, ok := err.(*ParseError); ok && pe.Pos == atTerm {
+		pe.Pos = pos
+	}
+	return err
 }
 
 // atTermContinuation reports whether the current token continues a

@@ -159,6 +159,8 @@ func TestParseErrors(t *testing.T) {
 		{"x = DOUBLE 'abc'", 11, "expected a floating-point number"},
 		{"x = - 'a'", 6, "expected a number after"},
 		{"x y", 2, "expected AND, OR or end of text"},
+		{"x = 1 AND i + 'a' > 1", 10, "must be a number"},
+		{"(i * DOUBLE 'NaN') IN (1, 2)", 0, "finite number"},
 		{"NOT", 3, "expected a column"},
 		{"x = " + strings.Repeat("9", 50), 4, "does not fit in 128 bits"},
 		{strings.Repeat("(", 300) + "x = 1" + strings.Repeat(")", 300), 201, "nested deeper"},
