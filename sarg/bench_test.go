@@ -47,6 +47,10 @@ func BenchmarkMatch(b *testing.B) {
 		{"decimal_le", MustParse("d <= 100.00")},
 		{"timestamp_between", MustParse("ts BETWEEN TIMESTAMP '1970-01-01 00:01:00' AND TIMESTAMP '1970-01-01 00:10:00'")},
 		{"tree", MustParse("(i BETWEEN 10 AND 500 OR s IN ('k0001', 'k0002')) AND NOT f < 0.5")},
+		{"term_arith", MustParse("i - d > 0 AND (i + 1) * 2 > 10")},
+		{"term_double", MustParse("f * 2 + i / 3 > 50")},
+		{"term_cols", MustParse("LENGTH(s) > i % 7 OR YEAR(ts) = YEAR(ts)")},
+		{"func_leaf", MustParse("i + 1 < 5")},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			bound := MustBind(tc.e, testSchema)

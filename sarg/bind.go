@@ -49,7 +49,7 @@ type boundLeaf struct {
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
 	like       *likePattern // LeafLike: the compiled pattern
 	box        *geoBox      // the query box of ST_INTERSECTS_BOX and ST_WITHIN_BOX
-	fn         *boundFunc   // a function leaf (Leaf.Func): the function and its inner comparison
+	term       *boundTerm   // a function or term leaf (Leaf.Func): the term and its inner comparison
 
 	// A comparison of two columns (Leaf.Other): the second column.
 	col2   *orc.Schema
@@ -192,71 +192,75 @@ func validate(e Expr, depth int) error {
 		}
 	case OpAnd, OpOr:
 	case OpLeaf:
-		l := e.Leaf
-		if l == nil {
-			return fmt.Errorf("sarg: leaf node without a Leaf")
-		}
-		if l.Other != "" {
-			switch l.Op {
-			case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
-			default:
-				return fmt.Errorf("sarg: %s cannot compare two columns: %s", l.Op, l)
-			}
-			if len(l.Literals) != 0 {
-				return fmt.Errorf("sarg: a comparison of two columns has no literals: %s", l)
-			}
-			if l.Func != nil && l.Func.Kind != FuncNone {
-				return fmt.Errorf("sarg: a function applies only to a column compared with literals: %s", l)
-			}
-			return nil
-		}
-		if l.Func != nil {
-			if why := l.Func.check(); why != "" {
-				return fmt.Errorf("sarg: %s: %s", l, why)
-			}
-		}
-		want := -1
-		switch l.Op {
-		case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
-			want = 1
-		case LeafBetween:
-			want = 2
-		case LeafIsNull:
-			want = 0
-		case LeafLike:
-			want = 2
-		case LeafIntersectsBox, LeafWithinBox:
-			want = 4
-		case LeafIn:
-		default:
-			return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)
-		}
-		if want >= 0 && len(l.Literals) != want {
-			return fmt.Errorf("sarg: %s needs %d literals, has %d: %s", l.Op, want, len(l.Literals), l)
-		}
-		if l.Op == LeafLike {
-			if why := checkLike(l); why != "" {
-				return fmt.Errorf("sarg: %s: %s", l, why)
-			}
-		}
-		for _, lit := range l.Literals {
-			if lit.IsNull() && l.Op != LeafIn && l.Op != LeafNullSafeEquals {
-				return fmt.Errorf("sarg: NULL is only allowed in IN lists and with <=> (write IS NULL): %s", l)
-			}
-			if lit.kind > InstantLit {
-				return fmt.Errorf("sarg: unknown literal kind in %s", l)
-			}
-			if lit.kind == DecimalLit && (lit.scale < 0 || lit.scale > 38) {
-				return fmt.Errorf("sarg: decimal scale must be 0..38: %s", l)
-			}
-		}
-		return nil
+		return validateLeaf(e.Leaf)
 	default:
 		return fmt.Errorf("sarg: unknown node kind %d", e.Op)
 	}
 	for _, c := range e.Children {
 		if err := validate(c, depth+1); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// validateLeaf checks one leaf's shape.
+func validateLeaf(l *Leaf) error {
+	if l == nil {
+		return fmt.Errorf("sarg: leaf node without a Leaf")
+	}
+	if l.Other != "" {
+		switch l.Op {
+		case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
+		default:
+			return fmt.Errorf("sarg: %s cannot compare two columns: %s", l.Op, l)
+		}
+		if len(l.Literals) != 0 {
+			return fmt.Errorf("sarg: a comparison of two columns has no literals: %s", l)
+		}
+		if l.Func != nil && l.Func.Kind != FuncNone {
+			return fmt.Errorf("sarg: a function applies only to a column compared with literals: %s", l)
+		}
+		return nil
+	}
+	if l.Func != nil {
+		if why := l.Func.check(); why != "" {
+			return fmt.Errorf("sarg: %s: %s", l, why)
+		}
+	}
+	want := -1
+	switch l.Op {
+	case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals:
+		want = 1
+	case LeafBetween:
+		want = 2
+	case LeafIsNull:
+		want = 0
+	case LeafLike:
+		want = 2
+	case LeafIntersectsBox, LeafWithinBox:
+		want = 4
+	case LeafIn:
+	default:
+		return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)
+	}
+	if want >= 0 && len(l.Literals) != want {
+		return fmt.Errorf("sarg: %s needs %d literals, has %d: %s", l.Op, want, len(l.Literals), l)
+	}
+	if l.Op == LeafLike {
+		if why := checkLike(l); why != "" {
+			return fmt.Errorf("sarg: %s: %s", l, why)
+		}
+	}
+	for _, lit := range l.Literals {
+		if lit.IsNull() && l.Op != LeafIn && l.Op != LeafNullSafeEquals {
+			return fmt.Errorf("sarg: NULL is only allowed in IN lists and with <=> (write IS NULL): %s", l)
+		}
+		if lit.kind > InstantLit {
+			return fmt.Errorf("sarg: unknown literal kind in %s", l)
+		}
+		if lit.kind == DecimalLit && (lit.scale < 0 || lit.scale > 38) {
+			return fmt.Errorf("sarg: decimal scale must be 0..38: %s", l)
 		}
 	}
 	return nil
@@ -415,13 +419,19 @@ func domainOf(k orc.Kind) domain {
 // returns either a bound leaf or, when the leaf's value is the same for
 // every row, a constant (OpTrue, OpFalse, OpNull).
 func (b *Bound) bindLeaf(l *Leaf, neg bool) (*boundLeaf, Op, error) {
+	switch {
+	case l.Func != nil && l.Func.Kind == FuncTerm:
+		return b.bindTermLeaf(l, *l.Func.Term, neg)
+	case l.Func != nil && l.Func.Kind != FuncNone:
+		return b.bindFunc(l, neg)
+	case l.Other != "":
+		if tl, ok := b.colsAsTerm(l); ok {
+			return b.bindTermLeaf(tl, *tl.Func.Term, neg)
+		}
+	}
 	col, anc, err := b.resolve(l.Column)
 	if err != nil {
 		return nil, 0, err
-	}
-	if l.Func != nil && l.Func.Kind != FuncNone {
-		bl := &boundLeaf{orig: l, text: l.String(), col: col, colID: col.ID(), anc: anc, dom: domainOf(col.Kind), op: l.Op, neg: neg}
-		return b.bindFunc(bl, l)
 	}
 	return b.bindResolved(l, col, col.ID(), anc, neg)
 }
@@ -480,6 +490,17 @@ func (b *Bound) bindResolved(l *Leaf, col *orc.Schema, id int, anc []int, neg bo
 			return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch, Msg: fmt.Sprintf("sarg: %s: %s", l, why)}
 		}
 	}
+	constant := bl.convert(l, col, lits, neg)
+	if constant != OpLeaf {
+		return nil, constant, nil
+	}
+	bl.prepare()
+	return bl, 0, nil
+}
+
+// convert puts the literals into the column's domain (see rewrite) and
+// returns OpLeaf, or the value the leaf has on every row.
+func (bl *boundLeaf) convert(l *Leaf, col *orc.Schema, lits []Literal, neg bool) Op {
 	constant := OpLeaf
 	switch bl.dom {
 	case domInt:
@@ -525,11 +546,7 @@ func (b *Bound) bindResolved(l *Leaf, col *orc.Schema, id int, anc []int, neg bo
 	case domTime:
 		constant = bindTimes(bl, lits, neg)
 	}
-	if constant != OpLeaf {
-		return nil, constant, nil
-	}
-	bl.prepare()
-	return bl, 0, nil
+	return constant
 }
 
 // prepare builds the lookup structures of large IN lists.
@@ -824,6 +841,10 @@ type LeafInfo struct {
 func (b *Bound) Columns() []int {
 	var ids []int
 	for _, l := range b.leaves {
+		if l.term != nil {
+			ids = append(ids, l.term.cols...)
+			continue
+		}
 		ids = append(ids, l.colID)
 		if l.col2 != nil {
 			ids = append(ids, l.col2ID)

@@ -241,89 +241,9 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 			return fmt.Errorf("sarg: a null mask of %s has %d rows, need %d", l.text, len(nulls), n)
 		}
 	}
-	bad := func() error {
-		return fmt.Errorf("sarg: %s: vectors %T and %T do not fit columns of kinds %s and %s", l.text, va, vb, l.col.Kind, l.col2.Kind)
-	}
-	// cmp(i) compares row i of a with row i of b.
-	var cmp func(i int) int
-	dom := l.dom
-	if l.mixedNumbers() {
-		x, err := decimalsOf(va, l.col, l.scale)
-		if err != nil {
-			return bad()
-		}
-		y, err := decimalsOf(vb, l.col2, l.scale2)
-		if err != nil {
-			return bad()
-		}
-		cmp = func(i int) int { return cmpDecimal(x(i), y(i)) }
-		dom = domNone
-	}
-	switch dom {
-	case domNone: // cmp set above
-	case domInt, domBool:
-		x, ok1 := va.(*orc.LongVector)
-		y, ok2 := vb.(*orc.LongVector)
-		if !ok1 || !ok2 {
-			return bad()
-		}
-		cmp = func(i int) int { return cmpOrdered(x.Values[i], y.Values[i]) }
-	case domFloat:
-		x, ok1 := va.(*orc.DoubleVector)
-		y, ok2 := vb.(*orc.DoubleVector)
-		if !ok1 || !ok2 {
-			return bad()
-		}
-		cmp = func(i int) int { return cmpFloat(x.Values[i], y.Values[i]) }
-	case domBytes:
-		x, ok1 := va.(*orc.BytesVector)
-		y, ok2 := vb.(*orc.BytesVector)
-		if !ok1 || !ok2 {
-			return bad()
-		}
-		for _, v := range [2]*orc.BytesVector{x, y} {
-			if len(v.Offsets) < n+1 {
-				return fmt.Errorf("sarg: a bytes vector of %s has %d offsets, need %d", l.text, len(v.Offsets), n+1)
-			}
-			for i := 0; i < n; i++ {
-				if v.Offsets[i] < 0 || v.Offsets[i] > v.Offsets[i+1] || v.Offsets[i+1] > len(v.Data) {
-					return fmt.Errorf("sarg: a bytes vector of %s has bad offsets at row %d", l.text, i)
-				}
-			}
-		}
-		cmp = func(i int) int {
-			return cmpOrdered(string(x.Data[x.Offsets[i]:x.Offsets[i+1]]), string(y.Data[y.Offsets[i]:y.Offsets[i+1]]))
-		}
-	case domDecimal:
-		x, ok1 := va.(*orc.DecimalVector)
-		y, ok2 := vb.(*orc.DecimalVector)
-		if !ok1 || !ok2 {
-			return bad()
-		}
-		if x.Scale != l.scale || y.Scale != l.scale2 {
-			return fmt.Errorf("sarg: %s: decimal vectors have scales %d and %d, the columns %d and %d", l.text, x.Scale, y.Scale, l.scale, l.scale2)
-		}
-		if l.scale == l.scale2 {
-			cmp = func(i int) int { return x.Values[i].Cmp(y.Values[i]) }
-		} else {
-			cmp = func(i int) int {
-				return cmpDecimal(stats.DecimalValue{Unscaled: x.Values[i], Scale: l.scale}, stats.DecimalValue{Unscaled: y.Values[i], Scale: l.scale2})
-			}
-		}
-	case domTime:
-		x, ok1 := va.(*orc.TimestampVector)
-		y, ok2 := vb.(*orc.TimestampVector)
-		if !ok1 || !ok2 {
-			return bad()
-		}
-		if len(x.Nanos) < n || len(y.Nanos) < n {
-			return fmt.Errorf("sarg: a timestamp vector of %s lacks nanoseconds", l.text)
-		}
-		cmp = func(i int) int { return cmpTS(tsVal{x.Seconds[i], x.Nanos[i]}, tsVal{y.Seconds[i], y.Nanos[i]}) }
-	default:
-		if cmp == nil {
-			return bad()
-		}
+	cmp, err := l.colsCmp(va, vb, n)
+	if err != nil {
+		return err
 	}
 	na, nb := nullsOf(va), nullsOf(vb)
 	for i := 0; i < n; i++ {
@@ -351,6 +271,85 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 		}
 	}
 	return nil
+}
+
+// colsCmp returns the comparison of row i of va with row i of vb, after
+// checking the vectors fit the columns.
+func (l *boundLeaf) colsCmp(va, vb orc.Vector, n int) (func(i int) int, error) {
+	bad := func() error {
+		return fmt.Errorf("sarg: %s: vectors %T and %T do not fit columns of kinds %s and %s", l.text, va, vb, l.col.Kind, l.col2.Kind)
+	}
+	if l.mixedNumbers() {
+		x, err := decimalsOf(va, l.col, l.scale)
+		if err != nil {
+			return nil, bad()
+		}
+		y, err := decimalsOf(vb, l.col2, l.scale2)
+		if err != nil {
+			return nil, bad()
+		}
+		return func(i int) int { return cmpDecimal(x(i), y(i)) }, nil
+	}
+	var cmp func(i int) int
+	switch l.dom {
+	case domInt, domBool:
+		x, ok1 := va.(*orc.LongVector)
+		y, ok2 := vb.(*orc.LongVector)
+		if !ok1 || !ok2 {
+			return nil, bad()
+		}
+		cmp = func(i int) int { return cmpOrdered(x.Values[i], y.Values[i]) }
+	case domFloat:
+		x, ok1 := va.(*orc.DoubleVector)
+		y, ok2 := vb.(*orc.DoubleVector)
+		if !ok1 || !ok2 {
+			return nil, bad()
+		}
+		cmp = func(i int) int { return cmpFloat(x.Values[i], y.Values[i]) }
+	case domBytes:
+		x, ok1 := va.(*orc.BytesVector)
+		y, ok2 := vb.(*orc.BytesVector)
+		if !ok1 || !ok2 {
+			return nil, bad()
+		}
+		for _, v := range [2]*orc.BytesVector{x, y} {
+			if err := checkOffsets(v, n); err != nil {
+				return nil, fmt.Errorf("sarg: %s: %v", l.text, err)
+			}
+		}
+		cmp = func(i int) int {
+			return cmpOrdered(string(x.Data[x.Offsets[i]:x.Offsets[i+1]]), string(y.Data[y.Offsets[i]:y.Offsets[i+1]]))
+		}
+	case domDecimal:
+		x, ok1 := va.(*orc.DecimalVector)
+		y, ok2 := vb.(*orc.DecimalVector)
+		if !ok1 || !ok2 {
+			return nil, bad()
+		}
+		if x.Scale != l.scale || y.Scale != l.scale2 {
+			return nil, fmt.Errorf("sarg: %s: decimal vectors have scales %d and %d, the columns %d and %d", l.text, x.Scale, y.Scale, l.scale, l.scale2)
+		}
+		if l.scale == l.scale2 {
+			cmp = func(i int) int { return x.Values[i].Cmp(y.Values[i]) }
+		} else {
+			cmp = func(i int) int {
+				return cmpDecimal(stats.DecimalValue{Unscaled: x.Values[i], Scale: l.scale}, stats.DecimalValue{Unscaled: y.Values[i], Scale: l.scale2})
+			}
+		}
+	case domTime:
+		x, ok1 := va.(*orc.TimestampVector)
+		y, ok2 := vb.(*orc.TimestampVector)
+		if !ok1 || !ok2 {
+			return nil, bad()
+		}
+		if len(x.Nanos) < n || len(y.Nanos) < n {
+			return nil, fmt.Errorf("sarg: a timestamp vector of %s lacks nanoseconds", l.text)
+		}
+		cmp = func(i int) int { return cmpTS(tsVal{x.Seconds[i], x.Nanos[i]}, tsVal{y.Seconds[i], y.Nanos[i]}) }
+	default:
+		return nil, bad()
+	}
+	return cmp, nil
 }
 
 // decimalsOf returns row i of an integer or decimal vector v of column c

@@ -8,9 +8,10 @@
 // column with literals (ORC's EQUALS, NULL_SAFE_EQUALS, LESS_THAN,
 // LESS_THAN_EQUALS, IN, BETWEEN, IS_NULL; >, >=, <>, NOT IN and IS NOT NULL
 // are NOT over a leaf), plus forms ORC lacks: LIKE and STARTS_WITH (see
-// Like) and comparisons of two columns (see LtCol). Build one with the
-// functions of this package or
-// parse it from text:
+// Like), comparisons of two columns (see LtCol), functions of a column
+// (see Func) and comparisons of any terms - arithmetic, functions and
+// casts over columns and literals (see Term and TermLeaf). Build one with
+// the functions of this package or parse it from text:
 //
 //	e := sarg.Or(sarg.Eq("c1", sarg.String("619sdc")),
 //		sarg.And(sarg.Eq("c2", sarg.Int(100)), sarg.Eq("c3", sarg.Int(200))))

@@ -141,8 +141,8 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 	if l.col2 != nil {
 		return l.evaluateCols(src)
 	}
-	if l.fn != nil {
-		return l.evaluateFunc(src)
+	if l.term != nil {
+		return l.term.evaluate(src)
 	}
 	st := src.Stats(l.colID)
 	if st == nil || st.Kind != l.col.Kind {

@@ -49,6 +49,9 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 		return rowNull, nil
 	case OpLeaf:
 		l := b.leaves[n.leaf]
+		if l.term != nil {
+			return l.term.plain(values)
+		}
 		if l.col2 != nil {
 			return l.evalPlainCols(values[l.colID], values[l.col2ID])
 		}
@@ -79,16 +82,6 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 
 // evalPlain evaluates the leaf as written on one value.
 func (l *boundLeaf) evalPlain(v any) (uint8, error) {
-	if l.fn != nil {
-		if v != nil {
-			fv, err := l.fn.plain(v)
-			if err != nil {
-				return 0, err
-			}
-			v = fv
-		}
-		return l.fn.inner.evalPlain(v)
-	}
 	op := l.orig.Op
 	nullSafeNull := op == LeafNullSafeEquals && l.orig.Literals[0].IsNull()
 	if v == nil {
@@ -261,29 +254,34 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 		}
 		return cmpTS(tsVal{d * 86400, 0}, tsVal{lit.i, lit.nanos}), true, nil
 	case orc.Timestamp, orc.TimestampInstant:
-		t, ok := v.(TimestampValue)
-		if !ok {
-			return wrong()
-		}
-		x := tsVal{t.Sec, t.Nanos}
-		lit = stringAsTime(lit)
-		switch {
-		case lit.kind == DateLit:
-			return cmpTS(x, tsVal{lit.i * 86400, 0}), true, nil
-		case lit.kind == TimestampLit && l.col.Kind == orc.TimestampInstant:
-			instants, gap := zoneInstants(tsVal{lit.i, lit.nanos}, lit.loc)
-			y := gap
-			if len(instants) > 0 {
-				y = instants[0]
-				if r == roleUpper {
-					y = instants[len(instants)-1]
-				}
-			}
-			return cmpTS(x, y), true, nil
-		}
-		return cmpTS(x, tsVal{lit.i, lit.nanos}), true, nil
+		return l.plainCompareTime(v, lit, r)
 	}
 	return wrong()
+}
+
+// plainCompareTime is plainCompare on a timestamp column.
+func (l *boundLeaf) plainCompareTime(v any, lit Literal, r role) (int, bool, error) {
+	t, ok := v.(TimestampValue)
+	if !ok {
+		return 0, false, fmt.Errorf("sarg: value %v (%T) for %s column %d", v, v, l.col.Kind, l.colID)
+	}
+	x := tsVal{t.Sec, t.Nanos}
+	lit = stringAsTime(lit)
+	switch {
+	case lit.kind == DateLit:
+		return cmpTS(x, tsVal{lit.i * 86400, 0}), true, nil
+	case lit.kind == TimestampLit && l.col.Kind == orc.TimestampInstant:
+		instants, gap := zoneInstants(tsVal{lit.i, lit.nanos}, lit.loc)
+		y := gap
+		if len(instants) > 0 {
+			y = instants[0]
+			if r == roleUpper {
+				y = instants[len(instants)-1]
+			}
+		}
+		return cmpTS(x, y), true, nil
+	}
+	return cmpTS(x, tsVal{lit.i, lit.nanos}), true, nil
 }
 
 // cmpNum compares two numbers, infinities included.

@@ -61,3 +61,25 @@ func ExampleParse_error() {
 	fmt.Println(err)
 	// Output: sarg: syntax error at byte 12: expected AND in BETWEEN, found "OR"
 }
+
+// A predicate over terms: arithmetic over two columns prunes from the
+// interval statistics give the difference, and filters rows exactly.
+func ExampleTermLeaf() {
+	schema := orc.MustParseSchema("struct<x:bigint,y:bigint>")
+	b := sarg.MustBind(sarg.MustParse("x - y > 0 AND (x + 1) * 2 > 10"), schema)
+	ints := func(lo, hi int64) *stats.Column {
+		return &stats.Column{Kind: orc.Long, NumValues: 100, HasNullKnown: true, Int: &stats.IntStats{Min: lo, Max: hi, HasMinMax: true}}
+	}
+	// x in [0, 10] and y in [20, 30]: x - y lies in [-30, -10].
+	fmt.Println(b.Evaluate(sarg.MapSource{Columns: map[int]*stats.Column{1: ints(0, 10), 2: ints(20, 30)}}))
+	x := &orc.LongVector{Values: []int64{7, 3, 9}}
+	y := &orc.LongVector{Values: []int64{1, 1, 12}}
+	rows, err := b.Match(sarg.ColumnVectors{1: x, 2: y}, 3, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rows)
+	// Output:
+	// NO
+	// [true false false]
+}

@@ -113,12 +113,15 @@ func (b *Bound) Explain(src Source) string {
 		if l.box != nil {
 			fmt.Fprintf(&sb, "  %s\n", l.explainBox(src))
 		}
+		if l.term != nil && l.orig.Func != nil && l.orig.Func.Kind == FuncTerm {
+			sb.WriteString(l.term.explain(src, vals[i]))
+		}
 	}
 	for i, l := range b.leaves {
 		if why := l.limit(); why != "" {
 			fmt.Fprintf(&sb, "leaf %d cannot prune: %s\n", i, why)
-		} else if l.fn != nil && l.op != LeafIsNull {
-			if _, why := l.evaluateFuncWhy(src); why != "" {
+		} else if l.term != nil && l.op != LeafIsNull {
+			if why := l.term.whyHere(src); why != "" {
 				fmt.Fprintf(&sb, "leaf %d cannot prune here: %s\n", i, why)
 			}
 		}
@@ -140,10 +143,8 @@ func (l *boundLeaf) limit() string {
 	switch {
 	case l.op == LeafIsNull:
 		return ""
-	case l.fn != nil && l.fn.never != "":
-		return l.fn.f.Kind.String() + ": " + l.fn.never
-	case l.fn != nil:
-		return l.fn.inner.limit()
+	case l.term != nil:
+		return l.term.limit()
 	case l.nanLit:
 		return "a NaN literal never prunes"
 	case l.like != nil && binary:

@@ -284,6 +284,9 @@ func (l *Leaf) text(neg bool) string {
 	if l.Op.isGeo() {
 		return l.geoText(neg)
 	}
+	if l.isHoldsLeaf() {
+		return l.holdsText(neg)
+	}
 	var b []byte
 	b = l.Func.appendSubject(b, canonicalColumn(l.Column))
 	lit := func(i int) {

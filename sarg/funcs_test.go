@@ -33,15 +33,12 @@ func TestParseBucketFunctions(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ in, msg string }{
-		{"YEAR(d) = 1995.5", "compared with integers"},
 		{"YEAR(d) = '1995'", "compared with integers"},
 		{"YEAR(d) = 2000000", "outside"},
-		{"YEAR(d) < e", "only be compared with literals"},
 		{"YEAR(d) LIKE '19%'", "not a string"},
 		{"CAST(ts AS DATE) = 5", "compared with dates"},
-		{"CAST(ts AS INT) = 5", "only CAST(... AS DATE)"},
+		{"CAST(ts AS NUMBER) = 5", "CAST to number is not supported"},
 		{"CAST(ts DATE) = 5", "expected AS"},
-		{"YEAR(1) = 5", "expected a column"},
 		{"YEAR(d = 5", `expected ")"`},
 	} {
 		_, err := Parse(c.in)

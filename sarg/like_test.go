@@ -329,7 +329,8 @@ func TestParseLike(t *testing.T) {
 		{"STARTS_WITH(s 'a')", `expected ","`},
 		{"STARTS_WITH(s, 1)", "quoted string"},
 		{"STARTS_WITH('a', s)", "expected a column"},
-		{"ENDS_WITH(s, 'a')", "unknown function"},
+		{"ENDS_WITH(s 'a')", `expected ","`},
+		{"GLOB(s, 'a')", "unknown function"},
 	} {
 		_, err := Parse(c.in)
 		var pe *ParseError

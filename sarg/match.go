@@ -30,7 +30,8 @@ const setLinearMax = 8
 // per scan with Bound.NewMatcher.
 type Matcher struct {
 	b       *Bound
-	scratch [][]uint8 // one buffer per tree depth
+	scratch [][]uint8                   // one buffer per tree depth
+	terms   map[*boundTerm]*termScratch // buffers of the term leaves
 }
 
 // NewMatcher returns a Matcher for b.
@@ -100,6 +101,17 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 		fill(out, rowNull)
 	case OpLeaf:
 		l := m.b.leaves[nd.leaf]
+		if l.term != nil {
+			sc := m.terms[l.term]
+			if sc == nil {
+				if m.terms == nil {
+					m.terms = map[*boundTerm]*termScratch{}
+				}
+				sc = l.term.scratch()
+				m.terms[l.term] = sc
+			}
+			return l.term.match(cols, n, out, sc)
+		}
 		v, ok := cols[l.colID]
 		if !ok || v == nil {
 			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
@@ -177,13 +189,6 @@ func t2(b bool) uint8 {
 
 // match evaluates the leaf on the first n rows of v into out.
 func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
-	if l.fn != nil {
-		fv, err := l.fn.apply(v, n, l.text)
-		if err != nil {
-			return err
-		}
-		return l.fn.inner.match(fv, n, out)
-	}
 	if v.Len() < n {
 		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
 	}
@@ -201,6 +206,33 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 		}
 		return nil
 	}
+	if err := l.matchValues(v, n, out); err != nil {
+		return err
+	}
+	if len(nulls) > 0 {
+		nullOut := rowNull
+		if l.op == LeafNullSafeEquals {
+			nullOut = rowFalse
+		}
+		for i, isNull := range nulls[:n] {
+			if isNull {
+				out[i] = nullOut
+			}
+		}
+	}
+	if l.op == LeafIn && l.nullInList {
+		for i, v := range out {
+			if v == rowFalse {
+				out[i] = rowNull // x IN (.., NULL) is NULL when x matches none
+			}
+		}
+	}
+	return nil
+}
+
+// matchValues compares the values of rows 0..n-1 with the literals,
+// whatever their nulls.
+func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 	bad := func() error {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", l.colID, l.col.Kind, v)
 	}
@@ -256,24 +288,6 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 		}
 	default:
 		return bad()
-	}
-	if len(nulls) > 0 {
-		nullOut := rowNull
-		if l.op == LeafNullSafeEquals {
-			nullOut = rowFalse
-		}
-		for i, isNull := range nulls[:n] {
-			if isNull {
-				out[i] = nullOut
-			}
-		}
-	}
-	if l.op == LeafIn && l.nullInList {
-		for i, v := range out {
-			if v == rowFalse {
-				out[i] = rowNull // x IN (.., NULL) is NULL when x matches none
-			}
-		}
 	}
 	return nil
 }

@@ -22,6 +22,13 @@ func ResolveNames(e Expr, schema *orc.Schema) Expr {
 		if l.Other != "" {
 			l.Other = resolveName(l.Other, schema)
 		}
+		if l.Func != nil && l.Func.Term != nil {
+			f := *l.Func
+			t := f.Term.mapColumns(func(c string) string { return resolveName(c, schema) })
+			f.Term = &t
+			l.Func = &f
+			return Expr{Op: OpLeaf, Leaf: &l}
+		}
 		if l.Column == e.Leaf.Column && l.Other == e.Leaf.Other {
 			return e
 		}

@@ -42,19 +42,23 @@ const maxParseDepth = 200
 //	ts BETWEEN TIMESTAMP '2024-03-10 01:30:00' AND TIMESTAMP '2024-03-10 03:00:00'
 //	s IN ('a', 'b', NULL)  AND  x IS NOT NULL  AND  NOT (y <> 3 OR z >= 2.5)
 //
-// Precedence is NOT > AND > OR; parentheses group. Comparisons are
-// =, <=> (null-safe equals), <, <=, >, >=, <> and != between a column and a
-// literal (either side) or two columns of one type family (see LtCol),
-// [NOT] IN (...), [NOT] BETWEEN lo AND hi (lo and hi literals or columns),
-// IS [NOT] NULL, [NOT] LIKE 'pattern' [ESCAPE 'c'] (see Like) and
-// STARTS_WITH(column, 'prefix'). YEAR(column) and CAST(column AS DATE)
-// may stand for a column before a comparison with literals; they are
-// rewritten into ranges of the column (YEAR(d) = 1995 is d >= DATE
-// '1995-01-01' AND d < DATE '1996-01-01'). MONTH(column), DAY(column),
-// HOUR(column), DATE_TRUNC('unit', column), ABS(column), LENGTH(column),
-// LOWER(column), UPPER(column) and column + c, column - c, column * c,
-// column / c (c a number) may stand for a column compared with literals
-// (see Func and Apply). Keywords are case-insensitive.
+// Precedence is NOT > AND > OR; parentheses group. A comparison compares
+// two terms (see Term): columns, literals, arithmetic (+, -, *, /, % or
+// MOD, unary minus, parentheses), || and the functions YEAR, QUARTER,
+// MONTH, DAY, HOUR, MINUTE, SECOND, DAYOFWEEK, EXTRACT(unit FROM x),
+// DATE_TRUNC('unit', x), CAST(x AS type), ABS, LENGTH, LOWER, UPPER,
+// SUBSTR, TRIM, COALESCE and REGEXP_LIKE, on either side. The comparisons
+// are =, <=> (null-safe equals; IS NOT DISTINCT FROM), <, <=, >, >=, <>
+// and != (IS DISTINCT FROM is NOT <=>), [NOT] IN (...), [NOT] BETWEEN lo
+// AND hi, IS [NOT] NULL, IS [NOT] TRUE, FALSE or UNKNOWN, [NOT] LIKE
+// 'pattern' [ESCAPE 'c'] (see Like), [NOT] ILIKE, STARTS_WITH(column,
+// 'prefix') and ENDS_WITH(x, 'suffix'); a boolean column or term alone is
+// a predicate. A comparison of a column, or of a function of one that
+// spec.md 7.17 lists, with literals is the leaf of that form (YEAR(d) =
+// 1995 is d >= DATE '1995-01-01' AND d < DATE '1996-01-01'; x + 1 < 5 a
+// function leaf, see Func); two columns of one family compare as a
+// comparison of two columns (see LtCol); anything else is a term leaf (see
+// TermLeaf). Keywords are case-insensitive.
 //
 // Columns are field names joined by dots (a.b.c); a name that is not an
 // identifier or is a keyword goes in backticks (`odd name`, a backtick
@@ -164,55 +168,9 @@ func (p *parser) advance() error {
 		}
 		p.tok = token{kind: tIdent, pos: start, text: s[start:p.pos]}
 	case c == '`':
-		p.pos++
-		var b strings.Builder
-		for {
-			if p.pos >= len(s) {
-				return p.errorf(start, "unclosed backtick")
-			}
-			if s[p.pos] == '`' {
-				if p.pos+1 < len(s) && s[p.pos+1] == '`' {
-					b.WriteByte('`')
-					p.pos += 2
-					continue
-				}
-				p.pos++
-				break
-			}
-			b.WriteByte(s[p.pos])
-			p.pos++
-		}
-		if b.Len() == 0 {
-			return p.errorf(start, "empty quoted name")
-		}
-		p.tok = token{kind: tQuoted, pos: start, text: b.String()}
+		return p.lexQuoted(start)
 	case c >= '0' && c <= '9' || c == '.' && start+1 < len(s) && s[start+1] >= '0' && s[start+1] <= '9':
-		for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
-			p.pos++
-		}
-		if p.pos < len(s) && s[p.pos] == '.' {
-			p.pos++
-			for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
-				p.pos++
-			}
-		}
-		if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
-			q := p.pos + 1
-			if q < len(s) && (s[q] == '+' || s[q] == '-') {
-				q++
-			}
-			if q >= len(s) || s[q] < '0' || s[q] > '9' {
-				return p.errorf(p.pos, "expected exponent digits")
-			}
-			for q < len(s) && s[q] >= '0' && s[q] <= '9' {
-				q++
-			}
-			p.pos = q
-		}
-		if p.pos < len(s) && isIdentChar(s[p.pos]) {
-			return p.errorf(p.pos, "unexpected %q after a number", s[p.pos])
-		}
-		p.tok = token{kind: tNumber, pos: start, text: s[start:p.pos]}
+		return p.lexNumber(start)
 	case c == '\'':
 		str, err := p.lexString()
 		if err != nil {
@@ -220,7 +178,7 @@ func (p *parser) advance() error {
 		}
 		p.tok = token{kind: tString, pos: start, text: str}
 	default:
-		for _, op := range [...]string{"<=>", "<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", ",", ".", "-", "+", "*", "/"} {
+		for _, op := range [...]string{"<=>", "<=", ">=", "<>", "!=", "||", "=", "<", ">", "(", ")", ",", ".", "-", "+", "*", "/", "%"} {
 			if strings.HasPrefix(s[start:], op) {
 				p.pos += len(op)
 				p.tok = token{kind: tPunct, pos: start, text: op}
@@ -232,6 +190,66 @@ func (p *parser) advance() error {
 		}
 		return p.errorf(start, "unexpected character %q", c)
 	}
+	return nil
+}
+
+// lexNumber reads an unsigned number starting at start.
+func (p *parser) lexNumber(start int) error {
+	s := p.src
+	for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+		p.pos++
+	}
+	if p.pos < len(s) && s[p.pos] == '.' {
+		p.pos++
+		for p.pos < len(s) && s[p.pos] >= '0' && s[p.pos] <= '9' {
+			p.pos++
+		}
+	}
+	if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
+		q := p.pos + 1
+		if q < len(s) && (s[q] == '+' || s[q] == '-') {
+			q++
+		}
+		if q >= len(s) || s[q] < '0' || s[q] > '9' {
+			return p.errorf(p.pos, "expected exponent digits")
+		}
+		for q < len(s) && s[q] >= '0' && s[q] <= '9' {
+			q++
+		}
+		p.pos = q
+	}
+	if p.pos < len(s) && isIdentChar(s[p.pos]) {
+		return p.errorf(p.pos, "unexpected %q after a number", s[p.pos])
+	}
+	p.tok = token{kind: tNumber, pos: start, text: s[start:p.pos]}
+	return nil
+}
+
+// lexQuoted reads a backtick-quoted name starting at start.
+func (p *parser) lexQuoted(start int) error {
+	s := p.src
+	p.pos++
+	var b strings.Builder
+	for {
+		if p.pos >= len(s) {
+			return p.errorf(start, "unclosed backtick")
+		}
+		if s[p.pos] == '`' {
+			if p.pos+1 < len(s) && s[p.pos+1] == '`' {
+				b.WriteByte('`')
+				p.pos += 2
+				continue
+			}
+			p.pos++
+			break
+		}
+		b.WriteByte(s[p.pos])
+		p.pos++
+	}
+	if b.Len() == 0 {
+		return p.errorf(start, "empty quoted name")
+	}
+	p.tok = token{kind: tQuoted, pos: start, text: b.String()}
 	return nil
 }
 
@@ -315,40 +333,19 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 	t := p.tok
 	switch {
 	case t.punct("("):
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		e, err := p.parseOr(depth + 1)
-		if err != nil {
-			return Expr{}, err
-		}
-		if !p.tok.punct(")") {
-			return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
-		}
-		return e, p.advance()
+		return p.parseParen(depth)
 	case p.geoCallAhead():
 		return p.parseGeoCall()
-	case t.kind == tIdent && p.peekByte() == '(':
+	case (t.is("STARTS_WITH") || t.is("ENDS_WITH")) && p.peekByte() == '(':
 		return p.parseCall()
-	case t.kind == tIdent && !keywords[strings.ToUpper(t.text)], t.kind == tQuoted:
-		col, err := p.parseColumn()
-		if err != nil {
-			return Expr{}, err
-		}
-		if f, ok, err := p.parseArith(); err != nil {
-			return Expr{}, err
-		} else if ok {
-			return p.parseFuncComparison(f, col, t.pos)
-		}
-		return p.parseComparison(col)
 	case t.is("TRUE"), t.is("FALSE"), t.is("NULL"):
-		// A constant predicate unless a comparison operator follows, in
-		// which case it is a literal on the left of a comparison.
+		// A constant predicate unless a comparison follows, in which case
+		// it is a literal on the left of a comparison.
 		save := *p
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
-		if !p.isComparisonOp() {
+		if !p.atTermContinuation() {
 			switch {
 			case t.is("TRUE"):
 				return True(), nil
@@ -358,12 +355,30 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 			return NullExpr(), nil
 		}
 		*p = save
-		return p.parseLiteralFirst()
-	case t.kind == tNumber, t.kind == tString, t.kind == tHex, t.punct("-"), t.punct("+"),
-		t.is("DATE"), t.is("TIMESTAMP"), t.is("DECIMAL"), t.is("DOUBLE"):
-		return p.parseLiteralFirst()
 	}
-	return Expr{}, p.errorf(t.pos, "expected a column, a literal, NOT or \"(\", found %s", t.describe())
+	return p.parseTermPredicate(depth)
+}
+
+// parseParen reads a predicate in parentheses, or a predicate that starts
+// with a term in parentheses: (x + 1) * 2 > 10.
+func (p *parser) parseParen(depth int) (Expr, error) {
+	save := *p
+	if t, err := p.parseTerm(depth, "a term"); err == nil && p.atTermContinuation() {
+		e, err := p.parseAfterTerm(t, save.tok.pos, depth)
+		return e, atTermPos(err, save.tok.pos)
+	}
+	*p = save
+	if err := p.advance(); err != nil {
+		return Expr{}, err
+	}
+	e, err := p.parseOr(depth + 1)
+	if err != nil {
+		return Expr{}, err
+	}
+	if !p.tok.punct(")") {
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
+	}
+	return e, p.advance()
 }
 
 func (p *parser) isComparisonOp() bool {
@@ -375,38 +390,6 @@ func (p *parser) isComparisonOp() bool {
 		return true
 	}
 	return false
-}
-
-// parseLiteralFirst reads "literal op column" and flips it.
-func (p *parser) parseLiteralFirst() (Expr, error) {
-	lit, litPos, err := p.parseLiteral()
-	if err != nil {
-		return Expr{}, err
-	}
-	if !p.isComparisonOp() {
-		return Expr{}, p.errorf(p.tok.pos, "expected a comparison operator after a literal, found %s", p.tok.describe())
-	}
-	op := p.tok.text
-	if err := p.advance(); err != nil {
-		return Expr{}, err
-	}
-	if !(p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted) {
-		return Expr{}, p.errorf(p.tok.pos, "expected a column after %q, found %s", op, p.tok.describe())
-	}
-	col, err := p.parseColumn()
-	if err != nil {
-		return Expr{}, err
-	}
-	flipped := map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=", "<>": "<>", "!=": "!="}[op]
-	f, ok, err := p.parseArith()
-	if err != nil {
-		return Expr{}, err
-	}
-	e, err := compare(col, flipped, lit, litPos)
-	if err != nil || !ok {
-		return e, err
-	}
-	return Apply(f, e), nil
 }
 
 // atColumn reports whether the current token starts a column name.
@@ -475,164 +458,6 @@ func compare(col, op string, lit Literal, litPos int) (Expr, error) {
 	return Ne(col, lit), nil // <> and !=
 }
 
-func (p *parser) parseComparison(col string) (Expr, error) {
-	t := p.tok
-	if p.isComparisonOp() {
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if p.atColumn() {
-			other, err := p.parseColumn()
-			if err != nil {
-				return Expr{}, err
-			}
-			return compareCols(col, t.text, other), nil
-		}
-		lit, litPos, err := p.parseLiteral()
-		if err != nil {
-			return Expr{}, err
-		}
-		return compare(col, t.text, lit, litPos)
-	}
-	negate := false
-	if t.is("IS") {
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if p.tok.is("NOT") {
-			negate = true
-			if err := p.advance(); err != nil {
-				return Expr{}, err
-			}
-		}
-		if !p.tok.is("NULL") {
-			return Expr{}, p.errorf(p.tok.pos, "expected NULL after IS, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if negate {
-			return IsNotNull(col), nil
-		}
-		return IsNull(col), nil
-	}
-	if t.is("NOT") {
-		negate = true
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		t = p.tok
-		if !t.is("IN") && !t.is("BETWEEN") && !t.is("LIKE") {
-			return Expr{}, p.errorf(t.pos, "expected IN, BETWEEN or LIKE after NOT, found %s", t.describe())
-		}
-	}
-	var e Expr
-	switch {
-	case t.is("LIKE"):
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		var err error
-		if e, err = p.parseLike(col); err != nil {
-			return Expr{}, err
-		}
-	case t.is("IN"):
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if !p.tok.punct("(") {
-			return Expr{}, p.errorf(p.tok.pos, "expected \"(\" after IN, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if p.tok.punct(")") {
-			return Expr{}, p.errorf(p.tok.pos, "an IN list needs at least one value (an empty list would match no row)")
-		}
-		var lits []Literal
-		for !p.tok.punct(")") {
-			if len(lits) > 0 {
-				if !p.tok.punct(",") {
-					return Expr{}, p.errorf(p.tok.pos, "expected \",\" or \")\" in the IN list, found %s", p.tok.describe())
-				}
-				if err := p.advance(); err != nil {
-					return Expr{}, err
-				}
-			}
-			lit, _, err := p.parseLiteral()
-			if err != nil {
-				return Expr{}, err
-			}
-			lits = append(lits, lit)
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		e = In(col, lits...)
-	case t.is("BETWEEN"):
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		var loCol, hiCol string
-		var lo, hi Literal
-		var loPos, hiPos int
-		var err error
-		if p.atColumn() {
-			loCol, err = p.parseColumn()
-		} else {
-			lo, loPos, err = p.parseLiteral()
-		}
-		if err != nil {
-			return Expr{}, err
-		}
-		if !p.tok.is("AND") {
-			return Expr{}, p.errorf(p.tok.pos, "expected AND in BETWEEN, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if p.atColumn() {
-			hiCol, err = p.parseColumn()
-		} else {
-			hi, hiPos, err = p.parseLiteral()
-		}
-		if err != nil {
-			return Expr{}, err
-		}
-		if loCol != "" || hiCol != "" {
-			// A bound that is a column: the BETWEEN is the AND of its two
-			// comparisons, as SQL defines it.
-			var parts [2]Expr
-			if loCol != "" {
-				parts[0] = GeCol(col, loCol)
-			} else if parts[0], err = compare(col, ">=", lo, loPos); err != nil {
-				return Expr{}, err
-			}
-			if hiCol != "" {
-				parts[1] = LeCol(col, hiCol)
-			} else if parts[1], err = compare(col, "<=", hi, hiPos); err != nil {
-				return Expr{}, err
-			}
-			e = And(parts[0], parts[1])
-			break
-		}
-		if lo.IsNull() || hi.IsNull() {
-			pos := loPos
-			if !lo.IsNull() {
-				pos = hiPos
-			}
-			return Expr{}, p.errorf(pos, "NULL is not allowed in BETWEEN")
-		}
-		e = Between(col, lo, hi)
-	default:
-		return Expr{}, p.errorf(t.pos, "expected a comparison operator, IN, BETWEEN, LIKE or IS after column %s, found %s", col, t.describe())
-	}
-	if negate {
-		e = Not(e)
-	}
-	return e, nil
-}
-
 // peekByte returns the next byte after the current token that is not a
 // space, or 0 at the end of the text.
 func (p *parser) peekByte() byte {
@@ -646,64 +471,34 @@ func (p *parser) peekByte() byte {
 	return 0
 }
 
-// parseLike reads the pattern and optional ESCAPE of col LIKE ....
-func (p *parser) parseLike(col string) (Expr, error) {
-	pat, patPos, err := p.parseLiteral()
-	if err != nil {
-		return Expr{}, err
-	}
-	if pat.kind != StringLit && pat.kind != BytesLit {
-		return Expr{}, p.errorf(patPos, "expected a quoted pattern after LIKE, found %s literal", withArticle(pat.kind.String()))
-	}
-	esc := DefaultEscape
-	if p.tok.is("ESCAPE") {
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if p.tok.kind != tString {
-			return Expr{}, p.errorf(p.tok.pos, "expected a quoted escape character after ESCAPE, found %s", p.tok.describe())
-		}
-		esc = p.tok.text
-		e := LikeEscape(col, pat, esc)
-		if why := checkLike(e.Leaf); why != "" {
-			return Expr{}, p.errorf(p.tok.pos, "%s", why)
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		return e, nil
-	}
-	return LikeEscape(col, pat, esc), nil
-}
-
-// parseCall reads a function call in predicate position:
-// STARTS_WITH(column, 'prefix'), or YEAR(column) or CAST(column AS DATE)
-// followed by a comparison (see rewriteBucket).
+// parseCall reads STARTS_WITH(column, 'prefix') or ENDS_WITH(term,
+// 'suffix') in predicate position.
 func (p *parser) parseCall() (Expr, error) {
 	name := p.tok
-	switch {
-	case name.is("YEAR"), name.is("CAST"):
-		return p.parseBucketCall()
-	case funcByName(name.text) != FuncNone:
-		return p.parseFuncCall()
-	case !name.is("STARTS_WITH"):
-		return Expr{}, p.errorf(name.pos, "unknown function %s (STARTS_WITH, YEAR, MONTH, DAY, HOUR, DATE_TRUNC, CAST(... AS DATE), ABS, LENGTH, LOWER, UPPER, ST_INTERSECTS_BOX and ST_WITHIN_BOX are allowed here)", name.describe())
-	}
 	if err := p.advance(); err != nil { // the name
 		return Expr{}, err
 	}
 	if err := p.advance(); err != nil { // "("
 		return Expr{}, err
 	}
-	if !(p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted) {
-		return Expr{}, p.errorf(p.tok.pos, "expected a column as the first argument of STARTS_WITH, found %s", p.tok.describe())
+	fn := strings.ToUpper(name.text)
+	var subj Term
+	var err error
+	if fn == "STARTS_WITH" {
+		if !p.atColumn() {
+			return Expr{}, p.errorf(p.tok.pos, "expected a column as the first argument of STARTS_WITH, found %s", p.tok.describe())
+		}
+		var col string
+		col, err = p.parseColumn()
+		subj = ColTerm(col)
+	} else {
+		subj, err = p.parseTerm(0, "a column")
 	}
-	col, err := p.parseColumn()
 	if err != nil {
 		return Expr{}, err
 	}
 	if !p.tok.punct(",") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the column of STARTS_WITH, found %s", p.tok.describe())
+		return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the column of %s, found %s", fn, p.tok.describe())
 	}
 	if err := p.advance(); err != nil {
 		return Expr{}, err
@@ -713,186 +508,15 @@ func (p *parser) parseCall() (Expr, error) {
 		return Expr{}, err
 	}
 	if lit.kind != StringLit && lit.kind != BytesLit {
-		return Expr{}, p.errorf(litPos, "the prefix of STARTS_WITH must be a quoted string, not %s literal", withArticle(lit.kind.String()))
+		return Expr{}, p.errorf(litPos, "the prefix of %s must be a quoted string, not %s literal", fn, withArticle(lit.kind.String()))
 	}
 	if !p.tok.punct(")") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the prefix of STARTS_WITH, found %s", p.tok.describe())
+		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the prefix of %s, found %s", fn, p.tok.describe())
 	}
-	return StartsWith(col, lit), p.advance()
-}
-
-// funcByName returns the function a call names, or FuncNone.
-func funcByName(name string) FuncKind {
-	switch strings.ToUpper(name) {
-	case "MONTH":
-		return FuncMonth
-	case "DAY":
-		return FuncDay
-	case "HOUR":
-		return FuncHour
-	case "DATE_TRUNC":
-		return FuncDateTrunc
-	case "ABS":
-		return FuncAbs
-	case "LENGTH":
-		return FuncLength
-	case "LOWER":
-		return FuncLower
-	case "UPPER":
-		return FuncUpper
+	if fn == "ENDS_WITH" {
+		return endsWith(subj, lit), p.advance()
 	}
-	return FuncNone
-}
-
-// parseFuncCall reads MONTH(column), DATE_TRUNC('unit', column), ... and
-// the comparison after it, into leaves with a Func.
-func (p *parser) parseFuncCall() (Expr, error) {
-	name := p.tok
-	f := Func{Kind: funcByName(name.text)}
-	if err := p.advance(); err != nil { // the name
-		return Expr{}, err
-	}
-	if err := p.advance(); err != nil { // "("
-		return Expr{}, err
-	}
-	if f.Kind == FuncDateTrunc {
-		if p.tok.kind != tString {
-			return Expr{}, p.errorf(p.tok.pos, "expected the quoted unit of DATE_TRUNC ('year', 'month', ...), found %s", p.tok.describe())
-		}
-		f.Unit = strings.ToLower(p.tok.text)
-		if why := f.check(); why != "" {
-			return Expr{}, p.errorf(p.tok.pos, "%s", why)
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if !p.tok.punct(",") {
-			return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the unit of DATE_TRUNC, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-	}
-	if !p.atColumn() {
-		return Expr{}, p.errorf(p.tok.pos, "expected a column in %s, found %s", f.Kind, p.tok.describe())
-	}
-	col, err := p.parseColumn()
-	if err != nil {
-		return Expr{}, err
-	}
-	if !p.tok.punct(")") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the column of %s, found %s", f.Kind, p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
-		return Expr{}, err
-	}
-	return p.parseFuncComparison(f, col, name.pos)
-}
-
-// parseArith reads "+ c", "- c", "* c" or "/ c" after a column, if there.
-func (p *parser) parseArith() (Func, bool, error) {
-	if p.tok.kind != tPunct {
-		return Func{}, false, nil
-	}
-	kinds := map[string]FuncKind{"+": FuncAdd, "-": FuncSub, "*": FuncMul, "/": FuncDiv}
-	k, ok := kinds[p.tok.text]
-	if !ok {
-		return Func{}, false, nil
-	}
-	op := p.tok
-	if err := p.advance(); err != nil {
-		return Func{}, false, err
-	}
-	lit, litPos, err := p.parseLiteral()
-	if err != nil {
-		return Func{}, false, err
-	}
-	f := Func{Kind: k, Const: lit}
-	if why := f.check(); why != "" {
-		return Func{}, false, p.errorf(litPos, "%s", why)
-	}
-	if _, more := kinds[p.tok.text]; more && p.tok.kind == tPunct {
-		return Func{}, false, p.errorf(p.tok.pos, "only one operation with a constant is allowed after column (after %q)", op.text)
-	}
-	return f, true, nil
-}
-
-// parseFuncComparison reads the comparison after a function of col and
-// puts the function on its leaves.
-func (p *parser) parseFuncComparison(f Func, col string, pos int) (Expr, error) {
-	e, err := p.parseComparison(col)
-	if err != nil {
-		return Expr{}, err
-	}
-	if hasOther(e) {
-		return Expr{}, p.errorf(pos, "%s can only be compared with literals", f.appendSubject(nil, col))
-	}
-	return Apply(f, e), nil
-}
-
-// hasOther reports whether a leaf of e compares two columns.
-func hasOther(e Expr) bool {
-	if e.Op == OpLeaf {
-		return e.Leaf != nil && e.Leaf.Other != ""
-	}
-	for _, c := range e.Children {
-		if hasOther(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// parseBucketCall reads YEAR(column) or CAST(column AS DATE) and the
-// comparison after it, and rewrites them into leaves on the column.
-func (p *parser) parseBucketCall() (Expr, error) {
-	name := p.tok
-	fn := yearFunc
-	if name.is("CAST") {
-		fn = castDateFunc
-	}
-	if err := p.advance(); err != nil { // the name
-		return Expr{}, err
-	}
-	if err := p.advance(); err != nil { // "("
-		return Expr{}, err
-	}
-	if !p.atColumn() {
-		return Expr{}, p.errorf(p.tok.pos, "expected a column in %s, found %s", fn.name, p.tok.describe())
-	}
-	col, err := p.parseColumn()
-	if err != nil {
-		return Expr{}, err
-	}
-	if name.is("CAST") {
-		if !p.tok.is("AS") {
-			return Expr{}, p.errorf(p.tok.pos, "expected AS in CAST, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		if !p.tok.is("DATE") {
-			return Expr{}, p.errorf(p.tok.pos, "only CAST(... AS DATE) is allowed, found %s", p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-	}
-	if !p.tok.punct(")") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \")\" after the column of %s, found %s", fn.name, p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
-		return Expr{}, err
-	}
-	e, err := p.parseComparison(col)
-	if err != nil {
-		return Expr{}, err
-	}
-	out, why := rewriteBucket(fn, e)
-	if why != "" {
-		return Expr{}, p.errorf(name.pos, "%s", why)
-	}
-	return out, nil
+	return StartsWith(subj.Column, lit), p.advance()
 }
 
 // parseLiteral reads one literal and returns it with its position.

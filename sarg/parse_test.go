@@ -154,11 +154,13 @@ func TestParseErrors(t *testing.T) {
 		{"`x = 1", 0, "unclosed backtick"},
 		{"`` = 1", 0, "empty quoted name"},
 		{"a. = 1", 3, "expected a field name"},
-		{"5 = 6", 4, "expected a column after"},
+		{"5 6", 2, "expected a comparison operator after a literal"},
 		{"x = )", 4, "expected a literal"},
 		{"x = DOUBLE 'abc'", 11, "expected a floating-point number"},
 		{"x = - 'a'", 6, "expected a number after"},
-		{"x", 1, "expected a comparison operator, IN, BETWEEN, LIKE or IS after column x"},
+		{"x y", 2, "expected AND, OR or end of text"},
+		{"x = 1 AND i + 'a' > 1", 10, "must be a number"},
+		{"(i * DOUBLE 'NaN') IN (1, 2)", 0, "finite number"},
 		{"NOT", 3, "expected a column"},
 		{"x = " + strings.Repeat("9", 50), 4, "does not fit in 128 bits"},
 		{strings.Repeat("(", 300) + "x = 1" + strings.Repeat(")", 300), 201, "nested deeper"},
@@ -238,6 +240,9 @@ func FuzzParse(f *testing.F) {
 		"a.b.c != 1e3", "`odd name`.x <=> NULL", "d = DATE '2024-01-01' AND b = X'0aff' AND t = TRUE",
 		"x NOT BETWEEN -3 AND 12.50", "ts = TIMESTAMP '2024-11-03 01:30:00 America/New_York'",
 		"f = DOUBLE 'NaN'", "x IN ()", "5 < x", "((((x = 1))))",
+		"(x + 1) * 2 > 10 OR -x >= y % 3", "YEAR(a) = YEAR(b) AND LENGTH(s) > i", "x BETWEEN y AND y + 1",
+		"b IS NOT TRUE AND x IS DISTINCT FROM y", "CAST(d AS DECIMAL(10,2)) <> COALESCE(e, 1.5)",
+		"EXTRACT(DOW FROM ts) IN (1, 7) AND SUBSTR(s, 2, 3) || 'x' ILIKE 'A%'", "-(3) < x - -2", "REGEXP_LIKE(s, 'a+')",
 	} {
 		f.Add(s)
 	}

@@ -140,7 +140,9 @@ func leafSpan(text string, be *sarg.BindError) (int, int) {
 			if x.Op != sarg.OpLeaf || x.Leaf == nil {
 				continue
 			}
-			if be.Leaf != "" && x.Leaf.String() == be.Leaf || be.Leaf == "" && x.Leaf.Column == be.Column {
+			// A name alone is a boolean column: too little to show.
+			alone := len(strings.Fields(text[s:e])) == 1 && !strings.ContainsAny(text[s:e], "=<>(")
+			if be.Leaf != "" && x.Leaf.String() == be.Leaf || be.Leaf == "" && x.Leaf.Column == be.Column && !alone {
 				bestStart, bestEnd = s, e
 			}
 		}

@@ -1,0 +1,33 @@
+package sarg
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/stats"
+)
+
+// TestTermExplain checks that Explain shows every node's interval and the
+// node that decided.
+func TestTermExplain(t *testing.T) {
+	s := orc.MustParseSchema("struct<x:bigint,y:bigint,d:date>")
+	b := MustBind(MustParse("x - y > 0 AND (x + 1) * 2 < 0 AND YEAR(d) = YEAR(d)"), s)
+	ints := func(lo, hi int64) *stats.Column {
+		return &stats.Column{Kind: orc.Long, NumValues: 10, HasNullKnown: true, Int: &stats.IntStats{Min: lo, Max: hi, HasMinMax: true}}
+	}
+	src := MapSource{Columns: map[int]*stats.Column{1: ints(0, 10), 2: ints(20, 30),
+		3: {Kind: orc.Date, NumValues: 10, HasNull: true, HasNullKnown: true, Date: &stats.DateStats{Min: 19000, Max: 19100, HasMinMax: true}}}}
+	got := b.Explain(src)
+	for _, want := range []string{
+		"leaf 0: x - y <= 0 -> YES\n  x: [0, 10]\n  y: [20, 30]\n  x - y: [-30, -10]\n  decided by: x - y\n",
+		"  x + 1: [1, 11]\n  (x + 1) * 2: [2, 22]\n  decided by: (x + 1) * 2\n",
+		"  d: [2022-01-08, 2022-04-18] or NULL\n  YEAR(d): [2022, 2022] or NULL\n",
+		"  YEAR(d) = YEAR(d): [TRUE, TRUE] or NULL\n  decided by: YEAR(d) = YEAR(d)\n", // one year: equal on every row
+		"result: NO (skip)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Explain lacks %q:\n%s", want, got)
+		}
+	}
+}
