@@ -118,8 +118,16 @@ func testStickyError(t *testing.T, par int) {
 		for k := 1; k <= total; k++ {
 			fw := &failWriter{k: k, partial: partial}
 			rest, first := run(fw)
+			if first == nil && fw.calls < k && par > 1 {
+				// A parallel writer cuts its streams into pages by what
+				// its pool holds when they start, which the background
+				// writes of the stripe before decide: this run wrote its
+				// bytes in fewer calls than the clean one, and none
+				// failed because none was the k-th.
+				continue
+			}
 			if first == nil {
-				t.Fatalf("k=%d: no call failed", k)
+				t.Fatalf("k=%d: no call failed (%d calls)", k, fw.calls)
 			}
 			if !errors.Is(first, errInjected) {
 				t.Errorf("k=%d: error %v does not wrap the destination's", k, first)
