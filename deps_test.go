@@ -34,9 +34,10 @@ var allowed = map[string][]string{
 	"internal/examples":           {""},
 	"internal/fanout":             {},
 	"internal/tempfile":           {},
+	"internal/storegw":            {},
 	"internal/structmap":          {""},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/storegw"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -110,6 +110,14 @@ func (s *Store) Open(ctx context.Context, key string, opts ...Option) (*File, er
 	return f, nil
 }
 
+// Version names the version of the object every read is pinned to: its
+// ETag, its GCS generation, or (file://) its modification time.
+func (f *File) Version() string { return f.ver.String() }
+
+// Tail returns the object's last bytes, read by Open, and their offset.
+// The bytes are the File's; do not change them.
+func (f *File) Tail() (int64, []byte) { return f.tailOff, f.tail }
+
 // URL returns the object's URL.
 func (f *File) URL() string { return f.url }
 

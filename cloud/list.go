@@ -29,7 +29,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]dataset.File, error)
 		prefix += "/"
 	}
 	var files []dataset.File
-	var token []byte
+	token := gblob.FirstPageToken
 	opts := &gblob.ListOptions{Prefix: prefix}
 	for {
 		s.lists.Add(1)

@@ -22,6 +22,10 @@ import (
 // since it was opened: the File reads one version or fails.
 var ErrChanged = errors.New("the object changed since it was opened")
 
+// ErrDenied marks a request the store refused: credentials it does not
+// take, or an access they do not grant.
+var ErrDenied = errors.New("access denied or the credentials were refused")
+
 // Store is a bucket (an S3 or GCS bucket, an Azure container, the local
 // file system) opened from a URL. Its methods are safe for concurrent use.
 type Store struct {
@@ -40,7 +44,9 @@ func OpenStore(ctx context.Context, rawURL string) (*Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	b, err := blob.OpenBucket(ctx, loc.bucketURL())
+	// The bucket outlives ctx's cancellation (a GCS client keeps the
+	// context it was made with for its credentials).
+	b, err := blob.OpenBucket(context.WithoutCancel(ctx), loc.bucketURL())
 	if err != nil {
 		return nil, "", fmt.Errorf("orccloud: opening the bucket of %s: %v%s", rawURL, err, hint(loc.scheme))
 	}
@@ -103,7 +109,7 @@ func (s *Store) storeError(op, url string, err error) error {
 	case gcerrors.NotFound:
 		return fmt.Errorf("orccloud: %s %s: no such object or bucket: %w (%v)", op, url, fs.ErrNotExist, short(err))
 	case gcerrors.PermissionDenied:
-		return fmt.Errorf("orccloud: %s %s: access denied or the credentials were refused: %v%s", op, url, short(err), hint(s.loc.scheme))
+		return fmt.Errorf("orccloud: %s %s: %w: %v%s", op, url, ErrDenied, short(err), hint(s.loc.scheme))
 	case gcerrors.FailedPrecondition:
 		return fmt.Errorf("orccloud: %s %s: %w (%v)", op, url, ErrChanged, short(err))
 	}
