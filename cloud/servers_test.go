@@ -3,6 +3,8 @@ package orccloud_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -60,6 +62,8 @@ func startProxy(t *testing.T, target string) (*countingProxy, string) {
 	}
 	p := &countingProxy{methods: map[string]int{}}
 	rp := httputil.NewSingleHostReverseProxy(u)
+	// An upload aborted on purpose is a proxy error too: not worth a line.
+	rp.ErrorLog = log.New(io.Discard, "", 0)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +168,7 @@ func fileStore(t *testing.T) store {
 func allStores(t *testing.T, f func(t *testing.T, s store)) {
 	t.Run("s3", func(t *testing.T) { f(t, startS3(t, "orcgo-test")) })
 	t.Run("gcs", func(t *testing.T) { f(t, startGCS(t, "orcgo-test")) })
+	t.Run("azure", func(t *testing.T) { f(t, startAzurite(t, "orcgo-test")) })
 	t.Run("file", func(t *testing.T) { f(t, fileStore(t)) })
 }
 

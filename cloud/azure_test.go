@@ -1,0 +1,95 @@
+package orccloud_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	orccloud "github.com/orcgo/orc/cloud"
+)
+
+// Azure Blob Storage is Azurite (the npm package azurite), which .ci/run
+// installs and names by $ORCGO_AZURITE (its azurite-blob program); the
+// tests look for azurite-blob on PATH too. Without it they skip, saying
+// so, except under CI, where its absence fails them.
+
+// azuriteKey is Azurite's published development account key.
+const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+// startAzurite starts Azurite's blob service on 127.0.0.1 and returns a
+// container on it, reached through the SDK's environment chain.
+func startAzurite(t *testing.T, name string) store {
+	t.Helper()
+	bin := os.Getenv("ORCGO_AZURITE")
+	if bin == "" {
+		bin, _ = exec.LookPath("azurite-blob")
+	}
+	if bin == "" {
+		msg := "Azurite is not installed (npm install azurite, then set ORCGO_AZURITE to its node_modules/.bin/azurite-blob): the Azure Blob tests need it"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
+		"--inMemoryPersistence", "--silent", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
+	cmd.Stderr = os.Stderr // its start-up lines go to stdout, left unread
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting Azurite %s: %v", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Azurite did not listen on %s in 20s", addr)
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("Azurite %s exited: %v", bin, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	p, purl := startProxy(t, "http://"+addr)
+	t.Setenv("AZURE_STORAGE_ACCOUNT", "devstoreaccount1")
+	t.Setenv("AZURE_STORAGE_KEY", azuriteKey)
+	for _, k := range []string{"AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_SAS_TOKEN", "AZURE_STORAGE_DOMAIN"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	s := store{name: "azure", base: "azblob://" + name + "/",
+		query: "?localemu=true&protocol=http&domain=" + purl[len("http://"):], proxy: p}
+	// Azurite starts with no container: make one.
+	st, _, err := orccloud.OpenStore(context.Background(), s.url(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var cc *container.Client
+	if !st.Bucket().As(&cc) {
+		t.Fatal("the azblob bucket is not a container.Client")
+	}
+	if _, err := cc.Create(context.Background(), nil); err != nil {
+		t.Fatalf("creating the container: %v", err)
+	}
+	return s
+}
