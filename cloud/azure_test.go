@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,4 +93,27 @@ func startAzurite(t *testing.T, name string) store {
 		t.Fatalf("creating the container: %v", err)
 	}
 	return s
+}
+
+// TestAzureWrongKey: Azurite checks the SharedKey signature, so a wrong
+// key is refused by the server itself: orc's error names the URL and
+// says where credentials come from. (Through the orc command: gocloud.dev
+// reads the environment once per process.)
+func TestAzureWrongKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the orc and orc-cloud commands")
+	}
+	s := startAzurite(t, "orcgo-test")
+	url := s.url("k.orc")
+	upload(t, url, 0, 1000)
+	t.Setenv("AZURE_STORAGE_KEY", "d3Jvbmcga2V5IG9mIHRoZSB0ZXN0LCBub3QgQXp1cml0ZSdzIGtleSBhdCBhbGw=")
+	before := s.proxy.count()
+	_, errs, code := orcRun(t, "cat", url)
+	if code != 1 || !strings.Contains(errs, "azblob://orcgo-test/k.orc") || !strings.Contains(errs, "access denied") || !strings.Contains(errs, "AZURE_STORAGE_KEY") {
+		t.Fatalf("a wrong key: exit %d: %s", code, errs)
+	}
+	if n := s.proxy.count() - before; n > 2 {
+		t.Errorf("a refused open sent %d requests", n)
+	}
+	t.Log(errs)
 }

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"strings"
 	"sync/atomic"
 
 	"cloud.google.com/go/storage"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"gocloud.dev/blob"
+	"google.golang.org/api/googleapi"
 	// The drivers register their schemes on blob.DefaultMux.
 	_ "gocloud.dev/blob/azureblob"
 	_ "gocloud.dev/blob/fileblob"
@@ -25,6 +29,10 @@ var ErrChanged = errors.New("the object changed since it was opened")
 // ErrDenied marks a request the store refused: credentials it does not
 // take, or an access they do not grant.
 var ErrDenied = errors.New("access denied or the credentials were refused")
+
+// gcsAttempts is how many times a GCS request is sent before its error is
+// returned (the S3 and Azure SDKs' defaults are 3 and 4).
+const gcsAttempts = 4
 
 // Store is a bucket (an S3 or GCS bucket, an Azure container, the local
 // file system) opened from a URL. Its methods are safe for concurrent use.
@@ -55,6 +63,9 @@ func OpenStore(ctx context.Context, rawURL string) (*Store, string, error) {
 		var c *storage.Client
 		if b.As(&c) {
 			s.gcs = c
+			// As many attempts as the S3 and Azure SDKs make by default;
+			// the GCS client's own default retries until the context ends.
+			c.SetRetry(storage.WithMaxAttempts(gcsAttempts))
 		}
 	}
 	return s, loc.key, nil
@@ -105,6 +116,18 @@ func (s *Store) storeError(op, url string, err error) error {
 	if errors.Is(err, storage.ErrObjectNotExist) || errors.Is(err, storage.ErrBucketNotExist) {
 		code = gcerrors.NotFound
 	}
+	if code == gcerrors.Unknown {
+		// A store's answer gocloud.dev does not classify (Azure's codes
+		// beyond its list, GCS's answers to the client used directly).
+		switch httpStatus(err) {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			code = gcerrors.PermissionDenied
+		case http.StatusNotFound:
+			code = gcerrors.NotFound
+		case http.StatusPreconditionFailed:
+			code = gcerrors.FailedPrecondition
+		}
+	}
 	switch code {
 	case gcerrors.NotFound:
 		return fmt.Errorf("orccloud: %s %s: no such object or bucket: %w (%v)", op, url, fs.ErrNotExist, short(err))
@@ -114,6 +137,23 @@ func (s *Store) storeError(op, url string, err error) error {
 		return fmt.Errorf("orccloud: %s %s: %w (%v)", op, url, ErrChanged, short(err))
 	}
 	return fmt.Errorf("orccloud: %s %s: %w", op, url, err)
+}
+
+// httpStatus returns the HTTP status of an SDK's error, or 0.
+func httpStatus(err error) int {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		return ge.Code
+	}
+	var ae *azcore.ResponseError
+	if errors.As(err, &ae) {
+		return ae.StatusCode
+	}
+	var se *smithyhttp.ResponseError
+	if errors.As(err, &se) {
+		return se.HTTPStatusCode()
+	}
+	return 0
 }
 
 // short is the first line of an SDK's error, which may run over many.
