@@ -2,11 +2,14 @@ package orccloud_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,8 +25,54 @@ import (
 // azuriteKey is Azurite's published development account key.
 const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 
-// startAzurite starts Azurite's blob service on 127.0.0.1 and returns a
-// container on it, reached through the SDK's environment chain.
+// azurite is the Azurite process the tests share (started by the first
+// that needs it, ended by TestMain), and how many containers they made.
+var azurite struct {
+	once       sync.Once
+	addr       string
+	err        error
+	containers atomic.Int64
+}
+
+// runAzurite starts Azurite's blob service on 127.0.0.1, in memory.
+func runAzurite(bin string) (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
+		"--inMemoryPersistence", "--silent", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
+	cmd.Stderr = os.Stderr // its start-up lines go to stdout, left unread
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("starting Azurite %s: %v", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	atExit(func() { cmd.Process.Kill(); <-exited })
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return addr, nil
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("azurite did not listen on %s in 20s", addr)
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			return "", fmt.Errorf("azurite %s exited: %v", bin, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// startAzurite returns a new container of the shared Azurite, reached
+// through the SDK's environment chain and a counting proxy.
 func startAzurite(t *testing.T, name string) store {
 	t.Helper()
 	bin := os.Getenv("ORCGO_AZURITE")
@@ -37,39 +86,12 @@ func startAzurite(t *testing.T, name string) store {
 		}
 		t.Skip(msg)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	azurite.once.Do(func() { azurite.addr, azurite.err = runAzurite(bin) })
+	if azurite.err != nil {
+		t.Fatal(azurite.err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
-		"--inMemoryPersistence", "--silent", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
-	cmd.Stderr = os.Stderr // its start-up lines go to stdout, left unread
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting Azurite %s: %v", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Azurite did not listen on %s in 20s", addr)
-		}
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("Azurite %s exited: %v", bin, err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	addr := azurite.addr
+	name = fmt.Sprintf("%s-%d", name, azurite.containers.Add(1))
 	p, purl := startProxy(t, "http://"+addr)
 	t.Setenv("AZURE_STORAGE_ACCOUNT", "devstoreaccount1")
 	t.Setenv("AZURE_STORAGE_KEY", azuriteKey)
@@ -109,7 +131,7 @@ func TestAzureWrongKey(t *testing.T) {
 	t.Setenv("AZURE_STORAGE_KEY", "d3Jvbmcga2V5IG9mIHRoZSB0ZXN0LCBub3QgQXp1cml0ZSdzIGtleSBhdCBhbGw=")
 	before := s.proxy.count()
 	_, errs, code := orcRun(t, "cat", url)
-	if code != 1 || !strings.Contains(errs, "azblob://orcgo-test/k.orc") || !strings.Contains(errs, "access denied") || !strings.Contains(errs, "AZURE_STORAGE_KEY") {
+	if code != 1 || !strings.Contains(errs, s.base+"k.orc") || !strings.Contains(errs, "access denied") || !strings.Contains(errs, "AZURE_STORAGE_KEY") {
 		t.Fatalf("a wrong key: exit %d: %s", code, errs)
 	}
 	if n := s.proxy.count() - before; n > 2 {

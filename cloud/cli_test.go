@@ -43,8 +43,16 @@ func buildCLI(t *testing.T) string {
 	return bins.dir
 }
 
+// exits are what TestMain runs after the tests: servers shared by them.
+var exits []func()
+
+func atExit(f func()) { exits = append(exits, f) }
+
 func TestMain(m *testing.M) {
 	code := m.Run()
+	for _, f := range exits {
+		f()
+	}
 	if bins.dir != "" {
 		os.RemoveAll(bins.dir)
 	}
