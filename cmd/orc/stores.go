@@ -21,7 +21,7 @@ import (
 // Object stores: s3://, gs://, azblob:// and file:// URLs are read and
 // written through the orc-cloud helper (module github.com/orcgo/orc/cloud),
 // which this command starts at the first such URL and which holds the
-// cloud SDKs, so that this command links none (spec.md 7.17). A store URL
+// cloud SDKs, so that this command links none (spec.md 9). A store URL
 // is a URL as isURL says; one whose path ends in "/" is a table, listed
 // (with its key=value partitions) and read through its index when it has
 // one.
