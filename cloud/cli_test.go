@@ -2,6 +2,9 @@ package orccloud_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	orccloud "github.com/orcgo/orc/cloud"
 )
 
 // The orc command reads and writes stores through orc-cloud, which it
@@ -49,6 +54,14 @@ var exits []func()
 func atExit(f func()) { exits = append(exits, f) }
 
 func TestMain(m *testing.M) {
+	if url := os.Getenv("ORCGO_CLOUD_WRITE_CHILD"); url != "" {
+		// The writing process of TestUploadMemory.
+		if err := writeChild(url); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	code := m.Run()
 	for _, f := range exits {
 		f()
@@ -129,6 +142,18 @@ func TestCLI(t *testing.T) {
 		orcOK(t, "convert", local, conv)
 		if _, errs, code := orcRun(t, "convert", local, conv); code != 2 || !strings.Contains(errs, "exists") {
 			t.Errorf("convert over an existing OUT: exit %d %s", code, errs)
+		}
+		// A convert that fails (a bad row) aborts its upload: no object.
+		bad := filepath.Join(t.TempDir(), "bad.csv")
+		if err := os.WriteFile(bad, []byte("id,name\n1,a\nx,b\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		failed := s.url("out/failed.orc")
+		if _, errs, code := orcRun(t, "convert", "--schema", "struct<id:bigint,name:string>", "--header", bad, failed); code != 1 {
+			t.Errorf("convert of a bad row: exit %d %s", code, errs)
+		}
+		if _, err := orccloud.Open(ctxT(t), failed); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("after a failed convert: %v, want no object", err)
 		}
 		merged := s.url("out/merged.orc")
 		orcOK(t, "merge", conv, conv, merged)
