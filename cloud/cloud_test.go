@@ -20,11 +20,12 @@ import (
 const testSchema = "struct<id:bigint,name:string,v:double>"
 
 // writeRows writes n rows (ids from first, sorted) as ORC to w.
-func writeRows(t *testing.T, w io.Writer, first, n int64) {
+func writeRows(t *testing.T, w io.Writer, first, n int64, opts ...writer.Option) {
 	t.Helper()
 	schema := orc.MustParseSchema(testSchema)
-	ow, err := writer.NewWriter(w, schema, writer.WithCompression(orc.CompressionZstd),
-		writer.WithRowIndexStride(10000), writer.WithStripeSize(1<<20))
+	opts = append([]writer.Option{writer.WithCompression(orc.CompressionZstd),
+		writer.WithRowIndexStride(10000), writer.WithStripeSize(1 << 20)}, opts...)
+	ow, err := writer.NewWriter(w, schema, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +49,14 @@ func writeRows(t *testing.T, w io.Writer, first, n int64) {
 }
 
 // upload writes n rows to url through a Writer, and returns the bytes.
-func upload(t *testing.T, url string, first, n int64) []byte {
+func upload(t *testing.T, url string, first, n int64, opts ...writer.Option) []byte {
 	t.Helper()
 	w, err := orccloud.Create(ctxT(t), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var local bytes.Buffer
-	writeRows(t, io.MultiWriter(w, &local), first, n)
+	writeRows(t, io.MultiWriter(w, &local), first, n, opts...)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

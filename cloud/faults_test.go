@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	orccloud "github.com/orcgo/orc/cloud"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/writer"
 )
 
 // failReads makes the proxy answer the next n ranged GETs (n < 0: all)
@@ -98,37 +102,61 @@ func TestDenied(t *testing.T) {
 	})
 }
 
-// TestLatency scans through a proxy adding 20 ms to every answer: the scan
-// reads ahead (the File is a reader.LatencyReader), so it takes about the
-// time of its requests' round trips in flight together, not one after
-// another; the requests are the same as without the delay.
+// TestLatency scans through a proxy adding 20 ms to every answer, serially
+// and on 2 goroutines: the scan reads ahead (the File is a
+// reader.LatencyReader), so it takes about the time of its requests' round
+// trips in flight together, not one after another; the requests are the
+// same as without the delay. ORC_CLOUD_LATENCY_ROWS sets the rows
+// (default 1,000,000).
 func TestLatency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times scans")
 	}
+	n := int64(1000000)
+	if v, err := strconv.ParseInt(os.Getenv("ORC_CLOUD_LATENCY_ROWS"), 10, 64); err == nil && v > 0 {
+		n = v
+	}
 	s := startS3(t, "orcgo-test")
 	url := s.url("lat.orc")
-	upload(t, url, 0, 1000000)
-	scan := func() (time.Duration, int64) {
+	upload(t, url, 0, n, writer.WithStripeSize(64<<20)) // the default stripes
+	scan := func(parallel int) (time.Duration, int64) {
 		f, err := orccloud.Open(ctxT(t), url)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
+		r, err := reader.Open(f, f.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
 		start := time.Now()
-		rows, _, _ := scanSum(t, f, f.Size(), "")
-		if rows != 1000000 {
+		br, err := r.NewBatchReader(reader.WithParallelism(parallel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer br.Close()
+		var rows int64
+		for b, err := range br.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += int64(b.NumRows)
+		}
+		if rows != n {
 			t.Fatalf("%d rows", rows)
 		}
 		return time.Since(start), f.Requests()
 	}
-	fast, reqs := scan()
-	s.proxy.delay.Store(int64(20 * time.Millisecond))
-	slow, slowReqs := scan()
-	s.proxy.delay.Store(0)
-	t.Logf("full scan of 1,000,000 rows: %v, %d requests; with 20 ms per answer: %v (%.2fx), %d requests",
-		fast.Round(time.Millisecond), reqs, slow.Round(time.Millisecond), float64(slow)/float64(fast), slowReqs)
-	if reqs != slowReqs {
-		t.Errorf("%d requests without the delay, %d with it", reqs, slowReqs)
+	for _, par := range []int{1, 2} {
+		s.proxy.delay.Store(0)
+		fast, reqs := scan(par)
+		s.proxy.delay.Store(int64(20 * time.Millisecond))
+		slow, slowReqs := scan(par)
+		s.proxy.delay.Store(0)
+		t.Logf("full scan of %d rows on %d goroutine(s): %v, %d requests; with 20 ms per answer: %v (%.2fx), %d requests",
+			n, par, fast.Round(time.Millisecond), reqs, slow.Round(time.Millisecond), float64(slow)/float64(fast), slowReqs)
+		if reqs != slowReqs {
+			t.Errorf("%d requests without the delay, %d with it", reqs, slowReqs)
+		}
 	}
 }

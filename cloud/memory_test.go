@@ -33,6 +33,23 @@ func TestUploadMemory(t *testing.T) {
 	}
 	s := startS3(t, "orcgo-test")
 	url := s.url("big.orc")
+	alone, _ := runWriteChild(t, "discard")
+	r, took := runWriteChild(t, url)
+	f, err := orccloud.Open(ctxT(t), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Size() != r.Bytes {
+		t.Fatalf("the object has %d bytes, %d were written", f.Size(), r.Bytes)
+	}
+	t.Logf("%d MB to S3 in %v (%d rows): peak heap %d MiB, peak RSS %d MiB; the writer alone (to io.Discard): %d MiB, %d MiB; parts of %d MiB",
+		r.Bytes>>20, took.Round(time.Millisecond), r.Rows, r.PeakHeap>>20, r.PeakRSS>>20, alone.PeakHeap>>20, alone.PeakRSS>>20, orccloud.DefaultPartSize>>20)
+}
+
+// runWriteChild runs writeChild in a process of its own, writing to url.
+func runWriteChild(t *testing.T, url string) (writeReport, time.Duration) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ORCGO_CLOUD_WRITE_CHILD="+url)
 	cmd.Stderr = os.Stderr
@@ -45,16 +62,7 @@ func TestUploadMemory(t *testing.T) {
 	if err := json.Unmarshal(out[strings.LastIndexByte(strings.TrimSpace(string(out)), '\n')+1:], &r); err != nil {
 		t.Fatalf("the writing process said %q: %v", out, err)
 	}
-	f, err := orccloud.Open(ctxT(t), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if f.Size() != r.Bytes {
-		t.Fatalf("the object has %d bytes, %d were written", f.Size(), r.Bytes)
-	}
-	t.Logf("%d MB to S3 in %v (%d rows): peak heap %d MiB, peak RSS %d MiB; bound: stripe 64 MiB + parts %d MiB",
-		r.Bytes>>20, time.Since(start).Round(time.Millisecond), r.Rows, r.PeakHeap>>20, r.PeakRSS>>20, 2*orccloud.DefaultPartSize>>20)
+	return r, time.Since(start)
 }
 
 type writeReport struct {
@@ -80,9 +88,19 @@ func writeChild(url string) error {
 			}
 		}
 	}()
-	up, err := orccloud.Create(context.Background(), url)
-	if err != nil {
-		return err
+	var up interface {
+		Write([]byte) (int, error)
+		Close() error
+		Abort() error
+	}
+	if url == "discard" {
+		up = discardUpload{}
+	} else {
+		w, err := orccloud.Create(context.Background(), url)
+		if err != nil {
+			return err
+		}
+		up = w
 	}
 	cw := &countWriter{w: up}
 	bw := bufio.NewWriterSize(cw, 1<<20)
@@ -137,6 +155,13 @@ func writeChild(url string) error {
 	fmt.Println(string(rep))
 	return nil
 }
+
+// discardUpload is an upload to nowhere: the writer's memory alone.
+type discardUpload struct{}
+
+func (discardUpload) Write(p []byte) (int, error) { return len(p), nil }
+func (discardUpload) Close() error                { return nil }
+func (discardUpload) Abort() error                { return nil }
 
 type countWriter struct {
 	w interface{ Write([]byte) (int, error) }
