@@ -161,8 +161,22 @@ func TestCLI(t *testing.T) {
 			t.Errorf("count of the merged file: %s", out)
 		}
 
-		// The index: built on the store, then used by scans.
+		// The index: built on the store, then used by scans; shown,
+		// checked, and updated after a file is added.
 		orcOK(t, "index", "build", tq)
+		if out := orcOK(t, "index", "show", tq); !strings.Contains(out, "files: 2") || !strings.Contains(out, "partitions: struct<dt:date>") {
+			t.Errorf("index show: %s", out)
+		}
+		if out := orcOK(t, "index", "check", tq); !strings.Contains(out, "current (2 files)") {
+			t.Errorf("index check: %s", out)
+		}
+		upload(t, s.url("table/dt=2024-01-03/part-0.orc"), 200000, 1000)
+		if _, errs, code := orcRun(t, "index", "check", tq); code != 1 || !strings.Contains(errs, "index update") {
+			t.Errorf("index check of a stale index: exit %d %s", code, errs)
+		}
+		if out := orcOK(t, "index", "update", tq); !strings.Contains(out, "3 files (1 footers read)") {
+			t.Errorf("index update: %s", out)
+		}
 		before = s.proxy.count()
 		out, errs, code = orcRun(t, "scan", tq, "--where", "id = 42", "--stats")
 		if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(errs, "by the index") {

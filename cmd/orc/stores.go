@@ -202,36 +202,81 @@ func checkStoreOut(cmd, out string, ins []string, overwrite bool) error {
 	return err
 }
 
-// storeIndex builds the index of a store's table (orc index build URL/):
-// a store has no rename, so the index is published as an object of its
-// own and the pointer object naming it (dataset.PublishIndex).
+// storeIndex builds, updates, checks or shows the index of a store's
+// table (orc index build|update|check|show URL/). A store has no rename,
+// so a new index is published as an object of its own and the pointer
+// object naming it (dataset.PublishIndex).
 func storeIndex(sub, root string, df datasetFlags, columns, blooms []string, stdout, stderr io.Writer) error {
-	if sub != "build" {
-		return fmt.Errorf("%w: orc index %s takes a directory; on a store's table, orc index build URL/ publishes a new index", errUsage, sub)
-	}
 	if !isStorePrefix(root) {
 		return fmt.Errorf("%w: %s: a table's URL ends in /", errUsage, root)
 	}
+	switch {
+	case sub != "build" && sub != "update" && sub != "check" && sub != "show":
+		return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
+	case sub != "build" && (len(columns) > 0 || len(blooms) > 0):
+		return fmt.Errorf("%w: %s keeps the index's columns (--columns and --bloom-columns are for build)", errUsage, sub)
+	}
 	start := time.Now()
+	var old *urlDir
+	if sub != "build" {
+		var err error
+		if old, err = openStoreDir(root); err != nil {
+			return err
+		}
+		if old.index == nil {
+			return fmt.Errorf("%s: the table has no index (orc index build %s)", root, root)
+		}
+		if sub == "show" {
+			info := old.info
+			fmt.Fprintf(stdout, "index: %s\nfiles: %d\nbytes: %d\ncolumns: %s\n", old.name, info.Files, info.Bytes, strings.Join(info.Columns, ", "))
+			if info.Partitions != "" {
+				fmt.Fprintf(stdout, "partitions: %s\n", info.Partitions)
+			}
+			return nil
+		}
+	}
 	none := true
 	df.noIndex = &none
 	d, _, err := openDataset([]string{root}, df, stderr, "index")
 	if err != nil {
 		return err
 	}
-	var opts []dataset.IndexOption
-	if len(columns) > 0 {
-		opts = append(opts, dataset.IndexColumns(columns...))
-	}
-	if len(blooms) > 0 {
-		opts = append(opts, dataset.IndexBloomColumns(blooms...))
-	}
 	var buf bytes.Buffer
-	info, err := d.WriteIndex(&buf, opts...)
+	var info dataset.IndexInfo
+	switch sub {
+	case "check":
+		if err := d.CheckIndex(readerAt(old.index), int64(len(old.index))); err != nil {
+			return fmt.Errorf("%s: %w (orc index update %s publishes a current one)", old.name, err, root)
+		}
+		fmt.Fprintf(stdout, "%s: current (%d files)\n", old.name, len(d.Files()))
+		return nil
+	case "update":
+		info, err = d.UpdateIndex(readerAt(old.index), int64(len(old.index)), &buf)
+	default:
+		var opts []dataset.IndexOption
+		if len(columns) > 0 {
+			opts = append(opts, dataset.IndexColumns(columns...))
+		}
+		if len(blooms) > 0 {
+			opts = append(opts, dataset.IndexBloomColumns(blooms...))
+		}
+		info, err = d.WriteIndex(&buf, opts...)
+	}
 	if err != nil {
 		return err
 	}
-	put := func(name string, data []byte) error {
+	name, err := dataset.PublishIndex(storePut(root), buf.Bytes())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d files (%d footers read), columns %s, %d bytes, in %v (named by %s)\n", storeChild(root, name), info.Files,
+		info.Read, strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond), dataset.IndexPointerName)
+	return nil
+}
+
+// storePut stores objects below the prefix URL root, whole.
+func storePut(root string) dataset.PutFunc {
+	return func(name string, data []byte) error {
 		o, err := createOutput(storeChild(root, name))
 		if err != nil {
 			return err
@@ -242,13 +287,6 @@ func storeIndex(sub, root string, df datasetFlags, columns, blooms []string, std
 		}
 		return o.commit()
 	}
-	name, err := dataset.PublishIndex(put, buf.Bytes())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: %d files, columns %s, %d bytes, built in %v (named by %s)\n", storeChild(root, name), info.Files,
-		strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond), dataset.IndexPointerName)
-	return nil
 }
 
 // outputBuffer is the buffer a command writes its output through.
