@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"stats":                       {"", "format", "format/orcpb", "geo"},
 	"bloomfilter":                 {"", "format", "format/orcpb"},
 	"rowindex":                    {"", "format", "format/orcpb", "stats", "bloomfilter"},
-	"sarg":                        {"", "stats", "bloomfilter", "geo"},
+	"sarg":                        {"", "stats", "bloomfilter", "geo", "internal/civil"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "internal/tempfile", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
 	"dataset":                     {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/structmap", "internal/tempfile"},
@@ -35,9 +35,12 @@ var allowed = map[string][]string{
 	"internal/fanout":             {},
 	"internal/tempfile":           {},
 	"internal/storegw":            {},
-	"internal/structmap":          {""},
+	"internal/structmap":          {"", "internal/civil"},
+	"internal/civil":              {},
+	"internal/units":              {},
+	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/storegw"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
 )
 
-// WriterCpp is the Footer.writer id of the C++ ORC writer.
-const WriterCpp = 1
+// WriterCpp is the Footer.writer id of the C++ ORC writer
+// (format.WriterCpp).
+const WriterCpp = format.WriterCpp
 
 // TrustFilters reports whether the bloom filters of a file may be used for
 // pruning, given its Footer.writer id and Footer.software_version ("" when
@@ -54,10 +56,6 @@ const (
 	LegacyASCII                    // only with probes of ASCII bytes (strings hashed in the JVM's default charset)
 )
 
-// writerHive12055 is the writer version from which Java writers hashed
-// strings as UTF-8 in legacy filters (HIVE-12055).
-const writerHive12055 = 3
-
 // TrustLegacy reports whether the legacy BLOOM_FILTER filters of a column
 // of the given kind hash values as this package's probes do, given the
 // file's writer version (PostScript.writer_version) and whether the
@@ -89,7 +87,7 @@ func TrustLegacy(kind orc.Kind, writerVersion uint32, early bool) LegacyTrust {
 		}
 		return LegacyASCII
 	case orc.String, orc.Varchar, orc.Char:
-		if writerVersion >= writerHive12055 && !early {
+		if format.WriterVersion(writerVersion) >= format.WriterHive12055 && !early {
 			return LegacyYes
 		}
 		return LegacyASCII

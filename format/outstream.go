@@ -50,7 +50,7 @@ type OutStream struct {
 	used  int      // pages in use: all full but the last; the rest are kept from before Reset
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
-	buf   []byte   // uncompressed bytes of the next chunk; cap blockSize
+	buf   []byte   // uncompressed bytes of the next chunk; cap up to blockSize (growBuf)
 	cbuf  []byte   // compressor output, reused, for a Compressor without its own buffer
 	pool  *PagePool
 
@@ -119,10 +119,10 @@ func (s *OutStream) Write(p []byte) (int, error) {
 			p = p[s.blockSize:]
 			continue
 		}
-		if s.buf == nil {
-			s.buf = s.newBuf()
+		if len(s.buf) == cap(s.buf) {
+			s.growBuf(len(s.buf) + len(p))
 		}
-		k := copy(s.buf[len(s.buf):s.blockSize], p)
+		k := copy(s.buf[len(s.buf):min(cap(s.buf), s.blockSize)], p)
 		s.buf = s.buf[:len(s.buf)+k]
 		p = p[k:]
 		if len(s.buf) == s.blockSize {
@@ -155,8 +155,8 @@ func (s *OutStream) WriteByte(b byte) error {
 		s.store([]byte{b})
 		return nil
 	}
-	if s.buf == nil {
-		s.buf = s.newBuf()
+	if len(s.buf) == cap(s.buf) {
+		s.growBuf(len(s.buf) + 1)
 	}
 	s.buf = append(s.buf, b)
 	if len(s.buf) == s.blockSize {
@@ -167,6 +167,37 @@ func (s *OutStream) WriteByte(b byte) error {
 
 // newBuf returns an empty chunk buffer of capacity blockSize.
 func (s *OutStream) newBuf() []byte { return s.sizedBuf(s.blockSize) }
+
+// firstBuf is the capacity of a stream's first chunk buffer when its pool
+// has no whole one and no pipeline compresses it: a stream holding a few bytes (one of a wide schema's
+// columns) took a whole block, 4 KiB and up, for them.
+const firstBuf = 256
+
+// growBuf makes the chunk buffer hold at least n bytes, or a whole block:
+// a block from the pool, else twice the room (from firstBuf), never more
+// than a block. The bytes buffered stay.
+func (s *OutStream) growBuf(n int) {
+	if cap(s.buf) >= min(n, s.blockSize) {
+		return
+	}
+	var b []byte
+	if s.pool != nil {
+		b = s.pool.getBuf(s.blockSize)
+	}
+	if b == nil {
+		size := max(firstBuf, 2*cap(s.buf))
+		if s.pipe != nil {
+			// A pipeline's stream hands whole chunk buffers over
+			// (emitBuf) and keeps one of a block, as before.
+			size = s.blockSize
+		}
+		for size < n {
+			size *= 2
+		}
+		b = make([]byte, 0, min(size, s.blockSize))
+	}
+	s.buf = append(b, s.buf...)
+}
 
 // sizedBuf returns an empty buffer of capacity size, from the pool when
 // it has one.
@@ -268,6 +299,9 @@ func (s *OutStream) storeChunk(src, z []byte) {
 		s.pages[k] = pg[:at+n]
 		s.n += int64(chunkHeaderSize + n)
 		return
+	}
+	if len(s.pages) == 0 {
+		s.addPage(s.pageSize(chunkHeaderSize + len(payload))) // header and payload together
 	}
 	var h [chunkHeaderSize]byte
 	s.store(appendChunkHeader(h[:0], len(payload), orig))
@@ -464,7 +498,32 @@ func (s *OutStream) fail(err error) error {
 const (
 	firstPage = 4 << 10
 	maxPage   = 1 << 20
+	// minPage is the least a stream's first page holds. The pool keeps
+	// pages of firstPage multiples only; smaller first pages, which only
+	// streams of a few bytes take, go to the collector.
+	minPage = 64
 )
+
+// pageSize is the capacity of the next page for a stream of n bytes: a
+// quarter of them, so the last page's unused room stays under a quarter;
+// the first page just holds them when they are fewer than firstPage.
+func (s *OutStream) pageSize(n int) int {
+	if len(s.pages) == 0 && n < firstPage {
+		size := minPage
+		for size < n {
+			size *= 2
+		}
+		return size
+	}
+	return min(max(firstPage, n/4&^(firstPage-1)), maxPage)
+}
+
+// addPage adds an empty page of capacity size after the pages.
+func (s *OutStream) addPage(size int) {
+	pg := s.newPage(size)
+	s.pages = append(s.pages, pg)
+	s.held += int64(cap(pg))
+}
 
 // store appends p to the pages.
 func (s *OutStream) store(p []byte) {
@@ -475,9 +534,7 @@ func (s *OutStream) store(p []byte) {
 			if s.used == len(s.pages) {
 				// A quarter of what the stream holds, so the last
 				// page's unused room stays under a quarter of it.
-				size := min(max(firstPage, int(s.n/4)&^(firstPage-1)), maxPage)
-				s.pages = append(s.pages, s.newPage(size))
-				s.held += int64(size)
+				s.addPage(s.pageSize(int(s.n)))
 			}
 			s.used++
 			k++
@@ -604,16 +661,19 @@ func (s *OutStream) DetachPages(data, own [][]byte) ([][]byte, [][]byte, error) 
 	return data, own, nil
 }
 
-// newPage returns an empty page of capacity size. A page from the pool
+// newPage returns an empty page of capacity size, or more: a small first
+// page (pageSize) is a whole one when the pool has one, so that a writer's
+// streams reuse the last stripe's pages as before. A page from the pool
 // may have a larger array, which Release gives back whole.
 func (s *OutStream) newPage(size int) []byte {
 	if s.pool == nil {
 		return make([]byte, 0, size)
 	}
-	pg := s.pool.getPage(size)
-	if pg == nil {
-		pg = make([]byte, 0, size)
+	if pg := s.pool.getPage(max(size, firstPage)); pg != nil {
+		s.full = append(s.full, pg)
+		return pg[:0:max(size, firstPage)]
 	}
+	pg := make([]byte, 0, size)
 	s.full = append(s.full, pg)
 	return pg[:0:size]
 }
@@ -634,8 +694,8 @@ func (s *OutStream) Release() {
 	}
 	s.pages, s.full = s.pages[:0], s.full[:0]
 	s.used, s.n, s.held = 0, 0, 0
-	if s.pool != nil && s.buf != nil {
-		s.pool.putBuf(s.buf)
+	if s.pool != nil && cap(s.buf) == s.blockSize {
+		s.pool.putBuf(s.buf) // a part-grown one goes to the collector
 	}
 	s.buf = nil
 	s.cbuf = nil

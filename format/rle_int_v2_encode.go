@@ -39,18 +39,21 @@ import (
 	"sync"
 )
 
+// v2MinRoom is the room for held values an encoder starts with.
+const v2MinRoom = 8
+
 // IntRLEv2Encoder writes an integer RLE v2 stream.
 type IntRLEv2Encoder struct {
 	out    Sink
 	signed bool
 
-	lits [v2MaxRun]int64
-	n    int    // values held
-	rep  int    // how many of the held values at the end are equal
-	or   uint64 // OR of the held values as encoded, for their bit width
-	inc  bool   // the held values never decrease
-	dec  bool   // the held values never increase
-	dor  uint64 // OR of the held values' absolute deltas
+	lits []int64 // room for the held values: grows with them, up to v2MaxRun
+	n    int     // values held
+	rep  int     // how many of the held values at the end are equal
+	or   uint64  // OR of the held values as encoded, for their bit width
+	inc  bool    // the held values never decrease
+	dec  bool    // the held values never increase
+	dor  uint64  // OR of the held values' absolute deltas
 
 	sc   *v2EncScratch // while a DIRECT or DELTA run is encoded
 	rbuf [16]byte      // a repeat run
@@ -110,6 +113,11 @@ func (e *IntRLEv2Encoder) Write(v int64) error {
 
 // WriteValues adds vs in order.
 func (e *IntRLEv2Encoder) WriteValues(vs []int64) error {
+	// Never more than the held values and vs are held at once, so the
+	// loop below needs no room it does not have.
+	if len(e.lits) < v2MaxRun {
+		e.grow(e.n + len(vs))
+	}
 	for i := 0; i < len(vs); i++ {
 		// The common cases inline, short of a full run, where write
 		// does the same: values unlike the one before them after values
@@ -289,6 +297,9 @@ func unorderedUnsigned(seg, dst []int64, last int64) (k int, or uint64) {
 }
 
 func (e *IntRLEv2Encoder) write(v int64) {
+	if e.n == len(e.lits) {
+		e.grow(e.n + 1)
+	}
 	if e.n > 0 && v == e.lits[e.n-1] {
 		e.rep++
 	} else {
@@ -314,6 +325,19 @@ func (e *IntRLEv2Encoder) write(v int64) {
 			e.writeVariable(e.n)
 		}
 	}
+}
+
+// grow makes room for n held values (at most v2MaxRun). The room starts
+// small and doubles: a writer of 100,000 columns with a value each held
+// 4 KiB a column when every encoder owned a full run's room.
+func (e *IntRLEv2Encoder) grow(n int) {
+	if n <= len(e.lits) {
+		return
+	}
+	size := max(n, 2*len(e.lits), v2MinRoom)
+	lits := make([]int64, min(size, v2MaxRun))
+	copy(lits, e.lits[:e.n])
+	e.lits = lits
 }
 
 // Flush writes every held value, ending the current run; values written

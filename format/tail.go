@@ -248,15 +248,12 @@ func errNotORC() error {
 
 func (t *Tail) checkPostScript() error {
 	ps := t.PostScript
-	switch v := ps.GetVersion(); len(v) {
-	case 0:
-		t.Version = Version0_11
-	case 2:
-		t.Version = FileVersion{v[0], v[1]}
-	default:
+	v, ok := FileVersionOf(ps.GetVersion())
+	if !ok {
 		return &orc.CorruptError{Offset: t.FileSize - 1, Stripe: -1, Column: -1, Stream: "postscript",
-			Msg: fmt.Sprintf("version has %d numbers, want 2", len(v))}
+			Msg: fmt.Sprintf("version has %d numbers, want 2", len(ps.GetVersion()))}
 	}
+	t.Version = v
 	// A postscript without the magic can only be a Hive 0.11 file; any
 	// value that such a file cannot hold means the bytes are not a
 	// postscript at all (a truncated or damaged file), not a newer format.

@@ -1,6 +1,10 @@
 package format
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/orcgo/orc/format/orcpb"
+)
 
 // FileVersion is the ORC file format version stored in the PostScript.
 type FileVersion struct {
@@ -18,6 +22,22 @@ var (
 	// (RLE v2 unscaled longs, no SECONDARY) for precision <= 18. Read only.
 	VersionUnstablePre2 = FileVersion{1, 9999}
 )
+
+// FileVersionOf returns the file version of a PostScript's version field:
+// Version0_11 when it is empty (Hive 0.11 wrote none), and false when it
+// does not hold two numbers.
+func FileVersionOf(v []uint32) (FileVersion, bool) {
+	switch len(v) {
+	case 0:
+		return Version0_11, true
+	case 2:
+		return FileVersion{v[0], v[1]}, true
+	}
+	return FileVersion{}, false
+}
+
+// Numbers returns the version as the PostScript's version field stores it.
+func (v FileVersion) Numbers() []uint32 { return []uint32{v.Major, v.Minor} }
 
 func (v FileVersion) String() string {
 	if v == VersionUnstablePre2 {
@@ -43,6 +63,19 @@ const (
 	WriterORC203    WriterVersion = 8 // long string statistics truncated to bounds
 	WriterORC14     WriterVersion = 9 // column encryption
 )
+
+// writerVersionNames are the names Apache ORC gives the writer versions.
+var writerVersionNames = [...]string{"ORIGINAL", "HIVE_8732", "HIVE_4243", "HIVE_12055", "HIVE_13083",
+	"ORC_101", "ORC_135", "ORC_517", "ORC_203", "ORC_14"}
+
+// String returns the name Apache ORC gives v ("ORC_135"), or FUTURE(n) for
+// a version after the last one defined.
+func (v WriterVersion) String() string {
+	if int(v) < len(writerVersionNames) {
+		return writerVersionNames[v]
+	}
+	return fmt.Sprintf("FUTURE(%d)", uint32(v))
+}
 
 // Writer ids of Footer field 9.
 const (
@@ -77,3 +110,52 @@ func WriterName(id uint32) string {
 	}
 	return fmt.Sprintf("writer %d", id)
 }
+
+// WriterInfo is what a file says about its writer: which statistics,
+// filters and encodings to trust depends on it. Includes is the one
+// question to ask of the writer version.
+type WriterInfo struct {
+	Writer          uint32        // Footer.writer (WriterJava, also when absent)
+	WriterVersion   WriterVersion // PostScript.writer_version (WriterOriginal when absent)
+	SoftwareVersion string        // Footer.software_version ("" when absent)
+	// Version011 is true for files of format version 0.11 (Hive 0.11),
+	// which predate every writer fix: their writer version counts as
+	// WriterOriginal whatever the PostScript says.
+	Version011 bool
+}
+
+// WriterInfoFromTail collects the WriterInfo of a file from its PostScript
+// and Footer; either may be nil.
+func WriterInfoFromTail(ps *orcpb.PostScript, footer *orcpb.Footer) WriterInfo {
+	var w WriterInfo
+	if ps != nil {
+		w.WriterVersion = WriterVersion(ps.GetWriterVersion())
+		v := ps.GetVersion()
+		w.Version011 = len(v) == 0 || len(v) >= 2 && (FileVersion{v[0], v[1]}) == Version0_11
+	}
+	if footer != nil {
+		w.Writer = footer.GetWriter()
+		w.SoftwareVersion = footer.GetSoftwareVersion()
+	}
+	return w
+}
+
+// Version returns the writer version the file is judged by: its
+// PostScript's, or WriterOriginal for a file of format version 0.11.
+func (w WriterInfo) Version() WriterVersion {
+	if w.Version011 {
+		return WriterOriginal
+	}
+	return w.WriterVersion
+}
+
+// Includes reports whether the file's writer has the fix of writer version
+// fix (WriterHive8732, WriterORC135, ...): whether its Version is fix or
+// later. Unlike Apache ORC Java, which assumes every fix of a writer that
+// is not Java, the number is compared whatever the writer id, as the C++
+// reader does: non-Java writers must write WriterORC135 or later, and Java
+// refuses files of others that do not.
+func (w WriterInfo) Includes(fix WriterVersion) bool { return w.Version() >= fix }
+
+// IsJava reports whether the file was written by Apache ORC Java.
+func (w WriterInfo) IsJava() bool { return w.Writer == WriterJava }

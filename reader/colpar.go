@@ -30,48 +30,48 @@ type colGroups struct {
 
 // setupColumns prepares column-parallel decoding when it is asked for and
 // the root is a struct of at least two fields.
-func (br *executor) setupColumns() error {
-	sr, ok := br.root.(*structReader)
-	if !ok || br.cfg.colPar < 2 || len(sr.fields) < 2 {
+func (d *stripeDecoder) setupColumns(r *Reader, dec format.Decompressor, colPar int) error {
+	sr, ok := d.root.(*structReader)
+	if !ok || colPar < 2 || len(sr.fields) < 2 {
 		return nil
 	}
-	n := min(br.cfg.colPar, len(sr.fields))
+	n := min(colPar, len(sr.fields))
 	cg := &colGroups{n: n, decs: make([]format.Decompressor, n), ctxs: make([]stripeCtx, n),
 		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields))}
-	cg.decs[0] = br.buf.dec
-	if br.r.tail.Compression != orc.CompressionNone {
+	cg.decs[0] = dec
+	if r.tail.Compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
-			d, err := format.NewDecompressor(br.r.tail.Compression)
+			gd, err := format.NewDecompressor(r.tail.Compression)
 			if err != nil {
 				return err
 			}
-			cg.decs[g] = d
+			cg.decs[g] = gd
 		}
 	}
-	br.cols = cg
+	d.cols = cg
 	return nil
 }
 
 // fieldCtx returns the stripe context field i is started with: the
 // reader's own for group 0, otherwise a copy with the group's decompressor.
-func (br *executor) fieldCtx(i int) *stripeCtx {
-	cg := br.cols
+func (d *stripeDecoder) fieldCtx(i int) *stripeCtx {
+	cg := d.cols
 	if cg == nil || cg.group[i] == 0 {
-		return &br.cur.ctx
+		return &d.ctx
 	}
 	g := cg.group[i]
-	cg.ctxs[g] = br.cur.ctx
+	cg.ctxs[g] = d.ctx
 	cg.ctxs[g].dec = cg.decs[g]
 	return &cg.ctxs[g]
 }
 
 // dealColumns assigns the fields to groups for the stripe meta describes.
-func (br *executor) dealColumns(meta *stripeMeta) {
-	cg := br.cols
+func (d *stripeDecoder) dealColumns(meta *stripeMeta) {
+	cg := d.cols
 	if cg == nil {
 		return
 	}
-	sr := br.root.(*structReader)
+	sr := d.root.(*structReader)
 	timed := true
 	for i := range sr.fields {
 		timed = timed && cg.nanos[i] > 0
@@ -115,19 +115,19 @@ func maxColumn(c columnReader) int {
 // nextFields decodes n rows of the fields pick accepts into b, spreading
 // the groups over goroutines. It returns the error of the first failing
 // field in field order.
-func (br *executor) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
-	sr := br.root.(*structReader)
-	cg := br.cols
+func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
+	sr := d.root.(*structReader)
+	cg := d.cols
 	if cg == nil {
 		for i, f := range sr.fields {
 			if pick(i) {
-				if err := br.startField(i); err != nil {
+				if err := d.startField(i); err != nil {
 					return err
 				}
 				if err := f.next(b.Cols[i], n, mask); err != nil {
 					return err
 				}
-				br.doneField(i)
+				d.doneField(i)
 			}
 		}
 		return nil

@@ -125,7 +125,7 @@ func startColumn(tb testing.TB, r *Reader, name string) (*BatchReader, columnRea
 	if err := br.Next(b); err != nil {
 		tb.Fatal(err)
 	}
-	return br, br.exec().root.(*structReader).fields[0], b.Cols[0]
+	return br, br.exec().dec.root.(*structReader).fields[0], b.Cols[0]
 }
 
 // Skipping rows leaves every column reader where reading them would: after

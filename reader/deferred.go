@@ -9,12 +9,6 @@ package reader
 // to the row the predicate columns are at by skipping the rows before it.
 // A run without a match costs them nothing.
 
-import (
-	"fmt"
-
-	"github.com/orcgo/orc"
-)
-
 // deferred is the state of the deferred fields.
 type deferred struct {
 	field   []bool // per top-level field of the batch: deferred
@@ -28,117 +22,111 @@ type deferred struct {
 	at     int64
 }
 
-// setupDeferred decides whether exact filtering may defer fields: those
-// without a predicate column, when the root is a struct.
-func (br *executor) setupDeferred() {
-	sr, ok := br.root.(*structReader)
-	if !ok || br.pred.flt.matcher == nil {
-		return
+// setupDeferred returns the late fields of exact filtering: those without
+// a predicate column, when the root is a struct; nil when there are none.
+// cols is the file's column count.
+func (d *stripeDecoder) setupDeferred(cols int) *deferred {
+	sr, ok := d.root.(*structReader)
+	if !ok || d.flt == nil {
+		return nil
 	}
-	d := &deferred{field: make([]bool, len(sr.fields)), col: make([]bool, len(br.selected))}
+	def := &deferred{field: make([]bool, len(sr.fields)), col: make([]bool, cols)}
 	any := false
 	for i, f := range sr.fields {
-		if br.pred.flt.top[i] {
+		if d.flt.top[i] {
 			continue
 		}
-		d.field[i], any = true, true
+		def.field[i], any = true, true
 		var mark func(c columnReader)
 		mark = func(c columnReader) {
-			d.col[c.columnID()] = true
+			def.col[c.columnID()] = true
 			for _, k := range children(c) {
 				mark(k)
 			}
 		}
 		mark(f)
 	}
-	if any {
-		br.pred.def = d
+	if !any {
+		return nil
 	}
+	return def
 }
 
 // deferredLoaded reports whether every field is ready for the current run.
-func (br *executor) deferredLoaded() bool { return br.pred.def == nil || br.pred.def.loaded }
+func (d *stripeDecoder) deferredLoaded() bool { return d.def == nil || d.def.loaded }
 
 // notLoaded reports whether c is a deferred field not loaded in this run
 // (seekColumns leaves it alone).
-func (br *executor) notLoaded(c columnReader) bool {
-	if br.pred.def == nil || br.pred.def.loaded {
+func (d *stripeDecoder) notLoaded(c columnReader) bool {
+	if d.def == nil || d.def.loaded {
 		return false
 	}
-	sr, ok := br.root.(*structReader)
+	sr, ok := d.root.(*structReader)
 	if !ok {
 		return false
 	}
 	for i, f := range sr.fields {
 		if f == c {
-			return br.pred.def.field[i]
+			return d.def.field[i]
 		}
 	}
 	return false
 }
 
-// loadDeferred fetches the deferred fields' pieces for the current run and
-// brings them to the row the predicate columns are at.
-func (br *executor) loadDeferred() error {
-	d := br.pred.def
-	k := br.cur.run - 1
-	if k < 0 {
-		return fmt.Errorf("orc: internal error: deferred columns loaded outside a run")
+// setNoSeek marks the late fields that cannot seek in this stripe, from
+// the columns planDeferred found without a usable row index.
+func (def *deferred) setNoSeek(sr *structReader, noSeek []bool) {
+	def.at = 0
+	if def.noSeek == nil {
+		def.noSeek = make([]bool, len(sr.fields))
 	}
-	first := !d.started
-	if first && br.r.tail.Compression != orc.CompressionNone {
-		streams := 0
-		for _, sp := range br.cur.plan.streams {
-			if sp.deferred {
-				streams++
-			}
-		}
-		if err := br.holdDecompression(streams); err != nil {
-			return err
-		}
-	}
-	sr := br.root.(*structReader)
-	if first {
-		d.at = 0
-		clear(d.noSeek)
-		if err := br.planDeferredColumns(sr); err != nil {
-			return err
-		}
-	}
-	if err := br.prefetch(br.cur.sio, k, true, first); err != nil {
-		return err
-	}
-	if first {
-		d.started = true
-		for i, f := range sr.fields {
-			if d.field[i] && br.lazyField(i) {
-				br.lazy.unstarted[i] = true // started at its first use (release.go)
-			} else if d.field[i] {
-				if err := f.startStripe(br.fieldCtx(i)); err != nil {
-					return err
-				}
-			}
-		}
-		br.cur.sio.dropWhole(true)
-	}
-	d.loaded = true
-	consumed := br.cur.runRows - br.cur.remaining // rows of the run before this batch
-	run := br.cur.plan.runs[k]
-	target := br.cur.runFirst + consumed
+	clear(def.noSeek)
 	for i, f := range sr.fields {
-		if !d.field[i] || br.unstarted(i) {
+		if def.field[i] && noSeek != nil {
+			def.noSeek[i] = anyColumn(f, noSeek)
+		}
+	}
+}
+
+// positionLate readies the late fields for the current run once the
+// planner has fetched their pieces: started, at the stripe's first match
+// (first), then sought to the run's first group and brought to the row the
+// predicate columns are at.
+func (d *stripeDecoder) positionLate(first bool) error {
+	def := d.def
+	sr := d.root.(*structReader)
+	if first {
+		def.started = true
+		for i, f := range sr.fields {
+			if def.field[i] && d.lazyField(i) {
+				d.lazy.unstarted[i] = true // started at its first use (release.go)
+			} else if def.field[i] {
+				if err := f.startStripe(d.fieldCtx(i)); err != nil {
+					return err
+				}
+			}
+		}
+		d.sio.dropWhole(true)
+	}
+	def.loaded = true
+	k := d.run - 1
+	consumed := d.runRows - d.remaining // rows of the run before this batch
+	run := d.cur.plan.runs[k]
+	target := d.runFirst + consumed
+	for i, f := range sr.fields {
+		if !def.field[i] || d.unstarted(i) {
 			continue
 		}
-		if d.noSeek != nil && d.noSeek[i] {
-			if target > d.at {
-				if err := f.skip(target - d.at); err != nil {
+		if def.noSeek != nil && def.noSeek[i] {
+			if target > def.at {
+				if err := f.skip(target - def.at); err != nil {
 					return err
 				}
 			}
 			continue
 		}
-		if br.seekRun(k) {
-			if err := br.seekColumns(br.cur.ix, run.first, f, nil); err != nil {
+		if d.seekRun(k) {
+			if err := d.seekColumns(d.cur.ix, run.first, f, nil); err != nil {
 				return err
 			}
 		}
@@ -148,39 +136,7 @@ func (br *executor) loadDeferred() error {
 			}
 		}
 	}
-	d.at = target
-	return nil
-}
-
-// planDeferredColumns reads the row indexes of the deferred columns the
-// stripe's plan left pending and plans their streams (planDeferred), at
-// their first match in the stripe: a stripe whose kept row groups hold no
-// matching row never reads them.
-func (br *executor) planDeferredColumns(sr *structReader) error {
-	p := br.cur.plan
-	if len(p.pending) == 0 {
-		return nil
-	}
-	if err := br.readIndex(br.cur.ix, p.pending, false); err != nil {
-		return err
-	}
-	br.cur.pin.entries = br.cur.ix.entries
-	noSeek, err := planDeferred(br.cur.pin, p)
-	if err != nil {
-		return err
-	}
-	d := br.pred.def
-	if d.noSeek == nil {
-		d.noSeek = make([]bool, len(sr.fields))
-	}
-	for i, f := range sr.fields {
-		if d.field[i] {
-			d.noSeek[i] = anyColumn(f, noSeek)
-		}
-	}
-	if br.explain != nil {
-		fmt.Fprintf(br.explain, "stripe %d deferred columns planned at their first match:\n%s", p.stripe, indent(p.String()))
-	}
+	def.at = target
 	return nil
 }
 

@@ -240,8 +240,8 @@ type stripeIO struct {
 }
 
 // newStripeIO makes the fetches of a plan's streams.
-func (br *executor) newStripeIO(p *stripePlan) *stripeIO {
-	s := &stripeIO{plan: p, fetches: make([]streamFetch, len(p.streams)), io: br.io, mem: br.mem, win: uint64(br.cfg.window), bufs: &br.buf.bufs}
+func (pl *planner) newStripeIO(p *stripePlan) *stripeIO {
+	s := &stripeIO{plan: p, fetches: make([]streamFetch, len(p.streams)), io: pl.io, mem: pl.mem, win: uint64(pl.cfg.window), bufs: &pl.buf.bufs}
 	for i := range p.streams {
 		s.fetches[i] = streamFetch{s: s, plan: &p.streams[i]}
 	}
@@ -267,7 +267,7 @@ func (s *stripeIO) fetch(col int, kind orcpb.Stream_Kind) *streamFetch {
 // the deferred ones, hands each stream its first piece and points the
 // opened streams at it. start says the deferred columns start with this
 // read (their whole streams are read too).
-func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
+func (pl *planner) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	p := s.plan
 	reads := p.reads[i]
 	if deferred {
@@ -288,25 +288,25 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 	// Reading ahead, the scheduler holds the eager streams' bytes (and
 	// is handed the deferred ones' here): each stream copies its piece
 	// out, and the gaps between pieces are never read.
-	remote := br.cfg.readAhead
+	remote := pl.cfg.readAhead
 	if remote && deferred {
 		// Every piece in one schedule, so all are in flight at once.
 		var spans []span
 		for j := range s.fetches {
 			f := &s.fetches[j]
 			if f.plan.deferred && !(f.plan.noSeek && !start) {
-				if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok {
+				if l, ok := f.plan.firstRead(i, pl.cfg.window, whole); ok {
 					spans = append(spans, span{off: l.offset, n: l.length})
 				}
 			}
 		}
-		br.io.scheduleNew(p.stripe, spans)
+		pl.io.scheduleNew(p.stripe, spans)
 	}
 	// When the scheduler holds the bytes (reading ahead, or the workers of
 	// a parallel scan sharing its requests), each stream copies its own
 	// piece out: a coalesced read would count the gaps between pieces,
 	// which belong to other runs, as read.
-	held := remote || br.io.shared()
+	held := remote || pl.io.cfg.shared
 	users := make([]*streamFetch, 0, len(s.fetches))
 	for _, rg := range reads {
 		users = users[:0]
@@ -315,14 +315,14 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 			if f.plan.deferred != deferred || f.plan.noSeek && !start {
 				continue
 			}
-			if l, ok := f.plan.firstRead(i, br.cfg.window, whole); ok && l.offset >= rg.offset && l.offset+l.length <= rg.offset+rg.length {
+			if l, ok := f.plan.firstRead(i, pl.cfg.window, whole); ok && l.offset >= rg.offset && l.offset+l.length <= rg.offset+rg.length {
 				users = append(users, f)
 			}
 		}
 		if held {
 			for _, f := range users {
-				l, _ := f.plan.firstRead(i, br.cfg.window, whole)
-				room := f.room(i, l, br.cfg.window)
+				l, _ := f.plan.firstRead(i, pl.cfg.window, whole)
+				room := f.room(i, l, pl.cfg.window)
 				if !f.plan.whole {
 					// As Load does: the first piece stops before a second
 					// request still coming.
@@ -334,7 +334,7 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 			}
 			continue
 		}
-		if err := br.readCoalesced(p.stripe, rg, users, i, whole); err != nil {
+		if err := pl.readCoalesced(p.stripe, rg, users, i, whole); err != nil {
 			return err
 		}
 	}
@@ -351,32 +351,32 @@ func (br *executor) prefetch(s *stripeIO, i int, deferred, start bool) error {
 // the streams users whose pieces it holds, and hands each its piece: one
 // stream's piece that is the whole read goes straight into its buffer,
 // several are read into the scan's scratch buffer and copied out.
-func (br *executor) readCoalesced(stripe int, rg ioRange, users []*streamFetch, i int, whole bool) error {
+func (pl *planner) readCoalesced(stripe int, rg ioRange, users []*streamFetch, i int, whole bool) error {
 	if len(users) == 1 {
 		f := users[0]
-		l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+		l, _ := f.plan.firstRead(i, pl.cfg.window, whole)
 		if l.offset == rg.offset && l.length == rg.length {
-			return f.readPiece(l, f.room(i, l, br.cfg.window))
+			return f.readPiece(l, f.room(i, l, pl.cfg.window))
 		}
 	}
-	if int64(len(br.buf.scratch)) < rg.length {
+	if int64(len(pl.buf.scratch)) < rg.length {
 		n := bufCap(rg.length)
-		if err := br.mem.set(&br.buf.held.scratch, n, func() string {
+		if err := pl.mem.set(&pl.buf.held.scratch, n, func() string {
 			return fmt.Sprintf("reading %s of stripe %d", plural(len(users), "stream"), stripe)
 		}); err != nil {
 			return err
 		}
-		putBuf(br.buf.scratch)
-		br.buf.scratch = getBuf(n)
+		putBuf(pl.buf.scratch)
+		pl.buf.scratch = getBuf(n)
 	}
-	buf := br.buf.scratch[:rg.length]
-	if err := readFull(br.io, buf, rg.offset); err != nil {
+	buf := pl.buf.scratch[:rg.length]
+	if err := readFull(pl.io, buf, rg.offset); err != nil {
 		return orc.WithLocation(err, rg.offset, stripe, -1, "")
 	}
 	for _, f := range users {
-		l, _ := f.plan.firstRead(i, br.cfg.window, whole)
+		l, _ := f.plan.firstRead(i, pl.cfg.window, whole)
 		rel := l.offset - rg.offset
-		if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), f.room(i, l, br.cfg.window)); err != nil {
+		if err := f.copyPiece(buf[rel:rel+l.length], uint64(l.offset-f.plan.loc.offset), f.room(i, l, pl.cfg.window)); err != nil {
 			return err
 		}
 	}
@@ -486,8 +486,8 @@ func (l *bufList) release() {
 // is given back once all have.
 //
 // It returns the requests scheduled, for explain.
-func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
-	if !br.cfg.readAhead && !br.io.shared() && br.explain == nil {
+func (pl *planner) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span, readers int) []string {
+	if !pl.cfg.readAhead && !pl.io.cfg.shared && pl.explain == nil {
 		// A serial scan of a local file reads as its decoders ask: the
 		// requests, and the next footer's, would be counted off as they
 		// read, never issued (a stripe of 100,000 columns spent 8 MB on
@@ -500,7 +500,7 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	// match needs them): read one piece at a time, each chunk's runs made
 	// a read per stream, 12,000 for lineitem SF 1's 1.4% date range on 2
 	// goroutines.
-	remote := br.cfg.readAhead || br.io.shared()
+	remote := pl.cfg.readAhead || pl.io.cfg.shared
 	// A lookup's kept groups (bloom filters skipped some) are mostly the
 	// filters' false positives: its deferred columns are fetched at a
 	// match, one round trip, rather than with every kept run.
@@ -528,8 +528,8 @@ func (br *executor) scheduleStripe(p *stripePlan, ix *stripeIndex, extra []span,
 	if len(spans) >= mergeSpansFrom {
 		spans = mergeSpans(spans)
 	}
-	reqs := br.io.schedule(p.stripe, spans)
-	br.scheduleFooter(p.stripe + 1)
+	reqs := pl.io.schedule(p.stripe, spans)
+	pl.scheduleFooter(p.stripe + 1)
 	return reqs
 }
 
@@ -570,45 +570,45 @@ func mergeSpans(spans []span) []span {
 // stripe's index region read whole (wholeIndex) comes in one request with
 // the footer of the stripe before, next to it in the file, and when that
 // footer is not read, in a request of its own beside the stripe's footer.
-func (br *executor) scheduleFooter(i int) {
-	r := br.r
+func (pl *planner) scheduleFooter(i int) {
+	r := pl.r
 	stripes := r.tail.Footer.GetStripes()
 	limit := 1
-	if br.cfg.readAhead {
+	if pl.cfg.readAhead {
 		limit = footersAhead
 	}
-	for ; i < len(stripes) && limit > 0 && (br.cur.stopAt == 0 || i < br.cur.stopAt); i++ {
-		if !br.inRange(i) {
+	for ; i < len(stripes) && limit > 0 && (pl.stopAt == 0 || i < pl.stopAt); i++ {
+		if !pl.inRange(i) {
 			continue
 		}
-		if br.parsedAhead(i) {
+		if pl.parsedAhead(i) {
 			limit--
 			continue
 		}
-		if limit > 1 && br.pred.sarg != nil && r.HasStripeStatistics() && !br.pred.sarg.Evaluate(&levelSource{r: r, stripe: i}).IsNeeded() {
+		if limit > 1 && pl.sarg != nil && r.HasStripeStatistics() && !pl.sarg.Evaluate(&levelSource{r: r, stripe: i}).IsNeeded() {
 			continue
 		}
 		info := stripeInfo(i, stripes[i])
 		if info.FooterLength <= 0 || info.FooterLength > r.cfg.maxStripeFooter {
 			return
 		}
-		if ix, ok := br.wholeIndex(i); ok {
+		if ix, ok := pl.wholeIndex(i); ok {
 			// Left out when the footer before brought it; a request of its
 			// own, given back with its stripe.
-			br.io.scheduleNew(i, []span{ix})
+			pl.io.scheduleNew(i, []span{ix})
 		}
 		spans := make([]span, 0, 2)
 		if !r.footerAtHand(i) {
 			spans = append(spans, span{off: info.Offset + info.IndexLength + info.DataLength, n: info.FooterLength, pos: 1, end: 1})
 		}
 		tag := i
-		if i+1 < len(stripes) && br.wantedStripe(i+1) {
-			if ix, ok := br.wholeIndex(i + 1); ok {
+		if i+1 < len(stripes) && pl.wantedStripe(i+1) {
+			if ix, ok := pl.wholeIndex(i + 1); ok {
 				spans = append(spans, ix)
 				tag = i + 1 // its bytes are wanted until the next stripe's turn
 			}
 		}
-		br.io.scheduleNew(tag, spans)
+		pl.io.scheduleNew(tag, spans)
 		limit--
 	}
 }
@@ -620,12 +620,12 @@ const footersAhead = 8
 // scheduleShared schedules a stripe that parallel workers share: the plan
 // of the whole stripe's kept row groups, which the workers' plans for
 // their chunks divide, with the extra spans.
-func (br *executor) scheduleShared(ss *sharedStripe, extra []span, readers int) error {
-	p, err := planStripe(ss.in)
+func (pl *planner) scheduleShared(ss *sharedStripe, extra []span, readers int) error {
+	p, err := planStripe(*ss.in)
 	if err != nil {
 		return err
 	}
-	br.scheduleStripe(p, ss.ix, extra, readers)
+	pl.scheduleStripe(p, ss.ix, extra, readers)
 	ss.scheduled = p.scheduled
 	return nil
 }

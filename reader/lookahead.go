@@ -37,8 +37,8 @@ type lookahead struct {
 const indexAhead = 4
 
 // stripeMetaFor returns stripe i's footer, parsed ahead or read now.
-func (br *executor) stripeMetaFor(i int) (*stripeMeta, error) {
-	look := &br.io.look
+func (pl *planner) stripeMetaFor(i int) (*stripeMeta, error) {
+	look := pl.io.look
 	look.mu.Lock()
 	m := look.metas[i]
 	delete(look.metas, i)
@@ -46,13 +46,13 @@ func (br *executor) stripeMetaFor(i int) (*stripeMeta, error) {
 	if m != nil {
 		return m, nil
 	}
-	return br.r.readStripeMeta(br.io, i)
+	return pl.r.readStripeMeta(pl.io, i)
 }
 
 // parsedAhead reports whether stripe i's footer was parsed ahead (its
 // bytes are read, so scheduleFooter must not schedule them again).
-func (br *executor) parsedAhead(i int) bool {
-	look := &br.io.look
+func (pl *planner) parsedAhead(i int) bool {
+	look := pl.io.look
 	look.mu.Lock()
 	defer look.mu.Unlock()
 	_, ok := look.metas[i]
@@ -61,43 +61,43 @@ func (br *executor) parsedAhead(i int) bool {
 
 // wantedStripe reports whether the scan reads stripe i, as far as the
 // range, a parallel worker's limit and the stripe statistics tell.
-func (br *executor) wantedStripe(i int) bool {
-	if !br.inRange(i) || br.cur.stopAt > 0 && i >= br.cur.stopAt {
+func (pl *planner) wantedStripe(i int) bool {
+	if !pl.inRange(i) || pl.stopAt > 0 && i >= pl.stopAt {
 		return false
 	}
-	return br.pred.sarg == nil || !br.r.HasStripeStatistics() ||
-		br.pred.sarg.Evaluate(&levelSource{r: br.r, stripe: i}).IsNeeded()
+	return pl.sarg == nil || !pl.r.HasStripeStatistics() ||
+		pl.sarg.Evaluate(&levelSource{r: pl.r, stripe: i}).IsNeeded()
 }
 
 // scheduleIndexAhead schedules the index reads of the stripes after
 // stripe i that the scan will prune (see the file comment), or a parallel
 // scan cut into chunks, when it reads ahead.
-func (br *executor) scheduleIndexAhead(i int) {
-	r := br.r
-	if !br.indexFirst() || !br.cfg.readAhead {
+func (pl *planner) scheduleIndexAhead(i int) {
+	r := pl.r
+	if !pl.indexFirst() || !pl.cfg.readAhead {
 		return
 	}
-	look := &br.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	defer look.mu.Unlock()
 	look.indexed = max(look.indexed, i+1)
 	stripes := len(r.tail.Footer.GetStripes())
-	budget := br.io.cfg.prefetch / 4
+	budget := pl.io.cfg.prefetch / 4
 	var bytes int64
-	cols, also := br.pruneColumns(), br.indexAlso()
+	cols, also := pl.pruneColumns(), pl.indexAlso()
 	for n := 0; n < indexAhead && look.indexed < stripes && look.indexed <= i+indexAhead; {
 		j := look.indexed
-		if !br.wantedStripe(j) || !br.readsIndexOf(int64(r.tail.Footer.GetStripes()[j].GetNumberOfRows())) {
+		if !pl.wantedStripe(j) || !pl.readsIndexOf(int64(r.tail.Footer.GetStripes()[j].GetNumberOfRows())) {
 			look.indexed++
 			continue
 		}
 		meta := look.metas[j]
 		if meta == nil {
 			info := stripeInfo(j, r.tail.Footer.GetStripes()[j])
-			if !r.footerAtHand(j) && !br.io.arrived(info.Offset+info.IndexLength+info.DataLength, info.FooterLength) {
+			if !r.footerAtHand(j) && !pl.io.arrived(info.Offset+info.IndexLength+info.DataLength, info.FooterLength) {
 				return // its footer has not arrived: its index waits for the next stripe's turn
 			}
-			m, err := r.readStripeMeta(br.io, j)
+			m, err := r.readStripeMeta(pl.io, j)
 			if err != nil {
 				return // read again at its turn, which fails as it would have
 			}
@@ -111,7 +111,7 @@ func (br *executor) scheduleIndexAhead(i int) {
 		for k, w := range wants {
 			locs[k] = w.loc
 		}
-		ranges := coalesce(locs, br.io.gap())
+		ranges := coalesce(locs, pl.io.gap())
 		spans := make([]span, len(ranges))
 		var sum int64
 		for k, rg := range ranges {
@@ -122,7 +122,7 @@ func (br *executor) scheduleIndexAhead(i int) {
 			return
 		}
 		bytes += sum
-		br.io.scheduleNew(j, spans)
+		pl.io.scheduleNew(j, spans)
 		look.indexed++
 		n++
 	}
@@ -144,35 +144,35 @@ func (br *executor) scheduleIndexAhead(i int) {
 // indexFirst reports whether the scan reads a stripe's row indexes before
 // its data: to prune its row groups (a search argument), or, in a parallel
 // scan, to cut it into chunks (every selected column's, splitStripe).
-func (br *executor) indexFirst() bool {
-	return br.r.RowIndexStride() > 0 && (br.pred.sarg != nil || br.cfg.parallel > 1)
+func (pl *planner) indexFirst() bool {
+	return pl.r.RowIndexStride() > 0 && (pl.sarg != nil || pl.cfg.parallel > 1)
 }
 
 // readsIndexOf reports whether the scan (indexFirst) reads the row indexes
 // of a stripe of rows rows before its data: a parallel scan without a
 // search argument does not for a stripe it does not cut, of at most a
 // chunk of row groups for each decoder (pruneShared).
-func (br *executor) readsIndexOf(rows int64) bool {
-	if br.pred.sarg != nil {
+func (pl *planner) readsIndexOf(rows int64) bool {
+	if pl.sarg != nil {
 		return true
 	}
-	stride := int64(br.r.RowIndexStride())
+	stride := int64(pl.r.RowIndexStride())
 	groups := (rows + stride - 1) / stride
-	return groups > int64(br.cfg.parallel*br.chunkGroups())
+	return groups > int64(pl.cfg.parallel*chunkGroups(pl.r, pl.selected, pl.cfg))
 }
 
 // noteIndexShare records how much of stripe meta's index region the scan
 // reads before its data (indexFirst): what group pruning reads, and over a
 // network every selected column's row index (indexAlso).
-func (br *executor) noteIndexShare(meta *stripeMeta) {
-	if !br.indexFirst() || meta.info.IndexLength <= 0 {
+func (pl *planner) noteIndexShare(meta *stripeMeta) {
+	if !pl.indexFirst() || meta.info.IndexLength <= 0 {
 		return
 	}
 	var wanted int64
-	for _, w := range br.r.indexWants(meta, nil, br.pruneColumns(), true, br.indexAlso()) {
+	for _, w := range pl.r.indexWants(meta, nil, pl.pruneColumns(), true, pl.indexAlso()) {
 		wanted += w.loc.length
 	}
-	look := &br.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	look.region, look.wanted = meta.info.IndexLength, wanted
 	look.mu.Unlock()
@@ -180,23 +180,23 @@ func (br *executor) noteIndexShare(meta *stripeMeta) {
 
 // wholeIndex returns stripe j's index region when the scan reads it whole
 // (see above).
-func (br *executor) wholeIndex(j int) (span, bool) {
-	r := br.r
-	if !br.indexFirst() || !br.cfg.readAhead {
+func (pl *planner) wholeIndex(j int) (span, bool) {
+	r := pl.r
+	if !pl.indexFirst() || !pl.cfg.readAhead {
 		return span{}, false
 	}
 	info := stripeInfo(j, r.tail.Footer.GetStripes()[j])
-	if info.IndexLength <= 0 || info.NumRows <= 0 || info.IndexLength > br.io.cfg.maxRequest || !br.readsIndexOf(info.NumRows) {
+	if info.IndexLength <= 0 || info.NumRows <= 0 || info.IndexLength > pl.io.cfg.maxRequest || !pl.readsIndexOf(info.NumRows) {
 		return span{}, false
 	}
 	unread := info.IndexLength
-	look := &br.io.look
+	look := pl.io.look
 	look.mu.Lock()
 	if look.region > 0 {
 		unread = int64(float64(info.IndexLength) * float64(look.region-look.wanted) / float64(look.region))
 	}
 	look.mu.Unlock()
-	if unread > br.io.gap() {
+	if unread > pl.io.gap() {
 		return span{}, false
 	}
 	return span{off: info.Offset, n: info.IndexLength, pos: 1, end: 1}, true
@@ -205,7 +205,7 @@ func (br *executor) wholeIndex(j int) (span, bool) {
 // doneWithIndex gives back the unread bytes of stripe j's index region
 // read whole, once the scan reads nothing more of it (it skips the
 // stripe); the region of a stripe read is given back with the stripe.
-func (br *executor) doneWithIndex(j int) {
-	info := stripeInfo(j, br.r.tail.Footer.GetStripes()[j])
-	br.io.consume(info.Offset, info.IndexLength)
+func (pl *planner) doneWithIndex(j int) {
+	info := stripeInfo(j, pl.r.tail.Footer.GetStripes()[j])
+	pl.io.consume(info.Offset, info.IndexLength)
 }

@@ -67,7 +67,7 @@ type ScanOption func(*scanConfig) error
 
 type scanConfig struct {
 	// test holds hooks that only the package's tests set.
-	test      scanTestHooks
+	test      *scanTestHooks
 	columns   []string
 	allCols   bool
 	batchSize int
@@ -80,16 +80,13 @@ type scanConfig struct {
 	maxDict   int64
 	maxNested int64
 	maxMemory int64
-	rangeOn   bool
-	rangeOff  int64
-	rangeLen  int64
+	split     *byteRange // WithRange, or nil: the whole file
 	filter    bool
 	explain   bool
 
-	inFlight    int   // WithMaxReadsInFlight
-	maxRequest  int64 // WithMaxReadSize
-	prefetch    int64 // WithPrefetch; 0 with prefetchSet unset: the default
-	prefetchSet bool
+	inFlight   int   // WithMaxReadsInFlight
+	maxRequest int64 // WithMaxReadSize
+	prefetch   int64 // WithPrefetch; -1 when not given: the default
 	// readAhead says the scan reads ahead (sched.go), decided once when
 	// it starts: WithPrefetch(n > 0), or by default a file over a network
 	// (a LatencyReader).
@@ -103,7 +100,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{allCols: true, filter: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
+	return scanConfig{test: &scanTestHooks{}, prefetch: -1, allCols: true, filter: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
 		inFlight: defaultInFlight, maxRequest: defaultMaxRequest}
 }
 
@@ -119,7 +116,7 @@ var schedPrefetchAlways bool
 // LatencyReader). It never looks at how long reads take.
 func (c *scanConfig) declareReadAhead(remote bool) {
 	switch {
-	case c.prefetchSet:
+	case c.prefetch >= 0:
 		c.readAhead = c.prefetch > 0
 	default:
 		c.readAhead = remote || schedPrefetchAlways
@@ -130,17 +127,19 @@ func (c *scanConfig) declareReadAhead(remote bool) {
 // is a file of this machine (Reader.onDisk).
 func (c scanConfig) sched(onDisk bool) schedConfig {
 	prefetch := c.prefetch
-	if !c.prefetchSet {
+	if prefetch < 0 {
 		// n goroutines decoding consume the bytes n times as fast, so
 		// reading as far ahead in time takes n times the bytes.
 		prefetch = defaultPrefetch * int64(min(max(c.parallel, 1), maxPrefetchScale))
 	}
-	sc := schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: min(prefetch, c.maxMemory/4), gap: c.coalesce,
-		ahead: c.readAhead, shared: c.parallel > 1 && !onDisk}
-	if !c.gapSet {
-		sc.remoteGap = defaultRemoteGap
+	prefetch = min(prefetch, c.maxMemory/4)
+	gap := c.coalesce
+	if c.readAhead && prefetch > 0 && !c.gapSet {
+		// Over a network a round trip costs more than the bytes between.
+		gap = max(gap, defaultRemoteGap)
 	}
-	return sc
+	return schedConfig{inFlight: c.inFlight, maxRequest: c.maxRequest, prefetch: prefetch, gap: c.coalesce, mergeGap: gap,
+		ahead: c.readAhead, shared: c.parallel > 1 && !onDisk}
 }
 
 // WithMaxReadsInFlight sets how many reads of the file a scan keeps
@@ -202,7 +201,7 @@ func WithPrefetch(n int64) ScanOption {
 		if n < 0 || n > 1<<30 {
 			return fmt.Errorf("orc: WithPrefetch(%d): must be 0..%d", n, 1<<30)
 		}
-		c.prefetch, c.prefetchSet = n, true
+		c.prefetch = n
 		return nil
 	}
 }
@@ -333,7 +332,7 @@ func WithRange(offset, length int64) ScanOption {
 		if offset < 0 || length < 0 {
 			return fmt.Errorf("orc: WithRange(%d, %d): offset and length must not be negative", offset, length)
 		}
-		c.rangeOn, c.rangeOff, c.rangeLen = true, offset, length
+		c.split = &byteRange{off: offset, n: length}
 		return nil
 	}
 }
@@ -449,3 +448,6 @@ func WithLenientFields() ScanOption {
 		return nil
 	}
 }
+
+// byteRange is a range of a file's bytes, [off, off+n).
+type byteRange struct{ off, n int64 }

@@ -150,7 +150,7 @@ type parallel struct {
 	// planner prunes and schedules the stripes after the one the decoders
 	// start, over a network, while they decode (prepareAhead); plan
 	// serialises its use (and its making, at the first).
-	planner *executor
+	planner *planner
 	plan    sync.Mutex
 	// Under mu: the newest stripe a decoder has started, and whether the
 	// planner is busy.
@@ -177,7 +177,7 @@ type sharedStripe struct {
 	err    error
 	meta   *stripeMeta // nil: the stripe is skipped
 	ix     *stripeIndex
-	in     planInput // for the whole stripe, with the kept groups
+	in     *planInput // for the whole stripe, with the kept groups
 	chunks []groupRun
 	k      int   // row groups per chunk; 0: one chunk, the whole stripe
 	charge int64 // its row indexes' bytes in the memory budget
@@ -192,13 +192,6 @@ type sharedStripe struct {
 	done bool
 }
 
-// part is a decoder's chunk of the stripe it is decoding.
-type part struct {
-	ss    *sharedStripe
-	kept  []bool // its row groups (the kept ones of the chunk); nil: all
-	first bool   // it decodes the stripe's first chunk (and counts it read)
-}
-
 // newParallel makes owner the caller's decoder of a parallel scan and
 // starts cfg.parallel-1 workers, each an executor of its own sharing
 // owner's memory budget and I/O scheduler.
@@ -207,9 +200,9 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	stripes := len(r.tail.Footer.GetStripes())
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n),
-		batches: workerBatches(owner.schema, owner.cfg.batchSize)}
-	p.depth = workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.selected, owner.cfg.test.chunkRows))
-	if err := owner.setupColumns(); err != nil {
+		batches: workerBatches(owner.dec.schema, owner.cfg.batchSize)}
+	p.depth = workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.plan.selected, owner.cfg.test.chunkRows))
+	if err := owner.dec.setupColumns(r, owner.plan.buf.dec, owner.cfg.colPar); err != nil {
 		return nil, err
 	}
 	// The caller holds its batch and those it decodes ahead.
@@ -219,7 +212,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	for w := 0; w < n-1; w++ {
 		inner, err := p.newInner()
 		if err == nil {
-			err = inner.setupColumns()
+			err = inner.dec.setupColumns(r, inner.plan.buf.dec, inner.cfg.colPar)
 		}
 		if err == nil {
 			// A worker holds two chunks of batches: one for the caller
@@ -243,12 +236,12 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 // serial one sharing the owner's memory budget and I/O scheduler, with no
 // batch charged (newExecutor charges one; workers charge theirs).
 func (p *parallel) newInner() (*executor, error) {
-	br, err := p.owner.r.newExecutor(p.owner.cfg, p.owner.mem, p.owner.io)
+	e, err := p.owner.plan.r.newExecutor(p.owner.cfg, p.owner.mem, p.owner.plan.io)
 	if err != nil {
 		return nil, err
 	}
-	_ = p.owner.mem.set(&br.buf.held.vectors, 0, nil)
-	return br, nil
+	_ = p.owner.mem.set(&e.vectors, 0, nil)
+	return e, nil
 }
 
 // workerDepth is how many batches hold a chunk of one or a few row groups,
@@ -273,7 +266,7 @@ func (p *parallel) batch(pw *parWorker) (*orc.Batch, bool) {
 	}
 	if pw.made < pw.depth {
 		pw.made++
-		return p.newBatch(pw.br.schema), true
+		return p.newBatch(pw.br.dec.schema), true
 	}
 	select {
 	case b := <-pw.free:
@@ -359,21 +352,28 @@ func (p *parallel) decodeChunk(pw *parWorker, ch *chunk, b *orc.Batch) bool {
 	return true
 }
 
-// startChunk sets the executor to decode chunk ch, as a serial scan of
-// the chunk's row groups.
-func (br *executor) startChunk(ch *chunk) {
+// startChunk has the executor decode chunk ch: its row groups planned
+// from the stripe's shared pruning, as the one planned stripe of its
+// source. The error planning meets is the chunk's.
+func (e *executor) startChunk(ch *chunk) {
 	ss := ch.ss
-	pt := &part{ss: ss, first: ch.c == 0, kept: ss.in.kept}
+	in := *ss.in
 	if ss.k > 0 {
-		pt.kept = make([]bool, len(ss.in.kept))
+		in.sel = rowSelection{n: ss.in.sel.n}
 		for _, run := range ss.chunks[ch.c : ch.c+ch.n] {
-			copy(pt.kept[run.first:run.end], ss.in.kept[run.first:run.end])
+			in.sel = in.sel.union(ss.in.sel.within(int64(run.first)*in.stride, int64(run.end)*in.stride))
 		}
 	}
-	br.part = pt
-	_ = br.mem.set(&br.buf.held.index, 0, nil) // the deferred columns' indexes of its last chunk
-	br.cur.stripe, br.cur.stopAt = ch.s, ch.s+1
-	br.cur.plan, br.cur.run, br.cur.remaining = nil, 0, 0
+	ix := ss.ix.clone()
+	if ix != nil {
+		in.entries = ix.entries
+	}
+	ps := &plannedStripe{ix: ix, meta: ss.meta, in: in, first: ch.c == 0}
+	ps.plan, ps.err = planStripe(in)
+	_ = e.mem.set(&e.plan.buf.held.index, 0, nil) // the late columns' indexes of its last chunk
+	e.plan.stopAt = ch.s + 1
+	e.src = &unitSource{ps: ps}
+	e.dec.cur, e.dec.run, e.dec.remaining = nil, 0, 0
 }
 
 // unitChunks is how many chunks of a stripe a decoder claims at once, as
@@ -396,7 +396,7 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 			return nil
 		}
 		s := p.cs
-		if !br.inRange(s) {
+		if !br.plan.inRange(s) {
 			p.cs, p.cc = s+1, 0
 			p.claimMu.Unlock()
 			continue
@@ -471,7 +471,7 @@ func (p *parallel) stripeDone(s int) {
 	from := p.released
 	for p.released < p.stripes {
 		t := p.released
-		if p.owner.inRange(t) {
+		if p.owner.plan.inRange(t) {
 			if st := p.shared[t]; st == nil || !st.done {
 				break
 			}
@@ -480,7 +480,7 @@ func (p *parallel) stripeDone(s int) {
 		p.released++
 	}
 	if p.released > from {
-		p.owner.io.release(p.released)
+		p.owner.plan.io.release(p.released)
 	}
 }
 
@@ -488,6 +488,13 @@ func (p *parallel) stripeDone(s int) {
 func (p *parallel) publish(w int, br *executor) {
 	p.mu.Lock()
 	p.stats[w] = br.statsNow()
+	p.mu.Unlock()
+}
+
+// publishPlanner records the planner's statistics for Stats.
+func (p *parallel) publishPlanner() {
+	p.mu.Lock()
+	p.stats[len(p.stats)-1] = *p.planner.stats
 	p.mu.Unlock()
 }
 
@@ -508,12 +515,12 @@ func (p *parallel) prepare(br *executor, s int) {
 	}
 	if !ss.claim() && p.owner.cfg.where != nil && !br.cfg.readAhead {
 		for t := s + 1; t < p.stripes && t <= s+len(p.workers)+1 && !ss.pruned.Load(); t++ {
-			if ts := p.slot(t); ts != nil && br.inRange(t) && ts.claim() {
-				p.prune(br, ts, t)
+			if ts := p.slot(t); ts != nil && br.plan.inRange(t) && ts.claim() {
+				p.prune(br.plan, ts, t)
 			}
 		}
 	}
-	p.prune(br, ss, s)
+	p.prune(br.plan, ss, s)
 }
 
 // slot returns stripe s's shared pruning, made empty at the first ask, or
@@ -541,11 +548,11 @@ func (p *parallel) slotLocked(s int) *sharedStripe {
 // prune without a claim gets there first).
 func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, true) }
 
-// prune prunes stripe s with br's readers unless it is pruned already, or
+// prune prunes stripe s with planner pl unless it is pruned already, or
 // waits for whoever is pruning it.
-func (p *parallel) prune(br *executor, ss *sharedStripe, s int) {
+func (p *parallel) prune(pl *planner, ss *sharedStripe, s int) {
 	ss.once.Do(func() {
-		ss.err = br.pruneShared(ss, s, p.owner.cfg.parallel)
+		ss.err = pl.pruneShared(ss, s, p.owner.cfg.parallel)
 		ss.pruned.Store(true)
 	})
 }
@@ -579,11 +586,12 @@ func (p *parallel) prepareAhead(s int) {
 		}()
 		if p.planner == nil {
 			// Made at its first use: a local scan never needs it.
-			planner, err := p.newInner()
+			pl, _, err := p.owner.plan.r.newPlanner(p.owner.cfg, p.owner.mem, p.owner.plan.io)
 			if err != nil {
 				return // the decoders prune the stripes themselves
 			}
-			p.planner = planner
+			pl.deferred = p.owner.plan.deferred
+			p.planner = pl
 		}
 		for {
 			ss, t := p.nextAhead()
@@ -597,7 +605,7 @@ func (p *parallel) prepareAhead(s int) {
 			}
 			ss.claim()
 			p.prune(p.planner, ss, t)
-			p.publish(len(p.stats)-1, p.planner)
+			p.publishPlanner()
 			if ss.err != nil {
 				return
 			}
@@ -614,7 +622,7 @@ func (p *parallel) nextAhead() (*sharedStripe, int) {
 	var planned int64
 	n := 0
 	for t := max(p.aheadOf+1, p.released); t < p.stripes; t++ {
-		if !p.owner.inRange(t) {
+		if !p.owner.plan.inRange(t) {
 			continue
 		}
 		ss := p.slotLocked(t)
@@ -628,7 +636,7 @@ func (p *parallel) nextAhead() (*sharedStripe, int) {
 			n++
 			planned += ss.scheduled
 		}
-		if n >= maxPlannedAhead || planned >= p.owner.io.cfg.prefetch/4 {
+		if n >= maxPlannedAhead || planned >= p.owner.plan.io.cfg.prefetch/4 {
 			return nil, 0
 		}
 	}
@@ -640,31 +648,31 @@ func (p *parallel) nextAhead() (*sharedStripe, int) {
 //
 // The row indexes it reads are charged to the stripe (ss.charge) until
 // every chunk of it is decoded, not to br.
-func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
-	before := br.buf.held.index
+func (pl *planner) pruneShared(ss *sharedStripe, s, n int) (err error) {
+	before := pl.buf.held.index
 	defer func() {
-		ss.charge = br.buf.held.index - before
-		br.buf.held.index = before
+		ss.charge = pl.buf.held.index - before
+		pl.buf.held.index = before
 	}()
-	br.stats.StripesConsidered++
-	meta, ix, in, err := br.pruneStripe(s)
+	pl.stats.StripesConsidered++
+	meta, ix, in, err := pl.pruneStripe(s)
 	if err != nil || meta == nil {
 		return err
 	}
-	if in.kept != nil && !anyTrue(in.kept) {
-		br.stats.StripesSkipped++
-		br.doneWithIndex(s)
+	if in.sel.given() && in.sel.none() {
+		pl.stats.StripesSkipped++
+		pl.doneWithIndex(s)
 		return nil
 	}
-	ss.meta, ss.ix, ss.in = meta, ix, in
+	ss.meta, ss.ix, ss.in = meta, ix, &in
 	ss.chunks = []groupRun{{0, 1}}
 	scheduled := false
 	if in.stride > 0 && meta.info.NumRows > in.stride {
-		scheduled, err = br.cutShared(ss, n)
+		scheduled, err = pl.cutShared(ss, n)
 	}
 	if err == nil && !scheduled {
 		// Each chunk's decoder reads the streams read whole.
-		err = br.scheduleShared(ss, nil, len(ss.chunks))
+		err = pl.scheduleShared(ss, nil, len(ss.chunks))
 	}
 	return err
 }
@@ -673,30 +681,27 @@ func (br *executor) pruneShared(ss *sharedStripe, s, n int) (err error) {
 // pays (splitStripe), reading the row indexes the cut and the chunks'
 // seeks need. It reports whether it scheduled the stripe's data (with those
 // indexes, when every group is read over a network).
-func (br *executor) cutShared(ss *sharedStripe, n int) (scheduled bool, err error) {
-	meta, ix, in := ss.meta, ss.ix, ss.in
+func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error) {
+	meta, ix, in := ss.meta, ss.ix, *ss.in
 	// The trial plans need every eager column's row index.
 	tix := ix
 	if tix == nil {
-		tix = newStripeIndex(br.r, meta)
+		tix = newStripeIndex(pl.r, meta)
 	}
 	tin := in
 	tin.entries = tix.entries
 	tin.streams = &streamIndexes{}
-	if tin.kept == nil {
-		tin.kept = make([]bool, tix.groups)
-		for g := range tin.kept {
-			tin.kept[g] = true
-		}
+	if !tin.sel.given() {
+		tin.sel = selectAll(meta.info.NumRows)
 	}
-	k0 := br.chunkGroups()
-	if countTrue(tin.kept) <= n*k0 {
+	k0 := chunkGroups(pl.r, pl.selected, pl.cfg)
+	if tin.sel.groups(tin.stride) <= n*k0 {
 		// One chunk (see splitStripe): no trial plans, only the row
 		// indexes a serial scan's plan would read to seek (the deferred
 		// columns' are read at a match, if any).
 		if ix != nil {
 			if cols := indexNeeded(in); len(cols) > 0 {
-				return false, br.readIndex(ix, cols, false)
+				return false, pl.readIndex(ix, cols, false)
 			}
 		}
 		return false, nil
@@ -709,7 +714,7 @@ func (br *executor) cutShared(ss *sharedStripe, n int) (scheduled bool, err erro
 			cols = append(cols, col)
 		}
 	}
-	if !pruned(tin.kept) && br.cfg.readAhead {
+	if tin.sel.all() && pl.cfg.readAhead {
 		// Every group is read: the stripe's data is scheduled now, with
 		// the row indexes the chunks seek by, which so come in the same
 		// requests.
@@ -721,30 +726,30 @@ func (br *executor) cutShared(ss *sharedStripe, n int) (scheduled bool, err erro
 		}
 		// The chunks, each reading the streams read whole, are about
 		// as many as the first cut splitStripe tries makes.
-		if err := br.scheduleShared(ss, idx, (len(tin.kept)+max(k0, 1)-1)/max(k0, 1)); err != nil {
+		if err := pl.scheduleShared(ss, idx, (tix.groups+max(k0, 1)-1)/max(k0, 1)); err != nil {
 			return false, err
 		}
 		scheduled = true
 	}
-	if err := br.readIndex(tix, cols, false); err != nil {
+	if err := pl.readIndex(tix, cols, false); err != nil {
 		return scheduled, err
 	}
 	chunks, k, err := splitStripe(tin, n, k0)
 	if err != nil || chunks == nil {
 		return scheduled, err
 	}
-	ss.ix, ss.in, ss.chunks, ss.k = tix, tin, chunks, k
+	ss.ix, ss.in, ss.chunks, ss.k = tix, &tin, chunks, k
 	return scheduled, nil
 }
 
-// chunkGroups is the fewest row groups a chunk of a parallel scan holds:
-// chunkRowsFor's rows, and a batch, at least.
-func (br *executor) chunkGroups() int {
-	stride := int64(br.r.RowIndexStride())
+// chunkGroups is the fewest row groups a chunk of a parallel scan of the
+// selected columns of r holds: chunkRowsFor's rows, and a batch, at least.
+func chunkGroups(r *Reader, selected []bool, cfg *scanConfig) int {
+	stride := int64(r.RowIndexStride())
 	if stride <= 0 {
 		return 1
 	}
-	rows := max(int64(chunkRowsFor(br.r.cols, br.selected, br.cfg.test.chunkRows)), int64(br.cfg.batchSize))
+	rows := max(int64(chunkRowsFor(r.cols, selected, cfg.test.chunkRows)), int64(cfg.batchSize))
 	return int(max((rows+stride-1)/stride, 1))
 }
 
@@ -762,18 +767,18 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 		return nil, 0, err
 	}
 	serial := whole.eagerBytes()
-	if countTrue(in.kept) <= n*max(k0, 1) {
+	if in.sel.groups(in.stride) <= n*max(k0, 1) {
 		// A chunk or less for each decoder: each would pay the stripe's
 		// start (its streams, dictionaries and seeks) for a chunk of rows
 		// or none. The decoder that claims the stripe reads it whole.
 		return nil, 0, nil
 	}
-	kept := make([]bool, len(in.kept))
+	groups := int((in.sel.n + in.stride - 1) / in.stride)
 	for k := max(k0, 1); ; k *= 2 {
 		var chunks []groupRun
-		for g := 0; g < len(in.kept); g += k {
-			e := min(g+k, len(in.kept))
-			if anyTrue(in.kept[g:e]) {
+		for g := 0; g < groups; g += k {
+			e := min(g+k, groups)
+			if !in.sel.within(int64(g)*in.stride, int64(e)*in.stride).none() {
 				chunks = append(chunks, groupRun{g, e})
 			}
 		}
@@ -782,10 +787,8 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 		}
 		var total int64
 		win := in
-		win.kept = kept
 		for _, c := range chunks {
-			clear(kept)
-			copy(kept[c.first:c.end], in.kept[c.first:c.end])
+			win.sel = in.sel.within(int64(c.first)*in.stride, int64(c.end)*in.stride)
 			p, err := planStripe(win)
 			if err != nil {
 				return nil, 0, err
@@ -801,40 +804,14 @@ func splitStripe(in planInput, n, k0 int) ([]groupRun, int, error) {
 	}
 }
 
-// planPart plans a decoder's chunk of stripe i from the shared pruning.
-func (br *executor) planPart(i int) (*stripePlan, *stripeIndex, *stripeMeta, planInput, error) {
-	pt := br.part
-	ss := pt.ss
-	in := ss.in
-	in.kept = pt.kept
-	ix := ss.ix.clone()
-	if ix != nil {
-		in.entries = ix.entries
-	}
-	p, err := planStripe(in)
-	if err != nil {
-		return nil, nil, nil, planInput{}, err
-	}
-	return p, ix, ss.meta, in, nil
-}
-
 // inRange reports whether stripe s lies in the scan's WithRange.
-func (br *executor) inRange(s int) bool {
-	c := br.cfg
-	if !c.rangeOn {
+func (pl *planner) inRange(s int) bool {
+	sp := pl.cfg.split
+	if sp == nil {
 		return true
 	}
-	off := int64(br.r.tail.Footer.GetStripes()[s].GetOffset())
-	return off >= c.rangeOff && off-c.rangeOff < c.rangeLen
-}
-
-func anyTrue(b []bool) bool {
-	for _, x := range b {
-		if x {
-			return true
-		}
-	}
-	return false
+	off := int64(pl.r.tail.Footer.GetStripes()[s].GetOffset())
+	return off >= sp.off && off-sp.off < sp.n
 }
 
 // next returns the next batch in file order: from the chunk whose turn it
@@ -947,7 +924,7 @@ func (p *parallel) ahead() bool {
 	if n := len(p.spare); n > 0 {
 		ob, p.spare = p.spare[n-1], p.spare[:n-1]
 	} else {
-		ob = p.newBatch(p.owner.schema)
+		ob = p.newBatch(p.owner.dec.schema)
 	}
 	err := p.owner.next(ob)
 	switch {

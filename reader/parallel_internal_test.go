@@ -69,7 +69,7 @@ func TestSplitStripe(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := &sharedStripe{}
-	if err := br.exec().pruneShared(ss, 0, 2); err != nil {
+	if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
 		t.Fatal(err)
 	}
 	if ss.k == 0 || len(ss.chunks) < 2 {
@@ -82,7 +82,7 @@ func TestSplitStripe(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().pruneShared(ss, 0, 2); err != nil {
+		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		if !aligned {
@@ -95,18 +95,16 @@ func TestSplitStripe(t *testing.T) {
 		if ss.k != 9 || len(ss.chunks) != 4 || ss.chunks[3] != (groupRun{27, 30}) {
 			t.Fatalf("aligned stripe: chunks %v of %d groups, want 4 of 9", ss.chunks, ss.k)
 		}
-		whole, err := planStripe(ss.in)
+		whole, err := planStripe(*ss.in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var sum int64
 		for w := 0; w < 2; w++ {
-			in := ss.in
-			in.kept = make([]bool, len(ss.in.kept))
+			in := *ss.in
+			in.sel = rowSelection{n: ss.in.sel.n}
 			for c := w; c < len(ss.chunks); c += 2 {
-				for g := ss.chunks[c].first; g < ss.chunks[c].end; g++ {
-					in.kept[g] = true
-				}
+				in.sel = in.sel.with(int64(ss.chunks[c].first)*in.stride, min(int64(ss.chunks[c].end)*in.stride, in.sel.n))
 			}
 			p, err := planStripe(in)
 			if err != nil {
@@ -149,7 +147,7 @@ func TestSplitStripeSelective(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().pruneShared(ss, 0, 2); err != nil {
+		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		if len(ss.chunks) != c.chunks {
@@ -238,7 +236,7 @@ func TestChunkRowsNarrow(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().pruneShared(ss, 0, 2); err != nil {
+		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		// 200 groups of 1,000 rows. Every column (94 bytes a row):
@@ -267,10 +265,10 @@ func TestIndexStatisticsOnlyForPruning(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix := newStripeIndex(r, meta)
-	if err := ex.readIndex(ix, []int{1}, true, 2, 3); err != nil {
+	if err := ex.plan.readIndex(ix, []int{1}, true, 2, 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := ex.readIndex(ix, []int{4}, false); err != nil {
+	if err := ex.plan.readIndex(ix, []int{4}, false); err != nil {
 		t.Fatal(err)
 	}
 	for col, stats := range map[int]bool{1: true, 2: false, 3: false, 4: false} {
@@ -301,19 +299,19 @@ func TestBloomFiltersProbedInPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ix, kept, err := ex.pruneGroups(meta)
+		ix, kept, err := ex.plan.pruneGroups(meta)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := countTrue(kept); got != want {
+		if got := kept.groups(int64(r.RowIndexStride())); got != want {
 			t.Errorf("stripe %d: %d groups kept, want %d", s, got, want)
 		}
-		if ix.blooms != nil || len(ex.buf.bloom) == 0 {
-			t.Errorf("stripe %d: %d columns' filters held after pruning, %d bytes of filters read", s, len(ix.blooms), len(ex.buf.bloom))
+		if ix.blooms != nil || len(ex.plan.buf.bloom) == 0 {
+			t.Errorf("stripe %d: %d columns' filters held after pruning, %d bytes of filters read", s, len(ix.blooms), len(ex.plan.buf.bloom))
 		}
 		if s == 0 {
-			first = &ex.buf.bloom[0]
-		} else if &ex.buf.bloom[0] != first {
+			first = &ex.plan.buf.bloom[0]
+		} else if &ex.plan.buf.bloom[0] != first {
 			t.Errorf("stripe %d: its filters were decompressed into a new buffer", s)
 		}
 	}
@@ -444,10 +442,10 @@ func TestParallelKeepsWorkerBatches(t *testing.T) {
 	}
 	// A worker's next batch is the kept one, with the scan's schema.
 	p := &parallel{batches: pool, stop: make(chan struct{})}
-	pw := &parWorker{br: &executor{schema: orc.MustParseSchema(r.Schema().String())}, free: make(chan *orc.Batch, 1), depth: 2}
+	pw := &parWorker{br: &executor{dec: &stripeDecoder{schema: orc.MustParseSchema(r.Schema().String())}}, free: make(chan *orc.Batch, 1), depth: 2}
 	pool.Put(b)
-	if got, _ := p.batch(pw); got != b || got.Schema != pw.br.schema {
-		t.Errorf("the worker made a batch with one kept (same batch %v, its schema %v)", got == b, got.Schema == pw.br.schema)
+	if got, _ := p.batch(pw); got != b || got.Schema != pw.br.dec.schema {
+		t.Errorf("the worker made a batch with one kept (same batch %v, its schema %v)", got == b, got.Schema == pw.br.dec.schema)
 	}
 	other := orc.MustParseSchema("struct<id:bigint,s:string,d:decimal(12,2),f:double,tag:binary>")
 	if workerBatches(other, size) == pool || workerBatches(r.Schema(), size+1) == pool {

@@ -121,10 +121,10 @@ type planInput struct {
 	compressed bool
 	blockSize  int
 	stride     int64
-	// entries holds the row indexes read for the stripe; kept, when not
-	// nil, the row groups the search argument kept.
+	// entries holds the row indexes read for the stripe; sel, when given,
+	// the rows of the row groups the search argument kept.
 	entries map[int][]*orcpb.RowIndexEntry
-	kept    []bool
+	sel     rowSelection
 	window  int64 // bytes fetched of a stream at a time
 	gap     int64 // coalescing gap
 	// streams, when not nil, keeps the stripe's stream indexes for the
@@ -144,12 +144,12 @@ func (in *planInput) nodes() []*orc.Schema {
 	return in.schema.Columns()
 }
 
-// indexNeeded returns the selected columns whose row index a plan for kept
+// indexNeeded returns the selected columns whose row index a plan for sel
 // needs and that entries lacks: every selected column when some group is
 // pruned and some kept (runs are reached by seeking), but for the deferred columns, whose
 // indexes are read at their first match in the stripe (planDeferred).
 func indexNeeded(in planInput) []int {
-	if in.kept == nil || !pruned(in.kept) || !anyTrue(in.kept) {
+	if !in.sel.given() || in.sel.all() || in.sel.none() {
 		return nil
 	}
 	var cols []int
@@ -166,26 +166,13 @@ func indexNeeded(in planInput) []int {
 	return cols
 }
 
-func pruned(kept []bool) bool {
-	for _, k := range kept {
-		if !k {
-			return true
-		}
-	}
-	return false
-}
-
 // planStripe plans the reads of one stripe (see the file comment).
 func planStripe(in planInput) (*stripePlan, error) {
 	m := in.meta
 	p := &stripePlan{stripe: m.index, rows: m.info.NumRows}
-	if in.kept != nil {
-		p.groups = len(in.kept)
-		for _, k := range in.kept {
-			if k {
-				p.kept++
-			}
-		}
+	if in.sel.given() {
+		p.groups = int((p.rows + in.stride - 1) / in.stride)
+		p.kept = in.sel.groups(in.stride)
 		if p.kept == 0 {
 			return p, nil
 		}
@@ -260,7 +247,7 @@ func planStripe(in planInput) (*stripePlan, error) {
 // whyWhole says why where a column could not seek.
 func (p *stripePlan) selectRows(in planInput) bool {
 	m := in.meta
-	ranged := in.kept != nil && pruned(in.kept)
+	ranged := in.sel.given() && !in.sel.all()
 	if ranged {
 		for col, sel := range in.selected {
 			_, ok := in.entries[col]
@@ -287,7 +274,7 @@ func (p *stripePlan) selectRows(in planInput) bool {
 			p.pending = append(p.pending, col) // deferred, seen above
 		}
 	}
-	p.sel = selectGroups(in.kept, in.stride, p.rows)
+	p.sel = in.sel
 	p.runs = p.sel.groupRuns(in.stride)
 	return true
 }
@@ -595,4 +582,16 @@ func isDecimal64(meta *stripeMeta, node *orc.Schema, v format.FileVersion) bool 
 		return false
 	}
 	return !meta.has(node.ID(), orcpb.Stream_SECONDARY)
+}
+
+// countStreams returns how many of the plan's streams are of the late
+// fields (deferred) or of the others.
+func (p *stripePlan) countStreams(deferred bool) int {
+	n := 0
+	for _, sp := range p.streams {
+		if sp.deferred == deferred {
+			n++
+		}
+	}
+	return n
 }

@@ -60,18 +60,21 @@ func TestPlanFiles(t *testing.T) {
 				b.WriteString("where " + c.where + "\n")
 			}
 			for i := range r.Stripes() {
-				p, ix, _, in, err := br.exec().planFor(i)
+				pl := br.exec().plan
+				_ = pl.mem.set(&pl.buf.held.index, 0, nil)
+				ps, err := pl.planStripeAt(i)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p == nil {
+				if ps == nil {
 					b.WriteString("stripe " + strconv.Itoa(i) + ": skipped by its statistics\n")
 					continue
 				}
+				p, ix, in := ps.plan, ps.ix, ps.in
 				b.WriteString(p.String())
 				if len(p.pending) > 0 {
 					// As at the stripe's first match.
-					if err := br.exec().readIndex(ix, p.pending, false); err != nil {
+					if err := br.exec().plan.readIndex(ix, p.pending, false); err != nil {
 						t.Fatal(err)
 					}
 					in.entries = ix.entries
@@ -149,7 +152,7 @@ func TestPlanStripeTable(t *testing.T) {
 		2: rows([]uint64{0, 0, 0, 0, 0}, []uint64{1500, 30, 100, 0, 0}, []uint64{3000, 0, 200, 10, 4}, []uint64{4500, 0, 300, 0, 0}),
 	}
 	in := planInput{meta: meta, schema: schema, selected: []bool{true, true, true}, compressed: true, blockSize: 1000,
-		stride: 100, entries: entries, kept: []bool{false, true, false, true}, window: 1 << 20, gap: 0}
+		stride: 100, entries: entries, sel: selectGroups([]bool{false, true, false, true}, 100, meta.info.NumRows), window: 1 << 20, gap: 0}
 	p, err := planStripe(in)
 	if err != nil {
 		t.Fatal(err)
@@ -187,13 +190,13 @@ func TestPlanStripeTable(t *testing.T) {
 		t.Errorf("without column 2's index: %+v", p)
 	}
 	// Every group pruned: nothing to read.
-	in.kept = []bool{false, false, false, false}
+	in.sel = selectGroups([]bool{false, false, false, false}, 100, meta.info.NumRows)
 	if p, _ = planStripe(in); len(p.runs) != 0 || len(p.streams) != 0 {
 		t.Errorf("all pruned: %+v", p)
 	}
 	// The deferred column's reads are apart.
 	in.entries[2] = lengths
-	in.kept = []bool{true, true, false, false}
+	in.sel = selectGroups([]bool{true, true, false, false}, 100, meta.info.NumRows)
 	in.deferred = []bool{false, false, true}
 	p, _ = planStripe(in)
 	if len(p.reads[0]) != 1 || len(p.deferredReads[0]) != 2 || p.reads[0][0] != (ioRange{100, 1500}) {

@@ -297,8 +297,8 @@ func (a asciiProbe) TestBytes(b []byte) bool {
 // in the same reads the ROW_INDEX streams of the columns of also. Only
 // group pruning (bloom set) reads statistics, of cols: the other entries
 // are decoded for their positions alone, which seeks need.
-func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
-	r, meta := br.r, ix.meta
+func (pl *planner) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...int) error {
+	r, meta := pl.r, ix.meta
 	wants := r.indexWants(meta, ix.entries, cols, bloom, also)
 	if len(wants) == 0 {
 		return nil
@@ -309,40 +309,40 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 	}
 	var buf stripeBytes
 	defer buf.release() // what is kept below is decoded, not referred to
-	if err := fetch(br.io, &buf, locs, br.io.gap(), meta.index, func(n int64) error {
-		return br.mem.set(&br.buf.held.index, br.buf.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
+	if err := fetch(pl.io, &buf, locs, pl.io.gap(), meta.index, func(n int64) error {
+		return pl.mem.set(&pl.buf.held.index, pl.buf.held.index+n, func() string { return fmt.Sprintf("the row indexes of stripe %d", meta.index) })
 	}); err != nil {
 		return err
 	}
-	br.stats.IndexBytesRead += buf.read
+	pl.stats.IndexBytesRead += buf.read
 	for _, w := range wants {
 		data := buf.slice(w.loc)
 		if r.tail.Compression != orc.CompressionNone {
 			in := format.NewInStream(format.StreamInfo{Name: w.key.kind.String(), FileOffset: w.loc.offset,
-				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, br.buf.dec)
+				Stripe: meta.index, Column: w.key.column, Length: uint64(w.loc.length)}, data, r.tail.Compression, r.tail.BlockSize, pl.buf.dec)
 			limit := (w.loc.length/3 + 1) * int64(r.tail.BlockSize)
 			// The row indexes decoded below copy what they keep, so one
 			// buffer serves every one of the scan; bloom filters are
-			// probed where they lie, in br.buf.bloom, until pruneGroups
+			// probed where they lie, in pl.buf.bloom, until pruneGroups
 			// has tested them.
 			if w.key.kind == orcpb.Stream_BLOOM_FILTER_UTF8 {
-				start := len(br.buf.bloom)
-				out, err := format.AppendAll(br.buf.bloom, in, limit)
+				start := len(pl.buf.bloom)
+				out, err := format.AppendAll(pl.buf.bloom, in, limit)
 				if err != nil {
 					return err
 				}
-				br.buf.bloom, data = out, out[start:]
+				pl.buf.bloom, data = out, out[start:]
 			} else {
-				out, err := format.AppendAll(br.buf.index[:0], in, limit)
+				out, err := format.AppendAll(pl.buf.index[:0], in, limit)
 				if err != nil {
 					return err
 				}
-				br.buf.index, data = out, out
+				pl.buf.index, data = out, out
 			}
 		} else if w.key.kind == orcpb.Stream_BLOOM_FILTER_UTF8 {
-			start := len(br.buf.bloom)
-			br.buf.bloom = append(br.buf.bloom, data...) // buf is given back below
-			data = br.buf.bloom[start:]
+			start := len(pl.buf.bloom)
+			pl.buf.bloom = append(pl.buf.bloom, data...) // buf is given back below
+			data = pl.buf.bloom[start:]
 		}
 		loc := func(err error) error {
 			return orc.WithLocation(err, w.loc.offset, meta.index, w.key.column, w.key.kind.String())
@@ -358,7 +358,7 @@ func (br *executor) readIndex(ix *stripeIndex, cols []int, bloom bool, also ...i
 			}
 			// An index that does not have one entry per row group is not
 			// used: the column counts as unindexed.
-			if len(ri.GetEntry()) == ix.groups && (br.cfg.test.unusableIndex == nil || !br.cfg.test.unusableIndex(w.key.column)) {
+			if len(ri.GetEntry()) == ix.groups && (pl.cfg.test.unusableIndex == nil || !pl.cfg.test.unusableIndex(w.key.column)) {
 				ix.entries[w.key.column] = ri.GetEntry()
 			}
 		} else if w.key.kind == orcpb.Stream_BLOOM_FILTER {
@@ -438,26 +438,26 @@ type groupRun struct {
 // the predicate's, and the structs above them, whose statistics say where
 // a struct has no null row (so its fields' own counts are all there is) or
 // none but nulls (so its fields are NULL on every row).
-func (br *executor) pruneColumns() []int {
-	if br.pred.pruneCols != nil || br.pred.sarg == nil {
-		return br.pred.pruneCols
+func (pl *planner) pruneColumns() []int {
+	if pl.pruneCols != nil || pl.sarg == nil {
+		return pl.pruneCols
 	}
 	seen := map[int]bool{}
 	var cols []int
-	for _, c := range br.pred.sarg.Columns() {
+	for _, c := range pl.sarg.Columns() {
 		for id := c; id > 0; {
 			if !seen[id] {
 				seen[id] = true
 				cols = append(cols, id)
 			}
-			p := parentOf(br.r.tail.Schema, id)
+			p := parentOf(pl.r.tail.Schema, id)
 			if p == nil {
 				break
 			}
 			id = p.ID()
 		}
 	}
-	br.pred.pruneCols = cols
+	pl.pruneCols = cols
 	return cols
 }
 
@@ -466,10 +466,10 @@ func (br *executor) pruneColumns() []int {
 // which come in the same read (a plan that seeks needs them, and a round
 // trip costs more than their bytes); none on a local file (a stripe whose
 // groups are all pruned, most of a lookup's, needs none of them).
-func (br *executor) indexAlso() []int {
+func (pl *planner) indexAlso() []int {
 	var also []int
-	if br.cfg.readAhead {
-		for col, sel := range br.selected {
+	if pl.cfg.readAhead {
+		for col, sel := range pl.selected {
 			if sel {
 				also = append(also, col)
 			}
@@ -479,54 +479,55 @@ func (br *executor) indexAlso() []int {
 }
 
 // pruneGroups evaluates the predicate on every row group of a stripe and
-// returns the index read for it with the groups kept.
-func (br *executor) pruneGroups(meta *stripeMeta) (ix *stripeIndex, kept []bool, err error) {
-	ix = newStripeIndex(br.r, meta)
+// returns the index read for it with the rows of the groups kept.
+func (pl *planner) pruneGroups(meta *stripeMeta) (ix *stripeIndex, sel rowSelection, err error) {
+	ix = newStripeIndex(pl.r, meta)
 	groups := ix.groups
-	br.buf.bloom = br.buf.bloom[:0]
-	if err := br.readIndex(ix, br.pruneColumns(), true, br.indexAlso()...); err != nil {
-		return nil, nil, err
+	pl.buf.bloom = pl.buf.bloom[:0]
+	if err := pl.readIndex(ix, pl.pruneColumns(), true, pl.indexAlso()...); err != nil {
+		return nil, rowSelection{}, err
 	}
 	// The bloom filters are tested below and never again: the buffer
 	// they lie in serves the next stripe's (one that grew past
 	// maxBloomBuffer is dropped instead).
 	defer func() {
 		ix.blooms, ix.legacy = nil, nil
-		if cap(br.buf.bloom) > maxBloomBuffer {
-			br.buf.bloom = nil
+		if cap(pl.buf.bloom) > maxBloomBuffer {
+			pl.buf.bloom = nil
 		}
 	}()
-	br.stats.GroupsConsidered += groups
+	pl.stats.GroupsConsidered += groups
 	var leaves []sarg.TruthValue
-	kept = make([]bool, groups)
+	rows, stride := meta.info.NumRows, int64(pl.r.RowIndexStride())
+	sel = rowSelection{n: rows}
 	n := 0
 	for g := 0; g < groups; g++ {
 		src := groupSource{ix: ix, group: g}
-		leaves = br.pred.sarg.EvaluateLeaves(src, leaves[:0])
+		leaves = pl.sarg.EvaluateLeaves(src, leaves[:0])
 		if ix.decided == nil {
 			ix.decided = make([]bool, len(leaves))
 		}
 		for i, l := range leaves {
 			ix.decided[i] = ix.decided[i] || l != sarg.YesNoNull
 		}
-		tv := br.pred.sarg.Combine(leaves)
-		kept[g] = tv.IsNeeded()
-		if kept[g] {
+		tv := pl.sarg.Combine(leaves)
+		if tv.IsNeeded() {
 			n++
+			sel = sel.with(int64(g)*stride, min(int64(g+1)*stride, rows))
 		} else if len(ix.blooms) > 0 || len(ix.legacy) > 0 {
 			// Would min/max alone have kept it?
-			nb := br.pred.sarg.Combine(br.pred.sarg.EvaluateLeaves(minMaxSource{src}, nil))
+			nb := pl.sarg.Combine(pl.sarg.EvaluateLeaves(minMaxSource{src}, nil))
 			if nb.IsNeeded() {
-				br.stats.GroupsSkippedByBloom++
+				pl.stats.GroupsSkippedByBloom++
 				ix.byBloom++
 			}
 		}
-		if br.explain != nil {
-			br.explainGroup(meta.index, g, leaves, tv)
+		if pl.explain != nil {
+			explainGroup(pl.explain, meta.index, g, leaves, tv)
 		}
 	}
-	br.stats.GroupsSkipped += groups - n
-	return ix, kept, nil
+	pl.stats.GroupsSkipped += groups - n
+	return ix, sel, nil
 }
 
 // maxBloomBuffer is the largest buffer of decompressed bloom filters an
@@ -535,7 +536,7 @@ const maxBloomBuffer = 16 << 20
 
 // seekColumns positions the readers under root at row group g, skipping
 // those for which skip returns true (with their subtrees).
-func (br *executor) seekColumns(ix *stripeIndex, g int, root columnReader, skip func(columnReader) bool) error {
+func (d *stripeDecoder) seekColumns(ix *stripeIndex, g int, root columnReader, skip func(columnReader) bool) error {
 	var pp format.PositionProvider
 	var walk func(c columnReader) error
 	walk = func(c columnReader) error {
@@ -545,14 +546,14 @@ func (br *executor) seekColumns(ix *stripeIndex, g int, root columnReader, skip 
 		col := c.columnID()
 		entries := ix.entries[col]
 		if g >= len(entries) {
-			return br.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "no row index entry for group %d", g)
+			return d.ctx.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "no row index entry for group %d", g)
 		}
 		pp.Reset(entries[g].GetPositions())
 		if err := c.seek(&pp); err != nil {
 			return err
 		}
 		if pp.Remaining() != 0 {
-			return br.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "row index entry %d has %d positions too many", g, pp.Remaining())
+			return d.ctx.r.corrupt(ix.meta.index, col, -1, "ROW_INDEX", "row index entry %d has %d positions too many", g, pp.Remaining())
 		}
 		for _, k := range children(c) {
 			if err := walk(k); err != nil {
@@ -565,7 +566,7 @@ func (br *executor) seekColumns(ix *stripeIndex, g int, root columnReader, skip 
 }
 
 // explainGroup records one row group's leaf values and decision.
-func (br *executor) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
+func explainGroup(explain *strings.Builder, stripe, g int, leaves []sarg.TruthValue, tv sarg.TruthValue) {
 	decision := "read"
 	if !tv.IsNeeded() {
 		decision = "skip"
@@ -574,5 +575,5 @@ func (br *executor) explainGroup(stripe, g int, leaves []sarg.TruthValue, tv sar
 	for i, l := range leaves {
 		parts = append(parts, fmt.Sprintf("leaf%d=%s", i, l))
 	}
-	fmt.Fprintf(br.explain, "stripe %d group %d: %s -> %s: %s\n", stripe, g, strings.Join(parts, " "), tv, decision)
+	fmt.Fprintf(explain, "stripe %d group %d: %s -> %s: %s\n", stripe, g, strings.Join(parts, " "), tv, decision)
 }

@@ -242,27 +242,27 @@ type lazyFields struct {
 // use: in a serial scan of a struct root, every field without a row
 // filter, the deferred fields with one. It returns nil when they start as
 // they did.
-func (br *executor) setupLazy() *lazyFields {
-	sr, ok := br.root.(*structReader)
-	if !ok || br.pred.flt.matcher != nil && br.pred.def == nil || br.cols != nil {
+func (d *stripeDecoder) setupLazy() *lazyFields {
+	sr, ok := d.root.(*structReader)
+	if !ok || d.flt != nil && d.def == nil || d.cols != nil {
 		return nil
 	}
-	if br.lazy == nil {
+	if d.lazy == nil {
 		lz := &lazyFields{ok: make([]bool, len(sr.fields)), unstarted: make([]bool, len(sr.fields))}
 		for i, f := range sr.fields {
-			lz.ok[i] = releasable(f) && (br.pred.def == nil || br.pred.def.field[i])
+			lz.ok[i] = releasable(f) && (d.def == nil || d.def.field[i])
 		}
-		br.lazy = lz
+		d.lazy = lz
 	}
-	return br.lazy
+	return d.lazy
 }
 
 // lazyField reports whether field i starts at its first use.
-func (br *executor) lazyField(i int) bool { return br.lazy != nil && br.lazy.ok[i] }
+func (d *stripeDecoder) lazyField(i int) bool { return d.lazy != nil && d.lazy.ok[i] }
 
 // unstarted reports whether field i waits for its first use in the
 // stripe.
-func (br *executor) unstarted(i int) bool { return br.lazy != nil && br.lazy.unstarted[i] }
+func (d *stripeDecoder) unstarted(i int) bool { return d.lazy != nil && d.lazy.unstarted[i] }
 
 // releasable reports whether every reader under c gives back its stream
 // readers. Those that do read no stream whole (dictionaries), which a
@@ -282,8 +282,8 @@ func releasable(c columnReader) bool {
 
 // startLazy starts the root's presence and the fields that cannot wait on
 // the stripe; the others wait for their first use (startField).
-func (br *executor) startLazy(lz *lazyFields, ctx *stripeCtx) error {
-	sr := br.root.(*structReader)
+func (d *stripeDecoder) startLazy(lz *lazyFields, ctx *stripeCtx) error {
+	sr := d.root.(*structReader)
 	if err := sr.startPresence(ctx); err != nil {
 		return err
 	}
@@ -300,31 +300,31 @@ func (br *executor) startLazy(lz *lazyFields, ctx *stripeCtx) error {
 
 // startField starts top-level field i on the stripe if it waits for its
 // first use; a deferred field is brought to the row the predicate columns
-// are at, as loadDeferred brings those it started.
-func (br *executor) startField(i int) error {
-	lz := br.lazy
+// are at, as positionLate brings those it started.
+func (d *stripeDecoder) startField(i int) error {
+	lz := d.lazy
 	if lz == nil || !lz.unstarted[i] {
 		return nil
 	}
 	lz.unstarted[i] = false
-	f := br.root.(*structReader).fields[i]
-	if err := f.startStripe(&br.cur.ctx); err != nil {
+	f := d.root.(*structReader).fields[i]
+	if err := f.startStripe(&d.ctx); err != nil {
 		return err
 	}
-	d := br.pred.def
-	if d == nil {
+	def := d.def
+	if def == nil {
 		return nil
 	}
-	consumed := br.cur.runRows - br.cur.remaining // rows of the run before this batch
-	if d.noSeek != nil && d.noSeek[i] {
+	consumed := d.runRows - d.remaining // rows of the run before this batch
+	if def.noSeek != nil && def.noSeek[i] {
 		// Read from the stripe's start.
-		if target := br.cur.runFirst + consumed; target > 0 {
+		if target := d.runFirst + consumed; target > 0 {
 			return f.skip(target)
 		}
 		return nil
 	}
-	if k := br.cur.run - 1; br.seekRun(k) {
-		if err := br.seekColumns(br.cur.ix, br.cur.plan.runs[k].first, f, nil); err != nil {
+	if k := d.run - 1; d.seekRun(k) {
+		if err := d.seekColumns(d.cur.ix, d.cur.plan.runs[k].first, f, nil); err != nil {
 			return err
 		}
 	}
@@ -337,12 +337,12 @@ func (br *executor) startField(i int) error {
 // startFields starts every field waiting for its first use (before the
 // readers seek), without a row filter; the deferred fields wait (the
 // readers' seek leaves them alone).
-func (br *executor) startFields() error {
-	if br.lazy == nil || br.pred.def != nil {
+func (d *stripeDecoder) startFields() error {
+	if d.lazy == nil || d.def != nil {
 		return nil
 	}
-	for i := range br.lazy.unstarted {
-		if err := br.startField(i); err != nil {
+	for i := range d.lazy.unstarted {
+		if err := d.startField(i); err != nil {
 			return err
 		}
 	}
@@ -351,9 +351,9 @@ func (br *executor) startFields() error {
 
 // doneField gives back top-level field i's stream readers when the batch
 // it decoded ends the stripe.
-func (br *executor) doneField(i int) {
-	if lz := br.lazy; lz != nil && lz.last && lz.ok[i] && !lz.unstarted[i] {
-		releaseColumn(br.root.(*structReader).fields[i], &lz.pool)
+func (d *stripeDecoder) doneField(i int) {
+	if lz := d.lazy; lz != nil && lz.last && lz.ok[i] && !lz.unstarted[i] {
+		releaseColumn(d.root.(*structReader).fields[i], &lz.pool)
 		lz.unstarted[i] = true
 	}
 }

@@ -75,8 +75,10 @@ type schedConfig struct {
 	inFlight   int   // requests running at once
 	maxRequest int64 // bytes of one request (a longer range is split)
 	prefetch   int64 // bytes fetched ahead of the decoders; 0: none
-	gap        int64 // ranges closer than this are merged
-	remoteGap  int64 // ... when reading ahead, when larger
+	// Ranges closer than gap are merged; closer than mergeGap (wider when
+	// reading ahead, over a network, unless WithCoalesceGap set it) while
+	// the bytes between stay within the waste budget (wasteFitsLocked).
+	gap, mergeGap int64
 	// ahead says the scan reads ahead (scanConfig.readAhead), fixed for
 	// the scan.
 	ahead bool
@@ -99,17 +101,16 @@ type ioSched struct {
 	cancel context.CancelFunc // ends reads in flight (underContext)
 
 	mu      sync.Mutex
-	blocks  []*ioBlock // scheduled and not given back, by offset
-	queue   []*ioBlock // scheduled and not issued, in issue order
-	running int        // requests in flight
-	held    int64      // bytes of issued blocks not given back
-	closed  bool
-	stop    chan struct{} // closed by close
+	blocks  []*ioBlock    // scheduled and not given back, by offset
+	queue   []*ioBlock    // scheduled and not issued, in issue order
+	running int           // requests in flight
+	held    int64         // bytes of issued blocks not given back
+	stop    chan struct{} // closed by close (isClosed)
 	st      schedStats
 
 	// look holds the footers parsed ahead of their stripes' turn, which
-	// the scan's executors (a parallel scan's workers and planner) share.
-	look lookahead
+	// the scan's planners (a parallel scan's decoders' and its own) share.
+	look *lookahead
 }
 
 // schedStats counts what the scheduler did.
@@ -148,11 +149,12 @@ func newIOSched(r io.ReaderAt, cfg schedConfig, ctx context.Context) *ioSched {
 	if cfg.inFlight < 1 {
 		cfg.inFlight = 1
 	}
+	cfg.mergeGap = max(cfg.mergeGap, cfg.gap)
 	if cfg.maxRequest < 4<<10 {
 		cfg.maxRequest = 4 << 10
 	}
 	r, cancel := underContext(r, ctx)
-	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, stop: make(chan struct{})}
+	return &ioSched{r: r, cfg: cfg, ctx: ctx, cancel: cancel, stop: make(chan struct{}), look: &lookahead{}}
 }
 
 // span is a planned range of the file: bytes [off, off+n) that one stream
@@ -261,7 +263,7 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if isClosed(s.stop) {
 		return nil
 	}
 	var total int64
@@ -303,7 +305,7 @@ func (s *ioSched) schedule(tag int, spans []span) []string {
 			if nb := s.nextBlockLocked(pc.off); nb != nil && nb.off < pc.off+n {
 				n = nb.off - pc.off
 			}
-			if cur != nil && (pc.off > cur.off+cur.n+s.gapLocked() || pc.off+n-cur.off > maxRequest ||
+			if cur != nil && (pc.off > cur.off+cur.n+s.gap() || pc.off+n-cur.off > maxRequest ||
 				pc.off < cur.off+cur.n || int(cur.order) != pc.slice || !s.wasteFitsLocked(cur, useful, pc.off, n)) {
 				flush()
 			}
@@ -495,7 +497,7 @@ func (s *ioSched) nextBlockLocked(off int64) *ioBlock {
 
 // pumpLocked issues queued requests while the bounds allow.
 func (s *ioSched) pumpLocked() {
-	for len(s.queue) > 0 && s.cfg.ahead && !s.closed && s.running < s.cfg.inFlight {
+	for len(s.queue) > 0 && s.cfg.ahead && !isClosed(s.stop) && s.running < s.cfg.inFlight {
 		b := s.queue[0]
 		if s.held > 0 && s.held+b.n > s.cfg.prefetch {
 			return
@@ -547,25 +549,9 @@ func (s *ioSched) unqueueLocked(b *ioBlock) {
 	}
 }
 
-// gap returns how far apart two ranges may be and still be read as one:
-// wider when reading ahead (over a network), where a round trip costs more
-// than the bytes between.
-func (s *ioSched) gap() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gapLocked()
-}
-
-func (s *ioSched) gapLocked() int64 {
-	if s.cfg.ahead {
-		return max(s.cfg.gap, s.cfg.remoteGap)
-	}
-	return s.cfg.gap
-}
-
-// shared reports whether the workers of a parallel scan read through the
-// scheduled requests, whatever the file's speed (schedConfig.shared).
-func (s *ioSched) shared() bool { return s.cfg.shared }
+// gap returns how far apart two ranges may be and still be read as one
+// (schedConfig.mergeGap, fixed for the scan).
+func (s *ioSched) gap() int64 { return s.cfg.mergeGap }
 
 // ReadAt makes the scheduler an io.ReaderAt for the scan's reads: it
 // fills p with the file's bytes at off, from scheduled requests where
@@ -582,7 +568,7 @@ func (s *ioSched) ReadAt(p []byte, off int64) (int, error) {
 func (s *ioSched) readAt(p []byte, off int64) error {
 	for len(p) > 0 {
 		s.mu.Lock()
-		if s.closed {
+		if isClosed(s.stop) {
 			s.mu.Unlock()
 			return errSchedClosed
 		}
@@ -779,10 +765,10 @@ func (s *ioSched) freeLocked(b *ioBlock) {
 		return
 	}
 	b.freed = true
-	if unread := b.n - b.read; unread > 0 && !s.closed {
+	if unread := b.n - b.read; unread > 0 && !isClosed(s.stop) {
 		s.st.wasted += unread
 	}
-	if !s.closed {
+	if !isClosed(s.stop) {
 		putBuf(b.buf) // after Close a late request's buffer is left to the collector
 	}
 	b.buf = nil
@@ -810,13 +796,22 @@ func (s *ioSched) release(tag int) {
 func (s *ioSched) close() {
 	s.release(-1)
 	s.mu.Lock()
-	if !s.closed {
-		s.closed = true
+	if !isClosed(s.stop) {
 		s.queue = nil
 		close(s.stop)
 		s.cancel()
 	}
 	s.mu.Unlock()
+}
+
+// isClosed reports whether channel c is closed.
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // stats returns the counts so far.

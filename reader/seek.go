@@ -10,7 +10,10 @@ package reader
 // records its positions at the same top-level rows.
 
 import (
+	"fmt"
+
 	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
 )
 
 // seekPresent positions the PRESENT stream, if the stripe has one.
@@ -80,85 +83,131 @@ func seekRaw(in *format.InStream, r *format.ByteReader, pp *format.PositionProvi
 	return nil
 }
 
-func (c *boolReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
+// positioned is a column reader as seeking sees it: for each stream kind
+// its row-index entries list, the stream and the decoder reading it.
+type positioned interface {
+	streamAt(kind orcpb.Stream_Kind) (*format.InStream, any)
+}
+
+// seekStreams positions the column's streams at a row group from pp, in
+// the order of format.PositionedStreams (the writer's and rowindex's
+// table): PRESENT first when the stripe has it, then each stream of the
+// type with what its codec takes. dictionary and decimal64 pick the
+// encoding's streams.
+func (p *presence) seekStreams(c positioned, dictionary, decimal64 bool, pp *format.PositionProvider) error {
+	if err := p.seekPresent(pp); err != nil {
 		return err
 	}
-	return c.wrap(seekBool(c.dataIn, c.data, pp), "DATA")
+	for _, ps := range format.PositionedStreams(p.node.Kind, dictionary, decimal64) {
+		in, dec := c.streamAt(ps.Kind)
+		if err := seekStream(in, dec, ps.Codec, pp); err != nil {
+			return p.wrap(err, ps.Kind.String())
+		}
+	}
+	return nil
 }
+
+// seekStream positions one stream and its decoder as codec says.
+func seekStream(in *format.InStream, dec any, codec format.PosCodec, pp *format.PositionProvider) error {
+	switch d := dec.(type) {
+	case *format.ByteReader:
+		if codec == format.PosRaw {
+			return seekRaw(in, d, pp)
+		}
+	case *format.ByteRLEDecoder:
+		if codec == format.PosRLE {
+			return seekByte(in, d, pp)
+		}
+	case *format.BoolRLEDecoder:
+		if codec == format.PosBool {
+			return seekBool(in, d, pp)
+		}
+	case format.IntDecoder:
+		if codec == format.PosRLE {
+			return seekInt(in, d, pp)
+		}
+	}
+	return fmt.Errorf("orc: internal error: a %T stream cannot take positions of codec %d", dec, codec)
+}
+
+func (c *boolReader) seek(pp *format.PositionProvider) error {
+	return c.seekStreams(c, false, false, pp)
+}
+
+func (c *boolReader) streamAt(orcpb.Stream_Kind) (*format.InStream, any) { return c.dataIn, c.data }
 
 func (c *byteReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
-	}
-	return c.wrap(seekByte(c.dataIn, c.data, pp), "DATA")
+	return c.seekStreams(c, false, false, pp)
 }
+
+func (c *byteReader) streamAt(orcpb.Stream_Kind) (*format.InStream, any) { return c.dataIn, c.data }
 
 func (c *intReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
-	}
-	return c.wrap(seekInt(c.dataIn, c.data, pp), "DATA")
+	return c.seekStreams(c, false, false, pp)
 }
+
+func (c *intReader) streamAt(orcpb.Stream_Kind) (*format.InStream, any) { return c.dataIn, c.data }
 
 func (c *floatReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
-	}
-	return c.wrap(seekRaw(c.dataIn, &c.data, pp), "DATA")
+	return c.seekStreams(c, false, false, pp)
 }
 
+func (c *floatReader) streamAt(orcpb.Stream_Kind) (*format.InStream, any) { return c.dataIn, &c.data }
+
 func (c *bytesReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
+	return c.seekStreams(c, c.dict, false, pp)
+}
+
+func (c *bytesReader) streamAt(kind orcpb.Stream_Kind) (*format.InStream, any) {
+	switch {
+	case kind == orcpb.Stream_LENGTH:
+		return c.lengthIn, c.lengths
+	case c.dict:
+		return c.dataIn, c.ids
 	}
-	if c.dict {
-		return c.wrap(seekInt(c.dataIn, c.ids, pp), "DATA")
-	}
-	if err := seekRaw(c.dataIn, &c.data, pp); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	return c.wrap(seekInt(c.lengthIn, c.lengths, pp), "LENGTH")
+	return c.dataIn, &c.data
 }
 
 func (c *decimalReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
+	return c.seekStreams(c, false, c.data64 != nil, pp)
+}
+
+func (c *decimalReader) streamAt(kind orcpb.Stream_Kind) (*format.InStream, any) {
+	switch {
+	case kind == orcpb.Stream_SECONDARY:
+		return c.scaleIn, c.scales
+	case c.data64 != nil:
+		return c.dataIn, c.data64
 	}
-	if c.data64 != nil {
-		return c.wrap(seekInt(c.dataIn, c.data64, pp), "DATA")
-	}
-	if err := seekRaw(c.dataIn, &c.data, pp); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	return c.wrap(seekInt(c.scaleIn, c.scales, pp), "SECONDARY")
+	return c.dataIn, &c.data
 }
 
 func (c *timestampReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
+	return c.seekStreams(c, false, false, pp)
+}
+
+func (c *timestampReader) streamAt(kind orcpb.Stream_Kind) (*format.InStream, any) {
+	if kind == orcpb.Stream_SECONDARY {
+		return c.nanoIn, c.nanos
 	}
-	if err := seekInt(c.dataIn, c.secs, pp); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	return c.wrap(seekInt(c.nanoIn, c.nanos, pp), "SECONDARY")
+	return c.dataIn, c.secs
 }
 
 func (c *structReader) seek(pp *format.PositionProvider) error { return c.seekPresent(pp) }
 
 func (c *lengthsBase) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
-	}
-	return c.wrap(seekInt(c.lengthIn, c.lengths, pp), "LENGTH")
+	return c.seekStreams(c, false, false, pp)
+}
+
+func (c *lengthsBase) streamAt(orcpb.Stream_Kind) (*format.InStream, any) {
+	return c.lengthIn, c.lengths
 }
 
 func (c *unionReader) seek(pp *format.PositionProvider) error {
-	if err := c.seekPresent(pp); err != nil {
-		return err
-	}
-	return c.wrap(seekByte(c.tagsIn, c.tags, pp), "DATA")
+	return c.seekStreams(c, false, false, pp)
 }
+
+func (c *unionReader) streamAt(orcpb.Stream_Kind) (*format.InStream, any) { return c.tagsIn, c.tags }
 
 // children returns a reader's child readers, for walking the tree.
 func children(c columnReader) []columnReader {

@@ -42,6 +42,46 @@ func selectGroups(kept []bool, stride, rows int64) rowSelection {
 	return s
 }
 
+// given reports whether s is a selection at all: the zero rowSelection
+// stands for every row of a unit whose size it does not know.
+func (s rowSelection) given() bool { return s.n > 0 }
+
+// all reports whether s selects every one of its rows.
+func (s rowSelection) all() bool {
+	return len(s.runs) == 1 && s.runs[0].start == 0 && s.runs[0].end == s.n
+}
+
+// none reports whether s selects no row.
+func (s rowSelection) none() bool { return len(s.runs) == 0 }
+
+// within returns the rows of s in [start, end), as a selection of s's rows.
+func (s rowSelection) within(start, end int64) rowSelection {
+	out := rowSelection{n: s.n}
+	for _, r := range s.runs {
+		out = out.with(max(r.start, start), min(r.end, end))
+	}
+	return out
+}
+
+// union returns the rows s or o selects, of s's rows; o's runs must all
+// lie after s's.
+func (s rowSelection) union(o rowSelection) rowSelection {
+	out := rowSelection{n: s.n, runs: append([]rowRun(nil), s.runs...)}
+	for _, r := range o.runs {
+		out = out.with(r.start, r.end)
+	}
+	return out
+}
+
+// groups returns how many row groups of the stride hold a selected row.
+func (s rowSelection) groups(stride int64) int {
+	n := 0
+	for _, r := range s.groupRuns(stride) {
+		n += r.end - r.first
+	}
+	return n
+}
+
 // selectMask selects the rows i of mask that are true.
 func selectMask(mask []bool) rowSelection {
 	return appendMask(rowSelection{}, mask)

@@ -22,7 +22,8 @@ package rowindex
 //	byte RLE and integer RLE                                         2/3
 //	boolean RLE (PRESENT, boolean DATA)                              3/4
 //
-// and a column's entry is
+// and a column's entry is (format.PositionedStreams holds this table;
+// Layout, the writer and the reader all follow it)
 //
 //	[PRESENT 3/4, only when this stripe has a PRESENT stream for the column]
 //	then by type:
@@ -58,6 +59,7 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 )
 
@@ -69,10 +71,10 @@ type Slot struct {
 }
 
 // Numbers a stream takes when uncompressed; compressed streams take one more.
-const (
-	rawCount  = 1 // byte offset
-	rleCount  = 2 // byte offset, values to skip
-	boolCount = 3 // byte offset, bytes to skip, bits to skip
+var (
+	rawCount  = format.PosRaw.Numbers(false)  // byte offset
+	rleCount  = format.PosRLE.Numbers(false)  // byte offset, values to skip
+	boolCount = format.PosBool.Numbers(false) // byte offset, bytes to skip, bits to skip
 )
 
 // Layout returns, in order, the streams whose positions make up one entry of
@@ -86,51 +88,16 @@ const (
 // DICTIONARY_V2 leave out LENGTH); other kinds have one layout whatever the
 // encoding. A nil t gives the PRESENT slot alone (or nothing).
 func Layout(t *orc.Schema, enc orcpb.ColumnEncoding_Kind, hasPresent, compressed, decimal64 bool) []Slot {
-	extra := 0
-	if compressed {
-		extra = 1
-	}
 	out := make([]Slot, 0, 3)
-	add := func(k orcpb.Stream_Kind, n int) { out = append(out, Slot{Kind: k, Count: n + extra}) }
 	if hasPresent {
-		add(orcpb.Stream_PRESENT, boolCount)
+		p := format.PresentPositions
+		out = append(out, Slot{Kind: p.Kind, Count: p.Codec.Numbers(compressed)})
 	}
 	if t == nil {
 		return out
 	}
-	switch t.Kind {
-	case orc.Boolean:
-		add(orcpb.Stream_DATA, boolCount)
-	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		add(orcpb.Stream_DATA, rleCount)
-	case orc.Float, orc.Double:
-		add(orcpb.Stream_DATA, rawCount)
-	case orc.String, orc.Char, orc.Varchar, orc.Geometry, orc.Geography:
-		// Geometry is written direct, but readers (Apache C++) accept it
-		// as a dictionary too.
-		if enc == orcpb.ColumnEncoding_DICTIONARY || enc == orcpb.ColumnEncoding_DICTIONARY_V2 {
-			add(orcpb.Stream_DATA, rleCount)
-		} else {
-			add(orcpb.Stream_DATA, rawCount)
-			add(orcpb.Stream_LENGTH, rleCount)
-		}
-	case orc.Binary:
-		add(orcpb.Stream_DATA, rawCount)
-		add(orcpb.Stream_LENGTH, rleCount)
-	case orc.Decimal:
-		if decimal64 {
-			add(orcpb.Stream_DATA, rleCount)
-		} else {
-			add(orcpb.Stream_DATA, rawCount)
-			add(orcpb.Stream_SECONDARY, rleCount)
-		}
-	case orc.Timestamp, orc.TimestampInstant:
-		add(orcpb.Stream_DATA, rleCount)
-		add(orcpb.Stream_SECONDARY, rleCount)
-	case orc.List, orc.Map:
-		add(orcpb.Stream_LENGTH, rleCount)
-	case orc.Union:
-		add(orcpb.Stream_DATA, rleCount)
+	for _, p := range format.PositionedStreams(t.Kind, format.IsDictionary(enc), decimal64) {
+		out = append(out, Slot{Kind: p.Kind, Count: p.Codec.Numbers(compressed)})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/civil"
 )
 
 // LiteralKind is the type of a literal as written in a predicate. Binding
@@ -289,39 +290,12 @@ func floorDiv(a, b int64) int64 {
 
 func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
-// daysFromCivil returns days since 1970-01-01 for y-m-d (Howard Hinnant's
-// algorithm).
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := floorDiv(y, 400)
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
+// daysFromCivil returns days since 1970-01-01 for y-m-d (internal/civil
+// owns the calendar).
+func daysFromCivil(y, m, d int64) int64 { return civil.Days(y, m, d) }
 
 // civilFromDays is the inverse of daysFromCivil.
-func civilFromDays(z int64) (y, m, d int64) {
-	z += 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
+func civilFromDays(z int64) (y, m, d int64) { return civil.Date(z) }
 
 func appendPadded(b []byte, v int64, width int) []byte {
 	s := strconv.FormatInt(v, 10)
@@ -406,16 +380,7 @@ func daysIn(y, m int64, neg bool) int64 {
 	if neg {
 		y = -y
 	}
-	switch m {
-	case 2:
-		if floorMod(y, 4) == 0 && (floorMod(y, 100) != 0 || floorMod(y, 400) == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
+	return civil.DaysInMonth(y, m)
 }
 
 // parseTimestamp reads "YYYY-MM-DD HH:MM:SS[.fffffffff]" (a 'T' may replace

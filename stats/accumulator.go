@@ -45,9 +45,14 @@ type Accumulator struct {
 	dmin, dmax, dsum float64
 	dseen, dnan      bool
 
-	// strings and binary; smin/smax are copies kept in reused buffers
-	smin, smax []byte
-	bsum       int64
+	// strings (binary keeps only bsum); smin/smax are copies kept in
+	// reused buffers, of at most MaxStringBytes: a longer minimum is kept
+	// as its lower bound, a longer maximum as its upper bound (setMin,
+	// setMax), flagged by sminBound/smaxBound
+	smin, smax           []byte
+	sminBound, smaxBound bool
+	keepLong             bool // KeepLongValues
+	bsum                 int64
 
 	trues uint64
 
@@ -79,7 +84,7 @@ func NewAccumulator(t *orc.Schema) *Accumulator {
 // its buffers.
 func (a *Accumulator) Reset() {
 	smin, smax := a.smin[:0], a.smax[:0]
-	*a = Accumulator{kind: a.kind, scale: a.scale, smin: smin, smax: smax, g: a.g}
+	*a = Accumulator{kind: a.kind, scale: a.scale, smin: smin, smax: smax, g: a.g, keepLong: a.keepLong}
 }
 
 // AddNull records a null value at this level.
@@ -163,13 +168,16 @@ func (a *Accumulator) AddBytes(v []byte) {
 		a.AddGeometry(v)
 		return
 	}
-	if a.count == 0 {
-		a.smin = append(a.smin[:0], v...)
-		a.smax = append(a.smax[:0], v...)
-	} else if bytesLess(v, a.smin) {
-		a.smin = append(a.smin[:0], v...)
-	} else if bytesLess(a.smax, v) {
-		a.smax = append(a.smax[:0], v...)
+	switch {
+	case a.kind == orc.Binary:
+		// Binary statistics have no minimum nor maximum.
+	case a.count == 0:
+		a.setMin(v)
+		a.setMax(v)
+	case a.belowMin(v):
+		a.setMin(v)
+	case a.aboveMax(v):
+		a.setMax(v)
 	}
 	a.count++
 	a.bsum += int64(len(v))
@@ -403,7 +411,7 @@ func (a *Accumulator) AddByteRows(data []byte, offsets []int, nulls []bool) {
 	if rows <= 0 {
 		return
 	}
-	if len(nulls) == 0 && !a.kind.IsGeospatial() {
+	if len(nulls) == 0 && !a.kind.IsGeospatial() && a.kind != orc.Binary {
 		a.addByteRowsNoNulls(data, offsets)
 		return
 	}
@@ -444,14 +452,14 @@ func (a *Accumulator) addByteRowsNoNulls(data []byte, offsets []int) {
 	minV := data[offsets[lo]:offsets[lo+1]]
 	maxV := data[offsets[hi]:offsets[hi+1]]
 	if a.count == 0 {
-		a.smin = append(a.smin[:0], minV...)
-		a.smax = append(a.smax[:0], maxV...)
+		a.setMin(minV)
+		a.setMax(maxV)
 	} else {
-		if bytesLess(minV, a.smin) {
-			a.smin = append(a.smin[:0], minV...)
+		if a.belowMin(minV) {
+			a.setMin(minV)
 		}
-		if bytesLess(a.smax, maxV) {
-			a.smax = append(a.smax[:0], maxV...)
+		if a.aboveMax(maxV) {
+			a.setMax(maxV)
 		}
 	}
 	a.count += uint64(rows)
@@ -581,9 +589,10 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	if a.count == 0 {
 		smin, smax := a.smin, a.smax
 		hasNull, mismatch, bod := a.hasNull, a.mismatch, a.bytesOnDisk
-		kind, scale := a.kind, a.scale
+		kind, scale, keepLong := a.kind, a.scale, a.keepLong
 		g := a.g
 		*a = *o
+		a.keepLong = keepLong
 		a.g = g
 		a.copyGeo(o)
 		a.smin = append(smin[:0], o.smin...)
@@ -610,12 +619,7 @@ func (a *Accumulator) Merge(o *Accumulator) {
 	a.dnan = a.dnan || o.dnan
 	a.dsum += o.dsum
 	// bytes
-	if bytes.Compare(o.smin, a.smin) < 0 {
-		a.smin = append(a.smin[:0], o.smin...)
-	}
-	if bytes.Compare(o.smax, a.smax) > 0 {
-		a.smax = append(a.smax[:0], o.smax...)
-	}
+	a.mergeBytes(o)
 	a.bsum += o.bsum
 	a.trues += o.trues
 	// decimals
@@ -682,6 +686,7 @@ func (a *Accumulator) Column() Column {
 		s := &StringStats{Sum: a.bsum, HasSum: true}
 		if some {
 			s.Min, s.Max, s.HasMin, s.HasMax = string(a.smin), string(a.smax), true, true
+			s.MinIsLowerBound, s.MaxIsUpperBound = a.sminBound, a.smaxBound
 		}
 		c.String = s
 	case orc.Binary:

@@ -25,67 +25,43 @@ import (
 	"math"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 )
 
-// Writer ids stored in Footer.writer.
+// Writer ids stored in Footer.writer, from format (which owns them).
 const (
-	WriterJava = 0 // Apache ORC Java (also when the field is absent)
-	WriterCpp  = 1 // Apache ORC C++
+	WriterJava = format.WriterJava // Apache ORC Java (also when the field is absent)
+	WriterCpp  = format.WriterCpp  // Apache ORC C++
 )
 
 // Writer versions stored in PostScript.writer_version that decide which
-// statistics can be trusted. Non-Java writers must write at least
-// WriterVersionORC135.
+// statistics can be trusted, from format (which owns them and the fixes
+// each brings). Non-Java writers must write at least WriterVersionORC135.
 const (
 	// WriterVersionOriginal: string min/max of stripes and files may be
 	// wrong (fixed by HIVE-8732).
-	WriterVersionOriginal = 0
+	WriterVersionOriginal = format.WriterOriginal
 	// WriterVersionHIVE8732: string min/max fixed.
-	WriterVersionHIVE8732 = 1
+	WriterVersionHIVE8732 = format.WriterHive8732
 	// WriterVersionORC135: timestamp statistics in UTC fields.
-	WriterVersionORC135 = 6
+	WriterVersionORC135 = format.WriterORC135
 	// WriterVersionORC517: Java decimal64 min/max fixed; Java files with
 	// exactly version 6 have wrong decimal min/max for precision <= 18.
-	WriterVersionORC517 = 7
+	WriterVersionORC517 = format.WriterORC517
 	// WriterVersionORC203: long strings recorded as lower/upper bounds.
-	WriterVersionORC203 = 8
+	WriterVersionORC203 = format.WriterORC203
 )
 
 // WriterInfo is what FromProto needs to know about the writer of a file to
-// decide which statistics to trust.
-type WriterInfo struct {
-	Writer          uint32 // Footer.writer (0 = Java, also when absent)
-	WriterVersion   uint32 // PostScript.writer_version (0 when absent)
-	SoftwareVersion string // Footer.software_version ("" when absent)
-	// Version011 is true for files of format version 0.11 (Hive 0.11),
-	// which predate every writer fix: their writer version counts as 0
-	// whatever the PostScript says.
-	Version011 bool
-}
+// decide which statistics to trust: format.WriterInfo, whose Includes
+// answers which fixes the writer has.
+type WriterInfo = format.WriterInfo
 
 // WriterInfoFromTail collects the WriterInfo of a file from its PostScript
 // and Footer; either may be nil.
 func WriterInfoFromTail(ps *orcpb.PostScript, footer *orcpb.Footer) WriterInfo {
-	var w WriterInfo
-	if ps != nil {
-		w.WriterVersion = ps.GetWriterVersion()
-		v := ps.GetVersion()
-		w.Version011 = len(v) == 0 || (len(v) >= 2 && v[0] == 0 && v[1] == 11)
-	}
-	if footer != nil {
-		w.Writer = footer.GetWriter()
-		w.SoftwareVersion = footer.GetSoftwareVersion()
-	}
-	return w
-}
-
-// effectiveVersion is the writer version the gates compare against.
-func (w WriterInfo) effectiveVersion() uint32 {
-	if w.Version011 {
-		return WriterVersionOriginal
-	}
-	return w.WriterVersion
+	return format.WriterInfoFromTail(ps, footer)
 }
 
 // FromProto decodes the statistics of the column t from pb. It never fails:
@@ -196,7 +172,7 @@ func decodeString(p *orcpb.StringStatistics, info WriterInfo) *StringStats {
 		return nil
 	}
 	s := &StringStats{Sum: p.GetSum(), HasSum: p.Sum != nil}
-	if info.effectiveVersion() < WriterVersionHIVE8732 {
+	if !info.Includes(format.WriterHive8732) {
 		return s
 	}
 	switch {
@@ -257,7 +233,7 @@ func decodeDecimal(p *orcpb.DecimalStatistics, t *orc.Schema, info WriterInfo) *
 	}
 	// ORC-517: Java ORC 1.5.0-1.5.5 (writer version 6) wrote wrong decimal64
 	// statistics. Precision 0 is a Hive 0.11 unbounded decimal (38 digits).
-	if info.Writer == WriterJava && info.effectiveVersion() == WriterVersionORC135 &&
+	if info.IsJava() && info.Version() == format.WriterORC135 &&
 		t.Precision >= 1 && t.Precision <= 18 {
 		s.HasMinMax, s.HasSum = false, false
 		s.Min, s.Max, s.Sum = DecimalValue{}, DecimalValue{}, DecimalValue{}
@@ -316,7 +292,7 @@ func decodeTimestamp(p *orcpb.TimestampStatistics, info WriterInfo) *TimestampSt
 	if minNanos < 0 || minNanos > maxSubMilliNano || maxNanos < 0 || maxNanos > maxSubMilliNano {
 		return nil
 	}
-	if p.MinimumUtc == nil || p.MaximumUtc == nil || info.effectiveVersion() < WriterVersionORC135 {
+	if p.MinimumUtc == nil || p.MaximumUtc == nil || !info.Includes(format.WriterORC135) {
 		return s
 	}
 	s.MinSec, s.MinNanos = splitMillis(p.GetMinimumUtc(), minNanos)

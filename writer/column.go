@@ -66,17 +66,18 @@ type colBase struct {
 	node *orc.Schema
 	id   int
 
-	presentOut *format.OutStream
-	present    *format.BoolRLEEncoder
-	hasNull    bool  // some value in the stripe is null: PRESENT is written
-	pending    int   // present values not written to PRESENT yet (while !hasNull)
-	groupAt    []int // pending at the start of each row index entry (while !hasNull)
+	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
+	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
+	hasNull    bool                   // some value in the stripe is null: PRESENT is written
+	pending    int                    // present values not written to PRESENT yet (while !hasNull)
+	groupAt    []int                  // pending at the start of each row index entry (while !hasNull)
 
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
 	blooms              []*orcpb.BloomFilter
 	entries             []*orcpb.RowIndexEntry
 	kids                []columnWriter
+	own                 []encStream // the column's streams after PRESENT (streams.go)
 
 	nulls []bool // scratch
 
@@ -101,8 +102,6 @@ func (b *colBase) newStream() *format.OutStream {
 func (w *Writer) newBase(node *orc.Schema) colBase {
 	b := colBase{w: w, node: node, id: node.ID(), comp: w.comp,
 		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node), file: stats.NewAccumulator(node)}
-	b.presentOut = w.newStream()
-	b.present = format.NewBoolRLEEncoder(b.presentOut)
 	return b
 }
 
@@ -119,9 +118,7 @@ func (b *colBase) presentPositions(dst []uint64) []uint64 {
 }
 
 func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
-	dst = b.presentOut.AppendPosition(dst)
-	bytes, bits := b.present.Buffered()
-	return append(dst, uint64(bytes), uint64(bits))
+	return appendStream(dst, format.PresentPositions.Codec, b.presentOut, b.present)
 }
 
 // startPresent is called at the stripe's first null: it writes the held
@@ -130,6 +127,15 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 // as endPresentRuns would have. Errors stay in the encoder and stream,
 // which return them at the stripe's end.
 func (b *colBase) startPresent() {
+	// PRESENT's stream and encoder are made here, not with the column: a
+	// wide schema's columns mostly have no null, and each took some 800
+	// bytes for them.
+	b.presentOut = b.newStream()
+	if b.present == nil {
+		b.present = format.NewBoolRLEEncoder(b.presentOut)
+	} else {
+		b.present.Reset(b.presentOut)
+	}
 	written := 0
 	for k, e := range b.entries {
 		for ; written < b.groupAt[k]; written++ {
@@ -292,8 +298,7 @@ func (b *colBase) rowIndex() *orcpb.RowIndex {
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut = b.newStream() // see holding.addStream
-	b.present.Reset(b.presentOut)
+	b.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
 	b.hasNull = false
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
@@ -313,13 +318,18 @@ func (b *colBase) presentStream() []stream {
 // held adds to h the bytes held by the PRESENT stream and the given
 // streams.
 func (b *colBase) held(h *holding, outs ...*format.OutStream) {
-	h.addStream(b.presentOut)
+	if b.presentOut != nil {
+		h.addStream(b.presentOut)
+	}
 	for _, s := range outs {
 		h.addStream(s)
 	}
 }
 
 func (b *colBase) finishPresent() error {
+	if b.presentOut == nil {
+		return nil
+	}
 	if err := b.present.Flush(); err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func (c *bytesWriter) resetIDs() {
 // replayIDs decodes the buffered ids in order, calling fn with each run of
 // them and the index of the first; it then empties the buffer.
 func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
-	c.idScratch = grow(c.idScratch, 1024)
+	c.idScratch = grow(c.idScratch, min(c.nvalues, 1024)) // a column of few values takes few
 	for first := 0; first < c.nvalues; {
 		ids := c.idScratch[:min(len(c.idScratch), c.nvalues-first)]
 		c.idBuf.read(first, ids)
@@ -313,9 +313,16 @@ func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
 }
 
 func (c *bytesWriter) directPositions(dst []uint64) []uint64 {
-	dst = c.dataOut.AppendPosition(dst)
-	dst = c.lengthOut.AppendPosition(dst)
-	return append(dst, uint64(c.lengths.Buffered()))
+	return appendStreams(dst, format.PositionedStreams(c.node.Kind, false, false), c)
+}
+
+// streamAt gives DATA with the dictionary ids' encoder, which only a
+// dictionary's entries use (directly, DATA is bytes), and LENGTH.
+func (c *bytesWriter) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
+	if kind == orcpb.Stream_LENGTH {
+		return c.lengthOut, c.lengths
+	}
+	return c.dataOut, c.ids
 }
 
 // endRuns ends the direct streams' runs and chunks; dictionary ids are
@@ -455,8 +462,7 @@ func (c *bytesWriter) writeDictionary() error {
 	}
 	c.dictSize = n
 	idPositions := func(dst []uint64) []uint64 {
-		dst = c.dataOut.AppendPosition(dst)
-		return append(dst, uint64(c.ids.Buffered()))
+		return appendStreams(dst, format.PositionedStreams(c.node.Kind, true, false), c)
 	}
 	endIDRuns := func() error { return flushAll([]format.IntEncoder{c.ids}, c.dataOut) }
 	m := 0

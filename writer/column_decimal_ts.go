@@ -27,6 +27,7 @@ func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
 	c := &decimalWriter{colBase: w.newBase(node), dataOut: w.newStream(), scaleOut: w.newStream(),
 		limit: orc.Pow10(node.Precision)}
 	c.scales = format.NewIntRLEv2Encoder(c.scaleOut, true)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, nil, 0}, {orcpb.Stream_SECONDARY, &c.scaleOut, c.scales, 1}}
 	return c
 }
 
@@ -112,47 +113,7 @@ func (c *decimalWriter) write64(vals []orc.Int128, nulls []bool) (int, bool) {
 	return n, true
 }
 
-func (c *decimalWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	dst = c.scaleOut.AppendPosition(dst)
-	return append(dst, uint64(c.scales.Buffered()))
-}
-
-func (c *decimalWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	return flushAll([]format.IntEncoder{c.scales}, c.dataOut, c.scaleOut)
-}
-
-func (c *decimalWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.dataOut.Flush(); err != nil {
-		return err
-	}
-	if err := c.scales.Flush(); err != nil {
-		return err
-	}
-	return c.scaleOut.Flush()
-}
-
-func (c *decimalWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_SECONDARY, c.scaleOut})
-}
 func (c *decimalWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
-func (c *decimalWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.scaleOut = c.newStream()
-	c.scales.Reset(c.scaleOut)
-}
-func (c *decimalWriter) estimate(h *holding) {
-	c.held(h, c.dataOut, c.scaleOut)
-	h.data += int64(c.scales.Buffered())
-}
 
 // timestampEpoch2015 is 2015-01-01 00:00:00 UTC in Unix seconds.
 const timestampEpoch2015 = 1420070400
@@ -174,6 +135,7 @@ func (w *Writer) newTimestampWriter(node *orc.Schema) *timestampWriter {
 	c := &timestampWriter{colBase: w.newBase(node), dataOut: w.newStream(), nanoOut: w.newStream(), epoch: timestampEpoch2015}
 	c.secs = format.NewIntRLEv2Encoder(c.dataOut, true)
 	c.nanos = format.NewIntRLEv2Encoder(c.nanoOut, false)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.secs, 3}, {orcpb.Stream_SECONDARY, &c.nanoOut, c.nanos, 0}}
 	if node.Kind == orc.Timestamp && w.cfg.zone != time.UTC {
 		c.zone = w.cfg.zone
 		c.epoch = time.Date(2015, 1, 1, 0, 0, 0, 0, c.zone).Unix()
@@ -302,49 +264,4 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 	return c.nanos.WriteValues(nss)
 }
 
-func (c *timestampWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	dst = append(dst, uint64(c.secs.Buffered()))
-	dst = c.nanoOut.AppendPosition(dst)
-	return append(dst, uint64(c.nanos.Buffered()))
-}
-
-func (c *timestampWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	return flushAll([]format.IntEncoder{c.secs, c.nanos}, c.dataOut, c.nanoOut)
-}
-
-func (c *timestampWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.secs.Flush(); err != nil {
-		return err
-	}
-	if err := c.nanos.Flush(); err != nil {
-		return err
-	}
-	if err := c.dataOut.Flush(); err != nil {
-		return err
-	}
-	return c.nanoOut.Flush()
-}
-
-func (c *timestampWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_SECONDARY, c.nanoOut})
-}
 func (c *timestampWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
-func (c *timestampWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.nanoOut = c.newStream()
-	c.secs.Reset(c.dataOut)
-	c.nanos.Reset(c.nanoOut)
-}
-func (c *timestampWriter) estimate(h *holding) {
-	c.held(h, c.dataOut, c.nanoOut)
-	h.data += int64(c.secs.Buffered()) * 3
-}

@@ -54,13 +54,7 @@ func (c *structWriter) writeRootSelf(start, end int) {
 	}
 }
 
-func (c *structWriter) appendPositions(dst []uint64) []uint64 { return c.presentPositions(dst) }
-func (c *structWriter) endRuns() error                        { return c.endPresentRuns() }
-func (c *structWriter) finishStripe() error                   { return c.finishPresent() }
-func (c *structWriter) dataStreams() []stream                 { return c.presentStream() }
-func (c *structWriter) encoding() *orcpb.ColumnEncoding       { return direct() }
-func (c *structWriter) resetStripe()                          { c.resetBase() }
-func (c *structWriter) estimate(h *holding)                   { c.held(h) }
+func (c *structWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 
 // listWriter writes LIST and MAP: LENGTH holds each non-null row's number
 // of children (unsigned RLE v2); children hold the elements back to back.
@@ -75,6 +69,7 @@ type listWriter struct {
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
 	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
+	c.own = []encStream{{orcpb.Stream_LENGTH, &c.lengthOut, c.lengths, 1}}
 	return c
 }
 
@@ -131,42 +126,7 @@ func (c *listWriter) writeKids(kids []orc.Vector, from, to int) error {
 	return nil
 }
 
-func (c *listWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.lengthOut.AppendPosition(dst)
-	return append(dst, uint64(c.lengths.Buffered()))
-}
-
-func (c *listWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	return flushAll([]format.IntEncoder{c.lengths}, c.lengthOut)
-}
-
-func (c *listWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.lengths.Flush(); err != nil {
-		return err
-	}
-	return c.lengthOut.Flush()
-}
-
-func (c *listWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_LENGTH, c.lengthOut})
-}
 func (c *listWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
-func (c *listWriter) resetStripe() {
-	c.resetBase()
-	c.lengthOut = c.newStream()
-	c.lengths.Reset(c.lengthOut)
-}
-func (c *listWriter) estimate(h *holding) {
-	c.held(h, c.lengthOut)
-	h.data += int64(c.lengths.Buffered())
-}
 
 // unionWriter writes UNION: DATA holds each non-null row's tag (byte RLE);
 // variant i gets the rows tagged i.
@@ -180,6 +140,7 @@ type unionWriter struct {
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
 	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.tags = format.NewByteRLEEncoder(c.dataOut)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.tags, 1}}
 	c.masks = make([][]bool, len(node.Children))
 	return c
 }
@@ -218,42 +179,4 @@ func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 	return nil
 }
 
-func (c *unionWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.tags.Buffered()))
-}
-
-func (c *unionWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	if err := c.tags.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *unionWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.tags.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *unionWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
-}
 func (c *unionWriter) encoding() *orcpb.ColumnEncoding { return direct() }
-func (c *unionWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.tags.Reset(c.dataOut)
-}
-func (c *unionWriter) estimate(h *holding) {
-	c.held(h, c.dataOut)
-	h.data += int64(c.tags.Buffered())
-}

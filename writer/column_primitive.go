@@ -33,6 +33,7 @@ type boolWriter struct {
 func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
 	c := &boolWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewBoolRLEEncoder(c.dataOut)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 0}}
 	return c
 }
 
@@ -50,43 +51,7 @@ func (c *boolWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 	return nil
 }
 
-func (c *boolWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	bytes, bits := c.data.Buffered()
-	return append(dst, uint64(bytes), uint64(bits))
-}
-
-func (c *boolWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	if err := c.data.FlushBytes(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *boolWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.data.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *boolWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
-}
 func (c *boolWriter) encoding() *orcpb.ColumnEncoding { return direct() }
-func (c *boolWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.data.Reset(c.dataOut)
-}
-func (c *boolWriter) estimate(h *holding) { c.held(h, c.dataOut) }
 
 // byteWriter writes TINYINT: DATA is byte RLE.
 type byteWriter struct {
@@ -98,6 +63,7 @@ type byteWriter struct {
 func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
 	c := &byteWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewByteRLEEncoder(c.dataOut)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 1}}
 	return c
 }
 
@@ -121,45 +87,7 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 	return nil
 }
 
-func (c *byteWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.data.Buffered()))
-}
-
-func (c *byteWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	if err := c.data.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *byteWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.data.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *byteWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
-}
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
-func (c *byteWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.data.Reset(c.dataOut)
-}
-func (c *byteWriter) estimate(h *holding) {
-	c.held(h, c.dataOut)
-	h.data += int64(c.data.Buffered())
-}
 
 // intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
 type intWriter struct {
@@ -173,6 +101,7 @@ type intWriter struct {
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
 	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream(), lo: math.MinInt64, hi: math.MaxInt64}
 	c.data = format.NewIntRLEv2Encoder(c.dataOut, true)
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 2}}
 	switch node.Kind {
 	case orc.Short:
 		c.lo, c.hi = math.MinInt16, math.MaxInt16
@@ -208,42 +137,7 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 	return nil
 }
 
-func (c *intWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	dst = c.dataOut.AppendPosition(dst)
-	return append(dst, uint64(c.data.Buffered()))
-}
-
-func (c *intWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	return flushAll([]format.IntEncoder{c.data}, c.dataOut)
-}
-
-func (c *intWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	if err := c.data.Flush(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *intWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
-}
 func (c *intWriter) encoding() *orcpb.ColumnEncoding { return directV2() }
-func (c *intWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-	c.data.Reset(c.dataOut)
-}
-func (c *intWriter) estimate(h *holding) {
-	c.held(h, c.dataOut)
-	h.data += int64(c.data.Buffered()) * 2
-}
 
 // floatWriter writes FLOAT (4 bytes) and DOUBLE (8 bytes), little-endian.
 type floatWriter struct {
@@ -254,7 +148,9 @@ type floatWriter struct {
 }
 
 func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
-	return &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
+	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
+	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, nil, 0}}
+	return c
 }
 
 func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -299,31 +195,4 @@ func (c *floatWriter) writeDoubleRun(vals []float64) error {
 	return err
 }
 
-func (c *floatWriter) appendPositions(dst []uint64) []uint64 {
-	dst = c.presentPositions(dst)
-	return c.dataOut.AppendPosition(dst)
-}
-
-func (c *floatWriter) endRuns() error {
-	if err := c.endPresentRuns(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *floatWriter) finishStripe() error {
-	if err := c.finishPresent(); err != nil {
-		return err
-	}
-	return c.dataOut.Flush()
-}
-
-func (c *floatWriter) dataStreams() []stream {
-	return append(c.presentStream(), stream{orcpb.Stream_DATA, c.dataOut})
-}
 func (c *floatWriter) encoding() *orcpb.ColumnEncoding { return direct() }
-func (c *floatWriter) resetStripe() {
-	c.resetBase()
-	c.dataOut = c.newStream()
-}
-func (c *floatWriter) estimate(h *holding) { c.held(h, c.dataOut) }

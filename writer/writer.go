@@ -704,7 +704,9 @@ func (w *Writer) releaseStreams(trim bool) {
 	}
 	for _, c := range w.cols {
 		b := c.base()
-		b.presentOut.Release()
+		if b.presentOut != nil {
+			b.presentOut.Release()
+		}
 		for _, s := range c.dataStreams() {
 			s.out.Release()
 		}
@@ -828,7 +830,7 @@ func (w *Writer) writeTail() error {
 	ps := &orcpb.PostScript{
 		FooterLength:   proto.Uint64(uint64(flen)),
 		Compression:    orcpb.CompressionKind(w.cfg.compression).Enum(),
-		Version:        []uint32{0, 12},
+		Version:        format.Version0_12.Numbers(),
 		MetadataLength: proto.Uint64(uint64(metaLen)),
 		WriterVersion:  proto.Uint32(uint32(WriterVersion)),
 		Magic:          proto.String(format.Magic),

@@ -103,7 +103,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	c := &checker{r: r, ir: ir, names: columnNames(r.Schema()), nodes: r.Schema().Columns(),
 		notes: noteSet{seen: map[string]bool{}}, compared: map[string]int{}, noChildren: map[int]bool{}, noDecimal: map[int]bool{}}
 	c.trusting = ir.winfo
-	c.trusting.WriterVersion, c.trusting.Version011 = uint32(format.WriterORC14), false
+	c.trusting.WriterVersion, c.trusting.Version011 = format.WriterORC14, false
 	if err := c.run(); err != nil {
 		return inFile(pos[0], err)
 	}
@@ -123,6 +123,7 @@ func (c *checker) newAccs(read []bool) accs {
 	for id, n := range c.nodes {
 		if read[id] {
 			a[id] = stats.NewAccumulator(n)
+			a[id].KeepLongValues() // compared with the file's bounds
 		}
 	}
 	return a
@@ -783,7 +784,7 @@ func (c *checker) noteDistrusted(level string, id int, t *orc.Schema) {
 		(all.Timestamp != nil && all.Timestamp.HasMinMax && (real.Timestamp == nil || !real.Timestamp.HasMinMax))
 	if dropped {
 		c.notes.add("column %d (%s): %s min/max not compared: the writer (%s, writer version %s, file version %s) is known to record them wrongly",
-			id, c.names[id], t.Kind, c.r.Writer().String(), writerVersionName(c.r.WriterVersion()), c.r.Version())
+			id, c.names[id], t.Kind, c.r.Writer().String(), c.r.WriterVersion(), c.r.Version())
 	}
 }
 

@@ -18,16 +18,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/ingest"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/writer"
 )
-
-// rowError is an input row that does not convert; --max-errors skips
-// up to that many of them.
-type rowError struct{ err error }
-
-func (e *rowError) Error() string { return e.err.Error() }
-func (e *rowError) Unwrap() error { return e.err }
 
 // convertInput is one opened text input.
 type convertInput struct {
@@ -124,9 +118,13 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 			if first, err = openTextInput(ins[0], formats[0]); err != nil {
 				return err
 			}
-			if opt.schema, err = inferSchema(first, opt); err != nil {
+			var inf ingest.Inference
+			if inf, first.src, err = ingest.Infer(first.src, ingest.Format(formats[0]), opt.in); err != nil {
 				return label(ins[0], err)
 			}
+			opt.schema, opt.inferredLines = inf.Schema, inf.Lines
+			opt.headerGuessed, opt.headerAlone = inf.HeaderGuessed, inf.HeaderAlone
+			opt.in.Header = opt.in.Header || inf.HeaderGuessed
 			if opt.headerGuessed {
 				what := "text above numbers"
 				if opt.headerAlone {
@@ -194,7 +192,7 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 			return err
 		}
 	}
-	c := &converter{opt: opt, w: w, prog: prog, stderr: stderr}
+	c := &converter{opt: opt, w: w, prog: prog, stderr: stderr, budget: ingest.ErrorBudget{Max: opt.maxErrors}}
 	for i, name := range ins {
 		if formats[i] == "orc" {
 			err = c.copyORC(name)
@@ -214,8 +212,8 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 			return label(name, err)
 		}
 	}
-	if c.bad > 0 {
-		fmt.Fprintf(stderr, "orc convert: skipped %d bad row(s) (--max-errors %d)\n", c.bad, opt.maxErrors)
+	if c.budget.Skipped > 0 {
+		fmt.Fprintf(stderr, "orc convert: skipped %d bad row(s) (--max-errors %d)\n", c.budget.Skipped, opt.maxErrors)
 	}
 	if err := w.Close(); err != nil {
 		return err
@@ -246,39 +244,32 @@ type converter struct {
 	prog      *progress
 	stderr    io.Writer
 	rows      int64
-	bad       int   // rows skipped
-	bytesDone int64 // bytes of the inputs done
+	budget    ingest.ErrorBudget // --max-errors: rows skipped
+	bytesDone int64              // bytes of the inputs done
 }
 
 // convertText writes the rows of a CSV or JSON input.
 func (c *converter) convertText(in *convertInput) error {
 	opt := c.opt
-	batch := orc.NewBatch(c.w.Schema(), opt.batchSize)
-	rb := newRowBuilder(batch, opt.zone)
-	for _, b := range rb.cols {
-		b.setText(&opt.text)
-	}
-	var next func() (bool, error)
-	if in.format == "csv" {
-		src := newCSVSource(in.src, rb, opt)
-		src.stderr, src.name = c.stderr, in.name
-		next = src.next
-	} else {
-		next = newJSONSource(in.src, rb).next
-	}
+	// The vectors grow with the rows they take (the reader appends):
+	// made at the batch size, one line of 100,000 integers took 8 KB a
+	// column of them.
+	batch := orc.NewBatch(c.w.Schema(), 0)
+	ro := opt.in
+	ro.MaxLine = maxTextLine
+	ro.Note = func(msg string) { fmt.Fprintf(c.stderr, "orc convert: %s: %s\n", in.name, msg) }
+	rd := ingest.NewReader(in.src, ingest.Format(in.format), batch, ro)
 	for {
-		ok, err := next()
-		var re *rowError
-		if errors.As(err, &re) && opt.maxErrors > 0 {
-			if c.bad >= opt.maxErrors {
-				return fmt.Errorf("more than %d bad rows (--max-errors), the last: %w", opt.maxErrors, re.err)
-			}
-			c.bad++
-			fmt.Fprintf(c.stderr, "orc convert: %s: %v (row skipped)\n", in.name, re.err)
+		ok, err := rd.Next()
+		if skip, serr := c.budget.Skip(err); skip {
+			fmt.Fprintf(c.stderr, "orc convert: %s: %v (row skipped)\n", in.name, err)
 			continue
+		} else if serr != err {
+			return serr
 		}
 		if err != nil {
-			if opt.inferredLines > 0 && errors.As(err, &re) && !errors.Is(err, errInvalidUTF8) {
+			var re *ingest.RowError
+			if opt.inferredLines > 0 && errors.As(err, &re) && !errors.Is(err, ingest.ErrInvalidUTF8) {
 				// A row past the sample that does not fit the schema
 				// inferred from it.
 				return fmt.Errorf("%w (the schema was inferred from the first %d lines: give --schema, or more lines with --infer-rows, 0 for all)", err, opt.inferredLines)
@@ -312,11 +303,11 @@ func (c *converter) copyORC(name string) error {
 	defer closeFn()
 	noteEncrypted(r, c.stderr, "convert")
 	opts := []reader.ScanOption{reader.WithBatchSize(c.opt.batchSize)}
-	if m := missingField(c.w.Schema(), r.Schema(), ""); m != "" && !c.opt.fillMissing {
+	if m := missingField(c.w.Schema(), r.Schema(), ""); m != "" && !c.opt.in.FillMissing {
 		return fmt.Errorf("the schema's field %q is not a column of this file (%s); --fill-missing writes such fields as nulls", m, r.Schema())
 	}
 	if r.Schema().String() != c.w.Schema().String() {
-		if !c.opt.text.truncate {
+		if !c.opt.in.Truncate {
 			if err := checkORCLengths(r, c.w.Schema()); err != nil {
 				return err
 			}
@@ -422,7 +413,7 @@ func checkORCLengths(r *reader.Reader, want *orc.Schema) error {
 				}
 				if s := v.String(i); utf8.RuneCountInString(s) > limits[k].MaxLength {
 					return fmt.Errorf("row %d, column %q: %q has %d characters, more than %s holds (--truncate cuts such values)",
-						row+int64(i)+1, names[k], clip(s), utf8.RuneCountInString(s), limits[k])
+						row+int64(i)+1, names[k], ingest.Clip(s), utf8.RuneCountInString(s), limits[k])
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/internal/units"
 )
 
 // fileError is an error in one of the inputs, named by the path the user
@@ -101,12 +102,7 @@ func (e *textError) Unwrap() error { return e.err }
 
 // plural returns n and the noun, made plural unless n is 1: "1 row",
 // "2 rows".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func plural(n int64, noun string) string { return units.Plural(n, noun) }
 
 // nameColumn adds the column's path to a corruption error that gives only
 // its id, from the file's schema s ("column 3" becomes column 3

@@ -167,7 +167,7 @@ func mergeCompatible(a, b mergeInput) error {
 	case fa.GetWriter() != fb.GetWriter():
 		return differ("the writer", format.WriterName(fa.GetWriter()), format.WriterName(fb.GetWriter()))
 	case ta.WriterVersion() != tb.WriterVersion():
-		return differ("the writer version", writerVersionName(ta.WriterVersion()), writerVersionName(tb.WriterVersion()))
+		return differ("the writer version", ta.WriterVersion().String(), tb.WriterVersion().String())
 	case fa.GetSoftwareVersion() != fb.GetSoftwareVersion():
 		return differ("the software version", fmt.Sprintf("%q", fa.GetSoftwareVersion()), fmt.Sprintf("%q", fb.GetSoftwareVersion()))
 	case fa.GetCalendar() != fb.GetCalendar():

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/stats"
@@ -159,17 +158,6 @@ type metaFile struct {
 	UserMetadata    []metaItem `json:"-"` // after the columns and stripes
 }
 
-// writerVersionNames are the names Apache ORC gives the writer versions.
-var writerVersionNames = [...]string{"ORIGINAL", "HIVE_8732", "HIVE_4243", "HIVE_12055", "HIVE_13083",
-	"ORC_101", "ORC_135", "ORC_517", "ORC_203", "ORC_14"}
-
-func writerVersionName(v format.WriterVersion) string {
-	if int(v) < len(writerVersionNames) {
-		return writerVersionNames[v]
-	}
-	return fmt.Sprintf("FUTURE(%d)", uint32(v))
-}
-
 func calendarName(c int) string {
 	return orcpb.CalendarKind(c).String()
 }
@@ -217,7 +205,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	m := metaFile{File: pos[0], Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
-		WriterVersion: writerVersionName(r.WriterVersion()), Writer: r.Writer().String(),
+		WriterVersion: r.WriterVersion().String(), Writer: r.Writer().String(),
 		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
 		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(int(r.Calendar())),
 		Schema: r.Schema().String()}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/orcgo/orc/internal/units"
 	"io"
 	"os"
 	"strings"
@@ -142,16 +143,4 @@ func groupDigits(n int64) string {
 
 // formatBytes writes a byte count in binary units: "512 B", "1.5 KiB",
 // "117.7 MiB".
-func formatBytes(n int64) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d B", n)
-	}
-	f := float64(n)
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
-		f /= 1024
-		if f < 1024 || u == "TiB" {
-			return fmt.Sprintf("%.1f %s", f, u)
-		}
-	}
-	return ""
-}
+func formatBytes(n int64) string { return units.Bytes(n) }

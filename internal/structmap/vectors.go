@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/civil"
 )
 
 // sliceHeader is the memory layout of every Go slice: a pointer to the
@@ -175,19 +176,5 @@ func truncate(v orc.Vector, n int) {
 }
 
 // daysFromCivil returns the days from 1970-01-01 to the given date of the
-// proleptic Gregorian calendar. It counts in 400-year eras of 146097 days,
-// with years starting on 1 March so that the leap day ends the year.
-func daysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400                     // 0..399
-	mp := int64((m + 9) % 12)              // March = 0
-	doy := (153*mp+2)/5 + int64(d) - 1     // 0..365
-	doe := yoe*365 + yoe/4 - yoe/100 + doy // 0..146096
-	return era*146097 + doe - 719468       // 719468 days from 0000-03-01 to 1970-01-01
-}
+// proleptic Gregorian calendar (internal/civil owns the calendar).
+func daysFromCivil(y int64, m, d int) int64 { return civil.Days(y, int64(m), int64(d)) }

@@ -1,6 +1,6 @@
-package main
+package ingest
 
-// Schema inference for orc convert without --schema: the first rows of
+// Schema inference without a schema given (orc convert without --schema): the first rows of
 // the first input (--infer-rows, at most maxInferBytes) are read, a type
 // is chosen for every column, and the rows are then converted from the
 // start as usual, so a later row that does not fit is a bad row like any
@@ -29,20 +29,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/orcgo/orc"
 	"io"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/orcgo/orc"
 )
 
 // maxInferBytes bounds what inference holds of the first input.
 const maxInferBytes = 64 << 20
 
-// inferSchema infers the schema of a text input from its first rows and
-// puts those rows back in front of the rest.
-func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
+// inferSchema infers the schema of a text input of format "csv" or
+// "json" from its first rows, and returns a reader that puts those rows
+// back in front of the rest.
+func inferSchema(src *bufio.Reader, format string, opt *config) (*orc.Schema, *bufio.Reader, error) {
 	var buf []byte
 	lines := 0
 	limit := opt.inferRows
@@ -50,7 +50,7 @@ func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
 		limit++
 	}
 	for (opt.inferRows == 0 || lines < limit) && len(buf) < maxInferBytes {
-		frag, err := in.src.ReadSlice('\n')
+		frag, err := src.ReadSlice('\n')
 		buf = append(buf, frag...)
 		if err == bufio.ErrBufferFull {
 			continue
@@ -62,23 +62,23 @@ func inferSchema(in *convertInput, opt *convertOptions) (*orc.Schema, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	in.src = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), in.src), 1<<20)
+	src = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), src), 1<<20)
 	var s *orc.Schema
 	var err error
-	if in.format == "csv" {
+	if format == "csv" {
 		s, err = inferCSV(buf, opt)
 	} else {
 		s, err = inferJSON(buf, opt)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("inferring the schema from the first %d lines (give --schema): %w", lines, err)
+		return nil, nil, fmt.Errorf("inferring the schema from the first %d lines (give --schema): %w", lines, err)
 	}
 	opt.inferredLines = lines
 	s.Assign()
-	return s, nil
+	return s, src, nil
 }
 
 // textKinds are the kinds a CSV text or JSON string may read as, tried in
@@ -112,7 +112,7 @@ func decimalDigits(s string) (whole, frac int, ok bool) {
 }
 
 // textFits reports whether s reads as a value of kind k.
-func textFits(s string, k orc.Kind, opt *convertOptions) bool {
+func textFits(s string, k orc.Kind, opt *config) bool {
 	switch k {
 	case orc.Boolean:
 		return strings.EqualFold(s, "true") || strings.EqualFold(s, "false")
@@ -150,7 +150,7 @@ func newTextColumn() *textColumn {
 	return c
 }
 
-func (c *textColumn) add(s string, opt *convertOptions) {
+func (c *textColumn) add(s string, opt *config) {
 	c.seen = true
 	for i, k := range textKinds {
 		c.fits[i] = c.fits[i] && textFits(s, k, opt)
@@ -182,7 +182,7 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
-func inferCSV(buf []byte, opt *convertOptions) (*orc.Schema, error) {
+func inferCSV(buf []byte, opt *config) (*orc.Schema, error) {
 	cr := csv.NewReader(bytes.NewReader(buf))
 	cr.Comma = opt.delimiter
 	cr.FieldsPerRecord = -1
@@ -304,7 +304,7 @@ type jsonType struct {
 	fields map[string]*jsonType
 }
 
-func (t *jsonType) add(v any, path string, opt *convertOptions) error {
+func (t *jsonType) add(v any, path string, opt *config) error {
 	if v == nil {
 		return nil
 	}
@@ -411,7 +411,7 @@ func (t *jsonType) schema() *orc.Schema {
 	return &orc.Schema{Kind: orc.String}
 }
 
-func inferJSON(buf []byte, opt *convertOptions) (*orc.Schema, error) {
+func inferJSON(buf []byte, opt *config) (*orc.Schema, error) {
 	root := &jsonType{}
 	rows := 0
 	var firstErr error // of the first line that does not decode

@@ -1,0 +1,194 @@
+package ingest
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"github.com/orcgo/orc/internal/units"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// csvSource reads rows of a flat struct from CSV.
+type csvSource struct {
+	cr       *csv.Reader
+	br       *boundedReader
+	nextLine int // the line the next record starts at, or after (blank lines)
+	rb       *rowBuilder
+	header   bool
+	note     func(msg string) // for notes (columns left out), or nil
+	maxLine  int              // the longest record (0: DefaultMaxLine)
+	// order maps the CSV columns to the struct's fields when a header
+	// named them (nil: in schema order); named marks the fields it names.
+	order []int
+	named []bool
+	// fillMissing: fields the header does not name are null
+	// (--fill-missing) rather than an error.
+	fillMissing bool
+}
+
+func newCSVSource(r io.Reader, rb *rowBuilder, opt *config) *csvSource {
+	br := &boundedReader{r: r}
+	cr := csv.NewReader(br)
+	cr.Comma = opt.delimiter
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	s := &csvSource{cr: cr, br: br, rb: rb, header: opt.header, fillMissing: opt.fillMissing, nextLine: 1, maxLine: opt.maxLine}
+	s.bound()
+	return s
+}
+
+// errRecordTooLong stops a CSV record longer than Options.MaxLine.
+var errRecordTooLong = errors.New("CSV record too long")
+
+// boundedReader fails a Read past limit, so that encoding/csv, which
+// gathers a whole record in memory, cannot be made to gather gigabytes.
+type boundedReader struct {
+	r        io.Reader
+	n, limit int64 // bytes read; the offset reading stops at
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.n >= b.limit {
+		return 0, errRecordTooLong
+	}
+	if int64(len(p)) > b.limit-b.n {
+		p = p[:b.limit-b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	return n, err
+}
+
+// bound lets the next record be maxLine bytes long (and the CSV
+// reader's buffer, 4 KiB, be filled past it).
+func (s *csvSource) bound() {
+	s.br.limit = s.cr.InputOffset() + int64(lineLimit(s.maxLine)) + 64<<10
+}
+
+// useHeader maps the columns the header names to the struct's fields
+// (exactly, else ignoring case). A header naming no field at all is not
+// a header of this schema's names and is only skipped; in one naming some
+// fields, each once, the columns it names that are not fields are left
+// out (and named in a note).
+func (s *csvSource) useHeader(rec []string, line int) error {
+	fields := s.rb.schema.FieldNames
+	order := make([]int, len(rec))
+	named := make([]bool, len(fields))
+	matched := 0
+	// Two maps, so that matching is linear in the names: exact names, and
+	// names under case folding (the last field of a folded name wins, as
+	// when they were compared one by one).
+	exact := make(map[string]int, len(fields))
+	folded := make(map[string]int, len(fields))
+	for j, f := range fields {
+		exact[f] = j
+		folded[foldKey(f)] = j
+	}
+	for i, h := range rec {
+		h = strings.TrimSpace(h)
+		order[i] = -1
+		if j, ok := exact[h]; ok {
+			order[i] = j
+		} else if j, ok := folded[foldKey(h)]; ok {
+			order[i] = j
+		}
+		if order[i] >= 0 {
+			if named[order[i]] {
+				return fmt.Errorf("line %d: the header names field %q twice (--header)", line, fields[order[i]])
+			}
+			named[order[i]] = true
+			matched++
+		}
+	}
+	if matched == 0 {
+		return nil
+	}
+	if !s.fillMissing {
+		for j, ok := range named {
+			if !ok {
+				return fmt.Errorf("line %d: the header names no column for the field %q of %s (its columns: %s); --fill-missing writes such fields as nulls",
+					line, fields[j], s.rb.schema, strings.Join(rec, ", "))
+			}
+		}
+	}
+	var left []string
+	for i, j := range order {
+		if j < 0 {
+			left = append(left, strconv.Quote(strings.TrimSpace(rec[i])))
+		}
+	}
+	if len(left) > 0 && s.note != nil {
+		s.note(fmt.Sprintf("line %d: left out %s the schema does not name: %s", line, units.Plural(int64(len(left)), "column"), strings.Join(left, ", ")))
+	}
+	s.order, s.named = order, named
+	return nil
+}
+
+// next appends one row; false at the end of the input. Errors of one
+// row are *RowError.
+func (s *csvSource) next() (bool, error) {
+	for {
+		rec, err := s.cr.Read()
+		if err == io.EOF {
+			return false, nil
+		}
+		if errors.Is(err, errRecordTooLong) {
+			return false, fmt.Errorf("line %d: a CSV record (from this line on) longer than %s (an unclosed quote?)", s.nextLine, units.Bytes(int64(lineLimit(s.maxLine))))
+		}
+		if err == nil && len(rec) > 0 {
+			last, _ := s.cr.FieldPos(len(rec) - 1)
+			s.nextLine = last + strings.Count(rec[len(rec)-1], "\n") + 1
+			s.bound()
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) && !errors.Is(err, csv.ErrFieldCount) {
+			return false, &RowError{err}
+		}
+		if err != nil {
+			return false, err
+		}
+		line, _ := s.cr.FieldPos(0)
+		if s.header {
+			s.header = false
+			if err := s.useHeader(rec, line); err != nil {
+				return false, err
+			}
+			continue
+		}
+		cols := s.rb.cols
+		want, of := len(cols), "the schema has %d columns"
+		if s.order != nil {
+			want, of = len(s.order), "the header has %d"
+		}
+		if len(rec) != want {
+			return false, &RowError{fmt.Errorf("line %d: %d fields, but "+of, line, len(rec), want)}
+		}
+		rows := s.rb.rows()
+		for i, f := range rec {
+			ci := i
+			if s.order != nil {
+				if ci = s.order[i]; ci < 0 {
+					continue // a column the schema does not name
+				}
+			}
+			c := cols[ci]
+			if c.isNullText(f) || (f == "" && (c.text == nil || !c.text.nullSet || !isStringKind(c.t.Kind))) {
+				c.appendNull()
+				continue
+			}
+			if err := c.appendText(f); err != nil {
+				s.rb.truncate(rows)
+				line, _ := s.cr.FieldPos(i)
+				return false, &RowError{fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[ci], c.t, err)}
+			}
+		}
+		for j, named := range s.named {
+			if !named {
+				cols[j].appendNull()
+			}
+		}
+		return true, nil
+	}
+}

@@ -1,0 +1,121 @@
+package writer
+
+import (
+	"github.com/orcgo/orc/format"
+	"github.com/orcgo/orc/format/orcpb"
+)
+
+// What every column writer does with its streams, from the list of them
+// it gives at construction (colBase.own): ending runs and chunks at row
+// groups, flushing at the stripe's end, listing the streams, starting the
+// next stripe's, estimating what they hold, and telling entry positions
+// which stream is which. Writers keep only what differs: how values are
+// written, and their encoding. The string writer, whose dictionary decides
+// its streams at the stripe's end, keeps methods of its own.
+
+// encStream is one of a column's streams (besides PRESENT) and the
+// encoder writing to it.
+type encStream struct {
+	kind orcpb.Stream_Kind
+	out  **format.OutStream // the writer's field, replaced every stripe
+	enc  runEncoder         // nil for bytes written as they are
+	// weight is the bytes estimate counts for each value enc holds
+	// (0: not counted).
+	weight int64
+}
+
+// runEncoder is an encoder of values into runs: byte, boolean and
+// integer RLE.
+type runEncoder interface {
+	Flush() error
+	Reset(out format.Sink)
+}
+
+// streamAt gives the stream of the given kind and its encoder (see
+// streamer); nil for a kind the column does not have.
+func (b *colBase) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
+	for _, s := range b.own {
+		if s.kind == kind {
+			return *s.out, s.enc
+		}
+	}
+	return nil, nil
+}
+
+// appendPositions appends the column's entry (see columnWriter).
+func (b *colBase) appendPositions(dst []uint64) []uint64 { return b.positions(dst, b) }
+
+// endRuns ends PRESENT's runs and chunk, each encoder's run (a boolean
+// encoder's byte run, with the bits of a partial byte kept) and then each
+// stream's chunk.
+func (b *colBase) endRuns() error {
+	if err := b.endPresentRuns(); err != nil {
+		return err
+	}
+	return b.flushOwn(true)
+}
+
+// finishStripe flushes PRESENT, then every encoder, then every stream.
+func (b *colBase) finishStripe() error {
+	if err := b.finishPresent(); err != nil {
+		return err
+	}
+	return b.flushOwn(false)
+}
+
+// flushOwn flushes each encoder (with runsOnly, a boolean encoder only
+// its byte runs, FlushBytes), then ends each stream's chunk.
+func (b *colBase) flushOwn(runsOnly bool) error {
+	for _, s := range b.own {
+		if s.enc == nil {
+			continue
+		}
+		flush := s.enc.Flush
+		if bools, ok := s.enc.(*format.BoolRLEEncoder); ok && runsOnly {
+			flush = bools.FlushBytes
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	for _, s := range b.own {
+		if err := (*s.out).Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dataStreams lists PRESENT (when the stripe has nulls), then the
+// column's streams in order.
+func (b *colBase) dataStreams() []stream {
+	out := b.presentStream()
+	for _, s := range b.own {
+		out = append(out, stream{s.kind, *s.out})
+	}
+	return out
+}
+
+// resetStripe gives every stream a new one for the next stripe (see
+// holding.addStream) and points its encoder at it.
+func (b *colBase) resetStripe() {
+	b.resetBase()
+	for _, s := range b.own {
+		*s.out = b.newStream()
+		if s.enc != nil {
+			s.enc.Reset(*s.out)
+		}
+	}
+}
+
+// estimate adds the column's streams and the values its encoders hold,
+// at their weight.
+func (b *colBase) estimate(h *holding) {
+	b.held(h)
+	for _, s := range b.own {
+		h.addStream(*s.out)
+		if s.weight > 0 {
+			h.data += int64(s.enc.(runHolder).Buffered()) * s.weight
+		}
+	}
+}
