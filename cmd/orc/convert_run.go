@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/orcgo/orc/internal/tempfile"
 	"io"
 	"os"
 	"os/signal"
@@ -156,20 +155,18 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 		total += st.Size()
 	}
-	tmp, err := tempfile.Create(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	o, err := createOutput(out)
 	if err != nil {
 		return err
 	}
-	tmpName := tmp.Name()
-	// An interrupt must not leave the temporary file behind either.
+	// An interrupt must not leave the temporary file (or an upload) behind either.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	stopSig := make(chan struct{})
 	go func() {
 		select {
 		case <-sig:
-			tmp.Close()
-			os.Remove(tmpName)
+			o.abort()
 			fmt.Fprintln(stderr, "\norc convert: interrupted")
 			os.Exit(130)
 		case <-stopSig:
@@ -181,12 +178,11 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		close(stopSig)
 		if err != nil {
 			prog.clear()
-			tmp.Close()
-			os.Remove(tmpName)
+			o.abort()
 		}
 	}()
 
-	bw := bufio.NewWriterSize(outputWriter(tmp), 1<<20)
+	bw := outputBuffer(o)
 	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
 	if err != nil {
 		return err
@@ -225,14 +221,11 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmpName, out); err != nil {
+	if err := o.commit(); err != nil {
 		return err
 	}
 	prog.done(c.rows, c.bytesDone)
-	size := int64(-1)
+	size := o.written
 	if st, err := os.Stat(out); err == nil {
 		size = st.Size()
 	}

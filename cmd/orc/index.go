@@ -64,6 +64,9 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	dir := pos[0]
+	if isStoreURL(dir) {
+		return storeIndex(sub, dir, df, splitList(*columns), splitList(*bloomCols), stdout, stderr)
+	}
 	if !isDir(dir) {
 		return fmt.Errorf("%s: not a directory", dir)
 	}

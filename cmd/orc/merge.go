@@ -26,14 +26,10 @@ package main
 // (Hive's empty file) hold nothing and are passed over.
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/orcgo/orc/internal/tempfile"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/orcgo/orc"
@@ -115,17 +111,16 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}
 
-	tmp, err := tempfile.Create(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	dst, err := createOutput(out)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			dst.abort()
 		}
 	}()
-	bw := bufio.NewWriterSize(outputWriter(tmp), 1<<20)
+	bw := outputBuffer(dst)
 	rows, stripes, err := writeMerged(bw, inputs, stderr)
 	if err != nil {
 		return err
@@ -133,10 +128,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := dst.commit(); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "merged %d files (%s rows, %d stripes) into %s\n", len(inputs), groupDigits(rows), stripes, out)

@@ -27,13 +27,26 @@ for every row counts all its rows unread, and one whose statistics prove no row
 TRUE counts none; --stats says how many rows and stripes each way decided.`})
 }
 
-// isURL reports whether a path is an HTTP(S) URL, read with range requests.
+// isURL reports whether a path is an HTTP(S) URL, read with range
+// requests, or an object store's URL (stores.go).
 func isURL(p string) bool {
-	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://")
+	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") || isStoreURL(p)
 }
 
-// openURL opens an ORC file over HTTP.
+// openURL opens an ORC file over HTTP or from a store.
 func openURL(url string) (*reader.Reader, io.ReaderAt, func(), error) {
+	if isStoreURL(url) {
+		f, err := openStoreFile(url)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		r, err := reader.Open(f, f.Size())
+		if err != nil {
+			f.Close()
+			return nil, nil, nil, err
+		}
+		return r, f, func() { f.Close() }, nil
+	}
 	f, err := openHTTP(url)
 	if err != nil {
 		return nil, nil, nil, err
@@ -61,6 +74,9 @@ func looksLikeHTML(r io.ReaderAt) bool {
 
 // urlOpener is a dataset.Opener for a URL.
 func urlOpener(url string) dataset.Opener {
+	if isStoreURL(url) {
+		return storeOpener(url)
+	}
 	return func() (io.ReaderAt, int64, io.Closer, error) {
 		f, err := openHTTP(url)
 		if err != nil {
@@ -173,6 +189,9 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 			return nil, nil, err
 		}
 		files, display = ud.files, ud.display
+		if ud.index == nil {
+			ud = nil // a store's prefix without an index: its listing alone
+		}
 	} else if files, display, err = datasetFiles(paths, stderr, cmd); err != nil {
 		return nil, nil, err
 	}

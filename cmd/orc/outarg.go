@@ -46,6 +46,9 @@ func checkOut(cmd, out string, ins []string, overwrite bool) error {
 	if f, ok := otherFormats[strings.ToLower(filepath.Ext(out))]; ok {
 		return fmt.Errorf("%w: OUT %s is named as %s, but orc %s writes ORC: name it .orc%s", errUsage, out, f.name, cmd, f.hint)
 	}
+	if isStoreURL(out) {
+		return checkStoreOut(cmd, out, ins, overwrite)
+	}
 	if in := sameFile(out, ins); in != "" {
 		return fmt.Errorf("%w: %s is both OUT and an input, the same file: --overwrite never replaces a file being read", errUsage, in)
 	}

@@ -27,7 +27,9 @@ const maxURLIndex = 256 << 20
 const urlIndexPiece = 16 << 20
 
 // isURLDir reports whether p is a URL naming a directory.
-func isURLDir(p string) bool { return isURL(p) && strings.HasSuffix(p, "/") }
+func isURLDir(p string) bool {
+	return isURL(p) && (strings.HasSuffix(p, "/") || isStoreURL(p) && isStorePrefix(p))
+}
 
 // urlDir is a dataset listed by its index over HTTP.
 type urlDir struct {
@@ -39,8 +41,12 @@ type urlDir struct {
 	display map[string]string
 }
 
-// openURLDir reads the index of the dataset at root and lists its files.
+// openURLDir reads the index of the dataset at root and lists its files;
+// a store's prefix is listed (openStoreDir).
 func openURLDir(root string) (*urlDir, error) {
+	if isStoreURL(root) {
+		return openStoreDir(root)
+	}
 	open := func(name string) dataset.Opener { return urlOpener(root + name) }
 	u := &urlDir{root: root, display: map[string]string{}}
 	ra, size, c, err := dataset.IndexPointer(open)()
@@ -57,21 +63,8 @@ func openURLDir(root string) (*urlDir, error) {
 		return nil, fmt.Errorf("%s: %w", u.name, err)
 	}
 	defer c.Close()
-	if size > maxURLIndex {
-		return nil, fmt.Errorf("%s: the index has %d bytes, more than the %d read into memory", u.name, size, maxURLIndex)
-	}
-	// In pieces, so that a size the server gives but does not send
-	// allocates no more than what arrives.
-	for off := int64(0); off < size; {
-		n := min(size-off, urlIndexPiece)
-		u.index = append(u.index, make([]byte, n)...)
-		if k, err := ra.ReadAt(u.index[off:off+n], off); int64(k) < n {
-			return nil, fmt.Errorf("%s: reading the index: %v", u.name, err)
-		}
-		off += n
-	}
-	if u.info, err = dataset.ReadIndexInfo(readerAt(u.index), size); err != nil {
-		return nil, fmt.Errorf("%s: %w", u.name, err)
+	if err := u.readIndex(ra, size); err != nil {
+		return nil, err
 	}
 	if u.files, err = dataset.IndexedFiles(readerAt(u.index), size); err != nil {
 		return nil, fmt.Errorf("%s: %w", u.name, err)
@@ -86,6 +79,29 @@ func openURLDir(root string) (*urlDir, error) {
 		u.display[f.Name] = full
 	}
 	return u, nil
+}
+
+// readIndex reads the index u.name into memory and its header.
+func (u *urlDir) readIndex(ra io.ReaderAt, size int64) error {
+	if size > maxURLIndex {
+		return fmt.Errorf("%s: the index has %d bytes, more than the %d read into memory", u.name, size, maxURLIndex)
+	}
+	// In pieces, so that a size the server gives but does not send
+	// allocates no more than what arrives.
+	for off := int64(0); off < size; {
+		n := min(size-off, urlIndexPiece)
+		u.index = append(u.index, make([]byte, n)...)
+		if k, err := ra.ReadAt(u.index[off:off+n], off); int64(k) < n {
+			return fmt.Errorf("%s: reading the index: %v", u.name, err)
+		}
+		off += n
+	}
+	info, err := dataset.ReadIndexInfo(readerAt(u.index), size)
+	if err != nil {
+		return fmt.Errorf("%s: %w", u.name, err)
+	}
+	u.info = info
+	return nil
 }
 
 // staleAware is open, whose error for a file the server does not have

@@ -1,0 +1,162 @@
+package orccloud_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	orccloud "github.com/orcgo/orc/cloud"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/writer"
+)
+
+// failReads makes the proxy answer the next n ranged GETs (n < 0: all)
+// with status code and an S3-style error body, and returns the count of
+// answers it made.
+func failReads(p *countingProxy, n int, code int, s3code string) *atomic.Int64 {
+	var left atomic.Int64
+	left.Store(int64(n))
+	var made atomic.Int64
+	f := func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodGet || r.Header.Get("Range") == "" && r.Header.Get("X-Ms-Range") == "" {
+			return false
+		}
+		if n >= 0 && left.Add(-1) < 0 {
+			return false
+		}
+		made.Add(1)
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>injected by the test's proxy</Message></Error>`, s3code)
+		return true
+	}
+	p.fail.Store(&f)
+	return &made
+}
+
+// TestThrottled: a read answered 503 SlowDown is retried with backoff by
+// the SDKs and the scan completes; a store that always answers 503 fails
+// the read after a bounded number of attempts, naming the URL.
+func TestThrottled(t *testing.T) {
+	allStores(t, func(t *testing.T, s store) {
+		if s.name == "file" {
+			t.Skip("a directory is never throttled")
+		}
+		url := s.url("slow.orc")
+		upload(t, url, 0, 200000)
+		f, err := orccloud.Open(ctxT(t), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		made := failReads(s.proxy, 1, http.StatusServiceUnavailable, "SlowDown")
+		rows, _, _ := scanSum(t, f, f.Size(), "")
+		if rows != 200000 || made.Load() != 1 {
+			t.Fatalf("scan through a 503: %d rows, %d answered 503", rows, made.Load())
+		}
+		if s.name == "azure" {
+			// Its SDK waits 4 s, then 8 s, between attempts: bounded
+			// (4 attempts), but too long to wait for here.
+			s.proxy.fail.Store(nil)
+			return
+		}
+		made = failReads(s.proxy, -1, http.StatusServiceUnavailable, "SlowDown")
+		start := time.Now()
+		_, err = f.ReadAt(make([]byte, 100), 0)
+		if err == nil || !strings.Contains(err.Error(), strings.TrimSuffix(url, s.query)) {
+			t.Fatalf("a read always answered 503: %v", err)
+		}
+		if made.Load() > 5 {
+			t.Errorf("a read always answered 503 was sent %d times", made.Load())
+		}
+		t.Logf("%s: always 503: %d attempts in %v: %v", s.name, made.Load(), time.Since(start).Round(time.Millisecond), err)
+		s.proxy.fail.Store(nil)
+	})
+}
+
+// TestDenied: a store refusing the credentials is an error naming the URL,
+// wrapping ErrDenied and saying where credentials come from, not retried.
+func TestDenied(t *testing.T) {
+	allStores(t, func(t *testing.T, s store) {
+		if s.name == "file" {
+			t.Skip("a directory takes no credentials")
+		}
+		url := s.url("denied.orc")
+		upload(t, url, 0, 1000)
+		made := failReads(s.proxy, -1, http.StatusForbidden, "AccessDenied")
+		defer s.proxy.fail.Store(nil)
+		_, err := orccloud.Open(ctxT(t), url)
+		if !errors.Is(err, orccloud.ErrDenied) || !strings.Contains(err.Error(), strings.TrimSuffix(url, s.query)) || !strings.Contains(err.Error(), "credentials") {
+			t.Fatalf("a refused open: %v", err)
+		}
+		if made.Load() != 1 {
+			t.Errorf("a refused read was sent %d times", made.Load())
+		}
+		t.Logf("%s: %v", s.name, err)
+	})
+}
+
+// TestLatency scans through a proxy adding 20 ms to every answer, serially
+// and on 2 goroutines: the scan reads ahead (the File is a
+// reader.LatencyReader), so it takes about the time of its requests' round
+// trips in flight together, not one after another; the requests are the
+// same as without the delay. ORC_CLOUD_LATENCY_ROWS sets the rows
+// (default 1,000,000).
+func TestLatency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times scans")
+	}
+	n := int64(1000000)
+	if v, err := strconv.ParseInt(os.Getenv("ORC_CLOUD_LATENCY_ROWS"), 10, 64); err == nil && v > 0 {
+		n = v
+	}
+	s := startS3(t, "orcgo-test")
+	url := s.url("lat.orc")
+	upload(t, url, 0, n, writer.WithStripeSize(64<<20)) // the default stripes
+	scan := func(parallel int) (time.Duration, int64) {
+		f, err := orccloud.Open(ctxT(t), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r, err := reader.Open(f, f.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		br, err := r.NewBatchReader(reader.WithParallelism(parallel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer br.Close()
+		var rows int64
+		for b, err := range br.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += int64(b.NumRows)
+		}
+		if rows != n {
+			t.Fatalf("%d rows", rows)
+		}
+		return time.Since(start), f.Requests()
+	}
+	for _, par := range []int{1, 2} {
+		s.proxy.delay.Store(0)
+		fast, reqs := scan(par)
+		s.proxy.delay.Store(int64(20 * time.Millisecond))
+		slow, slowReqs := scan(par)
+		s.proxy.delay.Store(0)
+		t.Logf("full scan of %d rows on %d goroutine(s): %v, %d requests; with 20 ms per answer: %v (%.2fx), %d requests",
+			n, par, fast.Round(time.Millisecond), reqs, slow.Round(time.Millisecond), float64(slow)/float64(fast), slowReqs)
+		if reqs != slowReqs {
+			t.Errorf("%d requests without the delay, %d with it", reqs, slowReqs)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package storegw
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Client talks to a helper. Its methods are safe for concurrent use.
+type Client struct {
+	base  string // http://127.0.0.1:PORT
+	token string
+	hc    *http.Client
+}
+
+// NewClient returns a client of the helper at base (http://host:port)
+// that sends token.
+func NewClient(base, token string) *Client {
+	return &Client{base: strings.TrimSuffix(base, "/"), token: token, hc: &http.Client{Transport: &http.Transport{
+		MaxIdleConnsPerHost: 64, DisableCompression: true, Proxy: nil,
+	}}}
+}
+
+func (c *Client) request(ctx context.Context, method, path string, q url.Values, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path+"?"+q.Encode(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set(tokenHeader, c.token)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("the orc-cloud helper: %w", err)
+	}
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		return nil, answerError(resp)
+	}
+	return resp, nil
+}
+
+// answerError is the error a failure status stands for: its text, wrapping
+// the sentinel of its status.
+func answerError(resp *http.Response) error {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
+	msg := strings.TrimSpace(string(b))
+	var sentinel error
+	switch resp.StatusCode {
+	case http.StatusBadRequest:
+		sentinel = ErrBadURL
+	case http.StatusForbidden:
+		sentinel = ErrDenied
+	case http.StatusNotFound:
+		sentinel = fs.ErrNotExist
+	case http.StatusConflict:
+		sentinel = ErrChanged
+	default:
+		return errors.New(msg)
+	}
+	return &answerErr{msg: msg, is: sentinel}
+}
+
+type answerErr struct {
+	msg string
+	is  error
+}
+
+func (e *answerErr) Error() string { return e.msg }
+func (e *answerErr) Unwrap() error { return e.is }
+
+// File is an object opened through the helper: an io.ReaderAt with
+// ReadAtContext and Latency, as the reader package reads a remote file.
+type File struct {
+	c       *Client
+	ctx     context.Context
+	url     string
+	handle  string
+	size    int64
+	version string
+	tailOff int64
+	tail    []byte
+	latency atomic.Int64
+	reqs    atomic.Int64
+	once    sync.Once
+}
+
+// Open opens the object at storeURL under ctx (which reads without a
+// context of their own run under).
+func (c *Client) Open(ctx context.Context, storeURL string) (*File, error) {
+	start := time.Now()
+	resp, err := c.request(ctx, http.MethodPost, "/open", url.Values{"u": {storeURL}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	f := &File{c: c, ctx: ctx, url: storeURL, handle: resp.Header.Get("X-Orcgo-Handle"), version: resp.Header.Get("X-Orcgo-Version")}
+	f.size, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Size"), 10, 64)
+	if err == nil {
+		f.tailOff, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Tail-Offset"), 10, 64)
+	}
+	if err == nil {
+		f.tail, err = io.ReadAll(io.LimitReader(resp.Body, f.size+1))
+	}
+	if err == nil && (f.size < 0 || f.tailOff < 0 || f.tailOff+int64(len(f.tail)) != f.size) {
+		err = fmt.Errorf("the orc-cloud helper sent a tail of %d bytes at %d for an object of %d", len(f.tail), f.tailOff, f.size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.reqs.Add(1)
+	f.noteLatency(time.Since(start))
+	return f, nil
+}
+
+// Size returns the object's size.
+func (f *File) Size() int64 { return f.size }
+
+// Version returns the version the File's reads are pinned to.
+func (f *File) Version() string { return f.version }
+
+// Requests returns how many requests the File has sent, its open's included.
+func (f *File) Requests() int64 { return f.reqs.Load() }
+
+// Latency returns the shortest wait for an answer so far.
+func (f *File) Latency() time.Duration { return time.Duration(f.latency.Load()) }
+
+func (f *File) noteLatency(d time.Duration) {
+	d = max(d, time.Nanosecond)
+	for {
+		old := f.latency.Load()
+		if old != 0 && old <= int64(d) || f.latency.CompareAndSwap(old, int64(d)) {
+			return
+		}
+	}
+}
+
+// ReadAt reads under the context given to Open.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.ReadAtContext(f.ctx, p, off) }
+
+// ReadAtContext reads len(p) bytes at off: from the tail kept by Open, or
+// with one request.
+func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%s: read at negative offset %d", f.url, off)
+	}
+	if off >= f.size {
+		return 0, io.EOF
+	}
+	want := p[:min(int64(len(p)), f.size-off)]
+	if off >= f.tailOff {
+		n := copy(want, f.tail[off-f.tailOff:])
+		return n, eof(n < len(p))
+	}
+	f.reqs.Add(1)
+	start := time.Now()
+	resp, err := f.c.request(ctx, http.MethodGet, "/read", url.Values{"h": {f.handle},
+		"off": {strconv.FormatInt(off, 10)}, "n": {strconv.Itoa(len(want))}}, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	f.noteLatency(time.Since(start))
+	n, err := io.ReadFull(resp.Body, want)
+	if err != nil {
+		return n, fmt.Errorf("%s: reading %d bytes at %d: %w", f.url, len(want), off, err)
+	}
+	return n, eof(n < len(p))
+}
+
+// Close forgets the object in the helper.
+func (f *File) Close() error {
+	f.once.Do(func() {
+		if resp, err := f.c.request(context.Background(), http.MethodPost, "/close", url.Values{"h": {f.handle}}, nil); err == nil {
+			resp.Body.Close()
+		}
+	})
+	return nil
+}
+
+func eof(short bool) error {
+	if short {
+		return io.EOF
+	}
+	return nil
+}
+
+// List lists the objects below the prefix storeURL.
+func (c *Client) List(ctx context.Context, storeURL string) ([]Entry, error) {
+	resp, err := c.request(ctx, http.MethodGet, "/list", url.Values{"u": {storeURL}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var list []Entry
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("listing %s: the orc-cloud helper sent %q: %v", storeURL, sc.Text(), err)
+		}
+		list = append(list, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("listing %s: %w", storeURL, err)
+	}
+	return list, nil
+}
+
+// Upload is an object being written through the helper: the object appears
+// when Close returns nil; Abort (or a failed Close) leaves none.
+type Upload struct {
+	pw   *io.PipeWriter
+	done chan error
+	url  string
+}
+
+// errAborted ends an aborted upload's body early.
+var errAborted = errors.New("upload aborted")
+
+// Create starts an upload to storeURL. The body streams to the helper as
+// it is written.
+func (c *Client) Create(ctx context.Context, storeURL string) *Upload {
+	pr, pw := io.Pipe()
+	u := &Upload{pw: pw, done: make(chan error, 1), url: storeURL}
+	go func() {
+		resp, err := c.request(ctx, http.MethodPut, "/put", url.Values{"u": {storeURL}}, pr)
+		if err == nil {
+			resp.Body.Close()
+		}
+		pr.CloseWithError(fmt.Errorf("the upload of %s ended: %v", storeURL, err))
+		u.done <- err
+	}()
+	return u
+}
+
+// Write sends p.
+func (u *Upload) Write(p []byte) (int, error) { return u.pw.Write(p) }
+
+// Close ends the body and waits for the object to be complete.
+func (u *Upload) Close() error {
+	u.pw.Close()
+	return <-u.done
+}
+
+// Abort ends the upload early: the helper aborts it, leaving no object.
+func (u *Upload) Abort() {
+	u.pw.CloseWithError(errAborted)
+	<-u.done
+}
