@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -225,5 +226,70 @@ func TestIcebergFilter(t *testing.T) {
 		if got := fmt.Sprint(IcebergFilter(s, tc.e)); !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %s, want %s", tc.e, got, tc.want)
 		}
+	}
+}
+
+// TestScanBadFiles: a committed file that is missing, or whose ids do not
+// match the table's types, is an error naming it; never a panic.
+func TestScanBadFiles(t *testing.T) {
+	ctx := context.Background()
+	cat, dir := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "bad"}
+	tbl, err := cat.CreateTable(ctx, ident, eventsSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file of another table whose field 1 is a string.
+	other := ice.NewSchema(0, ice.NestedField{ID: 1, Name: "id", Type: ice.PrimitiveTypes.String})
+	path := dir + "/other.orc"
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(f, other, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := orc.NewBatch(w.Schema(), 1)
+	b.Cols[0].(*orc.BytesVector).AppendString("x")
+	b.NumRows = 1
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	mismatched, err := DataFile(tbl.Spec(), "file://"+path, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Commit(ctx, cat, ident, []ice.DataFile{mismatched}, 0); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = cat.LoadTable(ctx, ident)
+	_, err = Scan(ctx, tbl, sarg.True(), func(*orc.Batch) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "other.orc") {
+		t.Errorf("a file whose id 1 is a string: %v", err)
+	}
+	// A missing file, in a table of its own (the file above has bounds of
+	// a string under field 1, which iceberg-go's planning cannot decode as
+	// a long: a commit of files of another table is the caller's error).
+	ident = table.Identifier{"db", "missing"}
+	if tbl, err = cat.CreateTable(ctx, ident, eventsSchema()); err != nil {
+		t.Fatal(err)
+	}
+	missing, _ := DataFile(tbl.Spec(), "file://"+dir+"/gone.orc", &Metrics{RecordCount: 1, FileSize: 100}, nil)
+	if _, err := Commit(ctx, cat, ident, []ice.DataFile{missing}, 0); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = cat.LoadTable(ctx, ident)
+	_, err = Scan(ctx, tbl, sarg.Eq("id", sarg.Int(1)), func(*orc.Batch) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "gone.orc") {
+		t.Errorf("a missing file: %v", err)
 	}
 }
