@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	ice "github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
@@ -30,12 +31,17 @@ type ScanStats struct {
 // columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
 // positionally; a batch is valid until fn returns. Files with delete files
 // are refused: position and equality deletes are not applied yet.
-func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...reader.ScanOption) (ScanStats, error) {
+func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...ScanOption) (ScanStats, error) {
 	var st ScanStats
 	if fn == nil {
 		return st, errors.New("iceberg: Scan needs a callback")
 	}
-	tasks, err := tbl.Scan(table.WithRowFilter(IcebergFilter(tbl.Schema(), e))).PlanFiles(ctx)
+	var cfg scanConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	plan := append([]table.ScanOption{table.WithRowFilter(IcebergFilter(tbl.Schema(), e))}, cfg.plan...)
+	tasks, err := tbl.Scan(plan...).PlanFiles(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -52,13 +58,40 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 			return st, fmt.Errorf("iceberg: data file %s is %s, not ORC", task.File.FilePath(), task.File.FileFormat())
 		}
 		st.FilesOpened++
-		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, opts)
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, cfg.read)
 		st.Rows += n
 		if err != nil {
 			return st, fmt.Errorf("iceberg: data file %s: %w", task.File.FilePath(), err)
 		}
 	}
 	return st, nil
+}
+
+// ScanOption configures Scan.
+type ScanOption func(*scanConfig)
+
+type scanConfig struct {
+	plan []table.ScanOption
+	read []reader.ScanOption
+}
+
+// WithSnapshotID reads the table as of snapshot id instead of its current
+// snapshot (time travel). Columns are still the current schema's, matched
+// by field id, so files written before a rename read right.
+func WithSnapshotID(id int64) ScanOption {
+	return func(c *scanConfig) { c.plan = append(c.plan, table.WithSnapshotID(id)) }
+}
+
+// WithSnapshotAsOf reads the table as of the last snapshot committed at or
+// before t.
+func WithSnapshotAsOf(t time.Time) ScanOption {
+	return func(c *scanConfig) { c.plan = append(c.plan, table.WithSnapshotAsOf(t.UnixMilli())) }
+}
+
+// WithReaderOptions passes orcgo scan options (batch size, parallelism,
+// memory caps, ...) to the reader of each file.
+func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
+	return func(c *scanConfig) { c.read = append(c.read, opts...) }
 }
 
 // scanFile reads one data file with e, as the table sees it.

@@ -293,3 +293,37 @@ func TestScanBadFiles(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// TestScanSnapshot: an older snapshot by id reads the rows it had.
+func TestScanSnapshot(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "tt"}
+	if _, err := cat.CreateTable(ctx, ident, eventsSchema()); err != nil {
+		t.Fatal(err)
+	}
+	fillTable(t, ctx, cat, ident, 100)
+	tbl, _ := cat.LoadTable(ctx, ident)
+	first := tbl.CurrentSnapshot().SnapshotID
+	fillTable(t, ctx, cat, ident, 300) // rows 0..299 again: ids below 50 twice
+	tbl, _ = cat.LoadTable(ctx, ident)
+	count := func(opts ...ScanOption) int64 {
+		st, err := Scan(ctx, tbl, sarg.Lt("id", sarg.Int(50)), func(*orc.Batch) error { return nil }, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Rows
+	}
+	if got := count(); got != 100 {
+		t.Errorf("current: %d rows with id < 50, want 100", got)
+	}
+	if got := count(WithSnapshotID(first)); got != 50 {
+		t.Errorf("first snapshot: %d rows with id < 50, want 50", got)
+	}
+	if _, err := Scan(ctx, tbl, sarg.True(), func(*orc.Batch) error { return nil }, WithSnapshotID(12345)); err == nil {
+		t.Error("an unknown snapshot id was accepted")
+	}
+}
