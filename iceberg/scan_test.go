@@ -327,3 +327,57 @@ func TestScanSnapshot(t *testing.T) {
 		t.Error("an unknown snapshot id was accepted")
 	}
 }
+
+// TestThousandFilesOneCommit: 1,000 files appended in one commit; a point
+// query on the clustered id opens only the file that holds it.
+func TestThousandFilesOneCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1,000 files")
+	}
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "many"}
+	tbl, err := cat.CreateTable(ctx, ident, eventsSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, err := NewTableWriter(ctx, tbl, 1) // every batch closes its file
+	if err != nil {
+		t.Fatal(err)
+	}
+	const files, per = 1000, 10
+	for f := 0; f < files; f++ {
+		if err := tw.Write(appendEvents(tw.Schema(), f*per, f*per+per)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dfs, err := tw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dfs) != files {
+		t.Fatalf("%d files written", len(dfs))
+	}
+	if tbl, err = Commit(ctx, cat, ident, dfs, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tbl.Metadata().Snapshots()); n != 1 {
+		t.Errorf("%d snapshots", n)
+	}
+	for _, k := range []int64{0, 4321, 9999} {
+		var got []int64
+		st, err := Scan(ctx, tbl, sarg.Eq("id", sarg.Int(k)), func(b *orc.Batch) error {
+			got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0] != k || st.FilesOpened != 1 {
+			t.Errorf("id = %d: rows %v, %d of %d files opened", k, got, st.FilesOpened, files)
+		}
+	}
+}
