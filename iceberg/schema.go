@@ -17,15 +17,16 @@ const (
 	// AttrRequired is "true" on a required field and "false" on an optional one.
 	AttrRequired = "iceberg.required"
 	// AttrLongType is "TIME" on an ORC bigint that holds an Iceberg time
-	// (microseconds from midnight).
+	// (microseconds from midnight) and "LONG" on one that holds a long.
 	AttrLongType = "iceberg.long-type"
-	// AttrBinaryType is "UUID" or "FIXED" on an ORC binary that holds an
-	// Iceberg uuid or fixed(L).
+	// AttrBinaryType is "UUID", "FIXED" or "BINARY" on an ORC binary that
+	// holds an Iceberg uuid, fixed(L) or binary.
 	AttrBinaryType = "iceberg.binary-type"
 	// AttrLength is L of an Iceberg fixed(L).
 	AttrLength = "iceberg.length"
-	// AttrTimestampUnit is "NANOS" on an ORC timestamp that holds an Iceberg
-	// timestamp_ns or timestamptz_ns.
+	// AttrTimestampUnit is "MICROS" on an ORC timestamp that holds an
+	// Iceberg timestamp or timestamptz, "NANOS" on one that holds a
+	// timestamp_ns or timestamptz_ns (readers take no attribute as MICROS).
 	AttrTimestampUnit = "iceberg.timestamp-unit"
 )
 
@@ -35,9 +36,10 @@ const (
 var ErrUnsupportedType = errors.New("iceberg: type has no ORC or Iceberg counterpart")
 
 // ToORC returns the ORC schema of Iceberg schema s: a struct whose every
-// node carries AttrID, every field AttrRequired, and the long, binary and
-// timestamp attributes where the ORC type alone does not say which Iceberg
-// type it holds. The tree is numbered (Assign).
+// node carries AttrID, every field AttrRequired, and every bigint, binary
+// and timestamp the long, binary and timestamp attributes, as the spec's
+// ORC section and Apache Iceberg's ORCSchemaUtil write them. The tree is
+// numbered (Assign).
 func ToORC(s *ice.Schema) (*orc.Schema, error) {
 	if s == nil {
 		return nil, errors.New("iceberg: nil schema")
@@ -116,7 +118,7 @@ func primitiveToORC(name string, t ice.Type) (*orc.Schema, error) {
 	case ice.Int32Type:
 		return &orc.Schema{Kind: orc.Int}, nil
 	case ice.Int64Type:
-		return &orc.Schema{Kind: orc.Long}, nil
+		return attr(orc.Long, AttrLongType, "LONG"), nil
 	case ice.Float32Type:
 		return &orc.Schema{Kind: orc.Float}, nil
 	case ice.Float64Type:
@@ -126,9 +128,9 @@ func primitiveToORC(name string, t ice.Type) (*orc.Schema, error) {
 	case ice.TimeType:
 		return attr(orc.Long, AttrLongType, "TIME"), nil
 	case ice.TimestampType:
-		return &orc.Schema{Kind: orc.Timestamp}, nil
+		return attr(orc.Timestamp, AttrTimestampUnit, "MICROS"), nil
 	case ice.TimestampTzType:
-		return &orc.Schema{Kind: orc.TimestampInstant}, nil
+		return attr(orc.TimestampInstant, AttrTimestampUnit, "MICROS"), nil
 	case ice.TimestampNsType:
 		return attr(orc.Timestamp, AttrTimestampUnit, "NANOS"), nil
 	case ice.TimestampTzNsType:
@@ -136,7 +138,7 @@ func primitiveToORC(name string, t ice.Type) (*orc.Schema, error) {
 	case ice.StringType:
 		return &orc.Schema{Kind: orc.String}, nil
 	case ice.BinaryType:
-		return &orc.Schema{Kind: orc.Binary}, nil
+		return attr(orc.Binary, AttrBinaryType, "BINARY"), nil
 	case ice.UUIDType:
 		return attr(orc.Binary, AttrBinaryType, "UUID"), nil
 	}

@@ -69,8 +69,13 @@ func TestToORCTypesAndAttributes(t *testing.T) {
 		t.Errorf("root has attributes %v", o.Attributes)
 	}
 	check(1, map[string]string{AttrID: "1", AttrRequired: "true"})
+	check(3, map[string]string{AttrID: "3", AttrRequired: "false", AttrLongType: "LONG"})
 	check(8, map[string]string{AttrID: "8", AttrRequired: "false", AttrLongType: "TIME"})
+	check(9, map[string]string{AttrID: "9", AttrRequired: "false", AttrTimestampUnit: "MICROS"})
+	check(10, map[string]string{AttrID: "10", AttrRequired: "false", AttrTimestampUnit: "MICROS"})
+	check(16, map[string]string{AttrID: "16", AttrRequired: "false", AttrBinaryType: "BINARY"})
 	check(11, map[string]string{AttrID: "11", AttrRequired: "false", AttrTimestampUnit: "NANOS"})
+	check(12, map[string]string{AttrID: "12", AttrRequired: "false", AttrTimestampUnit: "NANOS"})
 	check(14, map[string]string{AttrID: "14", AttrRequired: "false", AttrBinaryType: "UUID"})
 	check(15, map[string]string{AttrID: "15", AttrRequired: "false", AttrBinaryType: "FIXED", AttrLength: "7"})
 	check(18, map[string]string{AttrID: "18", AttrRequired: "true"})
