@@ -79,6 +79,7 @@ type countingWriter struct {
 	n int64
 }
 
+// Write passes p on and counts what was written.
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
