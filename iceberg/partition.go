@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	ice "github.com/apache/iceberg-go"
 	"github.com/google/uuid"
 	"github.com/orcgo/orc"
@@ -133,6 +134,10 @@ func literalOf(v orc.Vector, row int, t ice.Type) (ice.Literal, error) {
 		}
 	case *orc.BytesVector:
 		return bytesLiteral(v.Get(row), t)
+	case *orc.DecimalVector:
+		if d, ok := t.(ice.DecimalType); ok && v.Scale == d.Scale() {
+			return ice.NewLiteral(ice.Decimal{Val: decimal128.FromBigInt(v.Values[row].Big()), Scale: d.Scale()}), nil
+		}
 	case *orc.TimestampVector:
 		sec, ns := v.Seconds[row], int64(v.Nanos[row])
 		switch t.(type) {

@@ -11,7 +11,8 @@ import (
 
 // TestBucketSpecExamples: the Iceberg spec's 32-bit Murmur3 hashes (its
 // appendix B) of int 34, long 34, date 2017-11-16, timestamp and
-// timestamptz 2017-11-16T22:31:08, and string "iceberg", through the
+// timestamptz 2017-11-16T22:31:08, string "iceberg" and decimal(9,2) 14.20,
+// through the
 // partitioner's conversion of ORC vectors: bucket(2^31-1) of a value is its
 // hash with the sign bit cleared.
 func TestBucketSpecExamples(t *testing.T) {
@@ -22,11 +23,12 @@ func TestBucketSpecExamples(t *testing.T) {
 		ice.NestedField{ID: 4, Name: "ts", Type: ice.PrimitiveTypes.Timestamp},
 		ice.NestedField{ID: 5, Name: "tz", Type: ice.PrimitiveTypes.TimestampTz},
 		ice.NestedField{ID: 6, Name: "s", Type: ice.PrimitiveTypes.String},
+		ice.NestedField{ID: 9, Name: "dec", Type: ice.DecimalTypeOf(9, 2)},
 		ice.NestedField{ID: 7, Name: "st", Type: &ice.StructType{FieldList: []ice.NestedField{
 			{ID: 8, Name: "x", Type: ice.PrimitiveTypes.Int32}}}},
 	)
 	var opts []ice.PartitionOption
-	for i, name := range []string{"i", "l", "d", "ts", "tz", "s", "st.x"} {
+	for i, name := range []string{"i", "l", "d", "ts", "tz", "s", "dec", "st.x"} {
 		id := 1000 + i
 		opts = append(opts, ice.AddPartitionFieldByName(name, name+"_b", ice.BucketTransform{NumBuckets: math.MaxInt32}, s, &id))
 	}
@@ -46,14 +48,15 @@ func TestBucketSpecExamples(t *testing.T) {
 	b.Cols[3].(*orc.TimestampVector).Append(1510871468, 0)
 	b.Cols[4].(*orc.TimestampVector).Append(1510871468, 0)
 	b.Cols[5].(*orc.BytesVector).AppendString("iceberg")
-	st := b.Cols[6].(*orc.StructVector)
+	b.Cols[6].(*orc.DecimalVector).Append(orc.Int128FromInt64(1420)) // 14.20
+	st := b.Cols[7].(*orc.StructVector)
 	st.AppendNull() // a null parent: the partition value is null
 	b.NumRows = 1
 	vals, _, err := p.values(b, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hashes := []int64{2017239379, 2017239379, -653330422, -2047944441, -2047944441, 1210000089}
+	hashes := []int64{2017239379, 2017239379, -653330422, -2047944441, -2047944441, 1210000089, -500754589}
 	i := 0
 	for _, f := range spec.Fields() {
 		if i == len(hashes) {
@@ -71,7 +74,7 @@ func TestBucketSpecExamples(t *testing.T) {
 
 func TestPartitionErrors(t *testing.T) {
 	s := ice.NewSchema(0,
-		ice.NestedField{ID: 1, Name: "dec", Type: ice.DecimalTypeOf(9, 2)},
+		ice.NestedField{ID: 1, Name: "dec", Type: ice.FixedTypeOf(3)},
 		ice.NestedField{ID: 2, Name: "l", Type: &ice.ListType{ElementID: 3, Element: ice.PrimitiveTypes.Int32}})
 	spec, _ := ice.NewPartitionSpecOpts(ice.AddPartitionFieldByName("dec", "dec", ice.IdentityTransform{}, s, nil))
 	p, err := newPartitioner(s, spec)
@@ -80,10 +83,10 @@ func TestPartitionErrors(t *testing.T) {
 	}
 	o, _ := ToORC(s)
 	b := orc.NewBatch(o, 1)
-	b.Cols[0].(*orc.DecimalVector).Append(orc.Int128FromInt64(5))
+	b.Cols[0].(*orc.BytesVector).AppendString("abc")
 	b.NumRows = 1
 	if _, _, err := p.values(b, 0); !errors.Is(err, ErrUnsupportedType) {
-		t.Errorf("decimal partition source: %v", err)
+		t.Errorf("fixed partition source: %v", err)
 	}
 	// A batch whose offsets point past its elements is refused, not copied.
 	lv := b.Cols[1].(*orc.ListVector)
