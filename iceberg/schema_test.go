@@ -303,3 +303,60 @@ func valueString(v orc.Vector, i int) string {
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
+
+// TestReadPromotions: float to double and decimal(9,2) to decimal(12,2),
+// the promotions Iceberg allows, read from a file of the old types.
+func TestReadPromotions(t *testing.T) {
+	old := ice.NewSchema(0,
+		ice.NestedField{ID: 1, Name: "f", Type: ice.PrimitiveTypes.Float32},
+		ice.NestedField{ID: 2, Name: "d", Type: ice.DecimalTypeOf(9, 2)})
+	o, _ := ToORC(old)
+	b := orc.NewBatch(o, 1)
+	b.Cols[0].(*orc.DoubleVector).Append(1.5)
+	b.Cols[1].(*orc.DecimalVector).Append(orc.Int128FromInt64(-1234))
+	b.NumRows = 1
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	promoted := ice.NewSchema(1,
+		ice.NestedField{ID: 1, Name: "f", Type: ice.PrimitiveTypes.Float64},
+		ice.NestedField{ID: 2, Name: "d", Type: ice.DecimalTypeOf(12, 2)})
+	r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadSchema(promoted, r.Schema(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.String() != "struct<f:double,d:decimal(12,2)>" {
+		t.Errorf("read schema %s", rs)
+	}
+	br, err := r.NewBatchReader(reader.WithReadSchema(rs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	got := orc.NewBatch(rs, 4)
+	if err := br.Next(got); err != nil {
+		t.Fatal(err)
+	}
+	dv := got.Cols[1].(*orc.DecimalVector)
+	if got.Cols[0].(*orc.DoubleVector).Values[0] != 1.5 || dv.Values[0] != orc.Int128FromInt64(-1234) || dv.Scale != 2 {
+		t.Errorf("read %v and %v (scale %d)", got.Cols[0].(*orc.DoubleVector).Values, dv.Values, dv.Scale)
+	}
+	// A narrowing (decimal(9,2) to decimal(5,2)) is orcgo's schema mismatch error, naming the column.
+	narrowed := ice.NewSchema(2, ice.NestedField{ID: 2, Name: "d", Type: ice.DecimalTypeOf(5, 2)})
+	rs, _ = ReadSchema(narrowed, r.Schema(), nil)
+	if _, err := r.NewBatchReader(reader.WithReadSchema(rs)); !errors.Is(err, reader.ErrSchemaMismatch) {
+		t.Errorf("decimal(9,2) read as decimal(5,2): %v", err)
+	}
+}
