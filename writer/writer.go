@@ -38,6 +38,7 @@ import (
 	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
+	"github.com/orcgo/orc/stats"
 )
 
 // Writer encodes batches into an ORC file.
@@ -801,6 +802,17 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	return nil
+}
+
+// Statistics returns the file-level statistics of column id, as the
+// footer holds them, once Close has returned nil; ok is false before then
+// and for an id out of range. String bounds are whole, not cut to the
+// footer's 1,024 bytes.
+func (w *Writer) Statistics(id int) (c stats.Column, ok bool) {
+	if !w.closed || id < 0 || id >= len(w.cols) {
+		return stats.Column{}, false
+	}
+	return w.cols[id].base().file.Column(), true
 }
 
 func (w *Writer) writeTail() error {

@@ -1,0 +1,183 @@
+package iceberg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	ice "github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+// ScanStats counts the files of a Scan.
+type ScanStats struct {
+	FilesPlanned int   // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
+	FilesOpened  int   // data files read with orcgo
+	Rows         int64 // rows passed to the callback
+}
+
+// Scan reads the rows of tbl's current snapshot that match predicate e
+// (orcgo's search argument over the table's current column names): the
+// table's manifests rule out files first (IcebergFilter of e, through
+// iceberg-go's planning: partition summaries of the manifest list, the
+// partition values and the metrics of each file), then each remaining file
+// is read by orcgo with e for its own pruning and exact filter, resolving
+// columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
+// positionally; a batch is valid until fn returns. Files with delete files
+// are refused: position and equality deletes are not applied yet.
+func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...ScanOption) (ScanStats, error) {
+	var st ScanStats
+	if fn == nil {
+		return st, errors.New("iceberg: Scan needs a callback")
+	}
+	var cfg scanConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	plan := append([]table.ScanOption{table.WithRowFilter(IcebergFilter(tbl.Schema(), e))}, cfg.plan...)
+	tasks, err := tbl.Scan(plan...).PlanFiles(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.FilesPlanned = len(tasks)
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return st, err
+	}
+	for _, task := range tasks {
+		if len(task.DeleteFiles)+len(task.EqualityDeleteFiles)+len(task.DeletionVectorFiles) > 0 {
+			return st, fmt.Errorf("iceberg: data file %s has delete files, which Scan does not apply yet", task.File.FilePath())
+		}
+		if task.File.FileFormat() != ice.OrcFile {
+			return st, fmt.Errorf("iceberg: data file %s is %s, not ORC", task.File.FilePath(), task.File.FileFormat())
+		}
+		st.FilesOpened++
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, cfg.read)
+		st.Rows += n
+		if err != nil {
+			return st, fmt.Errorf("iceberg: data file %s: %w", task.File.FilePath(), err)
+		}
+	}
+	return st, nil
+}
+
+// ScanOption configures Scan.
+type ScanOption func(*scanConfig)
+
+type scanConfig struct {
+	plan []table.ScanOption
+	read []reader.ScanOption
+}
+
+// WithSnapshotID reads the table as of snapshot id instead of its current
+// snapshot (time travel). Columns are still the current schema's, matched
+// by field id, so files written before a rename read right.
+func WithSnapshotID(id int64) ScanOption {
+	return func(c *scanConfig) { c.plan = append(c.plan, table.WithSnapshotID(id)) }
+}
+
+// WithSnapshotAsOf reads the table as of the last snapshot committed at or
+// before t.
+func WithSnapshotAsOf(t time.Time) ScanOption {
+	return func(c *scanConfig) { c.plan = append(c.plan, table.WithSnapshotAsOf(t.UnixMilli())) }
+}
+
+// WithReaderOptions passes orcgo scan options (batch size, parallelism,
+// memory caps, ...) to the reader of each file.
+func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
+	return func(c *scanConfig) { c.read = append(c.read, opts...) }
+}
+
+// scanFile reads one data file with e, as the table sees it.
+func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string,
+	e sarg.Expr, fn func(*orc.Batch) error, opts []reader.ScanOption) (int64, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	r, err := reader.Open(f, info.Size())
+	if err != nil {
+		return 0, err
+	}
+	rs, err := ReadSchema(tbl.Schema(), r.Schema(), tbl.NameMapping())
+	if err != nil {
+		return 0, err
+	}
+	ts, err := ToORC(tbl.Schema())
+	if err != nil {
+		return 0, err
+	}
+	all := append([]reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs),
+		reader.WithSearchArgument(renameColumns(e, ts, rs)), reader.WithExactFilter(true)}, opts...)
+	br, err := r.NewBatchReader(all...)
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	b := orc.NewBatch(rs, 1024)
+	var n int64
+	for {
+		if err := br.Next(b); err == io.EOF {
+			return n, nil
+		} else if err != nil {
+			return n, err
+		}
+		n += int64(b.NumRows)
+		if err := fn(b); err != nil {
+			return n, err
+		}
+	}
+}
+
+// renameColumns returns e with each leaf's columns renamed from the table's
+// names (in tableSchema, ToORC of the table) to those of read schema rs,
+// which has the same shape: the reader's predicate names the read schema's
+// columns, and a renamed column keeps its old name there.
+func renameColumns(e sarg.Expr, tableSchema, rs *orc.Schema) sarg.Expr {
+	names := map[string]string{}
+	var walk func(t, r *orc.Schema, tp, rp string)
+	walk = func(t, r *orc.Schema, tp, rp string) {
+		if t.Kind != orc.Struct || r.Kind != orc.Struct || len(t.Children) != len(r.Children) {
+			return
+		}
+		for i := range t.Children {
+			a, b := tp+sarg.Col(t.FieldNames[i]), rp+sarg.Col(r.FieldNames[i])
+			names[a] = b
+			walk(t.Children[i], r.Children[i], a+".", b+".")
+		}
+	}
+	walk(tableSchema, rs, "", "")
+	return renameExpr(e, names)
+}
+
+func renameExpr(e sarg.Expr, names map[string]string) sarg.Expr {
+	out := e
+	if e.Leaf != nil {
+		l := *e.Leaf
+		if n, ok := names[l.Column]; ok {
+			l.Column = n
+		}
+		if n, ok := names[l.Other]; ok && l.Other != "" {
+			l.Other = n
+		}
+		out.Leaf = &l
+	}
+	if len(e.Children) > 0 {
+		out.Children = make([]sarg.Expr, len(e.Children))
+		for i, c := range e.Children {
+			out.Children[i] = renameExpr(c, names)
+		}
+	}
+	return out
+}

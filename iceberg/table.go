@@ -1,0 +1,254 @@
+package iceberg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	ice "github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/writer"
+)
+
+// DefaultTargetFileSize is the size at which a TableWriter starts a new
+// data file, Iceberg's write.target-file-size-bytes default (512 MiB).
+const DefaultTargetFileSize = 512 << 20
+
+// TableWriter writes batches of a table's ORC schema (ToORC of its current
+// schema) into ORC data files under the table's location: one open file per
+// partition of the table's spec, each rolled over once its size reaches
+// the target (so a file exceeds it by at most one stripe). Close returns
+// the data files, with metrics and partition values, for Commit. It does
+// not commit: files from several writers can go into one commit.
+// A TableWriter is single-goroutine.
+type TableWriter struct {
+	tbl    *table.Table
+	fs     icebergio.WriteFileIO
+	loc    table.LocationProvider
+	schema *ice.Schema
+	orcSch *orc.Schema
+	spec   ice.PartitionSpec
+	part   *partitioner
+	cfg    *MetricsConfig
+	target int64
+	opts   []writer.Option
+	open   map[string]*openFile
+	done   []ice.DataFile
+	err    error
+}
+
+type openFile struct {
+	path   string
+	f      icebergio.FileWriter
+	w      *Writer
+	values map[int]any
+}
+
+// NewTableWriter starts writing to tbl. target is the file size to roll
+// at (0: DefaultTargetFileSize); opts are orcgo writer options.
+func NewTableWriter(ctx context.Context, tbl *table.Table, target int64, opts ...writer.Option) (*TableWriter, error) {
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wfs, ok := fs.(icebergio.WriteFileIO)
+	if !ok {
+		return nil, errors.New("iceberg: the table's file IO cannot write files")
+	}
+	loc, err := tbl.LocationProvider()
+	if err != nil {
+		return nil, err
+	}
+	s := tbl.Schema()
+	o, err := ToORC(s)
+	if err != nil {
+		return nil, err
+	}
+	part, err := newPartitioner(s, tbl.Spec())
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := NewMetricsConfig(s, tbl.Properties())
+	if err != nil {
+		return nil, err
+	}
+	if target <= 0 {
+		target = DefaultTargetFileSize
+	}
+	return &TableWriter{tbl: tbl, fs: wfs, loc: loc, schema: s, orcSch: o, spec: tbl.Spec(), part: part,
+		cfg: cfg, target: target, opts: opts, open: map[string]*openFile{}}, nil
+}
+
+// Schema returns the ORC schema that batches given to Write must have.
+func (tw *TableWriter) Schema() *orc.Schema { return tw.orcSch }
+
+// Write adds the rows of b. After an error every call returns it.
+func (tw *TableWriter) Write(b *orc.Batch) error {
+	if tw.err != nil {
+		return tw.err
+	}
+	if b == nil || len(b.Cols) != len(tw.orcSch.Children) {
+		return errors.New("iceberg: batch does not have the table's columns")
+	}
+	if err := checkRows(b); err != nil {
+		return err
+	}
+	tw.err = tw.write(b)
+	return tw.err
+}
+
+func (tw *TableWriter) write(b *orc.Batch) error {
+	if len(tw.part.fields) == 0 {
+		return tw.writeTo("", nil, b)
+	}
+	groups := map[string]*orc.Batch{}
+	values := map[string]map[int]any{}
+	var order []string
+	for i := 0; i < b.NumRows; i++ {
+		vals, key, err := tw.part.values(b, i)
+		if err != nil {
+			return err
+		}
+		g := groups[key]
+		if g == nil {
+			g = orc.NewBatch(tw.orcSch, 64)
+			groups[key], values[key] = g, vals
+			order = append(order, key)
+		}
+		for c, v := range b.Cols {
+			if err := appendRow(g.Cols[c], v, i); err != nil {
+				return err
+			}
+		}
+		g.NumRows++
+	}
+	for _, key := range order {
+		if err := tw.writeTo(key, values[key], groups[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTo writes b to the open file of partition key, starting one if
+// needed and closing it once it reaches the target size.
+func (tw *TableWriter) writeTo(key string, values map[int]any, b *orc.Batch) error {
+	of := tw.open[key]
+	if of == nil {
+		path := tw.loc.NewDataLocation(uuid.NewString() + ".orc")
+		f, err := tw.fs.Create(path)
+		if err != nil {
+			return fmt.Errorf("iceberg: creating data file: %w", err)
+		}
+		w, err := NewWriter(f, tw.schema, tw.cfg, tw.opts...)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		of = &openFile{path: path, f: f, w: w, values: values}
+		tw.open[key] = of
+	}
+	if err := of.w.Write(b); err != nil {
+		return err
+	}
+	if of.w.BytesWritten() >= tw.target {
+		delete(tw.open, key)
+		return tw.finish(of)
+	}
+	return nil
+}
+
+func (tw *TableWriter) finish(of *openFile) error {
+	m, err := of.w.Close()
+	if cerr := of.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("iceberg: data file %s: %w", of.path, err)
+	}
+	df, err := DataFile(tw.spec, of.path, m, of.values)
+	if err != nil {
+		return err
+	}
+	tw.done = append(tw.done, df)
+	return nil
+}
+
+// Close finishes every open file and returns all the data files written.
+func (tw *TableWriter) Close() ([]ice.DataFile, error) {
+	for key, of := range tw.open {
+		delete(tw.open, key)
+		if err := tw.finish(of); err != nil && tw.err == nil {
+			tw.err = err
+		}
+	}
+	if tw.err != nil {
+		return nil, tw.err
+	}
+	return tw.done, nil
+}
+
+// DataFile returns the manifest entry of an ORC data file at path with
+// metrics m, in partition values (by partition field id) of spec.
+func DataFile(spec ice.PartitionSpec, path string, m *Metrics, values map[int]any) (ice.DataFile, error) {
+	b, err := ice.NewDataFileBuilder(spec, ice.EntryContentData, path, ice.OrcFile, values, nil, nil,
+		m.RecordCount, m.FileSize)
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: data file %s: %w", path, err)
+	}
+	b.ColumnSizes(m.ColumnSizes).ValueCounts(m.ValueCounts).NullValueCounts(m.NullCounts).
+		NaNValueCounts(m.NaNCounts).LowerBoundValues(m.LowerBounds).UpperBoundValues(m.UpperBounds)
+	return b.Build(), nil
+}
+
+// Commit appends files to the table ident of cat in one snapshot. When
+// another writer committed first (the catalog refuses the commit as
+// stale, or the table's metadata moved on while it tried: catalogs differ
+// in how they say so), it loads the table again and retries, up to attempts times
+// (0: 10) with a growing pause; any other error ends it at once, and
+// nothing is committed on error.
+func Commit(ctx context.Context, cat catalog.Catalog, ident table.Identifier, files []ice.DataFile, attempts int) (*table.Table, error) {
+	if attempts <= 0 {
+		attempts = 10
+	}
+	var err error
+	for try := 0; try < attempts; try++ {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Duration(try*try) * 10 * time.Millisecond):
+			}
+		}
+		var tbl *table.Table
+		tbl, err = cat.LoadTable(ctx, ident)
+		if err != nil {
+			return nil, err
+		}
+		tx := tbl.NewTransaction()
+		if err = tx.AddDataFiles(ctx, files, nil); err != nil {
+			return nil, err
+		}
+		var out *table.Table
+		out, err = tx.Commit(ctx)
+		if err == nil {
+			return out, nil
+		}
+		if !errors.Is(err, table.ErrCommitFailed) && !movedOn(ctx, cat, ident, tbl.MetadataLocation()) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("iceberg: commit still refused after %d attempts: %w", attempts, err)
+}
+
+// movedOn reports whether the table's metadata is no longer at loc:
+// another writer committed.
+func movedOn(ctx context.Context, cat catalog.Catalog, ident table.Identifier, loc string) bool {
+	tbl, err := cat.LoadTable(ctx, ident)
+	return err == nil && tbl.MetadataLocation() != loc
+}
