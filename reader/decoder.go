@@ -7,10 +7,13 @@ import (
 
 // stripeDecoder decodes the rows of planned stripes into batches: it owns
 // the column readers, the position in the stripe's runs of row groups,
-// the exact filter and the late (deferred) fields. It decodes only the
-// bytes the planner fetched for it; when a batch's first match needs the
-// late fields, decode stops and says so, and the executor has the planner
-// fetch them (loadLate) before the decoder goes on.
+// the exact filter and the late (deferred) fields. It never plans: it
+// decodes the planned ranges, starting from the first pieces the planner
+// fetched for each run, its streams taking the rest of their ranges
+// window by window as they reach them (fetch.go). When a batch's first
+// match needs the late fields, decode stops and says so, and the executor
+// has the planner plan and fetch them (loadLate) before the decoder goes
+// on.
 type stripeDecoder struct {
 	root   columnReader
 	schema *orc.Schema // of the batches
