@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/orcgo/orc/internal/tempfile"
 )
 
 // Output is a conversion's output file being written: a temporary file
@@ -25,7 +27,7 @@ func CreateOutput(path string, overwrite bool) (*Output, error) {
 			return nil, fmt.Errorf("%s is not a regular file", path)
 		}
 	}
-	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-", "")
+	f, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
