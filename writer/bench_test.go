@@ -130,17 +130,18 @@ func lineitemBatches(k, n int, seed uint64) ([]*orc.Batch, int64) {
 
 func BenchmarkWriteLineitem(b *testing.B) {
 	for _, codec := range []orc.CompressionKind{orc.CompressionZstd, orc.CompressionNone} {
-		for _, par := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%v/parallel=%d", codec, par), func(b *testing.B) {
-				benchWriteLineitem(b, codec, par)
-			})
+		for _, rows := range []int{1024, 4096} {
+			for _, par := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%v/batch=%d/parallel=%d", codec, rows, par), func(b *testing.B) {
+					benchWriteLineitem(b, codec, rows, par)
+				})
+			}
 		}
 	}
 }
 
-func benchWriteLineitem(b *testing.B, codec orc.CompressionKind, par int) {
-	const rowsPerBatch = 4096
-	batches, raw := lineitemBatches(16, rowsPerBatch, 1)
+func benchWriteLineitem(b *testing.B, codec orc.CompressionKind, rowsPerBatch, par int) {
+	batches, raw := lineitemBatches(64*1024/rowsPerBatch, rowsPerBatch, 1)
 	benchWrite(b, batches, raw, writer.WithCompression(codec), writer.WithParallelism(par))
 }
 

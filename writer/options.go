@@ -50,10 +50,17 @@ const SoftwareVersion = "orcgo-0.1.0"
 
 // WithParallelism encodes the columns of each batch on up to n goroutines,
 // the calling one among them, and compresses their chunks on up to n more.
-// The top-level columns are dealt to the encoding goroutines by the time
-// they took so far (at each stripe's start; by their types before the
-// first), which also end the columns' row groups and stripes (their last
-// chunks and dictionaries); Write returns once they are done. Full chunks
+// The top-level columns are claimed by the encoding goroutines one at a
+// time, the costliest first by the time each took so far (by their types
+// before it is measured); where each goroutine needs a compressor of its
+// own (blocks under 1 KiB), they are dealt to the goroutines at each
+// stripe's start instead. The goroutines also end the columns' row groups
+// and stripes (their last chunks and dictionaries); Write returns once
+// they are done. The goroutines besides the caller's are kept between
+// Writes: each waits up to 100 µs for the next Write, spinning on its
+// processor, and then ends (so an idle writer holds none, and needs no
+// Close to release them; a producer slower than that pays for one wake-up
+// a Write instead). Full chunks
 // go to a compression pipeline (format.Pipeline) that runs beside the
 // encoding and may still be compressing the last batch's chunks when
 // Write returns: the batch is no longer read by then, and Close waits for
@@ -72,20 +79,19 @@ const SoftwareVersion = "orcgo-0.1.0"
 // does not count (it cannot, for the file to be the same); the page pool
 // keeps up to a quarter stripe of small pages between stripes, for the
 // next stripe to start in while the last is written. It helps with
-// costly codecs (ZSTD, ZLIB) and wide tables: on the bench's 18-column
-// lineitem at SF 1 (4,096-row batches, ZSTD, 64 MiB stripes, a file behind
-// a 1 MiB bufio.Writer, a 2-core VM, serial and parallel writes
-// alternating in one run), 2 goroutines wrote 1.69 to 2.15 times the rows
-// per second of one (medians of 5, four runs over the decimal and double
-// tables). The live heap at its peak (4 million rows, after forced
-// collections) was 75 MiB against 71 serially; counting the garbage not
-// yet collected, as the bench does, 104-109 MiB against 93.5 (parquet-go:
-// 107-109). Each Write pays a fixed cost for the fork and join, some
-// 0.1 ms on that VM (mostly waking the other core), so batches should be
-// large: from memory to io.Discard, 2 goroutines gave 1.14-1.29 times the
-// rows per second of one at 256-row batches, 1.43-1.53 at 1,024,
-// 1.78-1.79 at 4,096 and 1.89-1.94 at 16,384. A schema whose root is not
-// a struct, or has one field, writes serially.
+// costly codecs (ZSTD, ZLIB) and wide tables: on the bench's 16-column
+// lineitem with doubles at SF 0.5 (ZSTD, 64 MiB stripes, a file behind a
+// 1 MiB bufio.Writer, a 2-core VM, serial and parallel writes alternating
+// in one run, medians of 5), 2 goroutines wrote 2.48 times the rows per
+// second of one at 4,096-row batches (part of it from writing stripes out
+// in the background) and 1.57 times at 1,024-row batches. The live heap at
+// its peak (4 million rows, after forced collections) was 75 MiB against
+// 71 serially; counting the garbage not yet collected, as the bench does,
+// 89-95 MiB against 80-81. Each Write pays a fixed cost for handing out
+// and collecting the columns, so batches should be large: from memory to
+// io.Discard (BenchmarkWriteLineitem), 2 goroutines gave 1.70 times the
+// rows per second of one at 1,024-row batches and 1.91 at 4,096. A schema
+// whose root is not a struct, or has one field, writes serially.
 // Default 1; 1 to 64.
 func WithParallelism(n int) Option {
 	return func(cfg *config) error {

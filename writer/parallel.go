@@ -7,23 +7,34 @@ package writer
 // (settlePipeline). The groups below then only encode; without a pipeline
 // (blocks under 1 KiB) each group compresses with a compressor of its own.
 //
-// The root struct's fields are
-// dealt into groups, the costliest first, each to the group with the least
-// cost so far; a field's cost is the time its writes took in the last
-// stripe, or in the one before if that was less (a busy machine inflates
-// one stripe's times now and then), or a guess from its types before the
-// first stripe ends. Each group owns a compressor, which the streams of its
-// fields are created with, and for each run of rows every group runs on
-// a goroutine of its own (the first on Write's) while Write waits for them:
-// the fields' row-group starts and ends, where chunks are compressed, and
-// at a stripe's end their last chunks and dictionaries, as well as the
-// writes themselves. Nothing is shared
-// between fields while they write: each has its own encoders, statistics,
-// bloom filters and streams. Groups are dealt again only between stripes,
-// when every stream is created anew.
+// The root struct's fields are run in one of two ways. Where a field
+// may move between goroutines from one Write to the next (a pipeline
+// compresses the chunks, or nothing is compressed), the goroutines of a
+// fanout.Team, Write's own and helpers kept between Writes, claim the
+// fields one at a time, the costliest first (claimFields): whichever
+// goroutine is free takes the next, so the work splits evenly however the
+// costs move, and a helper waiting for the next Write spins rather than
+// sleeps, so a small batch does not pay for waking a thread. A field's
+// cost is the time its writes took in the stripe so far (at every row
+// group's end), or in the last stripe, or a guess from its types before
+// the first has been measured. Otherwise each goroutine compresses with a
+// compressor of its own, which the streams of its fields are created
+// with: the fields are dealt into groups, the costliest first, each to
+// the group with the least cost so far (the lesser of the last two
+// stripes' times: a busy machine inflates one stripe's times now and
+// then), and each group runs on a goroutine of its own (the first on
+// Write's), dealt again only between stripes, when every stream is
+// created anew. Either way, Write waits for the fields: their row-group
+// starts and ends, where chunks are compressed, and at a stripe's end
+// their last chunks and dictionaries, as well as the writes themselves.
+// Nothing is shared between fields while they write: each has its own
+// encoders, statistics, bloom filters and streams.
 
 import (
+	"cmp"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orcgo/orc"
@@ -41,6 +52,14 @@ type fieldGroups struct {
 	group []int               // per root field
 	runs  []groupRun          // per group, runGroups' results
 	cost  []float64           // redeal's scratch
+
+	// Where the fields may move between goroutines (a pipeline compresses
+	// the chunks, or nothing does), each run's goroutines claim them one
+	// at a time in order, the costliest first, rather than by group.
+	mobile bool
+	order  []int        // the root's fields, costliest first
+	next   atomic.Int32 // the next entry of order to claim
+	team   *fanout.Team
 }
 
 // setupParallel prepares column-parallel writing when it is asked for and
@@ -73,6 +92,9 @@ func (w *Writer) setupParallel() error {
 			fg.comps[g] = c
 		}
 	}
+	fg.mobile = w.pipe != nil || w.cfg.compression == orc.CompressionNone
+	fg.order = make([]int, len(sw.fields))
+	fg.team = fanout.NewTeam(n)
 	w.par = fg
 	w.sink = &stripeSink{pool: w.pool}
 	w.dealFields()
@@ -107,6 +129,7 @@ func (w *Writer) dealFields() {
 		}
 	}
 	fanout.Deal(cost, len(fg.comps), fg.group)
+	byCost(fg.order, cost)
 	for i, f := range sw.fields {
 		setComp(f, fg.comps[fg.group[i]])
 	}
@@ -136,6 +159,16 @@ func (w *Writer) redeal() {
 		fg.cost[i] = float64(n)
 	}
 	fanout.Deal(fg.cost, len(fg.comps), fg.group)
+	byCost(fg.order, fg.cost)
+}
+
+// byCost fills order with the indexes of cost, the greatest cost first
+// (ties in index order).
+func byCost(order []int, cost []float64) {
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
 }
 
 // guessCost is a field's relative cost before any has been measured.
@@ -239,6 +272,9 @@ type groupRun struct {
 func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 	fg := w.par
 	sw := w.root.(*structWriter)
+	if fg.mobile {
+		return w.claimFields(fn)
+	}
 	run := func(g int) groupRun {
 		for i, f := range sw.fields {
 			if fg.group[i] != g {
@@ -262,6 +298,42 @@ func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 	}
 	fg.runs[0] = run(0)
 	wg.Wait()
+	var first groupRun
+	for g, r := range fg.runs {
+		if r.err != nil && (first.err == nil || r.field < first.field) {
+			first = r
+		}
+		fg.runs[g] = groupRun{}
+	}
+	return first.err
+}
+
+// claimFields calls fn for every field of the root on the team's
+// goroutines, each claiming the next field of fg.order until none is left,
+// and returns the error of the first failing field in field order. Every
+// field is written even after one fails, so which error is returned does
+// not depend on timing.
+func (w *Writer) claimFields(fn func(f columnWriter, i int) error) error {
+	fg := w.par
+	sw := w.root.(*structWriter)
+	fg.next.Store(0)
+	fg.team.Run(func(g int) {
+		var r groupRun
+		for {
+			k := int(fg.next.Add(1)) - 1
+			if k >= len(fg.order) {
+				break
+			}
+			i := fg.order[k]
+			f := sw.fields[i]
+			t0 := time.Now()
+			if err := fn(f, i); err != nil && (r.err == nil || i < r.field) {
+				r = groupRun{i, err}
+			}
+			f.base().nanos += int64(time.Since(t0)) + 1
+		}
+		fg.runs[g] = r
+	})
 	var first groupRun
 	for g, r := range fg.runs {
 		if r.err != nil && (first.err == nil || r.field < first.field) {
