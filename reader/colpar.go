@@ -6,9 +6,12 @@ package reader
 // time first). A field's cost is the time it took in the stripes before,
 // once every field has been timed, and its stream bytes in the stripe until
 // then. Each group has its own decompressor, bound to the field's streams
-// when they are opened. For each batch every busy group runs on a goroutine
-// started for it while the caller waits (internal/fanout), so nothing is
-// left running between calls.
+// when they are opened. For each batch the groups run on a fanout.Team:
+// group 0 on the caller, the others on helpers that wait for the next
+// batch by spinning a while (100 µs) and then end, so nothing is left
+// running between calls for longer, and a batch does not pay for waking a
+// thread; a helper not started when the caller is done has its group run
+// by the caller.
 
 import (
 	"time"
@@ -26,6 +29,14 @@ type colGroups struct {
 	group  []int                 // per top-level field
 	nanos  []int64               // per field: decoding time in this scan
 	timing bool                  // measure the fields' time
+	team   *fanout.Team
+	errs   []fieldErr // per group, the last run's first failure
+}
+
+// fieldErr is a group's first failing field and its error.
+type fieldErr struct {
+	field int
+	err   error
 }
 
 // setupColumns prepares column-parallel decoding when it is asked for and
@@ -37,7 +48,8 @@ func (d *stripeDecoder) setupColumns(r *Reader, dec format.Decompressor, colPar 
 	}
 	n := min(colPar, len(sr.fields))
 	cg := &colGroups{n: n, decs: make([]format.Decompressor, n), ctxs: make([]stripeCtx, n),
-		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields))}
+		group: make([]int, len(sr.fields)), nanos: make([]int64, len(sr.fields)),
+		team: fanout.NewTeam(n), errs: make([]fieldErr, n)}
 	cg.decs[0] = dec
 	if r.tail.Compression != orc.CompressionNone {
 		for g := 1; g < n; g++ {
@@ -132,7 +144,8 @@ func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick func(i
 		}
 		return nil
 	}
-	run := func(g int) (int, error) {
+	cg.team.Run(func(g int) {
+		cg.errs[g] = fieldErr{}
 		for i, f := range sr.fields {
 			if cg.group[i] != g || !pick(i) {
 				continue
@@ -142,21 +155,19 @@ func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick func(i
 				t0 = time.Now()
 			}
 			if err := f.next(b.Cols[i], n, mask); err != nil {
-				return i, err
+				cg.errs[g] = fieldErr{i, err}
+				return
 			}
 			if cg.timing {
 				cg.nanos[i] += int64(time.Since(t0)) + 1
 			}
 		}
-		return 0, nil
-	}
-	busy := func(g int) bool {
-		for i := range sr.fields {
-			if cg.group[i] == g && pick(i) {
-				return true
-			}
+	})
+	var first fieldErr
+	for _, e := range cg.errs {
+		if e.err != nil && (first.err == nil || e.field < first.field) {
+			first = e
 		}
-		return false
 	}
-	return fanout.Run(cg.n, busy, run)
+	return first.err
 }

@@ -33,7 +33,6 @@ package writer
 import (
 	"cmp"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -266,8 +265,9 @@ type groupRun struct {
 }
 
 // runGroups calls fn for every field of the root, each group's fields in
-// order on a goroutine of the group (group 0 on the calling goroutine),
-// and waits for all. It adds each field's time to its cost and returns
+// order on a goroutine of the team (group 0 on the calling goroutine), or
+// claimed in cost order where fields may move (claimFields), and waits for
+// all. It adds each field's time to its cost and returns
 // the error of the first failing field in field order.
 func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 	fg := w.par
@@ -288,24 +288,8 @@ func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 		}
 		return groupRun{}
 	}
-	var wg sync.WaitGroup
-	for g := 1; g < len(fg.comps); g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fg.runs[g] = run(g)
-		}()
-	}
-	fg.runs[0] = run(0)
-	wg.Wait()
-	var first groupRun
-	for g, r := range fg.runs {
-		if r.err != nil && (first.err == nil || r.field < first.field) {
-			first = r
-		}
-		fg.runs[g] = groupRun{}
-	}
-	return first.err
+	fg.team.Run(func(g int) { fg.runs[g] = run(g) })
+	return fg.firstError()
 }
 
 // claimFields calls fn for every field of the root on the team's
@@ -334,6 +318,12 @@ func (w *Writer) claimFields(fn func(f columnWriter, i int) error) error {
 		}
 		fg.runs[g] = r
 	})
+	return fg.firstError()
+}
+
+// firstError returns the error of the first failing field in field order
+// among the runs' results, and clears them.
+func (fg *fieldGroups) firstError() error {
 	var first groupRun
 	for g, r := range fg.runs {
 		if r.err != nil && (first.err == nil || r.field < first.field) {

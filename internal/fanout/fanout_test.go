@@ -1,8 +1,6 @@
 package fanout
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"testing"
 )
@@ -21,27 +19,3 @@ func TestDeal(t *testing.T) {
 	}
 }
 
-func TestRun(t *testing.T) {
-	ran := make([]bool, 4)
-	err := Run(4, func(g int) bool { return g != 2 }, func(g int) (int, error) {
-		ran[g] = true
-		return g, nil
-	})
-	if err != nil || !slices.Equal(ran, []bool{true, true, false, true}) {
-		t.Fatalf("ran %v, %v", ran, err)
-	}
-	// The lowest failing item wins, whichever goroutine ends first.
-	for range 50 {
-		err := Run(3, func(int) bool { return true }, func(g int) (int, error) {
-			if g == 0 {
-				return 0, nil
-			}
-			return 10 - g, fmt.Errorf("item %d: %w", 10-g, errBoom)
-		})
-		if err == nil || err.Error() != "item 8: boom" {
-			t.Fatalf("error %v", err)
-		}
-	}
-}
-
-var errBoom = errors.New("boom")

@@ -15,10 +15,13 @@ import (
 // starts a new one. Nothing outlives its last job by more than the spin,
 // so a Team needs no closing.
 //
-// A job must split its own work dynamically (each goroutine claiming items
-// from a shared counter, say): a helper that is slow to start, such as one
-// the runtime has not scheduled yet, is withdrawn when the caller has
-// finished its part, and the caller waits only for helpers that began.
+// Every worker's part of a job runs exactly once: a helper that is slow
+// to start, such as one the runtime has not scheduled yet, is withdrawn
+// when the caller has finished its own part, and the caller runs the
+// helper's part itself; it waits only for helpers that began. A job that
+// splits its work dynamically (each part claiming items from a shared
+// counter) so loses nothing to a late helper; one with fixed parts runs a
+// late helper's part after its own.
 type Team struct {
 	// Spin is how long a helper waits for the next job before it ends.
 	Spin time.Duration
@@ -43,9 +46,10 @@ func NewTeam(n int) *Team {
 	return &Team{Spin: 100 * time.Microsecond, helpers: make([]atomic.Int32, max(n-1, 0)), done: make(chan struct{}, 1)}
 }
 
-// Run calls job(0) on the calling goroutine and job(w) on the helpers that
-// start in time (w from 1), and returns once every call has returned.
-// Calls to Run must not overlap.
+// Run calls job(w) once for every worker w of the team, 0 to n-1: job(0)
+// on the calling goroutine, the others on the helpers, or on the calling
+// goroutine after job(0) where a helper has not started by then. It
+// returns once every call has returned. Calls to Run must not overlap.
 func (t *Team) Run(job func(worker int)) {
 	t.job = job
 	for h := range t.helpers {
@@ -58,7 +62,9 @@ func (t *Team) Run(job func(worker int)) {
 	}
 	job(0)
 	for h := range t.helpers {
-		t.helpers[h].CompareAndSwap(helperAssigned, helperIdle)
+		if t.helpers[h].CompareAndSwap(helperAssigned, helperIdle) {
+			job(h + 1) // withdrawn before it started
+		}
 	}
 	t.wait()
 	t.job = nil

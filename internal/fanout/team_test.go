@@ -59,21 +59,22 @@ func TestTeam(t *testing.T) {
 }
 
 // TestTeamSlowHelper checks that the caller does not wait for a helper
-// that has not started: with one processor and a caller that never
-// yields, the helper cannot run until Run returns, and Run must return
-// after the caller has done every item itself.
+// that has not started, and that every worker's part still runs once:
+// with one processor and a caller that never yields, a new helper cannot
+// run before the caller's part ends, so the caller runs its part too.
 func TestTeamSlowHelper(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	team := NewTeam(2)
-	for range 100 {
-		var next, did atomic.Int32
-		team.Run(func(w int) {
-			for int(next.Add(1)) <= 10 {
-				did.Add(1)
+	team := NewTeam(3)
+	for job := range 200 {
+		var parts [3]atomic.Int32
+		team.Run(func(w int) { parts[w].Add(1) })
+		for w := range parts {
+			if n := parts[w].Load(); n != 1 {
+				t.Fatalf("job %d: worker %d's part ran %d times", job, w, n)
 			}
-		})
-		if did.Load() != 10 {
-			t.Fatalf("%d items done", did.Load())
+		}
+		if job%50 == 49 {
+			time.Sleep(time.Millisecond) // the helpers end meanwhile
 		}
 	}
 }
