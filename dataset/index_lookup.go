@@ -416,14 +416,19 @@ func (ix *openedIndex) display(s *Scanner, e sarg.Expr) string {
 	return strings.NewReplacer(args...).Replace(e.String())
 }
 
-// predicateColumns returns the header columns the predicate's leaves use.
+// predicateColumns returns the header columns the predicate's leaves read:
+// every column of a leaf, both sides of x < y and each column of x - y > 0.
 func (ix *openedIndex) predicateColumns(e sarg.Expr) []int {
 	var out []int
 	var walk func(e sarg.Expr)
 	walk = func(e sarg.Expr) {
 		if e.Op == sarg.OpLeaf && e.Leaf != nil {
-			if i, ok := ix.indexed(e.Leaf.Column); ok && !slices.Contains(out, i) {
-				out = append(out, i)
+			// Every column the leaf reads: x - y > 0 is decided by
+			// the statistics of both.
+			for _, c := range e.Leaf.Columns() {
+				if i, ok := ix.indexed(c); ok && !slices.Contains(out, i) {
+					out = append(out, i)
+				}
 			}
 		}
 		for _, c := range e.Children {

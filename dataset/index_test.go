@@ -168,6 +168,9 @@ func ixPredicate(r *rand.Rand, depth int) sarg.Expr {
 		}
 		return sarg.Not(sarg.And(kids...))
 	}
+	if r.IntN(5) == 0 {
+		return ixExpression(r)
+	}
 	c := cols[r.IntN(len(cols))]
 	lit := func() sarg.Literal { return ixLiteral(r, c) }
 	if (c == "b" || c == "h") && r.IntN(4) == 0 {
@@ -210,6 +213,27 @@ func ixPredicate(r *rand.Rand, depth int) sarg.Expr {
 	}
 	a, b := lit(), lit()
 	return sarg.NotBetween(c, a, b)
+}
+
+// ixExpression is a random comparison of an expression over the data
+// columns: arithmetic of one or two columns, a function of one, a column
+// against another; the index must rule files out by the statistics of
+// every column it names (issue 52 item 4).
+func ixExpression(r *rand.Rand) sarg.Expr {
+	forms := []func() string{
+		func() string { return fmt.Sprintf("a - k > %d", -r.IntN(250)) },
+		func() string { return fmt.Sprintf("k - a * 10 > %d", r.IntN(12)-2) },
+		func() string { return fmt.Sprintf("a < k / %d", 1+r.IntN(12)) },
+		func() string { return fmt.Sprintf("a * 10 > k - %d", r.IntN(12)) },
+		func() string { return fmt.Sprintf("a + c > %d", r.IntN(40)) },
+		func() string { return fmt.Sprintf("c * 2 >= %d", r.IntN(30)) },
+		func() string { return fmt.Sprintf("d + 1 > %d", r.IntN(30)) },
+		func() string { return fmt.Sprintf("ABS(a - %d) <= 2", r.IntN(25)) },
+		func() string { return fmt.Sprintf("MONTH(e) = %d", 1+r.IntN(2)) },
+		func() string { return fmt.Sprintf("HOUR(f) = %d", r.IntN(24)) },
+		func() string { return []string{"a < k", "a >= k", "a = k", "c < a"}[r.IntN(4)] },
+	}
+	return sarg.MustParse(forms[r.IntN(len(forms))]())
 }
 
 // ixStore is an in-memory dataset directory whose files carry versions.

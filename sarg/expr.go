@@ -2,6 +2,7 @@ package sarg
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -353,6 +354,26 @@ func (l *Leaf) text(neg bool) string {
 
 // String returns the leaf in Parse's text form.
 func (l *Leaf) String() string { return l.text(false) }
+
+// Columns returns the names of the columns the leaf reads: its Column, the
+// Other column it is compared with, and every column of a term it
+// compares, each once, in order of appearance.
+func (l *Leaf) Columns() []string {
+	cols := []string{l.Column}
+	if l.Other != "" {
+		cols = append(cols, l.Other)
+	}
+	if l.Func != nil && l.Func.Term != nil {
+		cols = l.Func.Term.columns(cols)
+	}
+	out := cols[:0]
+	for i, c := range cols {
+		if c != "" && !slices.Contains(cols[:i], c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 var keywords = map[string]bool{
 	"AND": true, "OR": true, "NOT": true, "IN": true, "BETWEEN": true, "IS": true, "NULL": true,

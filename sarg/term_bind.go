@@ -317,13 +317,14 @@ func (nd *tnode) ivalOf1(src Source) ival {
 		return ival{val: true, bounded: true, lo: v, hi: v}
 	}
 	args := make([]ival, len(nd.kids))
-	noRows := true
 	for i, k := range nd.kids {
 		args[i] = k.ivalOf(src)
-		noRows = noRows && !args[i].val && !args[i].null
-	}
-	if noRows && len(args) > 0 {
-		return ival{} // no rows at this level
+		if !args[i].val && !args[i].null {
+			// Every row gives each argument a value or NULL: an argument
+			// with neither proves the unit has no rows, whatever the
+			// statistics of the others say (or lack).
+			return ival{}
+		}
 	}
 	return nd.fn.ival(args)
 }

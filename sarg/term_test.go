@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/stats"
 )
 
 // termGen writes random terms over testSchema's random columns as text.
@@ -229,4 +232,28 @@ func FuzzTermEval(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTermEmptyUnit: a unit whose statistics for one column of a term
+// prove it has no rows (no values, no nulls) is decided the same whatever
+// the statistics of the term's other columns say, or whether they are
+// there: a dataset index that covers one column of x - y must agree with
+// the footer, which covers both.
+func TestTermEmptyUnit(t *testing.T) {
+	s := orc.MustParseSchema("struct<a:int,k:bigint>")
+	empty := func(kind orc.Kind) *stats.Column { return &stats.Column{Kind: kind, HasNullKnown: true} }
+	some := &stats.Column{Kind: orc.Long, HasNullKnown: true, HasNull: true, NumValues: 5, Int: &stats.IntStats{Min: -3, Max: 900, HasMinMax: true}}
+	for _, q := range []string{"a < k / 2", "a - k > -170", "k - a * 10 > 3", "ABS(a - k) <= 2", "NOT (a + k > 4)", "COALESCE(k, a) = 1"} {
+		b := MustBind(MustParse(q), s)
+		want := b.Evaluate(MapSource{Columns: map[int]*stats.Column{1: empty(orc.Int), 2: empty(orc.Long)}})
+		for name, k := range map[string]*stats.Column{"k missing": nil, "k with values": some} {
+			cols := map[int]*stats.Column{1: empty(orc.Int)}
+			if k != nil {
+				cols[2] = k
+			}
+			if got := b.Evaluate(MapSource{Columns: cols}); got != want {
+				t.Errorf("%s, a empty, %s: %v, with both empty %v", q, name, got, want)
+			}
+		}
+	}
 }
