@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 	"google.golang.org/protobuf/proto"
 )
@@ -94,7 +95,7 @@ func TestBadBloomFilterFile(t *testing.T) {
 	if err := proto.Unmarshal(inflateORC(t, data[footEnd-int(ps.GetFooterLength()):footEnd]), &footer); err != nil {
 		t.Fatal(err)
 	}
-	if TrustFilters(footer.GetWriter(), footer.GetSoftwareVersion()) {
+	if TrustFilters(format.WriterInfoFromTail(nil, &footer)) {
 		t.Errorf("TrustFilters(%d, %q) = true for a known-bad file", footer.GetWriter(), footer.GetSoftwareVersion())
 	}
 	st := footer.Stripes[0]

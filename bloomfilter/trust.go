@@ -13,8 +13,8 @@ import (
 const WriterCpp = format.WriterCpp
 
 // TrustFilters reports whether the bloom filters of a file may be used for
-// pruning, given its Footer.writer id and Footer.software_version ("" when
-// absent).
+// pruning, by its writer: the Footer.writer id and Footer.software_version
+// ("" when absent) of w.
 //
 // C++ ORC 1.6.0 to 1.6.11 and 1.7.0 hashed longs with logical instead of
 // arithmetic shifts (ORC-1024), so their integer filters answer "absent" for
@@ -23,14 +23,14 @@ const WriterCpp = format.WriterCpp
 // 1.7.0; the C++ writer has written bloom filters only since 1.6.0), or a
 // version, ignoring any "-SNAPSHOT"-style suffix, of 1.6.0..1.6.11 or 1.7.0.
 // All bloom filters of such files are distrusted, as both readers do.
-func TrustFilters(writer uint32, softwareVersion string) bool {
-	if writer != WriterCpp {
+func TrustFilters(w format.WriterInfo) bool {
+	if w.Writer != WriterCpp {
 		return true
 	}
-	if softwareVersion == "" {
+	if w.SoftwareVersion == "" {
 		return false
 	}
-	v := softwareVersion
+	v := w.SoftwareVersion
 	if i := strings.IndexByte(v, '-'); i >= 0 {
 		v = v[:i]
 	}
@@ -58,8 +58,8 @@ const (
 
 // TrustLegacy reports whether the legacy BLOOM_FILTER filters of a column
 // of the given kind hash values as this package's probes do, given the
-// file's writer version (PostScript.writer_version) and whether the
-// filters have the early layout (see EarlyFilter). It follows Apache ORC
+// file's writer (the fixes its version includes, format.WriterInfo.Includes)
+// and whether the filters have the early layout (see EarlyFilter). It follows Apache ORC
 // Java's rules (with orc.bloom.filter.ignore.non-utf8), narrowed to what
 // was verified:
 //
@@ -73,7 +73,7 @@ const (
 //   - decimal (whose text form changed), timestamps (hashed in the
 //     writer's local time before ORC-135) and booleans (nothing added):
 //     never.
-func TrustLegacy(kind orc.Kind, writerVersion uint32, early bool) LegacyTrust {
+func TrustLegacy(kind orc.Kind, w format.WriterInfo, early bool) LegacyTrust {
 	switch kind {
 	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double:
 		return LegacyYes
@@ -87,7 +87,7 @@ func TrustLegacy(kind orc.Kind, writerVersion uint32, early bool) LegacyTrust {
 		}
 		return LegacyASCII
 	case orc.String, orc.Varchar, orc.Char:
-		if format.WriterVersion(writerVersion) >= format.WriterHive12055 && !early {
+		if w.Includes(format.WriterHive12055) && !early {
 			return LegacyYes
 		}
 		return LegacyASCII

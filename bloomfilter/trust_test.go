@@ -1,6 +1,11 @@
 package bloomfilter
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/format"
+)
 
 func TestTrustFilters(t *testing.T) {
 	cases := []struct {
@@ -27,8 +32,31 @@ func TestTrustFilters(t *testing.T) {
 		{WriterCpp, "2.0.0", true},
 	}
 	for _, tc := range cases {
-		if got := TrustFilters(tc.writer, tc.version); got != tc.want {
+		if got := TrustFilters(format.WriterInfo{Writer: tc.writer, SoftwareVersion: tc.version}); got != tc.want {
 			t.Errorf("TrustFilters(%d, %q) = %v, want %v", tc.writer, tc.version, got, tc.want)
+		}
+	}
+}
+
+// TestTrustLegacyWriter: a string column's legacy filters are trusted for
+// every probe only from a writer that includes HIVE-12055, as
+// format.WriterInfo.Includes judges it: a file of format version 0.11
+// counts as the original writer whatever its PostScript says.
+func TestTrustLegacyWriter(t *testing.T) {
+	for _, tc := range []struct {
+		w    format.WriterInfo
+		want LegacyTrust
+	}{
+		{format.WriterInfo{WriterVersion: format.WriterHive12055}, LegacyYes},
+		{format.WriterInfo{WriterVersion: format.WriterORC135}, LegacyYes},
+		{format.WriterInfo{WriterVersion: format.WriterHive8732}, LegacyASCII},
+		{format.WriterInfo{WriterVersion: format.WriterORC135, Version011: true}, LegacyASCII},
+	} {
+		if got := TrustLegacy(orc.String, tc.w, false); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.w, got, tc.want)
+		}
+		if got := TrustLegacy(orc.String, tc.w, true); got != LegacyASCII {
+			t.Errorf("%+v, early layout: %v, want ASCII only", tc.w, got)
 		}
 	}
 }

@@ -225,7 +225,7 @@ func (minMaxSource) Bloom(int) sarg.BloomFilter { return nil }
 // bloomUsable reports whether a column's BLOOM_FILTER_UTF8 stream may be
 // trusted in this file and stripe.
 func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
-	if !bloomfilter.TrustFilters(r.tail.Footer.GetWriter(), r.tail.Footer.GetSoftwareVersion()) {
+	if !bloomfilter.TrustFilters(r.winfo) {
 		return false
 	}
 	if col >= len(meta.encodings) {
@@ -248,12 +248,11 @@ func (r *Reader) bloomUsable(meta *stripeMeta, col int) bool {
 // stream may hold filters worth reading: the file's writer is not one of
 // the known-bad ones and the column's kind may be trusted in some layout.
 func (r *Reader) legacyBloomUsable(col int) bool {
-	if !bloomfilter.TrustFilters(r.tail.Footer.GetWriter(), r.tail.Footer.GetSoftwareVersion()) {
+	if !bloomfilter.TrustFilters(r.winfo) {
 		return false
 	}
-	wv := uint32(r.WriterVersion())
 	kind := r.cols[col].Kind
-	return bloomfilter.TrustLegacy(kind, wv, false) != bloomfilter.LegacyNo || bloomfilter.TrustLegacy(kind, wv, true) != bloomfilter.LegacyNo
+	return bloomfilter.TrustLegacy(kind, r.winfo, false) != bloomfilter.LegacyNo || bloomfilter.TrustLegacy(kind, r.winfo, true) != bloomfilter.LegacyNo
 }
 
 // legacyFilters decodes a BLOOM_FILTER stream of col into the filters
@@ -267,7 +266,7 @@ func (r *Reader) legacyFilters(data []byte, col, groups int) []sarg.BloomFilter 
 	}
 	out := make([]sarg.BloomFilter, len(lbs))
 	for g, lb := range lbs {
-		switch bloomfilter.TrustLegacy(r.cols[col].Kind, uint32(r.WriterVersion()), lb.Early != nil) {
+		switch bloomfilter.TrustLegacy(r.cols[col].Kind, r.winfo, lb.Early != nil) {
 		case bloomfilter.LegacyYes:
 			out[g] = lb.Probe()
 		case bloomfilter.LegacyASCII:

@@ -1,11 +1,17 @@
 package reader
 
 import (
+	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/stats"
 )
 
 // writerInfo is what decides which recorded statistics can be trusted.
 func (r *Reader) writerInfo() stats.WriterInfo { return r.winfo }
+
+// WriterInfo returns what the file says about its writer (its id, version
+// and software version), from which its statistics and bloom filters are
+// trusted or not; ask it which fixes the writer has with Includes.
+func (r *Reader) WriterInfo() format.WriterInfo { return r.winfo }
 
 // hasFileStatistics reports whether the footer has column statistics.
 func (r *Reader) hasFileStatistics() bool { return r.tail.NumStatistics() > 0 }

@@ -282,7 +282,7 @@ func (c *checker) loadFilters(si int, read []bool) error {
 	if r.RowIndexStride() == 0 {
 		return nil
 	}
-	if !bloomfilter.TrustFilters(uint32(r.Writer()), r.SoftwareVersion()) {
+	if !bloomfilter.TrustFilters(r.WriterInfo()) {
 		who := r.Writer().String()
 		if v := r.SoftwareVersion(); v != "" {
 			who += " " + v
@@ -349,7 +349,7 @@ func (c *checker) loadFilters(si int, read []bool) error {
 		fs := make([]bloomfilter.Probe, len(lbs))
 		any := false
 		for g, lb := range lbs {
-			switch bloomfilter.TrustLegacy(c.nodes[st.Column].Kind, uint32(r.WriterVersion()), lb.Early != nil) {
+			switch bloomfilter.TrustLegacy(c.nodes[st.Column].Kind, r.WriterInfo(), lb.Early != nil) {
 			case bloomfilter.LegacyYes:
 				fs[g] = lb.Probe()
 			case bloomfilter.LegacyASCII:

@@ -199,7 +199,7 @@ func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]m
 					return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
 				}
 				for _, lb := range lbs {
-					filters = append(filters, legacySummary(lb, nodes[col].Kind, uint32(ir.r.WriterVersion())))
+					filters = append(filters, legacySummary(lb, nodes[col].Kind, ir.r.WriterInfo()))
 				}
 			} else {
 				bi, err := rowindex.DecodeBloomFilterIndex(data)
@@ -260,7 +260,7 @@ func bloomSummary(pb *orcpb.BloomFilter) *metaBloom {
 
 // legacySummary describes a filter of a BLOOM_FILTER stream and whether
 // a reader probes it.
-func legacySummary(lb rowindex.LegacyBloom, kind orc.Kind, writerVersion uint32) *metaBloom {
+func legacySummary(lb rowindex.LegacyBloom, kind orc.Kind, w format.WriterInfo) *metaBloom {
 	var words []uint64
 	b := &metaBloom{Stream: "BLOOM_FILTER", Layout: "legacy"}
 	if e := lb.Early; e != nil {
@@ -279,7 +279,7 @@ func legacySummary(lb rowindex.LegacyBloom, kind orc.Kind, writerVersion uint32)
 	if b.Bits > 0 {
 		b.FalsePositive = math.Round(math.Pow(float64(b.BitsSet)/float64(b.Bits), float64(b.HashFunctions))*1e6) / 1e6
 	}
-	switch bloomfilter.TrustLegacy(kind, writerVersion, lb.Early != nil) {
+	switch bloomfilter.TrustLegacy(kind, w, lb.Early != nil) {
 	case bloomfilter.LegacyNo:
 		b.Note = "not used for pruning: this type's legacy hash is not the reader's"
 	case bloomfilter.LegacyASCII:
