@@ -19,10 +19,7 @@ type boolReader struct {
 }
 
 func (c *boolReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+	if _, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA); err != nil {
 		return err
 	}
 	if c.data == nil {
@@ -69,10 +66,7 @@ type byteReader struct {
 }
 
 func (c *byteReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+	if _, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA); err != nil {
 		return err
 	}
 	if c.data == nil {
@@ -153,10 +147,7 @@ type floatReader struct {
 }
 
 func (c *floatReader) startStripe(ctx *stripeCtx) error {
-	if err := c.startPresence(ctx); err != nil {
-		return err
-	}
-	if _, err := ctx.open(&c.dataIn, c.id, orcpb.Stream_DATA, true); err != nil {
+	if _, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA); err != nil {
 		return err
 	}
 	c.data.Reset(c.dataIn)

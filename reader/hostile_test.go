@@ -372,3 +372,42 @@ func TestWriterZoneClaim(t *testing.T) {
 		}
 	}
 }
+
+// A boolean, tinyint or double column whose stripe footer claims a
+// dictionary encoding is corrupt, and says so with the column: these types
+// are only ever DIRECT, and their readers would otherwise decode the
+// stream as if it were.
+func TestDirectOnlyEncodings(t *testing.T) {
+	s := orc.MustParseSchema("struct<b:boolean,t:tinyint,d:double>")
+	b := orc.NewBatch(s, 100)
+	for i := range 100 {
+		b.Cols[0].(*orc.LongVector).Append(int64(i % 2))
+		b.Cols[1].(*orc.LongVector).Append(int64(i % 7))
+		b.Cols[2].(*orc.DoubleVector).Append(float64(i) / 3)
+	}
+	b.NumRows = 100
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for col := 1; col <= 3; col++ {
+		data := editStripeFooter(t, buf.Bytes(), func(sf *orcpb.StripeFooter) {
+			sf.GetColumns()[col].Kind = orcpb.ColumnEncoding_DICTIONARY_V2.Enum()
+		})
+		r, err := reader.Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = scanRows(r)
+		if !errors.Is(err, orc.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("column %d", col)) {
+			t.Errorf("column %d claimed DICTIONARY_V2: %v, want a corrupt-file error naming the column", col, err)
+		}
+	}
+}
