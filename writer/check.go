@@ -131,275 +131,334 @@ type checker struct {
 // that another union variant holds): their values are unspecified and not
 // checked.
 func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip []bool) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("orc: Write: column %s (%s): %s", path, t, fmt.Sprintf(format, args...))
-	}
+	c := vcheck{ck: ck, t: t, n: n, path: path, skip: skip}
 	if v == nil {
-		return bad("nil vector")
+		return c.bad("nil vector")
 	}
 	if v.Len() != n {
-		return bad("vector has %d rows, NumRows %d", v.Len(), n)
-	}
-	nullsOK := func(nulls []bool) error {
-		if len(nulls) != 0 && len(nulls) != n {
-			return bad("null mask has %d entries for %d rows", len(nulls), n)
-		}
-		return nil
-	}
-	// stored reports whether row i's value is written.
-	stored := func(nulls []bool, i int) bool {
-		return (len(nulls) == 0 || !nulls[i]) && (skip == nil || !skip[i])
-	}
-	// childSkip returns the skip mask of a child parallel to this vector.
-	childSkip := func(nulls []bool) []bool {
-		if len(nulls) == 0 {
-			return skip
-		}
-		m := make([]bool, n)
-		for i := range m {
-			m[i] = !stored(nulls, i)
-		}
-		return m
+		return c.bad("vector has %d rows, NumRows %d", v.Len(), n)
 	}
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
 		vec, ok := v.(*orc.LongVector)
 		if !ok {
-			return bad("want *orc.LongVector, have %T", v)
+			return c.bad("want *orc.LongVector, have %T", v)
 		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
-		}
-		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-		switch t.Kind {
-		case orc.Boolean:
-			lo, hi = 0, 1
-		case orc.Byte:
-			lo, hi = math.MinInt8, math.MaxInt8
-		case orc.Short:
-			lo, hi = math.MinInt16, math.MaxInt16
-		case orc.Int, orc.Date:
-			lo, hi = math.MinInt32, math.MaxInt32
-		default:
-			return nil
-		}
-		for i, x := range vec.Values[:n] {
-			if (x < lo || x > hi) && stored(vec.Nulls.Nulls, i) {
-				return bad("row %d: value %d out of range", i, x)
-			}
-		}
-		return nil
+		return c.longs(vec)
 	case orc.Float, orc.Double:
 		vec, ok := v.(*orc.DoubleVector)
 		if !ok {
-			return bad("want *orc.DoubleVector, have %T", v)
+			return c.bad("want *orc.DoubleVector, have %T", v)
 		}
-		return nullsOK(vec.Nulls.Nulls)
+		return c.nullsOK(vec.Nulls.Nulls)
 	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
 		vec, ok := v.(*orc.BytesVector)
 		if !ok {
-			return bad("want *orc.BytesVector, have %T", v)
+			return c.bad("want *orc.BytesVector, have %T", v)
 		}
-		if n > 0 {
-			prev := vec.Offsets[0]
-			if prev < 0 {
-				return bad("negative offset")
-			}
-			for i := 1; i <= n; i++ {
-				if vec.Offsets[i] < prev || vec.Offsets[i] > len(vec.Data) {
-					return bad("offsets[%d] = %d out of order or past the data (%d bytes)", i, vec.Offsets[i], len(vec.Data))
-				}
-				prev = vec.Offsets[i]
-			}
-		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
-		}
-		if t.Kind.IsGeospatial() {
-			return ck.geometries(vec, n, stored, bad)
-		}
-		if t.Kind == orc.Binary || ck.allowBadUTF8 || n == 0 || utf8.Valid(vec.Data[vec.Offsets[0]:vec.Offsets[n]]) {
-			return nil
-		}
-		for i := 0; i < n; i++ {
-			if stored(vec.Nulls.Nulls, i) && !utf8.Valid(vec.Get(i)) {
-				return bad("row %d: value is not valid UTF-8 (%s; WithAllowInvalidUTF8 stores it as given)", i, badUTF8Prefix(vec.Get(i)))
-			}
-		}
-		return nil
+		return c.bytes(vec)
 	case orc.Decimal:
 		vec, ok := v.(*orc.DecimalVector)
 		if !ok {
-			return bad("want *orc.DecimalVector, have %T", v)
+			return c.bad("want *orc.DecimalVector, have %T", v)
 		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
-		}
-		if vec.Scale < 0 || vec.Scale > 38 {
-			return bad("vector scale %d outside 0..38", vec.Scale)
-		}
-		limit := orc.Pow10(t.Precision)
-		if vec.Scale == t.Scale && t.Precision <= 18 {
-			// The limit fits an int64, and so must every value.
-			lim := int64(limit.Lo)
-			for i, x := range vec.Values[:n] {
-				if v := int64(x.Lo); (!x.IsInt64() || v >= lim || v <= -lim) && stored(vec.Nulls.Nulls, i) {
-					return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
-				}
-			}
-			return nil
-		}
-		for i, x := range vec.Values[:n] {
-			if !stored(vec.Nulls.Nulls, i) {
-				continue
-			}
-			if vec.Scale != t.Scale {
-				r, exact, ok := orc.Rescale(x, vec.Scale, t.Scale)
-				if ok && !exact {
-					return bad("row %d: value %s, of the vector's scale %d, would need rounding to the column's scale %d", i, orc.FormatDecimal(x, vec.Scale), vec.Scale, t.Scale)
-				}
-				if !ok {
-					return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, vec.Scale))
-				}
-				x = r
-			}
-			if x.Cmp(limit) >= 0 || x.Neg().Cmp(limit) >= 0 {
-				return bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
-			}
-		}
-		return nil
+		return c.decimals(vec)
 	case orc.Timestamp, orc.TimestampInstant:
 		vec, ok := v.(*orc.TimestampVector)
 		if !ok {
-			return bad("want *orc.TimestampVector, have %T", v)
+			return c.bad("want *orc.TimestampVector, have %T", v)
 		}
-		if len(vec.Nanos) != n {
-			return bad("%d nanos for %d rows", len(vec.Nanos), n)
-		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
-		}
-		for i, ns := range vec.Nanos[:n] {
-			if (ns < 0 || ns > 999_999_999) && stored(vec.Nulls.Nulls, i) {
-				return bad("row %d: nanoseconds %d outside 0..999999999", i, ns)
-			}
-		}
-		for i, sec := range vec.Seconds[:n] {
-			if (sec < MinTimestampSeconds || sec > MaxTimestampSeconds) && stored(vec.Nulls.Nulls, i) {
-				return bad("row %d: seconds %d outside %d..%d (milliseconds must fit an int64, as in Java)", i, sec, int64(MinTimestampSeconds), int64(MaxTimestampSeconds))
-			}
-		}
-		return nil
+		return c.timestamps(vec)
 	case orc.Struct:
 		vec, ok := v.(*orc.StructVector)
 		if !ok {
-			return bad("want *orc.StructVector, have %T", v)
+			return c.bad("want *orc.StructVector, have %T", v)
 		}
-		if len(vec.Fields) != len(t.Children) {
-			return bad("%d fields, type has %d", len(vec.Fields), len(t.Children))
-		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
-		}
-		kidSkip := childSkip(vec.Nulls.Nulls)
-		for i, c := range t.Children {
-			if err := ck.vector(c, vec.Fields[i], n, path+"."+t.FieldNames[i], kidSkip); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.structs(vec)
 	case orc.List, orc.Map:
-		var offs []int64
-		var nulls []bool
-		var kids []orc.Vector
-		switch vec := v.(type) {
-		case *orc.ListVector:
-			if t.Kind != orc.List {
-				return bad("want *orc.MapVector, have %T", v)
-			}
-			offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
-		case *orc.MapVector:
-			if t.Kind != orc.Map {
-				return bad("want *orc.ListVector, have %T", v)
-			}
-			offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
-		default:
-			return bad("unexpected vector %T", v)
-		}
-		if err := nullsOK(nulls); err != nil {
-			return err
-		}
-		if n == 0 {
-			return nil
-		}
-		if offs[0] < 0 {
-			return bad("negative offset")
-		}
-		for i := 0; i < n; i++ {
-			if offs[i+1] < offs[i] {
-				return bad("offsets[%d] = %d less than offsets[%d] = %d", i+1, offs[i+1], i, offs[i])
-			}
-			if len(nulls) > 0 && nulls[i] && offs[i+1] != offs[i] {
-				return bad("null row %d owns %d children", i, offs[i+1]-offs[i])
-			}
-		}
-		total := offs[n]
-		for i, k := range kids {
-			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1] // list: _elem; map: _key, _value
-			if k == nil {
-				return bad("child %s: nil vector", name)
-			}
-			if int64(k.Len()) != total {
-				return bad("child %s has %d entries, offsets need %d", name, k.Len(), total)
-			}
-		}
-		// Children of rows the writer leaves out are not checked.
-		var kidSkip []bool
-		if skip != nil {
-			kidSkip = make([]bool, total)
-			for i := 0; i < n; i++ {
-				if skip[i] {
-					for j := offs[i]; j < offs[i+1]; j++ {
-						kidSkip[j] = true
-					}
-				}
-			}
-		}
-		for i, k := range kids {
-			name := []string{"_elem", "_key", "_value"}[i+len(kids)-1]
-			if err := ck.vector(t.Children[i], k, int(total), path+"."+name, kidSkip); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.lists(v)
 	case orc.Union:
 		vec, ok := v.(*orc.UnionVector)
 		if !ok {
-			return bad("want *orc.UnionVector, have %T", v)
+			return c.bad("want *orc.UnionVector, have %T", v)
 		}
-		if len(vec.Children) != len(t.Children) {
-			return bad("%d variants, type has %d", len(vec.Children), len(t.Children))
+		return c.unions(vec)
+	}
+	return c.bad("unsupported type")
+}
+
+// vcheck is one vector's check: its type, rows, path for messages, and
+// the rows whose values are not stored.
+type vcheck struct {
+	ck   checker
+	t    *orc.Schema
+	n    int
+	path string
+	skip []bool
+}
+
+// bad returns the error of a refused vector, naming its column.
+func (c *vcheck) bad(format string, args ...any) error {
+	return fmt.Errorf("orc: Write: column %s (%s): %s", c.path, c.t, fmt.Sprintf(format, args...))
+}
+
+// nullsOK checks that a null mask is empty or has a flag per row.
+func (c *vcheck) nullsOK(nulls []bool) error {
+	if len(nulls) != 0 && len(nulls) != c.n {
+		return c.bad("null mask has %d entries for %d rows", len(nulls), c.n)
+	}
+	return nil
+}
+
+// stored reports whether row i's value is written.
+func (c *vcheck) stored(nulls []bool, i int) bool {
+	return (len(nulls) == 0 || !nulls[i]) && (c.skip == nil || !c.skip[i])
+}
+
+// childSkip returns the skip mask of a child parallel to this vector.
+func (c *vcheck) childSkip(nulls []bool) []bool {
+	if len(nulls) == 0 {
+		return c.skip
+	}
+	m := make([]bool, c.n)
+	for i := range m {
+		m[i] = !c.stored(nulls, i)
+	}
+	return m
+}
+
+// longs checks a boolean, integer or date column's values fit its type.
+func (c *vcheck) longs(vec *orc.LongVector) error {
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	var lo, hi int64
+	switch c.t.Kind {
+	case orc.Boolean:
+		lo, hi = 0, 1
+	case orc.Byte:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case orc.Short:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case orc.Int, orc.Date:
+		lo, hi = math.MinInt32, math.MaxInt32
+	default:
+		return nil
+	}
+	for i, x := range vec.Values[:c.n] {
+		if (x < lo || x > hi) && c.stored(vec.Nulls.Nulls, i) {
+			return c.bad("row %d: value %d out of range", i, x)
 		}
-		if err := nullsOK(vec.Nulls.Nulls); err != nil {
-			return err
+	}
+	return nil
+}
+
+// bytes checks a text, binary or geospatial column: offsets in order
+// within the data, text valid UTF-8, geometries valid WKB.
+func (c *vcheck) bytes(vec *orc.BytesVector) error {
+	n := c.n
+	if n > 0 {
+		prev := vec.Offsets[0]
+		if prev < 0 {
+			return c.bad("negative offset")
 		}
-		for i := 0; i < n; i++ {
-			if stored(vec.Nulls.Nulls, i) && int(vec.Tags[i]) >= len(t.Children) {
-				return bad("row %d has tag %d", i, vec.Tags[i])
+		for i := 1; i <= n; i++ {
+			if vec.Offsets[i] < prev || vec.Offsets[i] > len(vec.Data) {
+				return c.bad("offsets[%d] = %d out of order or past the data (%d bytes)", i, vec.Offsets[i], len(vec.Data))
 			}
+			prev = vec.Offsets[i]
 		}
-		for tag, c := range t.Children {
-			kidSkip := make([]bool, n)
-			for i := range kidSkip {
-				kidSkip[i] = !stored(vec.Nulls.Nulls, i) || int(vec.Tags[i]) != tag
-			}
-			if err := ck.vector(c, vec.Children[tag], n, fmt.Sprintf("%s._%d", path, tag), kidSkip); err != nil {
-				return err
+	}
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	if c.t.Kind.IsGeospatial() {
+		return c.ck.geometries(vec, n, c.stored, c.bad)
+	}
+	if c.t.Kind == orc.Binary || c.ck.allowBadUTF8 || n == 0 || utf8.Valid(vec.Data[vec.Offsets[0]:vec.Offsets[n]]) {
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if c.stored(vec.Nulls.Nulls, i) && !utf8.Valid(vec.Get(i)) {
+			return c.bad("row %d: value is not valid UTF-8 (%s; WithAllowInvalidUTF8 stores it as given)", i, badUTF8Prefix(vec.Get(i)))
+		}
+	}
+	return nil
+}
+
+// decimals checks that every stored value fits the column's precision at
+// its scale, rescaled exactly from the vector's.
+func (c *vcheck) decimals(vec *orc.DecimalVector) error {
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	t := c.t
+	if vec.Scale < 0 || vec.Scale > 38 {
+		return c.bad("vector scale %d outside 0..38", vec.Scale)
+	}
+	limit := orc.Pow10(t.Precision)
+	if vec.Scale == t.Scale && t.Precision <= 18 {
+		// The limit fits an int64, and so must every value.
+		lim := int64(limit.Lo)
+		for i, x := range vec.Values[:c.n] {
+			if v := int64(x.Lo); (!x.IsInt64() || v >= lim || v <= -lim) && c.stored(vec.Nulls.Nulls, i) {
+				return c.bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
 			}
 		}
 		return nil
 	}
-	return bad("unsupported type")
+	for i, x := range vec.Values[:c.n] {
+		if !c.stored(vec.Nulls.Nulls, i) {
+			continue
+		}
+		if vec.Scale != t.Scale {
+			r, exact, ok := orc.Rescale(x, vec.Scale, t.Scale)
+			if ok && !exact {
+				return c.bad("row %d: value %s, of the vector's scale %d, would need rounding to the column's scale %d", i, orc.FormatDecimal(x, vec.Scale), vec.Scale, t.Scale)
+			}
+			if !ok {
+				return c.bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, vec.Scale))
+			}
+			x = r
+		}
+		if x.Cmp(limit) >= 0 || x.Neg().Cmp(limit) >= 0 {
+			return c.bad("row %d: value %s does not fit", i, orc.FormatDecimal(x, t.Scale))
+		}
+	}
+	return nil
+}
+
+// timestamps checks nanoseconds and seconds are in the ranges ORC stores.
+func (c *vcheck) timestamps(vec *orc.TimestampVector) error {
+	if len(vec.Nanos) != c.n {
+		return c.bad("%d nanos for %d rows", len(vec.Nanos), c.n)
+	}
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	for i, ns := range vec.Nanos[:c.n] {
+		if (ns < 0 || ns > 999_999_999) && c.stored(vec.Nulls.Nulls, i) {
+			return c.bad("row %d: nanoseconds %d outside 0..999999999", i, ns)
+		}
+	}
+	for i, sec := range vec.Seconds[:c.n] {
+		if (sec < MinTimestampSeconds || sec > MaxTimestampSeconds) && c.stored(vec.Nulls.Nulls, i) {
+			return c.bad("row %d: seconds %d outside %d..%d (milliseconds must fit an int64, as in Java)", i, sec, int64(MinTimestampSeconds), int64(MaxTimestampSeconds))
+		}
+	}
+	return nil
+}
+
+// structs checks a struct's fields, each as many rows as the struct.
+func (c *vcheck) structs(vec *orc.StructVector) error {
+	t := c.t
+	if len(vec.Fields) != len(t.Children) {
+		return c.bad("%d fields, type has %d", len(vec.Fields), len(t.Children))
+	}
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	kidSkip := c.childSkip(vec.Nulls.Nulls)
+	for i, k := range t.Children {
+		if err := c.ck.vector(k, vec.Fields[i], c.n, c.path+"."+t.FieldNames[i], kidSkip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lists checks a list's or map's offsets, then its children, as many as
+// the last offset says.
+func (c *vcheck) lists(v orc.Vector) error {
+	var offs []int64
+	var nulls []bool
+	var kids []orc.Vector
+	switch vec := v.(type) {
+	case *orc.ListVector:
+		if c.t.Kind != orc.List {
+			return c.bad("want *orc.MapVector, have %T", v)
+		}
+		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
+	case *orc.MapVector:
+		if c.t.Kind != orc.Map {
+			return c.bad("want *orc.ListVector, have %T", v)
+		}
+		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
+	default:
+		return c.bad("unexpected vector %T", v)
+	}
+	if err := c.nullsOK(nulls); err != nil {
+		return err
+	}
+	n := c.n
+	if n == 0 {
+		return nil
+	}
+	if offs[0] < 0 {
+		return c.bad("negative offset")
+	}
+	for i := 0; i < n; i++ {
+		if offs[i+1] < offs[i] {
+			return c.bad("offsets[%d] = %d less than offsets[%d] = %d", i+1, offs[i+1], i, offs[i])
+		}
+		if len(nulls) > 0 && nulls[i] && offs[i+1] != offs[i] {
+			return c.bad("null row %d owns %d children", i, offs[i+1]-offs[i])
+		}
+	}
+	total := offs[n]
+	names := []string{"_elem", "_key", "_value"}[len(kids)-1:] // list: _elem; map: _key, _value
+	for i, k := range kids {
+		if k == nil {
+			return c.bad("child %s: nil vector", names[i])
+		}
+		if int64(k.Len()) != total {
+			return c.bad("child %s has %d entries, offsets need %d", names[i], k.Len(), total)
+		}
+	}
+	// Children of rows the writer leaves out are not checked.
+	var kidSkip []bool
+	if c.skip != nil {
+		kidSkip = make([]bool, total)
+		for i := 0; i < n; i++ {
+			if c.skip[i] {
+				for j := offs[i]; j < offs[i+1]; j++ {
+					kidSkip[j] = true
+				}
+			}
+		}
+	}
+	for i, k := range kids {
+		if err := c.ck.vector(c.t.Children[i], k, int(total), c.path+"."+names[i], kidSkip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unions checks a union's tags, then each variant on the rows it holds.
+func (c *vcheck) unions(vec *orc.UnionVector) error {
+	t := c.t
+	if len(vec.Children) != len(t.Children) {
+		return c.bad("%d variants, type has %d", len(vec.Children), len(t.Children))
+	}
+	if err := c.nullsOK(vec.Nulls.Nulls); err != nil {
+		return err
+	}
+	for i := 0; i < c.n; i++ {
+		if c.stored(vec.Nulls.Nulls, i) && int(vec.Tags[i]) >= len(t.Children) {
+			return c.bad("row %d has tag %d", i, vec.Tags[i])
+		}
+	}
+	for tag, k := range t.Children {
+		kidSkip := make([]bool, c.n)
+		for i := range kidSkip {
+			kidSkip[i] = !c.stored(vec.Nulls.Nulls, i) || int(vec.Tags[i]) != tag
+		}
+		if err := c.ck.vector(k, vec.Children[tag], c.n, fmt.Sprintf("%s._%d", c.path, tag), kidSkip); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // badUTF8Prefix quotes the start of an invalid value, at most 16 bytes,
