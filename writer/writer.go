@@ -550,21 +550,8 @@ func (w *Writer) flushStripe() error {
 	if w.stripeRows == 0 {
 		return nil
 	}
-	if w.par != nil {
-		if err := w.finishParallel(); err != nil {
-			return err
-		}
-	} else {
-		if w.groupOpen {
-			if err := endGroup(w.root); err != nil {
-				return err
-			}
-		} else if w.cfg.stride == 0 {
-			finishGroup(w.root) // merge the (single, unindexed) group into the stripe
-		}
-		if err := finishStripes(w.root); err != nil {
-			return err
-		}
+	if err := w.finishColumns(); err != nil {
+		return err
 	}
 	if err := w.settlePipeline(); err != nil {
 		return err
@@ -582,54 +569,14 @@ func (w *Writer) flushStripe() error {
 	}
 	start := w.offset
 	footer := &orcpb.StripeFooter{}
-	var indexLen, dataLen uint64
-	// Index area: each column's row index, then its bloom filters.
-	if w.cfg.stride > 0 {
-		for id, c := range w.cols {
-			b := c.base()
-			n, err := w.writeMessage(b.rowIndex())
-			if err != nil {
-				return err
-			}
-			footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_ROW_INDEX, id, n))
-			indexLen += uint64(n)
-			if b.bloom != nil {
-				n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
-				if err != nil {
-					return err
-				}
-				footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_BLOOM_FILTER_UTF8, id, n))
-				indexLen += uint64(n)
-			}
-		}
+	indexLen, err := w.writeIndexArea(footer)
+	if err != nil {
+		return err
 	}
-	// Data area.
 	stripeStats := &orcpb.StripeStatistics{}
-	for id, c := range w.cols {
-		var colBytes uint64
-		for _, s := range c.dataStreams() {
-			n := s.out.Size()
-			if w.sink != nil {
-				if err := w.sink.detach(s.out); err != nil {
-					return err
-				}
-				w.offset += n
-			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-				return w.err
-			}
-			footer.Streams = append(footer.Streams, streamInfo(s.kind, id, int(n)))
-			colBytes += uint64(n)
-		}
-		dataLen += colBytes
-		enc := c.encoding()
-		b := c.base()
-		if b.bloom != nil {
-			enc.BloomEncoding = proto.Uint32(1)
-		}
-		footer.Columns = append(footer.Columns, enc)
-		b.stripe.SetBytesOnDisk(colBytes)
-		stripeStats.ColStats = append(stripeStats.ColStats, b.stripe.Proto())
-		b.file.Merge(b.stripe)
+	dataLen, err := w.writeDataArea(footer, stripeStats)
+	if err != nil {
+		return err
 	}
 	if w.hasTimestamps() {
 		footer.WriterTimezone = proto.String(w.cfg.zone.String())
@@ -649,17 +596,9 @@ func (w *Writer) flushStripe() error {
 		Offset: proto.Uint64(uint64(start)), IndexLength: proto.Uint64(indexLen), DataLength: proto.Uint64(dataLen),
 		FooterLength: proto.Uint64(uint64(flen)), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
 	})
-	// Kept encoded: as messages, 200 columns' statistics take some 65 KB a
-	// stripe, which over hundreds of stripes would outgrow a stripe's
-	// buffers; encoded they take a few KB. A Metadata message is its
-	// repeated field's elements back to back, each with its tag and length,
-	// so appending them gives the bytes proto.Marshal would.
-	enc, err := proto.Marshal(stripeStats)
-	if err != nil {
+	if err := w.keepStripeStats(stripeStats); err != nil {
 		return err
 	}
-	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
-	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
 	w.releaseStreams(true)
@@ -670,6 +609,100 @@ func (w *Writer) flushStripe() error {
 	for _, c := range w.cols {
 		c.resetStripe()
 	}
+	return nil
+}
+
+// finishColumns ends the stripe's open row group (or merges the one
+// unindexed group into the stripe) and flushes every column's encoders
+// into its streams.
+func (w *Writer) finishColumns() error {
+	if w.par != nil {
+		return w.finishParallel()
+	}
+	if w.groupOpen {
+		if err := endGroup(w.root); err != nil {
+			return err
+		}
+	} else if w.cfg.stride == 0 {
+		finishGroup(w.root) // merge the (single, unindexed) group into the stripe
+	}
+	return finishStripes(w.root)
+}
+
+// writeIndexArea writes each column's row index, then its bloom filters,
+// lists them in footer and returns their length.
+func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
+	var indexLen uint64
+	if w.cfg.stride == 0 {
+		return 0, nil
+	}
+	for id, c := range w.cols {
+		b := c.base()
+		n, err := w.writeMessage(b.rowIndex())
+		if err != nil {
+			return 0, err
+		}
+		footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_ROW_INDEX, id, n))
+		indexLen += uint64(n)
+		if b.bloom != nil {
+			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
+			if err != nil {
+				return 0, err
+			}
+			footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_BLOOM_FILTER_UTF8, id, n))
+			indexLen += uint64(n)
+		}
+	}
+	return indexLen, nil
+}
+
+// writeDataArea writes (or hands the sink) every column's data streams,
+// lists them and the columns' encodings in footer, adds the columns'
+// statistics to stripeStats and the file's, and returns the area's length.
+func (w *Writer) writeDataArea(footer *orcpb.StripeFooter, stripeStats *orcpb.StripeStatistics) (uint64, error) {
+	var dataLen uint64
+	for id, c := range w.cols {
+		var colBytes uint64
+		for _, s := range c.dataStreams() {
+			n := s.out.Size()
+			if w.sink != nil {
+				if err := w.sink.detach(s.out); err != nil {
+					return 0, err
+				}
+				w.offset += n
+			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
+				return 0, w.err
+			}
+			footer.Streams = append(footer.Streams, streamInfo(s.kind, id, int(n)))
+			colBytes += uint64(n)
+		}
+		dataLen += colBytes
+		enc := c.encoding()
+		b := c.base()
+		if b.bloom != nil {
+			enc.BloomEncoding = proto.Uint32(1)
+		}
+		footer.Columns = append(footer.Columns, enc)
+		b.stripe.SetBytesOnDisk(colBytes)
+		stripeStats.ColStats = append(stripeStats.ColStats, b.stripe.Proto())
+		b.file.Merge(b.stripe)
+	}
+	return dataLen, nil
+}
+
+// keepStripeStats appends a stripe's statistics to those the file's
+// Metadata will hold. They are kept encoded: as messages, 200 columns'
+// statistics take some 65 KB a stripe, which over hundreds of stripes
+// would outgrow a stripe's buffers; encoded they take a few KB. A Metadata
+// message is its repeated field's elements back to back, each with its tag
+// and length, so appending them gives the bytes proto.Marshal would.
+func (w *Writer) keepStripeStats(stripeStats *orcpb.StripeStatistics) error {
+	enc, err := proto.Marshal(stripeStats)
+	if err != nil {
+		return err
+	}
+	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
+	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
 	return nil
 }
 
