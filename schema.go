@@ -435,150 +435,38 @@ func (p *schemaParser) number() (int, error) {
 
 const maxSchemaDepth = 200
 
+// primitiveKinds are the types named by one word.
+var primitiveKinds = map[string]Kind{
+	"boolean": Boolean, "tinyint": Byte, "smallint": Short, "int": Int, "bigint": Long,
+	"float": Float, "double": Double, "string": String, "binary": Binary, "date": Date,
+}
+
 func (p *schemaParser) parseType(depth int) (*Schema, error) {
 	if depth > maxSchemaDepth {
 		return nil, p.errorf("types nested deeper than %d", maxSchemaDepth)
 	}
 	start := p.pos
 	name := strings.ToLower(p.word())
+	if k, ok := primitiveKinds[name]; ok {
+		return &Schema{Kind: k}, nil
+	}
 	switch name {
-	case "boolean":
-		return &Schema{Kind: Boolean}, nil
-	case "tinyint":
-		return &Schema{Kind: Byte}, nil
-	case "smallint":
-		return &Schema{Kind: Short}, nil
-	case "int":
-		return &Schema{Kind: Int}, nil
-	case "bigint":
-		return &Schema{Kind: Long}, nil
-	case "float":
-		return &Schema{Kind: Float}, nil
-	case "double":
-		return &Schema{Kind: Double}, nil
-	case "string":
-		return &Schema{Kind: String}, nil
-	case "binary":
-		return &Schema{Kind: Binary}, nil
-	case "date":
-		return &Schema{Kind: Date}, nil
 	case "timestamp":
-		save := p.pos
-		if strings.EqualFold(p.word(), "with") {
-			if strings.EqualFold(p.word(), "local") && strings.EqualFold(p.word(), "time") && strings.EqualFold(p.word(), "zone") {
-				return &Schema{Kind: TimestampInstant}, nil
-			}
-			return nil, p.errorf("expected \"with local time zone\"")
-		}
-		p.pos = save
-		return &Schema{Kind: Timestamp}, nil
+		return p.parseTimestamp()
 	case "char", "varchar":
-		t := &Schema{Kind: Char}
-		if name == "varchar" {
-			t.Kind = Varchar
-		}
-		if err := p.expect('('); err != nil {
-			return nil, err
-		}
-		n, err := p.number()
-		if err != nil {
-			return nil, err
-		}
-		t.MaxLength = n
-		return t, p.expect(')')
+		return p.parseChar(name)
 	case "decimal":
-		t := &Schema{Kind: Decimal, Precision: 38, Scale: 10}
-		if p.peek('(') {
-			p.pos++
-			var err error
-			if t.Precision, err = p.number(); err != nil {
-				return nil, err
-			}
-			t.Scale = 0
-			if p.peek(',') {
-				p.pos++
-				if t.Scale, err = p.number(); err != nil {
-					return nil, err
-				}
-			}
-			if err := p.expect(')'); err != nil {
-				return nil, err
-			}
-		}
-		return t, nil
+		return p.parseDecimal()
 	case "geometry", "geography":
 		return p.parseGeo(name)
 	case "array":
-		if err := p.expect('<'); err != nil {
-			return nil, err
-		}
-		e, err := p.parseType(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		return &Schema{Kind: List, Children: []*Schema{e}}, p.expect('>')
+		return p.parseChildren(&Schema{Kind: List}, depth, 1)
 	case "map":
-		if err := p.expect('<'); err != nil {
-			return nil, err
-		}
-		k, err := p.parseType(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(','); err != nil {
-			return nil, err
-		}
-		v, err := p.parseType(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		return &Schema{Kind: Map, Children: []*Schema{k, v}}, p.expect('>')
+		return p.parseChildren(&Schema{Kind: Map}, depth, 2)
 	case "uniontype":
-		if err := p.expect('<'); err != nil {
-			return nil, err
-		}
-		t := &Schema{Kind: Union}
-		for {
-			c, err := p.parseType(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			t.Children = append(t.Children, c)
-			if p.peek(',') {
-				p.pos++
-				continue
-			}
-			return t, p.expect('>')
-		}
+		return p.parseChildren(&Schema{Kind: Union}, depth, 0)
 	case "struct":
-		if err := p.expect('<'); err != nil {
-			return nil, err
-		}
-		t := &Schema{Kind: Struct}
-		if p.peek('>') {
-			p.pos++
-			return t, nil
-		}
-		for {
-			fname, err := p.fieldName()
-			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(':'); err != nil {
-				return nil, err
-			}
-			c, err := p.parseType(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			t.FieldNames = append(t.FieldNames, fname)
-			t.Children = append(t.Children, c)
-			if p.peek(',') {
-				p.pos++
-				continue
-			}
-			return t, p.expect('>')
-		}
+		return p.parseStruct(depth)
 	case "":
 		p.pos = start
 		p.skipSpace()
@@ -590,6 +478,112 @@ func (p *schemaParser) parseType(depth int) (*Schema, error) {
 	p.pos = start
 	p.skipSpace()
 	return nil, p.errorf("unknown type %q", name)
+}
+
+// parseTimestamp parses what follows "timestamp": nothing, or "with local
+// time zone".
+func (p *schemaParser) parseTimestamp() (*Schema, error) {
+	save := p.pos
+	if strings.EqualFold(p.word(), "with") {
+		if strings.EqualFold(p.word(), "local") && strings.EqualFold(p.word(), "time") && strings.EqualFold(p.word(), "zone") {
+			return &Schema{Kind: TimestampInstant}, nil
+		}
+		return nil, p.errorf("expected \"with local time zone\"")
+	}
+	p.pos = save
+	return &Schema{Kind: Timestamp}, nil
+}
+
+// parseChar parses the length of char(n) or varchar(n).
+func (p *schemaParser) parseChar(name string) (*Schema, error) {
+	t := &Schema{Kind: Char}
+	if name == "varchar" {
+		t.Kind = Varchar
+	}
+	if err := p.expect('('); err != nil {
+		return nil, err
+	}
+	n, err := p.number()
+	if err != nil {
+		return nil, err
+	}
+	t.MaxLength = n
+	return t, p.expect(')')
+}
+
+// parseDecimal parses what follows "decimal": nothing (38, 10), (p) or
+// (p, s).
+func (p *schemaParser) parseDecimal() (*Schema, error) {
+	t := &Schema{Kind: Decimal, Precision: 38, Scale: 10}
+	if !p.peek('(') {
+		return t, nil
+	}
+	p.pos++
+	var err error
+	if t.Precision, err = p.number(); err != nil {
+		return nil, err
+	}
+	t.Scale = 0
+	if p.peek(',') {
+		p.pos++
+		if t.Scale, err = p.number(); err != nil {
+			return nil, err
+		}
+	}
+	return t, p.expect(')')
+}
+
+// parseChildren parses the types of t's children between angle brackets,
+// separated by commas: exactly n of them, or one or more when n is 0.
+func (p *schemaParser) parseChildren(t *Schema, depth, n int) (*Schema, error) {
+	if err := p.expect('<'); err != nil {
+		return nil, err
+	}
+	for {
+		c, err := p.parseType(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		t.Children = append(t.Children, c)
+		if len(t.Children) == n || n == 0 && !p.peek(',') {
+			return t, p.expect('>')
+		}
+		if err := p.expect(','); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// parseStruct parses a struct's fields between angle brackets: name, a
+// colon and a type each, separated by commas; none for struct<>.
+func (p *schemaParser) parseStruct(depth int) (*Schema, error) {
+	if err := p.expect('<'); err != nil {
+		return nil, err
+	}
+	t := &Schema{Kind: Struct}
+	if p.peek('>') {
+		p.pos++
+		return t, nil
+	}
+	for {
+		fname, err := p.fieldName()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(':'); err != nil {
+			return nil, err
+		}
+		c, err := p.parseType(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		t.FieldNames = append(t.FieldNames, fname)
+		t.Children = append(t.Children, c)
+		if !p.peek(',') {
+			return t, p.expect('>')
+		}
+		p.pos++
+	}
 }
 
 func (p *schemaParser) fieldName() (string, error) {
