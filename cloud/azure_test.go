@@ -36,17 +36,27 @@ var azurite struct {
 
 // runAzurite starts Azurite's blob service on 127.0.0.1, in memory.
 func runAzurite(bin string) (string, error) {
+	return runServer("Azurite", bin, func(port int) []string {
+		return []string{"--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
+			"--inMemoryPersistence", "--silent", "--skipApiVersionCheck", "--loose", "--disableTelemetry"}
+	})
+}
+
+// runServer starts the server program bin on a free port of 127.0.0.1,
+// with the arguments args gives for the port, waits until it listens,
+// and has TestMain end it. Its standard output is left unread (start-up
+// banners); its standard error goes to the test's.
+func runServer(name, bin string, args func(port int) []string) (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
-		"--inMemoryPersistence", "--silent", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
-	cmd.Stderr = os.Stderr // its start-up lines go to stdout, left unread
+	cmd := exec.Command(bin, args(port)...)
+	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("starting Azurite %s: %v", bin, err)
+		return "", fmt.Errorf("starting %s %s: %v", name, bin, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -60,32 +70,41 @@ func runAzurite(bin string) (string, error) {
 			return addr, nil
 		}
 		if time.Now().After(deadline) {
-			return "", fmt.Errorf("azurite did not listen on %s in 20s", addr)
+			return "", fmt.Errorf("%s did not listen on %s in 20s", name, addr)
 		}
 		select {
 		case err := <-exited:
 			exited <- err
-			return "", fmt.Errorf("azurite %s exited: %v", bin, err)
+			return "", fmt.Errorf("%s %s exited: %v", name, bin, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// serverProgram returns the program of a test server: $env, or name on
+// PATH. Without it the test skips, saying how to install it, except under
+// CI, where .ci/run installs it and its absence fails the test.
+func serverProgram(t *testing.T, env, name, install string) string {
+	t.Helper()
+	bin := os.Getenv(env)
+	if bin == "" {
+		bin, _ = exec.LookPath(name)
+	}
+	if bin == "" {
+		msg := fmt.Sprintf("%s is not installed (%s, or set %s to the program): these tests need it", name, install, env)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return bin
 }
 
 // startAzurite returns a new container of the shared Azurite, reached
 // through the SDK's environment chain and a counting proxy.
 func startAzurite(t *testing.T, name string) store {
 	t.Helper()
-	bin := os.Getenv("ORCGO_AZURITE")
-	if bin == "" {
-		bin, _ = exec.LookPath("azurite-blob")
-	}
-	if bin == "" {
-		msg := "Azurite is not installed (npm install azurite, then set ORCGO_AZURITE to its node_modules/.bin/azurite-blob): the Azure Blob tests need it"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := serverProgram(t, "ORCGO_AZURITE", "azurite-blob", "npm install azurite; the program is node_modules/.bin/azurite-blob")
 	azurite.once.Do(func() { azurite.addr, azurite.err = runAzurite(bin) })
 	if azurite.err != nil {
 		t.Fatal(azurite.err)

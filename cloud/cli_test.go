@@ -215,7 +215,7 @@ func TestCLIErrors(t *testing.T) {
 	}
 	s := startS3(t, "orcgo-test")
 	_, errs, code := orcRun(t, "cat", s.url("missing.orc"))
-	if code != 1 || !strings.Contains(errs, "s3://orcgo-test/missing.orc") || !strings.Contains(errs, "no such object") {
+	if code != 1 || !strings.Contains(errs, s.base+"missing.orc") || !strings.Contains(errs, "no such object") {
 		t.Errorf("a missing object: exit %d %s", code, errs)
 	}
 	_, errs, code = orcRun(t, "cat", "s3://Bad_Bucket/x.orc")

@@ -160,3 +160,23 @@ func TestLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestS3WrongKey: versitygw checks every request's SigV4 signature, so a
+// wrong secret key is refused by the server itself, not by a proxy: the
+// error names the URL, says where credentials come from, and is not
+// retried.
+func TestS3WrongKey(t *testing.T) {
+	s := startS3(t, "orcgo-test")
+	url := s.url("k.orc")
+	upload(t, url, 0, 1000)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "not-the-secret-versitygw-was-given")
+	before := s.proxy.count()
+	_, err := orccloud.Open(ctxT(t), url)
+	if !errors.Is(err, orccloud.ErrDenied) || !strings.Contains(err.Error(), strings.TrimSuffix(url, s.query)) || !strings.Contains(err.Error(), "credentials") {
+		t.Fatalf("a wrong secret key: %v", err)
+	}
+	if n := s.proxy.count() - before; n > 2 {
+		t.Errorf("a refused open sent %d requests", n)
+	}
+	t.Log(err)
+}

@@ -12,21 +12,21 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/fsouza/fake-gcs-server/fakestorage"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	orccloud "github.com/orcgo/orc/cloud"
 )
 
 // The stores of the tests are real HTTP servers on 127.0.0.1, reached
 // through a loopback proxy that counts the requests and can add latency:
-//   - S3: gofakes3 (an S3 implementation over an in-memory backend);
-//   - GCS: fake-gcs-server's fakestorage;
+//   - S3: versitygw, a separate process (runVersitygw);
+//   - GCS: fake-gcs-server, a separate process (startGCS);
 //   - file://: a temporary directory.
 // Azure Blob runs against Azurite where CI has installed it
 // (azure_test.go).
@@ -94,34 +94,80 @@ func startProxy(t *testing.T, target string) (*countingProxy, string) {
 
 func (p *countingProxy) count() int64 { return p.requests.Load() }
 
-// startS3 starts gofakes3 and returns a bucket on it, with the AWS SDK's
-// credential chain pointed at test keys through the environment.
-func startS3(t *testing.T, bucket string) store {
+// versitygw is the S3 server the tests share: versitygw (a real S3
+// gateway that checks SigV4 signatures) over a temporary directory, which
+// .ci/run installs and names by $ORCGO_VERSITYGW; started by the first
+// test that needs it, ended by TestMain.
+var versitygw struct {
+	once    sync.Once
+	addr    string
+	err     error
+	buckets atomic.Int64
+}
+
+// The root keys versitygw is started with; awsEnv gives them to the SDK.
+const (
+	s3Access = "orcgo-test"
+	s3Secret = "orcgo-test-secret"
+)
+
+// runVersitygw starts versitygw's posix backend on a new temporary
+// directory, its metadata in sidecar files (no extended attributes
+// needed).
+func runVersitygw(bin string) (string, error) {
+	root, err := os.MkdirTemp("", "orcgo-versitygw-")
+	if err != nil {
+		return "", err
+	}
+	atExit(func() { os.RemoveAll(root) })
+	data, side := filepath.Join(root, "data"), filepath.Join(root, "meta")
+	for _, d := range []string{data, side} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return "", err
+		}
+	}
+	return runServer("versitygw", bin, func(port int) []string {
+		return []string{"--access", s3Access, "--secret", s3Secret, "--region", "us-east-1", "--quiet",
+			"--port", "127.0.0.1:" + strconv.Itoa(port), "posix", "--sidecar", side, data}
+	})
+}
+
+// startS3 returns a new bucket of the shared versitygw, reached through a
+// counting proxy, with the AWS SDK's credential chain pointed at the test
+// keys through the environment.
+func startS3(t *testing.T, name string) store {
 	t.Helper()
-	backend := s3mem.New()
-	faker := gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog()))
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	bin := serverProgram(t, "ORCGO_VERSITYGW", "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0")
+	versitygw.once.Do(func() { versitygw.addr, versitygw.err = runVersitygw(bin) })
+	if versitygw.err != nil {
+		t.Fatal(versitygw.err)
+	}
+	name = fmt.Sprintf("%s-%d", name, versitygw.buckets.Add(1))
+	p, purl := startProxy(t, "http://"+versitygw.addr)
+	awsEnv(t)
+	q := "?endpoint=" + url.QueryEscape(purl) + "&use_path_style=true&region=us-east-1"
+	s := store{name: "s3", base: "s3://" + name + "/", query: q, proxy: p}
+	st, _, err := orccloud.OpenStore(context.Background(), s.url(""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: faker.Server()}}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	if err := backend.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
+	defer st.Close()
+	var c *s3.Client
+	if !st.Bucket().As(&c) {
+		t.Fatal("the s3blob bucket is not an s3.Client")
 	}
-	p, purl := startProxy(t, srv.URL)
-	awsEnv(t)
-	q := "?endpoint=" + url.QueryEscape(purl) + "&use_path_style=true&region=us-east-1"
-	return store{name: "s3", base: "s3://" + bucket + "/", query: q, proxy: p}
+	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: &name}); err != nil {
+		t.Fatalf("creating the bucket: %v", err)
+	}
+	return s
 }
 
 // awsEnv makes the AWS SDK's default chain find test keys in the
 // environment and nothing in the user's files or instance metadata.
 func awsEnv(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("AWS_ACCESS_KEY_ID", "orcgo-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "orcgo-test-secret")
+	t.Setenv("AWS_ACCESS_KEY_ID", s3Access)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", s3Secret)
 	t.Setenv("AWS_REGION", "us-east-1")
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
@@ -129,17 +175,41 @@ func awsEnv(t *testing.T) {
 	t.Setenv("AWS_PROFILE", "")
 }
 
-// startGCS starts fake-gcs-server and returns a bucket on it, reached
+// fakeGCS is the GCS server the tests share: fake-gcs-server, run as a
+// program of its own (.ci/run installs it and names it by
+// $ORCGO_FAKE_GCS), in memory; started by the first test that needs it,
+// ended by TestMain.
+var fakeGCS struct {
+	once    sync.Once
+	addr    string
+	err     error
+	buckets atomic.Int64
+}
+
+// startGCS returns a new bucket of the shared fake-gcs-server, reached
 // through STORAGE_EMULATOR_HOST as the Google SDK reaches an emulator.
-func startGCS(t *testing.T, bucket string) store {
+func startGCS(t *testing.T, name string) store {
 	t.Helper()
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", Port: 0, Writer: discard{}})
-	if err != nil {
-		t.Fatalf("starting fake-gcs-server: %v", err)
+	bin := serverProgram(t, "ORCGO_FAKE_GCS", "fake-gcs-server", "go install github.com/fsouza/fake-gcs-server@v1.56.1")
+	fakeGCS.once.Do(func() {
+		fakeGCS.addr, fakeGCS.err = runServer("fake-gcs-server", bin, func(port int) []string {
+			return []string{"-scheme", "http", "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-backend", "memory", "-log-level", "error"}
+		})
+	})
+	if fakeGCS.err != nil {
+		t.Fatal(fakeGCS.err)
 	}
-	t.Cleanup(srv.Stop)
-	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: bucket})
-	p, purl := startProxy(t, srv.URL())
+	name = fmt.Sprintf("%s-%d", name, fakeGCS.buckets.Add(1))
+	body := strings.NewReader(fmt.Sprintf(`{"name": %q}`, name))
+	resp, err := http.Post("http://"+fakeGCS.addr+"/storage/v1/b?project=orcgo-test", "application/json", body)
+	if err != nil {
+		t.Fatalf("creating the bucket: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("creating the bucket: %s", resp.Status)
+	}
+	p, purl := startProxy(t, "http://"+fakeGCS.addr)
 	// The SDK reads objects through GCS's XML API, which fake-gcs-server
 	// serves on its public host name only (storage.googleapis.com): the
 	// proxy sends that name on those reads, as a request to GCS itself has
@@ -151,12 +221,8 @@ func startGCS(t *testing.T, bucket string) store {
 		}
 	}
 	t.Setenv("STORAGE_EMULATOR_HOST", strings.TrimPrefix(purl, "http://"))
-	return store{name: "gcs", base: "gs://" + bucket + "/", proxy: p}
+	return store{name: "gcs", base: "gs://" + name + "/", proxy: p}
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // fileStore is a temporary directory as a file:// store.
 func fileStore(t *testing.T) store {

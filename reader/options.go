@@ -363,7 +363,9 @@ func WithParallelism(n int) ScanOption {
 }
 
 // WithColumnParallelism decodes the top-level columns of each batch on up
-// to n goroutines: the calling one and n-1 started for the batch. Columns
+// to n goroutines: the calling one and n-1 helpers, which wait up to 100 µs
+// for the next batch (spinning) and then end, so none outlives a scan by
+// more and a batch that follows quickly does not pay for waking one. Columns
 // are dealt to the goroutines by their cost (their bytes in the stripe,
 // then the time they took in the stripes before), each goroutine with its
 // own decompressor. Unlike WithParallelism it holds no batches or stripes
