@@ -13,6 +13,7 @@ import (
 
 	orccloud "github.com/orcgo/orc/cloud"
 	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -179,4 +180,70 @@ func TestS3WrongKey(t *testing.T) {
 		t.Errorf("a refused open sent %d requests", n)
 	}
 	t.Log(err)
+}
+
+// TestLatencyLookups times a point lookup and a 0.1% range of the id
+// column (sorted) through a proxy adding 20 ms to every answer, after the
+// open, and reports the round trips they waited for: the time the delay
+// added over 20 ms. Each query makes the same requests with and without
+// the delay; the round trips are reported, not checked (they are timing).
+func TestLatencyLookups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times scans")
+	}
+	n := int64(3000000)
+	if v, err := strconv.ParseInt(os.Getenv("ORC_CLOUD_LATENCY_ROWS"), 10, 64); err == nil && v > 0 {
+		n = v
+	}
+	s := startS3(t, "orcgo-test")
+	url := s.url("lookups.orc")
+	upload(t, url, 0, n, writer.WithStripeSize(64<<20), writer.WithBloomFilterColumns("id"))
+	query := func(where string) (time.Duration, int64, int64) {
+		f, err := orccloud.Open(ctxT(t), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r, err := reader.Open(f, f.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened := f.Requests()
+		start := time.Now()
+		br, err := r.NewBatchReader(reader.WithSearchArgument(sarg.MustParse(where)), reader.WithExactFilter(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer br.Close()
+		var rows int64
+		for b, err := range br.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows += int64(b.NumRows)
+		}
+		return time.Since(start), rows, f.Requests() - opened
+	}
+	lo := n / 3
+	for _, q := range []struct {
+		name, where string
+		rows        int64
+	}{
+		{"point lookup", fmt.Sprintf("id = %d", lo+17), 1},
+		{"0.1% range", fmt.Sprintf("id BETWEEN %d AND %d", lo, lo+n/1000-1), n / 1000},
+	} {
+		s.proxy.delay.Store(0)
+		fast, rows, reqs := query(q.where)
+		s.proxy.delay.Store(int64(20 * time.Millisecond))
+		slow, _, slowReqs := query(q.where)
+		s.proxy.delay.Store(0)
+		if rows != q.rows {
+			t.Errorf("%s: %d rows, want %d", q.name, rows, q.rows)
+		}
+		if reqs != slowReqs {
+			t.Errorf("%s: %d requests without the delay, %d with it", q.name, reqs, slowReqs)
+		}
+		t.Logf("%s of %d rows after the open: %v, %d requests; with 20 ms per answer %v: %.1f round trips",
+			q.name, n, fast.Round(100*time.Microsecond), reqs, slow.Round(100*time.Microsecond), float64(slow-fast)/float64(20*time.Millisecond))
+	}
 }
