@@ -180,12 +180,8 @@ func nullsOf(v orc.Vector) []bool {
 	return nil
 }
 
-func t2(b bool) uint8 {
-	if b {
-		return rowTrue
-	}
-	return rowFalse
-}
+// t2 returns rowTrue or rowFalse, without a branch.
+func t2(b bool) uint8 { return b2u8(b) * rowTrue }
 
 // match evaluates the leaf on the first n rows of v into out.
 func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
@@ -209,6 +205,13 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 	if err := l.matchValues(v, n, out); err != nil {
 		return err
 	}
+	l.applyNulls(nulls, n, out)
+	return nil
+}
+
+// applyNulls sets the outcome of null rows (nulls empty: none is) and of
+// rows that match no value of an IN list that holds NULL.
+func (l *boundLeaf) applyNulls(nulls []bool, n int, out []uint8) {
 	if len(nulls) > 0 {
 		nullOut := rowNull
 		if l.op == LeafNullSafeEquals {
@@ -227,7 +230,19 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 			}
 		}
 	}
-	return nil
+}
+
+// matchNarrowDec evaluates a decimal leaf whose literals fit in int64
+// (decInts) on values read as int64 (narrow terms), nulls as match does.
+func (l *boundLeaf) matchNarrowDec(vals []int64, nulls []bool, n int, out []uint8) {
+	if l.op == LeafIsNull {
+		for i := range out[:n] {
+			out[i] = t2(len(nulls) > 0 && nulls[i])
+		}
+		return
+	}
+	matchOrdered(l.op, l.decInts, l.sortedDecInts, vals[:n], out[:n])
+	l.applyNulls(nulls, n, out)
 }
 
 // matchValues compares the values of rows 0..n-1 with the literals,
@@ -415,7 +430,26 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 	return nil
 }
 
+// matchDecimal compares decimal values with the literals: blocks whose
+// values all fit in int64 as int64 (when the literals do), others in 128
+// bits.
 func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
+	if l.decInts == nil || forceWide {
+		l.matchDecimalWide(xs, out)
+		return
+	}
+	var buf [256]int64
+	for s := 0; s < len(xs); s += len(buf) {
+		e := min(s+len(buf), len(xs))
+		if decsFit(buf[:e-s], xs[s:e]) {
+			matchOrdered(l.op, l.decInts, l.sortedDecInts, buf[:e-s], out[s:e])
+		} else {
+			l.matchDecimalWide(xs[s:e], out[s:e])
+		}
+	}
+}
+
+func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {
 	vals := l.decs
 	switch l.op {
 	case LeafEquals:

@@ -159,6 +159,14 @@ func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error)
 		args[i] = a
 	}
 	out.null, out.data = nil, out.data[:0]
+	out.resetNarrow()
+	if _, ok := nd.fn.(narrowAware); !ok {
+		for i, k := range nd.kids {
+			if k.t.k == tkDec {
+				args[i].widenDec(n)
+			}
+		}
+	}
 	if err := nd.fn.eval(args, n, out); err != nil {
 		return nil, fmt.Errorf("sarg: %s: %w", nd.text, err)
 	}
@@ -186,6 +194,7 @@ func (nd *tnode) evalColumn(cols ColumnVectors, n int, out *tvec) error {
 	if len(nulls) > 0 {
 		out.null = nulls[:n]
 	}
+	out.resetNarrow()
 	if !nd.fits(v) {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", nd.colID, nd.col.Kind, v)
 	}
@@ -260,6 +269,7 @@ func (nd *tnode) broadcast(n int, out *tvec) {
 		return
 	}
 	out.filled = n
+	out.resetNarrow()
 	switch v := nd.lit.(type) {
 	case *big.Rat:
 		if nd.t.k == tkInt {

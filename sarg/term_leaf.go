@@ -135,6 +135,13 @@ func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScrat
 	if err != nil {
 		return err
 	}
+	if bt.node.t.k == tkDec {
+		if bt.inner.dom == domDecimal && bt.inner.decInts != nil && v.narrowDec(n) {
+			bt.inner.matchNarrowDec(v.n64, v.null, n, out)
+			return nil
+		}
+		v.widenDec(n)
+	}
 	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), n, out)
 }
 
