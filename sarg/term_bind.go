@@ -150,14 +150,16 @@ func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error)
 		nd.broadcast(n, out)
 		return out, nil
 	}
-	args := sc.args[nd.id]
-	for i, k := range nd.kids {
-		a, err := k.eval(cols, n, sc)
-		if err != nil {
-			return nil, err
-		}
-		args[i] = a
+	args, err := nd.evalArgs(cols, n, sc)
+	if err != nil {
+		return nil, err
 	}
+	return nd.apply(args, n, sc)
+}
+
+// apply computes a function node from its arguments' values.
+func (nd *tnode) apply(args []*tvec, n int, sc *termScratch) (*tvec, error) {
+	out := &sc.vecs[nd.id]
 	out.null, out.data = nil, out.data[:0]
 	out.resetNarrow()
 	if _, ok := nd.fn.(narrowAware); !ok {
@@ -174,6 +176,19 @@ func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error)
 		out.mergeNulls(n, args)
 	}
 	return out, nil
+}
+
+// evalArgs computes the arguments of a function node.
+func (nd *tnode) evalArgs(cols ColumnVectors, n int, sc *termScratch) ([]*tvec, error) {
+	args := sc.args[nd.id]
+	for i, k := range nd.kids {
+		a, err := k.eval(cols, n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = a
+	}
+	return args, nil
 }
 
 // evalColumn reads a column's vector as a term's values, without copying

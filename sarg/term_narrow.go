@@ -21,8 +21,9 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// forceWide turns the narrow paths off, so that tests can compare them
-// with the 128-bit paths; it is never set outside tests.
+// forceWide turns the narrow paths and compareFn.outcomes off, so that
+// tests can compare them with the general paths; it is never set outside
+// tests.
 var forceWide = false
 
 // narrowMax is the largest magnitude bound (in bits) whose values fit in
@@ -283,4 +284,78 @@ func decsFit(dst []int64, xs []orc.Int128) bool {
 		dst[i] = lo
 	}
 	return bad == 0
+}
+
+// outcomes sets out[i] to the row outcome of the comparison (rowTrue,
+// rowFalse or rowNull) for comparisons of integers, dates, booleans,
+// doubles and decimals that fit in int64, and reports whether it did; the
+// other kinds go through eval.
+func (f compareFn) outcomes(args []*tvec, n int, out []uint8) bool {
+	a, b := args[0], args[1]
+	out = out[:n]
+	switch {
+	case f.mixed || forceWide:
+		return false
+	case f.k == tkInt || f.k == tkDate || f.k == tkBool:
+		outcomesOf(f.op, a.i[:n], b.i[:n], out)
+	case f.k == tkDec && a.narrowDec(n) && b.narrowDec(n):
+		outcomesOf(f.op, a.n64[:n], b.n64[:n], out)
+	case f.k == tkDouble:
+		outcomesFloat(f.op, a.f[:n], b.f[:n], out)
+	default:
+		return false
+	}
+	if a.null == nil && b.null == nil {
+		return true
+	}
+	for i := range out {
+		if an, bn := a.isNull(i), b.isNull(i); an || bn {
+			if f.op == cmpNullSafe {
+				out[i] = t2(an && bn)
+			} else {
+				out[i] = rowNull
+			}
+		}
+	}
+	return true
+}
+
+// outcomesOf sets out[i] to t2(x[i] op y[i]).
+func outcomesOf(op cmpOp, x, y []int64, out []uint8) {
+	y, out = y[:len(x)], out[:len(x)]
+	switch op {
+	case cmpLt:
+		for i := range x {
+			out[i] = t2(x[i] < y[i])
+		}
+	case cmpLe:
+		for i := range x {
+			out[i] = t2(x[i] <= y[i])
+		}
+	default:
+		for i := range x {
+			out[i] = t2(x[i] == y[i])
+		}
+	}
+}
+
+// outcomesFloat sets out[i] to t2(x[i] op y[i]) in cmpFloat's order: NaN
+// above every number and equal to itself, -0.0 equal to 0.0.
+func outcomesFloat(op cmpOp, x, y []float64, out []uint8) {
+	y, out = y[:len(x)], out[:len(x)]
+	switch op {
+	case cmpLt:
+		for i := range x {
+			// x < y, or x is a number and y NaN
+			out[i] = t2(x[i] < y[i] || x[i] == x[i] && y[i] != y[i])
+		}
+	case cmpLe:
+		for i := range x {
+			out[i] = t2(x[i] <= y[i] || y[i] != y[i])
+		}
+	default:
+		for i := range x {
+			out[i] = t2(x[i] == y[i] || x[i] != x[i] && y[i] != y[i])
+		}
+	}
 }
