@@ -141,19 +141,35 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 				return err
 			}
 			if nd.op == OpAnd {
-				for i, v := range tmp {
-					out[i] = min(out[i], v)
-				}
+				kleeneAnd(out, tmp)
 			} else {
-				for i, v := range tmp {
-					out[i] = max(out[i], v)
-				}
+				kleeneOr(out, tmp)
 			}
 		}
 	default:
 		return fmt.Errorf("sarg: bad node %d", nd.op)
 	}
 	return nil
+}
+
+// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND, without a
+// branch (min is one, and mispredicted as often as outcomes are random).
+func kleeneAnd(out, v []uint8) {
+	v = v[:len(out)]
+	for i, a := range out {
+		b := v[i]
+		out[i] = a ^ ((a ^ b) & -b2u8(b < a))
+	}
+}
+
+// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR, without a
+// branch.
+func kleeneOr(out, v []uint8) {
+	v = v[:len(out)]
+	for i, a := range out {
+		b := v[i]
+		out[i] = a ^ ((a ^ b) & -b2u8(a < b))
+	}
 }
 
 func nullsOf(v orc.Vector) []bool {

@@ -259,3 +259,22 @@ func TestNarrowToDouble(t *testing.T) {
 		}
 	}
 }
+
+// TestKleene checks kleeneAnd and kleeneOr against min and max on every
+// pair of outcomes.
+func TestKleene(t *testing.T) {
+	var a, b []uint8
+	for x := rowFalse; x <= rowTrue; x++ {
+		for y := rowFalse; y <= rowTrue; y++ {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	and, or := append([]uint8(nil), a...), append([]uint8(nil), a...)
+	kleeneAnd(and, b)
+	kleeneOr(or, b)
+	for i := range a {
+		if and[i] != min(a[i], b[i]) || or[i] != max(a[i], b[i]) {
+			t.Errorf("%d AND %d = %d, OR = %d; want %d and %d", a[i], b[i], and[i], or[i], min(a[i], b[i]), max(a[i], b[i]))
+		}
+	}
+}
