@@ -454,6 +454,12 @@ func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
 		l.matchDecimalWide(xs, out)
 		return
 	}
+	if ok, done := matchDecLow(l.op, l.decInts, xs, out); done {
+		if !ok {
+			l.matchDecimalWide(xs, out)
+		}
+		return
+	}
 	var buf [256]int64
 	for s := 0; s < len(xs); s += len(buf) {
 		e := min(s+len(buf), len(xs))
@@ -465,28 +471,71 @@ func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
 	}
 }
 
+// matchDecLow compares decimals with literals that fit in int64 (lits)
+// by their low 64 bits, for =, <, <= and BETWEEN (done false for the
+// other operators), checking in the same pass that every value fits
+// (ok false when one does not: out is then to be computed again).
+func matchDecLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) (ok, done bool) {
+	out = out[:len(xs)]
+	var bad int64
+	switch op {
+	case LeafEquals:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo == c)
+		}
+	case LeafLessThan:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo < c)
+		}
+	case LeafLessThanEquals:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo <= c)
+		}
+	case LeafBetween:
+		a, b := lits[0], lits[1]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = (b2u8(a <= lo) & b2u8(lo <= b)) * rowTrue
+		}
+	default:
+		return false, false
+	}
+	return bad == 0, true
+}
+
 func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {
 	vals := l.decs
+	out = out[:len(xs)]
 	switch l.op {
 	case LeafEquals:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x == c)
+			out[i] = eq128(x, c) * rowTrue
 		}
 	case LeafLessThan:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(c) < 0)
+			out[i] = lt128(x, c) * rowTrue
 		}
 	case LeafLessThanEquals:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(c) <= 0)
+			out[i] = (1 - lt128(c, x)) * rowTrue
 		}
 	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0)
+			out[i] = (1 - lt128(x, lo)) & (1 - lt128(hi, x)) * rowTrue
 		}
 	case LeafIn, LeafNullSafeEquals:
 		for i, x := range xs {
@@ -498,6 +547,14 @@ func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {
 		}
 	}
 }
+
+// lt128 returns 1 when a < b, else 0, without a branch.
+func lt128(a, b orc.Int128) uint8 {
+	return b2u8(a.Hi < b.Hi) | b2u8(a.Hi == b.Hi)&b2u8(a.Lo < b.Lo)
+}
+
+// eq128 returns 1 when a == b, else 0, without a branch.
+func eq128(a, b orc.Int128) uint8 { return b2u8(a.Hi == b.Hi) & b2u8(a.Lo == b.Lo) }
 
 func (l *boundLeaf) matchTime(secs []int64, nanos []int32, out []uint8) {
 	vals := l.tss

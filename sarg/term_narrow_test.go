@@ -150,11 +150,14 @@ func (g narrowGen) num(depth int) string {
 }
 
 func (g narrowGen) pred(depth int) string {
-	switch g.r.IntN(8) {
+	switch g.r.IntN(9) {
 	case 0:
 		return fmt.Sprintf("%s %s %s", g.pick("a", "b", "c", "w", "v"), g.pick("=", "<>", "<", "<=", ">", ">="), g.pick("0", "1.5", "-99.99", "99999999999999999999", "-9223372036854775808", "0.0001"))
 	case 1:
 		return fmt.Sprintf("%s IN (%s)", g.pick("a", "b", "w", "a - b"), g.pick("1, 2", "0, -1.5, 7, 8, 9, 10, 11, 12, 13, 14", "99999999999999999999, 0"))
+	case 6:
+		lits := []string{"0", "0.01", "-0.01", "1", "-1", "0.0001", "-0.0001", "99999999999999999999"}
+		return fmt.Sprintf("%s BETWEEN %s AND %s", g.pick("a", "b", "c", "w", "v"), g.pick(lits...), g.pick(lits...))
 	case 2:
 		return fmt.Sprintf("%s BETWEEN %s AND %s", g.num(depth), g.num(0), g.num(0))
 	case 3:
@@ -172,7 +175,7 @@ func (g narrowGen) pred(depth int) string {
 // -0.0 and infinities in the doubles they meet.
 func TestNarrowDecimalDiff(t *testing.T) {
 	r := rand.New(rand.NewPCG(52, 64))
-	iters := 250
+	iters := 200
 	if testing.Short() {
 		iters = 80
 	}
