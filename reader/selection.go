@@ -1,6 +1,11 @@
 package reader
 
-import "github.com/orcgo/orc/rowindex"
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/orcgo/orc/rowindex"
+)
 
 // rowSelection says which rows of a unit (a stripe, or a batch) a scan
 // reads: runs of selected rows, in order, disjoint and never adjacent,
@@ -88,20 +93,24 @@ func selectMask(mask []bool) rowSelection {
 }
 
 // appendMask is selectMask reusing s's runs.
+// It writes each row's possible start and end of a run and advances
+// past the real ones, without a branch on the mask: a filter's matches
+// are often random, and branches on them are mispredicted as often.
 func appendMask(s rowSelection, mask []bool) rowSelection {
-	s.n, s.runs = int64(len(mask)), s.runs[:0]
-	for i := 0; i < len(mask); {
-		if !mask[i] {
-			i++
-			continue
-		}
-		e := i + 1
-		for e < len(mask) && mask[e] {
-			e++
-		}
-		s.runs = append(s.runs, rowRun{int64(i), int64(e)})
-		i = e
+	s.n = int64(len(mask))
+	runs := slices.Grow(s.runs[:0], len(mask)/2+2)[:len(mask)/2+2]
+	starts, ends := 0, 0 // runs begun and ended
+	prev := 0            // the previous row is selected
+	for i, m := range mask {
+		cur := int(*(*uint8)(unsafe.Pointer(&m))) // a bool is one byte, 0 or 1
+		runs[starts].start = int64(i)
+		runs[ends].end = int64(i)
+		starts += cur &^ prev
+		ends += prev &^ cur
+		prev = cur
 	}
+	runs[ends].end = int64(len(mask))
+	s.runs = runs[:starts] // a run still open ends at the mask's end
 	return s
 }
 

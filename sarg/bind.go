@@ -44,6 +44,7 @@ type boundLeaf struct {
 	floats     []float64
 	strs       []string
 	decs       []orc.Int128
+	decInts    []int64 // decs as int64, when every one fits (else nil)
 	scale      int
 	tss        []tsVal
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
@@ -58,9 +59,10 @@ type boundLeaf struct {
 	scale2 int // decimal scale of col2
 
 	// Large sets for row-level matching (see setLinearMax).
-	sortedInts   []int64
-	sortedFloats []float64 // without NaN
-	strSet       map[string]struct{}
+	sortedInts    []int64
+	sortedDecInts []int64
+	sortedFloats  []float64 // without NaN
+	strSet        map[string]struct{}
 
 	// For row evaluation of instants named by a zoned wall clock (see
 	// zoneInstants): the polarity of the occurrence decides which instant
@@ -534,6 +536,7 @@ func (bl *boundLeaf) convert(l *Leaf, col *orc.Schema, lits []Literal, neg bool)
 		for _, d := range bl.decs {
 			bl.probes = append(bl.probes, []byte(orc.CanonicalDecimal(d, col.Scale)))
 		}
+		bl.decInts = decsAsInts(bl.decs)
 	case domBytes:
 		for _, lit := range lits {
 			s := lit.s
@@ -557,6 +560,10 @@ func (l *boundLeaf) prepare() {
 	if len(l.ints) > setLinearMax {
 		l.sortedInts = slices.Clone(l.ints)
 		slices.Sort(l.sortedInts)
+	}
+	if len(l.decInts) > setLinearMax {
+		l.sortedDecInts = slices.Clone(l.decInts)
+		slices.Sort(l.sortedDecInts)
 	}
 	if len(l.floats) > setLinearMax {
 		for _, f := range l.floats {

@@ -141,19 +141,35 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 				return err
 			}
 			if nd.op == OpAnd {
-				for i, v := range tmp {
-					out[i] = min(out[i], v)
-				}
+				kleeneAnd(out, tmp)
 			} else {
-				for i, v := range tmp {
-					out[i] = max(out[i], v)
-				}
+				kleeneOr(out, tmp)
 			}
 		}
 	default:
 		return fmt.Errorf("sarg: bad node %d", nd.op)
 	}
 	return nil
+}
+
+// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND, without a
+// branch (min is one, and mispredicted as often as outcomes are random).
+func kleeneAnd(out, v []uint8) {
+	v = v[:len(out)]
+	for i, a := range out {
+		b := v[i]
+		out[i] = a ^ ((a ^ b) & -b2u8(b < a))
+	}
+}
+
+// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR, without a
+// branch.
+func kleeneOr(out, v []uint8) {
+	v = v[:len(out)]
+	for i, a := range out {
+		b := v[i]
+		out[i] = a ^ ((a ^ b) & -b2u8(a < b))
+	}
 }
 
 func nullsOf(v orc.Vector) []bool {
@@ -180,12 +196,8 @@ func nullsOf(v orc.Vector) []bool {
 	return nil
 }
 
-func t2(b bool) uint8 {
-	if b {
-		return rowTrue
-	}
-	return rowFalse
-}
+// t2 returns rowTrue or rowFalse, without a branch.
+func t2(b bool) uint8 { return b2u8(b) * rowTrue }
 
 // match evaluates the leaf on the first n rows of v into out.
 func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
@@ -209,6 +221,13 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 	if err := l.matchValues(v, n, out); err != nil {
 		return err
 	}
+	l.applyNulls(nulls, n, out)
+	return nil
+}
+
+// applyNulls sets the outcome of null rows (nulls empty: none is) and of
+// rows that match no value of an IN list that holds NULL.
+func (l *boundLeaf) applyNulls(nulls []bool, n int, out []uint8) {
 	if len(nulls) > 0 {
 		nullOut := rowNull
 		if l.op == LeafNullSafeEquals {
@@ -227,7 +246,19 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 			}
 		}
 	}
-	return nil
+}
+
+// matchNarrowDec evaluates a decimal leaf whose literals fit in int64
+// (decInts) on values read as int64 (narrow terms), nulls as match does.
+func (l *boundLeaf) matchNarrowDec(vals []int64, nulls []bool, n int, out []uint8) {
+	if l.op == LeafIsNull {
+		for i := range out[:n] {
+			out[i] = t2(len(nulls) > 0 && nulls[i])
+		}
+		return
+	}
+	matchOrdered(l.op, l.decInts, l.sortedDecInts, vals[:n], out[:n])
+	l.applyNulls(nulls, n, out)
 }
 
 // matchValues compares the values of rows 0..n-1 with the literals,
@@ -415,28 +446,96 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 	return nil
 }
 
+// matchDecimal compares decimal values with the literals: blocks whose
+// values all fit in int64 as int64 (when the literals do), others in 128
+// bits.
 func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
+	if l.decInts == nil || forceWide {
+		l.matchDecimalWide(xs, out)
+		return
+	}
+	if ok, done := matchDecLow(l.op, l.decInts, xs, out); done {
+		if !ok {
+			l.matchDecimalWide(xs, out)
+		}
+		return
+	}
+	var buf [256]int64
+	for s := 0; s < len(xs); s += len(buf) {
+		e := min(s+len(buf), len(xs))
+		if decsFit(buf[:e-s], xs[s:e]) {
+			matchOrdered(l.op, l.decInts, l.sortedDecInts, buf[:e-s], out[s:e])
+		} else {
+			l.matchDecimalWide(xs[s:e], out[s:e])
+		}
+	}
+}
+
+// matchDecLow compares decimals with literals that fit in int64 (lits)
+// by their low 64 bits, for =, <, <= and BETWEEN (done false for the
+// other operators), checking in the same pass that every value fits
+// (ok false when one does not: out is then to be computed again).
+func matchDecLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) (ok, done bool) {
+	out = out[:len(xs)]
+	var bad int64
+	switch op {
+	case LeafEquals:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo == c)
+		}
+	case LeafLessThan:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo < c)
+		}
+	case LeafLessThanEquals:
+		c := lits[0]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = t2(lo <= c)
+		}
+	case LeafBetween:
+		a, b := lits[0], lits[1]
+		for i, x := range xs {
+			lo := int64(x.Lo)
+			bad |= x.Hi ^ (lo >> 63)
+			out[i] = (b2u8(a <= lo) & b2u8(lo <= b)) * rowTrue
+		}
+	default:
+		return false, false
+	}
+	return bad == 0, true
+}
+
+func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {
 	vals := l.decs
+	out = out[:len(xs)]
 	switch l.op {
 	case LeafEquals:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x == c)
+			out[i] = eq128(x, c) * rowTrue
 		}
 	case LeafLessThan:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(c) < 0)
+			out[i] = lt128(x, c) * rowTrue
 		}
 	case LeafLessThanEquals:
 		c := vals[0]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(c) <= 0)
+			out[i] = (1 - lt128(c, x)) * rowTrue
 		}
 	case LeafBetween:
 		lo, hi := vals[0], vals[1]
 		for i, x := range xs {
-			out[i] = t2(x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0)
+			out[i] = (1 - lt128(x, lo)) & (1 - lt128(hi, x)) * rowTrue
 		}
 	case LeafIn, LeafNullSafeEquals:
 		for i, x := range xs {
@@ -448,6 +547,14 @@ func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
 		}
 	}
 }
+
+// lt128 returns 1 when a < b, else 0, without a branch.
+func lt128(a, b orc.Int128) uint8 {
+	return b2u8(a.Hi < b.Hi) | b2u8(a.Hi == b.Hi)&b2u8(a.Lo < b.Lo)
+}
+
+// eq128 returns 1 when a == b, else 0, without a branch.
+func eq128(a, b orc.Int128) uint8 { return b2u8(a.Hi == b.Hi) & b2u8(a.Lo == b.Lo) }
 
 func (l *boundLeaf) matchTime(secs []int64, nanos []int32, out []uint8) {
 	vals := l.tss

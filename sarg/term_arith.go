@@ -307,6 +307,12 @@ type decArith struct {
 }
 
 func (f decArith) eval(args []*tvec, n int, out *tvec) error {
+	if f.evalNarrow(args, n, out) {
+		return nil
+	}
+	for _, a := range args {
+		a.widenDec(n)
+	}
 	out.d = grow(out.d, n)
 	x := args[0]
 	for i := 0; i < n; i++ {

@@ -150,6 +150,36 @@ func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error)
 		nd.broadcast(n, out)
 		return out, nil
 	}
+	args, err := nd.evalArgs(cols, n, sc)
+	if err != nil {
+		return nil, err
+	}
+	return nd.apply(args, n, sc)
+}
+
+// apply computes a function node from its arguments' values.
+func (nd *tnode) apply(args []*tvec, n int, sc *termScratch) (*tvec, error) {
+	out := &sc.vecs[nd.id]
+	out.null, out.data = nil, out.data[:0]
+	out.resetNarrow()
+	if _, ok := nd.fn.(narrowAware); !ok {
+		for i, k := range nd.kids {
+			if k.t.k == tkDec {
+				args[i].widenDec(n)
+			}
+		}
+	}
+	if err := nd.fn.eval(args, n, out); err != nil {
+		return nil, fmt.Errorf("sarg: %s: %w", nd.text, err)
+	}
+	if _, ok := nd.fn.(nullAware); !ok {
+		out.mergeNulls(n, args)
+	}
+	return out, nil
+}
+
+// evalArgs computes the arguments of a function node.
+func (nd *tnode) evalArgs(cols ColumnVectors, n int, sc *termScratch) ([]*tvec, error) {
 	args := sc.args[nd.id]
 	for i, k := range nd.kids {
 		a, err := k.eval(cols, n, sc)
@@ -158,14 +188,7 @@ func (nd *tnode) eval(cols ColumnVectors, n int, sc *termScratch) (*tvec, error)
 		}
 		args[i] = a
 	}
-	out.null, out.data = nil, out.data[:0]
-	if err := nd.fn.eval(args, n, out); err != nil {
-		return nil, fmt.Errorf("sarg: %s: %w", nd.text, err)
-	}
-	if _, ok := nd.fn.(nullAware); !ok {
-		out.mergeNulls(n, args)
-	}
-	return out, nil
+	return args, nil
 }
 
 // evalColumn reads a column's vector as a term's values, without copying
@@ -186,6 +209,7 @@ func (nd *tnode) evalColumn(cols ColumnVectors, n int, out *tvec) error {
 	if len(nulls) > 0 {
 		out.null = nulls[:n]
 	}
+	out.resetNarrow()
 	if !nd.fits(v) {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", nd.colID, nd.col.Kind, v)
 	}
@@ -260,6 +284,7 @@ func (nd *tnode) broadcast(n int, out *tvec) {
 		return
 	}
 	out.filled = n
+	out.resetNarrow()
 	switch v := nd.lit.(type) {
 	case *big.Rat:
 		if nd.t.k == tkInt {

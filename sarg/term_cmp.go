@@ -106,7 +106,14 @@ func (f compareFn) handlesNulls() {}
 func (f compareFn) eval(args []*tvec, n int, out *tvec) error {
 	a, b := args[0], args[1]
 	out.i = grow(out.i, n)
+	narrow := f.k == tkDec && !f.mixed && a.narrowDec(n) && b.narrowDec(n)
+	if !narrow {
+		a.widenDec(n)
+		b.widenDec(n)
+	}
 	switch {
+	case narrow:
+		compareInt64(f.op, a.n64[:n], b.n64[:n], out.i)
 	case f.mixed:
 		cmp := f.rowCmp(a, b)
 		for i := range n {
@@ -456,8 +463,16 @@ func (c coercion) eval(args []*tvec, n int, out *tvec) error {
 	a := args[0]
 	switch {
 	case c.to.k == tkDec:
+		if c.toDecimalNarrow(a, n, out) {
+			return nil
+		}
+		a.widenDec(n)
 		return c.toDecimal(a, n, out)
 	case c.to.k == tkDouble:
+		if c.toDoubleNarrow(a, n, out) {
+			return nil
+		}
+		a.widenDec(n)
 		out.f = grow(out.f, n)
 		for i := 0; i < n; i++ {
 			if c.from.k == tkInt {

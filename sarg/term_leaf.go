@@ -25,6 +25,7 @@ type boundTerm struct {
 	cols  []int  // the columns the term reads
 	name  string // the function of a function leaf (MONTH), else the term
 	nodes int    // the number of nodes
+	holds bool   // the leaf is the boolean term = TRUE
 }
 
 // termScratch holds one Matcher's buffers for a term leaf: the values of
@@ -89,6 +90,7 @@ func (b *Bound) bindTermLeaf(l *Leaf, t Term, neg bool) (*boundLeaf, Op, error) 
 	}
 	inner.text = l.String()
 	bt := &boundTerm{node: tn, inner: inner, name: t.String()}
+	bt.holds = inner.dom == domBool && inner.op == LeafEquals && len(inner.ints) == 1 && inner.ints[0] == 1 && !inner.nullInList
 	if l.Func.Kind != FuncTerm {
 		bt.name = l.Func.Kind.String()
 	}
@@ -131,9 +133,30 @@ func (bt *boundTerm) evaluate(src Source) TruthValue {
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
 func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
-	v, err := bt.node.eval(cols, n, sc)
+	var v *tvec
+	var err error
+	if f, ok := bt.node.fn.(compareFn); ok && bt.holds {
+		// A comparison of two terms: its outcomes directly, where it can.
+		var args []*tvec
+		if args, err = bt.node.evalArgs(cols, n, sc); err != nil {
+			return err
+		}
+		if f.outcomes(args, n, out) {
+			return nil
+		}
+		v, err = bt.node.apply(args, n, sc)
+	} else {
+		v, err = bt.node.eval(cols, n, sc)
+	}
 	if err != nil {
 		return err
+	}
+	if bt.node.t.k == tkDec {
+		if bt.inner.dom == domDecimal && bt.inner.decInts != nil && v.narrowDec(n) {
+			bt.inner.matchNarrowDec(v.n64, v.null, n, out)
+			return nil
+		}
+		v.widenDec(n)
 	}
 	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), n, out)
 }

@@ -149,6 +149,13 @@ type tvec struct {
 	mergeEn           []int  // a char column's ends without padding
 	pick              []int8 // COALESCE: the argument of each row
 	filled            int    // a literal: the rows already holding its value
+
+	// Decimals in 64 bits (term_narrow.go): n64 holds the values when
+	// narrow, each below 2^mag in magnitude; narrowOnly says d does not
+	// hold them, wideOnly that they do not fit.
+	n64                          []int64
+	mag                          int
+	narrow, narrowOnly, wideOnly bool
 }
 
 // grow returns s with length n, reusing its array when large enough; the
