@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/orcgo/orc"
 )
 
 // csvRecords returns the records encoding/csv reads from buf with the
@@ -122,5 +124,60 @@ func TestReplayReaderDropsSample(t *testing.T) {
 	}
 	if rest, _ := io.ReadAll(rr); string(rest) != "gh" {
 		t.Fatalf("then %q", rest)
+	}
+}
+
+// Once a CSV record over 1 MiB is read into the batch, the reader lets go
+// of encoding/csv's copies of it (its line, fields and string, which the
+// csv.Reader kept for the next record): the heap then holds the batch's
+// copy and little more. It held about four copies: a CSV row with a 50 MB
+// field reached 230 MiB of live heap while the batch was written.
+func TestLongCSVRecordLetGo(t *testing.T) {
+	const n = 16 << 20
+	for _, quote := range []string{"", `"`} {
+		in := "1," + quote + strings.Repeat("y", n) + quote + "\n2,z\n"
+		s := orc.MustParseSchema("struct<id:int,s:string>")
+		b := orc.NewBatch(s, 2)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := NewReader(strings.NewReader(in), CSV, b, Options{})
+		if ok, err := r.Next(); !ok || err != nil {
+			t.Fatalf("Next: %v, %v", ok, err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		t.Logf("quote %q: %.1f MiB held after a row with a %d MiB field", quote, float64(held)/(1<<20), n>>20)
+		if held > n+n/2 {
+			t.Errorf("quote %q: %d bytes held after reading a %d-byte field, want at most 1.5x", quote, held, n)
+		}
+		if ok, err := r.Next(); !ok || err != nil || r.Rows() != 2 {
+			t.Fatalf("second Next: %v, %v, %d rows", ok, err, r.Rows())
+		}
+		if v := b.Cols[1].(*orc.BytesVector); len(v.Get(0)) != n || v.String(1) != "z" {
+			t.Fatalf("read %d and %q", len(v.Get(0)), v.String(1))
+		}
+		runtime.KeepAlive(in)
+	}
+}
+
+// Errors after a long record name the lines of the input, not of the
+// csv.Reader that took over after it.
+func TestLinesAfterLongRecord(t *testing.T) {
+	long := strings.Repeat("y", 2<<20)
+	s := orc.MustParseSchema("struct<id:int,s:string>")
+	for _, tc := range []struct{ in, want string }{
+		{"1,\"" + long + "\n" + long + "\"\n\n2,z\nx,w\n", "line 5, column 1"},
+		{"1,\"" + long + "\n" + long + "\"\n2,z\n3,a\"b\n", "line 4, column 4"},
+	} {
+		b := orc.NewBatch(s, 4)
+		r := NewReader(strings.NewReader(tc.in), CSV, b, Options{})
+		var err error
+		for ok := true; ok && err == nil; ok, err = r.Next() {
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%.30q...: error %v, want one at %s", tc.in, err, tc.want)
+		}
 	}
 }
