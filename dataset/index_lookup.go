@@ -498,125 +498,43 @@ func (s *Scanner) indexLookup() {
 	}
 }
 
-// indexMember is an entry's identity.
-type indexMember struct {
-	size    int64
-	version string
-}
-
+// lookupWith rules out units through the index. Only the entries of files
+// the lookup decides on (lookupFiles) are kept, and only as a verdict per
+// file, never as statistics: an index listing many more files than the
+// dataset costs the time to read it and no memory per entry.
 func (s *Scanner) lookupWith(ix *openedIndex) error {
-	d := s.d
 	nnf := sarg.Normalize(*s.cfg.where)
 	lookup := ix.lookupExpr(s, nnf, false)
 	membership := ix.lookupExpr(s, nnf, true)
-
-	// The membership scan also reads the statistics of the predicate's
-	// columns, unpruned, to find the entries no footer could hold: those
-	// must rule nothing out, neither by their own values nor through the
-	// row groups of the lookup scan, so they are no members.
 	used := ix.predicateColumns(nnf)
-	mcols := []string{"path", "size", "version"}
-	for _, i := range used {
-		mcols = append(mcols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
-	}
-	members := map[string]indexMember{}
-	var impossible int
-	var firstImpossible string
-	err := ix.scanIndex(mcols, membership, func(b *orc.Batch, i int) {
-		p, sz, v := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.BytesVector)
-		if p.IsNull(i) || sz.IsNull(i) || v.IsNull(i) {
-			return
-		}
-		for _, c := range used {
-			if why := entryProblem(b, i, c); why != "" {
-				if impossible == 0 {
-					firstImpossible = fmt.Sprintf("%s: column %s: %s", p.String(i), ix.leaf[c], why)
-				}
-				impossible++
-				return
-			}
-		}
-		members[p.String(i)] = indexMember{size: sz.Values[i], version: v.String(i)}
-	})
+	files := s.lookupFiles()
+	members, err := s.indexMembers(ix, membership, used, files)
 	if err != nil {
 		return err
 	}
-	if impossible > 0 {
-		s.stats.IndexWarning = fmt.Sprintf("dataset: %s: %d index entries ignored, their files opened: no footer holds such statistics (the first: %s)",
-			d.indexName, impossible, firstImpossible)
-	}
-	blooms := ix.bloomLeafColumns(nnf)
-	cols := []string{"path", "rows"}
-	for _, i := range used {
-		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
-		if isText(ix.types[i].Kind) {
-			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
-		}
-		if slices.Contains(blooms, i) {
-			cols = append(cols, fmt.Sprintf("c%d_bloom", i))
-		}
-	}
-	entries := map[string]sarg.MapSource{}
-	err = ix.scanIndex(cols, lookup, func(b *orc.Batch, row int) {
-		p := b.Cols[0].(*orc.BytesVector)
-		if p.IsNull(row) {
-			return
-		}
-		src := sarg.MapSource{Columns: map[int]*stats.Column{}}
-		for _, i := range used {
-			rc := ix.cols[i]
-			st := entryStats(b, row, i, ix.types[i], rc.Kind)
-			if st == nil {
-				continue
-			}
-			src.Columns[rc.ID()] = st
-			if bv, ok := b.Col(fmt.Sprintf("c%d_bloom", i)).(*orc.BytesVector); ok && !bv.IsNull(row) {
-				if bf := decodeBloom(bv.Get(row)); bf != nil {
-					if src.Blooms == nil {
-						src.Blooms = map[int]sarg.BloomFilter{}
-					}
-					src.Blooms[rc.ID()] = bf
-				}
-			}
-		}
-		entries[p.String(row)] = src
-	})
+	needed, err := s.indexVerdicts(ix, lookup, used, files, members)
 	if err != nil {
 		return err
 	}
-
-	bound := map[string]*sarg.Bound{}
 	var stale, byGroups, byStats int
 	kept := s.units[:0]
 	for _, u := range s.units {
-		f := d.files[u.file]
-		m, ok := members[f.Name]
-		if u.where == nil || !ok || f.Version == "" || m.version != f.Version || m.size != f.Size {
+		if u.where == nil || !members[u.file] {
 			if u.where != nil {
 				stale++
 			}
 			kept = append(kept, u)
 			continue
 		}
-		src, returned := entries[f.Name]
-		if !returned {
+		need, returned := needed[u.file]
+		switch {
+		case !returned:
 			byGroups++
-			continue
-		}
-		key := u.where.String()
-		b, ok := bound[key]
-		if !ok {
-			var err error
-			if b, err = sarg.Bind(*u.where, d.read); err != nil {
-				b = nil
-			}
-			bound[key] = b
-		}
-		if b == nil || b.Evaluate(src).IsNeeded() {
+		case need:
 			kept = append(kept, u)
-			continue
+		default:
+			byStats++
 		}
-		byStats++
 	}
 	s.units = kept
 	s.stats.IndexUsed = true
@@ -630,6 +548,136 @@ func (s *Scanner) lookupWith(ix *openedIndex) error {
 			byGroups, byStats, stale)
 	}
 	return nil
+}
+
+// lookupFiles returns, by name, the files the lookup decides on: those
+// with a unit under a predicate and a version an entry can match.
+func (s *Scanner) lookupFiles() map[string]int {
+	files := map[string]int{}
+	for _, u := range s.units {
+		if f := s.d.files[u.file]; u.where != nil && f.Version != "" {
+			files[f.Name] = u.file
+		}
+	}
+	return files
+}
+
+// indexMembers runs the membership scan: it returns the files of files
+// whose one entry has their size and version and statistics a footer
+// could hold. The scan also reads the statistics of the predicate's
+// columns, unpruned, to find the entries no footer could hold: those must
+// rule nothing out, neither by their own values nor through the row
+// groups of the lookup scan, so they are no members. A file with several
+// entries (a forged index) is no member either.
+func (s *Scanner) indexMembers(ix *openedIndex, membership sarg.Expr, used []int, files map[string]int) (map[int]bool, error) {
+	mcols := []string{"path", "size", "version"}
+	for _, i := range used {
+		mcols = append(mcols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+	}
+	members := map[int]bool{}
+	var impossible int
+	var firstImpossible string
+	err := ix.scanIndex(mcols, membership, func(b *orc.Batch, i int) {
+		p, sz, v := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector), b.Cols[2].(*orc.BytesVector)
+		if p.IsNull(i) || sz.IsNull(i) || v.IsNull(i) {
+			return
+		}
+		fi, ok := files[string(p.Get(i))]
+		if !ok {
+			return
+		}
+		if _, dup := members[fi]; dup {
+			members[fi] = false
+			return
+		}
+		f := s.d.files[fi]
+		members[fi] = sz.Values[i] == f.Size && string(v.Get(i)) == f.Version
+		for _, c := range used {
+			if why := entryProblem(b, i, c); why != "" {
+				if impossible == 0 {
+					firstImpossible = fmt.Sprintf("%s: column %s: %s", p.String(i), ix.leaf[c], why)
+				}
+				impossible++
+				members[fi] = false
+				return
+			}
+		}
+	})
+	if impossible > 0 {
+		s.stats.IndexWarning = fmt.Sprintf("dataset: %s: %d index entries ignored, their files opened: no footer holds such statistics (the first: %s)",
+			s.d.indexName, impossible, firstImpossible)
+	}
+	return members, err
+}
+
+// indexVerdicts runs the lookup scan over the members' entries and
+// returns, per file whose entry it returned, whether the file's predicate
+// may match by the entry's statistics.
+func (s *Scanner) indexVerdicts(ix *openedIndex, lookup sarg.Expr, used []int, files map[string]int, members map[int]bool) (map[int]bool, error) {
+	nnf := sarg.Normalize(*s.cfg.where)
+	blooms := ix.bloomLeafColumns(nnf)
+	cols := []string{"path", "rows"}
+	for _, i := range used {
+		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		if isText(ix.types[i].Kind) {
+			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
+		}
+		if slices.Contains(blooms, i) {
+			cols = append(cols, fmt.Sprintf("c%d_bloom", i))
+		}
+	}
+	where := map[int]*sarg.Expr{}
+	for _, u := range s.units {
+		if u.where != nil {
+			where[u.file] = u.where
+		}
+	}
+	bound := map[string]*sarg.Bound{}
+	needed := map[int]bool{}
+	err := ix.scanIndex(cols, lookup, func(b *orc.Batch, row int) {
+		p := b.Cols[0].(*orc.BytesVector)
+		if p.IsNull(row) {
+			return
+		}
+		fi, ok := files[string(p.Get(row))]
+		if !ok || !members[fi] {
+			return
+		}
+		key := where[fi].String()
+		bd, ok := bound[key]
+		if !ok {
+			var err error
+			if bd, err = sarg.Bind(*where[fi], s.d.read); err != nil {
+				bd = nil
+			}
+			bound[key] = bd
+		}
+		needed[fi] = bd == nil || bd.Evaluate(ix.entrySource(b, row, used)).IsNeeded()
+	})
+	return needed, err
+}
+
+// entrySource returns the statistics and bloom filters an index row gives
+// the predicate's columns.
+func (ix *openedIndex) entrySource(b *orc.Batch, row int, used []int) sarg.MapSource {
+	src := sarg.MapSource{Columns: map[int]*stats.Column{}}
+	for _, i := range used {
+		rc := ix.cols[i]
+		st := entryStats(b, row, i, ix.types[i], rc.Kind)
+		if st == nil {
+			continue
+		}
+		src.Columns[rc.ID()] = st
+		if bv, ok := b.Col(fmt.Sprintf("c%d_bloom", i)).(*orc.BytesVector); ok && !bv.IsNull(row) {
+			if bf := decodeBloom(bv.Get(row)); bf != nil {
+				if src.Blooms == nil {
+					src.Blooms = map[int]sarg.BloomFilter{}
+				}
+				src.Blooms[rc.ID()] = bf
+			}
+		}
+	}
+	return src
 }
 
 // entryProblem says why an index row's statistics of indexed column i

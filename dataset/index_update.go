@@ -199,10 +199,12 @@ var ErrIndexStale = errors.New("the index is stale")
 // entry is missing, stale or different, or the first entry of a file no
 // longer listed, wrapping ErrIndexStale; nil when the index is current.
 //
-// Entries are compared by a hash of their rows, and the fresh entries are
-// built checkChunk files at a time, so that memory holds a path and 16
-// bytes per entry rather than every entry, its statistics and its row (the
-// rows of the entry an error names are made again for its message).
+// Entries are compared by a hash of their rows. The fresh entries are
+// built checkChunk files at a time and the index's rows are read one batch
+// at a time, so that memory holds 24 bytes and a path per file of the
+// dataset, whatever the index lists, rather than every entry, its
+// statistics and its row (the rows of the entry an error names are made
+// again for its message).
 func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 	ix, err := d.openIndexOf(r, size)
 	if err != nil {
@@ -218,26 +220,34 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 		}
 		return bytes.NewReader(buf.Bytes()), nil
 	}
-	want := map[string]rowHash{}
+	want := map[string]*checkedEntry{}
 	for lo := 0; lo < len(d.files); lo += checkChunk {
 		fr, err := fresh(lo, min(lo+checkChunk, len(d.files)))
 		if err != nil {
 			return err
 		}
-		if err := addRowHashes(want, fr, fr.Size()); err != nil {
+		if err := eachRowHash(fr, fr.Size(), func(path string, h rowHash) {
+			want[path] = &checkedEntry{want: h}
+		}); err != nil {
 			return err
 		}
 	}
-	got := map[string]rowHash{}
-	if err := addRowHashes(got, r, size); err != nil {
+	var extra string // the first entry of a file not listed
+	if err := eachRowHash(r, size, func(path string, h rowHash) {
+		if e, ok := want[path]; ok {
+			e.got, e.found = h, true // the last entry of a path counts
+		} else if extra == "" {
+			extra = path
+		}
+	}); err != nil {
 		return err
 	}
 	for i, f := range d.files {
-		g, ok := got[f.Name]
-		if !ok {
+		e := want[f.Name]
+		if e == nil || !e.found {
 			return fmt.Errorf("dataset: %s is not in the index: %w", f.Name, ErrIndexStale)
 		}
-		if g != want[f.Name] {
+		if e.got != e.want {
 			gj, err := indexRowJSON(r, size, f.Name)
 			if err != nil {
 				return err
@@ -253,12 +263,17 @@ func (d *Dataset) CheckIndex(r io.ReaderAt, size int64) error {
 			return fmt.Errorf("dataset: %s: %w: the index has\n  %s\nthe file and the listing give\n  %s", f.Name, ErrIndexStale, gj, wj)
 		}
 	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			return fmt.Errorf("dataset: the index has an entry for %s, which is not in the dataset: %w", p, ErrIndexStale)
-		}
+	if extra != "" {
+		return fmt.Errorf("dataset: the index has an entry for %s, which is not in the dataset: %w", extra, ErrIndexStale)
 	}
 	return nil
+}
+
+// checkedEntry is what CheckIndex knows of a dataset file's entry: the
+// hash of its fresh row and of the index's, if the index has one.
+type checkedEntry struct {
+	want, got rowHash
+	found     bool
 }
 
 // rowHash is the hash of an index row's JSON.
@@ -301,22 +316,22 @@ func eachIndexRow(r io.ReaderAt, size int64, fn func(path string, row []byte) bo
 // checkChunk is how many files' entries CheckIndex builds at a time.
 const checkChunk = 1024
 
-// addRowHashes adds the hashes of an index's rows to out, by path.
-func addRowHashes(out map[string]rowHash, r io.ReaderAt, size int64) error {
+// eachRowHash calls fn with the path and the hash of each row of an
+// index that has a path.
+func eachRowHash(r io.ReaderAt, size int64, fn func(path string, h rowHash)) error {
 	h := fnv.New128a()
-	err := eachIndexRow(r, size, func(path string, row []byte) bool {
+	return eachIndexRow(r, size, func(path string, row []byte) bool {
 		h.Reset()
 		h.Write(row)
 		var sum rowHash
 		h.Sum(sum[:0])
-		out[path] = sum
+		fn(path, sum)
 		return true
 	})
-	return err
 }
 
 // indexRowJSON returns the JSON of an index's row for path (the last one,
-// as indexRowHashes keeps).
+// as CheckIndex compares).
 func indexRowJSON(r io.ReaderAt, size int64, path string) (string, error) {
 	var out string
 	err := eachIndexRow(r, size, func(p string, row []byte) bool {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,8 +13,13 @@ import (
 
 // csvSource reads rows of a flat struct from CSV.
 type csvSource struct {
-	cr       *csv.Reader
-	br       *boundedReader
+	cr *csv.Reader
+	bb *bufio.Reader // cr's buffer, which a new cr takes on (renew)
+	br *boundedReader
+	// lineBase and offBase are the lines and bytes read by the csv.Readers
+	// before cr: its lines and offsets count from there.
+	lineBase int
+	offBase  int64
 	nextLine int // the line the next record starts at, or after (blank lines)
 	rb       *rowBuilder
 	header   bool
@@ -30,14 +36,42 @@ type csvSource struct {
 
 func newCSVSource(r io.Reader, rb *rowBuilder, opt *config) *csvSource {
 	br := &boundedReader{r: r}
-	cr := csv.NewReader(br)
-	cr.Comma = opt.delimiter
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	s := &csvSource{cr: cr, br: br, rb: rb, header: opt.header, fillMissing: opt.fillMissing, nextLine: 1, maxLine: opt.maxLine}
+	s := &csvSource{bb: bufio.NewReader(br), br: br, rb: rb, header: opt.header, fillMissing: opt.fillMissing, nextLine: 1, maxLine: opt.maxLine}
+	s.cr = s.newCSVReader(opt.delimiter)
 	s.bound()
 	return s
 }
+
+// newCSVReader returns a csv.Reader of the rest of s.bb.
+func (s *csvSource) newCSVReader(comma rune) *csv.Reader {
+	cr := csv.NewReader(s.bb) // reads s.bb itself: it is a bufio.Reader of csv's size
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return cr
+}
+
+// renewAfter is the length of a record past which the csv.Reader is
+// replaced (renew) once the record is read.
+const renewAfter = 1 << 20
+
+// renew replaces cr by a new csv.Reader of the same input, so that the
+// buffers the old one kept (a long record's line, fields and string, each
+// as long as the record) go. lastLine is the record's last line.
+func (s *csvSource) renew(lastLine int) {
+	s.offBase += s.cr.InputOffset()
+	s.lineBase = lastLine
+	s.cr = s.newCSVReader(s.cr.Comma)
+}
+
+// fieldLine returns the line field i of the record read last starts at.
+func (s *csvSource) fieldLine(i int) int {
+	line, _ := s.cr.FieldPos(i)
+	return s.lineBase + line
+}
+
+// offset returns the offset in the input cr has read to.
+func (s *csvSource) offset() int64 { return s.offBase + s.cr.InputOffset() }
 
 // errRecordTooLong stops a CSV record longer than Options.MaxLine.
 var errRecordTooLong = errors.New("CSV record too long")
@@ -64,7 +98,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 // bound lets the next record be maxLine bytes long (and the CSV
 // reader's buffer, 4 KiB, be filled past it).
 func (s *csvSource) bound() {
-	s.br.limit = s.cr.InputOffset() + int64(lineLimit(s.maxLine)) + 64<<10
+	s.br.limit = s.offset() + int64(lineLimit(s.maxLine)) + 64<<10
 }
 
 // useHeader maps the columns the header names to the struct's fields
@@ -130,6 +164,7 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 // row are *RowError.
 func (s *csvSource) next() (bool, error) {
 	for {
+		start := s.offset()
 		rec, err := s.cr.Read()
 		if err == io.EOF {
 			return false, nil
@@ -138,18 +173,20 @@ func (s *csvSource) next() (bool, error) {
 			return false, fmt.Errorf("line %d: a CSV record (from this line on) longer than %s (an unclosed quote?)", s.nextLine, units.Bytes(int64(lineLimit(s.maxLine))))
 		}
 		if err == nil && len(rec) > 0 {
-			last, _ := s.cr.FieldPos(len(rec) - 1)
-			s.nextLine = last + strings.Count(rec[len(rec)-1], "\n") + 1
+			s.nextLine = s.fieldLine(len(rec)-1) + strings.Count(rec[len(rec)-1], "\n") + 1
 			s.bound()
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) && !errors.Is(err, csv.ErrFieldCount) {
-			return false, &RowError{err}
+			moved := *pe // its lines counted from the input's start
+			moved.StartLine += s.lineBase
+			moved.Line += s.lineBase
+			return false, &RowError{&moved}
 		}
 		if err != nil {
 			return false, err
 		}
-		line, _ := s.cr.FieldPos(0)
+		line := s.fieldLine(0)
 		if s.header {
 			s.header = false
 			if err := s.useHeader(rec, line); err != nil {
@@ -180,14 +217,16 @@ func (s *csvSource) next() (bool, error) {
 			}
 			if err := c.appendText(f); err != nil {
 				s.rb.truncate(rows)
-				line, _ := s.cr.FieldPos(i)
-				return false, &RowError{fmt.Errorf("line %d, column %d (%s %s): %w", line, i+1, s.rb.schema.FieldNames[ci], c.t, err)}
+				return false, &RowError{fmt.Errorf("line %d, column %d (%s %s): %w", s.fieldLine(i), i+1, s.rb.schema.FieldNames[ci], c.t, err)}
 			}
 		}
 		for j, named := range s.named {
 			if !named {
 				cols[j].appendNull()
 			}
+		}
+		if s.offset()-start > renewAfter {
+			s.renew(s.nextLine - 1)
 		}
 		return true, nil
 	}

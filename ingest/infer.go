@@ -13,7 +13,9 @@ package ingest
 // non-null values read as (a column of nulls only is a string). Without
 // --header (or --header=false), a first line of text fields only above
 // lines holding numbers in one of those columns is taken as the header,
-// and convert says so.
+// and convert says so. A field longer than 4 KiB reads as text (the
+// sample is split in place, such fields never copied: csvsample.go), and
+// a first line holding one is no header.
 //
 // JSON: objects are structs of the fields seen in the first rows, in the
 // order first seen (as written in the first object that has them); arrays are arrays of their elements' type; numbers
@@ -25,12 +27,12 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/orcgo/orc"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +67,7 @@ func inferSchema(src *bufio.Reader, format string, opt *config) (*orc.Schema, *b
 			return nil, nil, err
 		}
 	}
-	src = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), src), 1<<20)
+	src = bufio.NewReaderSize(&replayReader{buf: buf, r: src}, 1<<20)
 	var s *orc.Schema
 	var err error
 	if format == "csv" {
@@ -79,6 +81,27 @@ func inferSchema(src *bufio.Reader, format string, opt *config) (*orc.Schema, *b
 	opt.inferredLines = lines
 	s.Assign()
 	return s, src, nil
+}
+
+// replayReader reads buf, then r. It lets go of buf once it is read, so
+// that a sample holding a long line is not kept while the conversion
+// reads that line again (io.MultiReader keeps it until read past).
+type replayReader struct {
+	buf []byte
+	r   io.Reader
+}
+
+func (rr *replayReader) Read(p []byte) (int, error) {
+	if len(rr.buf) == 0 {
+		rr.buf = nil
+		return rr.r.Read(p)
+	}
+	n := copy(p, rr.buf)
+	rr.buf = rr.buf[n:]
+	if len(rr.buf) == 0 {
+		rr.buf = nil
+	}
+	return n, nil
 }
 
 // textKinds are the kinds a CSV text or JSON string may read as, tried in
@@ -183,21 +206,15 @@ func isNumber(s string) bool {
 }
 
 func inferCSV(buf []byte, opt *config) (*orc.Schema, error) {
-	cr := csv.NewReader(bytes.NewReader(buf))
-	cr.Comma = opt.delimiter
-	cr.FieldsPerRecord = -1
 	var names []string
 	var cols []*textColumn
 	var recs [][]string
-	for {
-		rec, err := cr.Read()
-		if err != nil {
-			// At the end, or the last line read may end inside a quoted
-			// field.
-			break
-		}
-		recs = append(recs, rec)
-	}
+	// Up to the end, or an error: the last line read may end inside a
+	// quoted field.
+	splitSample(buf, opt.delimiter, maxSampleField, func(rec []string) bool {
+		recs = append(recs, slices.Clone(rec))
+		return true
+	})
 	if !opt.header && !opt.headerSet && looksLikeHeader(recs) {
 		opt.header, opt.headerGuessed = true, true
 		opt.headerAlone = len(recs) == 1
@@ -206,7 +223,10 @@ func inferCSV(buf []byte, opt *config) (*orc.Schema, error) {
 	for _, rec := range recs {
 		if first && opt.header {
 			first = false
-			for _, h := range rec {
+			for i, h := range rec {
+				if isLongField(h) {
+					return nil, fmt.Errorf("the header's field %d is longer than %d bytes", i+1, maxSampleField)
+				}
 				names = append(names, strings.TrimSpace(h))
 			}
 			continue
@@ -270,7 +290,7 @@ func looksLikeHeader(recs [][]string) bool {
 		return false
 	}
 	for _, f := range recs[0] {
-		if strings.TrimSpace(f) == "" || isNumber(f) {
+		if strings.TrimSpace(f) == "" || isNumber(f) || isLongField(f) {
 			return false
 		}
 	}

@@ -22,6 +22,8 @@ import (
 	"github.com/orcgo/orc/format"
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/stats"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 )
 
 // columnWriter encodes one column of the schema.
@@ -76,8 +78,12 @@ type colBase struct {
 	bloom               *bloomfilter.Filter
 	blooms              []*orcpb.BloomFilter
 	entries             []*orcpb.RowIndexEntry
-	kids                []columnWriter
-	own                 []encStream // the column's streams after PRESENT (streams.go)
+	// entryStats holds, per entry, its statistics as encoded by
+	// proto.Marshal (a message per column and row group held until the
+	// stripe is written took 500 bytes a column in files of many).
+	entryStats [][]byte
+	kids       []columnWriter
+	own        []encStream // the column's streams after PRESENT (streams.go)
 
 	nulls []bool // scratch
 
@@ -280,7 +286,12 @@ func finishGroup(c columnWriter) {
 func finishGroupSelf(c columnWriter) {
 	b := c.base()
 	if n := len(b.entries); n > 0 {
-		b.entries[n-1].Statistics = b.group.Proto()
+		for len(b.entryStats) < n {
+			b.entryStats = append(b.entryStats, nil)
+		}
+		// Statistics messages hold numbers and valid UTF-8 bounds only:
+		// proto.Marshal does not fail on them.
+		b.entryStats[n-1], _ = proto.Marshal(b.group.Proto())
 	}
 	b.stripe.Merge(b.group)
 	b.group.Reset()
@@ -290,11 +301,52 @@ func finishGroupSelf(c columnWriter) {
 	}
 }
 
-// rowIndex returns the stripe's row index of the column. Its entries hold
-// PRESENT positions exactly when the stripe has a PRESENT stream.
-func (b *colBase) rowIndex() *orcpb.RowIndex {
-	return &orcpb.RowIndex{Entry: b.entries}
+// rowIndex returns the stripe's row index of the column, encoded as
+// proto.Marshal encodes a RowIndex. Its entries hold PRESENT positions
+// exactly when the stripe has a PRESENT stream.
+func (b *colBase) rowIndex() []byte {
+	var out []byte
+	for i, e := range b.entries {
+		np := 0 // the packed positions' bytes
+		for _, p := range e.Positions {
+			np += protowire.SizeVarint(p)
+		}
+		n := 0
+		if np > 0 {
+			n += protowire.SizeTag(rowIndexEntryPositions) + protowire.SizeBytes(np)
+		}
+		var st []byte
+		if i < len(b.entryStats) {
+			st = b.entryStats[i]
+		}
+		if st != nil {
+			n += protowire.SizeTag(rowIndexEntryStatistics) + protowire.SizeBytes(len(st))
+		}
+		out = protowire.AppendTag(out, rowIndexEntry, protowire.BytesType)
+		out = protowire.AppendVarint(out, uint64(n))
+		if np > 0 {
+			out = protowire.AppendTag(out, rowIndexEntryPositions, protowire.BytesType)
+			out = protowire.AppendVarint(out, uint64(np))
+			for _, p := range e.Positions {
+				out = protowire.AppendVarint(out, p)
+			}
+		}
+		if st != nil {
+			out = protowire.AppendTag(out, rowIndexEntryStatistics, protowire.BytesType)
+			out = protowire.AppendBytes(out, st)
+		}
+	}
+	return out
 }
+
+// The field numbers of RowIndex.entry, RowIndexEntry.positions (packed)
+// and RowIndexEntry.statistics, which rowIndex writes as proto.Marshal
+// would.
+const (
+	rowIndexEntry           protowire.Number = 1
+	rowIndexEntryPositions  protowire.Number = 1
+	rowIndexEntryStatistics protowire.Number = 2
+)
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
@@ -304,6 +356,7 @@ func (b *colBase) resetBase() {
 	b.groupAt = b.groupAt[:0]
 	b.stripe.Reset()
 	b.entries = nil
+	b.entryStats = b.entryStats[:0]
 	b.blooms = nil
 }
 

@@ -355,7 +355,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 			return err
 		}
 		if full {
-			if err := w.flushStripe(); err != nil {
+			if err := w.flushStripe(true); err != nil {
 				w.err = err
 				return err
 			}
@@ -513,6 +513,24 @@ func (h *holding) addStream(s *format.OutStream) {
 // metadataStripeStats is the field number of Metadata.stripe_stats.
 const metadataStripeStats protowire.Number = 1
 
+// stripeStatsColStats is the field number of StripeStatistics.col_stats,
+// and footerStatistics that of Footer.statistics.
+const (
+	stripeStatsColStats protowire.Number = 1
+	footerStatistics    protowire.Number = 7
+)
+
+// appendStats appends a's statistics to dst as field num of the message
+// dst encodes (a repeated ColumnStatistics), as proto.Marshal writes an
+// element of it. One column's message is made at a time: for a file of
+// 100,000 columns, making all of them before encoding held 80 MB.
+func appendStats(dst []byte, num protowire.Number, a *stats.Accumulator) ([]byte, error) {
+	m := a.Proto()
+	dst = protowire.AppendTag(dst, num, protowire.BytesType)
+	dst = protowire.AppendVarint(dst, uint64(proto.Size(m)))
+	return proto.MarshalOptions{}.MarshalAppend(dst, m)
+}
+
 // writeMessage writes a protobuf message encoded and compressed with the
 // file codec, and returns the bytes it took.
 func (w *Writer) writeMessage(m proto.Message) (int, error) {
@@ -545,8 +563,10 @@ func (w *Writer) writeCompressed(raw []byte) (int, error) {
 }
 
 // flushStripe writes the current stripe: index streams, data streams,
-// stripe footer.
-func (w *Writer) flushStripe() error {
+// stripe footer. With next, the columns get streams for the next stripe;
+// Close has none to write (Reset gives them streams), and a file of many
+// columns would make them for nothing: 1.2 KB a column of int.
+func (w *Writer) flushStripe(next bool) error {
 	if w.stripeRows == 0 {
 		return nil
 	}
@@ -573,8 +593,7 @@ func (w *Writer) flushStripe() error {
 	if err != nil {
 		return err
 	}
-	stripeStats := &orcpb.StripeStatistics{}
-	dataLen, err := w.writeDataArea(footer, stripeStats)
+	dataLen, stripeStats, err := w.writeDataArea(footer)
 	if err != nil {
 		return err
 	}
@@ -596,25 +615,30 @@ func (w *Writer) flushStripe() error {
 		Offset: proto.Uint64(uint64(start)), IndexLength: proto.Uint64(indexLen), DataLength: proto.Uint64(dataLen),
 		FooterLength: proto.Uint64(uint64(flen)), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
 	})
-	if err := w.keepStripeStats(stripeStats); err != nil {
-		return err
-	}
+	// Kept encoded: as messages, 200 columns' statistics take some 65 KB a
+	// stripe, which over hundreds of stripes would outgrow a stripe's
+	// buffers; encoded they take a few KB. A Metadata message is its
+	// repeated field's elements back to back, each with its tag and length,
+	// so appending them gives the bytes proto.Marshal would.
+	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
+	w.stripeStats = protowire.AppendBytes(w.stripeStats, stripeStats)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
 	w.releaseStreams(true)
 	if w.sink != nil {
 		w.fitReserve()
 	}
-	w.dealFields()
-	for _, c := range w.cols {
-		c.resetStripe()
+	if next {
+		w.dealFields()
+		for _, c := range w.cols {
+			c.resetStripe()
+		}
 	}
 	return nil
 }
 
-// finishColumns ends the stripe's open row group (or merges the one
-// unindexed group into the stripe) and flushes every column's encoders
-// into its streams.
+// finishColumns ends the stripe's last row group and the stripe in every
+// column writer.
 func (w *Writer) finishColumns() error {
 	if w.par != nil {
 		return w.finishParallel()
@@ -629,8 +653,9 @@ func (w *Writer) finishColumns() error {
 	return finishStripes(w.root)
 }
 
-// writeIndexArea writes each column's row index, then its bloom filters,
-// lists them in footer and returns their length.
+// writeIndexArea writes the stripe's index area, each column's row index
+// and then its bloom filters, adding their streams to footer; it returns
+// the area's length.
 func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
@@ -638,7 +663,7 @@ func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
 	}
 	for id, c := range w.cols {
 		b := c.base()
-		n, err := w.writeMessage(b.rowIndex())
+		n, err := w.writeCompressed(b.rowIndex())
 		if err != nil {
 			return 0, err
 		}
@@ -656,22 +681,25 @@ func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
 	return indexLen, nil
 }
 
-// writeDataArea writes (or hands the sink) every column's data streams,
-// lists them and the columns' encodings in footer, adds the columns'
-// statistics to stripeStats and the file's, and returns the area's length.
-func (w *Writer) writeDataArea(footer *orcpb.StripeFooter, stripeStats *orcpb.StripeStatistics) (uint64, error) {
+// writeDataArea writes the stripe's data streams, adding them and the
+// columns' encodings to footer, and merges each column's stripe
+// statistics into its file statistics. It returns the area's length and
+// the stripe's StripeStatistics message, encoded a column at a time
+// (appendStats).
+func (w *Writer) writeDataArea(footer *orcpb.StripeFooter) (uint64, []byte, error) {
 	var dataLen uint64
+	var stripeStats []byte
 	for id, c := range w.cols {
 		var colBytes uint64
 		for _, s := range c.dataStreams() {
 			n := s.out.Size()
 			if w.sink != nil {
 				if err := w.sink.detach(s.out); err != nil {
-					return 0, err
+					return 0, nil, err
 				}
 				w.offset += n
 			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-				return 0, w.err
+				return 0, nil, w.err
 			}
 			footer.Streams = append(footer.Streams, streamInfo(s.kind, id, int(n)))
 			colBytes += uint64(n)
@@ -684,26 +712,13 @@ func (w *Writer) writeDataArea(footer *orcpb.StripeFooter, stripeStats *orcpb.St
 		}
 		footer.Columns = append(footer.Columns, enc)
 		b.stripe.SetBytesOnDisk(colBytes)
-		stripeStats.ColStats = append(stripeStats.ColStats, b.stripe.Proto())
+		var err error
+		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
+			return 0, nil, err
+		}
 		b.file.Merge(b.stripe)
 	}
-	return dataLen, nil
-}
-
-// keepStripeStats appends a stripe's statistics to those the file's
-// Metadata will hold. They are kept encoded: as messages, 200 columns'
-// statistics take some 65 KB a stripe, which over hundreds of stripes
-// would outgrow a stripe's buffers; encoded they take a few KB. A Metadata
-// message is its repeated field's elements back to back, each with its tag
-// and length, so appending them gives the bytes proto.Marshal would.
-func (w *Writer) keepStripeStats(stripeStats *orcpb.StripeStatistics) error {
-	enc, err := proto.Marshal(stripeStats)
-	if err != nil {
-		return err
-	}
-	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
-	w.stripeStats = protowire.AppendBytes(w.stripeStats, enc)
-	return nil
+	return dataLen, stripeStats, nil
 }
 
 // settlePipeline stores the chunks the pipeline compressed for the
@@ -819,7 +834,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return nil
 	}
-	if err := w.flushStripe(); err != nil {
+	if err := w.flushStripe(false); err != nil {
 		w.err = err
 		return err
 	}
@@ -853,22 +868,35 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
-	footer := &orcpb.Footer{
-		HeaderLength:    proto.Uint64(uint64(len(format.Magic))),
-		ContentLength:   proto.Uint64(uint64(w.offset - int64(metaLen))),
-		Stripes:         w.stripes,
-		Types:           format.TypesFromSchema(w.schema),
-		Metadata:        w.userMeta,
-		NumberOfRows:    proto.Uint64(uint64(w.rows)),
+	// The footer is encoded in three parts, its fields in number order as
+	// proto.Marshal writes them: those before the statistics, the
+	// statistics a column at a time, and those after.
+	head, err := proto.Marshal(&orcpb.Footer{
+		HeaderLength:  proto.Uint64(uint64(len(format.Magic))),
+		ContentLength: proto.Uint64(uint64(w.offset - int64(metaLen))),
+		Stripes:       w.stripes,
+		Types:         format.TypesFromSchema(w.schema),
+		Metadata:      w.userMeta,
+		NumberOfRows:  proto.Uint64(uint64(w.rows)),
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range w.cols {
+		if head, err = appendStats(head, footerStatistics, c.base().file); err != nil {
+			return err
+		}
+	}
+	footer, err := proto.MarshalOptions{}.MarshalAppend(head, &orcpb.Footer{
 		RowIndexStride:  proto.Uint32(uint32(w.cfg.stride)),
 		Writer:          proto.Uint32(format.WriterOrcgo),
 		Calendar:        orcpb.CalendarKind_PROLEPTIC_GREGORIAN.Enum(),
 		SoftwareVersion: proto.String(w.cfg.softwareVer),
+	})
+	if err != nil {
+		return err
 	}
-	for _, c := range w.cols {
-		footer.Statistics = append(footer.Statistics, c.base().file.Proto())
-	}
-	flen, err := w.writeMessage(footer)
+	flen, err := w.writeCompressed(footer)
 	if err != nil {
 		return err
 	}

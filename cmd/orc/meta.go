@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"unicode/utf8"
 
@@ -191,9 +189,6 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	defer closeFn()
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(metaGCPercent))
-	}
 	if r.Size() == 0 {
 		// Hive's empty file: no tail, so no version, writer or schema.
 		if *asJSON {
@@ -204,11 +199,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		_, err := fmt.Fprintf(stdout, "File: %s: empty file (0 bytes), no rows\n", pos[0])
 		return err
 	}
-	m := metaFile{File: pos[0], Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
-		WriterVersion: r.WriterVersion().String(), Writer: r.Writer().String(),
-		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
-		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(int(r.Calendar())),
-		Schema: r.Schema().String()}
+	m := metaHead(r, pos[0])
 	var ir *indexReader
 	var indexCols []int
 	if *rowIndexCols != "" && r.Size() > 0 {
@@ -219,23 +210,34 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
-	names := columnNames(r.Schema())
-	nodes := r.Schema().Columns()
 	// Columns and stripes are produced one at a time and written out as
 	// they come: a file of many columns or many stripes is not held in
 	// memory as one document.
-	columns := func(yield func(mc *metaColumn) error) error {
-		for _, node := range nodes {
-			mc := metaColumn{ID: node.ID(), Name: names[node.ID()], Kind: node.Kind.String(), Type: node.StringDepth(1), Encrypted: r.IsEncrypted(node.ID())}
-			if st, ok := r.Statistics(node.ID()); ok {
-				mc.Statistics = statsJSON(st)
-			}
-			if err := yield(&mc); err != nil {
-				return err
-			}
-		}
-		return nil
+	columns := metaColumns(r)
+	stripes := metaStripes(r, ir, indexCols)
+	if *noStripes {
+		stripes = func(func(*metaStripe) error) error { return nil }
 	}
+	bw := bufio.NewWriterSize(stdout, 1<<16)
+	if *asJSON {
+		if err := writeMetaJSON(bw, &m, columns, stripes); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if err := printMeta(bw, &m, columns, stripes); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// metaHead returns the file-level facts of meta's output.
+func metaHead(r *reader.Reader, name string) metaFile {
+	m := metaFile{File: name, Size: r.Size(), Rows: r.NumRows(), Version: r.Version().String(),
+		WriterVersion: r.WriterVersion().String(), Writer: r.Writer().String(),
+		SoftwareVersion: r.SoftwareVersion(), Compression: r.Compression().String(),
+		BlockSize: r.CompressionBlockSize(), RowIndexStride: r.RowIndexStride(), Calendar: calendarName(int(r.Calendar())),
+		Schema: r.Schema().String()}
 	for _, it := range r.UserMetadata() {
 		v := string(it.Value)
 		if !utf8.Valid(it.Value) {
@@ -243,11 +245,27 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		m.UserMetadata = append(m.UserMetadata, metaItem{Key: it.Key, Value: v})
 	}
-	stripes := func(yield func(ms *metaStripe) error) error {
-		if *noStripes {
-			return nil
-		}
-		ncols := len(nodes)
+	return m
+}
+
+// metaColumns yields the file's columns one at a time, in id order.
+func metaColumns(r *reader.Reader) func(yield func(mc *metaColumn) error) error {
+	return func(yield func(mc *metaColumn) error) error {
+		return eachColumn(r.Schema(), func(node *orc.Schema, name string) error {
+			mc := metaColumn{ID: node.ID(), Name: name, Kind: node.Kind.String(), Type: node.StringDepth(1), Encrypted: r.IsEncrypted(node.ID())}
+			if st, ok := r.Statistics(node.ID()); ok {
+				mc.Statistics = statsJSON(st)
+			}
+			return yield(&mc)
+		})
+	}
+}
+
+// metaStripes yields the file's stripes one at a time, each with the row
+// index of indexCols when ir is not nil.
+func metaStripes(r *reader.Reader, ir *indexReader, indexCols []int) func(yield func(ms *metaStripe) error) error {
+	ncols := r.Schema().MaxID() + 1
+	return func(yield func(ms *metaStripe) error) error {
 		for i := range r.Stripes() {
 			d, err := r.ReadStripeFooter(i)
 			if err != nil {
@@ -279,28 +297,7 @@ func runMeta(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return nil
 	}
-	bw := bufio.NewWriterSize(stdout, 1<<16)
-	if *asJSON {
-		if err := writeMetaJSON(bw, &m, columns, stripes); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	if err := printMeta(bw, &m, columns, stripes); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
-
-// metaGCPercent is the collector's GOGC while meta runs (unless GOGC is
-// set). meta holds the schema, the tail's bytes and one stripe footer's
-// bytes (about 30 MiB for a file of 100,000 columns) and makes much
-// short-lived garbage; at the default 100 the heap grew to twice what it
-// holds before a collection, 64-83 MiB for a 1 MB file whose bound (64 MiB
-// + 8x the file) is 72. At 50 it grows by half: 57-60 MiB, for the same
-// CPU. Unlike a memory limit, it never makes the collector run
-// continuously when what meta holds is larger than expected.
-const metaGCPercent = 50
 
 // metaJSONArray prints the JSON of several files (or a directory's) as one
 // JSON array, each file's object an element, so that the output parses as
@@ -386,7 +383,20 @@ func (j *jsonOut) value(v any, prefix string) {
 		return
 	}
 	_, j.err = j.w.Write(b)
+	j.shrink()
 }
+
+// shrink lets go of buf after a value larger than maxKeptJSON (a file's
+// head with the schema of 100,000 columns is a megabyte), so that the
+// columns and stripes written after it do not each keep it alive.
+func (j *jsonOut) shrink() {
+	if j.buf.Cap() > maxKeptJSON {
+		j.buf = bytes.Buffer{}
+	}
+}
+
+// maxKeptJSON is the largest buffer jsonOut keeps between values.
+const maxKeptJSON = 64 << 10
 
 // object writes the fields of the object v at indent prefix, without its
 // closing brace, so that more fields can follow.
@@ -400,6 +410,7 @@ func (j *jsonOut) object(v any, prefix string) {
 		return
 	}
 	_, j.err = j.w.Write(bytes.TrimSuffix(b, []byte("\n"+prefix+"}")))
+	j.shrink()
 }
 
 // array writes ",\n<prefix>  \"key\": [...]" with the elements each
@@ -500,9 +511,26 @@ func writeMetaJSON(w io.Writer, m *metaFile, columns func(yield func(*metaColumn
 // "_elem", map keys and values "_key" and "_value", union variants "_N".
 func columnNames(root *orc.Schema) []string {
 	names := make([]string, root.MaxID()+1)
-	var walk func(n *orc.Schema, name string)
-	walk = func(n *orc.Schema, name string) {
+	eachColumn(root, func(n *orc.Schema, name string) error {
 		names[n.ID()] = name
+		return nil
+	})
+	return names
+}
+
+// eachColumn calls fn with every node of the type tree, in column id
+// order, and its name as columnNames gives it, stopping at fn's first
+// error; it holds the names of one path, not of every column.
+func eachColumn(root *orc.Schema, fn func(n *orc.Schema, name string) error) error {
+	var walk func(n *orc.Schema, name string) error
+	walk = func(n *orc.Schema, name string) error {
+		shown := name
+		if n == root && name == "" {
+			shown = "(root)"
+		}
+		if err := fn(n, shown); err != nil {
+			return err
+		}
 		join := func(s string) string {
 			if name == "" {
 				return s
@@ -510,23 +538,24 @@ func columnNames(root *orc.Schema) []string {
 			return name + "." + s
 		}
 		for i, c := range n.Children {
+			var err error
 			switch n.Kind {
 			case orc.Struct:
-				walk(c, join(n.FieldNames[i]))
+				err = walk(c, join(n.FieldNames[i]))
 			case orc.List:
-				walk(c, join("_elem"))
+				err = walk(c, join("_elem"))
 			case orc.Map:
-				walk(c, join([]string{"_key", "_value"}[i]))
+				err = walk(c, join([]string{"_key", "_value"}[i]))
 			default:
-				walk(c, join(fmt.Sprintf("_%d", i)))
+				err = walk(c, join(fmt.Sprintf("_%d", i)))
+			}
+			if err != nil {
+				return err
 			}
 		}
+		return nil
 	}
-	walk(root, "")
-	if names[0] == "" {
-		names[0] = "(root)"
-	}
-	return names
+	return walk(root, "")
 }
 
 func jsonFloat(f float64) any {
