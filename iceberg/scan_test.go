@@ -8,11 +8,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	ice "github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
+	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/sarg"
@@ -386,9 +388,21 @@ func manyFilesOneCommit(t *testing.T, files int) {
 	if n := len(tbl.Metadata().Snapshots()); n != 1 {
 		t.Errorf("%d snapshots", n)
 	}
+	snap := tbl.CurrentSnapshot()
+	tableFS, err := tbl.FS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifests, err := snap.Manifests(tableFS)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range []int64{0, int64(files*per) * 43 / 100, int64(files*per - 1)} {
 		var got []int64
-		st, err := Scan(ctx, tbl, sarg.Eq("id", sarg.Int(k)), func(b *orc.Batch) error {
+		fsys := &countingIO{IO: tableFS, opens: map[string]int{}}
+		counted := table.New(ident, tbl.Metadata(), tbl.MetadataLocation(),
+			func(context.Context) (icebergio.IO, error) { return fsys, nil }, nil)
+		st, err := Scan(ctx, counted, sarg.Eq("id", sarg.Int(k)), func(b *orc.Batch) error {
 			got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
 			return nil
 		})
@@ -398,7 +412,45 @@ func manyFilesOneCommit(t *testing.T, files int) {
 		if len(got) != 1 || got[0] != k || st.FilesOpened != 1 {
 			t.Errorf("id = %d: rows %v, %d of %d files opened", k, got, st.FilesOpened, files)
 		}
+		// The manifest list once, each manifest at most once, one data
+		// file, and nothing else.
+		var lists, mans, data int
+		for path, n := range fsys.opens {
+			switch {
+			case path == snap.ManifestList:
+				lists += n
+			case strings.HasSuffix(path, ".orc"):
+				data += n
+			default:
+				found := false
+				for _, m := range manifests {
+					found = found || m.FilePath() == path
+				}
+				if !found || n != 1 {
+					t.Errorf("id = %d: %s opened %d times", k, path, n)
+				}
+				mans += n
+			}
+		}
+		if lists != 1 || mans > len(manifests) || data != 1 {
+			t.Errorf("id = %d: manifest list opened %d times, %d of %d manifests, %d data files",
+				k, lists, mans, len(manifests), data)
+		}
 	}
 	t.Logf("%d files: write %v, commit %v, 3 point queries %v", files,
 		wrote.Sub(start), committed.Sub(wrote), time.Since(committed))
+}
+
+// countingIO counts the files opened through it.
+type countingIO struct {
+	icebergio.IO
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *countingIO) Open(name string) (icebergio.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.IO.Open(name)
 }
