@@ -29,8 +29,10 @@ type ScanStats struct {
 // partition values and the metrics of each file), then each remaining file
 // is read by orcgo with e for its own pruning and exact filter, resolving
 // columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
-// positionally; a batch is valid until fn returns. Files with delete files
-// are refused: position and equality deletes are not applied yet.
+// positionally; a batch is valid until fn returns. Rows that the planned
+// position and equality delete files delete are left out (see deletes.go:
+// ORC delete files; a data file with position deletes is read whole, its
+// predicate evaluated after the deletes); deletion vectors are refused.
 func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...ScanOption) (ScanStats, error) {
 	var st ScanStats
 	if fn == nil {
@@ -50,15 +52,17 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 	if err != nil {
 		return st, err
 	}
+	deletes := newDeleteLoader(fs, tbl, tasks)
 	for _, task := range tasks {
-		if len(task.DeleteFiles)+len(task.EqualityDeleteFiles)+len(task.DeletionVectorFiles) > 0 {
-			return st, fmt.Errorf("iceberg: data file %s has delete files, which Scan does not apply yet", task.File.FilePath())
-		}
 		if task.File.FileFormat() != ice.OrcFile {
 			return st, fmt.Errorf("iceberg: data file %s is %s, not ORC", task.File.FilePath(), task.File.FileFormat())
 		}
+		dels, err := deletes.forTask(task)
+		if err != nil {
+			return st, err
+		}
 		st.FilesOpened++
-		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, cfg.read)
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read)
 		st.Rows += n
 		if err != nil {
 			return st, fmt.Errorf("iceberg: data file %s: %w", task.File.FilePath(), err)
@@ -89,14 +93,17 @@ func WithSnapshotAsOf(t time.Time) ScanOption {
 }
 
 // WithReaderOptions passes orcgo scan options (batch size, parallelism,
-// memory caps, ...) to the reader of each file.
+// memory caps, ...) to the reader of each file. Options that choose rows
+// (a byte range, a search argument) do not belong here: Scan's predicate
+// is the search argument, and position deletes count every row of a file.
 func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 	return func(c *scanConfig) { c.read = append(c.read, opts...) }
 }
 
-// scanFile reads one data file with e, as the table sees it.
+// scanFile reads one data file with e, as the table sees it, leaving out
+// the rows dels deletes.
 func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string,
-	e sarg.Expr, fn func(*orc.Batch) error, opts []reader.ScanOption) (int64, error) {
+	e sarg.Expr, fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption) (int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return 0, err
@@ -118,9 +125,18 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 	if err != nil {
 		return 0, err
 	}
-	all := append([]reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs),
-		reader.WithSearchArgument(renameColumns(e, ts, rs)), reader.WithExactFilter(true)}, opts...)
-	br, err := r.NewBatchReader(all...)
+	pred := renameColumns(e, ts, rs)
+	all := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
+	var filter *deleteFilter
+	if !dels.empty() {
+		if filter, err = newDeleteFilter(dels, rs, pred); err != nil {
+			return 0, err
+		}
+	}
+	if filter == nil || filter.matcher == nil {
+		all = append(all, reader.WithSearchArgument(pred), reader.WithExactFilter(true))
+	}
+	br, err := r.NewBatchReader(append(all, opts...)...)
 	if err != nil {
 		return 0, err
 	}
@@ -133,8 +149,17 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 		} else if err != nil {
 			return n, err
 		}
-		n += int64(b.NumRows)
-		if err := fn(b); err != nil {
+		out := b
+		if filter != nil {
+			if out, err = filter.apply(b); err != nil {
+				return n, err
+			}
+		}
+		if out.NumRows == 0 {
+			continue
+		}
+		n += int64(out.NumRows)
+		if err := fn(out); err != nil {
 			return n, err
 		}
 	}

@@ -1,0 +1,335 @@
+package iceberg
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	ice "github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+)
+
+// writeDeleteFile writes an ORC delete file of schema s (rows from fill)
+// under tbl's data location and returns its manifest entry, of content
+// kind, in the partition of values.
+func writeDeleteFile(t *testing.T, ctx context.Context, tbl *table.Table, s *ice.Schema, kind ice.ManifestEntryContent,
+	values map[int]any, eqIDs []int, fill func(b *orc.Batch)) ice.DataFile {
+	t.Helper()
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := tbl.LocationProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := loc.NewDataLocation("delete-" + uuid.NewString() + ".orc")
+	f, err := fsys.(icebergio.WriteFileIO).Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(f, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := orc.NewBatch(w.Schema(), 16)
+	fill(b)
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bld, err := ice.NewDataFileBuilder(tbl.Spec(), kind, path, ice.OrcFile, values, nil, nil, m.RecordCount, m.FileSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eqIDs != nil {
+		bld.EqualityFieldIDs(eqIDs)
+	}
+	return bld.Build()
+}
+
+func commitDeletes(t *testing.T, ctx context.Context, cat catalog.Catalog, ident table.Identifier, files []ice.DataFile) {
+	t.Helper()
+	tbl, err := cat.LoadTable(ctx, ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := tbl.NewTransaction()
+	if err := tx.NewRowDelta(nil).AddDeletes(files...).Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fileIDs returns the id column of the data file at path, by position.
+func fileIDs(t *testing.T, fsys icebergio.IO, path string) []int64 {
+	t.Helper()
+	f, err := fsys.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, _ := f.Stat()
+	r, err := reader.Open(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := r.NewBatchReader(reader.WithColumns("id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	var ids []int64
+	b := br.NewBatch()
+	for {
+		if err := br.Next(b); err == io.EOF {
+			return ids
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+	}
+}
+
+// TestScanDeletes: position and equality delete files, in partitioned and
+// unpartitioned tables, take out exactly the rows they delete: a random
+// tenth of the rows by position, runs of ids and single cat values by
+// equality (scoped to their partition), and not the rows appended after
+// the equality deletes; for random predicates Scan returns exactly the
+// rows left, filtered in Go.
+func TestScanDeletes(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := eventsSchema()
+	daySpec, _ := ice.NewPartitionSpecOpts(
+		ice.AddPartitionFieldByName("ts", "ts_day", ice.DayTransform{}, s, nil),
+		ice.AddPartitionFieldByName("cat", "cat_trunc", ice.TruncateTransform{Width: 2}, s, nil))
+	rng := rand.New(rand.NewPCG(50, 3))
+	const n = 600
+	for _, tc := range []struct {
+		name string
+		spec *ice.PartitionSpec
+	}{{"flat", nil}, {"by_day", &daySpec}} {
+		var opts []catalog.CreateTableOpt
+		if tc.spec != nil {
+			opts = append(opts, catalog.WithPartitionSpec(tc.spec))
+		}
+		ident := table.Identifier{"db", "del_" + tc.name}
+		if _, err := cat.CreateTable(ctx, ident, s, opts...); err != nil {
+			t.Fatal(err)
+		}
+		fillTable(t, ctx, cat, ident, n)
+		deleted, again := deleteSome(t, ctx, cat, ident, rng)
+		tbl, err := cat.LoadTable(ctx, ident)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q := 0; q < 30; q++ {
+			p := randomPredicate(rng, n)
+			if q == 0 {
+				p = predicate{"true", sarg.True(), func(event) bool { return true }}
+			}
+			var got []int64
+			if _, err := Scan(ctx, tbl, p.expr, func(b *orc.Batch) error {
+				got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+				return nil
+			}); err != nil {
+				t.Fatalf("%s %s: %v", tc.name, p.expr, err)
+			}
+			var want []int64
+			for i := 0; i < n; i++ {
+				if p.match(eventAt(i)) && !deleted[int64(i)] {
+					want = append(want, int64(i))
+				}
+			}
+			for _, i := range again {
+				if p.match(eventAt(int(i))) {
+					want = append(want, i)
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s, %s (%s): %d rows, want %d", tc.name, p.name, p.expr, len(got), len(want))
+			}
+		}
+	}
+}
+
+// deleteSome commits delete files to table ident: position deletes of a
+// tenth of each data file's rows (one file per data file, in its
+// partition, with a repeat and a row of a file not in the table), then
+// equality deletes by id of a run of rows of every third data file (in
+// its partition, so an id of another partition in the same file stays)
+// and, unpartitioned, by cat of rows 5 and 77; then it appends rows
+// 100..104 again. It returns the ids deleted and the ids appended again.
+func deleteSome(t *testing.T, ctx context.Context, cat catalog.Catalog, ident table.Identifier, rng *rand.Rand) (map[int64]bool, []int64) {
+	tbl, err := cat.LoadTable(ctx, ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, _ := tbl.FS(ctx)
+	tasks, err := tbl.Scan().PlanFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted := map[int64]bool{}
+	var pos, eq []ice.DataFile
+	idOnly := ice.NewSchema(0, ice.NestedField{ID: 1, Name: "id", Type: ice.PrimitiveTypes.Int64, Required: true})
+	for k, task := range tasks {
+		path := task.File.FilePath()
+		ids := fileIDs(t, fsys, path)
+		var gone []int64
+		for p := range ids {
+			if rng.IntN(10) == 0 {
+				gone = append(gone, int64(p))
+				deleted[ids[p]] = true
+			}
+		}
+		pos = append(pos, writeDeleteFile(t, ctx, tbl, posDeleteSchema, ice.EntryContentPosDeletes, task.File.Partition(), nil,
+			func(b *orc.Batch) {
+				for _, p := range append(gone, gone[:min(1, len(gone))]...) {
+					b.Cols[0].(*orc.BytesVector).AppendString(path)
+					b.Cols[1].(*orc.LongVector).Append(p)
+				}
+				b.Cols[0].(*orc.BytesVector).AppendString(path + ".elsewhere")
+				b.Cols[1].(*orc.LongVector).Append(0)
+				b.NumRows = len(gone) + min(1, len(gone)) + 1
+			}))
+		if k%3 != 0 || len(ids) < 4 {
+			continue
+		}
+		run := ids[len(ids)/2 : len(ids)/2+3]
+		for _, id := range run {
+			deleted[id] = true
+		}
+		eq = append(eq, writeDeleteFile(t, ctx, tbl, idOnly, ice.EntryContentEqDeletes, task.File.Partition(), []int{1},
+			func(b *orc.Batch) {
+				for _, id := range run {
+					b.Cols[0].(*orc.LongVector).Append(id)
+				}
+				b.NumRows = len(run)
+			}))
+	}
+	if tbl.Spec().IsUnpartitioned() {
+		catOnly := ice.NewSchema(0, ice.NestedField{ID: 3, Name: "cat", Type: ice.PrimitiveTypes.String})
+		eq = append(eq, writeDeleteFile(t, ctx, tbl, catOnly, ice.EntryContentEqDeletes, nil, []int{3},
+			func(b *orc.Batch) {
+				b.Cols[0].(*orc.BytesVector).AppendString(eventAt(5).cat)
+				b.Cols[0].(*orc.BytesVector).AppendString(eventAt(77).cat)
+				b.NumRows = 2
+			}))
+		deleted[5], deleted[77] = true, true
+	}
+	commitDeletes(t, ctx, cat, ident, append(pos, eq...))
+	// Rows 100..104 again, after the deletes: equality deletes of the
+	// same ids do not apply to them.
+	tbl, _ = cat.LoadTable(ctx, ident)
+	tw, err := NewTableWriter(ctx, tbl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Write(appendEvents(tw.Schema(), 100, 105)); err != nil {
+		t.Fatal(err)
+	}
+	files, err := tw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Commit(ctx, cat, ident, files, 0); err != nil {
+		t.Fatal(err)
+	}
+	return deleted, []int64{100, 101, 102, 103, 104}
+}
+
+// TestScanBadDeleteFiles: a delete file that is missing, not ORC, or
+// deletes a negative position is an error naming it; a deletion vector is
+// refused.
+func TestScanBadDeleteFiles(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "bad_deletes"}
+	if _, err := cat.CreateTable(ctx, ident, eventsSchema()); err != nil {
+		t.Fatal(err)
+	}
+	fillTable(t, ctx, cat, ident, 100)
+	tbl, _ := cat.LoadTable(ctx, ident)
+	tasks, err := tbl.Scan().PlanFiles(ctx)
+	if err != nil || len(tasks) != 1 {
+		t.Fatalf("%d files: %v", len(tasks), err)
+	}
+	data := tasks[0].File.FilePath()
+	negative := writeDeleteFile(t, ctx, tbl, posDeleteSchema, ice.EntryContentPosDeletes, nil, nil, func(b *orc.Batch) {
+		b.Cols[0].(*orc.BytesVector).AppendString(data)
+		b.Cols[1].(*orc.LongVector).Append(-3)
+		b.NumRows = 1
+	})
+	parquet, err := ice.NewDataFileBuilder(tbl.Spec(), ice.EntryContentPosDeletes, negative.FilePath()+".parquet",
+		ice.ParquetFile, nil, nil, nil, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, err := ice.NewDataFileBuilder(tbl.Spec(), ice.EntryContentEqDeletes, data+".gone.orc",
+		ice.OrcFile, nil, nil, nil, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing.EqualityFieldIDs([]int{1})
+	for _, tc := range []struct {
+		file ice.DataFile
+		want string
+	}{
+		{negative, "deletes position -3"},
+		{parquet.Build(), "ORC delete files only"},
+		{missing.Build(), ".gone.orc"},
+	} {
+		tasks[0].DeleteFiles, tasks[0].EqualityDeleteFiles = nil, nil
+		if tc.file.ContentType() == ice.EntryContentEqDeletes {
+			tasks[0].EqualityDeleteFiles = []ice.DataFile{tc.file}
+		} else {
+			tasks[0].DeleteFiles = []ice.DataFile{tc.file}
+		}
+		fsys, _ := tbl.FS(ctx)
+		_, err := newDeleteLoader(fsys, tbl, tasks).forTask(tasks[0])
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file.FilePath()) {
+			t.Errorf("%s: %v, want an error naming the file and saying %q", tc.file.FilePath(), err, tc.want)
+		}
+	}
+	tasks[0].DeleteFiles, tasks[0].EqualityDeleteFiles = nil, nil
+	tasks[0].DeletionVectorFiles = []ice.DataFile{negative}
+	fsys, _ := tbl.FS(ctx)
+	if _, err := newDeleteLoader(fsys, tbl, tasks).forTask(tasks[0]); err == nil || !strings.Contains(err.Error(), "deletion vector") {
+		t.Errorf("a deletion vector: %v", err)
+	}
+	// Committed, the negative position fails the scan.
+	commitDeletes(t, ctx, cat, ident, []ice.DataFile{negative})
+	tbl, _ = cat.LoadTable(ctx, ident)
+	if _, err := Scan(ctx, tbl, sarg.True(), func(*orc.Batch) error { return nil }); err == nil ||
+		!strings.Contains(err.Error(), "deletes position -3") {
+		t.Errorf("a negative position: %v", err)
+	}
+}
