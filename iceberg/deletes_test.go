@@ -333,3 +333,35 @@ func TestScanBadDeleteFiles(t *testing.T) {
 		t.Errorf("a negative position: %v", err)
 	}
 }
+
+// TestPredicateVectors: a predicate on a field inside a struct, evaluated
+// after position deletes, sees the field as null where the struct is null,
+// whatever the field's own slot holds there.
+func TestPredicateVectors(t *testing.T) {
+	rs, err := orc.ParseSchema("struct<a:struct<x:bigint>,y:bigint>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &orc.LongVector{Values: []int64{1, 1, 0}, Nulls: orc.Nulls{Nulls: []bool{false, false, true}}}
+	a := &orc.StructVector{Fields: []orc.Vector{x}, N: 3, Nulls: orc.Nulls{Nulls: []bool{false, true, false}}}
+	y := &orc.LongVector{Values: []int64{7, 8, 9}}
+	b := &orc.Batch{Schema: rs, NumRows: 3, Cols: []orc.Vector{a, y}}
+	bound, err := sarg.Bind(sarg.Or(sarg.Eq("a.x", sarg.Int(1)), sarg.Eq("y", sarg.Int(9))), rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := predicateVectors(rs, b, bound.Columns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := bound.Match(cols, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[true false true]" {
+		t.Errorf("a.x = 1 or y = 9: %v, want [true false true]", got)
+	}
+	if !x.IsNull(2) || x.IsNull(1) {
+		t.Error("predicateVectors changed the batch's vector")
+	}
+}
