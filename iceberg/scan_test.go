@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -437,8 +438,10 @@ func manyFilesOneCommit(t *testing.T, files int) {
 				k, lists, mans, len(manifests), data)
 		}
 	}
-	t.Logf("%d files: write %v, commit %v, 3 point queries %v", files,
-		wrote.Sub(start), committed.Sub(wrote), time.Since(committed))
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("%d files: write %v, commit %v, 3 point queries %v; heap obtained from the OS (HeapSys) %d MiB", files,
+		wrote.Sub(start), committed.Sub(wrote), time.Since(committed), ms.HeapSys>>20)
 }
 
 // countingIO counts the files opened through it.
