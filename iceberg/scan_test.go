@@ -413,30 +413,7 @@ func manyFilesOneCommit(t *testing.T, files int) {
 		if len(got) != 1 || got[0] != k || st.FilesOpened != 1 {
 			t.Errorf("id = %d: rows %v, %d of %d files opened", k, got, st.FilesOpened, files)
 		}
-		// The manifest list once, each manifest at most once, one data
-		// file, and nothing else.
-		var lists, mans, data int
-		for path, n := range fsys.opens {
-			switch {
-			case path == snap.ManifestList:
-				lists += n
-			case strings.HasSuffix(path, ".orc"):
-				data += n
-			default:
-				found := false
-				for _, m := range manifests {
-					found = found || m.FilePath() == path
-				}
-				if !found || n != 1 {
-					t.Errorf("id = %d: %s opened %d times", k, path, n)
-				}
-				mans += n
-			}
-		}
-		if lists != 1 || mans > len(manifests) || data != 1 {
-			t.Errorf("id = %d: manifest list opened %d times, %d of %d manifests, %d data files",
-				k, lists, mans, len(manifests), data)
-		}
+		checkOpens(t, k, fsys.opens, snap.ManifestList, manifests)
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -456,4 +433,32 @@ func (c *countingIO) Open(name string) (icebergio.File, error) {
 	c.opens[name]++
 	c.mu.Unlock()
 	return c.IO.Open(name)
+}
+
+// checkOpens checks what a point query opened: the manifest list once,
+// each manifest at most once, one data file, and nothing else.
+func checkOpens(t *testing.T, k int64, opens map[string]int, list string, manifests []ice.ManifestFile) {
+	t.Helper()
+	var lists, mans, data int
+	for path, n := range opens {
+		switch {
+		case path == list:
+			lists += n
+		case strings.HasSuffix(path, ".orc"):
+			data += n
+		default:
+			found := false
+			for _, m := range manifests {
+				found = found || m.FilePath() == path
+			}
+			if !found || n != 1 {
+				t.Errorf("id = %d: %s opened %d times", k, path, n)
+			}
+			mans += n
+		}
+	}
+	if lists != 1 || mans > len(manifests) || data != 1 {
+		t.Errorf("id = %d: manifest list opened %d times, %d of %d manifests, %d data files",
+			k, lists, mans, len(manifests), data)
+	}
 }
