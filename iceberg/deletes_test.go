@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -363,5 +364,57 @@ func TestPredicateVectors(t *testing.T) {
 	}
 	if !x.IsNull(2) || x.IsNull(1) {
 		t.Error("predicateVectors changed the batch's vector")
+	}
+}
+
+// TestRowKeys: equality keys are equal exactly when the values are, as
+// Iceberg compares them: any NaN equals any NaN, -0.0 is not 0.0, a null
+// equals a null and nothing else, and string boundaries count.
+func TestRowKeys(t *testing.T) {
+	rs, err := orc.ParseSchema("struct<d:double,s:string,t:string>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := orc.NewBatch(rs, 8)
+	d, s, u := b.Cols[0].(*orc.DoubleVector), b.Cols[1].(*orc.BytesVector), b.Cols[2].(*orc.BytesVector)
+	rows := []struct {
+		d    float64
+		null bool
+		s, u string
+	}{
+		{math.NaN(), false, "ab", "c"},
+		{math.Float64frombits(0x7ff8000000000001), false, "ab", "c"}, // another NaN
+		{0, false, "a", "bc"},
+		{math.Copysign(0, -1), false, "a", "bc"},
+		{0, true, "", ""},
+		{0, true, "", ""},
+		{0, false, "", ""},
+	}
+	for _, r := range rows {
+		if r.null {
+			d.AppendNull()
+		} else {
+			d.Append(r.d)
+		}
+		s.AppendString(r.s)
+		u.AppendString(r.u)
+	}
+	b.NumRows = len(rows)
+	paths := [][]int{{0}, {1}, {2}}
+	keys := make([]string, len(rows))
+	for i := range rows {
+		k, err := appendRowKey(nil, b, paths, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[i] = string(k)
+	}
+	equal := map[[2]int]bool{{0, 1}: true, {4, 5}: true}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if got := keys[i] == keys[j]; got != equal[[2]int{i, j}] {
+				t.Errorf("rows %d and %d: keys equal %v", i, j, got)
+			}
+		}
 	}
 }
