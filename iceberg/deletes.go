@@ -32,8 +32,8 @@ import (
 // decision: the data file's partition, or every partition for a delete of
 // an unpartitioned spec; a position delete when the data file's sequence
 // number is at most the delete's, an equality delete when it is below.
-// Scan reads those files, ORC ones only, with orcgo, and drops the rows they
-// delete. Deletion vectors (format version 3, Puffin files) are refused.
+// Scan reads those files, ORC ones with orcgo and Parquet ones (which
+// iceberg-go writes) with arrow-go, and drops the rows they delete. Deletion vectors (format version 3, Puffin files) are refused.
 
 // Reserved field ids of a position delete file's columns.
 const (
@@ -127,37 +127,60 @@ func (l *deleteLoader) forTask(task table.FileScanTask) (*fileDeletes, error) {
 	return d, nil
 }
 
-// openDelete opens delete file df as ORC and resolves its columns against
-// want (by field id, or through mapping for a file without ids).
-func (l *deleteLoader) openDelete(df ice.DataFile, want *ice.Schema, mapping ice.NameMapping) (*reader.BatchReader, *orc.Batch, func(), error) {
-	if df.FileFormat() != ice.OrcFile {
-		return nil, nil, nil, fmt.Errorf("iceberg: delete file %s is %s; Scan reads ORC delete files only", df.FilePath(), df.FileFormat())
+// eachDeleteBatch calls fn with the rows of delete file df, in batches of
+// ToORC(want)'s shape: columns resolved by field id (or through mapping
+// for a file without ids). ORC files are read with orcgo, Parquet files
+// (what iceberg-go writes) with arrow-go.
+func (l *deleteLoader) eachDeleteBatch(df ice.DataFile, want *ice.Schema, mapping ice.NameMapping, fn func(*orc.Batch) error) error {
+	var err error
+	switch df.FileFormat() {
+	case ice.OrcFile:
+		err = l.eachORCBatch(df.FilePath(), want, mapping, fn)
+	case ice.ParquetFile:
+		err = eachParquetBatch(l.fs, df.FilePath(), want, fn)
+	default:
+		return fmt.Errorf("iceberg: delete file %s is %s; Scan reads ORC and Parquet delete files", df.FilePath(), df.FileFormat())
 	}
-	f, err := l.fs.Open(df.FilePath())
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
+		return fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
 	}
-	fail := func(err error) (*reader.BatchReader, *orc.Batch, func(), error) {
-		f.Close()
-		return nil, nil, nil, fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
+	return nil
+}
+
+func (l *deleteLoader) eachORCBatch(path string, want *ice.Schema, mapping ice.NameMapping, fn func(*orc.Batch) error) error {
+	f, err := l.fs.Open(path)
+	if err != nil {
+		return err
 	}
+	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	r, err := reader.Open(f, info.Size())
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	rs, err := ReadSchema(want, r.Schema(), mapping)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	br, err := r.NewBatchReader(reader.WithReadSchema(rs))
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	return br, orc.NewBatch(rs, 1024), func() { br.Close(); f.Close() }, nil
+	defer br.Close()
+	b := orc.NewBatch(rs, 1024)
+	for {
+		if err := br.Next(b); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
 }
 
 // positionFile returns the positions position delete file df deletes, by
@@ -166,32 +189,26 @@ func (l *deleteLoader) positionFile(df ice.DataFile) (map[string][]int64, error)
 	if m, ok := l.pos[df.FilePath()]; ok {
 		return m, nil
 	}
-	br, b, done, err := l.openDelete(df, posDeleteSchema, posDeleteMapping)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	m := map[string][]int64{}
 	var row int64
-	for {
-		if err := br.Next(b); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
-		}
+	err := l.eachDeleteBatch(df, posDeleteSchema, posDeleteMapping, func(b *orc.Batch) error {
 		paths, pos := b.Cols[0].(*orc.BytesVector), b.Cols[1].(*orc.LongVector)
 		for i := 0; i < b.NumRows; i++ {
 			if paths.IsNull(i) || pos.IsNull(i) {
-				return nil, fmt.Errorf("iceberg: delete file %s: row %d has a null file_path or pos", df.FilePath(), row+int64(i))
+				return fmt.Errorf("row %d has a null file_path or pos", row+int64(i))
 			}
 			if p := pos.Values[i]; p < 0 {
-				return nil, fmt.Errorf("iceberg: delete file %s: row %d deletes position %d", df.FilePath(), row+int64(i), p)
+				return fmt.Errorf("row %d deletes position %d", row+int64(i), p)
 			}
 			if path := paths.Get(i); l.data[string(path)] {
 				m[string(path)] = append(m[string(path)], pos.Values[i])
 			}
 		}
 		row += int64(b.NumRows)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	l.pos[df.FilePath()] = m
 	return m, nil
@@ -227,29 +244,24 @@ func (l *deleteLoader) equalityFile(df ice.DataFile) (*eqDeletes, error) {
 	if err != nil {
 		return nil, fmt.Errorf("iceberg: equality delete file %s: %w", df.FilePath(), err)
 	}
-	br, b, done, err := l.openDelete(df, proj, l.names)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	var paths [][]int
 	for _, id := range ids {
 		p, _ := fieldPath(proj.AsStruct().FieldList, id)
 		paths = append(paths, p)
 	}
 	var key []byte
-	for {
-		if err := br.Next(b); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
-		}
+	err = l.eachDeleteBatch(df, proj, l.names, func(b *orc.Batch) error {
 		for i := 0; i < b.NumRows; i++ {
+			var err error
 			if key, err = appendRowKey(key[:0], b, paths, i); err != nil {
-				return nil, fmt.Errorf("iceberg: delete file %s: %w", df.FilePath(), err)
+				return err
 			}
 			e.keys[string(key)] = struct{}{}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	l.eq[df.FilePath()] = e
 	return e, nil

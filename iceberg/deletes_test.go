@@ -264,9 +264,9 @@ func deleteSome(t *testing.T, ctx context.Context, cat catalog.Catalog, ident ta
 	return deleted, []int64{100, 101, 102, 103, 104}
 }
 
-// TestScanBadDeleteFiles: a delete file that is missing, not ORC, or
-// deletes a negative position is an error naming it; a deletion vector is
-// refused.
+// TestScanBadDeleteFiles: a delete file that is missing, in Avro, not the
+// Parquet file its entry says, or deletes a negative position is an error
+// naming it; a deletion vector is refused.
 func TestScanBadDeleteFiles(t *testing.T) {
 	ctx := context.Background()
 	cat, _ := newCatalog(t)
@@ -289,8 +289,8 @@ func TestScanBadDeleteFiles(t *testing.T) {
 		b.Cols[1].(*orc.LongVector).Append(-3)
 		b.NumRows = 1
 	})
-	parquet, err := ice.NewDataFileBuilder(tbl.Spec(), ice.EntryContentPosDeletes, negative.FilePath()+".parquet",
-		ice.ParquetFile, nil, nil, nil, 1, 100)
+	avro, err := ice.NewDataFileBuilder(tbl.Spec(), ice.EntryContentPosDeletes, negative.FilePath()+".avro",
+		ice.AvroFile, nil, nil, nil, 1, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,12 +300,20 @@ func TestScanBadDeleteFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing.EqualityFieldIDs([]int{1})
+	// An ORC file said to be Parquet.
+	notParquetB, err := ice.NewDataFileBuilder(tbl.Spec(), ice.EntryContentPosDeletes, negative.FilePath(),
+		ice.ParquetFile, nil, nil, nil, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notParquet := notParquetB.Build()
 	for _, tc := range []struct {
 		file ice.DataFile
 		want string
 	}{
 		{negative, "deletes position -3"},
-		{parquet.Build(), "ORC delete files only"},
+		{avro.Build(), "reads ORC and Parquet delete files"},
+		{notParquet, "parquet"},
 		{missing.Build(), ".gone.orc"},
 	} {
 		tasks[0].DeleteFiles, tasks[0].EqualityDeleteFiles = nil, nil
