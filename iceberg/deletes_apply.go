@@ -10,14 +10,15 @@ import (
 
 // deleteFilter drops from the batches of one data file the rows its delete
 // files delete and, when the reader could not filter, the rows the scan's
-// predicate does not keep. A file with position deletes is read whole,
-// without orcgo's pruning or exact filter, since a row's position in the
-// file is only known by counting every row before it; the predicate is
-// then evaluated here, with the same matcher the reader would use.
+// predicate does not keep. Stripes that hold deleted positions are read
+// whole, without orcgo's pruning or exact filter, since a row's position
+// is only known by counting every row before it (splitByDeletes); the
+// predicate is then evaluated here, with the same matcher the reader
+// would use.
 type deleteFilter struct {
 	d       *fileDeletes
 	next    int   // d.positions[next] is the first deleted position not yet passed
-	pos     int64 // position in the file of the next batch's first row
+	pos     int64 // position of the next batch's first row (in the part read)
 	matcher *sarg.Matcher
 	bound   *sarg.Bound
 	schema  *orc.Schema // the read schema, of the batches

@@ -18,6 +18,7 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
 )
 
 // writeDeleteFile writes an ORC delete file of schema s (rows from fill)
@@ -424,5 +425,104 @@ func TestRowKeys(t *testing.T) {
 				t.Errorf("rows %d and %d: keys equal %v", i, j, got)
 			}
 		}
+	}
+}
+
+// TestSplitByDeletes: stripes without deleted positions form parts of
+// their own, read with orcgo's pruning; each part's positions count from
+// its first row.
+func TestSplitByDeletes(t *testing.T) {
+	var stripes []reader.StripeInfo
+	for i := range 5 {
+		stripes = append(stripes, reader.StripeInfo{Index: i, Offset: 3 + 1000*int64(i), DataLength: 1000, NumRows: 100})
+	}
+	got := splitByDeletes(stripes, &fileDeletes{positions: []int64{150, 160, 399, 400, 1000}})
+	want := "[{3 1000 0 false []} {1003 1000 100 true [50 60]} {2003 1000 200 false []} {3003 2000 300 true [99 100]}]"
+	var parts []string
+	for _, p := range got {
+		parts = append(parts, fmt.Sprintf("{%d %d %d %v %v}", p.offset, p.length, p.first, p.dirty, p.deletes.positions))
+	}
+	if s := "[" + strings.Join(parts, " ") + "]"; s != want {
+		t.Errorf("parts %s\nwant  %s", s, want)
+	}
+}
+
+// TestPositionDeletesByStripe: in a file of many stripes, position deletes
+// in two of them leave the rest to orcgo's pruning, and the rows read are
+// exactly those left, for random predicates.
+func TestPositionDeletesByStripe(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "stripes"}
+	tbl, err := cat.CreateTable(ctx, ident, eventsSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	tw, err := NewTableWriter(ctx, tbl, 0, writer.WithStripeRowLimit(250), writer.WithRowIndexStride(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < n; off += 100 {
+		if err := tw.Write(appendEvents(tw.Schema(), off, off+100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := tw.Close()
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%d files: %v", len(files), err)
+	}
+	if _, err := Commit(ctx, cat, ident, files, 0); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _ = cat.LoadTable(ctx, ident)
+	data := files[0].FilePath()
+	fsys, _ := tbl.FS(ctx)
+	ids := fileIDs(t, fsys, data)
+	gone := []int64{260, 261, 499, 1500, 1749}
+	del := writeDeleteFile(t, ctx, tbl, posDeleteSchema, ice.EntryContentPosDeletes, nil, nil, func(b *orc.Batch) {
+		for _, p := range gone {
+			b.Cols[0].(*orc.BytesVector).AppendString(data)
+			b.Cols[1].(*orc.LongVector).Append(p)
+		}
+		b.NumRows = len(gone)
+	})
+	commitDeletes(t, ctx, cat, ident, []ice.DataFile{del})
+	tbl, _ = cat.LoadTable(ctx, ident)
+	rng := rand.New(rand.NewPCG(50, 4))
+	for q := 0; q < 30; q++ {
+		p := randomPredicate(rng, n)
+		var got, want []int64
+		if _, err := Scan(ctx, tbl, p.expr, func(b *orc.Batch) error {
+			got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for pos, id := range ids {
+			if !slices.Contains(gone, int64(pos)) && p.match(eventAt(int(id))) {
+				want = append(want, id)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s (%s): %d rows, want %d", p.name, p.expr, len(got), len(want))
+		}
+	}
+	f, err := fsys.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, _ := f.Stat()
+	r, err := reader.Open(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitByDeletes(r.Stripes(), &fileDeletes{positions: gone})
+	if len(r.Stripes()) != 8 || len(parts) != 5 {
+		t.Errorf("%d stripes in %d parts, want 8 in 5", len(r.Stripes()), len(parts))
 	}
 }

@@ -31,8 +31,9 @@ type ScanStats struct {
 // columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
 // positionally; a batch is valid until fn returns. Rows that the planned
 // position and equality delete files delete are left out (see deletes.go:
-// ORC delete files; a data file with position deletes is read whole, its
-// predicate evaluated after the deletes); deletion vectors are refused.
+// ORC and Parquet delete files; the stripes holding deleted positions are
+// read whole, the predicate evaluated after the deletes); deletion vectors
+// are refused.
 func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...ScanOption) (ScanStats, error) {
 	var st ScanStats
 	if fn == nil {
@@ -126,17 +127,74 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 		return 0, err
 	}
 	pred := renameColumns(e, ts, rs)
-	all := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
+	base := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
+	if dels.empty() || len(dels.positions) == 0 {
+		return readPart(r, append(base, opts...), rs, pred, dels, fn)
+	}
+	var n int64
+	for _, p := range splitByDeletes(r.Stripes(), dels) {
+		all := append(append(base[:len(base):len(base)], reader.WithRange(p.offset, p.length)), opts...)
+		k, err := readPart(r, all, rs, pred, p.deletes, fn)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// filePart is a run of a data file's stripes, read by one batch reader:
+// stripes that hold rows position deletes delete (read whole, since
+// positions count every row), or stripes that hold none (read with orcgo's
+// pruning and exact filter).
+type filePart struct {
+	offset, length int64        // bytes from the first stripe's start to the last one's end
+	first          int64        // the position of the part's first row in the file
+	dirty          bool         // it holds deleted positions
+	deletes        *fileDeletes // its positions, counted from first, and the file's equality deletes
+}
+
+// splitByDeletes splits a file's stripes into runs that do and do not hold
+// a position d deletes, so that only the stripes with deletes lose orcgo's
+// pruning. Positions past the last row delete nothing.
+func splitByDeletes(stripes []reader.StripeInfo, d *fileDeletes) []filePart {
+	var parts []filePart
+	var first int64 // the stripe's first row
+	next := 0       // d.positions[next] is the first position past the stripes passed
+	for _, st := range stripes {
+		lo := next
+		for next < len(d.positions) && d.positions[next] < first+st.NumRows {
+			next++
+		}
+		dirty := next > lo
+		if k := len(parts) - 1; k < 0 || parts[k].dirty != dirty {
+			parts = append(parts, filePart{offset: st.Offset, first: first, dirty: dirty, deletes: &fileDeletes{eq: d.eq}})
+		}
+		p := &parts[len(parts)-1]
+		p.length = st.Offset + st.Length() - p.offset
+		for _, pos := range d.positions[lo:next] {
+			p.deletes.positions = append(p.deletes.positions, pos-p.first)
+		}
+		first += st.NumRows
+	}
+	return parts
+}
+
+// readPart reads the rows of a batch reader made with opts, leaving out
+// those dels deletes.
+func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred sarg.Expr,
+	dels *fileDeletes, fn func(*orc.Batch) error) (int64, error) {
 	var filter *deleteFilter
 	if !dels.empty() {
+		var err error
 		if filter, err = newDeleteFilter(dels, rs, pred); err != nil {
 			return 0, err
 		}
 	}
 	if filter == nil || filter.matcher == nil {
-		all = append(all, reader.WithSearchArgument(pred), reader.WithExactFilter(true))
+		opts = append(opts[:len(opts):len(opts)], reader.WithSearchArgument(pred), reader.WithExactFilter(true))
 	}
-	br, err := r.NewBatchReader(append(all, opts...)...)
+	br, err := r.NewBatchReader(opts...)
 	if err != nil {
 		return 0, err
 	}
