@@ -12,7 +12,13 @@
 //     to the table's name mapping for files without ids (ReadSchema);
 //   - the manifest entry of a file holds metrics (counts, sizes and bounds
 //     in Iceberg's single-value binary form) under the table's metrics modes
-//     (Writer, ComputeMetrics).
+//     (Writer, FileMetrics).
+//
+// Beyond the data files, TableWriter writes a table's rows (rolled by size,
+// fanned out by partition), Commit appends files through an iceberg-go
+// catalog, and Scan reads a table pruned by its manifests, then by orcgo
+// inside each file, leaving out the rows its position and equality delete
+// files delete (deletes.go).
 //
 // A Writer is single-goroutine, as orcgo's writer is; the functions are
 // safe for concurrent use.

@@ -29,8 +29,11 @@ type ScanStats struct {
 // partition values and the metrics of each file), then each remaining file
 // is read by orcgo with e for its own pruning and exact filter, resolving
 // columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
-// positionally; a batch is valid until fn returns. Files with delete files
-// are refused: position and equality deletes are not applied yet.
+// positionally; a batch is valid until fn returns. Rows that the planned
+// position and equality delete files delete are left out (see deletes.go:
+// ORC and Parquet delete files; the stripes holding deleted positions are
+// read whole, the predicate evaluated after the deletes); deletion vectors
+// are refused.
 func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch) error, opts ...ScanOption) (ScanStats, error) {
 	var st ScanStats
 	if fn == nil {
@@ -50,15 +53,17 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 	if err != nil {
 		return st, err
 	}
+	deletes := newDeleteLoader(fs, tbl, tasks)
 	for _, task := range tasks {
-		if len(task.DeleteFiles)+len(task.EqualityDeleteFiles)+len(task.DeletionVectorFiles) > 0 {
-			return st, fmt.Errorf("iceberg: data file %s has delete files, which Scan does not apply yet", task.File.FilePath())
-		}
 		if task.File.FileFormat() != ice.OrcFile {
 			return st, fmt.Errorf("iceberg: data file %s is %s, not ORC", task.File.FilePath(), task.File.FileFormat())
 		}
+		dels, err := deletes.forTask(task)
+		if err != nil {
+			return st, err
+		}
 		st.FilesOpened++
-		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, cfg.read)
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read)
 		st.Rows += n
 		if err != nil {
 			return st, fmt.Errorf("iceberg: data file %s: %w", task.File.FilePath(), err)
@@ -89,14 +94,17 @@ func WithSnapshotAsOf(t time.Time) ScanOption {
 }
 
 // WithReaderOptions passes orcgo scan options (batch size, parallelism,
-// memory caps, ...) to the reader of each file.
+// memory caps, ...) to the reader of each file. Options that choose rows
+// (a byte range, a search argument) do not belong here: Scan's predicate
+// is the search argument, and position deletes count every row of a file.
 func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 	return func(c *scanConfig) { c.read = append(c.read, opts...) }
 }
 
-// scanFile reads one data file with e, as the table sees it.
+// scanFile reads one data file with e, as the table sees it, leaving out
+// the rows dels deletes.
 func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string,
-	e sarg.Expr, fn func(*orc.Batch) error, opts []reader.ScanOption) (int64, error) {
+	e sarg.Expr, fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption) (int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return 0, err
@@ -118,9 +126,75 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 	if err != nil {
 		return 0, err
 	}
-	all := append([]reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs),
-		reader.WithSearchArgument(renameColumns(e, ts, rs)), reader.WithExactFilter(true)}, opts...)
-	br, err := r.NewBatchReader(all...)
+	pred := renameColumns(e, ts, rs)
+	base := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
+	if dels.empty() || len(dels.positions) == 0 {
+		return readPart(r, append(base, opts...), rs, pred, dels, fn)
+	}
+	var n int64
+	for _, p := range splitByDeletes(r.Stripes(), dels) {
+		all := append(append(base[:len(base):len(base)], reader.WithRange(p.offset, p.length)), opts...)
+		k, err := readPart(r, all, rs, pred, p.deletes, fn)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// filePart is a run of a data file's stripes, read by one batch reader:
+// stripes that hold rows position deletes delete (read whole, since
+// positions count every row), or stripes that hold none (read with orcgo's
+// pruning and exact filter).
+type filePart struct {
+	offset, length int64        // bytes from the first stripe's start to the last one's end
+	first          int64        // the position of the part's first row in the file
+	dirty          bool         // it holds deleted positions
+	deletes        *fileDeletes // its positions, counted from first, and the file's equality deletes
+}
+
+// splitByDeletes splits a file's stripes into runs that do and do not hold
+// a position d deletes, so that only the stripes with deletes lose orcgo's
+// pruning. Positions past the last row delete nothing.
+func splitByDeletes(stripes []reader.StripeInfo, d *fileDeletes) []filePart {
+	var parts []filePart
+	var first int64 // the stripe's first row
+	next := 0       // d.positions[next] is the first position past the stripes passed
+	for _, st := range stripes {
+		lo := next
+		for next < len(d.positions) && d.positions[next] < first+st.NumRows {
+			next++
+		}
+		dirty := next > lo
+		if k := len(parts) - 1; k < 0 || parts[k].dirty != dirty {
+			parts = append(parts, filePart{offset: st.Offset, first: first, dirty: dirty, deletes: &fileDeletes{eq: d.eq}})
+		}
+		p := &parts[len(parts)-1]
+		p.length = st.Offset + st.Length() - p.offset
+		for _, pos := range d.positions[lo:next] {
+			p.deletes.positions = append(p.deletes.positions, pos-p.first)
+		}
+		first += st.NumRows
+	}
+	return parts
+}
+
+// readPart reads the rows of a batch reader made with opts, leaving out
+// those dels deletes.
+func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred sarg.Expr,
+	dels *fileDeletes, fn func(*orc.Batch) error) (int64, error) {
+	var filter *deleteFilter
+	if !dels.empty() {
+		var err error
+		if filter, err = newDeleteFilter(dels, rs, pred); err != nil {
+			return 0, err
+		}
+	}
+	if filter == nil || filter.matcher == nil {
+		opts = append(opts[:len(opts):len(opts)], reader.WithSearchArgument(pred), reader.WithExactFilter(true))
+	}
+	br, err := r.NewBatchReader(opts...)
 	if err != nil {
 		return 0, err
 	}
@@ -133,8 +207,17 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 		} else if err != nil {
 			return n, err
 		}
-		n += int64(b.NumRows)
-		if err := fn(b); err != nil {
+		out := b
+		if filter != nil {
+			if out, err = filter.apply(b); err != nil {
+				return n, err
+			}
+		}
+		if out.NumRows == 0 {
+			continue
+		}
+		n += int64(out.NumRows)
+		if err := fn(out); err != nil {
 			return n, err
 		}
 	}

@@ -1,6 +1,7 @@
 package iceberg
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,13 @@ import (
 // DefaultTargetFileSize is the size at which a TableWriter starts a new
 // data file, Iceberg's write.target-file-size-bytes default (512 MiB).
 const DefaultTargetFileSize = 512 << 20
+
+// DefaultMaxOpenFiles is how many data files a TableWriter keeps open at
+// once unless SetMaxOpenFiles says otherwise. Each open file holds an orcgo
+// writer and up to a stripe of encoded data, so rows spread over many
+// partitions would otherwise cost memory in proportion to the partitions
+// (10,000 partitions written at once took 820 MB).
+const DefaultMaxOpenFiles = 100
 
 // TableWriter writes batches of a table's ORC schema (ToORC of its current
 // schema) into ORC data files under the table's location: one open file per
@@ -38,6 +46,8 @@ type TableWriter struct {
 	target int64
 	opts   []writer.Option
 	open   map[string]*openFile
+	lru    *list.List // of *openFile, the one written least recently at the back
+	max    int        // open files at most
 	done   []ice.DataFile
 	err    error
 }
@@ -47,6 +57,8 @@ type openFile struct {
 	f      icebergio.FileWriter
 	w      *Writer
 	values map[int]any
+	key    string        // its partition's key in TableWriter.open
+	elem   *list.Element // its place in TableWriter.lru
 }
 
 // NewTableWriter starts writing to tbl. target is the file size to roll
@@ -81,7 +93,21 @@ func NewTableWriter(ctx context.Context, tbl *table.Table, target int64, opts ..
 		target = DefaultTargetFileSize
 	}
 	return &TableWriter{tbl: tbl, fs: wfs, loc: loc, schema: s, orcSch: o, spec: tbl.Spec(), part: part,
-		cfg: cfg, target: target, opts: opts, open: map[string]*openFile{}}, nil
+		cfg: cfg, target: target, opts: opts, open: map[string]*openFile{}, lru: list.New(), max: DefaultMaxOpenFiles}, nil
+}
+
+// SetMaxOpenFiles sets how many data files tw keeps open at once (one per
+// partition being written; DefaultMaxOpenFiles unless set). When a row
+// needs a file for one more partition, the file written least recently is
+// finished first: memory stays bounded however many partitions the rows
+// fall into, at the cost of more, smaller files when rows are not clustered
+// by partition. n must be at least 1; it applies from the next Write.
+func (tw *TableWriter) SetMaxOpenFiles(n int) error {
+	if n < 1 {
+		return fmt.Errorf("iceberg: at most %d open files: need at least 1", n)
+	}
+	tw.max = n
+	return nil
 }
 
 // Schema returns the ORC schema that batches given to Write must have.
@@ -140,6 +166,9 @@ func (tw *TableWriter) write(b *orc.Batch) error {
 func (tw *TableWriter) writeTo(key string, values map[int]any, b *orc.Batch) error {
 	of := tw.open[key]
 	if of == nil {
+		if err := tw.makeRoom(); err != nil {
+			return err
+		}
 		path := tw.loc.NewDataLocation(uuid.NewString() + ".orc")
 		f, err := tw.fs.Create(path)
 		if err != nil {
@@ -150,20 +179,35 @@ func (tw *TableWriter) writeTo(key string, values map[int]any, b *orc.Batch) err
 			f.Close()
 			return err
 		}
-		of = &openFile{path: path, f: f, w: w, values: values}
+		of = &openFile{path: path, f: f, w: w, values: values, key: key}
 		tw.open[key] = of
+		of.elem = tw.lru.PushFront(of)
 	}
+	tw.lru.MoveToFront(of.elem)
 	if err := of.w.Write(b); err != nil {
 		return err
 	}
 	if of.w.BytesWritten() >= tw.target {
-		delete(tw.open, key)
 		return tw.finish(of)
 	}
 	return nil
 }
 
+// makeRoom finishes the files written least recently until one more
+// can be opened.
+func (tw *TableWriter) makeRoom() error {
+	for len(tw.open) >= tw.max {
+		if err := tw.finish(tw.lru.Back().Value.(*openFile)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish closes of, no longer open, and adds its data file to the done.
 func (tw *TableWriter) finish(of *openFile) error {
+	delete(tw.open, of.key)
+	tw.lru.Remove(of.elem)
 	m, err := of.w.Close()
 	if cerr := of.f.Close(); err == nil {
 		err = cerr
@@ -181,9 +225,8 @@ func (tw *TableWriter) finish(of *openFile) error {
 
 // Close finishes every open file and returns all the data files written.
 func (tw *TableWriter) Close() ([]ice.DataFile, error) {
-	for key, of := range tw.open {
-		delete(tw.open, key)
-		if err := tw.finish(of); err != nil && tw.err == nil {
+	for tw.lru.Len() > 0 {
+		if err := tw.finish(tw.lru.Back().Value.(*openFile)); err != nil && tw.err == nil {
 			tw.err = err
 		}
 	}

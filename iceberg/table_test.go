@@ -17,6 +17,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
 	_ "modernc.org/sqlite"
 )
 
@@ -309,5 +310,73 @@ func TestRollBySize(t *testing.T) {
 	}
 	if _, err := Commit(ctx, cat, table.Identifier{"db", "flat"}, files, 0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMaxOpenFiles: rows over more partitions than the writer may keep
+// open: it never holds more files than allowed, finishing the file written
+// least recently, and every row lands in a file of its partition.
+func TestMaxOpenFiles(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := newCatalog(t)
+	s := eventsSchema()
+	spec, err := ice.NewPartitionSpecOpts(ice.AddPartitionFieldByName("id", "id_bucket", ice.BucketTransform{NumBuckets: 16}, s, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.CreateNamespace(ctx, table.Identifier{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ident := table.Identifier{"db", "fan"}
+	tbl, err := cat.CreateTable(ctx, ident, s, catalog.WithPartitionSpec(&spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, err := NewTableWriter(ctx, tbl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.SetMaxOpenFiles(0); err == nil {
+		t.Error("SetMaxOpenFiles(0) was accepted")
+	}
+	if err := tw.SetMaxOpenFiles(3); err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < 400; off += 20 {
+		if err := tw.Write(eventsBatch(tw.Schema(), off, 20)); err != nil {
+			t.Fatal(err)
+		}
+		if len(tw.open) > 3 || tw.lru.Len() != len(tw.open) {
+			t.Fatalf("%d files open (%d in the LRU list), at most 3 allowed", len(tw.open), tw.lru.Len())
+		}
+	}
+	files, err := tw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) <= 16 {
+		t.Errorf("%d files for 16 buckets written 3 at a time", len(files))
+	}
+	byBucket := map[any]int64{}
+	var rows int64
+	for _, f := range files {
+		byBucket[f.Partition()[1000]] += f.Count()
+		rows += f.Count()
+	}
+	if len(byBucket) != 16 || rows != 400 {
+		t.Errorf("%d buckets, %d rows; want 16, 400", len(byBucket), rows)
+	}
+	if tbl, err = Commit(ctx, cat, ident, files, 0); err != nil {
+		t.Fatal(err)
+	}
+	var got int64
+	if _, err := Scan(ctx, tbl, sarg.True(), func(b *orc.Batch) error {
+		got += int64(b.NumRows)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got != 400 {
+		t.Errorf("scan read %d rows, want 400", got)
 	}
 }
