@@ -149,108 +149,13 @@ func (c *checker) run() error {
 	}
 	c.findDistrusted()
 	file := c.newAccs(read)
-	stride := int64(r.RowIndexStride())
 	anyIndex := false
 	for si, s := range r.Stripes() {
-		stripe := c.newAccs(read)
-		var groupStats map[int][]*stats.Column
-		if stride > 0 {
-			d, err := r.StripeDetail(si)
-			if err != nil {
-				return err
-			}
-			groupStats = map[int][]*stats.Column{}
-			for id := range c.nodes {
-				if !read[id] {
-					continue
-				}
-				gs, err := c.ir.groupStats(si, d, id)
-				if err != nil {
-					return err
-				}
-				if gs != nil {
-					groupStats[id] = gs
-				}
-			}
-		}
-		anyIndex = anyIndex || len(groupStats) > 0
-		if err := c.loadFilters(si, read); err != nil {
-			return err
-		}
-		br, err := r.NewBatchReader(reader.WithRange(s.Offset, 1), reader.WithBatchSize(1024))
+		stripe, indexed, err := c.checkStripe(si, s, read)
 		if err != nil {
 			return err
 		}
-		fields := c.fieldMap(r.Schema(), br.Schema())
-		group := c.newAccs(read)
-		g := 0
-		var row int64 // rows of the stripe seen
-		endGroup := func() error {
-			if c.bloomMiss != "" {
-				return fmt.Errorf("%w: stripe %d, %s", errInconsistent, si, c.bloomMiss)
-			}
-			if err := c.compareGroup(si, g, group, groupStats); err != nil {
-				return err
-			}
-			stripe.merge(group)
-			for _, a := range group {
-				if a != nil {
-					a.Reset()
-				}
-			}
-			g++
-			return nil
-		}
-		b := br.NewBatch()
-		for {
-			err := br.Next(b)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				br.Close()
-				return err
-			}
-			for from := 0; from < b.NumRows; {
-				to := b.NumRows
-				if stride > 0 {
-					to = int(min(int64(to), int64(from)+(int64(g)+1)*stride-row))
-				}
-				c.group = g
-				c.addRows(group, r.Schema(), fields, b.Schema, rootVector(b), from, to)
-				row += int64(to - from)
-				from = to
-				if stride > 0 && row == (int64(g)+1)*stride {
-					if err := endGroup(); err != nil {
-						br.Close()
-						return err
-					}
-				}
-			}
-		}
-		br.Close()
-		if row != s.NumRows {
-			return fmt.Errorf("%w: stripe %d: %d rows decoded, the footer says %d", errInconsistent, si, row, s.NumRows)
-		}
-		if stride == 0 || row > int64(g)*stride || row == 0 {
-			if err := endGroup(); err != nil {
-				return err
-			}
-		}
-		if r.HasStripeStatistics() && !c.uncollected("stripe", len(groupStats) > 0, row, func(id int) (stats.Column, bool) { return r.StripeStatistics(si, id) }) {
-			for id, a := range stripe {
-				if a == nil {
-					continue
-				}
-				st, ok := r.StripeStatistics(si, id)
-				if !ok {
-					continue
-				}
-				if err := c.compare(fmt.Sprintf("stripe %d, column %d (%s)", si, id, c.names[id]), "stripe", id, st, a.Column()); err != nil {
-					return err
-				}
-			}
-		}
+		anyIndex = anyIndex || indexed
 		file.merge(stripe)
 	}
 	if c.uncollected("file", anyIndex, r.NumRows(), r.Statistics) {
@@ -269,6 +174,132 @@ func (c *checker) run() error {
 		}
 	}
 	return nil
+}
+
+// checkStripe decodes stripe si, compares each row group's statistics and
+// bloom filters and then the stripe's statistics with what its rows give,
+// and returns the stripe's accumulators and whether it has a row index.
+func (c *checker) checkStripe(si int, s reader.StripeInfo, read []bool) (accs, bool, error) {
+	r := c.r
+	stripe := c.newAccs(read)
+	groupStats, err := c.stripeGroupStats(si, read)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := c.loadFilters(si, read); err != nil {
+		return nil, false, err
+	}
+	row, err := c.scanStripe(si, s, read, stripe, groupStats)
+	if err != nil {
+		return nil, false, err
+	}
+	if row != s.NumRows {
+		return nil, false, fmt.Errorf("%w: stripe %d: %d rows decoded, the footer says %d", errInconsistent, si, row, s.NumRows)
+	}
+	if r.HasStripeStatistics() && !c.uncollected("stripe", len(groupStats) > 0, row, func(id int) (stats.Column, bool) { return r.StripeStatistics(si, id) }) {
+		for id, a := range stripe {
+			if a == nil {
+				continue
+			}
+			st, ok := r.StripeStatistics(si, id)
+			if !ok {
+				continue
+			}
+			if err := c.compare(fmt.Sprintf("stripe %d, column %d (%s)", si, id, c.names[id]), "stripe", id, st, a.Column()); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return stripe, len(groupStats) > 0, nil
+}
+
+// stripeGroupStats returns the row-group statistics of stripe si's read
+// columns, by column; nil for a file without a row index.
+func (c *checker) stripeGroupStats(si int, read []bool) (map[int][]*stats.Column, error) {
+	if c.r.RowIndexStride() <= 0 {
+		return nil, nil
+	}
+	d, err := c.r.StripeDetail(si)
+	if err != nil {
+		return nil, err
+	}
+	groupStats := map[int][]*stats.Column{}
+	for id := range c.nodes {
+		if !read[id] {
+			continue
+		}
+		gs, err := c.ir.groupStats(si, d, id)
+		if err != nil {
+			return nil, err
+		}
+		if gs != nil {
+			groupStats[id] = gs
+		}
+	}
+	return groupStats, nil
+}
+
+// scanStripe decodes stripe si into row-group accumulators, comparing each
+// group at its end and merging it into stripe, and returns the rows seen.
+func (c *checker) scanStripe(si int, s reader.StripeInfo, read []bool, stripe accs, groupStats map[int][]*stats.Column) (int64, error) {
+	r := c.r
+	stride := int64(r.RowIndexStride())
+	br, err := r.NewBatchReader(reader.WithRange(s.Offset, 1), reader.WithBatchSize(1024))
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	fields := c.fieldMap(r.Schema(), br.Schema())
+	group := c.newAccs(read)
+	g := 0
+	var row int64 // rows of the stripe seen
+	endGroup := func() error {
+		if c.bloomMiss != "" {
+			return fmt.Errorf("%w: stripe %d, %s", errInconsistent, si, c.bloomMiss)
+		}
+		if err := c.compareGroup(si, g, group, groupStats); err != nil {
+			return err
+		}
+		stripe.merge(group)
+		for _, a := range group {
+			if a != nil {
+				a.Reset()
+			}
+		}
+		g++
+		return nil
+	}
+	b := br.NewBatch()
+	for {
+		err := br.Next(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		for from := 0; from < b.NumRows; {
+			to := b.NumRows
+			if stride > 0 {
+				to = int(min(int64(to), int64(from)+(int64(g)+1)*stride-row))
+			}
+			c.group = g
+			c.addRows(group, r.Schema(), fields, b.Schema, rootVector(b), from, to)
+			row += int64(to - from)
+			from = to
+			if stride > 0 && row == (int64(g)+1)*stride {
+				if err := endGroup(); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if row == s.NumRows && (stride == 0 || row > int64(g)*stride || row == 0) {
+		if err := endGroup(); err != nil {
+			return 0, err
+		}
+	}
+	return row, nil
 }
 
 // loadFilters reads the bloom filters of stripe si that check can test:
@@ -307,26 +338,9 @@ func (c *checker) loadFilters(si int, read []bool) error {
 		if st.Column < len(d.Encodings) && d.Encodings[st.Column].BloomEncoding > 1 {
 			continue
 		}
-		data, err := c.ir.stream(si, st)
-		if err != nil {
+		if err := c.loadUTF8Filters(si, st, groups); err != nil {
 			return err
 		}
-		bi, err := rowindex.DecodeBloomFilterIndex(data)
-		if err != nil {
-			return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8: %w", si, st.Column, err)
-		}
-		pbs := bi.GetBloomFilter()
-		if len(pbs) != groups {
-			return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(pbs), groups)
-		}
-		fs := make([]bloomfilter.Probe, len(pbs))
-		for g, pb := range pbs {
-			if fs[g], err = bloomfilter.FromProto(pb); err != nil {
-				return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8, row group %d: %w", si, st.Column, g, err)
-			}
-			c.blooms++
-		}
-		c.filters[st.Column] = fs
 	}
 	// Legacy BLOOM_FILTER streams of columns without a UTF-8 one, where
 	// their hash is the one a reader probes with (bloomfilter.TrustLegacy);
@@ -335,34 +349,69 @@ func (c *checker) loadFilters(si int, read []bool) error {
 		if st.Kind != "BLOOM_FILTER" || st.Column >= len(c.nodes) || !read[st.Column] || c.filters[st.Column] != nil {
 			continue
 		}
-		data, err := c.ir.stream(si, st)
-		if err != nil {
+		if err := c.loadLegacyFilters(si, st, groups); err != nil {
 			return err
 		}
-		lbs, err := rowindex.DecodeLegacyBloomIndex(data)
-		if err != nil {
-			return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER: %w", si, st.Column, err)
+	}
+	return nil
+}
+
+// loadUTF8Filters reads the filters of a BLOOM_FILTER_UTF8 stream, one
+// for each of the stripe's row groups.
+func (c *checker) loadUTF8Filters(si int, st reader.StreamDetail, groups int) error {
+	data, err := c.ir.stream(si, st)
+	if err != nil {
+		return err
+	}
+	bi, err := rowindex.DecodeBloomFilterIndex(data)
+	if err != nil {
+		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8: %w", si, st.Column, err)
+	}
+	pbs := bi.GetBloomFilter()
+	if len(pbs) != groups {
+		return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(pbs), groups)
+	}
+	fs := make([]bloomfilter.Probe, len(pbs))
+	for g, pb := range pbs {
+		if fs[g], err = bloomfilter.FromProto(pb); err != nil {
+			return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8, row group %d: %w", si, st.Column, g, err)
 		}
-		if len(lbs) != groups {
-			return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(lbs), groups)
+		c.blooms++
+	}
+	c.filters[st.Column] = fs
+	return nil
+}
+
+// loadLegacyFilters reads the filters of a BLOOM_FILTER stream that a
+// reader would probe (bloomfilter.TrustLegacy), one per row group.
+func (c *checker) loadLegacyFilters(si int, st reader.StreamDetail, groups int) error {
+	data, err := c.ir.stream(si, st)
+	if err != nil {
+		return err
+	}
+	lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+	if err != nil {
+		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER: %w", si, st.Column, err)
+	}
+	if len(lbs) != groups {
+		return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(lbs), groups)
+	}
+	fs := make([]bloomfilter.Probe, len(lbs))
+	any := false
+	for g, lb := range lbs {
+		switch bloomfilter.TrustLegacy(c.nodes[st.Column].Kind, c.r.WriterInfo(), lb.Early != nil) {
+		case bloomfilter.LegacyYes:
+			fs[g] = lb.Probe()
+		case bloomfilter.LegacyASCII:
+			fs[g] = asciiOnly{lb.Probe()}
+		default:
+			continue
 		}
-		fs := make([]bloomfilter.Probe, len(lbs))
-		any := false
-		for g, lb := range lbs {
-			switch bloomfilter.TrustLegacy(c.nodes[st.Column].Kind, r.WriterInfo(), lb.Early != nil) {
-			case bloomfilter.LegacyYes:
-				fs[g] = lb.Probe()
-			case bloomfilter.LegacyASCII:
-				fs[g] = asciiOnly{lb.Probe()}
-			default:
-				continue
-			}
-			any = true
-			c.blooms++
-		}
-		if any {
-			c.filters[st.Column] = fs
-		}
+		any = true
+		c.blooms++
+	}
+	if any {
+		c.filters[st.Column] = fs
 	}
 	return nil
 }
@@ -452,6 +501,19 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 	if acc == nil || v == nil {
 		return
 	}
+	switch t.Kind {
+	case orc.Struct:
+		c.addStructRows(a, t, fields, rt, v.(*orc.StructVector), from, to)
+	case orc.List, orc.Map, orc.Union:
+		c.addNestedRows(a, t, fields, rt, v, from, to)
+	default:
+		c.addValues(acc, t, v, from, to)
+	}
+}
+
+// addValues adds rows [from, to) of a primitive column to its
+// accumulator, testing each value against the group's bloom filter.
+func (c *checker) addValues(acc *stats.Accumulator, t *orc.Schema, v orc.Vector, from, to int) {
 	var bf bloomfilter.Probe
 	if fs := c.filters[t.ID()]; c.group < len(fs) && c.bloomMiss == "" && fs[c.group] != nil {
 		bf = fs[c.group]
@@ -527,62 +589,58 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 				acc.AddTimestamp(tv.Seconds[i], tv.Nanos[i])
 			}
 		}
-	case orc.Struct:
-		sv := v.(*orc.StructVector)
-		idx := fields[t]
-		// Runs of non-null rows go to the fields at once.
-		for i := from; i < to; {
-			if sv.IsNull(i) {
-				acc.AddNull()
-				i++
-				continue
-			}
-			j := i
-			for j < to && !sv.IsNull(j) {
-				acc.AddValue()
-				j++
-			}
-			for k, ft := range t.Children {
-				if k < len(idx) && idx[k] >= 0 && idx[k] < len(sv.Fields) {
-					c.addRows(a, ft, fields, rt.Children[idx[k]], sv.Fields[idx[k]], i, j)
-				}
-			}
-			i = j
+	}
+}
+
+// addStructRows adds rows [from, to) of a struct column and its fields:
+// runs of non-null rows go to the fields at once.
+func (c *checker) addStructRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, rt *orc.Schema, sv *orc.StructVector, from, to int) {
+	acc := a[t.ID()]
+	idx := fields[t]
+	for i := from; i < to; {
+		if sv.IsNull(i) {
+			acc.AddNull()
+			i++
+			continue
 		}
-	case orc.List:
-		lv := v.(*orc.ListVector)
-		for i := from; i < to; i++ {
-			if lv.IsNull(i) {
-				acc.AddNull()
-				continue
-			}
-			lo, hi := int(lv.Offsets[i]), int(lv.Offsets[i+1])
-			acc.AddChildren(uint64(hi - lo))
-			c.addRows(a, t.Children[0], fields, rt.Children[0], lv.Elem, lo, hi)
-		}
-	case orc.Map:
-		mv := v.(*orc.MapVector)
-		for i := from; i < to; i++ {
-			if mv.IsNull(i) {
-				acc.AddNull()
-				continue
-			}
-			lo, hi := int(mv.Offsets[i]), int(mv.Offsets[i+1])
-			acc.AddChildren(uint64(hi - lo))
-			c.addRows(a, t.Children[0], fields, rt.Children[0], mv.Keys, lo, hi)
-			c.addRows(a, t.Children[1], fields, rt.Children[1], mv.Values, lo, hi)
-		}
-	case orc.Union:
-		uv := v.(*orc.UnionVector)
-		for i := from; i < to; i++ {
-			if uv.IsNull(i) {
-				acc.AddNull()
-				continue
-			}
+		j := i
+		for j < to && !sv.IsNull(j) {
 			acc.AddValue()
-			tag := int(uv.Tags[i])
-			if tag < len(t.Children) && tag < len(uv.Children) {
-				c.addRows(a, t.Children[tag], fields, rt.Children[tag], uv.Children[tag], i, i+1)
+			j++
+		}
+		for k, ft := range t.Children {
+			if k < len(idx) && idx[k] >= 0 && idx[k] < len(sv.Fields) {
+				c.addRows(a, ft, fields, rt.Children[idx[k]], sv.Fields[idx[k]], i, j)
+			}
+		}
+		i = j
+	}
+}
+
+// addNestedRows adds rows [from, to) of a list, map or union column and
+// the children they hold.
+func (c *checker) addNestedRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, rt *orc.Schema, v orc.Vector, from, to int) {
+	acc := a[t.ID()]
+	for i := from; i < to; i++ {
+		if v.IsNull(i) {
+			acc.AddNull()
+			continue
+		}
+		switch vec := v.(type) {
+		case *orc.ListVector:
+			lo, hi := int(vec.Offsets[i]), int(vec.Offsets[i+1])
+			acc.AddChildren(uint64(hi - lo))
+			c.addRows(a, t.Children[0], fields, rt.Children[0], vec.Elem, lo, hi)
+		case *orc.MapVector:
+			lo, hi := int(vec.Offsets[i]), int(vec.Offsets[i+1])
+			acc.AddChildren(uint64(hi - lo))
+			c.addRows(a, t.Children[0], fields, rt.Children[0], vec.Keys, lo, hi)
+			c.addRows(a, t.Children[1], fields, rt.Children[1], vec.Values, lo, hi)
+		case *orc.UnionVector:
+			acc.AddValue()
+			tag := int(vec.Tags[i])
+			if tag < len(t.Children) && tag < len(vec.Children) {
+				c.addRows(a, t.Children[tag], fields, rt.Children[tag], vec.Children[tag], i, i+1)
 			}
 		}
 	}
@@ -592,120 +650,166 @@ func (c *checker) addRows(a accs, t *orc.Schema, fields map[*orc.Schema][]int, r
 // computed from the data, got. where names the place for the error.
 func (c *checker) compare(where, level string, id int, st, got stats.Column) error {
 	c.compared[level]++
-	bad := func(what string, rec, data any) error {
-		return fmt.Errorf("%w: %s: %s is %v in the statistics, %v in the data", errInconsistent, where, what, rec, data)
+	m := compareCounts(st, got)
+	if m == nil {
+		m = c.compareTyped(id, st, got)
 	}
+	if m != nil {
+		return fmt.Errorf("%w: %s: %s is %v in the statistics, %v in the data", errInconsistent, where, m.what, m.rec, m.data)
+	}
+	c.noteDistrusted(level, id, c.nodes[id])
+	return nil
+}
+
+// mismatch is a statistic that differs from the data's: what, and the
+// recorded and computed values as the error shows them.
+type mismatch struct {
+	what      string
+	rec, data any
+}
+
+// compareCounts compares the value count and hasNull.
+func compareCounts(st, got stats.Column) *mismatch {
 	if st.NumValues != got.NumValues {
-		return bad("the value count", st.NumValues, got.NumValues)
+		return &mismatch{"the value count", st.NumValues, got.NumValues}
 	}
 	if st.HasNullKnown && st.HasNull != got.HasNull {
-		return bad("hasNull", st.HasNull, got.HasNull)
+		return &mismatch{"hasNull", st.HasNull, got.HasNull}
 	}
-	t := c.nodes[id]
+	return nil
+}
+
+// minMax compares a minimum and a maximum, shown by show.
+func minMax[T comparable](recMin, recMax, gotMin, gotMax T, show func(T) any) *mismatch {
+	if recMin != gotMin {
+		return &mismatch{"the minimum", show(recMin), show(gotMin)}
+	}
+	if recMax != gotMax {
+		return &mismatch{"the maximum", show(recMax), show(gotMax)}
+	}
+	return nil
+}
+
+func asIs[T any](v T) any { return v }
+
+// compareTyped compares the statistics of the column's type.
+func (c *checker) compareTyped(id int, st, got stats.Column) *mismatch {
 	switch {
 	case st.Int != nil && got.Int != nil:
 		if st.Int.HasMinMax && got.Int.HasMinMax {
-			if st.Int.Min != got.Int.Min {
-				return bad("the minimum", st.Int.Min, got.Int.Min)
-			}
-			if st.Int.Max != got.Int.Max {
-				return bad("the maximum", st.Int.Max, got.Int.Max)
+			if m := minMax(st.Int.Min, st.Int.Max, got.Int.Min, got.Int.Max, asIs[int64]); m != nil {
+				return m
 			}
 		}
 		if st.Int.HasSum && got.Int.HasSum && st.Int.Sum != got.Int.Sum {
-			return bad("the sum", st.Int.Sum, got.Int.Sum)
+			return &mismatch{"the sum", st.Int.Sum, got.Int.Sum}
 		}
 	case st.Double != nil && got.Double != nil:
 		if st.Double.HasMinMax && got.Double.HasMinMax {
-			if st.Double.Min != got.Double.Min {
-				return bad("the minimum", st.Double.Min, got.Double.Min)
-			}
-			if st.Double.Max != got.Double.Max {
-				return bad("the maximum", st.Double.Max, got.Double.Max)
-			}
+			return minMax(st.Double.Min, st.Double.Max, got.Double.Min, got.Double.Max, asIs[float64])
 		}
 	case st.String != nil && got.String != nil:
-		if what := checkStringBound(st.String.Min, st.String.HasMin, st.String.MinIsLowerBound,
-			got.String.Min, got.String.HasMin, got.String.MinIsLowerBound, -1, "minimum"); what != "" {
-			return bad(what, fmt.Sprintf("%q", st.String.Min), fmt.Sprintf("%q", got.String.Min))
-		}
-		if what := checkStringBound(st.String.Max, st.String.HasMax, st.String.MaxIsUpperBound,
-			got.String.Max, got.String.HasMax, got.String.MaxIsUpperBound, 1, "maximum"); what != "" {
-			return bad(what, fmt.Sprintf("%q", st.String.Max), fmt.Sprintf("%q", got.String.Max))
-		}
-		if st.String.HasSum && got.String.HasSum && st.String.Sum != got.String.Sum {
-			return bad("the total length", st.String.Sum, got.String.Sum)
-		}
+		return compareStrings(st.String, got.String)
 	case st.Bool != nil && got.Bool != nil:
 		if st.Bool.TrueCount != got.Bool.TrueCount {
-			return bad("the count of true values", st.Bool.TrueCount, got.Bool.TrueCount)
+			return &mismatch{"the count of true values", st.Bool.TrueCount, got.Bool.TrueCount}
 		}
 	case st.Decimal != nil && got.Decimal != nil && !c.noDecimal[id]:
-		dec := func(v stats.DecimalValue) string { return orc.CanonicalDecimal(v.Unscaled, v.Scale) }
-		if st.Decimal.HasMinMax && got.Decimal.HasMinMax {
-			if dec(st.Decimal.Min) != dec(got.Decimal.Min) {
-				return bad("the minimum", dec(st.Decimal.Min), dec(got.Decimal.Min))
-			}
-			if dec(st.Decimal.Max) != dec(got.Decimal.Max) {
-				return bad("the maximum", dec(st.Decimal.Max), dec(got.Decimal.Max))
-			}
-		}
-		if st.Decimal.HasSum && got.Decimal.HasSum && dec(st.Decimal.Sum) != dec(got.Decimal.Sum) {
-			return bad("the sum", dec(st.Decimal.Sum), dec(got.Decimal.Sum))
-		}
+		return compareDecimals(st.Decimal, got.Decimal)
 	case st.Date != nil && got.Date != nil:
-		day := func(d int32) string { return string(reader.AppendDate(nil, int64(d))) }
 		if st.Date.HasMinMax && got.Date.HasMinMax {
-			if st.Date.Min != got.Date.Min {
-				return bad("the minimum", day(st.Date.Min), day(got.Date.Min))
-			}
-			if st.Date.Max != got.Date.Max {
-				return bad("the maximum", day(st.Date.Max), day(got.Date.Max))
-			}
+			day := func(d int32) any { return string(reader.AppendDate(nil, int64(d))) }
+			return minMax(st.Date.Min, st.Date.Max, got.Date.Min, got.Date.Max, day)
 		}
 	case st.Timestamp != nil && got.Timestamp != nil:
-		ts := func(sec int64, ns int32) string { return string(reader.AppendTimestamp(nil, sec, ns)) }
-		if st.Timestamp.HasMinMax && got.Timestamp.HasMinMax {
-			s, g := st.Timestamp, got.Timestamp
-			// Millisecond statistics (no nanos recorded) read as the
-			// start (min) or end (max) of their millisecond.
-			if !withinMilli(s.MinSec, s.MinNanos, g.MinSec, g.MinNanos) {
-				return bad("the minimum", ts(s.MinSec, s.MinNanos), ts(g.MinSec, g.MinNanos))
-			}
-			if !withinMilli(g.MaxSec, g.MaxNanos, s.MaxSec, s.MaxNanos) {
-				return bad("the maximum", ts(s.MaxSec, s.MaxNanos), ts(g.MaxSec, g.MaxNanos))
-			}
-		}
+		return compareTimestamps(st.Timestamp, got.Timestamp)
 	case st.Geo != nil && got.Geo != nil:
-		// The file's box must hold every coordinate of the values (it may
-		// be wider: another writer may bound differently).
-		for i, axis := range []string{"x", "y", "z", "m"} {
-			sb, gb := &st.Geo.Box, &got.Geo.Box
-			if !sb.AxisKnown(i) || !gb.AxisKnown(i) || gb.AxisEmpty(i) || (i == 0 && sb.Min[0] > sb.Max[0]) {
-				continue
-			}
-			if sb.Min[i] > gb.Min[i] || sb.Max[i] < gb.Max[i] {
-				return bad("the "+axis+" range of the bounding box", fmt.Sprintf("[%g, %g]", sb.Min[i], sb.Max[i]), fmt.Sprintf("[%g, %g]", gb.Min[i], gb.Max[i]))
-			}
-		}
+		return compareBoxes(st.Geo, got.Geo)
 	case st.Binary != nil && got.Binary != nil:
 		if st.Binary.HasSum && got.Binary.HasSum && st.Binary.Sum != got.Binary.Sum {
-			return bad("the total length", st.Binary.Sum, got.Binary.Sum)
+			return &mismatch{"the total length", st.Binary.Sum, got.Binary.Sum}
 		}
 	case st.Collection != nil && got.Collection != nil && !c.noChildren[id]:
-		if st.Collection.HasMinMax && got.Collection.HasMinMax {
-			if st.Collection.MinChildren != got.Collection.MinChildren {
-				return bad("the fewest children", st.Collection.MinChildren, got.Collection.MinChildren)
-			}
-			if st.Collection.MaxChildren != got.Collection.MaxChildren {
-				return bad("the most children", st.Collection.MaxChildren, got.Collection.MaxChildren)
-			}
-		}
-		if st.Collection.TotalChildren != got.Collection.TotalChildren && (st.Collection.TotalChildren != 0 || st.Collection.HasMinMax) {
-			return bad("the total children", st.Collection.TotalChildren, got.Collection.TotalChildren)
+		return compareCollections(st.Collection, got.Collection)
+	}
+	return nil
+}
+
+// compareStrings compares string bounds (truncated ones as bounds) and
+// the total length.
+func compareStrings(st, got *stats.StringStats) *mismatch {
+	if what := checkStringBound(st.Min, st.HasMin, st.MinIsLowerBound, got.Min, got.HasMin, got.MinIsLowerBound, -1, "minimum"); what != "" {
+		return &mismatch{what, fmt.Sprintf("%q", st.Min), fmt.Sprintf("%q", got.Min)}
+	}
+	if what := checkStringBound(st.Max, st.HasMax, st.MaxIsUpperBound, got.Max, got.HasMax, got.MaxIsUpperBound, 1, "maximum"); what != "" {
+		return &mismatch{what, fmt.Sprintf("%q", st.Max), fmt.Sprintf("%q", got.Max)}
+	}
+	if st.HasSum && got.HasSum && st.Sum != got.Sum {
+		return &mismatch{"the total length", st.Sum, got.Sum}
+	}
+	return nil
+}
+
+// compareDecimals compares decimal bounds and sums by their canonical
+// text, whatever the scale each was recorded at.
+func compareDecimals(st, got *stats.DecimalStats) *mismatch {
+	dec := func(v stats.DecimalValue) any { return orc.CanonicalDecimal(v.Unscaled, v.Scale) }
+	if st.HasMinMax && got.HasMinMax {
+		if m := minMax(dec(st.Min), dec(st.Max), dec(got.Min), dec(got.Max), asIs[any]); m != nil {
+			return m
 		}
 	}
-	c.noteDistrusted(level, id, t)
+	if st.HasSum && got.HasSum && dec(st.Sum) != dec(got.Sum) {
+		return &mismatch{"the sum", dec(st.Sum), dec(got.Sum)}
+	}
+	return nil
+}
+
+// compareTimestamps compares timestamp bounds: millisecond statistics (no
+// nanos recorded) read as the start (min) or end (max) of their
+// millisecond.
+func compareTimestamps(s, g *stats.TimestampStats) *mismatch {
+	if !s.HasMinMax || !g.HasMinMax {
+		return nil
+	}
+	ts := func(sec int64, ns int32) string { return string(reader.AppendTimestamp(nil, sec, ns)) }
+	if !withinMilli(s.MinSec, s.MinNanos, g.MinSec, g.MinNanos) {
+		return &mismatch{"the minimum", ts(s.MinSec, s.MinNanos), ts(g.MinSec, g.MinNanos)}
+	}
+	if !withinMilli(g.MaxSec, g.MaxNanos, s.MaxSec, s.MaxNanos) {
+		return &mismatch{"the maximum", ts(s.MaxSec, s.MaxNanos), ts(g.MaxSec, g.MaxNanos)}
+	}
+	return nil
+}
+
+// compareBoxes checks that the file's box holds every coordinate of the
+// values (it may be wider: another writer may bound differently).
+func compareBoxes(st, got *stats.GeoStats) *mismatch {
+	for i, axis := range []string{"x", "y", "z", "m"} {
+		sb, gb := &st.Box, &got.Box
+		if !sb.AxisKnown(i) || !gb.AxisKnown(i) || gb.AxisEmpty(i) || (i == 0 && sb.Min[0] > sb.Max[0]) {
+			continue
+		}
+		if sb.Min[i] > gb.Min[i] || sb.Max[i] < gb.Max[i] {
+			return &mismatch{"the " + axis + " range of the bounding box", fmt.Sprintf("[%g, %g]", sb.Min[i], sb.Max[i]), fmt.Sprintf("[%g, %g]", gb.Min[i], gb.Max[i])}
+		}
+	}
+	return nil
+}
+
+// compareCollections compares the child counts of a list or map.
+func compareCollections(st, got *stats.CollectionStats) *mismatch {
+	if st.HasMinMax && got.HasMinMax {
+		if st.MinChildren != got.MinChildren {
+			return &mismatch{"the fewest children", st.MinChildren, got.MinChildren}
+		}
+		if st.MaxChildren != got.MaxChildren {
+			return &mismatch{"the most children", st.MaxChildren, got.MaxChildren}
+		}
+	}
+	if st.TotalChildren != got.TotalChildren && (st.TotalChildren != 0 || st.HasMinMax) {
+		return &mismatch{"the total children", st.TotalChildren, got.TotalChildren}
+	}
 	return nil
 }
 
