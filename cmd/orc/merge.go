@@ -184,116 +184,155 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 	if _, err := io.WriteString(w, format.Magic); err != nil {
 		return 0, 0, err
 	}
-	offset := int64(len(format.Magic))
 	types, err := t0.Types()
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", inputs[0].name, err)
 	}
-	footer := &orcpb.Footer{
-		HeaderLength:    proto.Uint64(uint64(len(format.Magic))),
-		Types:           types,
-		RowIndexStride:  t0.Footer.RowIndexStride,
-		Writer:          t0.Footer.Writer,
-		SoftwareVersion: t0.Footer.SoftwareVersion,
-		Calendar:        t0.Footer.Calendar,
-	}
-	meta := &orcpb.Metadata{}
-	withStripeStats := true
 	nodes := first.Schema().Columns()
-	fileStats := make([]stats.Column, len(nodes))
-	statsKnown := true
-	winfo := stats.WriterInfoFromTail(t0.PostScript, t0.Footer)
-	keys := map[string][]byte{}
+	m := &merger{w: w, stderr: stderr, offset: int64(len(format.Magic)),
+		footer: &orcpb.Footer{
+			HeaderLength:    proto.Uint64(uint64(len(format.Magic))),
+			Types:           types,
+			RowIndexStride:  t0.Footer.RowIndexStride,
+			Writer:          t0.Footer.Writer,
+			SoftwareVersion: t0.Footer.SoftwareVersion,
+			Calendar:        t0.Footer.Calendar,
+		},
+		meta: &orcpb.Metadata{}, withStripeStats: true,
+		nodes: nodes, fileStats: make([]stats.Column, len(nodes)), statsKnown: true,
+		winfo: stats.WriterInfoFromTail(t0.PostScript, t0.Footer), keys: map[string][]byte{}}
 	for k, in := range inputs {
-		t := in.r.Tail()
-		md, err := t.DecodeMetadata()
-		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", in.name, err)
-		}
-		ss := md.GetStripeStats()
-		if len(ss) != len(t.Footer.GetStripes()) {
-			if withStripeStats && len(t.Footer.GetStripes()) > 0 {
-				fmt.Fprintf(stderr, "orc merge: %s has no stripe statistics: the merged file has none\n", in.name)
-			}
-			withStripeStats = withStripeStats && len(t.Footer.GetStripes()) == 0
-		}
-		for i, si := range t.Footer.GetStripes() {
-			length := int64(si.GetIndexLength() + si.GetDataLength() + si.GetFooterLength())
-			start := int64(si.GetOffset())
-			if start < 0 || length < 0 || start > in.r.Size()-length {
-				return 0, 0, fmt.Errorf("%s: stripe %d: %w: %d bytes at offset %d pass the end of the file", in.name, i, orc.ErrCorrupt, length, start)
-			}
-			if _, err := io.Copy(w, io.NewSectionReader(in.ra, start, length)); err != nil {
-				return 0, 0, fmt.Errorf("%s: stripe %d: %w", in.name, i, err)
-			}
-			nsi := proto.Clone(si).(*orcpb.StripeInformation)
-			nsi.Offset = proto.Uint64(uint64(offset))
-			footer.Stripes = append(footer.Stripes, nsi)
-			offset += length
-			rows += int64(si.GetNumberOfRows())
-			if i < len(ss) {
-				meta.StripeStats = append(meta.StripeStats, ss[i])
-			}
-		}
-		if t.NumStatistics() != len(nodes) {
-			if statsKnown {
-				fmt.Fprintf(stderr, "orc merge: %s has no file statistics: the merged file has none\n", in.name)
-			}
-			statsKnown = false
-		}
-		for id := range nodes {
-			if !statsKnown {
-				break
-			}
-			pb, err := t.Statistics(id)
-			if err != nil {
-				return 0, 0, fmt.Errorf("%s: %w", in.name, err)
-			}
-			c := stats.FromProto(pb, nodes[id], winfo)
-			if k == 0 {
-				fileStats[id] = c
-			} else {
-				fileStats[id].Merge(&c)
-			}
-		}
-		for _, it := range t.Footer.GetMetadata() {
-			if v, ok := keys[it.GetName()]; ok {
-				if string(v) != string(it.GetValue()) {
-					fmt.Fprintf(stderr, "orc merge: %s: user metadata %q differs from an earlier input's: the first value is kept\n", in.name, it.GetName())
-				}
-				continue
-			}
-			keys[it.GetName()] = it.GetValue()
-			footer.Metadata = append(footer.Metadata, it)
+		if err := m.add(k, in); err != nil {
+			return 0, 0, err
 		}
 	}
-	footer.ContentLength = proto.Uint64(uint64(offset))
-	footer.NumberOfRows = proto.Uint64(uint64(rows))
-	if statsKnown {
-		for id := range nodes {
-			pb := fileStats[id].Proto()
-			if !fileStats[id].HasNullKnown {
+	if err := m.writeTail(t0); err != nil {
+		return 0, 0, err
+	}
+	return m.rows, len(m.footer.Stripes), nil
+}
+
+// merger is the state of writeMerged: the output so far and what its
+// tail will hold.
+type merger struct {
+	w      io.Writer
+	stderr io.Writer
+	offset int64 // of the next byte written
+	rows   int64
+	footer *orcpb.Footer
+	meta   *orcpb.Metadata
+	nodes  []*orc.Schema
+	winfo  stats.WriterInfo
+	keys   map[string][]byte // user metadata kept, by key
+	// The merged file keeps stripe and file statistics only while every
+	// input has them.
+	withStripeStats, statsKnown bool
+	fileStats                   []stats.Column
+}
+
+// add appends input k's stripes, merges its statistics and keeps its user
+// metadata.
+func (m *merger) add(k int, in mergeInput) error {
+	t := in.r.Tail()
+	md, err := t.DecodeMetadata()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.name, err)
+	}
+	ss := md.GetStripeStats()
+	if len(ss) != len(t.Footer.GetStripes()) {
+		if m.withStripeStats && len(t.Footer.GetStripes()) > 0 {
+			fmt.Fprintf(m.stderr, "orc merge: %s has no stripe statistics: the merged file has none\n", in.name)
+		}
+		m.withStripeStats = m.withStripeStats && len(t.Footer.GetStripes()) == 0
+	}
+	for i, si := range t.Footer.GetStripes() {
+		length := int64(si.GetIndexLength() + si.GetDataLength() + si.GetFooterLength())
+		start := int64(si.GetOffset())
+		if start < 0 || length < 0 || start > in.r.Size()-length {
+			return fmt.Errorf("%s: stripe %d: %w: %d bytes at offset %d pass the end of the file", in.name, i, orc.ErrCorrupt, length, start)
+		}
+		if _, err := io.Copy(m.w, io.NewSectionReader(in.ra, start, length)); err != nil {
+			return fmt.Errorf("%s: stripe %d: %w", in.name, i, err)
+		}
+		nsi := proto.Clone(si).(*orcpb.StripeInformation)
+		nsi.Offset = proto.Uint64(uint64(m.offset))
+		m.footer.Stripes = append(m.footer.Stripes, nsi)
+		m.offset += length
+		m.rows += int64(si.GetNumberOfRows())
+		if i < len(ss) {
+			m.meta.StripeStats = append(m.meta.StripeStats, ss[i])
+		}
+	}
+	if err := m.mergeStats(k, in, t); err != nil {
+		return err
+	}
+	for _, it := range t.Footer.GetMetadata() {
+		if v, ok := m.keys[it.GetName()]; ok {
+			if string(v) != string(it.GetValue()) {
+				fmt.Fprintf(m.stderr, "orc merge: %s: user metadata %q differs from an earlier input's: the first value is kept\n", in.name, it.GetName())
+			}
+			continue
+		}
+		m.keys[it.GetName()] = it.GetValue()
+		m.footer.Metadata = append(m.footer.Metadata, it)
+	}
+	return nil
+}
+
+// mergeStats merges input k's file statistics into the merged file's.
+func (m *merger) mergeStats(k int, in mergeInput, t *format.Tail) error {
+	if t.NumStatistics() != len(m.nodes) {
+		if m.statsKnown {
+			fmt.Fprintf(m.stderr, "orc merge: %s has no file statistics: the merged file has none\n", in.name)
+		}
+		m.statsKnown = false
+	}
+	if !m.statsKnown {
+		return nil
+	}
+	for id := range m.nodes {
+		pb, err := t.Statistics(id)
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.name, err)
+		}
+		c := stats.FromProto(pb, m.nodes[id], m.winfo)
+		if k == 0 {
+			m.fileStats[id] = c
+		} else {
+			m.fileStats[id].Merge(&c)
+		}
+	}
+	return nil
+}
+
+// writeTail writes the merged file's metadata, footer and postscript, in
+// the first input's codec.
+func (m *merger) writeTail(t0 *format.Tail) error {
+	footer := m.footer
+	footer.ContentLength = proto.Uint64(uint64(m.offset))
+	footer.NumberOfRows = proto.Uint64(uint64(m.rows))
+	if m.statsKnown {
+		for id := range m.nodes {
+			pb := m.fileStats[id].Proto()
+			if !m.fileStats[id].HasNullKnown {
 				pb.HasNull = nil // as the inputs: not recorded
 			}
 			footer.Statistics = append(footer.Statistics, pb)
 		}
 	}
-	if !withStripeStats {
-		meta = nil
-	}
 	comp, err := newTailCompressor(t0)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	var metaBytes []byte
-	if meta != nil {
-		if metaBytes, err = comp.message(meta); err != nil {
-			return 0, 0, err
+	if m.withStripeStats {
+		if metaBytes, err = comp.message(m.meta); err != nil {
+			return err
 		}
 	}
 	footerBytes, err := comp.message(footer)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	ps := &orcpb.PostScript{
 		FooterLength:         proto.Uint64(uint64(len(footerBytes))),
@@ -306,17 +345,17 @@ func writeMerged(w io.Writer, inputs []mergeInput, stderr io.Writer) (rows int64
 	}
 	psBytes, err := proto.Marshal(ps)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	if len(psBytes) > 255 {
-		return 0, 0, fmt.Errorf("postscript of %d bytes exceeds 255", len(psBytes))
+		return fmt.Errorf("postscript of %d bytes exceeds 255", len(psBytes))
 	}
 	for _, b := range [][]byte{metaBytes, footerBytes, psBytes, {byte(len(psBytes))}} {
-		if _, err := w.Write(b); err != nil {
-			return 0, 0, err
+		if _, err := m.w.Write(b); err != nil {
+			return err
 		}
 	}
-	return rows, len(footer.Stripes), nil
+	return nil
 }
 
 // tailCompressor compresses tail sections with a file's codec.
