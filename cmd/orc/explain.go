@@ -203,113 +203,136 @@ func (f *explainFile) stripe(i int) *explainStripe {
 
 // explainCompact prints the compact form of explain text.
 func explainCompact(w io.Writer, text string, forms leafForms) {
-	var files []*explainFile
-	var cur *explainFile
-	newFile := func(header string) {
-		cur = &explainFile{header: header, byIndex: map[int]*explainStripe{}}
-		files = append(files, cur)
+	var p explainParser
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if line != "" {
+			p.line(line)
+		}
 	}
+	for _, f := range p.files {
+		f.print(w, forms)
+	}
+}
+
+// explainParser gathers the full explanation's lines by file and stripe.
+type explainParser struct {
+	files []*explainFile
+	cur   *explainFile
 	// block is the heading of the indented lines that follow: "file",
 	// "stats" (a stripe's statistics), "plan" (a stripe's plan), "other"
 	// (lines printed as they are) or "" (lines to drop).
-	block := ""
-	var blockStripe *explainStripe
-	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if line == "" {
-			continue
+	block       string
+	blockStripe *explainStripe
+}
+
+func (p *explainParser) newFile(header string) {
+	p.cur = &explainFile{header: header, byIndex: map[int]*explainStripe{}}
+	p.files = append(p.files, p.cur)
+}
+
+// line takes one line of the explanation.
+func (p *explainParser) line(line string) {
+	indented := strings.HasPrefix(line, " ")
+	if !indented {
+		p.block = ""
+	}
+	switch {
+	case strings.HasPrefix(line, "predicate: "):
+		if p.cur == nil || p.cur.predicate != "" {
+			p.newFile("")
 		}
-		indented := strings.HasPrefix(line, " ")
-		if !indented {
-			block = ""
-		}
-		switch {
-		case strings.HasPrefix(line, "predicate: "):
-			if cur == nil || cur.predicate != "" {
-				newFile("")
+		p.cur.predicate = strings.TrimPrefix(line, "predicate: ")
+		return
+	case !indented && strings.HasSuffix(line, ":") && !strings.HasPrefix(line, "stripe ") && line != "file statistics:":
+		// A dataset's file heading.
+		p.newFile(line)
+		return
+	}
+	if p.cur == nil {
+		p.newFile("")
+	}
+	if indented {
+		p.indented(line)
+	} else {
+		p.heading(line)
+	}
+}
+
+// indented takes a line of the block under the last heading.
+func (p *explainParser) indented(line string) {
+	cur := p.cur
+	if m := rePlanHead.FindStringSubmatch(line); m != nil && p.block != "" {
+		// A stripe's plan: after its row groups, or right after its
+		// statistics when it has no row groups.
+		i, _ := strconv.Atoi(m[1])
+		s := cur.stripe(i)
+		s.planned = true
+		s.rows, _ = strconv.ParseInt(m[2], 10, 64)
+		return
+	}
+	switch p.block {
+	case "file", "stats":
+		if m := reLeafLine.FindStringSubmatch(line); m != nil {
+			i, _ := strconv.Atoi(m[2])
+			for len(cur.leaves) <= i {
+				cur.leaves = append(cur.leaves, "")
 			}
-			cur.predicate = strings.TrimPrefix(line, "predicate: ")
-			continue
-		case !indented && strings.HasSuffix(line, ":") && !strings.HasPrefix(line, "stripe ") && line != "file statistics:":
-			// A dataset's file heading.
-			newFile(line)
-			continue
-		}
-		if cur == nil {
-			newFile("")
-		}
-		if indented {
-			if m := rePlanHead.FindStringSubmatch(line); m != nil && block != "" {
-				// A stripe's plan: after its row groups, or right after
-				// its statistics when it has no row groups.
-				i, _ := strconv.Atoi(m[1])
-				s := cur.stripe(i)
-				s.planned = true
-				s.rows, _ = strconv.ParseInt(m[2], 10, 64)
-				continue
-			}
-			switch block {
-			case "file", "stats":
-				if m := reLeafLine.FindStringSubmatch(line); m != nil {
-					i, _ := strconv.Atoi(m[2])
-					for len(cur.leaves) <= i {
-						cur.leaves = append(cur.leaves, "")
-					}
-					cur.leaves[i] = m[3]
-					if block == "stats" {
-						for len(blockStripe.statsTV) <= i {
-							blockStripe.statsTV = append(blockStripe.statsTV, "")
-						}
-						blockStripe.statsTV[i] = m[4]
-					}
-				} else if m := reResult.FindStringSubmatch(line); m != nil {
-					if block == "file" {
-						cur.hasFile, cur.fileTV, cur.fileRead = true, m[1], m[2] == "read"
-					} else {
-						blockStripe.hasStats, blockStripe.statsRead = true, m[2] == "read"
-					}
+			cur.leaves[i] = m[3]
+			if p.block == "stats" {
+				bs := p.blockStripe
+				for len(bs.statsTV) <= i {
+					bs.statsTV = append(bs.statsTV, "")
 				}
-			case "other":
-				cur.other = append(cur.other, line)
+				bs.statsTV[i] = m[4]
 			}
-			continue
-		}
-		if line == "file statistics:" {
-			block = "file"
-			continue
-		}
-		if m := reStatsHead.FindStringSubmatch(line); m != nil {
-			i, _ := strconv.Atoi(m[1])
-			block, blockStripe = "stats", cur.stripe(i)
-			continue
-		}
-		if m := reGroupLine.FindStringSubmatch(line); m != nil {
-			i, _ := strconv.Atoi(m[1])
-			s := cur.stripe(i)
-			g := explainGroup{read: m[5] == "read"}
-			for _, v := range strings.Fields(m[3]) {
-				_, tv, _ := strings.Cut(v, "=")
-				g.leaves = append(g.leaves, tv)
+		} else if m := reResult.FindStringSubmatch(line); m != nil {
+			if p.block == "file" {
+				cur.hasFile, cur.fileTV, cur.fileRead = true, m[1], m[2] == "read"
+			} else {
+				p.blockStripe.hasStats, p.blockStripe.statsRead = true, m[2] == "read"
 			}
-			s.groups = append(s.groups, g)
-			continue
 		}
-		if m := reGroupsHead.FindStringSubmatch(line); m != nil {
-			i, _ := strconv.Atoi(m[1])
-			s := cur.stripe(i)
-			s.effective = m[2]
-			block = "plan"
-			continue
-		}
-		if reDeferred.MatchString(line) {
-			block = "" // the deferred columns' plan: full form only
-			continue
-		}
+	case "other":
 		cur.other = append(cur.other, line)
-		block = "other"
 	}
-	for _, f := range files {
-		f.print(w, forms)
+}
+
+// heading takes a line that is not indented: a block's heading, a row
+// group's line, or a line printed as it is.
+func (p *explainParser) heading(line string) {
+	cur := p.cur
+	if line == "file statistics:" {
+		p.block = "file"
+		return
 	}
+	if m := reStatsHead.FindStringSubmatch(line); m != nil {
+		i, _ := strconv.Atoi(m[1])
+		p.block, p.blockStripe = "stats", cur.stripe(i)
+		return
+	}
+	if m := reGroupLine.FindStringSubmatch(line); m != nil {
+		i, _ := strconv.Atoi(m[1])
+		s := cur.stripe(i)
+		g := explainGroup{read: m[5] == "read"}
+		for _, v := range strings.Fields(m[3]) {
+			_, tv, _ := strings.Cut(v, "=")
+			g.leaves = append(g.leaves, tv)
+		}
+		s.groups = append(s.groups, g)
+		return
+	}
+	if m := reGroupsHead.FindStringSubmatch(line); m != nil {
+		i, _ := strconv.Atoi(m[1])
+		cur.stripe(i).effective = m[2]
+		p.block = "plan"
+		return
+	}
+	if reDeferred.MatchString(line) {
+		p.block = "" // the deferred columns' plan: full form only
+		return
+	}
+	cur.other = append(cur.other, line)
+	p.block = "other"
 }
 
 // leafText returns leaf i as written, and whether its recorded values are
