@@ -71,83 +71,100 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: not a directory", dir)
 	}
 	path := filepath.Join(dir, dataset.IndexFileName)
+	cols, blooms := splitList(*columns), splitList(*bloomCols)
 	switch sub {
 	case "build":
-		start := time.Now()
-		none := true
-		df.noIndex = &none
-		d, _, err := openDataset([]string{dir}, df, stderr, "index")
-		if err != nil {
-			return err
-		}
-		var opts []dataset.IndexOption
-		if *columns != "" {
-			opts = append(opts, dataset.IndexColumns(splitList(*columns)...))
-		}
-		if *bloomCols != "" {
-			opts = append(opts, dataset.IndexBloomColumns(splitList(*bloomCols)...))
-		}
-		info, err := d.WriteIndexFile(path, opts...)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: %d files, columns %s, %d bytes, built in %v\n", path, info.Files,
-			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
-		return nil
+		return indexBuild(dir, path, df, cols, blooms, stdout, stderr)
 	case "update", "check":
-		if *columns != "" || *bloomCols != "" {
+		if len(cols) > 0 || len(blooms) > 0 {
 			return fmt.Errorf("%w: %s keeps the index's columns (--columns and --bloom-columns are for build)", errUsage, sub)
 		}
-		start := time.Now()
-		none := true
-		df.noIndex = &none
-		d, _, err := openDataset([]string{dir}, df, stderr, "index")
-		if err != nil {
-			return err
-		}
-		if sub == "update" {
-			info, err := d.UpdateIndexFile(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%s: %d files (%d footers read), columns %s, %d bytes, in %v\n", path, info.Files, info.Read,
-				strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
-			return nil
-		}
-		f, fi, err := openRegular(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := d.CheckIndex(f, fi.Size()); err != nil {
-			if errors.Is(err, dataset.ErrIndexStale) {
-				return fmt.Errorf("%s: %w\n(orc index update %s makes it current)", path, err, dir)
-			}
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		fmt.Fprintf(stdout, "%s: current (%d files)\n", path, len(d.Files()))
-		return nil
+		return indexUpdateCheck(sub, dir, path, df, stdout, stderr)
 	case "show":
-		if *columns != "" || *bloomCols != "" || *df.schema != "" || *df.partitions != "" {
+		if len(cols) > 0 || len(blooms) > 0 || *df.schema != "" || *df.partitions != "" {
 			return fmt.Errorf("%w: show takes no flags", errUsage)
 		}
-		f, fi, err := openRegular(path)
+		return indexShow(path, stdout)
+	}
+	return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
+}
+
+// indexBuild writes the index of the dataset in dir to path.
+func indexBuild(dir, path string, df datasetFlags, cols, blooms []string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	none := true
+	df.noIndex = &none
+	d, _, err := openDataset([]string{dir}, df, stderr, "index")
+	if err != nil {
+		return err
+	}
+	var opts []dataset.IndexOption
+	if len(cols) > 0 {
+		opts = append(opts, dataset.IndexColumns(cols...))
+	}
+	if len(blooms) > 0 {
+		opts = append(opts, dataset.IndexBloomColumns(blooms...))
+	}
+	info, err := d.WriteIndexFile(path, opts...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d files, columns %s, %d bytes, built in %v\n", path, info.Files,
+		strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// indexUpdateCheck updates the index at path (sub "update") or checks that
+// it is current ("check").
+func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.Writer) error {
+	start := time.Now()
+	none := true
+	df.noIndex = &none
+	d, _, err := openDataset([]string{dir}, df, stderr, "index")
+	if err != nil {
+		return err
+	}
+	if sub == "update" {
+		info, err := d.UpdateIndexFile(path)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		info, err := dataset.ReadIndexInfo(f, fi.Size())
-		if err != nil {
-			return inFile(path, err)
-		}
-		fmt.Fprintf(stdout, "index: %s\nfiles: %d\nbytes: %d\nbuilt: %s\n", path, info.Files, info.Bytes, fi.ModTime().UTC().Format(time.RFC3339))
-		if info.Partitions != "" {
-			fmt.Fprintf(stdout, "partitions: %s\n", info.Partitions)
-		}
-		fmt.Fprintf(stdout, "columns: %s\n", strings.Join(info.Columns, ", "))
+		fmt.Fprintf(stdout, "%s: %d files (%d footers read), columns %s, %d bytes, in %v\n", path, info.Files, info.Read,
+			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
-	return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := d.CheckIndex(f, fi.Size()); err != nil {
+		if errors.Is(err, dataset.ErrIndexStale) {
+			return fmt.Errorf("%s: %w\n(orc index update %s makes it current)", path, err, dir)
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stdout, "%s: current (%d files)\n", path, len(d.Files()))
+	return nil
+}
+
+// indexShow prints what the index at path covers.
+func indexShow(path string, stdout io.Writer) error {
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := dataset.ReadIndexInfo(f, fi.Size())
+	if err != nil {
+		return inFile(path, err)
+	}
+	fmt.Fprintf(stdout, "index: %s\nfiles: %d\nbytes: %d\nbuilt: %s\n", path, info.Files, info.Bytes, fi.ModTime().UTC().Format(time.RFC3339))
+	if info.Partitions != "" {
+		fmt.Fprintf(stdout, "partitions: %s\n", info.Partitions)
+	}
+	fmt.Fprintf(stdout, "columns: %s\n", strings.Join(info.Columns, ", "))
+	return nil
 }
 
 // openRegular opens a file that must be a regular file, such as an index:
