@@ -200,81 +200,19 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 		return nil, nil, fmt.Errorf("%s: no files found (hidden and _-prefixed files are left out)", strings.Join(paths, ", "))
 	}
 	var opts []dataset.Option
-	var read *orc.Schema
-	switch {
-	case *df.schema != "" && *df.union:
-		return nil, nil, fmt.Errorf("%w: --schema and --union-by-name both give the read schema: choose one", errUsage)
-	case *df.schema != "":
-		if read, err = orc.ParseSchema(*df.schema); err != nil {
-			return nil, nil, userSchemaError("--schema", *df.schema, err)
-		}
-	case *df.union:
-		if read, err = unionByName(files, display); err != nil {
-			return nil, nil, err
-		}
-	case ud != nil && ud.info.Schema != "":
-		// The schema the index was built with: no file opened to learn it.
-		if read, err = orc.ParseSchema(ud.info.Schema); err != nil {
-			return nil, nil, fmt.Errorf("%s: the index's schema %q: %w", ud.name, ud.info.Schema, err)
-		}
+	read, err := readSchemaOf(df, files, display, ud)
+	if err != nil {
+		return nil, nil, err
 	}
 	if read != nil {
 		opts = append(opts, dataset.WithSchema(read))
 	}
-	switch {
-	case *df.partitions == "" && ud != nil && ud.info.Partitions != "":
-		s, err := orc.ParseSchema(ud.info.Partitions)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: the index's partitions %q: %w", ud.name, ud.info.Partitions, err)
-		}
-		opts = append(opts, dataset.WithPartitioning(s))
-	case *df.partitions == "none":
-		opts = append(opts, dataset.WithPartitioning(&orc.Schema{Kind: orc.Struct}))
-	case *df.partitions == "" && ud != nil:
-		// The index was built without partition columns: none.
-		opts = append(opts, dataset.WithPartitioning(&orc.Schema{Kind: orc.Struct}))
-	case *df.partitions == "":
-		parts := dataset.DiscoverPartitioning(files)
-		if parts == nil {
-			break
-		}
-		// A key that is also a column of the files is the files' column.
-		if read == nil {
-			var i int
-			if read, i, err = dataSchema(files); err != nil {
-				return nil, nil, &fileError{path: display[files[i].Name], err: err}
-			}
-		}
-		kept := &orc.Schema{Kind: orc.Struct}
-		for i, c := range parts.Children {
-			if read.Kind == orc.Struct && fieldIndex(read, parts.FieldNames[i]) >= 0 {
-				fmt.Fprintf(stderr, "orc %s: %q is both a directory key (%s=...) and a column of the files: the column of the files is read\n",
-					cmd, parts.FieldNames[i], parts.FieldNames[i])
-				continue
-			}
-			kept.Children = append(kept.Children, c)
-			kept.FieldNames = append(kept.FieldNames, parts.FieldNames[i])
-		}
-		if len(kept.Children) > 0 {
-			opts = append(opts, dataset.WithPartitioning(kept))
-		}
-	default:
-		s, err := orc.ParseSchema(*df.partitions)
-		if err != nil {
-			return nil, nil, userSchemaError("--partitions", *df.partitions, err)
-		}
-		if found := dataset.DiscoverPartitioning(files); found != nil {
-			var left []string
-			for _, k := range found.FieldNames {
-				if fieldIndex(s, k) < 0 {
-					left = append(left, strconv.Quote(k))
-				}
-			}
-			if len(left) > 0 {
-				fmt.Fprintf(stderr, "orc %s: the directories also name %s, which --partitions leaves out (not columns)\n", cmd, strings.Join(left, ", "))
-			}
-		}
-		opts = append(opts, dataset.WithPartitioning(s))
+	parts, err := partitioningOf(df, files, display, ud, read, stderr, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if parts != nil {
+		opts = append(opts, dataset.WithPartitioning(parts))
 	}
 	if len(paths) == 1 && isDir(paths[0]) && (df.noIndex == nil || !*df.noIndex) {
 		// A directory's statistics index (orc index build), when it is there.
@@ -285,6 +223,99 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 	}
 	d, err = dataset.New(files, opts...)
 	return d, display, err
+}
+
+// readSchemaOf returns the read schema the flags or the index give, or
+// nil for the dataset's own choice.
+func readSchemaOf(df datasetFlags, files []dataset.File, display map[string]string, ud *urlDir) (*orc.Schema, error) {
+	switch {
+	case *df.schema != "" && *df.union:
+		return nil, fmt.Errorf("%w: --schema and --union-by-name both give the read schema: choose one", errUsage)
+	case *df.schema != "":
+		read, err := orc.ParseSchema(*df.schema)
+		if err != nil {
+			return nil, userSchemaError("--schema", *df.schema, err)
+		}
+		return read, nil
+	case *df.union:
+		return unionByName(files, display)
+	case ud != nil && ud.info.Schema != "":
+		// The schema the index was built with: no file opened to learn it.
+		read, err := orc.ParseSchema(ud.info.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the index's schema %q: %w", ud.name, ud.info.Schema, err)
+		}
+		return read, nil
+	}
+	return nil, nil
+}
+
+// partitioningOf returns the partition columns: the flag's, the index's,
+// or those the directories name that are not columns of the files (read,
+// when known, else the first file's schema); nil for the dataset's own
+// discovery to find none.
+func partitioningOf(df datasetFlags, files []dataset.File, display map[string]string, ud *urlDir, read *orc.Schema, stderr io.Writer, cmd string) (*orc.Schema, error) {
+	none := &orc.Schema{Kind: orc.Struct}
+	switch {
+	case *df.partitions == "" && ud != nil && ud.info.Partitions != "":
+		s, err := orc.ParseSchema(ud.info.Partitions)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the index's partitions %q: %w", ud.name, ud.info.Partitions, err)
+		}
+		return s, nil
+	case *df.partitions == "none", *df.partitions == "" && ud != nil:
+		// none, or an index built without partition columns.
+		return none, nil
+	case *df.partitions == "":
+		return discoveredPartitions(files, display, read, stderr, cmd)
+	}
+	s, err := orc.ParseSchema(*df.partitions)
+	if err != nil {
+		return nil, userSchemaError("--partitions", *df.partitions, err)
+	}
+	if found := dataset.DiscoverPartitioning(files); found != nil {
+		var left []string
+		for _, k := range found.FieldNames {
+			if fieldIndex(s, k) < 0 {
+				left = append(left, strconv.Quote(k))
+			}
+		}
+		if len(left) > 0 {
+			fmt.Fprintf(stderr, "orc %s: the directories also name %s, which --partitions leaves out (not columns)\n", cmd, strings.Join(left, ", "))
+		}
+	}
+	return s, nil
+}
+
+// discoveredPartitions returns the keys the directories name, but those
+// that are also columns of the files (the files' column is read); nil for
+// none.
+func discoveredPartitions(files []dataset.File, display map[string]string, read *orc.Schema, stderr io.Writer, cmd string) (*orc.Schema, error) {
+	parts := dataset.DiscoverPartitioning(files)
+	if parts == nil {
+		return nil, nil
+	}
+	if read == nil {
+		var i int
+		var err error
+		if read, i, err = dataSchema(files); err != nil {
+			return nil, &fileError{path: display[files[i].Name], err: err}
+		}
+	}
+	kept := &orc.Schema{Kind: orc.Struct}
+	for i, c := range parts.Children {
+		if read.Kind == orc.Struct && fieldIndex(read, parts.FieldNames[i]) >= 0 {
+			fmt.Fprintf(stderr, "orc %s: %q is both a directory key (%s=...) and a column of the files: the column of the files is read\n",
+				cmd, parts.FieldNames[i], parts.FieldNames[i])
+			continue
+		}
+		kept.Children = append(kept.Children, c)
+		kept.FieldNames = append(kept.FieldNames, parts.FieldNames[i])
+	}
+	if len(kept.Children) == 0 {
+		return nil, nil
+	}
+	return kept, nil
 }
 
 // rowSource is what cat and scan print from: one file's BatchReader or a
