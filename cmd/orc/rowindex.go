@@ -141,8 +141,6 @@ func (ir *indexReader) stream(si int, st reader.StreamDetail) ([]byte, error) {
 
 // rowIndex returns the row indexes of cols in stripe si.
 func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]metaRowIndex, error) {
-	stride := int64(ir.r.RowIndexStride())
-	nodes := ir.nodes
 	// The index and bloom filter streams of cols, in one pass.
 	type indexStreams struct{ idx, bloom *reader.StreamDetail }
 	found := make(map[int]*indexStreams, len(cols))
@@ -167,72 +165,92 @@ func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]m
 	}
 	var out []metaRowIndex
 	for _, col := range cols {
-		mi := metaRowIndex{Column: col, Name: ir.names[col], Entries: []metaIndexEntry{}}
-		idx, bloom := found[col].idx, found[col].bloom
-		switch {
-		case ir.r.IsEncrypted(col):
-			mi.Note = "encrypted column"
-		case idx == nil:
-			mi.Note = "no row index"
-		}
-		if idx == nil {
-			out = append(out, mi)
-			continue
-		}
-		data, err := ir.stream(si, *idx)
+		mi, err := ir.columnIndex(si, d, col, found[col].idx, found[col].bloom)
 		if err != nil {
 			return nil, err
-		}
-		ri, err := rowindex.DecodeRowIndex(data)
-		if err != nil {
-			return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
-		}
-		var filters []*metaBloom
-		if bloom != nil {
-			data, err := ir.stream(si, *bloom)
-			if err != nil {
-				return nil, err
-			}
-			if bloom.Kind == "BLOOM_FILTER" {
-				lbs, err := rowindex.DecodeLegacyBloomIndex(data)
-				if err != nil {
-					return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
-				}
-				for _, lb := range lbs {
-					filters = append(filters, legacySummary(lb, nodes[col].Kind, ir.r.WriterInfo()))
-				}
-			} else {
-				bi, err := rowindex.DecodeBloomFilterIndex(data)
-				if err != nil {
-					return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
-				}
-				for _, pb := range bi.GetBloomFilter() {
-					b := bloomSummary(pb)
-					b.Stream = bloom.Kind
-					filters = append(filters, b)
-				}
-			}
-		}
-		for g, e := range ri.GetEntry() {
-			me := metaIndexEntry{Group: g, Positions: e.GetPositions()}
-			if me.Positions == nil {
-				me.Positions = []uint64{}
-			}
-			if stride > 0 {
-				me.FirstRow = int64(g) * stride
-				me.Rows = max(0, min(stride, d.NumRows-me.FirstRow))
-			}
-			if e.GetStatistics() != nil {
-				me.Statistics = statsJSON(stats.FromProto(e.GetStatistics(), nodes[col], ir.winfo))
-			}
-			if g < len(filters) {
-				me.BloomFilter = filters[g]
-			}
-			mi.Entries = append(mi.Entries, me)
 		}
 		out = append(out, mi)
 	}
 	return out, nil
+}
+
+// columnIndex describes column col's row index in stripe si, idx and
+// bloom being its streams (nil where it has none): each entry's positions
+// and statistics, with the group's bloom filter.
+func (ir *indexReader) columnIndex(si int, d *reader.StripeFooter, col int, idx, bloom *reader.StreamDetail) (metaRowIndex, error) {
+	mi := metaRowIndex{Column: col, Name: ir.names[col], Entries: []metaIndexEntry{}}
+	switch {
+	case ir.r.IsEncrypted(col):
+		mi.Note = "encrypted column"
+	case idx == nil:
+		mi.Note = "no row index"
+	}
+	if idx == nil {
+		return mi, nil
+	}
+	data, err := ir.stream(si, *idx)
+	if err != nil {
+		return mi, err
+	}
+	ri, err := rowindex.DecodeRowIndex(data)
+	if err != nil {
+		return mi, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
+	}
+	var filters []*metaBloom
+	if bloom != nil {
+		if filters, err = ir.bloomSummaries(si, col, *bloom); err != nil {
+			return mi, err
+		}
+	}
+	stride := int64(ir.r.RowIndexStride())
+	for g, e := range ri.GetEntry() {
+		me := metaIndexEntry{Group: g, Positions: e.GetPositions()}
+		if me.Positions == nil {
+			me.Positions = []uint64{}
+		}
+		if stride > 0 {
+			me.FirstRow = int64(g) * stride
+			me.Rows = max(0, min(stride, d.NumRows-me.FirstRow))
+		}
+		if e.GetStatistics() != nil {
+			me.Statistics = statsJSON(stats.FromProto(e.GetStatistics(), ir.nodes[col], ir.winfo))
+		}
+		if g < len(filters) {
+			me.BloomFilter = filters[g]
+		}
+		mi.Entries = append(mi.Entries, me)
+	}
+	return mi, nil
+}
+
+// bloomSummaries describes each filter of a bloom filter stream of column
+// col in stripe si.
+func (ir *indexReader) bloomSummaries(si, col int, bloom reader.StreamDetail) ([]*metaBloom, error) {
+	data, err := ir.stream(si, bloom)
+	if err != nil {
+		return nil, err
+	}
+	var filters []*metaBloom
+	if bloom.Kind == "BLOOM_FILTER" {
+		lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+		if err != nil {
+			return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+		}
+		for _, lb := range lbs {
+			filters = append(filters, legacySummary(lb, ir.nodes[col].Kind, ir.r.WriterInfo()))
+		}
+		return filters, nil
+	}
+	bi, err := rowindex.DecodeBloomFilterIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+	}
+	for _, pb := range bi.GetBloomFilter() {
+		b := bloomSummary(pb)
+		b.Stream = bloom.Kind
+		filters = append(filters, b)
+	}
+	return filters, nil
 }
 
 // bloomSummary counts the bits of a stored filter.
