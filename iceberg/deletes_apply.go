@@ -25,6 +25,7 @@ type deleteFilter struct {
 	keep    []bool
 	key     []byte
 	out     *orc.Batch
+	deleted int64 // rows the predicate kept that the deletes removed
 }
 
 // newDeleteFilter filters batches of read schema rs. Without position
@@ -64,7 +65,10 @@ func (f *deleteFilter) apply(b *orc.Batch) (*orc.Batch, error) {
 		}
 	}
 	for f.next < len(f.d.positions) && f.d.positions[f.next] < f.pos+int64(n) {
-		f.keep[f.d.positions[f.next]-f.pos] = false
+		if i := f.d.positions[f.next] - f.pos; f.keep[i] {
+			f.keep[i] = false
+			f.deleted++
+		}
 		f.next++
 	}
 	f.pos += int64(n)
@@ -78,6 +82,7 @@ func (f *deleteFilter) apply(b *orc.Batch) (*orc.Batch, error) {
 			}
 			if _, ok := e.keys[string(f.key)]; ok {
 				f.keep[i] = false
+				f.deleted++
 			}
 		}
 	}

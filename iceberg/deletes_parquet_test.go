@@ -116,11 +116,15 @@ func TestParquetDeletesFromIcebergGo(t *testing.T) {
 		t.Fatal("iceberg-go's equality deletes are not Parquet files planned with the data")
 	}
 	var got []int64
-	if _, err := Scan(ctx, tbl, sarg.True(), func(b *orc.Batch) error {
+	st, err := Scan(ctx, tbl, sarg.True(), func(b *orc.Batch) error {
 		got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
 		return nil
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if st.DeleteFilesRead != 3 || st.RowsDeleted != 5 {
+		t.Errorf("%d delete files read, %d rows deleted; want 3 and 5", st.DeleteFilesRead, st.RowsDeleted)
 	}
 	var want []int64
 	for i := int64(0); i < n; i++ {
@@ -201,19 +205,28 @@ func TestParquetPositionDeletes(t *testing.T) {
 		{"id < 50", sarg.Lt("id", sarg.Int(50)), func(e event) bool { return e.id < 50 }},
 	} {
 		var got, want []int64
-		if _, err := Scan(ctx, tbl, p.expr, func(b *orc.Batch) error {
+		st, err := Scan(ctx, tbl, p.expr, func(b *orc.Batch) error {
 			got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
+		var deleted int64
 		for pos, id := range ids {
-			if !slices.Contains(positions, int64(pos)) && p.match(eventAt(int(id))) {
+			switch {
+			case !p.match(eventAt(int(id))):
+			case slices.Contains(positions, int64(pos)):
+				deleted++
+			default:
 				want = append(want, id)
 			}
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: %v, want %v", p.name, got, want)
+		}
+		if st.DeleteFilesRead != 1 || st.RowsDeleted != deleted {
+			t.Errorf("%s: %d delete files read, %d rows deleted; want 1 and %d", p.name, st.DeleteFilesRead, st.RowsDeleted, deleted)
 		}
 	}
 }

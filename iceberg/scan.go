@@ -15,11 +15,13 @@ import (
 	"github.com/orcgo/orc/sarg"
 )
 
-// ScanStats counts the files of a Scan.
+// ScanStats counts the files and rows of a Scan.
 type ScanStats struct {
-	FilesPlanned int   // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
-	FilesOpened  int   // data files read with orcgo
-	Rows         int64 // rows passed to the callback
+	FilesPlanned    int   // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
+	FilesOpened     int   // data files read with orcgo
+	Rows            int64 // rows passed to the callback
+	DeleteFilesRead int   // position and equality delete files read (each once a scan)
+	RowsDeleted     int64 // rows the predicate keeps that delete files remove
 }
 
 // Scan reads the rows of tbl's current snapshot that match predicate e
@@ -63,8 +65,9 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 			return st, err
 		}
 		st.FilesOpened++
-		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read)
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read, &st.RowsDeleted)
 		st.Rows += n
+		st.DeleteFilesRead = len(deletes.pos) + len(deletes.eq)
 		if err != nil {
 			return st, fmt.Errorf("iceberg: data file %s: %w", task.File.FilePath(), err)
 		}
@@ -102,9 +105,9 @@ func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 }
 
 // scanFile reads one data file with e, as the table sees it, leaving out
-// the rows dels deletes.
-func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string,
-	e sarg.Expr, fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption) (int64, error) {
+// the rows dels deletes and adding their count to deleted.
+func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string, e sarg.Expr,
+	fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption, deleted *int64) (int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return 0, err
@@ -129,12 +132,12 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 	pred := renameColumns(e, ts, rs)
 	base := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
 	if dels.empty() || len(dels.positions) == 0 {
-		return readPart(r, append(base, opts...), rs, pred, dels, fn)
+		return readPart(r, append(base, opts...), rs, pred, dels, fn, deleted)
 	}
 	var n int64
 	for _, p := range splitByDeletes(r.Stripes(), dels) {
 		all := append(append(base[:len(base):len(base)], reader.WithRange(p.offset, p.length)), opts...)
-		k, err := readPart(r, all, rs, pred, p.deletes, fn)
+		k, err := readPart(r, all, rs, pred, p.deletes, fn, deleted)
 		n += k
 		if err != nil {
 			return n, err
@@ -181,9 +184,9 @@ func splitByDeletes(stripes []reader.StripeInfo, d *fileDeletes) []filePart {
 }
 
 // readPart reads the rows of a batch reader made with opts, leaving out
-// those dels deletes.
+// those dels deletes and adding their count to deleted.
 func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred sarg.Expr,
-	dels *fileDeletes, fn func(*orc.Batch) error) (int64, error) {
+	dels *fileDeletes, fn func(*orc.Batch) error, deleted *int64) (int64, error) {
 	var filter *deleteFilter
 	if !dels.empty() {
 		var err error
@@ -209,7 +212,10 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 		}
 		out := b
 		if filter != nil {
-			if out, err = filter.apply(b); err != nil {
+			before := filter.deleted
+			out, err = filter.apply(b)
+			*deleted += filter.deleted - before
+			if err != nil {
 				return n, err
 			}
 		}
