@@ -36,94 +36,108 @@ func isClosedOutput(err error) bool {
 // why; a closed output is a normal end.
 func printRows(src rowSource, out io.Writer, limit int64, show []field, o outputOptions) (int64, error) {
 	cw := &acceptedWriter{w: out}
-	w := bufio.NewWriterSize(cw, 1<<16)
-	b := src.NewBatch()
-	view := &orc.Batch{}
 	shownSchema := src.Schema()
 	if show != nil {
 		shownSchema = projectSchema(shownSchema, show)
 	}
-	format := newFormatter(o, shownSchema)
-	line := make([]byte, 0, rowSizeHint(shownSchema, o.format == "json" || o.format == ""))
-	var n, held int64 // rows given to w, rows the formatter holds
-	// ends holds the byte offsets where the rows still in w's buffer end,
-	// so that a closed output counts only the rows that got out.
-	var ends []int64
-	var written int64 // bytes given to w
-	emit := func(text []byte, rows int) error {
-		held -= int64(rows)
-		if len(text) == 0 && rows == 0 {
-			return nil
-		}
-		if _, err := w.Write(text); err != nil {
-			return err
-		}
-		n += int64(rows)
-		written += int64(len(text))
-		for range rows {
-			ends = append(ends, written)
-		}
-		k := 0
-		for k < len(ends) && ends[k] <= cw.n {
-			k++
-		}
-		ends = ends[k:]
-		return nil
-	}
-	err := func() error {
-		for limit < 0 || n+held < limit {
-			select {
-			case <-interrupt:
-				return errInterrupted{}
-			default:
-			}
-			if err := src.Next(b); err == io.EOF {
-				return nil
-			} else if err != nil {
-				if errors.Is(err, context.Canceled) && interrupted() {
-					return errInterrupted{} // a read ended by Ctrl-C
-				}
-				return err
-			}
-			shown := b
-			if show != nil {
-				selectFields(view, b, show)
-				shown = view
-			}
-			for i := 0; i < b.NumRows && (limit < 0 || n+held < limit); i++ {
-				held++
-				var rows int
-				line, rows = format.add(line[:0], shown, i)
-				if err := emit(line, rows); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}()
+	p := &rowPrinter{cw: cw, w: bufio.NewWriterSize(cw, 1<<16), format: newFormatter(o, shownSchema),
+		line: make([]byte, 0, rowSizeHint(shownSchema, o.format == "json" || o.format == ""))}
+	err := p.print(src, limit, show)
 	if err == nil || !isClosedOutput(err) {
 		var rows int
-		line, rows = format.flush(line[:0])
-		if ferr := emit(line, rows); err == nil {
+		p.line, rows = p.format.flush(p.line[:0])
+		if ferr := p.emit(p.line, rows); err == nil {
 			err = ferr
 		}
 	}
-	if ferr := w.Flush(); err == nil {
+	if ferr := p.w.Flush(); err == nil {
 		err = ferr
 	}
 	var ei errInterrupted
 	switch {
 	case err != nil && isClosedOutput(err):
 		err = nil
-		for _, e := range ends {
+		for _, e := range p.ends {
 			if e > cw.n {
-				n--
+				p.n--
 			}
 		}
 	case errors.As(err, &ei):
-		err = errInterrupted{rows: n}
+		err = errInterrupted{rows: p.n}
 	}
-	return n, err
+	return p.n, err
+}
+
+// rowPrinter is printRows' state: the formatted rows go through w to cw,
+// which counts what the output accepted.
+type rowPrinter struct {
+	cw     *acceptedWriter
+	w      *bufio.Writer
+	format rowFormatter
+	line   []byte
+	n      int64 // rows given to w
+	held   int64 // rows the formatter holds
+	// ends holds the byte offsets where the rows still in w's buffer end,
+	// so that a closed output counts only the rows that got out.
+	ends    []int64
+	written int64 // bytes given to w
+}
+
+// emit writes text, which ends rows rows.
+func (p *rowPrinter) emit(text []byte, rows int) error {
+	p.held -= int64(rows)
+	if len(text) == 0 && rows == 0 {
+		return nil
+	}
+	if _, err := p.w.Write(text); err != nil {
+		return err
+	}
+	p.n += int64(rows)
+	p.written += int64(len(text))
+	for range rows {
+		p.ends = append(p.ends, p.written)
+	}
+	k := 0
+	for k < len(p.ends) && p.ends[k] <= p.cw.n {
+		k++
+	}
+	p.ends = p.ends[k:]
+	return nil
+}
+
+// print formats src's rows (the fields show picks) until limit or the end.
+func (p *rowPrinter) print(src rowSource, limit int64, show []field) error {
+	b := src.NewBatch()
+	view := &orc.Batch{}
+	for limit < 0 || p.n+p.held < limit {
+		select {
+		case <-interrupt:
+			return errInterrupted{}
+		default:
+		}
+		if err := src.Next(b); err == io.EOF {
+			return nil
+		} else if err != nil {
+			if errors.Is(err, context.Canceled) && interrupted() {
+				return errInterrupted{} // a read ended by Ctrl-C
+			}
+			return err
+		}
+		shown := b
+		if show != nil {
+			selectFields(view, b, show)
+			shown = view
+		}
+		for i := 0; i < b.NumRows && (limit < 0 || p.n+p.held < limit); i++ {
+			p.held++
+			var rows int
+			p.line, rows = p.format.add(p.line[:0], shown, i)
+			if err := p.emit(p.line, rows); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // acceptedWriter counts the bytes its writer accepted.

@@ -114,6 +114,13 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	// Ctrl-C), it is stopped before its figures are read, so that they
 	// count the work of every file it opened.
 	br.Close()
+	reportScan(br, stderr, expr, explain, *showStats, n, *limit)
+	return userWhereError(*where, err)
+}
+
+// reportScan prints what a scan that printed n rows did, on stderr: its
+// explanation, a dataset index's warning, its statistics.
+func reportScan(br rowSource, stderr io.Writer, expr sarg.Expr, explain explainMode, showStats bool, n, limit int64) {
 	switch forms := newLeafForms(expr); explain {
 	case "compact":
 		explainCompact(stderr, br.Explain(), forms)
@@ -123,16 +130,16 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	if ds, ok := br.(datasetSource); ok && ds.Stats().IndexWarning != "" {
 		fmt.Fprintf(stderr, "orc scan: warning: %s\n", strings.TrimPrefix(ds.Stats().IndexWarning, "dataset: "))
 	}
-	if *showStats {
-		fmt.Fprintln(stderr, br.statsText())
-		if *limit >= 0 {
-			// The scan stops at the batch holding the last row printed.
-			fmt.Fprintf(stderr, "printed: %s (--limit %d)\n", plural(n, "row"), *limit)
-		} else {
-			fmt.Fprintf(stderr, "printed: %s\n", plural(n, "row"))
-		}
+	if !showStats {
+		return
 	}
-	return userWhereError(*where, err)
+	fmt.Fprintln(stderr, br.statsText())
+	if limit >= 0 {
+		// The scan stops at the batch holding the last row printed.
+		fmt.Fprintf(stderr, "printed: %s (--limit %d)\n", plural(n, "row"), limit)
+	} else {
+		fmt.Fprintf(stderr, "printed: %s\n", plural(n, "row"))
+	}
 }
 
 // field is one field of a struct to print: whole (sub nil), or only some
