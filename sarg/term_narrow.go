@@ -428,17 +428,20 @@ func outcomesFloat(op cmpOp, x, y []float64, out []uint8) {
 	y, out = y[:len(x)], out[:len(x)]
 	switch op {
 	case cmpLt:
-		for i := range x {
-			// x < y, or x is a number and y NaN
-			out[i] = t2(x[i] < y[i] || x[i] == x[i] && y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			// a < b, or a is a number and b NaN
+			out[i] = (b2u8(a < b) | b2u8(a == a)&b2u8(b != b)) * rowTrue
 		}
 	case cmpLe:
-		for i := range x {
-			out[i] = t2(x[i] <= y[i] || y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			out[i] = (b2u8(a <= b) | b2u8(b != b)) * rowTrue
 		}
 	default:
-		for i := range x {
-			out[i] = t2(x[i] == y[i] || x[i] != x[i] && y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			out[i] = (b2u8(a == b) | b2u8(a != a)&b2u8(b != b)) * rowTrue
 		}
 	}
 }
