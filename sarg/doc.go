@@ -62,6 +62,13 @@
 // does not match, and NOT NULL is NULL). EvalRow does the same for one row
 // with plain, slow code and serves as the reference in tests.
 //
+// Match works a column at a time over the typed vectors, with no value
+// boxed and no allocation per row: each term node computes a whole batch
+// into its own buffers. Decimals compute in int64 where a batch's values
+// fit and bounds on their magnitudes prove that no result overflows, and
+// in 128 bits otherwise (term_narrow.go); comparisons and Kleene's AND
+// and OR set their outcomes without branching on the data.
+//
 // # Concurrency
 //
 // Expr and Bound values are immutable and safe for concurrent use. A

@@ -253,41 +253,43 @@ func plainArith(op arithOp, args []any) (any, error) {
 type intArith struct{ op arithOp }
 
 func (f intArith) eval(args []*tvec, n int, out *tvec) error {
-	out.i = grow(out.i, n)
-	x := args[0].i
+	r := grow(out.i, n)
+	out.i = r
+	x := args[0].i[:len(r)] // no bounds checks in the loops
 	switch f.op {
 	case opNeg:
-		for i := range out.i {
-			out.i[i] = -x[i]
+		for i := range r {
+			r[i] = -x[i]
 		}
 		return nil
 	case opAbs:
-		for i, v := range x[:n] {
-			out.i[i] = max(v, -v)
+		for i, v := range x {
+			s := v >> 63
+			r[i] = (v ^ s) - s // |v| without a branch (max is one)
 		}
 		return nil
 	}
-	y := args[1].i
+	y := args[1].i[:len(r)]
 	switch f.op {
 	case opAdd:
-		for i := range out.i {
-			out.i[i] = x[i] + y[i]
+		for i := range r {
+			r[i] = x[i] + y[i]
 		}
 	case opSub:
-		for i := range out.i {
-			out.i[i] = x[i] - y[i]
+		for i := range r {
+			r[i] = x[i] - y[i]
 		}
 	case opMul:
-		for i := range out.i {
-			out.i[i] = x[i] * y[i]
+		for i := range r {
+			r[i] = x[i] * y[i]
 		}
 	case opMod:
-		for i := range out.i {
+		for i := range r {
 			if y[i] == 0 {
 				out.setNull(i, n)
 				continue
 			}
-			out.i[i] = x[i] % y[i]
+			r[i] = x[i] % y[i]
 		}
 	}
 	return nil
@@ -365,44 +367,45 @@ func mod128(x, y orc.Int128) (orc.Int128, bool) {
 type doubleArith struct{ op arithOp }
 
 func (f doubleArith) eval(args []*tvec, n int, out *tvec) error {
-	out.f = grow(out.f, n)
-	x := args[0].f
+	r := grow(out.f, n)
+	out.f = r
+	x := args[0].f[:len(r)] // no bounds checks in the loops
 	switch f.op {
 	case opNeg:
-		for i := range out.f {
-			out.f[i] = -x[i]
+		for i := range r {
+			r[i] = -x[i]
 		}
 		return nil
 	case opAbs:
-		for i := range out.f {
-			out.f[i] = math.Abs(x[i])
+		for i := range r {
+			r[i] = math.Abs(x[i])
 		}
 		return nil
 	}
-	y := args[1].f
+	y := args[1].f[:len(r)]
 	switch f.op {
 	case opAdd:
-		for i := range out.f {
-			out.f[i] = x[i] + y[i]
+		for i := range r {
+			r[i] = x[i] + y[i]
 		}
 	case opSub:
-		for i := range out.f {
-			out.f[i] = x[i] - y[i]
+		for i := range r {
+			r[i] = x[i] - y[i]
 		}
 	case opMul:
-		for i := range out.f {
-			out.f[i] = x[i] * y[i]
+		for i := range r {
+			r[i] = x[i] * y[i]
 		}
 	case opDiv, opMod:
-		for i := range out.f {
+		for i := range r {
 			if y[i] == 0 {
 				out.setNull(i, n)
 				continue
 			}
 			if f.op == opDiv {
-				out.f[i] = x[i] / y[i]
+				r[i] = x[i] / y[i]
 			} else {
-				out.f[i] = math.Mod(x[i], y[i])
+				r[i] = math.Mod(x[i], y[i])
 			}
 		}
 	}

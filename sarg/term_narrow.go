@@ -117,6 +117,11 @@ func exact64(a *tvec, k tkind, n int) ([]int64, int, bool) {
 // narrow and the bounds prove every result fits; it reports whether it
 // did.
 func (f decArith) evalNarrow(args []*tvec, n int, out *tvec) bool {
+	if len(args) == 2 && f.op != opMod && !forceWide && (args[0].untried() || args[1].untried()) {
+		if ok, done := f.evalFused(args[0], args[1], n, out); done {
+			return ok
+		}
+	}
 	x, mx, ok := exact64(args[0], tkDec, n)
 	if !ok {
 		return false
@@ -174,6 +179,84 @@ func (f decArith) evalNarrow(args []*tvec, n int, out *tvec) bool {
 	}
 	out.setNarrow(mag)
 	return true
+}
+
+// untried reports whether v holds its decimal values in v.d only, not
+// yet read as int64 (a column's, a literal's, or a 128-bit result).
+func (v *tvec) untried() bool { return !v.narrow && !v.narrowOnly && !v.wideOnly }
+
+// evalFused computes x op y (+, - or *) in int64 where one argument holds
+// 128-bit values not yet read as int64 (a column's): it reads their low
+// words, checking in the same pass that they fit and bounding them, which
+// spares a pass writing them as int64 first. It reports whether it
+// computed the batch (done) and whether the checks and bounds prove every
+// result exact (ok; else the caller computes in 128 bits).
+func (f decArith) evalFused(x, y *tvec, n int, out *tvec) (ok, done bool) {
+	// A literal's int64 form is kept from batch to batch: read the other
+	// argument's low words when both are untried.
+	wideFirst := x.untried() && !(y.untried() && x.filled > 0)
+	w, nv := x, y
+	if !wideFirst {
+		w, nv = y, x
+	}
+	if !nv.narrowDec(n) {
+		return false, false // both 128-bit: the general path tries each
+	}
+	r := grow(out.n64, n)
+	out.n64 = r
+	bad, acc := lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+	mw := bits.Len64(acc)
+	mag := max(mw, nv.mag) + 1
+	if f.op == opMul {
+		mag = mw + nv.mag
+	}
+	if bad != 0 || mw > narrowMax || mag > narrowMax {
+		return false, true
+	}
+	out.setNarrow(mag)
+	return true, true
+}
+
+// lowArith sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst)
+// computed on w's low words, and returns whether some w[i] does not fit in
+// an int64 (nonzero) and the OR of the low words' magnitudes.
+func lowArith(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) (bad int64, acc uint64) {
+	v, r = v[:len(w)], r[:len(w)]
+	switch {
+	case op == opAdd:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a + v[i]
+		}
+	case op == opMul:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a * v[i]
+		}
+	case wideFirst:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a - v[i]
+		}
+	default:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = v[i] - a
+		}
+	}
+	return bad, acc
 }
 
 // toDecimalNarrow rescales narrow values up by 10^(to.scale - from.scale)
@@ -345,17 +428,20 @@ func outcomesFloat(op cmpOp, x, y []float64, out []uint8) {
 	y, out = y[:len(x)], out[:len(x)]
 	switch op {
 	case cmpLt:
-		for i := range x {
-			// x < y, or x is a number and y NaN
-			out[i] = t2(x[i] < y[i] || x[i] == x[i] && y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			// a < b, or a is a number and b NaN
+			out[i] = (b2u8(a < b) | b2u8(a == a)&b2u8(b != b)) * rowTrue
 		}
 	case cmpLe:
-		for i := range x {
-			out[i] = t2(x[i] <= y[i] || y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			out[i] = (b2u8(a <= b) | b2u8(b != b)) * rowTrue
 		}
 	default:
-		for i := range x {
-			out[i] = t2(x[i] == y[i] || x[i] != x[i] && y[i] != y[i])
+		for i, a := range x {
+			b := y[i]
+			out[i] = (b2u8(a == b) | b2u8(a != a)&b2u8(b != b)) * rowTrue
 		}
 	}
 }

@@ -281,3 +281,35 @@ func TestKleene(t *testing.T) {
 		}
 	}
 }
+
+// TestFusedNotFitting feeds the fused path 128-bit values whose low words
+// look small (2^64 + 5, -2^64 + 7): it must see that they do not fit and
+// leave them to the 128-bit path, in either argument order.
+func TestFusedNotFitting(t *testing.T) {
+	wide := []orc.Int128{{Hi: 1, Lo: 5}, {Hi: -2, Lo: 7}, orc.Int128FromInt64(3)}
+	for _, op := range []arithOp{opAdd, opSub, opMul} {
+		for _, wideFirst := range []bool{true, false} {
+			w := &tvec{d: wide}
+			lit := &tvec{d: []orc.Int128{orc.Int128FromInt64(1), orc.Int128FromInt64(1), orc.Int128FromInt64(1)}, filled: 3} // a literal's
+			args := []*tvec{w, lit}
+			if !wideFirst {
+				args = []*tvec{lit, w}
+			}
+			var out tvec
+			if err := (decArith{op: op}).eval(args, len(wide), &out); err != nil {
+				t.Fatal(err)
+			}
+			out.widenDec(len(wide))
+			for i, x := range wide {
+				a, b := x, orc.Int128FromInt64(1)
+				if !wideFirst {
+					a, b = b, a
+				}
+				want, _ := plainArith(op, []any{decRat(stats.DecimalValue{Unscaled: a}), decRat(stats.DecimalValue{Unscaled: b})})
+				if got := decRat(stats.DecimalValue{Unscaled: out.d[i]}); got.Cmp(want.(*big.Rat)) != 0 {
+					t.Errorf("op %d (wide first %v) row %d: %s, want %s", op, wideFirst, i, got.RatString(), want.(*big.Rat).RatString())
+				}
+			}
+		}
+	}
+}
