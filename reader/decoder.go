@@ -107,7 +107,7 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 			}
 		}
 		return 0, nil
-	case kept < n && mask == nil && d.def != nil && d.sparse(sel):
+	case kept < n && mask == nil && d.def != nil && d.sparse(sel, kept):
 		// Late materialization: the other fields decode the selected
 		// rows only, skipping the rest.
 		f.idx = selection(sel, f.idx[:0])
@@ -132,9 +132,17 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 
 // sparse reports whether the selected rows of a batch form few enough runs
 // for late materialization, and records them in flt.sel.
-func (d *stripeDecoder) sparse(sel []bool) bool {
+//
+// Late materialization pays where the rows it does not decode outnumber
+// lateSegmentRows for each run it decodes apart: a batch of 94% matches in
+// 240 runs would decode nearly every row anyway, 240 times over. The runs
+// are counted first, without a store, and built only for a sparse batch.
+func (d *stripeDecoder) sparse(sel []bool, kept int) bool {
+	if countRuns(sel)*lateSegmentRows > len(sel)-kept {
+		return false
+	}
 	d.flt.sel = appendMask(d.flt.sel, sel)
-	return len(d.flt.sel.runs) <= len(sel)/lateSegmentRows
+	return true
 }
 
 // lateFields decodes the selected rows of the deferred fields into b, run
@@ -323,9 +331,9 @@ type exactFilter struct {
 	scratch []orc.Vector
 }
 
-// lateSegmentRows is how many rows of a batch a run of selected rows must
-// stand for, at least, for the deferred fields to decode the selected runs
-// one by one rather than the whole batch and compact it: decoding a run
-// and skipping the gap before it cost a few calls per field, against a
-// value's decoding and copying for every row of the batch.
+// lateSegmentRows is how many rows of a batch the deferred fields must
+// skip for each run of selected rows, at least, for them to decode the
+// selected runs one by one rather than the whole batch and compact it:
+// decoding a run and skipping the gap before it cost a few calls per
+// field, against a value's decoding and copying for every row skipped.
 const lateSegmentRows = 16

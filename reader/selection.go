@@ -114,6 +114,18 @@ func appendMask(s rowSelection, mask []bool) rowSelection {
 	return s
 }
 
+// countRuns returns how many runs of true rows mask holds, without a
+// branch on the mask.
+func countRuns(mask []bool) int {
+	runs, prev := 0, 0
+	for _, m := range mask {
+		cur := int(*(*uint8)(unsafe.Pointer(&m)))
+		runs += cur &^ prev
+		prev = cur
+	}
+	return runs
+}
+
 // with returns s with rows [start, end) selected too; start must not lie
 // before the end of s's last run.
 func (s rowSelection) with(start, end int64) rowSelection {
