@@ -487,13 +487,20 @@ func (s *Scanner) plan() error {
 			units = append(units, unit{file: i, rangeOn: true, off: sp.Offset, len: sp.Length})
 		}
 	} else {
-		for i := range d.files {
-			units = append(units, unit{file: i})
+		units = make([]unit, len(d.files))
+		for i := range units {
+			units[i] = unit{file: i}
 		}
 	}
+	s.units = make([]unit, 0, len(units))
+	// Without partition columns every file's predicate is the scan's:
+	// one copy serves them all, where each unit held one of its own.
+	var shared *sarg.Expr
 	for _, u := range units {
 		s.stats.FilesConsidered++
-		if s.cfg.where != nil {
+		if s.cfg.where != nil && s.d.parts == nil && shared != nil {
+			u.where = shared
+		} else if s.cfg.where != nil {
 			e, err := s.withPartitionValues(*s.cfg.where, d.values[u.file])
 			if err != nil {
 				return err
@@ -509,6 +516,9 @@ func (s *Scanner) plan() error {
 			case sarg.OpTrue:
 			default:
 				u.where = &e
+				if s.d.parts == nil {
+					shared = u.where
+				}
 			}
 		}
 		s.units = append(s.units, u)

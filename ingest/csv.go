@@ -20,6 +20,10 @@ type csvSource struct {
 	// before cr: its lines and offsets count from there.
 	lineBase int
 	offBase  int64
+	// renewed: cr was replaced after the record read last, whose fields'
+	// lines are lines.
+	renewed  bool
+	lines    []int
 	nextLine int // the line the next record starts at, or after (blank lines)
 	rb       *rowBuilder
 	header   bool
@@ -56,16 +60,26 @@ func (s *csvSource) newCSVReader(comma rune) *csv.Reader {
 const renewAfter = 1 << 20
 
 // renew replaces cr by a new csv.Reader of the same input, so that the
-// buffers the old one kept (a long record's line, fields and string, each
-// as long as the record) go. lastLine is the record's last line.
-func (s *csvSource) renew(lastLine int) {
+// buffers the old one kept (a long record's line and fields, each as long
+// as the record) go before the record's values are copied into the batch.
+// The lines of rec's fields are kept for its messages (fieldLine), and
+// lastLine is its last line.
+func (s *csvSource) renew(rec []string, lastLine int) {
+	s.lines = s.lines[:0]
+	for i := range rec {
+		s.lines = append(s.lines, s.fieldLine(i))
+	}
 	s.offBase += s.cr.InputOffset()
 	s.lineBase = lastLine
 	s.cr = s.newCSVReader(s.cr.Comma)
+	s.renewed = true
 }
 
 // fieldLine returns the line field i of the record read last starts at.
 func (s *csvSource) fieldLine(i int) int {
+	if s.renewed {
+		return s.lines[i]
+	}
 	line, _ := s.cr.FieldPos(i)
 	return s.lineBase + line
 }
@@ -165,6 +179,7 @@ func (s *csvSource) useHeader(rec []string, line int) error {
 func (s *csvSource) next() (bool, error) {
 	for {
 		start := s.offset()
+		s.renewed = false
 		rec, err := s.cr.Read()
 		if err == io.EOF {
 			return false, nil
@@ -174,6 +189,9 @@ func (s *csvSource) next() (bool, error) {
 		}
 		if err == nil && len(rec) > 0 {
 			s.nextLine = s.fieldLine(len(rec)-1) + strings.Count(rec[len(rec)-1], "\n") + 1
+			if s.offset()-start > renewAfter {
+				s.renew(rec, s.nextLine-1)
+			}
 			s.bound()
 		}
 		var pe *csv.ParseError
@@ -224,9 +242,6 @@ func (s *csvSource) next() (bool, error) {
 			if !named {
 				cols[j].appendNull()
 			}
-		}
-		if s.offset()-start > renewAfter {
-			s.renew(s.nextLine - 1)
 		}
 		return true, nil
 	}

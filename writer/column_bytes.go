@@ -133,6 +133,13 @@ func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
 
 func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.BytesVector)
+	if c.mode == modeUndecided && hasLongValue(vec.Offsets, start, end) {
+		// Before the values' nulls and statistics: the buffered ids go
+		// out as direct values, and then this write's.
+		if err := c.replayDirect(); err != nil {
+			return err
+		}
+	}
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	fits := c.node.Kind == orc.Char || c.node.Kind == orc.Varchar
 	if nulls == nil && !fits {
@@ -356,7 +363,29 @@ func (c *bytesWriter) decide() error {
 		c.mode = modeDict
 		return nil
 	}
-	// Replay as direct, positioning the groups seen so far.
+	return c.replayDirect()
+}
+
+// maxDictValue is the longest value an undecided stripe puts in its
+// dictionary: a longer one makes the stripe direct at once (spec.md 3.3),
+// so that it is not copied into the dictionary as well as into the
+// stream (a CSV row with one 50 MB field held it three times).
+const maxDictValue = 1 << 20
+
+// hasLongValue reports whether a value of rows start..end-1 is longer
+// than maxDictValue.
+func hasLongValue(offsets []int, start, end int) bool {
+	for i := start; i < end; i++ {
+		if offsets[i+1]-offsets[i] > maxDictValue {
+			return true
+		}
+	}
+	return false
+}
+
+// replayDirect makes the stripe direct: the buffered values are replayed
+// as direct values, positioning the groups seen so far.
+func (c *bytesWriter) replayDirect() error {
 	c.mode = modeDirect
 	m := 0
 	err := c.replayIDs(func(first int, ids []int64) error {

@@ -588,7 +588,7 @@ func (w *Writer) flushStripe(next bool) error {
 		}()
 	}
 	start := w.offset
-	footer := &orcpb.StripeFooter{}
+	footer := &stripeFooter{}
 	indexLen, err := w.writeIndexArea(footer)
 	if err != nil {
 		return err
@@ -597,10 +597,11 @@ func (w *Writer) flushStripe(next bool) error {
 	if err != nil {
 		return err
 	}
+	tz := ""
 	if w.hasTimestamps() {
-		footer.WriterTimezone = proto.String(w.cfg.zone.String())
+		tz = w.cfg.zone.String()
 	}
-	flen, err := w.writeMessage(footer)
+	flen, err := w.writeCompressed(footer.bytes(w.hasTimestamps(), tz))
 	if err != nil {
 		return err
 	}
@@ -656,7 +657,7 @@ func (w *Writer) finishColumns() error {
 // writeIndexArea writes the stripe's index area, each column's row index
 // and then its bloom filters, adding their streams to footer; it returns
 // the area's length.
-func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
+func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
 		return 0, nil
@@ -667,14 +668,14 @@ func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_ROW_INDEX, id, n))
+		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloom != nil {
 			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
 			if err != nil {
 				return 0, err
 			}
-			footer.Streams = append(footer.Streams, streamInfo(orcpb.Stream_BLOOM_FILTER_UTF8, id, n))
+			footer.addStream(orcpb.Stream_BLOOM_FILTER_UTF8, id, n)
 			indexLen += uint64(n)
 		}
 	}
@@ -686,7 +687,7 @@ func (w *Writer) writeIndexArea(footer *orcpb.StripeFooter) (uint64, error) {
 // statistics into its file statistics. It returns the area's length and
 // the stripe's StripeStatistics message, encoded a column at a time
 // (appendStats).
-func (w *Writer) writeDataArea(footer *orcpb.StripeFooter) (uint64, []byte, error) {
+func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 	var dataLen uint64
 	var stripeStats []byte
 	for id, c := range w.cols {
@@ -701,7 +702,7 @@ func (w *Writer) writeDataArea(footer *orcpb.StripeFooter) (uint64, []byte, erro
 			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
 				return 0, nil, w.err
 			}
-			footer.Streams = append(footer.Streams, streamInfo(s.kind, id, int(n)))
+			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
 		}
 		dataLen += colBytes
@@ -710,7 +711,9 @@ func (w *Writer) writeDataArea(footer *orcpb.StripeFooter) (uint64, []byte, erro
 		if b.bloom != nil {
 			enc.BloomEncoding = proto.Uint32(1)
 		}
-		footer.Columns = append(footer.Columns, enc)
+		if err := footer.addEncoding(enc); err != nil {
+			return 0, nil, err
+		}
 		b.stripe.SetBytesOnDisk(colBytes)
 		var err error
 		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
@@ -817,8 +820,54 @@ func (c countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func streamInfo(kind orcpb.Stream_Kind, col, n int) *orcpb.Stream {
-	return &orcpb.Stream{Kind: kind.Enum(), Column: proto.Uint32(uint32(col)), Length: proto.Uint64(uint64(n))}
+// stripeFooter is a StripeFooter message encoded as it is built, a
+// stream and a column's encoding at a time, with the bytes proto.Marshal
+// gives the message (its fields in number order): as messages, a stripe's
+// streams and encodings took 200 bytes a column in files of many.
+type stripeFooter struct {
+	streams, columns []byte // fields 1 and 2
+}
+
+// The field numbers of StripeFooter and Stream.
+const (
+	stripeFooterStreams  protowire.Number = 1
+	stripeFooterColumns  protowire.Number = 2
+	stripeFooterTimezone protowire.Number = 3
+	streamKind           protowire.Number = 1
+	streamColumn         protowire.Number = 2
+	streamLength         protowire.Number = 3
+)
+
+// addStream adds a stream of n bytes of column col.
+func (f *stripeFooter) addStream(kind orcpb.Stream_Kind, col, n int) {
+	var buf [32]byte
+	m := protowire.AppendTag(buf[:0], streamKind, protowire.VarintType)
+	m = protowire.AppendVarint(m, uint64(kind))
+	m = protowire.AppendTag(m, streamColumn, protowire.VarintType)
+	m = protowire.AppendVarint(m, uint64(uint32(col)))
+	m = protowire.AppendTag(m, streamLength, protowire.VarintType)
+	m = protowire.AppendVarint(m, uint64(n))
+	f.streams = protowire.AppendTag(f.streams, stripeFooterStreams, protowire.BytesType)
+	f.streams = protowire.AppendBytes(f.streams, m)
+}
+
+// addEncoding adds the next column's encoding.
+func (f *stripeFooter) addEncoding(enc *orcpb.ColumnEncoding) error {
+	f.columns = protowire.AppendTag(f.columns, stripeFooterColumns, protowire.BytesType)
+	f.columns = protowire.AppendVarint(f.columns, uint64(proto.Size(enc)))
+	var err error
+	f.columns, err = proto.MarshalOptions{}.MarshalAppend(f.columns, enc)
+	return err
+}
+
+// bytes returns the message, with the writer's time zone when hasTZ.
+func (f *stripeFooter) bytes(hasTZ bool, tz string) []byte {
+	out := append(f.streams, f.columns...)
+	if hasTZ {
+		out = protowire.AppendTag(out, stripeFooterTimezone, protowire.BytesType)
+		out = protowire.AppendString(out, tz)
+	}
+	return out
 }
 
 // Close writes the last stripe and the file tail: metadata (stripe
