@@ -370,9 +370,10 @@ func WithParallelism(n int) ScanOption {
 // then the time they took in the stripes before), each goroutine with its
 // own decompressor. Unlike WithParallelism it holds no batches or stripes
 // ahead, so memory stays that of a serial scan. The goroutines meet once a
-// batch, so it pays with large batches: scanning 3M lineitem rows (ZSTD) on
-// a 2-core VM took 384 ms serially and 250 ms with n = 2 at 32,768-row
-// batches, but 462 and 425 ms at 4,096 rows. It combines with
+// batch, so it pays with large batches: scanning 3M lineitem rows (the
+// bench's Q1, decimals, ZSTD) on a 2-core VM took 357 ms serially and 243
+// ms with n = 2 at 32,768-row batches, and 368 and 279-295 ms at 4,096
+// rows. It combines with
 // WithParallelism (each stripe worker then uses n goroutines). A file whose
 // root is not a struct decodes serially. Default 1; 1 to 64.
 func WithColumnParallelism(n int) ScanOption {
