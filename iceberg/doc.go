@@ -18,7 +18,7 @@
 // fanned out by partition), Commit appends files through an iceberg-go
 // catalog, and Scan reads a table pruned by its manifests, then by orcgo
 // inside each file, leaving out the rows its position and equality delete
-// files delete (deletes.go).
+// files delete (spec.md 10).
 //
 // A Writer is single-goroutine, as orcgo's writer is; the functions are
 // safe for concurrent use.

@@ -32,7 +32,7 @@ type ScanStats struct {
 // is read by orcgo with e for its own pruning and exact filter, resolving
 // columns by field id (ReadSchema). fn gets batches of ToORC(tbl.Schema())
 // positionally; a batch is valid until fn returns. Rows that the planned
-// position and equality delete files delete are left out (see deletes.go:
+// position and equality delete files delete are left out (spec.md 10:
 // ORC and Parquet delete files; the stripes holding deleted positions are
 // read whole, the predicate evaluated after the deletes); deletion vectors
 // are refused.

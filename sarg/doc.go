@@ -66,7 +66,7 @@
 // boxed and no allocation per row: each term node computes a whole batch
 // into its own buffers. Decimals compute in int64 where a batch's values
 // fit and bounds on their magnitudes prove that no result overflows, and
-// in 128 bits otherwise (term_narrow.go); comparisons and Kleene's AND
+// in 128 bits otherwise; comparisons and Kleene's AND
 // and OR set their outcomes without branching on the data.
 //
 // # Concurrency
