@@ -685,6 +685,53 @@ func appendStatsText(dst []byte, m *metaStats) []byte {
 	return dst
 }
 
+// printMetaStripe prints one stripe of orc meta's text: its place and
+// size, streams, encodings, statistics and row index; line is a reused
+// buffer.
+func printMetaStripe(w io.Writer, s *metaStripe, line *[]byte) error {
+	fmt.Fprintf(w, "\nStripe %d: offset %d, index %d, data %d, footer %d bytes, %d rows", s.Index, s.Offset,
+		s.IndexLength, s.DataLength, s.FooterLength, s.Rows)
+	if s.WriterTimezone != "" {
+		fmt.Fprintf(w, ", writer zone %s", s.WriterTimezone)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "  Streams:")
+	for st := range s.footer.Streams() {
+		fmt.Fprintf(w, "    column %3d %-18s offset %d length %d\n", st.Column, st.Kind, st.Offset, st.Length)
+	}
+	fmt.Fprintln(w, "  Encodings:")
+	id := -1
+	for e := range s.footer.Encodings() {
+		id++
+		fmt.Fprintf(w, "    column %3d %s", id, e.Kind)
+		if e.DictionarySize > 0 {
+			fmt.Fprintf(w, " dictionary %d", e.DictionarySize)
+		}
+		if e.BloomEncoding > 0 {
+			fmt.Fprintf(w, " bloom encoding %d", e.BloomEncoding)
+		}
+		fmt.Fprintln(w)
+	}
+	if s.stats != nil {
+		n := 0
+		err := s.stats(func(id int, st *metaStats) error {
+			if n == 0 {
+				fmt.Fprintln(w, "  Statistics:")
+			}
+			n++
+			*line = fmt.Appendf((*line)[:0], "    column %3d ", id)
+			*line = append(appendStatsText(*line, st), '\n')
+			_, err := w.Write(*line)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	printRowIndex(w, s.RowIndex)
+	return nil
+}
+
 func printMeta(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) error) error, stripes func(yield func(*metaStripe) error) error) error {
 	fmt.Fprintf(w, "File: %s (%d bytes)\n", m.File, m.Size)
 	fmt.Fprintf(w, "Format version: %s, writer: %s, writer version %s", m.Version, m.Writer, m.WriterVersion)
@@ -711,50 +758,7 @@ func printMeta(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) er
 	if err != nil {
 		return err
 	}
-	err = stripes(func(s *metaStripe) error {
-		fmt.Fprintf(w, "\nStripe %d: offset %d, index %d, data %d, footer %d bytes, %d rows", s.Index, s.Offset,
-			s.IndexLength, s.DataLength, s.FooterLength, s.Rows)
-		if s.WriterTimezone != "" {
-			fmt.Fprintf(w, ", writer zone %s", s.WriterTimezone)
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "  Streams:")
-		for st := range s.footer.Streams() {
-			fmt.Fprintf(w, "    column %3d %-18s offset %d length %d\n", st.Column, st.Kind, st.Offset, st.Length)
-		}
-		fmt.Fprintln(w, "  Encodings:")
-		id := -1
-		for e := range s.footer.Encodings() {
-			id++
-			fmt.Fprintf(w, "    column %3d %s", id, e.Kind)
-			if e.DictionarySize > 0 {
-				fmt.Fprintf(w, " dictionary %d", e.DictionarySize)
-			}
-			if e.BloomEncoding > 0 {
-				fmt.Fprintf(w, " bloom encoding %d", e.BloomEncoding)
-			}
-			fmt.Fprintln(w)
-		}
-		if s.stats != nil {
-			n := 0
-			err := s.stats(func(id int, st *metaStats) error {
-				if n == 0 {
-					fmt.Fprintln(w, "  Statistics:")
-				}
-				n++
-				line = fmt.Appendf(line[:0], "    column %3d ", id)
-				line = append(appendStatsText(line, st), '\n')
-				_, err := w.Write(line)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-		}
-		printRowIndex(w, s.RowIndex)
-		return nil
-	})
-	if err != nil {
+	if err := stripes(func(s *metaStripe) error { return printMetaStripe(w, s, &line) }); err != nil {
 		return err
 	}
 	if len(m.UserMetadata) > 0 {
