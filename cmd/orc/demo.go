@@ -453,48 +453,8 @@ func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
 	if rows == 0 {
 		return nil
 	}
-	size := r.Size()
 	run := func(name, where string, expr sarg.Expr, check func(b *orc.Batch) error, want int64) error {
-		start := time.Now()
-		br, err := r.NewBatchReader(reader.WithSearchArgument(expr), reader.WithExactFilter(true), reader.WithBatchSize(batchSize))
-		if err != nil {
-			return err
-		}
-		b := br.NewBatch()
-		var got int64
-		for {
-			if err := br.Next(b); err == io.EOF {
-				break
-			} else if err != nil {
-				return err
-			}
-			if err := check(b); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			got += int64(b.NumRows)
-		}
-		d := time.Since(start)
-		if got != want {
-			return fmt.Errorf("%s: %d rows returned, want %d", name, got, want)
-		}
-		st := br.Stats()
-		fmt.Fprintf(w, "\n%s: %s\n", name, where)
-		fmt.Fprintf(w, "  rows            %d returned, %s decoded\n", got, groupDigits(st.RowsDecoded))
-		// Report the whole file's stripes and row groups: the groups of
-		// stripes pruned by their statistics count as skipped.
-		allGroups := fileGroups(r)
-		read := st.GroupsConsidered - st.GroupsSkipped
-		if st.GroupsConsidered == 0 { // no predicate column indexed: every group of the stripes read
-			read = allGroups
-		}
-		fmt.Fprintf(w, "  stripes         %d of %d skipped: %d by stripe statistics, %d with no row group left\n",
-			st.StripesSkipped, len(r.Stripes()), st.StripesPruned, st.StripesSkipped-st.StripesPruned)
-		fmt.Fprintf(w, "  row groups      %d of %d skipped (%d of them by bloom filters after min/max kept them)\n",
-			allGroups-read, allGroups, st.GroupsSkippedByBloom)
-		fmt.Fprintf(w, "  read            %s in %d calls (%s of the file; index %s)\n", formatBytes(st.BytesRead),
-			st.ReadCalls, percent(st.BytesRead, size), formatBytes(st.IndexBytesRead))
-		fmt.Fprintf(w, "  time            %.3f ms\n", float64(d.Microseconds())/1000)
-		return nil
+		return demoQuery(w, r, batchSize, name, where, expr, check, want)
 	}
 	// Point lookup.
 	target := rows * 6173 / 10000
@@ -529,6 +489,51 @@ func demoQueries(w io.Writer, r *reader.Reader, batchSize int) error {
 		}
 		return nil
 	}, hi-lo+1)
+}
+
+// demoQuery runs one of the demo's queries, checks each batch and the
+// rows returned, and prints what the scan read and skipped.
+func demoQuery(w io.Writer, r *reader.Reader, batchSize int, name, where string, expr sarg.Expr, check func(b *orc.Batch) error, want int64) error {
+	start := time.Now()
+	br, err := r.NewBatchReader(reader.WithSearchArgument(expr), reader.WithExactFilter(true), reader.WithBatchSize(batchSize))
+	if err != nil {
+		return err
+	}
+	b := br.NewBatch()
+	var got int64
+	for {
+		if err := br.Next(b); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		if err := check(b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		got += int64(b.NumRows)
+	}
+	d := time.Since(start)
+	if got != want {
+		return fmt.Errorf("%s: %d rows returned, want %d", name, got, want)
+	}
+	st := br.Stats()
+	fmt.Fprintf(w, "\n%s: %s\n", name, where)
+	fmt.Fprintf(w, "  rows            %d returned, %s decoded\n", got, groupDigits(st.RowsDecoded))
+	// Report the whole file's stripes and row groups: the groups of
+	// stripes pruned by their statistics count as skipped.
+	allGroups := fileGroups(r)
+	read := st.GroupsConsidered - st.GroupsSkipped
+	if st.GroupsConsidered == 0 { // no predicate column indexed: every group of the stripes read
+		read = allGroups
+	}
+	fmt.Fprintf(w, "  stripes         %d of %d skipped: %d by stripe statistics, %d with no row group left\n",
+		st.StripesSkipped, len(r.Stripes()), st.StripesPruned, st.StripesSkipped-st.StripesPruned)
+	fmt.Fprintf(w, "  row groups      %d of %d skipped (%d of them by bloom filters after min/max kept them)\n",
+		allGroups-read, allGroups, st.GroupsSkippedByBloom)
+	fmt.Fprintf(w, "  read            %s in %d calls (%s of the file; index %s)\n", formatBytes(st.BytesRead),
+		st.ReadCalls, percent(st.BytesRead, r.Size()), formatBytes(st.IndexBytesRead))
+	fmt.Fprintf(w, "  time            %.3f ms\n", float64(d.Microseconds())/1000)
+	return nil
 }
 
 // percent formats part/whole with the digits that matter: "59.5%", "3.49%",
