@@ -83,27 +83,8 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
-	schemaText := fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>'\n(default: an ORC input's schema, or inferred from the first rows and printed on stderr)")
-	formatName := fs.String("format", "", "input format: csv, json or orc (default: from each IN's extension)")
-	compression := fs.String("compression", "zstd", "codec: none, zlib, snappy, lz4 or zstd")
-	stripeSize := fs.String("stripe-size", "64MiB", "stripe size in bytes; K, M, G suffixes (KiB, MiB, GiB) are binary")
-	stride := fs.Int("stride", 10000, "rows per row group (0: no row index)")
-	bloomColumns := fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
-	fpp := fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
-	timezone := fs.String("timezone", "UTC", "writer time zone (IANA name)")
-	header := fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(a field it does not name is an error, null with --fill-missing; columns that are not fields are left out;\na header that names no field is skipped and the columns taken in schema order). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
-	maxErrors := fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
-	inferRows := fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from\n(0: the whole input, up to 64 MiB)")
-	delimiter := fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
-	batchSize := fs.Int("batch-size", 1024, "rows per batch handed to the writer")
-	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
-	truncate := fs.Bool("truncate", false, "cut varchar(n) and char(n) values longer than n characters to n\n(default: such a value is a bad row, as a decimal that would need rounding is)")
-	fillMissing := fs.Bool("fill-missing", false, "write a schema field that no input column gives (not in a CSV header,\nnot a column of an ORC input) as nulls (default: an error naming it)")
+	cf := addConvertFlags(fs)
 	o := outFlag(fs)
-	var metadata metadataFlag
-	fs.Var(&metadata, "metadata", "`key=value` to store in the file's user metadata (repeat for more)")
-	nullText := fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
-	tsFormat := fs.String("timestamp-format", "", "the form of timestamps: a Go time layout such as '01/02/2006 15:04:05'\n(default: YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 such as 2024-03-10T01:30:00Z;\na text with a zone is an instant, in a timestamp column its wall clock in --timezone)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -112,76 +93,140 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
-	}
 	var opt convertOptions
-	if *schemaText != "" {
-		if opt.schema, err = orc.ParseSchema(*schemaText); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, userSchemaError("--schema", *schemaText, err))
+	if *cf.schema != "" {
+		if opt.schema, err = orc.ParseSchema(*cf.schema); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, userSchemaError("--schema", *cf.schema, err))
 		}
 	}
 	formats := make([]string, len(ins))
 	for i, in := range ins {
-		if formats[i], err = inputFormat(*formatName, in); err != nil {
-			return bad("%v", err)
+		if formats[i], err = inputFormat(*cf.format, in); err != nil {
+			return usageError("%v", err)
 		}
 		if in == "-" && i > 0 && slices.Contains(ins[:i], "-") {
-			return bad("standard input (-) is given twice")
+			return usageError("standard input (-) is given twice")
 		}
 	}
-	if *maxErrors < 0 {
-		return bad("--max-errors %d: must be 0 or more", *maxErrors)
+	if err := cf.inputOptions(fs, &opt); err != nil {
+		return err
 	}
-	opt.maxErrors = *maxErrors
-	if *inferRows < 0 || *inferRows > 1<<20 {
-		return bad("--infer-rows %d: must be 0 (all) or 1..%d", *inferRows, 1<<20)
+	if err := cf.writerOptions(&opt); err != nil {
+		return err
 	}
-	opt.in.InferRows = *inferRows
-	codec, err := parseCompression(*compression)
-	if err != nil {
-		return bad("--compression: %v", err)
+	if opt.schema != nil {
+		if err := checkBloomColumns(&opt); err != nil {
+			return err
+		}
 	}
-	size, err := parseSize(*stripeSize)
-	if err != nil {
-		return bad("--stripe-size: %v", err)
+	return convertFiles(ins, formats, out, &opt, stdout, stderr)
+}
+
+// usageError is a usage error with a message.
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// convertFlags are orc convert's flags but the output's.
+type convertFlags struct {
+	schema, format, compression, stripeSize, bloomColumns, timezone *string
+	delimiter, nullText, tsFormat                                   *string
+	stride, maxErrors, inferRows, batchSize                         *int
+	fpp                                                             *float64
+	header, overwrite, truncate, fillMissing                        *bool
+	metadata                                                        metadataFlag
+}
+
+// addConvertFlags defines orc convert's flags on fs.
+func addConvertFlags(fs *flag.FlagSet) *convertFlags {
+	cf := &convertFlags{}
+	cf.schema = fs.String("schema", "", "ORC type of the rows, such as 'struct<a:int,b:string>'\n(default: an ORC input's schema, or inferred from the first rows and printed on stderr)")
+	cf.format = fs.String("format", "", "input format: csv, json or orc (default: from each IN's extension)")
+	cf.compression = fs.String("compression", "zstd", "codec: none, zlib, snappy, lz4 or zstd")
+	cf.stripeSize = fs.String("stripe-size", "64MiB", "stripe size in bytes; K, M, G suffixes (KiB, MiB, GiB) are binary")
+	cf.stride = fs.Int("stride", 10000, "rows per row group (0: no row index)")
+	cf.bloomColumns = fs.String("bloom-columns", "", "comma-separated columns that get bloom filters")
+	cf.fpp = fs.Float64("fpp", 0.01, "bloom filter false-positive rate")
+	cf.timezone = fs.String("timezone", "UTC", "writer time zone (IANA name)")
+	cf.header = fs.Bool("header", false, "CSV: the first line names the columns; they are matched to the schema's fields by name\n(a field it does not name is an error, null with --fill-missing; columns that are not fields are left out;\na header that names no field is skipped and the columns taken in schema order). Without it, a first line of text above numbers is taken\nfor a header when the schema is inferred; --header=false reads it as a row")
+	cf.maxErrors = fs.Int("max-errors", 0, "skip up to N rows that do not convert, each reported on stderr with its line (0: stop at the first)")
+	cf.inferRows = fs.Int("infer-rows", 1000, "without --schema: rows of the first input the schema is inferred from\n(0: the whole input, up to 64 MiB)")
+	cf.delimiter = fs.String("delimiter", ",", "CSV: field separator, one character (\\t for tab)")
+	cf.batchSize = fs.Int("batch-size", 1024, "rows per batch handed to the writer")
+	cf.overwrite = fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
+	cf.truncate = fs.Bool("truncate", false, "cut varchar(n) and char(n) values longer than n characters to n\n(default: such a value is a bad row, as a decimal that would need rounding is)")
+	cf.fillMissing = fs.Bool("fill-missing", false, "write a schema field that no input column gives (not in a CSV header,\nnot a column of an ORC input) as nulls (default: an error naming it)")
+	fs.Var(&cf.metadata, "metadata", "`key=value` to store in the file's user metadata (repeat for more)")
+	cf.nullText = fs.String("null", "", "the text of a null, such as '\\N' or NULL (CSV fields, JSON strings);\nwith it an empty CSV field is an empty string in string columns (default: an empty field is null)")
+	cf.tsFormat = fs.String("timestamp-format", "", "the form of timestamps: a Go time layout such as '01/02/2006 15:04:05'\n(default: YYYY-MM-DD HH:MM:SS[.fraction] or RFC 3339 such as 2024-03-10T01:30:00Z;\na text with a zone is an instant, in a timestamp column its wall clock in --timezone)")
+	return cf
+}
+
+// inputOptions checks the flags that say how inputs are read and sets
+// them in opt.
+func (cf *convertFlags) inputOptions(fs *flag.FlagSet, opt *convertOptions) error {
+	var err error
+	if *cf.maxErrors < 0 {
+		return usageError("--max-errors %d: must be 0 or more", *cf.maxErrors)
 	}
-	if opt.in.Zone, err = time.LoadLocation(*timezone); err != nil {
-		return bad("--timezone: %v", err)
+	opt.maxErrors = *cf.maxErrors
+	if *cf.inferRows < 0 || *cf.inferRows > 1<<20 {
+		return usageError("--infer-rows %d: must be 0 (all) or 1..%d", *cf.inferRows, 1<<20)
 	}
-	if opt.in.Delimiter, err = parseDelimiter(*delimiter); err != nil {
-		return bad("--delimiter: %v", err)
+	opt.in.InferRows = *cf.inferRows
+	if opt.in.Zone, err = time.LoadLocation(*cf.timezone); err != nil {
+		return usageError("--timezone: %v", err)
 	}
-	if *batchSize < 1 || *batchSize > 1<<20 {
-		return bad("--batch-size %d: must be 1..%d", *batchSize, 1<<20)
+	if opt.in.Delimiter, err = parseDelimiter(*cf.delimiter); err != nil {
+		return usageError("--delimiter: %v", err)
 	}
-	opt.batchSize = *batchSize
+	if *cf.batchSize < 1 || *cf.batchSize > 1<<20 {
+		return usageError("--batch-size %d: must be 1..%d", *cf.batchSize, 1<<20)
+	}
+	opt.batchSize = *cf.batchSize
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "null" {
-			opt.in.NullSet, opt.in.Null = true, *nullText
+		switch f.Name {
+		case "null":
+			opt.in.NullSet, opt.in.Null = true, *cf.nullText
+		case "header":
+			opt.in.HeaderSet = true
 		}
 	})
-	if *tsFormat != "" {
+	if *cf.tsFormat != "" {
 		ref := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
-		if got, err := time.Parse(*tsFormat, ref.Format(*tsFormat)); err != nil || got.Year() != 2006 {
-			return bad("--timestamp-format %q: not a Go time layout with a year (2006 or 06), such as '2006-01-02 15:04:05'", *tsFormat)
+		if got, err := time.Parse(*cf.tsFormat, ref.Format(*cf.tsFormat)); err != nil || got.Year() != 2006 {
+			return usageError("--timestamp-format %q: not a Go time layout with a year (2006 or 06), such as '2006-01-02 15:04:05'", *cf.tsFormat)
 		}
-		opt.in.TimestampLayout = *tsFormat
+		opt.in.TimestampLayout = *cf.tsFormat
 	}
-	opt.in.Header = *header
-	fs.Visit(func(f *flag.Flag) { opt.in.HeaderSet = opt.in.HeaderSet || f.Name == "header" })
-	opt.overwrite = *overwrite
-	opt.in.FillMissing = *fillMissing
-	opt.in.Truncate = *truncate
+	opt.in.Header = *cf.header
+	opt.overwrite = *cf.overwrite
+	opt.in.FillMissing = *cf.fillMissing
+	opt.in.Truncate = *cf.truncate
+	return nil
+}
+
+// writerOptions checks the flags that configure the writer and sets the
+// writer options, metadata and bloom filter columns in opt (after
+// inputOptions, which reads the zone).
+func (cf *convertFlags) writerOptions(opt *convertOptions) error {
+	codec, err := parseCompression(*cf.compression)
+	if err != nil {
+		return usageError("--compression: %v", err)
+	}
+	size, err := parseSize(*cf.stripeSize)
+	if err != nil {
+		return usageError("--stripe-size: %v", err)
+	}
 	for _, f := range []struct {
 		name  string
 		value any
 		opt   writer.Option
 	}{
-		{"stripe-size", *stripeSize, writer.WithStripeSize(size)},
-		{"stride", *stride, writer.WithRowIndexStride(*stride)},
-		{"fpp", *fpp, writer.WithBloomFilterFPP(*fpp)},
-		{"timezone", *timezone, writer.WithTimeZone(opt.in.Zone)},
+		{"stripe-size", *cf.stripeSize, writer.WithStripeSize(size)},
+		{"stride", *cf.stride, writer.WithRowIndexStride(*cf.stride)},
+		{"fpp", *cf.fpp, writer.WithBloomFilterFPP(*cf.fpp)},
+		{"timezone", *cf.timezone, writer.WithTimeZone(opt.in.Zone)},
 	} {
 		if err := checkWriterFlag(f.name, f.value, f.opt); err != nil {
 			return err
@@ -190,18 +235,13 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	opt.writerOpts = []writer.Option{
 		writer.WithCompression(codec),
 		writer.WithStripeSize(size),
-		writer.WithRowIndexStride(*stride),
-		writer.WithBloomFilterFPP(*fpp),
+		writer.WithRowIndexStride(*cf.stride),
+		writer.WithBloomFilterFPP(*cf.fpp),
 		writer.WithTimeZone(opt.in.Zone),
 	}
-	opt.metadata = metadata
-	opt.bloomCols = splitList(*bloomColumns)
-	if opt.schema != nil {
-		if err := checkBloomColumns(&opt); err != nil {
-			return err
-		}
-	}
-	return convertFiles(ins, formats, out, &opt, stdout, stderr)
+	opt.metadata = cf.metadata
+	opt.bloomCols = splitList(*cf.bloomColumns)
+	return nil
 }
 
 // checkBloomColumns checks --bloom-columns against the schema and adds
