@@ -107,32 +107,8 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 	}()
 	if opt.schema == nil {
-		if formats[0] == "orc" {
-			r, closeFn, err := openORC(ins[0])
-			if err != nil {
-				return label(ins[0], err)
-			}
-			opt.schema = r.Schema()
-			closeFn()
-		} else {
-			if first, err = openTextInput(ins[0], formats[0]); err != nil {
-				return err
-			}
-			var inf ingest.Inference
-			if inf, first.src, err = ingest.Infer(first.src, ingest.Format(formats[0]), opt.in); err != nil {
-				return label(ins[0], err)
-			}
-			opt.schema, opt.inferredLines = inf.Schema, inf.Lines
-			opt.headerGuessed, opt.headerAlone = inf.HeaderGuessed, inf.HeaderAlone
-			opt.in.Header = opt.in.Header || inf.HeaderGuessed
-			if opt.headerGuessed {
-				what := "text above numbers"
-				if opt.headerAlone {
-					what = "the only line, of distinct names"
-				}
-				fmt.Fprintf(stderr, "orc convert: %s: the first line is %s: read as the header (--header=false to read it as a row)\n", ins[0], what)
-			}
-			fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
+		if first, err = takeSchema(ins[0], formats[0], opt, stderr); err != nil {
+			return err
 		}
 	}
 	for i, f := range formats {
@@ -145,43 +121,20 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if err := checkBloomColumns(opt); err != nil {
 		return err
 	}
-
-	total := int64(0)
-	for _, in := range ins {
-		st, err := os.Stat(in)
-		if in == "-" || err != nil || !st.Mode().IsRegular() {
-			total = -1
-			break
-		}
-		total += st.Size()
-	}
 	o, err := createOutput(out)
 	if err != nil {
 		return err
 	}
 	// An interrupt must not leave the temporary file (or an upload) behind either.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	stopSig := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-			o.abort()
-			fmt.Fprintln(stderr, "\norc convert: interrupted")
-			os.Exit(130)
-		case <-stopSig:
-		}
-	}()
-	prog := newProgress(stderr, total)
+	stopWatch := abortOnInterrupt(o, stderr)
+	prog := newProgress(stderr, inputsSize(ins))
 	defer func() {
-		signal.Stop(sig)
-		close(stopSig)
+		stopWatch()
 		if err != nil {
 			prog.clear()
 			o.abort()
 		}
 	}()
-
 	bw := outputBuffer(o)
 	w, err := writer.NewWriter(bw, opt.schema, opt.writerOpts...)
 	if err != nil {
@@ -193,24 +146,8 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 	}
 	c := &converter{opt: opt, w: w, prog: prog, stderr: stderr, budget: ingest.ErrorBudget{Max: opt.maxErrors}}
-	for i, name := range ins {
-		if formats[i] == "orc" {
-			err = c.copyORC(name)
-		} else {
-			in := first
-			if i > 0 || in == nil {
-				if in, err = openTextInput(name, formats[i]); err != nil {
-					return err
-				}
-			}
-			first = nil
-			err = c.convertText(in)
-			in.close()
-			c.bytesDone += in.counter.n
-		}
-		if err != nil {
-			return label(name, err)
-		}
+	if err := c.convertAll(ins, formats, &first); err != nil {
+		return err
 	}
 	if c.budget.Skipped > 0 {
 		fmt.Fprintf(stderr, "orc convert: skipped %d bad row(s) (--max-errors %d)\n", c.budget.Skipped, opt.maxErrors)
@@ -234,6 +171,103 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		rows = "1 row"
 	}
 	fmt.Fprintf(stdout, "wrote %s to %s (%s bytes)\n", rows, out, groupDigits(size))
+	return nil
+}
+
+// takeSchema sets opt.schema from the first input: an ORC file's schema,
+// or one inferred from a text input's first rows, which it returns open
+// (its sample read) for the conversion to go on with.
+func takeSchema(in, format string, opt *convertOptions, stderr io.Writer) (*convertInput, error) {
+	if format == "orc" {
+		r, closeFn, err := openORC(in)
+		if err != nil {
+			return nil, label(in, err)
+		}
+		opt.schema = r.Schema()
+		closeFn()
+		return nil, nil
+	}
+	first, err := openTextInput(in, format)
+	if err != nil {
+		return nil, err
+	}
+	var inf ingest.Inference
+	if inf, first.src, err = ingest.Infer(first.src, ingest.Format(format), opt.in); err != nil {
+		first.close()
+		return nil, label(in, err)
+	}
+	opt.schema, opt.inferredLines = inf.Schema, inf.Lines
+	opt.headerGuessed, opt.headerAlone = inf.HeaderGuessed, inf.HeaderAlone
+	opt.in.Header = opt.in.Header || inf.HeaderGuessed
+	if opt.headerGuessed {
+		what := "text above numbers"
+		if opt.headerAlone {
+			what = "the only line, of distinct names"
+		}
+		fmt.Fprintf(stderr, "orc convert: %s: the first line is %s: read as the header (--header=false to read it as a row)\n", in, what)
+	}
+	fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
+	return first, nil
+}
+
+// inputsSize returns the inputs' total size, or -1 when one is not a
+// regular file (standard input, a pipe) whose size is known.
+func inputsSize(ins []string) int64 {
+	total := int64(0)
+	for _, in := range ins {
+		st, err := os.Stat(in)
+		if in == "-" || err != nil || !st.Mode().IsRegular() {
+			return -1
+		}
+		total += st.Size()
+	}
+	return total
+}
+
+// abortOnInterrupt aborts the output (no temporary file or upload left)
+// and exits on an interrupt until the returned stop is called.
+func abortOnInterrupt(o *output, stderr io.Writer) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	stopSig := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			o.abort()
+			fmt.Fprintln(stderr, "\norc convert: interrupted")
+			os.Exit(130)
+		case <-stopSig:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(stopSig)
+	}
+}
+
+// convertAll writes every input's rows; *first, when not nil, is the
+// first input already open (its schema inferred), closed here.
+func (c *converter) convertAll(ins, formats []string, first **convertInput) error {
+	for i, name := range ins {
+		var err error
+		if formats[i] == "orc" {
+			err = c.copyORC(name)
+		} else {
+			in := *first
+			if i > 0 || in == nil {
+				if in, err = openTextInput(name, formats[i]); err != nil {
+					return err
+				}
+			}
+			*first = nil
+			err = c.convertText(in)
+			in.close()
+			c.bytesDone += in.counter.n
+		}
+		if err != nil {
+			return label(name, err)
+		}
+	}
 	return nil
 }
 
