@@ -234,7 +234,7 @@ func TestIndexBloomRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 12))
 	datasets, preds := 4**indexScale, 10
 	if testing.Short() {
-		datasets, preds = 2, 6
+		datasets, preds = 3, 10
 	}
 	more := 0
 	for ds := range datasets {
