@@ -89,12 +89,19 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 	return fmt.Errorf("%w: unknown index command %q (build, update, check or show)", errUsage, sub)
 }
 
-// indexBuild writes the index of the dataset in dir to path.
-func indexBuild(dir, path string, df datasetFlags, cols, blooms []string, stdout, stderr io.Writer) error {
-	start := time.Now()
+// openIndexed opens the dataset in dir, whose index is being built,
+// updated or checked: its files, not the index, say what is there.
+func openIndexed(dir string, df datasetFlags, stderr io.Writer) (*dataset.Dataset, error) {
 	none := true
 	df.noIndex = &none
 	d, _, err := openDataset([]string{dir}, df, stderr, "index")
+	return d, err
+}
+
+// indexBuild writes the index of the dataset in dir to path.
+func indexBuild(dir, path string, df datasetFlags, cols, blooms []string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	d, err := openIndexed(dir, df, stderr)
 	if err != nil {
 		return err
 	}
@@ -118,9 +125,7 @@ func indexBuild(dir, path string, df datasetFlags, cols, blooms []string, stdout
 // it is current ("check").
 func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.Writer) error {
 	start := time.Now()
-	none := true
-	df.noIndex = &none
-	d, _, err := openDataset([]string{dir}, df, stderr, "index")
+	d, err := openIndexed(dir, df, stderr)
 	if err != nil {
 		return err
 	}
