@@ -152,8 +152,8 @@ type metaFile struct {
 	BlockSize       int        `json:"compressionBlockSize"`
 	RowIndexStride  int        `json:"rowIndexStride"`
 	Calendar        string     `json:"calendar"`
-	Schema          string     `json:"schema"`
-	UserMetadata    []metaItem `json:"-"` // after the columns and stripes
+	Schema          string     `json:"schema,omitempty"` // written apart (writeMetaJSON)
+	UserMetadata    []metaItem `json:"-"`                // after the columns and stripes
 }
 
 func calendarName(c int) string {
@@ -372,6 +372,30 @@ func (j *jsonOut) raw(s string) {
 	}
 }
 
+// stringValue writes s as a JSON string, as the encoder writes it, a
+// piece of at most 32 KiB at a time (escaping is per character, so the
+// pieces, cut between characters, escape as the whole does).
+func (j *jsonOut) stringValue(s string) {
+	j.raw(`"`)
+	for len(s) > 0 && j.err == nil {
+		n := min(len(s), 32<<10)
+		for k := n; k > 0 && k < len(s); k-- {
+			if utf8.RuneStart(s[k]) {
+				n = k // else only continuation bytes: invalid, escaped byte by byte
+				break
+			}
+		}
+		b, err := j.marshal(s[:n], "")
+		if err != nil {
+			j.err = err
+			return
+		}
+		_, j.err = j.w.Write(b[1 : len(b)-1])
+		s = s[n:]
+	}
+	j.raw(`"`)
+}
+
 // value writes v as it appears at indent prefix.
 func (j *jsonOut) value(v any, prefix string) {
 	if j.err != nil {
@@ -446,7 +470,14 @@ func (j *jsonOut) array(key, prefix string, each func(add func(v any) error) err
 // array (left out when there are none), then the user metadata.
 func writeMetaJSON(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) error) error, stripes func(yield func(*metaStripe) error) error) error {
 	j := &jsonOut{w: w}
-	j.object(m, "")
+	// The head without its schema, then the schema, which for a wide
+	// file is megabytes, escaped a piece at a time rather than through
+	// the encoder's and the indenter's buffers at once.
+	head := *m
+	head.Schema = ""
+	j.object(&head, "")
+	j.raw(",\n  \"schema\": ")
+	j.stringValue(m.Schema)
 	j.array("columns", "", func(add func(v any) error) error {
 		return columns(func(mc *metaColumn) error { return add(mc) })
 	})
@@ -740,7 +771,11 @@ func printMeta(w io.Writer, m *metaFile, columns func(yield func(*metaColumn) er
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Rows: %d\nCompression: %s, block size %d\nRow index stride: %d\nCalendar: %s\n", m.Rows, m.Compression, m.BlockSize, m.RowIndexStride, m.Calendar)
-	fmt.Fprintf(w, "Schema: %s\n\nColumns:\n", m.Schema)
+	// The schema of a wide file is megabytes: written as it is, not
+	// through fmt's buffer.
+	io.WriteString(w, "Schema: ")
+	io.WriteString(w, m.Schema)
+	io.WriteString(w, "\n\nColumns:\n")
 	var line []byte
 	err := columns(func(c *metaColumn) error {
 		enc := ""
