@@ -34,7 +34,6 @@ func TestParseBucketFunctions(t *testing.T) {
 	}
 	for _, c := range []struct{ in, msg string }{
 		{"YEAR(d) = '1995'", "compared with integers"},
-		{"YEAR(d) = 2000000", "outside"},
 		{"YEAR(d) LIKE '19%'", "not a string"},
 		{"CAST(ts AS DATE) = 5", "compared with dates"},
 		{"CAST(ts AS NUMBER) = 5", "CAST to number is not supported"},
@@ -45,6 +44,31 @@ func TestParseBucketFunctions(t *testing.T) {
 		var pe *ParseError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("Parse(%q) = %v, want a syntax error with %q", c.in, err, c.msg)
+		}
+	}
+	// A year no date has is compared as SQL compares it, not refused: on
+	// the year of every date, as a term, FALSE or TRUE on every non-null
+	// date and NULL on a null one.
+	dt := testSchema.Find("dt").ID()
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{{"YEAR(dt) = 2000000", false}, {"YEAR(dt) BETWEEN -637194109 AND 7", false}, {"NOT YEAR(dt) < -2000000", true}} {
+		e, err := Parse(c.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.in, err)
+			continue
+		}
+		b, err := Bind(e, testSchema)
+		if err != nil {
+			t.Errorf("Bind(%q): %v", c.in, err)
+			continue
+		}
+		if m, known := b.EvalRow(map[int]any{dt: int64(0)}); m != c.want || !known {
+			t.Errorf("%s on 1970-01-01: %v (known %v), want %v", c.in, m, known, c.want)
+		}
+		if _, known := b.EvalRow(map[int]any{dt: nil}); known {
+			t.Errorf("%s on NULL: known, want NULL", c.in)
 		}
 	}
 	// On a timestamp with local time zone column the dates are refused at

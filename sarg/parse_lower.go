@@ -121,10 +121,13 @@ func lowerLiteral(a Term, lit Literal, pos int, build func(col string) (Expr, er
 		if why == "" {
 			return out, nil
 		}
-		if s.bucket == &yearFunc && (lit.kind == DecimalLit || lit.kind == FloatLit) ||
+		if s.bucket == &yearFunc && (lit.kind == DecimalLit || lit.kind == FloatLit || lit.kind == IntLit) ||
 			s.bucket == &castDateFunc && lit.kind == TimestampLit {
-			// YEAR(d) = 1995.0 compares numbers; CAST(ts AS DATE) <
-			// TIMESTAMP '...' a date with a timestamp.
+			// YEAR(d) = 1995.0 compares numbers, as YEAR(d) < -10^9
+			// does (a year no date has: no range of dates to rewrite
+			// to, but a comparison SQL takes, FALSE or NULL on every
+			// row); CAST(ts AS DATE) < TIMESTAMP '...' a date with a
+			// timestamp.
 			return withTerm(e, a), nil
 		}
 		return Expr{}, &ParseError{Pos: pos, Msg: why}
