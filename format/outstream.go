@@ -661,17 +661,20 @@ func (s *OutStream) DetachPages(data, own [][]byte) ([][]byte, [][]byte, error) 
 	return data, own, nil
 }
 
-// newPage returns an empty page of capacity size, or more: a small first
-// page (pageSize) is a whole one when the pool has one, so that a writer's
-// streams reuse the last stripe's pages as before. A page from the pool
-// may have a larger array, which Release gives back whole.
+// newPage returns an empty page of capacity size. A small first page
+// (pageSize) comes from the pool's smallest pages when it has one, but
+// with the capacity asked for: what a stream counts as holding (Stored,
+// Settle), and with it where a writer cuts its stripes, must not depend on
+// what the pool held at the time, which for a parallel writer depends on
+// when its background stripe writes gave their pages back. A page from
+// the pool may have a larger array, which Release gives back whole.
 func (s *OutStream) newPage(size int) []byte {
 	if s.pool == nil {
 		return make([]byte, 0, size)
 	}
 	if pg := s.pool.getPage(max(size, firstPage)); pg != nil {
 		s.full = append(s.full, pg)
-		return pg[:0:max(size, firstPage)]
+		return pg[:0:size]
 	}
 	pg := make([]byte, 0, size)
 	s.full = append(s.full, pg)
