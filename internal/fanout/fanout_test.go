@@ -18,4 +18,3 @@ func TestDeal(t *testing.T) {
 		t.Fatalf("one group: %v", one)
 	}
 }
-
