@@ -380,7 +380,10 @@ func TestFuncBindErrors(t *testing.T) {
 		}
 	}
 	for text, want := range map[string]string{
-		"i / 0 = 1":                       "division by zero",
+		"i / 0 = 1":                        "division by zero",
+		"(i + 1) / 0 > 1":                  "division by zero", // not the operator after the parentheses
+		"(f + f) / -0e0 % 0 NOT IN (i, f)": "division by zero",
+		"(((f + 1) + i) / 0 % COALESCE(i, l) + MOD(i, -3)) <=> 1": "division by zero", // both readings of the parentheses fail
 		"i + 'a' = 1":                     "must be a number",
 		"DATE_TRUNC('fortnight', ts) = 1": "not one of",
 		"f * DOUBLE 'NaN' = 1":            "finite number",

@@ -2,6 +2,7 @@ package sarg
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -363,11 +364,31 @@ func (p *parser) parsePrimary(depth int) (Expr, error) {
 // with a term in parentheses: (x + 1) * 2 > 10.
 func (p *parser) parseParen(depth int) (Expr, error) {
 	save := *p
-	if t, err := p.parseTerm(depth, "a term"); err == nil && p.atTermContinuation() {
+	t, terr := p.parseTerm(depth, "a term")
+	if terr == nil && p.atTermContinuation() {
 		e, err := p.parseAfterTerm(t, save.tok.pos, depth)
 		return e, atTermPos(err, save.tok.pos)
 	}
 	*p = save
+	e, err := p.parseGroup(depth)
+	switch {
+	case err != nil && terr != nil && errPos(terr) > errPos(err):
+		// Both readings fail: the term's got further, (((x + 1) / 0
+		// + y) > 2), so its error is the one that says what is wrong.
+		return Expr{}, terr
+	case err != nil:
+		return Expr{}, err
+	case terr != nil && (p.atTermContinuation() || p.atArithmetic()):
+		// The parentheses started a term after all, (x + 1) / 0 > 1:
+		// the term's own error says what is wrong, not the operator
+		// after the group.
+		return Expr{}, terr
+	}
+	return e, nil
+}
+
+// parseGroup reads a predicate in parentheses.
+func (p *parser) parseGroup(depth int) (Expr, error) {
 	if err := p.advance(); err != nil {
 		return Expr{}, err
 	}
@@ -379,6 +400,25 @@ func (p *parser) parseParen(depth int) (Expr, error) {
 		return Expr{}, p.errorf(p.tok.pos, "expected \")\", found %s", p.tok.describe())
 	}
 	return e, p.advance()
+}
+
+// errPos returns where a parse error is, or -1.
+func errPos(err error) int {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe.Pos
+	}
+	return -1
+}
+
+// atArithmetic reports whether the current token is an operator of terms.
+func (p *parser) atArithmetic() bool {
+	for _, op := range [...]string{"+", "-", "*", "/", "%", "||"} {
+		if p.tok.punct(op) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) isComparisonOp() bool {

@@ -54,9 +54,11 @@ func magOf(xs []int64) int {
 // reports whether they are: every value of rows 0..n-1 fits and their
 // magnitude bound is at most narrowMax.
 func (v *tvec) narrowDec(n int) bool {
-	if v.narrow {
+	if v.narrow && len(v.n64) >= n {
 		return true
 	}
+	// A literal's values are kept from batch to batch (broadcast): its
+	// int64 form may have been made for fewer rows than this batch has.
 	if v.wideOnly || forceWide {
 		return false // tried on this batch already
 	}

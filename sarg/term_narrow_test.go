@@ -313,3 +313,27 @@ func TestFusedNotFitting(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowLiteralAcrossBatches: a literal's values are broadcast once
+// and kept while batches are no longer, so its int64 form, made for a
+// shorter batch after a longer one, must be made again for the next
+// longer one. It was kept, and the next batch read past its end (a panic
+// the reader's random differential found: "slice bounds out of range").
+func TestNarrowLiteralAcrossBatches(t *testing.T) {
+	nd := &tnode{t: ttype{k: tkDec, scale: 2, prec: 10}, lit: big.NewRat(15, 10)}
+	var v tvec
+	nd.broadcast(100, &v) // a batch of 100 rows, its literal not read as int64
+	nd.broadcast(98, &v)  // a shorter one, which does
+	if !v.narrowDec(98) {
+		t.Fatal("1.50 does not read as int64")
+	}
+	nd.broadcast(100, &v)
+	if !v.narrowDec(100) || len(v.n64) < 100 {
+		t.Fatalf("after a batch of 98 rows, a batch of 100 has the literal's int64 form for %d", len(v.n64))
+	}
+	for i, x := range v.n64[:100] {
+		if x != 150 {
+			t.Fatalf("row %d: %d, want 150", i, x)
+		}
+	}
+}
