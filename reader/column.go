@@ -12,7 +12,9 @@ package reader
 // get exactly the elements of non-null rows, with no parent mask.
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -258,12 +260,15 @@ func (p *presence) skipNulls(n int64) (int64, error) {
 	return k, nil
 }
 
-func countTrue(b []bool) int {
-	n := 0
-	for _, v := range b {
-		if v {
-			n++
-		}
+// countTrue returns how many of bs are true, eight a step.
+func countTrue(bs []bool) int {
+	b := boolBytes(bs)
+	n, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(b[i:]))
+	}
+	for ; i < len(b); i++ {
+		n += int(b[i])
 	}
 	return n
 }

@@ -141,3 +141,34 @@ func TestSelectionByteRanges(t *testing.T) {
 		t.Fatalf("run [1,3) ends at %d, before group 3's start", ranges[0].End)
 	}
 }
+
+// TestCountWords checks the word-at-a-time countRuns and countTrue against
+// a row-by-row count, on every length up to 40 (the tails and word
+// boundaries) and on runs crossing words.
+func TestCountWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 52))
+	for n := 0; n <= 40; n++ {
+		for trial := 0; trial < 200; trial++ {
+			mask := make([]bool, n)
+			p := rng.IntN(4)
+			for i := range mask {
+				mask[i] = rng.IntN(4) < p || (i > 0 && mask[i-1] && rng.IntN(3) > 0)
+			}
+			runs, trues := 0, 0
+			for i, m := range mask {
+				if m {
+					trues++
+					if i == 0 || !mask[i-1] {
+						runs++
+					}
+				}
+			}
+			if got := countRuns(mask); got != runs {
+				t.Fatalf("countRuns(%v) = %d, want %d", mask, got, runs)
+			}
+			if got := countTrue(mask); got != trues {
+				t.Fatalf("countTrue(%v) = %d, want %d", mask, got, trues)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/orcgo/orc"
@@ -263,21 +264,32 @@ func TestNarrowToDouble(t *testing.T) {
 	}
 }
 
-// TestKleene checks kleeneAnd and kleeneOr against min and max on every
-// pair of outcomes.
+// TestKleene checks kleeneAnd, kleeneOr, negate and trueRows, which turn
+// eight rows a step, against min, max, 2-v and v == rowTrue, on every
+// pair of outcomes at every place in a word and on lengths with every
+// tail.
 func TestKleene(t *testing.T) {
-	var a, b []uint8
-	for x := rowFalse; x <= rowTrue; x++ {
-		for y := rowFalse; y <= rowTrue; y++ {
-			a, b = append(a, x), append(b, y)
-		}
-	}
-	and, or := append([]uint8(nil), a...), append([]uint8(nil), a...)
-	kleeneAnd(and, b)
-	kleeneOr(or, b)
-	for i := range a {
-		if and[i] != min(a[i], b[i]) || or[i] != max(a[i], b[i]) {
-			t.Errorf("%d AND %d = %d, OR = %d; want %d and %d", a[i], b[i], and[i], or[i], min(a[i], b[i]), max(a[i], b[i]))
+	rng := rand.New(rand.NewPCG(3, 52))
+	for n := 0; n <= 40; n++ {
+		for trial := 0; trial < 50; trial++ {
+			a, b := make([]uint8, n), make([]uint8, n)
+			for i := range a {
+				a[i], b[i] = uint8(rng.IntN(3)), uint8(rng.IntN(3))
+			}
+			and, or, not := slices.Clone(a), slices.Clone(a), slices.Clone(a)
+			kleeneAnd(and, b)
+			kleeneOr(or, b)
+			negate(not)
+			yes := make([]bool, n)
+			trueRows(yes, a)
+			for i := range a {
+				if and[i] != min(a[i], b[i]) || or[i] != max(a[i], b[i]) {
+					t.Fatalf("%d AND %d = %d, OR = %d; want %d and %d", a[i], b[i], and[i], or[i], min(a[i], b[i]), max(a[i], b[i]))
+				}
+				if not[i] != rowTrue-a[i] || yes[i] != (a[i] == rowTrue) {
+					t.Fatalf("NOT %d = %d, TRUE %v", a[i], not[i], yes[i])
+				}
+			}
 		}
 	}
 }
