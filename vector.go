@@ -286,6 +286,23 @@ type Batch struct {
 	Schema  *Schema
 	NumRows int
 	Cols    []Vector
+	// Selected, when not empty, lists the batch's rows by their place in
+	// the vectors, in increasing order: row i of the batch is row
+	// Selected[i] of every vector in Cols, NumRows is len(Selected), and
+	// the vectors' other rows are not rows of the batch. When empty, the
+	// batch's rows are the vectors' rows 0 to NumRows-1. Only a reader
+	// asked for a selection (reader.WithSelection) fills it, where that
+	// saves moving the matching rows together; Row maps a row either way.
+	Selected []int32
+}
+
+// Row returns where row i of the batch is in its vectors: Selected[i]
+// when the batch has a selection, i otherwise.
+func (b *Batch) Row(i int) int {
+	if len(b.Selected) > 0 {
+		return int(b.Selected[i])
+	}
+	return i
 }
 
 // NewBatch returns an empty batch for schema s with room for capacity rows.
@@ -302,9 +319,10 @@ func NewBatch(s *Schema, capacity int) *Batch {
 	return b
 }
 
-// Reset empties every column, keeping buffers.
+// Reset empties every column and the selection, keeping buffers.
 func (b *Batch) Reset() {
 	b.NumRows = 0
+	b.Selected = b.Selected[:0]
 	for _, c := range b.Cols {
 		c.Reset()
 	}
@@ -314,7 +332,7 @@ func (b *Batch) Reset() {
 // of their slices times its element size, nested vectors' included. A
 // batch reused across reads keeps what its largest rows grew it to.
 func (b *Batch) CapacityBytes() int64 {
-	var n int64
+	n := 4 * int64(cap(b.Selected))
 	for _, v := range b.Cols {
 		n += vectorCapacity(v)
 	}
@@ -422,9 +440,16 @@ func Truncate(v Vector, n int) {
 	}
 }
 
-// Truncate cuts the batch back to its first n rows (see Truncate).
+// Truncate cuts the batch back to its first n rows (see Truncate); a
+// batch with a selection keeps its vectors and cuts the selection.
 func (b *Batch) Truncate(n int) {
 	if n >= b.NumRows {
+		return
+	}
+	if len(b.Selected) > 0 {
+		n = max(n, 0)
+		b.Selected = b.Selected[:n]
+		b.NumRows = n
 		return
 	}
 	for _, c := range b.Cols {

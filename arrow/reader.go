@@ -175,6 +175,7 @@ func (rr *RecordReader) Next() bool {
 		}
 		return false
 	}
+	b.Compact() // a scan option's selection (reader.WithSelection)
 	rec, err := rr.convert(b)
 	if err != nil {
 		rr.err = err

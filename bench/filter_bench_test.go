@@ -9,7 +9,9 @@ package main
 // group: the columns are not sorted). Besides ns/op each case reports
 // cpu-ns/op, the process's CPU time per scan (garbage collection
 // included), which holds up better than wall time on a busy machine.
-// Compare each case with "none":
+// Each predicate also runs as "NAME_sel", with reader.WithSelection: the
+// batches keep the decoded rows and list the matching ones, as a consumer
+// reading rows through Batch.Row would ask. Compare each case with "none":
 //
 //	cd bench && go test -run '^$' -bench ExactFilter -count 6 | tee new.txt
 //	$(go env GOPATH)/bin/benchstat new.txt
@@ -41,10 +43,25 @@ var filterBenchCases = []struct{ name, where string }{
 	{"col_lit_and_or", "l_discount >= 0.05 AND (l_quantity < 24 OR l_shipdate < DATE '1994-01-01')"},
 }
 
+// filterBenchCase is a case run: its name, predicate and whether the
+// scan hands over selections (reader.WithSelection; the "_sel" cases)
+// rather than moving the matching rows together.
+type filterBenchCase struct {
+	name, where string
+	selection   bool
+}
+
 func BenchmarkExactFilter(b *testing.B) {
 	path, rows := filterBenchFile(b)
 	cols := colNames([]int{cQuantity, cExtendedPrice, cDiscount, cShipDate})
+	var cases []filterBenchCase
 	for _, c := range filterBenchCases {
+		cases = append(cases, filterBenchCase{c.name, c.where, false})
+		if c.where != "" {
+			cases = append(cases, filterBenchCase{c.name + "_sel", c.where, true})
+		}
+	}
+	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			opts := []reader.ScanOption{reader.WithColumns(cols...), reader.WithBatchSize(4096)}
 			if c.where != "" {
@@ -53,6 +70,9 @@ func BenchmarkExactFilter(b *testing.B) {
 					b.Fatal(err)
 				}
 				opts = append(opts, reader.WithSearchArgument(e), reader.WithExactFilter(true))
+			}
+			if c.selection {
+				opts = append(opts, reader.WithSelection())
 			}
 			b.ReportAllocs()
 			var returned int64

@@ -436,3 +436,25 @@ func TestBadInput(t *testing.T) {
 		t.Fatal("a partition column named like a data column was accepted")
 	}
 }
+
+// TestFileSelection passes reader.WithSelection to the files' scans: their
+// batches come with selections (the predicate matches about 70% of the
+// rows, in many runs), which the dataset resolves before it adds the
+// partition columns, so the rows are those of a scan without it. The
+// old-schema files go through a read schema, where the reader moves rows
+// together itself.
+func TestFileSelection(t *testing.T) {
+	files := makeFiles(t, 2, 2, 3000)
+	var opens atomic.Int64
+	d := newDataset(t, memFiles(files, &opens))
+	where := dataset.WithSearchArgument(sarg.MustParse("qty < 35 AND id % 7 <> 3"))
+	want, _ := scanRows(t, d, where, dataset.WithBatchSize(512))
+	if len(want) == 0 {
+		t.Fatal("no rows match")
+	}
+	for _, par := range []int{1, 2} {
+		got, _ := scanRows(t, d, where, dataset.WithBatchSize(512), dataset.WithParallelism(par),
+			dataset.WithFileOptions(reader.WithSelection()))
+		same(t, fmt.Sprintf("parallelism %d", par), got, want)
+	}
+}

@@ -710,6 +710,7 @@ func (s *Scanner) run(j *job) {
 			fail(fmt.Errorf("dataset: %s: %w", name, err))
 			return
 		}
+		jb.view.Compact() // a file option's selection (reader.WithSelection)
 		n := jb.view.NumRows
 		jb.full.NumRows = n
 		for k, pi := range s.partOut {

@@ -210,6 +210,7 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 		} else if err != nil {
 			return n, err
 		}
+		b.Compact() // a reader option's selection (reader.WithSelection)
 		out := b
 		if filter != nil {
 			before := filter.deleted

@@ -217,6 +217,7 @@ func (r *Reader) newExecutor(cfg *scanConfig, mem *budget, io *ioSched) (*execut
 	d := &stripeDecoder{root: root, schema: proj}
 	if matcher != nil {
 		d.flt = newExactFilter(matcher, root, proj, pl.sarg.Columns())
+		d.flt.selects = cfg.filter.selects()
 		if d.def = d.setupDeferred(len(pl.selected)); d.def != nil {
 			pl.deferred = d.def.col
 		}
@@ -250,7 +251,7 @@ func (r *Reader) newPlanner(cfg *scanConfig, mem *budget, io *ioSched) (*planner
 			return nil, nil, err
 		}
 		pl.sarg = b
-		if cfg.filter {
+		if cfg.filter.exact() {
 			matcher = b.NewMatcher()
 		}
 		if cfg.explain {

@@ -113,7 +113,7 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 		f.idx = selection(sel, f.idx[:0])
 		for i, c := range b.Cols {
 			if f.top[i] {
-				compact(c, sel, f.idx)
+				orc.Compact(c, f.idx)
 			}
 		}
 		return kept, d.lateFields(b, n)
@@ -122,9 +122,13 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 		return 0, err
 	}
 	if kept > 0 && kept < n {
+		if f.selects {
+			b.Selected = selection(sel, b.Selected[:0])
+			return kept, nil
+		}
 		f.idx = selection(sel, f.idx[:0])
 		for _, c := range b.Cols {
-			compact(c, sel, f.idx)
+			orc.Compact(c, f.idx)
 		}
 	}
 	return kept, nil
@@ -329,6 +333,9 @@ type exactFilter struct {
 	idx     []int32
 	sel     rowSelection
 	scratch []orc.Vector
+	// selects hands a batch's matches over as its selection (WithSelection)
+	// instead of moving them together, where all its fields are decoded.
+	selects bool
 }
 
 // lateSegmentRows is how many rows of a batch the deferred fields must

@@ -434,7 +434,7 @@ func (r *Reader) newEvolutionScan(cfg scanConfig) (*evolution, []bool, error) {
 		t, ok := ev.translate(sarg.Normalize(*cfg.where), r)
 		exact = ok
 		where = &t
-		if cfg.filter && !exact {
+		if cfg.filter.exact() && !exact {
 			ev.bound = b
 			ev.matcher = b.NewMatcher()
 		}
@@ -448,7 +448,10 @@ func (r *Reader) newEvolutionScan(cfg scanConfig) (*evolution, []bool, error) {
 	icfg.readSchema, icfg.byPosition = nil, false
 	icfg.columns, icfg.allCols = files, false
 	icfg.where = where
-	icfg.filter = cfg.filter && exact && where != nil
+	icfg.filter = 0 // the rows are converted and compacted here
+	if cfg.filter.exact() && exact && where != nil {
+		icfg.filter = filterExact
+	}
 	inner, innerSchema, err := r.newScan(icfg)
 	if err != nil {
 		return nil, nil, err
@@ -695,7 +698,7 @@ func (ev *evolution) next(b *orc.Batch) error {
 		if kept < n {
 			ev.idx = selection(ev.matches[:n], ev.idx[:0])
 			for _, c := range b.Cols {
-				compact(c, ev.matches[:n], ev.idx)
+				orc.Compact(c, ev.idx)
 			}
 			b.NumRows = kept
 		}

@@ -8,63 +8,6 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// compact keeps the rows of v whose sel entry is true, in order, in place.
-// sel has one entry per row of v; idx lists the selected rows
-// (selection(sel)).
-func compact(v orc.Vector, sel []bool, idx []int32) {
-	switch vec := v.(type) {
-	case *orc.LongVector:
-		vec.Values = pick(vec.Values, idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.DoubleVector:
-		vec.Values = pick(vec.Values, idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.DecimalVector:
-		vec.Values = pick(vec.Values, idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.TimestampVector:
-		vec.Seconds = pick(vec.Seconds, idx)
-		vec.Nanos = pick(vec.Nanos, idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.BytesVector:
-		out := 0
-		for j, i := range idx {
-			s, e := vec.Offsets[i], vec.Offsets[i+1]
-			copy(vec.Data[out:], vec.Data[s:e])
-			vec.Offsets[j] = out
-			out += e - s
-		}
-		vec.Offsets[len(idx)] = out
-		vec.Offsets = vec.Offsets[:len(idx)+1]
-		vec.Data = vec.Data[:out]
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.StructVector:
-		for _, f := range vec.Fields {
-			compact(f, sel, idx)
-		}
-		vec.N = len(idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.ListVector:
-		elemSel := childSelection(vec.Offsets, sel)
-		compact(vec.Elem, elemSel, selection(elemSel, nil))
-		vec.Offsets = keepOffsets(vec.Offsets, sel)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.MapVector:
-		elemSel := childSelection(vec.Offsets, sel)
-		elemIdx := selection(elemSel, nil)
-		compact(vec.Keys, elemSel, elemIdx)
-		compact(vec.Values, elemSel, elemIdx)
-		vec.Offsets = keepOffsets(vec.Offsets, sel)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	case *orc.UnionVector:
-		for _, c := range vec.Children {
-			compact(c, sel, idx)
-		}
-		vec.Tags = pick(vec.Tags, idx)
-		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, idx)
-	}
-}
-
 // selection appends to idx the indexes of the rows sel selects. It
 // writes every index and advances past the selected ones, without a
 // branch on sel: a filter's matches are often random, and a branch on them
@@ -77,53 +20,6 @@ func selection(sel []bool, idx []int32) []int32 {
 		k += int(*(*uint8)(unsafe.Pointer(&ok))) // a bool is one byte, 0 or 1
 	}
 	return idx[:k]
-}
-
-// pick moves the values at idx (ascending) to the front of vals.
-func pick[T any](vals []T, idx []int32) []T {
-	for j, i := range idx {
-		vals[j] = vals[i]
-	}
-	return vals[:len(idx)]
-}
-
-func keepNulls(nulls []bool, idx []int32) []bool {
-	if len(nulls) == 0 {
-		return nulls
-	}
-	return pick(nulls, idx)
-}
-
-// childSelection marks the children owned by the selected rows.
-func childSelection(offsets []int64, sel []bool) []bool {
-	n := len(sel)
-	total := offsets[n]
-	out := make([]bool, total)
-	for i, ok := range sel {
-		if ok {
-			for j := offsets[i]; j < offsets[i+1]; j++ {
-				out[j] = true
-			}
-		}
-	}
-	return out
-}
-
-// keepOffsets rebuilds offsets for the selected rows.
-func keepOffsets(offsets []int64, sel []bool) []int64 {
-	var cur int64
-	j := 0
-	for i, ok := range sel {
-		if !ok {
-			continue
-		}
-		l := offsets[i+1] - offsets[i]
-		offsets[j] = cur
-		cur += l
-		j++
-	}
-	offsets[j] = cur
-	return offsets[:j+1]
 }
 
 // appendRows appends the rows of src to dst, a vector of the same type.

@@ -39,6 +39,7 @@ type JSONOptions struct {
 // AppendJSONRowWith is AppendJSONRow with options.
 func AppendJSONRowWith(dst []byte, b *orc.Batch, i int, o JSONOptions) []byte {
 	s := b.Schema
+	i = b.Row(i)
 	if s.Kind == orc.Struct {
 		dst = append(dst, '{')
 		for f, c := range b.Cols {

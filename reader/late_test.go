@@ -57,17 +57,37 @@ func TestLateMaterialization(t *testing.T) {
 		}
 		r, _ := writeOpen(t, schema, batches, writer.WithRowIndexStride(5000), writer.WithCompression(orc.CompressionZstd),
 			writer.WithCompressionBlockSize(8<<10))
-		all, sels := lateScan(t, r, reader.WithBatchSize(1000))
+		all, sels, _ := lateScan(t, r, reader.WithBatchSize(1000))
+		some := []string{"rid", "s", "l", "st", "u"} // no predicate column
+		allSome, _, _ := lateScan(t, r, reader.WithBatchSize(1000), reader.WithColumns(some...))
+		selected := 0
 		for where, match := range preds {
-			var want []string
+			var want, wantSome []string
 			for i, line := range all {
 				if match(sels[i]) {
 					want = append(want, line)
+					wantSome = append(wantSome, allSome[i])
 				}
 			}
-			for _, batch := range []int{1000, 4096, 1237} {
-				got, _ := lateScan(t, r, reader.WithBatchSize(batch), reader.WithSearchArgument(sarg.MustParse(where)),
-					reader.WithExactFilter(true))
+			for _, c := range []struct {
+				batch int
+				more  []reader.ScanOption
+				some  bool // the scan reads the columns some
+			}{
+				{1000, nil, false}, {4096, nil, false}, {1237, nil, false},
+				{1000, []reader.ScanOption{reader.WithSelection()}, false},
+				{1237, []reader.ScanOption{reader.WithSelection(), reader.WithParallelism(2)}, false},
+				{4096, []reader.ScanOption{reader.WithSelection(), reader.WithColumns(some...)}, true},
+			} {
+				batch := c.batch
+				opts := append([]reader.ScanOption{reader.WithBatchSize(batch), reader.WithSearchArgument(sarg.MustParse(where)),
+					reader.WithExactFilter(true)}, c.more...)
+				got, _, sel := lateScan(t, r, opts...)
+				selected += sel
+				want := want
+				if c.some {
+					want = wantSome
+				}
 				if !slices.Equal(got, want) {
 					for i := range min(len(got), len(want)) {
 						if got[i] != want[i] {
@@ -78,11 +98,15 @@ func TestLateMaterialization(t *testing.T) {
 				}
 			}
 		}
+		if selected == 0 {
+			t.Fatalf("seed %d: no batch had a selection", seed)
+		}
 	}
 }
 
-// lateScan returns a scan's rows as JSON with their sel values.
-func lateScan(t *testing.T, r *reader.Reader, opts ...reader.ScanOption) ([]string, []int64) {
+// lateScan returns a scan's rows as JSON with their sel values (when the
+// scan reads sel), and how many batches came with a selection.
+func lateScan(t *testing.T, r *reader.Reader, opts ...reader.ScanOption) ([]string, []int64, int) {
 	t.Helper()
 	br, err := r.NewBatchReader(opts...)
 	if err != nil {
@@ -92,19 +116,28 @@ func lateScan(t *testing.T, r *reader.Reader, opts ...reader.ScanOption) ([]stri
 	var lines []string
 	var sels []int64
 	var line []byte
+	selected := 0
 	for {
 		err := br.Next(b)
 		if err == io.EOF {
-			return lines, sels
+			return lines, sels, selected
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		sel := b.Cols[1].(*orc.LongVector)
+		if len(b.Selected) > 0 {
+			selected++
+			if len(b.Selected) != b.NumRows {
+				t.Fatalf("a selection of %d rows in a batch of %d", len(b.Selected), b.NumRows)
+			}
+		}
+		sel, _ := b.Col("sel").(*orc.LongVector)
 		for i := 0; i < b.NumRows; i++ {
 			line = reader.AppendJSONRow(line[:0], b, i)
 			lines = append(lines, string(line))
-			sels = append(sels, sel.Values[i])
+			if sel != nil {
+				sels = append(sels, sel.Values[b.Row(i)])
+			}
 		}
 		if b.NumRows == 0 {
 			t.Fatal(fmt.Errorf("Next returned an empty batch"))

@@ -81,7 +81,7 @@ type scanConfig struct {
 	maxNested int64
 	maxMemory int64
 	split     *byteRange // WithRange, or nil: the whole file
-	filter    bool
+	filter    filterMode
 	explain   bool
 
 	inFlight   int   // WithMaxReadsInFlight
@@ -100,7 +100,7 @@ type scanConfig struct {
 }
 
 func defaultScanConfig() scanConfig {
-	return scanConfig{test: &scanTestHooks{}, prefetch: -1, allCols: true, filter: true, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
+	return scanConfig{test: &scanTestHooks{}, prefetch: -1, allCols: true, filter: filterExact, batchSize: 1024, colPar: 1, coalesce: 64 << 10, window: defaultReadWindow, maxDict: 1 << 30, maxNested: 1 << 26, maxMemory: 4 << 30,
 		inFlight: defaultInFlight, maxRequest: defaultMaxRequest}
 }
 
@@ -297,10 +297,44 @@ func WithSearchArgument(e sarg.Expr) ScanOption {
 // WithWholeRowGroups.
 func WithExactFilter(on bool) ScanOption {
 	return func(c *scanConfig) error {
-		c.filter = on
+		c.filter &^= filterExact
+		if on {
+			c.filter |= filterExact
+		}
 		return nil
 	}
 }
+
+// WithSelection makes an exactly filtered scan (a search argument without
+// WithWholeRowGroups) hand over a batch's matching rows as a selection
+// where that saves work: the vectors keep every row decoded and
+// Batch.Selected lists those that match. The reader still moves the rows
+// together where few match and the columns outside the predicate decode
+// only those (the batch's Selected is empty then), so a consumer reads
+// each batch's rows through Batch.Row, or Selected when not empty. Scans
+// that read through a read schema (WithReadSchema) always move the rows
+// together.
+func WithSelection() ScanOption {
+	return func(c *scanConfig) error {
+		c.filter |= filterSelect
+		return nil
+	}
+}
+
+// filterMode is what a scan with a search argument does with the rows of
+// the row groups that survive pruning: its flags.
+type filterMode uint8
+
+const (
+	filterExact  filterMode = 1 << iota // return only the rows that match
+	filterSelect                        // ... as a selection (WithSelection)
+)
+
+// exact reports whether the scan filters rows exactly.
+func (m filterMode) exact() bool { return m&filterExact != 0 }
+
+// selects reports whether an exact filter hands over selections.
+func (m filterMode) selects() bool { return m == filterExact|filterSelect }
 
 // WithWholeRowGroups makes a scan with a search argument return every row
 // of the row groups that survive pruning, unfiltered: a superset of the
@@ -308,7 +342,7 @@ func WithExactFilter(on bool) ScanOption {
 // want no work done twice. Without it, a search argument filters exactly.
 func WithWholeRowGroups() ScanOption {
 	return func(c *scanConfig) error {
-		c.filter = false
+		c.filter &^= filterExact
 		return nil
 	}
 }

@@ -984,6 +984,7 @@ func swapVectors(b, o *orc.Batch) {
 		b.Cols[i], o.Cols[i] = o.Cols[i], b.Cols[i]
 	}
 	b.NumRows = o.NumRows
+	b.Selected, o.Selected = o.Selected, b.Selected
 	b.Schema = o.Schema
 	o.Reset()
 }

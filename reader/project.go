@@ -109,6 +109,7 @@ func (p *outProjection) before(b *orc.Batch) *orc.Batch {
 func (p *outProjection) after(b *orc.Batch) {
 	unwire(p.inner.Cols, b.Cols, p.fields)
 	b.NumRows = p.inner.NumRows
+	b.Selected, p.inner.Selected = p.inner.Selected, b.Selected
 	b.Schema = p.out
 }
 

@@ -104,6 +104,7 @@ func (rr *RowReader[T]) Read(dst []T) (int, error) {
 				}
 				return n, err
 			}
+			rr.batch.Compact() // an option's selection (WithSelection)
 			rr.pos = 0
 		}
 		k := min(len(dst)-n, rr.batch.NumRows-rr.pos)

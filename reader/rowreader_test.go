@@ -487,6 +487,11 @@ func TestRowProjection(t *testing.T) {
 	if !reflect.DeepEqual(sel, wantIDs) {
 		t.Errorf("filtered read: %d rows, want %d", len(sel), len(wantIDs))
 	}
+	// The same, the scan handing over selections (the matches are random).
+	sel = rowsRead[idOnly](t, r, rd, reader.WithSearchArgument(sarg.MustParse("mid < 0")), reader.WithSelection())
+	if !reflect.DeepEqual(sel, wantIDs) {
+		t.Errorf("filtered read with selections: %d rows, want %d", len(sel), len(wantIDs))
+	}
 }
 
 func TestRowReaderMismatch(t *testing.T) {
