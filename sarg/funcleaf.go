@@ -269,8 +269,22 @@ func (b *Bound) bindFunc(l *Leaf, neg bool) (*boundLeaf, Op, error) {
 }
 
 func pow10Big(n int) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(n, 0))), nil)
+	if n = max(n, 0); n < len(pow10Table) {
+		return pow10Table[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
+
+// pow10Table holds 10^0 .. 10^76, the powers decimal scales and
+// precisions ask for (twice 38 where two scales add), made once; callers
+// never change them.
+var pow10Table = func() []*big.Int {
+	t := make([]*big.Int, 77)
+	for i := range t {
+		t[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return t
+}()
 
 // absRangeF is the range of |x| for x in [lo, hi].
 func absRangeF(lo, hi float64) (float64, float64) {
@@ -299,6 +313,9 @@ func absRangeR(lo, hi *big.Rat) (*big.Rat, *big.Rat) {
 }
 
 func decRat(d stats.DecimalValue) *big.Rat {
+	if d.Unscaled.IsInt64() && d.Scale >= 0 && d.Scale < len(pow10Int64) {
+		return new(big.Rat).SetFrac64(d.Unscaled.Int64(), pow10Int64[d.Scale])
+	}
 	return new(big.Rat).SetFrac(d.Unscaled.Big(), pow10Big(d.Scale))
 }
 
