@@ -17,11 +17,16 @@ import (
 
 // ScanStats counts the files and rows of a Scan.
 type ScanStats struct {
-	FilesPlanned    int   // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
-	FilesOpened     int   // data files read with orcgo
-	Rows            int64 // rows passed to the callback
-	DeleteFilesRead int   // position and equality delete files read (each once a scan)
-	RowsDeleted     int64 // rows the predicate keeps that delete files remove
+	FilesPlanned int // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
+	// With WithPlanCounts: the live data files of the snapshot, and those
+	// planning left out by their partition values (or their manifest's
+	// partition summaries) and by their column metrics. FilesConsidered =
+	// SkippedByPartition + SkippedByMetrics + FilesPlanned.
+	FilesConsidered, SkippedByPartition, SkippedByMetrics int
+	FilesOpened                                           int   // data files read with orcgo
+	Rows                                                  int64 // rows passed to the callback
+	DeleteFilesRead                                       int   // position and equality delete files read (each once a scan)
+	RowsDeleted                                           int64 // rows the predicate keeps that delete files remove
 }
 
 // Scan reads the rows of tbl's current snapshot that match predicate e
@@ -45,12 +50,19 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 	for _, o := range opts {
 		o(&cfg)
 	}
-	plan := append([]table.ScanOption{table.WithRowFilter(IcebergFilter(tbl.Schema(), e))}, cfg.plan...)
-	tasks, err := tbl.Scan(plan...).PlanFiles(ctx)
+	filter := IcebergFilter(tbl.Schema(), e)
+	plan := append([]table.ScanOption{table.WithRowFilter(filter)}, cfg.plan...)
+	scan := tbl.Scan(plan...)
+	tasks, err := scan.PlanFiles(ctx)
 	if err != nil {
 		return st, err
 	}
 	st.FilesPlanned = len(tasks)
+	if cfg.counts {
+		if err := countPlan(ctx, tbl, scan.Snapshot(), filter, tasks, &st); err != nil {
+			return st, err
+		}
+	}
 	fs, err := tbl.FS(ctx)
 	if err != nil {
 		return st, err
@@ -79,9 +91,16 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 type ScanOption func(*scanConfig)
 
 type scanConfig struct {
-	plan []table.ScanOption
-	read []reader.ScanOption
+	plan   []table.ScanOption
+	read   []reader.ScanOption
+	counts bool
 }
+
+// WithPlanCounts has Scan count the files planning left out, and why
+// (ScanStats.FilesConsidered, SkippedByPartition, SkippedByMetrics), at
+// the cost of reading every manifest of the snapshot, the ones planning
+// skipped included.
+func WithPlanCounts() ScanOption { return func(c *scanConfig) { c.counts = true } }
 
 // WithSnapshotID reads the table as of snapshot id instead of its current
 // snapshot (time travel). Columns are still the current schema's, matched
