@@ -63,6 +63,9 @@ func runScan(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer cat.close()
+	if id, err := strconv.ParseInt(*snapshot, 10, 64); err == nil && tbl.SnapshotByID(id) == nil {
+		return fmt.Errorf("table %s has no snapshot %d (orc iceberg snapshots lists them)", strings.Join(ident, "."), id)
+	}
 	ts, err := iceberg.ToORC(tbl.Schema())
 	if err != nil {
 		return err
