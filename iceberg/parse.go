@@ -15,8 +15,9 @@ import (
 
 // SchemaFromText returns the Iceberg schema of text: an ORC type string
 // (struct<id:bigint,ts:timestamp,...>, as orc convert --schema takes it)
-// whose fields become optional columns with ids numbered from 1 in
-// pre-order, or an Iceberg schema in its JSON form ({"type":"struct",
+// whose fields become optional columns with ids numbered from 1, a
+// struct's fields before the fields nested in them (as Iceberg assigns
+// ids), or an Iceberg schema in its JSON form ({"type":"struct",
 // "fields":[...]}), which says which fields are required.
 func SchemaFromText(text string) (*ice.Schema, error) {
 	t := strings.TrimSpace(text)
