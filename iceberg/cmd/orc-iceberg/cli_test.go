@@ -113,8 +113,8 @@ func TestCreateAppendScan(t *testing.T) {
 	if out != want {
 		t.Errorf("scan:\n%s\nwant\n%s", out, want)
 	}
-	if !strings.Contains(errOut, "db.events: files: 3 considered, 1 skipped by partition, 1 skipped by metrics, 1 opened\n") ||
-		!strings.Contains(errOut, "db.events: rows: 2 read, 2 printed\n") {
+	if !strings.HasPrefix(errOut, "files: 3 considered, 1 skipped by partition, 1 skipped by metrics, 1 opened\nstripes: 1 considered, 0 skipped") ||
+		!strings.Contains(errOut, "\nrows: 10 decoded, 2 returned\n") || !strings.HasSuffix(errOut, "\nprinted: 2 rows\n") {
 		t.Errorf("scan --stats:\n%s", errOut)
 	}
 	// name keeps counts only: its bounds cannot rule a file out.

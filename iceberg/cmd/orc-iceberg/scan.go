@@ -14,6 +14,7 @@ import (
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/iceberg"
 	"github.com/orcgo/orc/internal/rowfmt"
+	"github.com/orcgo/orc/internal/units"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -85,7 +86,7 @@ func runScan(ctx context.Context, e env, args []string) error {
 		err = ferr
 	}
 	if *stats {
-		printStats(e, strings.Join(ident, "."), st, pr.rows)
+		printStats(e, st, pr.rows, *limit)
 	}
 	return err
 }
@@ -186,14 +187,24 @@ func fieldIndex(s *orc.Schema, name string) int {
 	return k
 }
 
-// printStats prints what a scan did, on stderr.
-func printStats(e env, name string, st iceberg.ScanStats, printed int64) {
-	fmt.Fprintf(e.stderr, "%s: files: %d considered, %d skipped by partition, %d skipped by metrics, %d opened\n",
-		name, st.FilesConsidered, st.SkippedByPartition, st.SkippedByMetrics, st.FilesOpened)
+// printStats prints what a scan did, on stderr, as orc scan --stats
+// does: the files the table's manifests left out and the ones opened,
+// then orcgo's figures for the files opened (stripes and row groups its
+// pruning skipped inside them, reads, rows), then the rows printed.
+func printStats(e env, st iceberg.ScanStats, printed, limit int64) {
+	fmt.Fprintf(e.stderr, "files: %d considered, %d skipped by partition, %d skipped by metrics, %d opened\n",
+		st.FilesConsidered, st.SkippedByPartition, st.SkippedByMetrics, st.FilesOpened)
 	if st.DeleteFilesRead > 0 {
-		fmt.Fprintf(e.stderr, "%s: delete files: %d read, %d rows deleted\n", name, st.DeleteFilesRead, st.RowsDeleted)
+		fmt.Fprintf(e.stderr, "delete files: %d read, %d rows deleted\n", st.DeleteFilesRead, st.RowsDeleted)
 	}
-	fmt.Fprintf(e.stderr, "%s: rows: %d read, %d printed\n", name, st.Rows, printed)
+	if _, rest, ok := strings.Cut(st.Read.String(), "\n"); ok { // orcgo's own files line is per file read
+		fmt.Fprintln(e.stderr, rest)
+	}
+	if limit >= 0 {
+		fmt.Fprintf(e.stderr, "printed: %s (--limit %d)\n", units.Plural(printed, "row"), limit)
+	} else {
+		fmt.Fprintf(e.stderr, "printed: %s\n", units.Plural(printed, "row"))
+	}
 }
 
 // printer prints a scan's rows (the columns asked) in a rowfmt format.
