@@ -33,15 +33,27 @@ type exitStatus int
 
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// orc iceberg's usage, description and help.
+const (
+	icebergUsage = "iceberg create|append|scan|files|snapshots --catalog sqlite:PATH|rest:URL NS.TABLE ..."
+	icebergDesc  = "create, append to, scan and list Apache Iceberg tables of ORC files (the orc-iceberg helper)"
+	icebergHelp  = `The commands are the orc-iceberg helper's, which orc runs: orc iceberg --help
+lists them when it is installed (go install github.com/orcgo/orc/iceberg/cmd/orc-iceberg@latest,
+or from a clone of orcgo: cd iceberg && go install ./cmd/orc-iceberg; orc finds it in
+$ORC_ICEBERG, beside orc, or on PATH).`
+)
+
 func init() {
-	register(command{name: "iceberg",
-		usage: "iceberg create|append|scan|files|snapshots --catalog sqlite:PATH|rest:URL NS.TABLE ...",
-		desc:  "create, append to, scan and list Apache Iceberg tables of ORC files (the orc-iceberg helper)",
-		run:   runIceberg})
+	register(command{name: "iceberg", usage: icebergUsage, desc: icebergDesc, help: icebergHelp, run: runIceberg})
 }
 
 func runIceberg(args []string, stdout, stderr io.Writer) error {
 	path, err := findIcebergHelper()
+	if err != nil && len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		// Without the helper, orc's own word on the command.
+		_, err = fmt.Fprintf(stdout, "usage: orc %s\n\n%s.\n\n%s\n", icebergUsage, icebergDesc, icebergHelp)
+		return err
+	}
 	if err != nil {
 		return err
 	}

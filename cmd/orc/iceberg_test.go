@@ -45,4 +45,9 @@ func TestIcebergHelper(t *testing.T) {
 		!strings.Contains(errOut.String(), "orc-iceberg helper, which reads and writes Iceberg tables, was not found: go install github.com/orcgo/orc/iceberg/cmd/orc-iceberg@latest") {
 		t.Errorf("no helper: exit %d, %q", code, errOut.String())
 	}
+	out.Reset()
+	if code := run([]string{"help", "iceberg"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "usage: orc iceberg create|append|scan|files|snapshots") ||
+		!strings.Contains(out.String(), "cd iceberg && go install ./cmd/orc-iceberg") {
+		t.Errorf("orc help iceberg without the helper: exit %d, %q", code, out.String())
+	}
 }
