@@ -47,11 +47,11 @@ func runAppend(ctx context.Context, e env, args []string) error {
 		return errUsage
 	}
 	opt := appendOptions{format: strings.ToLower(*format), batchSize: 1024}
-	if r := []rune(*delim); len(r) != 1 {
+	r := []rune(*delim)
+	if len(r) != 1 {
 		return usageErr("--delimiter %q: one character", *delim)
-	} else {
-		opt.in.Delimiter = r[0]
 	}
+	opt.in.Delimiter = r[0]
 	opt.in.Header, opt.in.HeaderSet = *header, true
 	opt.in.FillMissing = *header
 	fs.Visit(func(f *flag.Flag) {
