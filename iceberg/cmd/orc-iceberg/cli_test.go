@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/writer"
@@ -166,6 +168,11 @@ func TestFilesSnapshotsTimeTravel(t *testing.T) {
 	if n := strings.Count(out, "\ndata "); n != 2 {
 		t.Errorf("files of the first snapshot: %d\n%s", n, out)
 	}
+	// --as-of the time the second snapshot was committed reads it, the
+	// first's files and the second's.
+	if out, _ := mustRun(t, "scan", "--catalog", cat, "db.events", "--as-of", time.Now().UTC().Format(time.RFC3339Nano), "--where", "id > 28", "--columns", "id"); out != "{\"id\": 29}\n{\"id\": 30}\n" {
+		t.Errorf("scan --as-of now: %q", out)
+	}
 	out, errOut := mustRun(t, "scan", "--catalog", cat, "db.events", "--snapshot", first, "--where", "id > 18", "--stats", "--columns", "id")
 	if out != "{\"id\": 19}\n{\"id\": 20}\n" || !strings.Contains(errOut, "files: 2 considered, 0 skipped by partition, 1 skipped by metrics, 1 opened") {
 		t.Errorf("scan --snapshot %s: %q\n%s", first, out, errOut)
@@ -213,7 +220,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"scan", "--catalog", cat, "db.events", "--where", "idd = 1"}, 2, `--where "idd = 1": the table has no column "idd" (its columns: id, ts, name, v)`},
 		{[]string{"scan", "--catalog", cat, "db.events", "--columns", "id,nope"}, 2, `--columns: the table has no column "nope"`},
 		{[]string{"scan", "--catalog", cat, "db.events", "--snapshot", "12"}, 1, "table db.events has no snapshot 12 (orc iceberg snapshots lists them)"},
-		{[]string{"append", "--catalog", cat, "db.events", "--header", csvPath}, 1, csvPath + ": "},
+		{[]string{"scan", "--catalog", cat, "db.events", "--as-of", "2020-01-01T00:00:00Z"}, 1,
+			"table db.events has no snapshot committed at or before 2020-01-01T00:00:00Z"},
+		{[]string{"scan", "--catalog", cat, "db.events", "--as-of", "yesterday"}, 2, `--as-of "yesterday": want a time such as 2024-03-10T12:00:00Z`},
+		{[]string{"append", "--catalog", cat, "db.events", "--header", csvPath}, 1,
+			csvPath + `: line 3, column 1 (id bigint): bad bigint "seven": not an integer (nothing was committed)`},
 		{[]string{"append", "--catalog", cat, "db.events", filepath.Join(dir, "in.parquet")}, 2, "in.parquet: not .csv, .json, .jsonl or .orc: give --format"},
 	}
 	for _, c := range cases {
@@ -230,5 +241,39 @@ func TestBadInput(t *testing.T) {
 	data, err := os.ReadDir(filepath.Join(dir, "cat.db.warehouse", "db.db", "events", "data"))
 	if err != nil || len(data) != 3 {
 		t.Errorf("data files after the failed append: %v, %d", err, len(data))
+	}
+}
+
+// Two appends at once to one SQLite catalog, each its own process's
+// catalog connection: both land, in two snapshots.
+func TestConcurrentAppends(t *testing.T) {
+	cat, dir := newEventsTable(t)
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	msgs := make([]string, 2)
+	for w := range 2 {
+		in := filepath.Join(dir, fmt.Sprintf("w%d.csv", w))
+		if err := os.WriteFile(in, []byte(fmt.Sprintf("id,ts\n%d,2024-02-01 00:00:00\n%d,2024-02-02 00:00:00\n", 100+w, 200+w)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, msgs[w], codes[w] = runCLI(t, "append", "--catalog", cat, "db.events", "--header", in)
+		}()
+	}
+	wg.Wait()
+	for w := range 2 {
+		if codes[w] != 0 {
+			t.Fatalf("writer %d: exit %d: %s", w, codes[w], msgs[w])
+		}
+	}
+	out, _ := mustRun(t, "scan", "--catalog", cat, "db.events", "--where", "id >= 100", "--columns", "id", "--format", "csv")
+	if lines := strings.Fields(out); len(lines) != 5 || !strings.Contains(out, "\n100\n") || !strings.Contains(out, "\n201\n") {
+		t.Errorf("after two appends at once: %q", out)
+	}
+	out, _ = mustRun(t, "snapshots", "--catalog", cat, "db.events")
+	if m := reSnapshotLine.FindAllStringSubmatch(out, -1); len(m) != 4 || m[3][7] != "34" {
+		t.Errorf("snapshots after two appends at once:\n%s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/iceberg-go/table"
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/iceberg"
 	"github.com/orcgo/orc/internal/rowfmt"
@@ -64,8 +65,8 @@ func runScan(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer cat.close()
-	if id, err := strconv.ParseInt(*snapshot, 10, 64); err == nil && tbl.SnapshotByID(id) == nil {
-		return fmt.Errorf("table %s has no snapshot %d (orc iceberg snapshots lists them)", strings.Join(ident, "."), id)
+	if err := checkSnapshot(tbl, strings.Join(ident, "."), *snapshot, *asOf); err != nil {
+		return err
 	}
 	ts, err := iceberg.ToORC(tbl.Schema())
 	if err != nil {
@@ -110,6 +111,23 @@ func snapshotOptions(snapshot, asOf string) ([]iceberg.ScanOption, error) {
 		return []iceberg.ScanOption{iceberg.WithSnapshotAsOf(t)}, nil
 	}
 	return nil, nil
+}
+
+// checkSnapshot refuses a --snapshot the table does not have, or an
+// --as-of before its first snapshot, naming the table.
+func checkSnapshot(tbl *table.Table, name, snapshot, asOf string) error {
+	if id, err := strconv.ParseInt(snapshot, 10, 64); err == nil && tbl.SnapshotByID(id) == nil {
+		return fmt.Errorf("table %s has no snapshot %d (orc iceberg snapshots lists them)", name, id)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, asOf); err == nil {
+		for _, s := range tbl.Metadata().Snapshots() {
+			if s.TimestampMs <= t.UnixMilli() {
+				return nil
+			}
+		}
+		return fmt.Errorf("table %s has no snapshot committed at or before %s (orc iceberg snapshots lists them)", name, asOf)
+	}
+	return nil
 }
 
 // checkWhereColumns refuses a predicate naming a column the table lacks:
