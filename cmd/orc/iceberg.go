@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 )
 
 // orc iceberg: Apache Iceberg tables of ORC files are the orc-iceberg
@@ -66,6 +67,15 @@ func runIceberg(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case errors.As(err, &ee) && ee.ExitCode() > 0:
 		return exitStatus(ee.ExitCode())
+	case errors.As(err, &ee):
+		// Ended by a signal (Ctrl-C, or SIGPIPE when the reader of its
+		// output went away): 128 + its number, as a shell says it.
+		if ws, ok := ee.Sys().(interface {
+			Signaled() bool
+			Signal() syscall.Signal
+		}); ok && ws.Signaled() {
+			return exitStatus(128 + int(ws.Signal()))
+		}
 	}
 	return fmt.Errorf("running the orc-iceberg helper %s: %w", path, err)
 }

@@ -30,6 +30,17 @@ func TestIcebergHelper(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 
+	// A helper ended by a signal: 128 + its number, nothing more said.
+	killed := filepath.Join(dir, "killed-orc-iceberg")
+	if err := os.WriteFile(killed, []byte("#!/bin/sh\nkill -TERM $$\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(icebergHelperEnv, killed)
+	errOut.Reset()
+	if code := run([]string{"iceberg", "scan"}, &out, &errOut); code != 128+15 || errOut.Len() != 0 {
+		t.Errorf("a helper ended by SIGTERM: exit %d, %q", code, errOut.String())
+	}
+
 	t.Setenv(icebergHelperEnv, filepath.Join(dir, "missing"))
 	out.Reset()
 	errOut.Reset()

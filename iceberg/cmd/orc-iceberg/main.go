@@ -94,6 +94,10 @@ func run(ctx context.Context, args []string, e env) int {
 			fmt.Fprintf(e.stderr, "orc iceberg %s: %s\n", c.name, msg)
 			return 2
 		}
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			fmt.Fprintf(e.stderr, "orc iceberg %s: interrupted\n", c.name)
+			return 130 // as a shell reports a command ended by SIGINT
+		}
 		fmt.Fprintf(e.stderr, "orc iceberg %s: %s\n", c.name, strings.TrimPrefix(err.Error(), "iceberg: "))
 		return 1
 	}
