@@ -18,7 +18,9 @@
 // fanned out by partition), Commit appends files through an iceberg-go
 // catalog, and Scan reads a table pruned by its manifests, then by orcgo
 // inside each file, leaving out the rows its position and equality delete
-// files delete (spec.md 10).
+// files delete (spec.md 10). SchemaFromText, ParsePartitionSpec and
+// ParseMetricsModes read the text forms the orc-iceberg command
+// (cmd/orc-iceberg, run by "orc iceberg") takes.
 //
 // A Writer is single-goroutine, as orcgo's writer is; the functions are
 // safe for concurrent use.

@@ -17,11 +17,24 @@ import (
 
 // ScanStats counts the files and rows of a Scan.
 type ScanStats struct {
-	FilesPlanned    int   // data files iceberg-go's planning kept (by partition summaries, partitions and metrics)
-	FilesOpened     int   // data files read with orcgo
-	Rows            int64 // rows passed to the callback
-	DeleteFilesRead int   // position and equality delete files read (each once a scan)
-	RowsDeleted     int64 // rows the predicate keeps that delete files remove
+	// FilesPlanned counts the data files iceberg-go's planning kept (by
+	// partition summaries, partition values and metrics).
+	FilesPlanned int
+	// With WithPlanCounts: the live data files of the snapshot, and those
+	// planning left out by their partition values (or their manifest's
+	// partition summaries) and by their column metrics. FilesConsidered =
+	// SkippedByPartition + SkippedByMetrics + FilesPlanned.
+	FilesConsidered, SkippedByPartition, SkippedByMetrics int
+	FilesOpened                                           int   // data files read with orcgo
+	Rows                                                  int64 // rows passed to the callback
+	DeleteFilesRead                                       int   // position and equality delete files read (each once a scan)
+	RowsDeleted                                           int64 // rows the predicate keeps that delete files remove
+	// Read sums orcgo's statistics of the data files' scans: the stripes
+	// and row groups their own pruning skipped, the bytes read, the rows
+	// decoded. Its FilesConsidered and FilesSkipped are orcgo's, per file
+	// (a data file read in parts for its position deletes counts once a
+	// part).
+	Read reader.ScanStats
 }
 
 // Scan reads the rows of tbl's current snapshot that match predicate e
@@ -45,12 +58,19 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 	for _, o := range opts {
 		o(&cfg)
 	}
-	plan := append([]table.ScanOption{table.WithRowFilter(IcebergFilter(tbl.Schema(), e))}, cfg.plan...)
-	tasks, err := tbl.Scan(plan...).PlanFiles(ctx)
+	filter := IcebergFilter(tbl.Schema(), e)
+	plan := append([]table.ScanOption{table.WithRowFilter(filter)}, cfg.plan...)
+	scan := tbl.Scan(plan...)
+	tasks, err := scan.PlanFiles(ctx)
 	if err != nil {
 		return st, err
 	}
 	st.FilesPlanned = len(tasks)
+	if cfg.counts {
+		if err := countPlan(ctx, tbl, scan.Snapshot(), filter, tasks, &st); err != nil {
+			return st, err
+		}
+	}
 	fs, err := tbl.FS(ctx)
 	if err != nil {
 		return st, err
@@ -65,7 +85,7 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 			return st, err
 		}
 		st.FilesOpened++
-		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read, &st.RowsDeleted)
+		n, err := scanFile(ctx, fs, tbl, task.File.FilePath(), e, fn, dels, cfg.read, &st)
 		st.Rows += n
 		st.DeleteFilesRead = len(deletes.pos) + len(deletes.eq)
 		if err != nil {
@@ -79,9 +99,16 @@ func Scan(ctx context.Context, tbl *table.Table, e sarg.Expr, fn func(*orc.Batch
 type ScanOption func(*scanConfig)
 
 type scanConfig struct {
-	plan []table.ScanOption
-	read []reader.ScanOption
+	plan   []table.ScanOption
+	read   []reader.ScanOption
+	counts bool
 }
+
+// WithPlanCounts has Scan count the files planning left out, and why
+// (ScanStats.FilesConsidered, SkippedByPartition, SkippedByMetrics), at
+// the cost of reading every manifest of the snapshot, the ones planning
+// skipped included.
+func WithPlanCounts() ScanOption { return func(c *scanConfig) { c.counts = true } }
 
 // WithSnapshotID reads the table as of snapshot id instead of its current
 // snapshot (time travel). Columns are still the current schema's, matched
@@ -107,7 +134,7 @@ func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 // scanFile reads one data file with e, as the table sees it, leaving out
 // the rows dels deletes and adding their count to deleted.
 func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string, e sarg.Expr,
-	fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption, deleted *int64) (int64, error) {
+	fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption, st *ScanStats) (int64, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return 0, err
@@ -132,12 +159,12 @@ func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path str
 	pred := renameColumns(e, ts, rs)
 	base := []reader.ScanOption{reader.WithContext(ctx), reader.WithReadSchema(rs)}
 	if dels.empty() || len(dels.positions) == 0 {
-		return readPart(r, append(base, opts...), rs, pred, dels, fn, deleted)
+		return readPart(r, append(base, opts...), rs, pred, dels, fn, st)
 	}
 	var n int64
 	for _, p := range splitByDeletes(r.Stripes(), dels) {
 		all := append(append(base[:len(base):len(base)], reader.WithRange(p.offset, p.length)), opts...)
-		k, err := readPart(r, all, rs, pred, p.deletes, fn, deleted)
+		k, err := readPart(r, all, rs, pred, p.deletes, fn, st)
 		n += k
 		if err != nil {
 			return n, err
@@ -184,9 +211,11 @@ func splitByDeletes(stripes []reader.StripeInfo, d *fileDeletes) []filePart {
 }
 
 // readPart reads the rows of a batch reader made with opts, leaving out
-// those dels deletes and adding their count to deleted.
+// those dels deletes, and adds their count and the reader's statistics
+// to st.
 func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred sarg.Expr,
-	dels *fileDeletes, fn func(*orc.Batch) error, deleted *int64) (int64, error) {
+	dels *fileDeletes, fn func(*orc.Batch) error, st *ScanStats) (int64, error) {
+	deleted := &st.RowsDeleted
 	var filter *deleteFilter
 	if !dels.empty() {
 		var err error
@@ -201,7 +230,10 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 	if err != nil {
 		return 0, err
 	}
-	defer br.Close()
+	defer func() {
+		br.Close()
+		addStats(&st.Read, br.Stats())
+	}()
 	b := orc.NewBatch(rs, 1024)
 	var n int64
 	for {
@@ -270,4 +302,29 @@ func renameExpr(e sarg.Expr, names map[string]string) sarg.Expr {
 		}
 	}
 	return out
+}
+
+// addStats adds the statistics of one batch reader to t.
+func addStats(t *reader.ScanStats, s reader.ScanStats) {
+	t.FilesConsidered += s.FilesConsidered
+	t.FilesSkipped += s.FilesSkipped
+	t.StripesConsidered += s.StripesConsidered
+	t.StripesSkipped += s.StripesSkipped
+	t.StripesPruned += s.StripesPruned
+	t.GroupsConsidered += s.GroupsConsidered
+	t.GroupsSkipped += s.GroupsSkipped
+	t.GroupsSkippedByBloom += s.GroupsSkippedByBloom
+	t.StripesRead += s.StripesRead
+	t.ReadCalls += s.ReadCalls
+	t.BytesRead += s.BytesRead
+	t.IndexBytesRead += s.IndexBytesRead
+	t.ReadsAhead += s.ReadsAhead
+	t.PeakReadsInFlight = max(t.PeakReadsInFlight, s.PeakReadsInFlight)
+	t.BytesUnused += s.BytesUnused
+	t.ReadWait += s.ReadWait
+	t.TailReads += s.TailReads
+	t.TailBytes += s.TailBytes
+	t.RowsDecoded += s.RowsDecoded
+	t.RowsReturned += s.RowsReturned
+	t.UnplannedReads += s.UnplannedReads
 }

@@ -124,7 +124,7 @@ func TestScanMatchesFullScan(t *testing.T) {
 		{"flat", nil, ice.Properties{PropMetricsDefault: "full"}},
 	}
 	rng := rand.New(rand.NewPCG(50, 1))
-	var planned, opened, total int
+	var planned, opened, total, byPartition, byMetrics int
 	for _, tc := range tables {
 		opts := []catalog.CreateTableOpt{catalog.WithProperties(tc.props)}
 		if tc.spec != nil {
@@ -149,10 +149,16 @@ func TestScanMatchesFullScan(t *testing.T) {
 			st, err := Scan(ctx, tbl, p.expr, func(b *orc.Batch) error {
 				got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
 				return nil
-			})
+			}, WithPlanCounts())
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.name, p.expr, err)
 			}
+			if st.FilesConsidered != len(all) || st.SkippedByPartition+st.SkippedByMetrics+st.FilesPlanned != len(all) ||
+				(tc.spec == nil && st.SkippedByPartition != 0) {
+				t.Errorf("%s, %s: plan counts %+v for %d files", tc.name, p.expr, st, len(all))
+			}
+			byPartition += st.SkippedByPartition
+			byMetrics += st.SkippedByMetrics
 			var want []int64
 			for i := 0; i < n; i++ {
 				if p.match(eventAt(i)) {
@@ -168,10 +174,10 @@ func TestScanMatchesFullScan(t *testing.T) {
 			total += len(all)
 		}
 	}
-	t.Logf("files: %d in the tables over all queries, %d planned, %d opened (%.0f%% skipped by the manifests)",
-		total, planned, opened, 100*float64(total-opened)/float64(total))
-	if opened >= total {
-		t.Errorf("the manifests skipped no file")
+	t.Logf("files: %d in the tables over all queries, %d planned, %d opened (%.0f%% skipped by the manifests: %d by partition, %d by metrics)",
+		total, planned, opened, 100*float64(total-opened)/float64(total), byPartition, byMetrics)
+	if opened >= total || byPartition == 0 || byMetrics == 0 {
+		t.Errorf("the manifests skipped %d files by partition and %d by metrics", byPartition, byMetrics)
 	}
 }
 

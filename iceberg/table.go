@@ -50,6 +50,7 @@ type TableWriter struct {
 	max    int        // open files at most
 	done   []ice.DataFile
 	err    error
+	paths  []string // every data file created, for Abort
 }
 
 type openFile struct {
@@ -124,6 +125,9 @@ func (tw *TableWriter) Write(b *orc.Batch) error {
 	if err := checkRows(b); err != nil {
 		return err
 	}
+	if err := checkRequired(tw.schema.Fields(), b.Cols, b.NumRows, nil, ""); err != nil {
+		return err
+	}
 	tw.err = tw.write(b)
 	return tw.err
 }
@@ -179,6 +183,7 @@ func (tw *TableWriter) writeTo(key string, values map[int]any, b *orc.Batch) err
 			f.Close()
 			return err
 		}
+		tw.paths = append(tw.paths, path)
 		of = &openFile{path: path, f: f, w: w, values: values, key: key}
 		tw.open[key] = of
 		of.elem = tw.lru.PushFront(of)
@@ -191,6 +196,44 @@ func (tw *TableWriter) writeTo(key string, values map[int]any, b *orc.Batch) err
 		return tw.finish(of)
 	}
 	return nil
+}
+
+// checkRequired returns an error naming the first required field that
+// holds a null in rows 0..n-1 of vecs (the fields' vectors), in a row
+// where none of the structs holding it (outer, from the top) is null. A
+// required field inside a list or map is not checked.
+func checkRequired(fields []ice.NestedField, vecs []orc.Vector, n int, outer []orc.Vector, prefix string) error {
+	for i, f := range fields {
+		if i >= len(vecs) {
+			break
+		}
+		v := vecs[i]
+		if f.Required {
+			for r := 0; r < n; r++ {
+				if v.IsNull(r) && !anyNull(outer, r) {
+					return fmt.Errorf("iceberg: required column %s%s is null in row %d of the batch", prefix, f.Name, r+1)
+				}
+			}
+		}
+		st, ok1 := f.Type.(*ice.StructType)
+		sv, ok2 := v.(*orc.StructVector)
+		if ok1 && ok2 {
+			if err := checkRequired(st.FieldList, sv.Fields, n, append(outer[:len(outer):len(outer)], sv), prefix+f.Name+"."); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// anyNull reports whether row r is null in any of vs.
+func anyNull(vs []orc.Vector, r int) bool {
+	for _, v := range vs {
+		if v.IsNull(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // makeRoom finishes the files written least recently until one more
@@ -234,6 +277,30 @@ func (tw *TableWriter) Close() ([]ice.DataFile, error) {
 		return nil, tw.err
 	}
 	return tw.done, nil
+}
+
+// Abort ends tw without finishing its files and removes every data file
+// it created, finished or not: for a write that failed before its commit,
+// so that it leaves no files behind. It returns the first error removing
+// them; after it, tw is done.
+func (tw *TableWriter) Abort() error {
+	for e := tw.lru.Front(); e != nil; e = e.Next() {
+		e.Value.(*openFile).f.Close()
+	}
+	tw.lru.Init()
+	clear(tw.open)
+	tw.done = nil
+	if tw.err == nil {
+		tw.err = errors.New("iceberg: the table writer was aborted")
+	}
+	var first error
+	for _, p := range tw.paths {
+		if err := tw.fs.Remove(p); err != nil && first == nil {
+			first = fmt.Errorf("iceberg: removing data file %s: %w", p, err)
+		}
+	}
+	tw.paths = nil
+	return first
 }
 
 // DataFile returns the manifest entry of an ORC data file at path with

@@ -77,6 +77,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				return 0
 			}
+			var es exitStatus
+			if errors.As(err, &es) {
+				return int(es) // a helper's status; it said why
+			}
 			var h *helpRequest
 			if errors.As(err, &h) {
 				fmt.Fprintf(stdout, "usage: orc %s\n\n%s.\n\nFlags:\n", c.usage, c.desc)

@@ -151,12 +151,12 @@ func TestTableEmptyColumn(t *testing.T) {
 	b := orc.NewBatch(s, 2)
 	b.Cols[0].(*orc.BytesVector).AppendString("")
 	b.NumRows = 1
-	out, _ := f.add(nil, b, 0)
-	out, _ = f.flush(out)
+	out, _ := f.Add(nil, b, 0)
+	out, _ = f.Flush(out)
 	b.Reset()
 	b.Cols[0].(*orc.BytesVector).AppendString("wide")
 	b.NumRows = 1
-	out, n := f.add(out, b, 0)
+	out, n := f.Add(out, b, 0)
 	if n != 1 || string(out) != "\n-\n\n…\n" {
 		t.Errorf("%q (%d rows)", out, n)
 	}

@@ -29,11 +29,11 @@ func TestRowSizeHint(t *testing.T) {
 		sb.WriteByte('>')
 		s := orc.MustParseSchema(sb.String())
 		b := onesRow(s)
-		line, _ := (&jsonFormat{}).add(nil, b, 0)
+		line, _ := newFormatter(outputOptions{format: "json"}, s).Add(nil, b, 0)
 		if hint := rowSizeHint(s, true); hint != len(line) {
 			t.Errorf("structs of %d: hint %d bytes for a JSON line of %d", per, hint, len(line))
 		}
-		csv, _ := (&delimitedFormat{cols: flatColumns(s, nil)}).add(nil, b, 0)
+		csv, _ := newFormatter(outputOptions{format: "csv"}, s).Add(nil, b, 0)
 		if hint := rowSizeHint(s, false); hint > len(csv) {
 			t.Errorf("structs of %d: hint %d bytes for a CSV line of %d", per, hint, len(csv))
 		}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/rowfmt"
 )
 
 // interrupt is closed when the user asks the command to stop (Ctrl-C,
@@ -45,7 +46,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 	err := p.print(src, limit, show)
 	if err == nil || !isClosedOutput(err) {
 		var rows int
-		p.line, rows = p.format.flush(p.line[:0])
+		p.line, rows = p.format.Flush(p.line[:0])
 		if ferr := p.emit(p.line, rows); err == nil {
 			err = ferr
 		}
@@ -73,7 +74,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 type rowPrinter struct {
 	cw     *acceptedWriter
 	w      *bufio.Writer
-	format rowFormatter
+	format rowfmt.Formatter
 	line   []byte
 	n      int64 // rows given to w
 	held   int64 // rows the formatter holds
@@ -131,7 +132,7 @@ func (p *rowPrinter) print(src rowSource, limit int64, show []field) error {
 		for i := 0; i < b.NumRows && (limit < 0 || p.n+p.held < limit); i++ {
 			p.held++
 			var rows int
-			p.line, rows = p.format.add(p.line[:0], shown, i)
+			p.line, rows = p.format.Add(p.line[:0], shown, i)
 			if err := p.emit(p.line, rows); err != nil {
 				return err
 			}
