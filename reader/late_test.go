@@ -77,6 +77,7 @@ func TestLateMaterialization(t *testing.T) {
 				{1000, nil, false}, {4096, nil, false}, {1237, nil, false},
 				{1000, []reader.ScanOption{reader.WithSelection()}, false},
 				{1237, []reader.ScanOption{reader.WithSelection(), reader.WithParallelism(2)}, false},
+				{1000, []reader.ScanOption{reader.WithSelection(), reader.WithColumnParallelism(3)}, false},
 				{4096, []reader.ScanOption{reader.WithSelection(), reader.WithColumns(some...)}, true},
 			} {
 				batch := c.batch
