@@ -38,6 +38,33 @@ type storeServer struct {
 	inFlight int
 	waits    int64
 	ranges   []string // every request's Range header, in arrival order
+	// Each request's depth: one more than the deepest response finished
+	// when it came (the open's first request is 1), so a request that
+	// waited for n responses in turn has depth n+1; and of the requests
+	// since resetDepths, the depth of each by the first byte it asked.
+	finished int64
+	depths   map[int64]int64
+}
+
+// resetDepths starts depths again from those of a fresh client.
+func (s *storeServer) resetDepths() {
+	s.mu.Lock()
+	s.finished, s.depths = 0, map[int64]int64{}
+	s.mu.Unlock()
+}
+
+// firstDepthIn returns the depth of the first request since resetDepths
+// that asked for bytes from [lo, hi), or 0.
+func (s *storeServer) firstDepthIn(lo, hi int64) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	best := int64(0)
+	for off, d := range s.depths {
+		if off >= lo && off < hi && (best == 0 || d < best) {
+			best = d
+		}
+	}
+	return best
 }
 
 // takeRanges returns the Range headers of the requests since the last
@@ -65,10 +92,18 @@ func newStoreServer(t testing.TB, data []byte, latency time.Duration) *storeServ
 		}
 		s.inFlight++
 		s.ranges = append(s.ranges, r.Header.Get("Range"))
+		depth := s.finished + 1
+		if s.depths != nil {
+			var off int64
+			if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-", &off); err == nil {
+				s.depths[off] = depth
+			}
+		}
 		s.mu.Unlock()
 		defer func() {
 			s.mu.Lock()
 			s.inFlight--
+			s.finished = max(s.finished, depth)
 			s.mu.Unlock()
 		}()
 		if debugRanges {
@@ -723,5 +758,38 @@ func TestParallelOneGroupStripesNoIndex(t *testing.T) {
 	}
 	if par.BytesRead > serial.BytesRead {
 		t.Errorf("parallel scan read %d bytes, the serial scan %d\n%v", par.BytesRead, serial.BytesRead, par)
+	}
+}
+
+// A parallel scan without a search argument needs a stripe's row indexes
+// to cut it into chunks, where a serial scan needs none; over a network its
+// first chunk's data must not wait for them: the first data request waits
+// for as many responses in turn (the tail, the footer) as the serial
+// scan's.
+func TestParallelFirstDataNoIndexWait(t *testing.T) {
+	data := storeTableStripes(t, 400_000, 2) // stripes of 20 row groups, cut into chunks
+	srv := newStoreServer(t, data, 5*time.Millisecond)
+	firstData := func(opts ...reader.ScanOption) (int64, int) {
+		srv.resetDepths()
+		r := openStore(t, srv) // nothing of the file at hand but the tail
+		// A small gap, so that reading the stripe's index region whole
+		// (bloom filters of uuid, row indexes of every column) is not what
+		// coalescing would do anyway.
+		_, rows, _ := storeScan(t, r, append([]reader.ScanOption{reader.WithColumns("price", "disc"), reader.WithCoalesceGap(4 << 10)}, opts...)...)
+		st := r.Stripes()[0]
+		if st.IndexLength <= 4<<10 {
+			t.Fatalf("an index region of %d bytes", st.IndexLength)
+		}
+		start := st.Offset + st.IndexLength
+		return srv.firstDepthIn(start, start+st.DataLength), rows
+	}
+	serial, want := firstData()
+	par, rows := firstData(reader.WithParallelism(2))
+	if rows != want {
+		t.Fatalf("%d rows, want %d", rows, want)
+	}
+	t.Logf("the first data request's depth: serial %d, parallel %d", serial, par)
+	if serial == 0 || par > serial {
+		t.Errorf("the parallel scan's first data request waited for %d responses in turn, the serial scan's %d", par-1, serial-1)
 	}
 }
