@@ -120,3 +120,33 @@ func ExampleWithSearchArgument() {
 	// {"id": 5001, "city": "Oslo", "amount": 0.25}
 	// row groups: 8 of 10 skipped
 }
+
+// With selections, a batch keeps the rows it decoded and lists the
+// matching ones (Batch.Selected) instead of moving them together, where
+// they are dense; Row maps a row of the batch to its place in the vectors.
+func ExampleWithSelection() {
+	data := exampleFile()
+	r, _ := reader.Open(bytes.NewReader(data), int64(len(data)))
+	where := sarg.MustParse("city <> 'Oslo'")
+	br, err := r.NewBatchReader(reader.WithSearchArgument(where), reader.WithSelection(), reader.WithBatchSize(8))
+	if err != nil {
+		panic(err)
+	}
+	defer br.Close()
+	b := br.NewBatch()
+	if err := br.Next(b); err != nil {
+		panic(err)
+	}
+	fmt.Println(b.NumRows, "rows, selection", b.Selected)
+	for i := range b.NumRows {
+		fmt.Println(string(reader.AppendJSONRow(nil, b, i)))
+	}
+	// Output:
+	// 6 rows, selection [0 2 3 4 6 7]
+	// {"id": 0, "city": "Lisbon", "amount": 0.00}
+	// {"id": 2, "city": "Quito", "amount": 0.50}
+	// {"id": 3, "city": "Lima", "amount": 0.75}
+	// {"id": 4, "city": "Lisbon", "amount": 1.00}
+	// {"id": 6, "city": "Quito", "amount": 1.50}
+	// {"id": 7, "city": "Lima", "amount": 1.75}
+}
