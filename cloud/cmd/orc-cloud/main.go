@@ -110,6 +110,7 @@ func gwError(err error) error {
 	for _, m := range []struct{ from, to error }{
 		{orccloud.ErrURL, storegw.ErrBadURL},
 		{orccloud.ErrDenied, storegw.ErrDenied},
+		{orccloud.ErrNoCredentials, storegw.ErrDenied},
 		{orccloud.ErrChanged, storegw.ErrChanged},
 	} {
 		if errors.Is(err, m.from) {
