@@ -60,3 +60,25 @@ func TestS3NoCredentials(t *testing.T) {
 		t.Errorf("orc cat without credentials: exit %d, %s", code, errs)
 	}
 }
+
+// TestS3NoRegion: an S3 URL with no region (none in the URL, the
+// environment or a config file) fails before any request, naming the URL
+// and saying where the region comes from. (Without a region the SDK
+// cannot make the endpoint's name: nothing is sent, to no address.)
+func TestS3NoRegion(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AWS_ACCESS_KEY_ID", "k")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "s")
+	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	_, err := orccloud.Open(ctxT(t), "s3://orcgo-test/k.orc")
+	if err == nil || !strings.Contains(err.Error(), "s3://orcgo-test/k.orc") || !strings.Contains(err.Error(), "?region=") {
+		t.Errorf("no region: %v; want an error naming the URL and saying how to give a region", err)
+	}
+	t.Log(err)
+}

@@ -154,6 +154,10 @@ func (s *Store) storeError(op, url string, err error) error {
 	case gcerrors.FailedPrecondition:
 		return fmt.Errorf("orccloud: %s %s: %w (%v)", op, url, ErrChanged, short(err))
 	}
+	if m := strings.ToLower(err.Error()); s.loc.scheme == "s3" && (strings.Contains(m, "invalid region") || strings.Contains(m, "missing region")) {
+		// no region, or one the SDK cannot make an endpoint of
+		return fmt.Errorf("orccloud: %s %s: %w%s", op, url, err, hint(s.loc.scheme))
+	}
 	return fmt.Errorf("orccloud: %s %s: %w", op, url, err)
 }
 
