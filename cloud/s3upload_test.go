@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -148,5 +151,46 @@ func TestS3UploadAbortedLeavesNoUpload(t *testing.T) {
 		if len(out.Uploads) != 0 {
 			t.Errorf("concurrent %v: %d multipart uploads left open after Abort: %s %v", concurrent, len(out.Uploads), *out.Uploads[0].UploadId, out.Uploads[0].Initiated)
 		}
+	}
+}
+
+// TestS3UploadDenied: a store refusing a write, a one-part object's PUT or
+// a multipart upload's creation, is an error naming the URL that wraps
+// ErrDenied and says where credentials come from, sent once.
+func TestS3UploadDenied(t *testing.T) {
+	s := startS3(t, "orcgo-test")
+	var refused atomic.Int64
+	f := func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodPut && r.Method != http.MethodPost {
+			return false
+		}
+		refused.Add(1)
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>injected by the test's proxy</Message></Error>`)
+		return true
+	}
+	s.proxy.fail.Store(&f)
+	defer s.proxy.fail.Store(nil)
+	for _, size := range []int{1000, 6 << 20} {
+		refused.Store(0)
+		url := s.url("denied.bin")
+		w, err := orccloud.Create(ctxT(t), url, orccloud.WithPartSize(5<<20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = w.Write(make([]byte, size))
+		if err == nil {
+			err = w.Close()
+		} else {
+			w.Abort()
+		}
+		if !errors.Is(err, orccloud.ErrDenied) || !strings.Contains(err.Error(), s.base+"denied.bin") || !strings.Contains(err.Error(), "credentials") {
+			t.Errorf("%d bytes: %v; want ErrDenied naming the URL", size, err)
+		}
+		if n := refused.Load(); n != 1 {
+			t.Errorf("%d bytes: the refused write was sent %d times", size, n)
+		}
+		t.Logf("%d bytes: %v", size, err)
 	}
 }
