@@ -41,7 +41,7 @@ func TestDecompressRelate(t *testing.T) {
 	reads := []ReadResult{
 		{Query: "Q1", Lib: "orcgo", Codec: "zstd", Parallel: 1, Seconds: 0.8, ConsumeSeconds: 0.2},
 		{Query: "Q1", Lib: "orcgo", Codec: "zstd", Parallel: 2, Seconds: 0.5, ConsumeSeconds: 0.2},
-		{Query: "Q1", Lib: "orcgo", Codec: "zstd", Parallel: 1, Seconds: 1.1, HTTP: &HTTPRead{}},
+		{Query: "Q1", Lib: "orcgo", Codec: "zstd", Parallel: 1, Seconds: 1.1, HTTP: &RemoteRead{}},
 		{Query: "Q1", Lib: "orcgo", Codec: "snappy", Parallel: 1, Seconds: 0.3},
 		{Query: "Q1", Lib: "parquet-go", Codec: "zstd", Parallel: 1, Seconds: 0.9},
 		{Query: "Q5", Lib: "orcgo", Codec: "zstd", Parallel: 1, Seconds: 0.6},

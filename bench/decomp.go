@@ -193,7 +193,7 @@ func (x *DecompressResult) relate(reads []ReadResult, lib string, also []string)
 		return
 	}
 	for _, q := range reads {
-		if q.Lib != lib || q.Codec != x.Codec || q.Parallel != 1 || q.HTTP != nil {
+		if q.Lib != lib || q.Codec != x.Codec || q.Parallel != 1 || q.remote() != nil {
 			continue
 		}
 		switch {

@@ -18,13 +18,32 @@ import (
 	"github.com/orcgo/orc/httpfile"
 )
 
+// remoteTarget is where a side reads its file over a network: a range
+// server (httpTarget) or an S3 gateway (s3Target), each with its own
+// first-byte latency.
+type remoteTarget interface {
+	// label names the row set in the reports: "http 20ms", "s3 20ms".
+	label() string
+	// latency is what the server or proxy adds before each response.
+	latency() time.Duration
+	// measure runs q on the file path names (its base name on the server)
+	// as measureQuery does, the open included, with the server's counts.
+	measure(s *side, path string, q *Query, batch int) (readMeasure, error)
+	// record adds the target's part to a query's result.
+	record(x *ReadResult, m readMeasure)
+}
+
 // httpTarget is the server an HTTP side reads from.
 type httpTarget struct {
 	srv *rangeServer
 }
 
-// label names the row set in the reports: "http 20ms".
-func (h *httpTarget) label() string { return "http " + h.srv.latency.String() }
+func (h *httpTarget) label() string          { return "http " + h.srv.latency.String() }
+func (h *httpTarget) latency() time.Duration { return h.srv.latency }
+
+func (h *httpTarget) record(x *ReadResult, m readMeasure) {
+	x.HTTP = &RemoteRead{Latency: h.srv.latency.String(), LatencySeconds: h.srv.latency.Seconds(), Requests: m.requests}
+}
 
 // httpClient is the client of every HTTP side: no proxy, and idle
 // connections enough for the most goroutines -parallel allows, so that a
@@ -39,6 +58,12 @@ var httpClient = &http.Client{Transport: &http.Transport{
 // parseLatencies parses a -http-latency list such as "0,20ms,50ms" (""
 // gives none: local files only).
 func parseLatencies(list string) ([]time.Duration, error) {
+	return parseLatencyFlag("http-latency", list)
+}
+
+// parseLatencyFlag parses the list of the latency flag name (http-latency,
+// s3-latency).
+func parseLatencyFlag(name, list string) ([]time.Duration, error) {
 	var out []time.Duration
 	for _, x := range strings.Split(list, ",") {
 		x = strings.TrimSpace(x)
@@ -47,7 +72,7 @@ func parseLatencies(list string) ([]time.Duration, error) {
 		}
 		d, err := time.ParseDuration(x)
 		if err != nil || d < 0 || d > time.Minute {
-			return nil, fmt.Errorf("-http-latency %q: want durations from 0 to 1m (0, 20ms, ...) separated by commas", list)
+			return nil, fmt.Errorf("-%s %q: want durations from 0 to 1m (0, 20ms, ...) separated by commas", name, list)
 		}
 		if !slices.Contains(out, d) {
 			out = append(out, d)
@@ -121,22 +146,22 @@ func httpSides(readers []*side, servers []*rangeServer) []*side {
 	for _, srv := range servers {
 		for _, s := range readers {
 			t := *s
-			t.http = &httpTarget{srv: srv}
+			t.remote = &httpTarget{srv: srv}
 			out = append(out, &t)
 		}
 	}
 	return out
 }
 
-// measureQueryHTTP runs q as measureQuery does, over HTTP: the time runs
+// measure runs q as measureQuery does, over HTTP: the time runs
 // from httpfile.Open (which asks the server for the file's size, and
 // perhaps its tail) to the query's end; requests and bytes are the
 // server's, the open's included (bytes are response bodies); calls are the
 // ReadAt calls on the httpfile.File, some of which it may answer from
 // bytes it keeps. A failed request is an error, not retried, so the counts
 // are the scan's own.
-func measureQueryHTTP(s *side, path string, q *Query, batch int) (readMeasure, error) {
-	srv := s.http.srv
+func (ht *httpTarget) measure(s *side, path string, q *Query, batch int) (readMeasure, error) {
+	srv := ht.srv
 	req0, bytes0 := srv.Counts()
 	h := startHeap(time.Millisecond)
 	t := time.Now()
@@ -162,57 +187,83 @@ func measureQueryHTTP(s *side, path string, q *Query, batch int) (readMeasure, e
 }
 
 // writeHTTPMarkdown prints the queries over HTTP, if any ran, as a table of
-// their own; each ratio's base is orcgo with the same codec, parallelism
-// and latency (or else orcgo's first row with the codec and latency).
+// their own (writeRemoteMarkdown).
 func writeHTTPMarkdown(w io.Writer, r *Report) {
+	writeRemoteMarkdown(w, r, func(x ReadResult) *RemoteRead { return x.HTTP }, "### Queries over HTTP",
+		fmt.Sprintf("The same files from a range server on 127.0.0.1, read through httpfile; \"http 20ms\": every response waits 20 ms before its first byte; bodies %s per connection. "+
+			"Times run from httpfile.Open to the query's end; requests are the server's count, the open's included; MiB are the response bodies sent; ReadAt counts the calls on the httpfile.File, which may answer some from bytes it keeps.",
+			bandwidthText(r.HTTPBandwidth)))
+}
+
+// writeRemoteMarkdown prints the reads that pick gives a RemoteRead for, if
+// any, as a table of their own under title and intro. Each ratio's base is
+// orcgo with the same codec, parallelism and latency (or else orcgo's first
+// row with the codec and latency); "× 0" is the row's time over the same
+// file's, query's and parallelism's with the least latency of the table (0
+// when it ran), so the latency's own cost.
+func writeRemoteMarkdown(w io.Writer, r *Report, pick func(ReadResult) *RemoteRead, title, intro string) {
 	type k struct {
 		q, codec, lat string
 		par           int
 	}
+	type z struct{ q, side string }
 	rorc := map[k]ReadResult{}
+	least := map[z]ReadResult{}
 	have := false
 	for _, x := range r.Read {
-		if x.HTTP == nil {
+		rr := pick(x)
+		if rr == nil {
 			continue
 		}
 		have = true
 		if x.Lib == "orcgo" {
-			rorc[k{x.Query, x.Codec, x.HTTP.Latency, x.Parallel}] = x
-			if _, ok := rorc[k{x.Query, x.Codec, x.HTTP.Latency, 0}]; !ok {
-				rorc[k{x.Query, x.Codec, x.HTTP.Latency, 0}] = x
+			rorc[k{x.Query, x.Codec, rr.Latency, x.Parallel}] = x
+			if _, ok := rorc[k{x.Query, x.Codec, rr.Latency, 0}]; !ok {
+				rorc[k{x.Query, x.Codec, rr.Latency, 0}] = x
 			}
+		}
+		zk := z{x.Query, baseSide(x.Side, rr)}
+		if b, ok := least[zk]; !ok || rr.LatencySeconds < pick(b).LatencySeconds {
+			least[zk] = x
 		}
 	}
 	if !have {
 		return
 	}
-	fmt.Fprintln(w, "### Queries over HTTP")
+	fmt.Fprintln(w, title)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "The same files from a range server on 127.0.0.1, read through httpfile; \"http 20ms\": every response waits 20 ms before its first byte; bodies %s per connection. "+
-		"Times run from httpfile.Open to the query's end; requests are the server's count, the open's included; MiB are the response bodies sent; ReadAt counts the calls on the httpfile.File, which may answer some from bytes it keeps.\n\n",
-		bandwidthText(r.HTTPBandwidth))
-	fmt.Fprintln(w, "| query | file | ms | × | requests | × | MiB served | × | ReadAt | peak heap MiB | × | matched |")
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, intro)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| query | file | ms | × | × 0 | requests | × | MiB served | × | ReadAt | peak heap MiB | × | matched |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, x := range r.Read {
-		if x.HTTP == nil {
+		rr := pick(x)
+		if rr == nil {
 			continue
 		}
-		b, ok := rorc[k{x.Query, x.Codec, x.HTTP.Latency, x.Parallel}]
+		b, ok := rorc[k{x.Query, x.Codec, rr.Latency, x.Parallel}]
 		if !ok {
-			b, ok = rorc[k{x.Query, x.Codec, x.HTTP.Latency, 0}]
+			b, ok = rorc[k{x.Query, x.Codec, rr.Latency, 0}]
 		}
 		var breq int64
 		if ok {
-			breq = b.HTTP.Requests
+			breq = pick(b).Requests
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %s | %s | %s | %d | %s | %s | %d |\n",
+		l := least[z{x.Query, baseSide(x.Side, rr)}]
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %s | %s | %s | %d | %s | %s | %d |\n",
 			x.Query, x.Side,
-			msec(x.Seconds), ratio(x.Seconds, b.Seconds, ok),
-			x.HTTP.Requests, ratio(float64(x.HTTP.Requests), float64(breq), ok),
+			msec(x.Seconds), ratio(x.Seconds, b.Seconds, ok), ratio(x.Seconds, l.Seconds, pick(l).Latency != rr.Latency),
+			rr.Requests, ratio(float64(rr.Requests), float64(breq), ok),
 			mibs(float64(x.BytesRead)), ratio(float64(x.BytesRead), float64(b.BytesRead), ok),
 			x.ReadCalls,
 			mibs(float64(x.PeakHeap)), ratio(float64(x.PeakHeap), float64(b.PeakHeap), ok),
 			x.Matched)
 	}
 	fmt.Fprintln(w)
+}
+
+// baseSide is a remote row's side without its latency's label: "orcgo/zstd
+// x2 s3" for "orcgo/zstd x2 s3 20ms".
+func baseSide(side string, rr *RemoteRead) string {
+	return strings.TrimSuffix(side, " "+rr.Latency)
 }

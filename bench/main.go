@@ -49,9 +49,9 @@ type writeConfig struct {
 // side is one library with one codec, reading on Par goroutines.
 type side struct {
 	Lib, Codec, Ext string
-	Par             int         // goroutines a query reads on (1: serial)
-	parallel        bool        // the side can read on more than one goroutine
-	http            *httpTarget // reads over HTTP from this server (nil: the local file)
+	Par             int          // goroutines a query reads on (1: serial)
+	parallel        bool         // the side can read on more than one goroutine
+	remote          remoteTarget // reads over HTTP or S3 from this server (nil: the local file)
 	newWriter       func(out io.Writer, codec string, cfg writeConfig) (tableWriter, error)
 	query           func(f *countingFile, q *Query, batch, par int) (QueryResult, error)
 	columnSizes     func(path string) (ColumnSizes, error)
@@ -65,8 +65,8 @@ func (s *side) Name() string {
 	if s.Par > 1 {
 		n += fmt.Sprintf(" x%d", s.Par)
 	}
-	if s.http != nil {
-		n += " " + s.http.label()
+	if s.remote != nil {
+		n += " " + s.remote.label()
 	}
 	return n
 }
@@ -205,6 +205,7 @@ type options struct {
 	writePar    []int           // goroutines the orcgo writer runs on, one write row per entry
 	httpLatency []time.Duration // first-byte latencies of the HTTP row sets (nil: local files only)
 	httpBW      int64           // the range server's bytes per second per connection (0: uncapped)
+	s3Latency   []time.Duration // latencies of the S3 row sets (nil: none)
 }
 
 func main() {
@@ -241,6 +242,7 @@ func main() {
 	parList := flag.String("parallel", "1", "comma-separated goroutine counts to run every query at, one row each (orcgo: reader.WithParallelism(n); parquet-go: n goroutines reading whole row groups; arrow-go: serial only)")
 	latList := flag.String("http-latency", "", "comma-separated first-byte latencies (0,20ms,50ms): each runs every query again over HTTP, rows labelled \"http 20ms\", from a range server on 127.0.0.1 that waits this long before each response; empty: local files only")
 	bwFlag := flag.String("http-bandwidth", "0", "the range server's cap on body bytes per second per connection (1GB, 100MiB, 5e8; 0: uncapped)")
+	s3List := flag.String("s3-latency", "", "comma-separated latencies (0,20ms): each runs every query again on S3, rows labelled \"s3 20ms\": the files uploaded to versitygw ($ORCGO_VERSITYGW or on PATH) on 127.0.0.1, read through orccloud and a proxy that holds each request this long; empty: no S3 rows")
 	flag.Parse()
 	par, err := parseParallel("parallel", *parList)
 	if err != nil {
@@ -248,6 +250,10 @@ func main() {
 		os.Exit(2)
 	}
 	if o.httpLatency, err = parseLatencies(*latList); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if o.s3Latency, err = parseLatencyFlag("s3-latency", *s3List); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -425,9 +431,10 @@ func run(o options, log io.Writer) (*Report, error) {
 	}
 
 	// Queries: run r runs each query on every file, the libraries (and
-	// their parallel variants, then the same over HTTP at each latency)
+	// their parallel variants, then the same over HTTP and from S3 at each latency)
 	// interleaved.
 	readers := readSides(sides, o.parallel, o.orcPar)
+	local := readers
 	if len(o.httpLatency) > 0 && len(queries) > 0 {
 		servers, err := startHTTP(dir, o.httpLatency, o.httpBW)
 		if err != nil {
@@ -439,7 +446,19 @@ func run(o options, log io.Writer) (*Report, error) {
 			}
 		}()
 		rep.HTTPBandwidth = o.httpBW
-		readers = append(readers, httpSides(readers, servers)...)
+		readers = append(readers, httpSides(local, servers)...)
+	}
+	if len(o.s3Latency) > 0 && len(queries) > 0 {
+		var files []string
+		for _, s := range sides {
+			files = append(files, path(s))
+		}
+		gw, err := startS3Gateway(files, o.s3Latency, log)
+		if err != nil {
+			return nil, fmt.Errorf("-s3-latency: %w", err)
+		}
+		defer gw.Close()
+		readers = append(readers, s3Sides(local, gw)...)
 	}
 	type key struct{ q, s string }
 	rtimes := map[key][]float64{}
@@ -456,7 +475,7 @@ func run(o options, log io.Writer) (*Report, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s: %w", q.ID, s.Name(), err)
 				}
-				if s.http != nil {
+				if s.remote != nil {
 					fmt.Fprintf(log, "%s run %d %-21s %9.2fms matched %d served %.2f MiB in %d requests (%d calls)\n",
 						q.ID, r+1, s.Name(), m.dur.Seconds()*1e3, m.res.Matched, mib(m.bytes), m.requests, m.calls)
 				} else {
@@ -481,7 +500,7 @@ func run(o options, log io.Writer) (*Report, error) {
 	if o.liveHeap {
 		for _, q := range queries {
 			for _, s := range readers {
-				if s.http != nil {
+				if s.remote != nil {
 					continue
 				}
 				l := startLive(2 * time.Millisecond)
@@ -504,9 +523,8 @@ func run(o options, log io.Writer) (*Report, error) {
 				RowsDecoded: m.res.RowsDecoded, PeakHeap: int64(median(rheap[k])), LiveHeap: live[k],
 				Matched: m.res.Matched, Checksum: fmt.Sprintf("%016x", m.res.Checksum), Runs: rtimes[k],
 				ConsumeSeconds: median(rconsume[k])}
-			if s.http != nil {
-				x.HTTP = &HTTPRead{Latency: s.http.srv.latency.String(),
-					LatencySeconds: s.http.srv.latency.Seconds(), Requests: m.requests}
+			if s.remote != nil {
+				s.remote.record(&x, m)
 			}
 			rep.Read = append(rep.Read, x)
 		}
@@ -638,8 +656,8 @@ type readMeasure struct {
 // goroutines have ended. A side reading over HTTP reads path from its
 // server (measureQueryHTTP).
 func measureQuery(s *side, path string, q *Query, batch int) (readMeasure, error) {
-	if s.http != nil {
-		return measureQueryHTTP(s, path, q, batch)
+	if s.remote != nil {
+		return s.remote.measure(s, path, q, batch)
 	}
 	f, err := openCounting(path)
 	if err != nil {

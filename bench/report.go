@@ -55,31 +55,41 @@ type WriteResult struct {
 
 // ReadResult is one query on one file (time and heap are medians).
 type ReadResult struct {
-	Query       string    `json:"query"`
-	Side        string    `json:"side"`
-	Lib         string    `json:"lib"`
-	Codec       string    `json:"codec"`
-	Parallel    int       `json:"parallel"` // goroutines the query read on
-	Seconds     float64   `json:"seconds"`
-	BytesRead   int64     `json:"bytes_read"`
-	ReadCalls   int64     `json:"readat_calls"`
-	RowsDecoded int64     `json:"rows_decoded"`
-	PeakHeap    int64     `json:"peak_heap_bytes"`
-	LiveHeap    int64     `json:"live_heap_bytes,omitempty"` // -live-heap: the most found live after a forced collection
-	Matched     int64     `json:"matched_rows"`
-	Checksum    string    `json:"checksum"`
-	Runs        []float64 `json:"run_seconds"`
-	HTTP        *HTTPRead `json:"http,omitempty"` // the query read over HTTP (BytesRead: bytes the server sent)
+	Query       string      `json:"query"`
+	Side        string      `json:"side"`
+	Lib         string      `json:"lib"`
+	Codec       string      `json:"codec"`
+	Parallel    int         `json:"parallel"` // goroutines the query read on
+	Seconds     float64     `json:"seconds"`
+	BytesRead   int64       `json:"bytes_read"`
+	ReadCalls   int64       `json:"readat_calls"`
+	RowsDecoded int64       `json:"rows_decoded"`
+	PeakHeap    int64       `json:"peak_heap_bytes"`
+	LiveHeap    int64       `json:"live_heap_bytes,omitempty"` // -live-heap: the most found live after a forced collection
+	Matched     int64       `json:"matched_rows"`
+	Checksum    string      `json:"checksum"`
+	Runs        []float64   `json:"run_seconds"`
+	HTTP        *RemoteRead `json:"http,omitempty"` // the query read over HTTP (BytesRead: bytes the server sent)
+	S3          *RemoteRead `json:"s3,omitempty"`   // the query read from S3 (BytesRead: bytes the proxy passed on)
 	// ConsumeSeconds is the median time the bench spent on the returned
 	// rows (QueryResult.Consume; orcgo only, 0 elsewhere).
 	ConsumeSeconds float64 `json:"consume_seconds,omitempty"`
 }
 
-// HTTPRead is what a query over HTTP adds to its ReadResult.
-type HTTPRead struct {
+// remote returns what reading over HTTP or from S3 added to x, or nil for
+// a local read.
+func (x ReadResult) remote() *RemoteRead {
+	if x.HTTP != nil {
+		return x.HTTP
+	}
+	return x.S3
+}
+
+// RemoteRead is what a query over HTTP or from S3 adds to its ReadResult.
+type RemoteRead struct {
 	Latency        string  `json:"latency"` // "20ms"
 	LatencySeconds float64 `json:"latency_seconds"`
-	Requests       int64   `json:"requests"` // received by the server, httpfile.Open's included
+	Requests       int64   `json:"requests"` // received by the server (S3: by the proxy), the open's included
 }
 
 func writeJSON(w io.Writer, r *Report) error {
@@ -160,7 +170,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 	}
 	rorc := map[k]ReadResult{}
 	for _, x := range r.Read {
-		if x.Lib == "orcgo" && x.HTTP == nil {
+		if x.Lib == "orcgo" && x.remote() == nil {
 			rorc[k{x.Query, x.Codec, x.Parallel}] = x
 			if _, ok := rorc[k{x.Query, x.Codec, 0}]; !ok {
 				rorc[k{x.Query, x.Codec, 0}] = x
@@ -183,8 +193,8 @@ func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintln(w, head+" matched |")
 	fmt.Fprintln(w, rule+" ---: |")
 	for _, x := range r.Read {
-		if x.HTTP != nil {
-			continue // writeHTTPMarkdown
+		if x.remote() != nil {
+			continue // writeRemoteMarkdown
 		}
 		b, ok := rorc[k{x.Query, x.Codec, x.Parallel}]
 		if !ok {
@@ -204,6 +214,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 	}
 	fmt.Fprintln(w)
 	writeHTTPMarkdown(w, r)
+	writeS3Markdown(w, r)
 	writeDecompressMarkdown(w, r)
 	if len(r.Mismatches) > 0 {
 		fmt.Fprintf(w, "\n**The files disagree:**\n\n- %s\n", strings.Join(r.Mismatches, "\n- "))

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	orccloud "github.com/orcgo/orc/cloud"
 )
@@ -221,5 +224,76 @@ func TestCLIErrors(t *testing.T) {
 	_, errs, code = orcRun(t, "cat", "s3://Bad_Bucket/x.orc")
 	if code != 1 || !strings.Contains(errs, "malformed bucket") {
 		t.Errorf("a malformed bucket: exit %d %s", code, errs)
+	}
+}
+
+// TestCLITimeout: with --timeout, a store that stops answering ends the
+// command with an error naming the URL soon after the timeout, whether it
+// stalls the open, the reads after it or a table's listing; the helper's
+// request to the store ends too (the proxy sees its client go away).
+func TestCLITimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the orc and orc-cloud commands")
+	}
+	buildCLI(t)
+	s := startS3(t, "orcgo-test")
+	url, table := s.url("t.orc"), s.base+"tab/"+s.query
+	upload(t, url, 0, 100000)
+	upload(t, s.url("tab/part-0.orc"), 0, 1000)
+	var stalled, ended atomic.Int64
+	stall := func(match func(r *http.Request) bool) {
+		f := func(w http.ResponseWriter, r *http.Request) bool {
+			if !match(r) {
+				return false
+			}
+			stalled.Add(1)
+			<-r.Context().Done()
+			ended.Add(1)
+			return true
+		}
+		s.proxy.fail.Store(&f)
+	}
+	defer s.proxy.fail.Store(nil)
+	all := func(*http.Request) bool { return true }
+	// reads after the open: ranged GETs other than the tail's suffix range
+	reads := func(r *http.Request) bool {
+		rng := r.Header.Get("Range")
+		return r.Method == http.MethodGet && rng != "" && !strings.HasPrefix(rng, "bytes=-")
+	}
+	for _, c := range []struct {
+		name  string
+		match func(*http.Request) bool
+		args  []string
+		says  string
+	}{
+		{"open", all, []string{"count", "--timeout", "2s", url}, "opening " + s.base + "t.orc"},
+		{"read", reads, []string{"cat", "--timeout", "2", url}, s.base + "t.orc"},
+		{"list", all, []string{"count", "--timeout", "1.5s", table}, "listing " + s.base + "tab/"},
+	} {
+		stall(c.match)
+		before := stalled.Load()
+		start := time.Now()
+		out, errs, code := orcRun(t, c.args...)
+		took := time.Since(start)
+		s.proxy.fail.Store(nil)
+		if stalled.Load() == before {
+			t.Errorf("%s: no request was stalled (exit %d: %s)", c.name, code, errs)
+			continue
+		}
+		if code != 1 || !strings.Contains(errs, c.says) || !strings.Contains(errs, "did not answer within") {
+			t.Errorf("%s: exit %d, %q; want an error naming %q and the timeout (out: %.200s)", c.name, code, errs, c.says, out)
+		}
+		d, _ := time.ParseDuration(strings.TrimSuffix(c.args[2], "s") + "s")
+		if took < d || took > d+5*time.Second {
+			t.Errorf("%s: the command ended after %v with --timeout %s", c.name, took, c.args[2])
+		}
+		t.Logf("%s: %v: %s", c.name, took.Round(10*time.Millisecond), strings.TrimSpace(errs))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for ended.Load() != stalled.Load() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if ended.Load() != stalled.Load() {
+		t.Errorf("%d stalled requests to the store, %d ended", stalled.Load(), ended.Load())
 	}
 }

@@ -39,7 +39,9 @@
 // on S3) holding at most the part buffers (WithPartSize, WithConcurrency)
 // beside what the ORC writer holds. The object appears only when Close
 // succeeds; a failed or cancelled write (Abort, or the context ending)
-// aborts the upload and leaves no object.
+// aborts the upload and leaves no object. On S3, the parts in flight are
+// answered before the multipart upload is aborted, so that none is left
+// behind holding parts.
 //
 // # Tables
 //

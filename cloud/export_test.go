@@ -7,3 +7,7 @@ func SetListPageSize(n int) func() {
 	listPageSize = n
 	return func() { listPageSize = old }
 }
+
+// UseBlobWriterForS3 makes S3 uploads go through gocloud.dev's writer, as
+// before s3Upload, for TestUploadMemory's comparison.
+func UseBlobWriterForS3(b bool) { blobWriterForS3 = b }

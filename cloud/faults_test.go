@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -108,7 +109,8 @@ func TestDenied(t *testing.T) {
 // reader.LatencyReader), so it takes about the time of its requests' round
 // trips in flight together, not one after another; the requests are the
 // same as without the delay. ORC_CLOUD_LATENCY_ROWS sets the rows
-// (default 1,000,000).
+// (default 1,000,000), ORC_CLOUD_LATENCY_RUNS the runs of each (default 1;
+// medians are reported).
 func TestLatency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times scans")
@@ -148,18 +150,48 @@ func TestLatency(t *testing.T) {
 		}
 		return time.Since(start), f.Requests()
 	}
+	runs := latencyRuns()
 	for _, par := range []int{1, 2} {
-		s.proxy.delay.Store(0)
-		fast, reqs := scan(par)
-		s.proxy.delay.Store(int64(20 * time.Millisecond))
-		slow, slowReqs := scan(par)
-		s.proxy.delay.Store(0)
-		t.Logf("full scan of %d rows on %d goroutine(s): %v, %d requests; with 20 ms per answer: %v (%.2fx), %d requests",
-			n, par, fast.Round(time.Millisecond), reqs, slow.Round(time.Millisecond), float64(slow)/float64(fast), slowReqs)
-		if reqs != slowReqs {
-			t.Errorf("%d requests without the delay, %d with it", reqs, slowReqs)
+		var fast, slow []time.Duration
+		var reqs, slowReqs int64
+		for range runs {
+			s.proxy.delay.Store(0)
+			d, r := scan(par)
+			fast, reqs = append(fast, d), r
+			s.proxy.delay.Store(int64(20 * time.Millisecond))
+			d, r = scan(par)
+			slow, slowReqs = append(slow, d), r
+			s.proxy.delay.Store(0)
+			if reqs != slowReqs {
+				t.Errorf("%d requests without the delay, %d with it", reqs, slowReqs)
+			}
 		}
+		t.Logf("full scan of %d rows on %d goroutine(s), median of %d: %s, %d requests; with 20 ms per answer: %s (%.2fx), %d requests",
+			n, par, runs, spread(fast), reqs, spread(slow), float64(median(slow))/float64(median(fast)), slowReqs)
 	}
+}
+
+// latencyRuns is ORC_CLOUD_LATENCY_RUNS, how many times the latency tests
+// time each query with and without the delay, alternately (default 1).
+func latencyRuns() int {
+	if v, err := strconv.Atoi(os.Getenv("ORC_CLOUD_LATENCY_RUNS")); err == nil && v > 0 {
+		return v
+	}
+	return 1
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// spread formats the median and range of ds: "120ms (98-140ms)".
+func spread(ds []time.Duration) string {
+	if len(ds) == 1 {
+		return ds[0].Round(100 * time.Microsecond).String()
+	}
+	return fmt.Sprintf("%v (%v-%v)", median(ds).Round(100*time.Microsecond), slices.Min(ds).Round(100*time.Microsecond), slices.Max(ds).Round(100*time.Microsecond))
 }
 
 // TestS3WrongKey: versitygw checks every request's SigV4 signature, so a
@@ -232,18 +264,24 @@ func TestLatencyLookups(t *testing.T) {
 		{"point lookup", fmt.Sprintf("id = %d", lo+17), 1},
 		{"0.1% range", fmt.Sprintf("id BETWEEN %d AND %d", lo, lo+n/1000-1), n / 1000},
 	} {
-		s.proxy.delay.Store(0)
-		fast, rows, reqs := query(q.where)
-		s.proxy.delay.Store(int64(20 * time.Millisecond))
-		slow, _, slowReqs := query(q.where)
-		s.proxy.delay.Store(0)
-		if rows != q.rows {
-			t.Errorf("%s: %d rows, want %d", q.name, rows, q.rows)
+		var fast, slow []time.Duration
+		var reqs int64
+		for range latencyRuns() {
+			s.proxy.delay.Store(0)
+			d, rows, r := query(q.where)
+			fast, reqs = append(fast, d), r
+			s.proxy.delay.Store(int64(20 * time.Millisecond))
+			d, _, slowReqs := query(q.where)
+			slow = append(slow, d)
+			s.proxy.delay.Store(0)
+			if rows != q.rows {
+				t.Errorf("%s: %d rows, want %d", q.name, rows, q.rows)
+			}
+			if reqs != slowReqs {
+				t.Errorf("%s: %d requests without the delay, %d with it", q.name, reqs, slowReqs)
+			}
 		}
-		if reqs != slowReqs {
-			t.Errorf("%s: %d requests without the delay, %d with it", q.name, reqs, slowReqs)
-		}
-		t.Logf("%s of %d rows after the open: %v, %d requests; with 20 ms per answer %v: %.1f round trips",
-			q.name, n, fast.Round(100*time.Microsecond), reqs, slow.Round(100*time.Microsecond), float64(slow-fast)/float64(20*time.Millisecond))
+		t.Logf("%s of %d rows after the open, median of %d: %s, %d requests; with 20 ms per answer %s: %.1f round trips",
+			q.name, n, len(fast), spread(fast), reqs, spread(slow), float64(median(slow)-median(fast))/float64(20*time.Millisecond))
 	}
 }

@@ -73,7 +73,7 @@ func startProxy(t *testing.T, target string) (*countingProxy, string) {
 		p.mu.Lock()
 		p.methods[r.Method]++
 		if os.Getenv("ORCGO_PROXY_LOG") != "" {
-			fmt.Println(r.Method, r.URL.String(), r.Header.Get("Range"))
+			fmt.Println(time.Now().Format("15:04:05.000000"), r.Method, r.URL.String(), r.Header.Get("Range"))
 		}
 		p.mu.Unlock()
 		if d := time.Duration(p.delay.Load()); d > 0 {

@@ -30,6 +30,21 @@ var ErrChanged = errors.New("the object changed since it was opened")
 // take, or an access they do not grant.
 var ErrDenied = errors.New("access denied or the credentials were refused")
 
+// ErrNoCredentials marks a request that was never sent because the SDK
+// found no credentials in its chain (environment, config and profile files,
+// instance metadata).
+var ErrNoCredentials = errors.New("no credentials were found")
+
+// noCredentials reports whether err is an SDK's failure to find
+// credentials: the AWS SDK's "get credentials: ..." (its chain came up
+// empty or failed), the Google SDK's "could not find default credentials".
+// Neither has a type of its own to test for.
+func noCredentials(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "get identity: get credentials: ") || strings.Contains(m, "failed to retrieve credentials") ||
+		strings.Contains(m, "could not find default credentials")
+}
+
 // gcsAttempts is how many times a GCS request is sent before its error is
 // returned (the S3 and Azure SDKs' defaults are 3 and 4).
 const gcsAttempts = 4
@@ -112,6 +127,9 @@ func (s *Store) storeError(op, url string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("orccloud: %s %s: %w", op, url, err)
 	}
+	if noCredentials(err) {
+		return fmt.Errorf("orccloud: %s %s: %w: %v%s", op, url, ErrNoCredentials, short(err), hint(s.loc.scheme))
+	}
 	code := gcerrors.Code(err)
 	if errors.Is(err, storage.ErrObjectNotExist) || errors.Is(err, storage.ErrBucketNotExist) {
 		code = gcerrors.NotFound
@@ -135,6 +153,10 @@ func (s *Store) storeError(op, url string, err error) error {
 		return fmt.Errorf("orccloud: %s %s: %w: %v%s", op, url, ErrDenied, short(err), hint(s.loc.scheme))
 	case gcerrors.FailedPrecondition:
 		return fmt.Errorf("orccloud: %s %s: %w (%v)", op, url, ErrChanged, short(err))
+	}
+	if m := strings.ToLower(err.Error()); s.loc.scheme == "s3" && (strings.Contains(m, "invalid region") || strings.Contains(m, "missing region")) {
+		// no region, or one the SDK cannot make an endpoint of
+		return fmt.Errorf("orccloud: %s %s: %w%s", op, url, err, hint(s.loc.scheme))
 	}
 	return fmt.Errorf("orccloud: %s %s: %w", op, url, err)
 }

@@ -3,6 +3,12 @@ package orccloud_test
 import (
 	"bytes"
 	"fmt"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	orccloud "github.com/orcgo/orc/cloud"
@@ -74,4 +80,126 @@ func TestTable(t *testing.T) {
 		}
 		t.Logf("%s: a point query through the index: %d requests to the store (%d list pages of 2)", s.name, s.proxy.count()-before, st2.ListRequests())
 	})
+}
+
+// TestTableIndexObjects: a table prefix of 1,000 files (the issue's
+// target; ORC_CLOUD_TABLE_FILES sets another count; 100 in list pages of
+// 40 with -short) on S3 with its index published: a point query reads the
+// pointer and the index, and no other object, before the one candidate
+// file (the target: at most 3 objects).
+func TestTableIndexObjects(t *testing.T) {
+	files, _ := strconv.Atoi(os.Getenv("ORC_CLOUD_TABLE_FILES"))
+	switch {
+	case files > 0:
+	case testing.Short():
+		files = 100
+		defer orccloud.SetListPageSize(40)()
+	default:
+		files = 1000
+	}
+	s := startS3(t, "orcgo-test")
+	ctx := ctxT(t)
+	st, prefix, err := orccloud.OpenStore(ctx, s.url("big/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	data := make([][]byte, files)
+	for i := range data {
+		data[i] = writeBytes(t, int64(i)*10, 10)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, files)
+	next := make(chan int)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs <- st.Put(ctx, fmt.Sprintf("%spart-%04d.orc", prefix, i), data[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, st1, err := orccloud.OpenDataset(ctx, s.url("big/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var index bytes.Buffer
+	if _, err := d.WriteIndex(&index); err != nil {
+		t.Fatal(err)
+	}
+	st1.Close()
+	if _, err := dataset.PublishIndex(st.PutFunc(ctx, prefix), index.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the query asks of the store, in order: list pages, then GETs.
+	var mu sync.Mutex
+	var seen []string
+	f := func(w http.ResponseWriter, r *http.Request) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Query().Has("list-type") || r.URL.Query().Has("prefix") {
+			seen = append(seen, "LIST")
+		} else {
+			seen = append(seen, r.Method+" "+path.Base(r.URL.Path))
+		}
+		return false
+	}
+	s.proxy.fail.Store(&f)
+	defer s.proxy.fail.Store(nil)
+	target := int64(files/2)*10 + 3
+	d, st2, err := orccloud.OpenDataset(ctx, s.url("big/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	sc, err := d.Scan(dataset.WithSearchArgument(sarg.MustParse(fmt.Sprintf("id = %d", target))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int64
+	for b, err := range sc.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += int64(b.NumRows)
+	}
+	stats := sc.Stats()
+	sc.Close()
+	if rows != 1 || !stats.IndexUsed || stats.FilesOpened != 1 {
+		t.Fatalf("id = %d: %d rows, %+v", target, rows, stats)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	candidate := fmt.Sprintf("part-%04d.orc", files/2)
+	objects := map[string]bool{}
+	lists, before := 0, 0
+	for _, x := range seen {
+		if x == "LIST" {
+			lists++
+			continue
+		}
+		if strings.HasSuffix(x, " "+candidate) {
+			break
+		}
+		before++
+		objects[x[strings.IndexByte(x, ' ')+1:]] = true
+	}
+	if len(objects) > 3 || objects[candidate] {
+		t.Errorf("objects read before the candidate file: %v", objects)
+	}
+	t.Logf("%d files: %d list requests, then %d requests to %d objects (%v) before the candidate %s; %d requests in all",
+		files, lists, before, len(objects), objects, candidate, len(seen))
 }

@@ -35,7 +35,8 @@ func WithPartSize(n int) WriteOption {
 }
 
 // WithConcurrency sets how many parts upload at once. Default 1; range
-// 1..64. An upload holds about one part buffer more than this.
+// 1..64. An upload holds one part buffer more than this (S3; GCS and Azure
+// as their SDKs do).
 func WithConcurrency(n int) WriteOption {
 	return func(c *writeConfig) error {
 		if n < 1 || n > 64 {
@@ -54,7 +55,7 @@ func WithConcurrency(n int) WriteOption {
 type Writer struct {
 	url    string
 	s      *Store
-	w      *gblob.Writer
+	w      uploader
 	cancel context.CancelFunc
 	owns   bool
 	mu     sync.Mutex
@@ -93,6 +94,10 @@ func (s *Store) Create(ctx context.Context, key string, opts ...WriteOption) (*W
 		return nil, fmt.Errorf("orccloud: %s names a prefix, not an object to write", url)
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	if c, ok := s.directS3(key); ok {
+		up := newS3Upload(ctx, c, s.loc.bucket, key, cfg.contentType, cfg.partSize, cfg.concurrency)
+		return &Writer{url: url, s: s, w: up, cancel: cancel}, nil
+	}
 	w, err := s.bucket.NewWriter(ctx, key, &gblob.WriterOptions{
 		BufferSize: cfg.partSize, MaxConcurrency: cfg.concurrency,
 		ContentType: cfg.contentType, DisableContentTypeDetection: true,
@@ -101,8 +106,25 @@ func (s *Store) Create(ctx context.Context, key string, opts ...WriteOption) (*W
 		cancel()
 		return nil, s.storeError("writing", url, err)
 	}
-	return &Writer{url: url, s: s, w: w, cancel: cancel}, nil
+	return &Writer{url: url, s: s, w: blobUpload{w}, cancel: cancel}, nil
 }
+
+// uploader is an upload in progress: S3's through s3Upload, the others'
+// through gocloud.dev's writer.
+type uploader interface {
+	Write(p []byte) (int, error)
+	// Close completes the object.
+	Close() error
+	// abort ends the upload without an object, once the upload's context
+	// is cancelled.
+	abort()
+}
+
+// blobUpload is an upload through gocloud.dev's writer, which aborts when
+// closed after its context's end.
+type blobUpload struct{ *gblob.Writer }
+
+func (b blobUpload) abort() { b.Close() }
 
 // URL returns the URL of the object being written.
 func (w *Writer) URL() string { return w.url }
@@ -138,7 +160,7 @@ func (w *Writer) fail(err error) error {
 	w.mu.Unlock()
 	w.cancel()
 	if !done {
-		w.w.Close() // aborts: the context is cancelled
+		w.w.abort()
 	}
 	w.release()
 	return err

@@ -73,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			netTimeout = 0 // --timeout is the command's own (not every command has it)
 			err := c.run(args[1:], stdout, stderr)
 			if err == nil {
 				return 0

@@ -20,7 +20,9 @@ var netTimeout time.Duration
 func addNetFlags(fs *flag.FlagSet) {
 	netTimeout = 0 // the default, as a flag defined with it sets it
 	fs.Var((*secondsFlag)(&netTimeout), "timeout", "for URLs: give up on an HTTP request after this long (a duration such as 10s or 1m, or seconds such as 5),\n"+
-		"then retry it up to 4 times; 0: no limit but the stall timeout (a request that receives under 4 KiB in 30s, or in the --timeout if shorter)")
+		"then retry it up to 4 times; 0: no limit but the stall timeout (a request that receives under 4 KiB in 30s, or in the --timeout if shorter).\n"+
+		"For s3://, gs:// and azblob:// URLs: give up on opening an object, reading a range of it or listing a table after this long,\n"+
+		"the store SDK's own retries included, and fail naming the URL; 0: no limit")
 }
 
 // secondsFlag is a duration flag that also takes plain seconds ("5" is

@@ -49,8 +49,19 @@ func isStorePrefix(p string) bool {
 	return strings.HasSuffix(p, "/")
 }
 
-// storeClient returns the helper's client, starting it once.
-func storeClient() (*storegw.Client, error) { return storegw.Shared() }
+// storeClient returns the helper's client, starting it once, with the
+// command's --timeout.
+func storeClient() (*storegw.Client, error) {
+	if _, err := netOptions(); err != nil {
+		return nil, err // a --timeout out of range
+	}
+	c, err := storegw.Shared()
+	if err != nil {
+		return nil, err
+	}
+	c.SetTimeout(netTimeout)
+	return c, nil
+}
 
 // openStoreFile opens an object through the helper.
 func openStoreFile(u string) (*storegw.File, error) {

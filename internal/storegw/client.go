@@ -19,10 +19,45 @@ import (
 
 // Client talks to a helper. Its methods are safe for concurrent use.
 type Client struct {
-	base  string // http://127.0.0.1:PORT
-	token string
-	hc    *http.Client
+	base    string // http://127.0.0.1:PORT
+	token   string
+	hc      *http.Client
+	timeout atomic.Int64 // ns; 0: none (SetTimeout)
 }
+
+// ErrTimeout is what the error of a request the store did not answer
+// within the client's timeout wraps.
+var ErrTimeout = errors.New("timed out")
+
+// SetTimeout bounds each open, read and listing the client asks of the
+// helper, the store's own requests and the SDK's retries of them inside
+// it, to d (0: no bound but the caller's context). The helper's request to
+// the store ends with it. Uploads are not bounded. A request that runs out
+// of time fails with an error wrapping ErrTimeout that names the URL.
+func (c *Client) SetTimeout(d time.Duration) { c.timeout.Store(int64(max(d, 0))) }
+
+// bounded returns ctx with the client's timeout, if any.
+func (c *Client) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d := time.Duration(c.timeout.Load()); d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
+}
+
+// timedOut turns err into an ErrTimeout naming url and what was asked when
+// the bounded context ran out while the caller's had not.
+func (c *Client) timedOut(parent, bounded context.Context, err error, what, storeURL string) error {
+	if err == nil || parent.Err() != nil || !errors.Is(bounded.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return &timeoutErr{msg: fmt.Sprintf("%s %s: the store did not answer within %v", what, storeURL, time.Duration(c.timeout.Load()))}
+}
+
+type timeoutErr struct{ msg string }
+
+func (e *timeoutErr) Error() string { return e.msg }
+func (e *timeoutErr) Unwrap() error { return ErrTimeout }
+func (e *timeoutErr) Timeout() bool { return true }
 
 // NewClient returns a client of the helper at base (http://host:port)
 // that sends token.
@@ -97,13 +132,25 @@ type File struct {
 // Open opens the object at storeURL under ctx (which reads without a
 // context of their own run under).
 func (c *Client) Open(ctx context.Context, storeURL string) (*File, error) {
+	f, err := c.open(ctx, storeURL)
+	if err != nil {
+		return nil, err
+	}
+	f.ctx = ctx
+	return f, nil
+}
+
+func (c *Client) open(ctx context.Context, storeURL string) (_ *File, err error) {
 	start := time.Now()
-	resp, err := c.request(ctx, http.MethodPost, "/open", url.Values{"u": {storeURL}}, nil)
+	bctx, cancel := c.bounded(ctx)
+	defer cancel()
+	defer func() { err = c.timedOut(ctx, bctx, err, "opening", storeURL) }()
+	resp, err := c.request(bctx, http.MethodPost, "/open", url.Values{"u": {storeURL}}, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	f := &File{c: c, ctx: ctx, url: storeURL, handle: resp.Header.Get("X-Orcgo-Handle"), version: resp.Header.Get("X-Orcgo-Version")}
+	f := &File{c: c, url: storeURL, handle: resp.Header.Get("X-Orcgo-Handle"), version: resp.Header.Get("X-Orcgo-Version")}
 	f.size, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Size"), 10, 64)
 	if err == nil {
 		f.tailOff, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Tail-Offset"), 10, 64)
@@ -163,15 +210,20 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	}
 	f.reqs.Add(1)
 	start := time.Now()
-	resp, err := f.c.request(ctx, http.MethodGet, "/read", url.Values{"h": {f.handle},
+	bctx, cancel := f.c.bounded(ctx)
+	defer cancel()
+	resp, err := f.c.request(bctx, http.MethodGet, "/read", url.Values{"h": {f.handle},
 		"off": {strconv.FormatInt(off, 10)}, "n": {strconv.Itoa(len(want))}}, nil)
 	if err != nil {
-		return 0, err
+		return 0, f.c.timedOut(ctx, bctx, err, fmt.Sprintf("reading %d bytes at %d of", len(want), off), f.url)
 	}
 	defer resp.Body.Close()
 	f.noteLatency(time.Since(start))
 	n, err := io.ReadFull(resp.Body, want)
 	if err != nil {
+		if terr := f.c.timedOut(ctx, bctx, err, fmt.Sprintf("reading %d bytes at %d of", len(want), off), f.url); terr != err {
+			return n, terr
+		}
 		return n, fmt.Errorf("%s: reading %d bytes at %d: %w", f.url, len(want), off, err)
 	}
 	return n, eof(n < len(p))
@@ -195,8 +247,11 @@ func eof(short bool) error {
 }
 
 // List lists the objects below the prefix storeURL.
-func (c *Client) List(ctx context.Context, storeURL string) ([]Entry, error) {
-	resp, err := c.request(ctx, http.MethodGet, "/list", url.Values{"u": {storeURL}}, nil)
+func (c *Client) List(ctx context.Context, storeURL string) (_ []Entry, err error) {
+	bctx, cancel := c.bounded(ctx)
+	defer cancel()
+	defer func() { err = c.timedOut(ctx, bctx, err, "listing", storeURL) }()
+	resp, err := c.request(bctx, http.MethodGet, "/list", url.Values{"u": {storeURL}}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -8,10 +8,12 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // memBackend is a store in memory: objects by URL, each with a version.
@@ -162,4 +164,104 @@ func TestHelper(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("no token: %v %v", resp, err)
 	}
+}
+
+// stallBackend is a store that never answers what stall names ("open",
+// "read", "list"): the call waits for its context, and ended counts those
+// that ended.
+type stallBackend struct {
+	*memBackend
+	stall string
+	ended chan string
+}
+
+func (s *stallBackend) wait(ctx context.Context, what string) error {
+	<-ctx.Done()
+	s.ended <- what
+	return ctx.Err()
+}
+
+func (s *stallBackend) Open(ctx context.Context, url string) (Object, error) {
+	if s.stall == "open" {
+		return nil, s.wait(ctx, "open")
+	}
+	o, err := s.memBackend.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return stallObject{o.(*memObject), s}, nil
+}
+
+func (s *stallBackend) List(ctx context.Context, url string) ([]Entry, error) {
+	if s.stall == "list" {
+		return nil, s.wait(ctx, "list")
+	}
+	return s.memBackend.List(ctx, url)
+}
+
+type stallObject struct {
+	*memObject
+	s *stallBackend
+}
+
+func (o stallObject) ReadAtContext(ctx context.Context, p []byte, off int64) (int, error) {
+	if o.s.stall == "read" {
+		return 0, o.s.wait(ctx, "read")
+	}
+	return o.memObject.ReadAtContext(ctx, p, off)
+}
+
+// TestTimeout: with SetTimeout, an open, read or listing the store does
+// not answer fails after the timeout with ErrTimeout naming the URL, and
+// the helper's call ends with it; without one, a caller's context still
+// ends it, as a cancellation, not a timeout.
+func TestTimeout(t *testing.T) {
+	b := &stallBackend{memBackend: newMem(), ended: make(chan string, 10)}
+	b.objs["mem://b/t/a.orc"] = []byte("0123456789abcdef")
+	srv := httptest.NewServer(Handler("tok", b))
+	defer srv.Close()
+	c := NewClient(srv.URL, "tok")
+	c.SetTimeout(200 * time.Millisecond)
+	ctx := context.Background()
+	for _, what := range []string{"open", "read", "list"} {
+		b.stall = ""
+		f, err := c.Open(ctx, "mem://b/t/a.orc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.stall = what
+		start := time.Now()
+		switch what {
+		case "open":
+			_, err = c.Open(ctx, "mem://b/t/a.orc")
+		case "read":
+			_, err = f.ReadAt(make([]byte, 4), 2)
+		case "list":
+			_, err = c.List(ctx, "mem://b/t/")
+		}
+		took := time.Since(start)
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "mem://b/t/") || !strings.Contains(err.Error(), "200ms") {
+			t.Errorf("%s: %v; want ErrTimeout naming the URL and the timeout", what, err)
+		}
+		if took < 200*time.Millisecond || took > 5*time.Second {
+			t.Errorf("%s: failed after %v", what, took)
+		}
+		select {
+		case got := <-b.ended:
+			if got != what {
+				t.Errorf("%s: the helper's %s call ended", what, got)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the helper's call did not end with the client's request", what)
+		}
+		f.Close()
+	}
+	c.SetTimeout(0)
+	b.stall = "list"
+	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.List(cctx, "mem://b/t/"); err == nil || errors.Is(err, ErrTimeout) {
+		t.Errorf("a listing the caller's context ended: %v; want its error, not ErrTimeout", err)
+	}
+	<-b.ended
 }

@@ -39,8 +39,21 @@ func main() {
 type backend struct{}
 
 func (backend) Open(ctx context.Context, url string) (storegw.Object, error) {
-	f, err := orccloud.Open(context.Background(), url)
+	// The object outlives the request that opens it (its reads come with
+	// contexts of their own), but the open ends with the request: when orc
+	// gives up on it (--timeout, Ctrl-C), so do the store's requests.
+	octx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel)
+	f, err := orccloud.Open(octx, url)
+	if !stop() {
+		if err == nil {
+			f.Close()
+			err = ctx.Err()
+		}
+		return nil, gwError(err)
+	}
 	if err != nil {
+		cancel()
 		return nil, gwError(err)
 	}
 	return object{f}, nil
@@ -97,6 +110,7 @@ func gwError(err error) error {
 	for _, m := range []struct{ from, to error }{
 		{orccloud.ErrURL, storegw.ErrBadURL},
 		{orccloud.ErrDenied, storegw.ErrDenied},
+		{orccloud.ErrNoCredentials, storegw.ErrDenied},
 		{orccloud.ErrChanged, storegw.ErrChanged},
 	} {
 		if errors.Is(err, m.from) {
