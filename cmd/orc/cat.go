@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -84,6 +85,9 @@ func openORCAtPath(path string) (*reader.Reader, io.ReaderAt, func(), error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		if scheme, ok := urlScheme(path); ok && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, nil, fmt.Errorf("no such file, and %s:// is not a scheme orc reads (%s)", scheme, knownSchemes)
+		}
 		return nil, nil, nil, err
 	}
 	st, err := f.Stat()

@@ -62,6 +62,8 @@ func TestErrorsQuoteTheUser(t *testing.T) {
 		{[]string{"cat", trunc}, []string{"orc cat: " + trunc + ": corrupt file: "}},
 		{[]string{"count", trunc}, []string{"orc count: " + trunc + ": corrupt file: "}},
 		{[]string{"meta", missing}, []string{"orc meta: " + missing + ": no such file or directory"}},
+		{[]string{"cat", "ftp://b/k.orc"}, []string{"orc cat: ftp://b/k.orc: no such file, and ftp:// is not a scheme orc reads (http://, https://, s3://"}},
+		{[]string{"count", "hdfs://nn/t/", "--where", "id > 1"}, []string{"orc count: hdfs://nn/t/: no such file, and hdfs:// is not a scheme orc reads"}},
 		{[]string{"cat", good, trunc}, []string{"orc cat: " + trunc + ": corrupt file: "}},
 		{[]string{"cat", filepath.Join(dir, "tbl")}, []string{"orc cat: " + filepath.Join(part, "b.orc") + ": corrupt file: "}},
 		{[]string{"cat", filepath.Join(dir, "tbl"), "--schema", "struct<id:bigint,v:strin>"}, []string{

@@ -29,6 +29,26 @@ import (
 // storeSchemes are the schemes the helper serves.
 var storeSchemes = []string{"s3://", "gs://", "azblob://", "file://"}
 
+// knownSchemes lists the URL schemes orc reads, for errors.
+const knownSchemes = "http://, https://, s3://, gs://, azblob:// and file://"
+
+// urlScheme returns the scheme of a path written as a URL (a scheme of a
+// letter and letters, digits, '+', '-' or '.', then "://"), for an error
+// when it is none orc reads and no such file exists.
+func urlScheme(p string) (string, bool) {
+	i := strings.Index(p, "://")
+	if i <= 0 {
+		return "", false
+	}
+	for k, c := range p[:i] {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (k == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return "", false
+		}
+	}
+	return p[:i], true
+}
+
 // isStoreURL reports whether p is an object store URL.
 func isStoreURL(p string) bool {
 	lp := strings.ToLower(p)
