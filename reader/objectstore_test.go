@@ -793,3 +793,33 @@ func TestParallelFirstDataNoIndexWait(t *testing.T) {
 		t.Errorf("the parallel scan's first data request waited for %d responses in turn, the serial scan's %d", par-1, serial-1)
 	}
 }
+
+// A lookup over a network waits for no more responses in turn when it
+// returns every column than when it returns the key alone: the columns
+// outside the predicate, decoded only at a match, are not fetched a round
+// trip after the key's data (a guard).
+func TestLookupLateColumnsSameRound(t *testing.T) {
+	data := storeTableStripes(t, 200_000, 2)
+	srv := newStoreServer(t, data, 5*time.Millisecond)
+	deepest := func(opts ...reader.ScanOption) (int64, int) {
+		srv.resetDepths()
+		r := openStore(t, srv)
+		_, rows, _ := storeScan(t, r, append([]reader.ScanOption{reader.WithSearchArgument(sarg.MustParse("k = 123457"))}, opts...)...)
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		var d int64
+		for _, v := range srv.depths {
+			d = max(d, v)
+		}
+		return d, rows
+	}
+	keyOnly, n1 := deepest(reader.WithColumns("k"))
+	all, n2 := deepest()
+	if n1 != 1 || n2 != 1 {
+		t.Fatalf("%d and %d rows, want 1", n1, n2)
+	}
+	t.Logf("deepest request: key alone %d, every column %d", keyOnly, all)
+	if all > keyOnly {
+		t.Errorf("the lookup of every column waited for %d responses in turn, of the key alone %d", all-1, keyOnly-1)
+	}
+}
