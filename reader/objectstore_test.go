@@ -823,3 +823,69 @@ func TestLookupLateColumnsSameRound(t *testing.T) {
 		t.Errorf("the lookup of every column waited for %d responses in turn, of the key alone %d", all-1, keyOnly-1)
 	}
 }
+
+// A lookup in a table of 24 columns over a network reads the row group
+// of every column in one round trip: 24 streams and more, apart, each a
+// request, all in flight at once (WithMaxReadsInFlight's default, 32):
+// the tail, the index, then the data. With 16 in flight, the data took
+// two rounds.
+func TestWideLookupOneDataRound(t *testing.T) {
+	var fields []string
+	for i := range 23 {
+		fields = append(fields, fmt.Sprintf("c%d:%s", i, []string{"bigint", "double", "string"}[i%3]))
+	}
+	s := orc.MustParseSchema("struct<k:bigint," + strings.Join(fields, ",") + ">")
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionZstd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows = 60_000
+	b := orc.NewBatch(s, 4096)
+	for start := 0; start < rows; start += 4096 {
+		b.Reset()
+		n := min(4096, rows-start)
+		for i := range n {
+			b.Cols[0].(*orc.LongVector).Append(int64(start + i))
+			for c := 1; c < len(b.Cols); c++ {
+				switch v := b.Cols[c].(type) {
+				case *orc.LongVector:
+					v.Append(rng.Int64())
+				case *orc.DoubleVector:
+					v.Append(rng.Float64())
+				case *orc.BytesVector:
+					v.AppendString(fmt.Sprintf("%x", rng.Uint64()))
+				}
+			}
+		}
+		b.NumRows = n
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv := newStoreServer(t, buf.Bytes(), 5*time.Millisecond)
+	deepest := func(opts ...reader.ScanOption) int64 {
+		srv.resetDepths()
+		r := openStore(t, srv)
+		_, rows, _ := storeScan(t, r, append([]reader.ScanOption{reader.WithSearchArgument(sarg.MustParse("k = 31234"))}, opts...)...)
+		if rows != 1 {
+			t.Fatalf("%d rows, want 1", rows)
+		}
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		var d int64
+		for _, v := range srv.depths {
+			d = max(d, v)
+		}
+		return d
+	}
+	got, sixteen := deepest(), deepest(reader.WithMaxReadsInFlight(16))
+	t.Logf("deepest request: %d, with 16 in flight %d", got, sixteen)
+	if got > 3 {
+		t.Errorf("the lookup's deepest request waited for %d responses in turn, want 2 (the tail, the index)", got-1)
+	}
+}

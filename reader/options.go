@@ -147,7 +147,8 @@ func (c scanConfig) sched(onDisk bool) schedConfig {
 // where each request waits 10-50 ms for its first byte, several in flight
 // hide that wait. Parallel workers (WithParallelism) share them; a read
 // the decoder waits for starts at once, so each goroutine waiting may add
-// one more. Default 16; 1 to 64.
+// one more. Default 32 (a selective scan reads a row group of each column
+// apart: 20 or more columns in one round trip); 1 to 64.
 func WithMaxReadsInFlight(n int) ScanOption {
 	return func(c *scanConfig) error {
 		if n < 1 || n > 64 {

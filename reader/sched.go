@@ -64,7 +64,7 @@ import (
 // round trip of 10-50 ms before the first byte, 50-200 MB/s per request);
 // reader.WithMaxReadsInFlight and the options beside it document them.
 const (
-	defaultInFlight   = 16
+	defaultInFlight   = 32
 	defaultMaxRequest = 4 << 20
 	defaultPrefetch   = 32 << 20 // for each goroutine decoding
 	maxPrefetchScale  = 4        // ... of at most this many
