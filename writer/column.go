@@ -348,6 +348,13 @@ const (
 	rowIndexEntryStatistics protowire.Number = 2
 )
 
+// dropEntries lets go of the stripe's row index once it is written.
+func (b *colBase) dropEntries() {
+	b.entries = nil
+	clear(b.entryStats)
+	b.entryStats = b.entryStats[:0]
+}
+
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
 	b.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
@@ -355,8 +362,7 @@ func (b *colBase) resetBase() {
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
 	b.stripe.Reset()
-	b.entries = nil
-	b.entryStats = b.entryStats[:0]
+	b.dropEntries()
 	b.blooms = nil
 }
 
@@ -386,7 +392,7 @@ func (b *colBase) finishPresent() error {
 	if err := b.present.Flush(); err != nil {
 		return err
 	}
-	return b.presentOut.Flush()
+	return b.presentOut.Finish()
 }
 
 func grow[T any](s []T, n int) []T {

@@ -461,7 +461,7 @@ func (c *bytesWriter) finishStripe() error {
 		return err
 	}
 	for _, s := range []*format.OutStream{c.dataOut, c.lengthOut, c.dictOut} {
-		if err := s.Flush(); err != nil {
+		if err := s.Finish(); err != nil {
 			return err
 		}
 	}

@@ -64,7 +64,8 @@ func (b *colBase) finishStripe() error {
 }
 
 // flushOwn flushes each encoder (with runsOnly, a boolean encoder only
-// its byte runs, FlushBytes), then ends each stream's chunk.
+// its byte runs, FlushBytes), then ends each stream's chunk; at the
+// stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
 func (b *colBase) flushOwn(runsOnly bool) error {
 	for _, s := range b.own {
 		if s.enc == nil {
@@ -79,7 +80,13 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 		}
 	}
 	for _, s := range b.own {
-		if err := (*s.out).Flush(); err != nil {
+		var err error
+		if runsOnly {
+			err = (*s.out).Flush()
+		} else {
+			err = (*s.out).Finish()
+		}
+		if err != nil {
 			return err
 		}
 	}

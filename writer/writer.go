@@ -222,7 +222,7 @@ func (w *Writer) Reset(out io.Writer) error {
 	if w.sink != nil {
 		w.sink.stop()
 	}
-	w.releaseStreams(false)
+	w.releaseStreams()
 	for _, c := range w.cols {
 		b := c.base()
 		b.group.Reset()
@@ -514,9 +514,11 @@ func (h *holding) addStream(s *format.OutStream) {
 const metadataStripeStats protowire.Number = 1
 
 // stripeStatsColStats is the field number of StripeStatistics.col_stats,
-// and footerStatistics that of Footer.statistics.
+// footerTypes that of Footer.types and footerStatistics that of
+// Footer.statistics.
 const (
 	stripeStatsColStats protowire.Number = 1
+	footerTypes         protowire.Number = 4
 	footerStatistics    protowire.Number = 7
 )
 
@@ -525,7 +527,12 @@ const (
 // element of it. One column's message is made at a time: for a file of
 // 100,000 columns, making all of them before encoding held 80 MB.
 func appendStats(dst []byte, num protowire.Number, a *stats.Accumulator) ([]byte, error) {
-	m := a.Proto()
+	return appendMessage(dst, num, a.Proto())
+}
+
+// appendMessage appends m to dst as field num of the message dst encodes,
+// as proto.Marshal writes an element of a repeated message field.
+func appendMessage(dst []byte, num protowire.Number, m proto.Message) ([]byte, error) {
 	dst = protowire.AppendTag(dst, num, protowire.BytesType)
 	dst = protowire.AppendVarint(dst, uint64(proto.Size(m)))
 	return proto.MarshalOptions{}.MarshalAppend(dst, m)
@@ -593,6 +600,10 @@ func (w *Writer) flushStripe(next bool) error {
 	if err != nil {
 		return err
 	}
+	if w.pipe == nil { // settlePipeline trimmed
+		// Before writeDataArea gives each column's pages to the pool.
+		w.trimPool()
+	}
 	dataLen, stripeStats, err := w.writeDataArea(footer)
 	if err != nil {
 		return err
@@ -625,7 +636,7 @@ func (w *Writer) flushStripe(next bool) error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, stripeStats)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
-	w.releaseStreams(true)
+	w.releaseStreams()
 	if w.sink != nil {
 		w.fitReserve()
 	}
@@ -668,6 +679,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		b.dropEntries()
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloom != nil {
@@ -699,8 +711,14 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 					return 0, nil, err
 				}
 				w.offset += n
-			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-				return 0, nil, w.err
+			} else {
+				if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
+					return 0, nil, w.err
+				}
+				// Its pages go to the pool now, not after the
+				// stripe: a stripe of many columns holding a few
+				// bytes each does not hold them all at once.
+				s.out.Release()
 			}
 			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
@@ -748,12 +766,8 @@ func (w *Writer) settlePipeline() error {
 }
 
 // releaseStreams gives the pages and buffers of the stripe's streams to
-// the pool; with trim, after dropping what the pool held unused through
-// the stripe.
-func (w *Writer) releaseStreams(trim bool) {
-	if trim && w.pipe == nil { // settlePipeline trimmed
-		w.trimPool()
-	}
+// the pool (those writeDataArea has not given already).
+func (w *Writer) releaseStreams() {
 	for _, c := range w.cols {
 		b := c.base()
 		if b.presentOut != nil {
@@ -917,16 +931,26 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
-	// The footer is encoded in three parts, its fields in number order as
-	// proto.Marshal writes them: those before the statistics, the
-	// statistics a column at a time, and those after.
+	// The footer is encoded in parts, its fields in number order as
+	// proto.Marshal writes them: those before the types, the types a
+	// column at a time, those between, the statistics a column at a
+	// time, and those after.
 	head, err := proto.Marshal(&orcpb.Footer{
 		HeaderLength:  proto.Uint64(uint64(len(format.Magic))),
 		ContentLength: proto.Uint64(uint64(w.offset - int64(metaLen))),
 		Stripes:       w.stripes,
-		Types:         format.TypesFromSchema(w.schema),
-		Metadata:      w.userMeta,
-		NumberOfRows:  proto.Uint64(uint64(w.rows)),
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range w.cols {
+		if head, err = appendMessage(head, footerTypes, format.TypeOf(c.base().node)); err != nil {
+			return err
+		}
+	}
+	head, err = proto.MarshalOptions{}.MarshalAppend(head, &orcpb.Footer{
+		Metadata:     w.userMeta,
+		NumberOfRows: proto.Uint64(uint64(w.rows)),
 	})
 	if err != nil {
 		return err
