@@ -74,16 +74,18 @@ type colBase struct {
 	pending    int                    // present values not written to PRESENT yet (while !hasNull)
 	groupAt    []int                  // pending at the start of each row index entry (while !hasNull)
 
+	// group, stripe and file are the column's statistics. stripe is nil
+	// from its stripe's end to the next one's start, and file until the
+	// first stripe ends (addStripeStats).
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
 	blooms              []*orcpb.BloomFilter
-	entries             []*orcpb.RowIndexEntry
-	// entryStats holds, per entry, its statistics as encoded by
-	// proto.Marshal (a message per column and row group held until the
-	// stripe is written took 500 bytes a column in files of many).
-	entryStats [][]byte
-	kids       []columnWriter
-	own        []encStream // the column's streams after PRESENT (streams.go)
+	// entries is the stripe's row index so far; their positions are
+	// taken from posBuf, which is kept from stripe to stripe.
+	entries []rowEntry
+	posBuf  []uint64
+	kids    []columnWriter
+	own     []encStream // the column's streams after PRESENT (streams.go)
 
 	nulls []bool // scratch
 
@@ -107,8 +109,30 @@ func (b *colBase) newStream() *format.OutStream {
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
 	b := colBase{w: w, node: node, id: node.ID(), comp: w.comp,
-		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node), file: stats.NewAccumulator(node)}
+		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node)}
 	return b
+}
+
+// addStripeStats merges the ended stripe's statistics into the file's,
+// leaving stripe nil. The first stripe's accumulator becomes the file's
+// (merged into an empty one, it would be copied whole): a file of one
+// stripe, as one of a wide schema often is, keeps two accumulators a
+// column rather than three.
+func (b *colBase) addStripeStats() {
+	if b.file == nil {
+		b.file = b.stripe
+	} else {
+		b.file.Merge(b.stripe)
+	}
+	b.stripe = nil
+}
+
+// fileStats returns the file's statistics so far.
+func (b *colBase) fileStats() *stats.Accumulator {
+	if b.file == nil {
+		return stats.NewAccumulator(b.node)
+	}
+	return b.file
 }
 
 func (b *colBase) base() *colBase { return b }
@@ -143,14 +167,15 @@ func (b *colBase) startPresent() {
 		b.present.Reset(b.presentOut)
 	}
 	written := 0
-	for k, e := range b.entries {
+	for k := range b.entries {
+		e := &b.entries[k]
 		for ; written < b.groupAt[k]; written++ {
 			b.present.Write(true)
 		}
 		if b.w.cfg.aligned {
 			b.alignPresent()
 		}
-		e.Positions = append(b.appendPresentPosition(nil), e.Positions...)
+		e.pos = append(b.appendPresentPosition(nil), e.pos...)
 	}
 	for ; written < b.pending; written++ {
 		b.present.Write(true)
@@ -259,18 +284,25 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	ea := new(entryAlloc)
-	ea.e.Positions = c.appendPositions(ea.pos[:0])
-	b.entries = append(b.entries, &ea.e)
+	at := len(b.posBuf)
+	b.posBuf = c.appendPositions(b.posBuf)
+	end := len(b.posBuf)
+	b.entries = append(b.entries, rowEntry{pos: b.posBuf[at:end:end]})
 	return nil
 }
 
-// entryAlloc is a row index entry with room for its positions, allocated
-// at once: a column has at most 9 of them (PRESENT 3, then up to 3 for each
-// of two more streams) and 12 cover every kind.
-type entryAlloc struct {
-	e   orcpb.RowIndexEntry
-	pos [12]uint64
+// rowEntry is a row index entry of the open stripe: its positions (a
+// column has at most 9: PRESENT 3, then up to 3 for each of two more
+// streams) and, once its row group has ended, its statistics as
+// proto.Marshal encodes them. The positions are a piece of the column's
+// posBuf, without its room: a change to them (PRESENT's positions put in
+// front, a dictionary column's data positions added) makes a slice of
+// their own. As a message each, allocated with room for 12 positions, an
+// entry took 176 bytes, and its statistics' slice 24 more, in files of
+// many columns.
+type rowEntry struct {
+	pos   []uint64
+	stats []byte
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
@@ -286,12 +318,9 @@ func finishGroup(c columnWriter) {
 func finishGroupSelf(c columnWriter) {
 	b := c.base()
 	if n := len(b.entries); n > 0 {
-		for len(b.entryStats) < n {
-			b.entryStats = append(b.entryStats, nil)
-		}
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entryStats[n-1], _ = proto.Marshal(b.group.Proto())
+		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
 	}
 	b.stripe.Merge(b.group)
 	b.group.Reset()
@@ -306,19 +335,16 @@ func finishGroupSelf(c columnWriter) {
 // exactly when the stripe has a PRESENT stream.
 func (b *colBase) rowIndex() []byte {
 	var out []byte
-	for i, e := range b.entries {
+	for _, e := range b.entries {
 		np := 0 // the packed positions' bytes
-		for _, p := range e.Positions {
+		for _, p := range e.pos {
 			np += protowire.SizeVarint(p)
 		}
 		n := 0
 		if np > 0 {
 			n += protowire.SizeTag(rowIndexEntryPositions) + protowire.SizeBytes(np)
 		}
-		var st []byte
-		if i < len(b.entryStats) {
-			st = b.entryStats[i]
-		}
+		st := e.stats
 		if st != nil {
 			n += protowire.SizeTag(rowIndexEntryStatistics) + protowire.SizeBytes(len(st))
 		}
@@ -327,7 +353,7 @@ func (b *colBase) rowIndex() []byte {
 		if np > 0 {
 			out = protowire.AppendTag(out, rowIndexEntryPositions, protowire.BytesType)
 			out = protowire.AppendVarint(out, uint64(np))
-			for _, p := range e.Positions {
+			for _, p := range e.pos {
 				out = protowire.AppendVarint(out, p)
 			}
 		}
@@ -348,11 +374,15 @@ const (
 	rowIndexEntryStatistics protowire.Number = 2
 )
 
-// dropEntries lets go of the stripe's row index once it is written.
-func (b *colBase) dropEntries() {
-	b.entries = nil
-	clear(b.entryStats)
-	b.entryStats = b.entryStats[:0]
+// dropEntries empties the stripe's row index once it is written, keeping
+// the room of entries and posBuf for the next stripe's unless last.
+func (b *colBase) dropEntries(last bool) {
+	if last {
+		b.entries, b.posBuf = nil, nil
+		return
+	}
+	clear(b.entries) // the positions of the entries given their own, and the statistics
+	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
 }
 
 // resetBase prepares the shared state for the next stripe.
@@ -361,8 +391,12 @@ func (b *colBase) resetBase() {
 	b.hasNull = false
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
-	b.stripe.Reset()
-	b.dropEntries()
+	if b.stripe == nil {
+		b.stripe = stats.NewAccumulator(b.node)
+	} else {
+		b.stripe.Reset()
+	}
+	b.dropEntries(false)
 	b.blooms = nil
 }
 

@@ -435,8 +435,8 @@ func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64)
 			return err
 		}
 	}
-	e := c.entries[c.markGroup[m]]
-	e.Positions = fn(e.Positions)
+	e := &c.entries[c.markGroup[m]]
+	e.pos = fn(e.pos)
 	return nil
 }
 

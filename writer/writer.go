@@ -226,7 +226,7 @@ func (w *Writer) Reset(out io.Writer) error {
 	for _, c := range w.cols {
 		b := c.base()
 		b.group.Reset()
-		b.file.Reset()
+		b.file = nil
 		if b.bloom != nil {
 			b.bloom.Reset()
 		}
@@ -596,7 +596,7 @@ func (w *Writer) flushStripe(next bool) error {
 	}
 	start := w.offset
 	footer := &stripeFooter{}
-	indexLen, err := w.writeIndexArea(footer)
+	indexLen, err := w.writeIndexArea(footer, !next)
 	if err != nil {
 		return err
 	}
@@ -667,8 +667,9 @@ func (w *Writer) finishColumns() error {
 
 // writeIndexArea writes the stripe's index area, each column's row index
 // and then its bloom filters, adding their streams to footer; it returns
-// the area's length.
-func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
+// the area's length. Each row index is dropped once written, with its
+// room too when the stripe is the last.
+func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
 		return 0, nil
@@ -679,7 +680,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		b.dropEntries()
+		b.dropEntries(last)
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloom != nil {
@@ -737,7 +738,7 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
 			return 0, nil, err
 		}
-		b.file.Merge(b.stripe)
+		b.addStripeStats()
 	}
 	return dataLen, stripeStats, nil
 }
@@ -757,7 +758,7 @@ func (w *Writer) settlePipeline() error {
 	w.trimPool()
 	for _, c := range w.cols {
 		for _, e := range c.base().entries {
-			if err := w.pipe.Resolve(e.Positions); err != nil {
+			if err := w.pipe.Resolve(e.pos); err != nil {
 				return err
 			}
 		}
@@ -923,7 +924,7 @@ func (w *Writer) Statistics(id int) (c stats.Column, ok bool) {
 	if !w.closed || id < 0 || id >= len(w.cols) {
 		return stats.Column{}, false
 	}
-	return w.cols[id].base().file.Column(), true
+	return w.cols[id].base().fileStats().Column(), true
 }
 
 func (w *Writer) writeTail() error {
@@ -956,7 +957,7 @@ func (w *Writer) writeTail() error {
 		return err
 	}
 	for _, c := range w.cols {
-		if head, err = appendStats(head, footerStatistics, c.base().file); err != nil {
+		if head, err = appendStats(head, footerStatistics, c.base().fileStats()); err != nil {
 			return err
 		}
 	}
