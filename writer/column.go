@@ -66,20 +66,17 @@ type stream struct {
 type colBase struct {
 	w    *Writer
 	node *orc.Schema
-	id   int
 
-	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
-	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
-	hasNull    bool                   // some value in the stripe is null: PRESENT is written
-	pending    int                    // present values not written to PRESENT yet (while !hasNull)
-	groupAt    []int                  // pending at the start of each row index entry (while !hasNull)
+	hasNull bool  // some value in the stripe is null: PRESENT is written
+	pending int   // present values not written to PRESENT yet (while !hasNull)
+	groupAt []int // pending at the start of each row index entry (while !hasNull)
+	rare    *colRare
 
 	// group, stripe and file are the column's statistics. stripe is nil
 	// from its stripe's end to the next one's start, and file until the
 	// first stripe ends (addStripeStats).
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
-	blooms              []*orcpb.BloomFilter
 	// entries is the stripe's row index so far; their positions are
 	// taken from posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
@@ -87,16 +84,38 @@ type colBase struct {
 	kids    []columnWriter
 	own     []encStream // the column's streams after PRESENT (streams.go)
 
-	nulls []bool // scratch
-
 	// comp compresses the column's streams: the writer's own, or with
 	// WithParallelism the compressor of the goroutine the column's field
 	// is dealt to.
 	comp format.Compressor
-	// nanos and prevNanos are the time the field spent writing in the
-	// stripe and in the one before (WithParallelism; top-level fields
-	// only).
-	nanos, prevNanos int64
+}
+
+// colRare is what a column keeps once it needs it (colBase.rareState):
+// for nulls, and for a bloom filter's entries. A writer of a wide schema
+// has a column writer a column, mostly without nulls or bloom filters;
+// within colBase these took 56 bytes of each.
+type colRare struct {
+	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
+	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
+	nulls      []bool                 // scratch
+	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
+}
+
+// rareState returns the column's colRare, making it at the first call.
+func (b *colBase) rareState() *colRare {
+	if b.rare == nil {
+		b.rare = new(colRare)
+	}
+	return b.rare
+}
+
+// presentStreamOut returns the stripe's PRESENT stream, or nil before its
+// first null.
+func (b *colBase) presentStreamOut() *format.OutStream {
+	if b.rare == nil {
+		return nil
+	}
+	return b.rare.presentOut
 }
 
 // newStream returns a stream compressed with the column's compressor.
@@ -108,7 +127,7 @@ func (b *colBase) newStream() *format.OutStream {
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	b := colBase{w: w, node: node, id: node.ID(), comp: w.comp,
+	b := colBase{w: w, node: node, comp: w.comp,
 		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node)}
 	return b
 }
@@ -148,7 +167,7 @@ func (b *colBase) presentPositions(dst []uint64) []uint64 {
 }
 
 func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
-	return appendStream(dst, format.PresentPositions.Codec, b.presentOut, b.present)
+	return appendStream(dst, format.PresentPositions.Codec, b.rare.presentOut, b.rare.present)
 }
 
 // startPresent is called at the stripe's first null: it writes the held
@@ -160,17 +179,18 @@ func (b *colBase) startPresent() {
 	// PRESENT's stream and encoder are made here, not with the column: a
 	// wide schema's columns mostly have no null, and each took some 800
 	// bytes for them.
-	b.presentOut = b.newStream()
-	if b.present == nil {
-		b.present = format.NewBoolRLEEncoder(b.presentOut)
+	r := b.rareState()
+	r.presentOut = b.newStream()
+	if r.present == nil {
+		r.present = format.NewBoolRLEEncoder(r.presentOut)
 	} else {
-		b.present.Reset(b.presentOut)
+		r.present.Reset(r.presentOut)
 	}
 	written := 0
 	for k := range b.entries {
 		e := &b.entries[k]
 		for ; written < b.groupAt[k]; written++ {
-			b.present.Write(true)
+			r.present.Write(true)
 		}
 		if b.w.cfg.aligned {
 			b.alignPresent()
@@ -178,7 +198,7 @@ func (b *colBase) startPresent() {
 		e.pos = append(b.appendPresentPosition(nil), e.pos...)
 	}
 	for ; written < b.pending; written++ {
-		b.present.Write(true)
+		r.present.Write(true)
 	}
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
@@ -195,10 +215,10 @@ func (b *colBase) endPresentRuns() error {
 }
 
 func (b *colBase) alignPresent() error {
-	if err := b.present.FlushBytes(); err != nil {
+	if err := b.rare.present.FlushBytes(); err != nil {
 		return err
 	}
-	return b.presentOut.Flush()
+	return b.rare.presentOut.Flush()
 }
 
 // flushAll ends the runs of encs and then the chunks of outs, in that order
@@ -228,16 +248,17 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			return nil, end - start
 		}
 		for i := start; i < end; i++ {
-			b.present.Write(true)
+			b.rare.present.Write(true)
 		}
 		return nil, end - start
 	}
-	b.nulls = grow(b.nulls, end-start)
+	r := b.rareState()
+	r.nulls = grow(r.nulls, end-start)
 	k := 0
 	for i := start; i < end; i++ {
 		skip := parentNulls != nil && parentNulls[i-start]
 		isNull := skip || len(nulls) > 0 && nulls[i]
-		b.nulls[i-start] = isNull
+		r.nulls[i-start] = isNull
 		if skip {
 			continue
 		}
@@ -245,11 +266,11 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			if !b.hasNull {
 				b.startPresent()
 			}
-			b.present.Write(false)
+			r.present.Write(false)
 			b.group.AddNull()
 		} else {
 			if b.hasNull {
-				b.present.Write(true)
+				r.present.Write(true)
 			} else {
 				b.pending++
 			}
@@ -259,7 +280,7 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 	if k == end-start {
 		return nil, k
 	}
-	return b.nulls[:end-start], k
+	return r.nulls[:end-start], k
 }
 
 // startGroup records the positions of a new row group, first ending every
@@ -325,7 +346,8 @@ func finishGroupSelf(c columnWriter) {
 	b.stripe.Merge(b.group)
 	b.group.Reset()
 	if b.bloom != nil {
-		b.blooms = append(b.blooms, b.bloom.Proto())
+		r := b.rareState()
+		r.blooms = append(r.blooms, b.bloom.Proto())
 		b.bloom.Reset()
 	}
 }
@@ -387,7 +409,10 @@ func (b *colBase) dropEntries(last bool) {
 
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
+	if r := b.rare; r != nil {
+		r.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
+		r.blooms = nil
+	}
 	b.hasNull = false
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
@@ -397,7 +422,6 @@ func (b *colBase) resetBase() {
 		b.stripe.Reset()
 	}
 	b.dropEntries(false)
-	b.blooms = nil
 }
 
 // presentStream returns the PRESENT stream when the stripe has nulls.
@@ -405,14 +429,14 @@ func (b *colBase) presentStream() []stream {
 	if !b.hasNull {
 		return nil
 	}
-	return []stream{{orcpb.Stream_PRESENT, b.presentOut}}
+	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}
 }
 
 // held adds to h the bytes held by the PRESENT stream and the given
 // streams.
 func (b *colBase) held(h *holding, outs ...*format.OutStream) {
-	if b.presentOut != nil {
-		h.addStream(b.presentOut)
+	if out := b.presentStreamOut(); out != nil {
+		h.addStream(out)
 	}
 	for _, s := range outs {
 		h.addStream(s)
@@ -420,13 +444,14 @@ func (b *colBase) held(h *holding, outs ...*format.OutStream) {
 }
 
 func (b *colBase) finishPresent() error {
-	if b.presentOut == nil {
+	out := b.presentStreamOut()
+	if out == nil {
 		return nil
 	}
-	if err := b.present.Flush(); err != nil {
+	if err := b.rare.present.Flush(); err != nil {
 		return err
 	}
-	return b.presentOut.Finish()
+	return out.Finish()
 }
 
 func grow[T any](s []T, n int) []T {

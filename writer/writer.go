@@ -230,7 +230,10 @@ func (w *Writer) Reset(out io.Writer) error {
 		if b.bloom != nil {
 			b.bloom.Reset()
 		}
-		b.nanos, b.prevNanos = 0, 0
+	}
+	if w.par != nil {
+		clear(w.par.nanos)
+		clear(w.par.prevNanos)
 	}
 	w.out = out
 	w.offset = 0
@@ -684,7 +687,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloom != nil {
-			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
+			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.rareState().blooms})
 			if err != nil {
 				return 0, err
 			}
@@ -771,8 +774,8 @@ func (w *Writer) settlePipeline() error {
 func (w *Writer) releaseStreams() {
 	for _, c := range w.cols {
 		b := c.base()
-		if b.presentOut != nil {
-			b.presentOut.Release()
+		if out := b.presentStreamOut(); out != nil {
+			out.Release()
 		}
 		for _, s := range c.dataStreams() {
 			s.out.Release()
