@@ -82,11 +82,16 @@ func (s *sampledWriter) Write(p []byte) (int, error) {
 // writer keeps for a column; during Close, the most it held, read at every
 // 200th write to the io.Writer. Garbage is collected before each reading,
 // so the figures are of live objects, whatever the collector's timing.
-// Before, a column held 1,900 bytes after the Write and 2,250 at Close's
-// peak (the stream of 416 bytes, its chunk buffer and pages, three
-// accumulators, a row index entry of 176 bytes, all kept to the end);
-// now 1,150 and 1,230.
+// Before, a column held 1,708 bytes after the Write and 2,337 at Close's
+// peak (a stream of 416 bytes, its chunk buffer and pages kept to the
+// end, a column writer of 352 bytes, three accumulators of 112, a row
+// index entry of 176, an encoder's room for 8 values); now 1,070 and
+// 1,370 (of which the compressor's state made at its first chunk, 1.6 MB,
+// is 160).
 func TestWideLiveMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	const cols = 10000
 	parts := make([]string, cols)
 	for i := range parts {
@@ -116,10 +121,10 @@ func TestWideLiveMemory(t *testing.T) {
 	perWrite := int(written-base) / cols
 	perClose := int(max(out.peak, written)-base) / cols
 	t.Logf("live heap a column: %d bytes after the Write, %d at most during Close (%d samples)", perWrite, perClose, out.writes/200)
-	if perWrite > 1400 {
-		t.Errorf("after the Write: %d live bytes a column, want at most 1,400", perWrite)
+	if perWrite > 1250 {
+		t.Errorf("after the Write: %d live bytes a column, want at most 1,250", perWrite)
 	}
-	if perClose > 1500 {
-		t.Errorf("during Close: %d live bytes a column, want at most 1,500", perClose)
+	if perClose > 1600 {
+		t.Errorf("during Close: %d live bytes a column, want at most 1,600", perClose)
 	}
 }
