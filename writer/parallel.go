@@ -249,7 +249,7 @@ func (w *Writer) finishParallel() error {
 		} else if unindexed {
 			finishGroup(f)
 		}
-		return finishStripes(f)
+		return finishStripes(f, false)
 	})
 	if err != nil {
 		return err

@@ -415,17 +415,31 @@ func groupEnds(c columnWriter) error {
 }
 
 // finishStripes flushes the encoders of c and its descendants into their
-// streams.
-func finishStripes(c columnWriter) error {
-	if err := c.finishStripe(); err != nil {
-		return err
+// streams; with onlyIndexed, only those of the columns whose row index it
+// completes (finishesIndex).
+func finishStripes(c columnWriter, onlyIndexed bool) error {
+	if !onlyIndexed || finishesIndex(c) {
+		if err := c.finishStripe(); err != nil {
+			return err
+		}
 	}
 	for _, k := range c.base().kids {
-		if err := finishStripes(k); err != nil {
+		if err := finishStripes(k, onlyIndexed); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// finishesIndex reports whether finishing c's stripe completes its row
+// index: a text column decides then between dictionary and direct
+// encoding, and with it its positions. Other columns' positions are all
+// taken when their row groups start, and a serial writer finishes each of
+// them only as it writes its streams (writeDataArea): a stripe of many
+// columns then does not hold every column's last chunk at once.
+func finishesIndex(c columnWriter) bool {
+	_, ok := c.(*bytesWriter)
+	return ok
 }
 
 // stripeFull reports whether the stripe should be cut: at the row limit,
@@ -652,8 +666,9 @@ func (w *Writer) flushStripe(next bool) error {
 	return nil
 }
 
-// finishColumns ends the stripe's last row group and the stripe in every
-// column writer.
+// finishColumns ends the stripe's last row group in every column writer,
+// and the stripe in those whose row index it completes (finishesIndex);
+// a parallel writer's, which compress on their goroutines, in all.
 func (w *Writer) finishColumns() error {
 	if w.par != nil {
 		return w.finishParallel()
@@ -665,7 +680,7 @@ func (w *Writer) finishColumns() error {
 	} else if w.cfg.stride == 0 {
 		finishGroup(w.root) // merge the (single, unindexed) group into the stripe
 	}
-	return finishStripes(w.root)
+	return finishStripes(w.root, true)
 }
 
 // writeIndexArea writes the stripe's index area, each column's row index
@@ -707,6 +722,11 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 	var dataLen uint64
 	var stripeStats []byte
 	for id, c := range w.cols {
+		if w.par == nil && !finishesIndex(c) { // see finishColumns
+			if err := c.finishStripe(); err != nil {
+				return 0, nil, err
+			}
+		}
 		var colBytes uint64
 		for _, s := range c.dataStreams() {
 			n := s.out.Size()
