@@ -41,32 +41,55 @@ import (
 // After an error (a failing compressor), every call returns that error until
 // Reset.
 //
-// A stream takes 176 bytes and its buffers: what only some streams need
-// (Settle's marks, once it is settled holding bytes; a Pipeline's state; a
-// bad configuration's error; a buffer for a Compressor without its own) is
+// A stream takes 96 bytes until bytes are stored in it and once it is
+// dropped (Drop): its pages and what Settle counts (pageStore), Settle's marks
+// (once it is settled holding bytes), a Pipeline's state, a bad
+// configuration's error and a buffer for a Compressor without its own are
 // allocated when first needed. A writer of a wide schema has a stream or
-// more a column, most of them holding a few bytes a stripe; at 416 bytes
-// each, they were a good part of its memory.
+// more a column, most of them holding a few bytes a stripe, which each
+// column's come to only at the stripe's end, and leave once written; at
+// 416 bytes each, they were a good part of its memory.
 type OutStream struct {
-	buf   []byte   // uncompressed bytes of the next chunk; cap up to blockSize (growBuf)
+	buf  []byte // uncompressed bytes of the next chunk; cap up to blockSize (growBuf)
+	c    Compressor
+	pool *PagePool
+	err  error       // sticky error
+	st   *pageStore  // nil until bytes are stored (or, with a pipeline, emitted)
+	pp   *pipedState // deferred compression (pipeline.go), or nil
+	more *outMore    // nil unless needed
+
+	blockSize int32
+	comp      orc.CompressionKind
+}
+
+// pageStore is what a stream keeps once bytes are stored in it: its pages
+// and what Settle counts. Release lets go of it.
+type pageStore struct {
 	pages [][]byte // emitted chunks, or the raw stream for codec NONE, in pages[:used]
 	full  [][]byte // with a pool: each page with all the capacity of its array, for Release
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
+	used  int      // pages in use: all full but the last; the rest are kept from before Reset
 	// sinceMark is the bytes of the chunks emitted since the last Settle,
 	// uncompressed, headers included.
 	sinceMark int64
-	c         Compressor
-	pool      *PagePool
-	err       error // sticky error
+	marks     *settleMarks // the last settleLag Settles; nil while every mark was zero
+}
 
-	used      int32 // pages in use: all full but the last; the rest are kept from before Reset
-	blockSize int32
-	comp      orc.CompressionKind
+// stored returns the stream's pageStore, making it at the first call.
+func (s *OutStream) stored() *pageStore {
+	if s.st == nil {
+		s.st = new(pageStore)
+	}
+	return s.st
+}
 
-	marks *settleMarks // the last settleLag Settles; nil while every mark was zero
-	pp    *pipedState  // deferred compression (pipeline.go), or nil
-	more  *outMore     // nil unless needed
+// storedBytes returns the bytes in the stream's pages.
+func (s *OutStream) storedBytes() int64 {
+	if s.st == nil {
+		return 0
+	}
+	return s.st.n
 }
 
 // outMore is what few streams need.
@@ -179,10 +202,12 @@ func (s *OutStream) WriteByte(b byte) error {
 		return s.err
 	}
 	if s.comp == orc.CompressionNone {
-		if k := s.used - 1; k >= 0 && len(s.pages[k]) < cap(s.pages[k]) {
-			s.pages[k] = append(s.pages[k], b)
-			s.n++
-			return nil
+		if st := s.st; st != nil {
+			if k := st.used - 1; k >= 0 && len(st.pages[k]) < cap(st.pages[k]) {
+				st.pages[k] = append(st.pages[k], b)
+				st.n++
+				return nil
+			}
 		}
 		s.store([]byte{b})
 		return nil
@@ -290,7 +315,7 @@ func (s *OutStream) emit(chunk []byte) error {
 		s.deferChunk(append(s.newBuf(), chunk...))
 		return nil
 	}
-	s.sinceMark += int64(chunkHeaderSize + len(chunk))
+	s.stored().sinceMark += int64(chunkHeaderSize + len(chunk))
 	if k, ok := s.roomInPage(len(chunk)); ok {
 		return s.emitInPage(k, chunk)
 	}
@@ -317,28 +342,33 @@ func (s *OutStream) emit(chunk []byte) error {
 // roomInPage returns the last page when it has room for a chunk of n bytes
 // at the compressor's worst case, with its header.
 func (s *OutStream) roomInPage(n int) (int, bool) {
-	k := int(s.used) - 1
-	return k, k >= 0 && cap(s.pages[k])-len(s.pages[k]) >= chunkHeaderSize+compressBound(s.c, n)
+	st := s.st
+	if st == nil {
+		return -1, false
+	}
+	k := st.used - 1
+	return k, k >= 0 && cap(st.pages[k])-len(st.pages[k]) >= chunkHeaderSize+compressBound(s.c, n)
 }
 
 // storeChunk stores a chunk compressed elsewhere: z, or src itself when z
 // is not smaller, in the last page when roomInPage, else across pages.
 func (s *OutStream) storeChunk(src, z []byte) {
+	st := s.stored()
 	orig := len(z) >= len(src)
 	payload := z
 	if orig {
 		payload = src
 	}
 	if k, ok := s.roomInPage(len(src)); ok {
-		pg := s.pages[k]
+		pg := st.pages[k]
 		at := len(pg) + chunkHeaderSize
 		n := copy(pg[at:cap(pg)], payload)
 		putChunkHeader(pg[len(pg):at], n, orig)
-		s.pages[k] = pg[:at+n]
-		s.n += int64(chunkHeaderSize + n)
+		st.pages[k] = pg[:at+n]
+		st.n += int64(chunkHeaderSize + n)
 		return
 	}
-	if len(s.pages) == 0 {
+	if len(st.pages) == 0 {
 		s.addPage(s.pageSize(chunkHeaderSize + len(payload))) // header and payload together
 	}
 	var h [chunkHeaderSize]byte
@@ -349,7 +379,8 @@ func (s *OutStream) storeChunk(src, z []byte) {
 // emitInPage compresses chunk straight into page k, the last, which has
 // room for the header and the compressor's worst case.
 func (s *OutStream) emitInPage(k int, chunk []byte) error {
-	pg := s.pages[k]
+	st := s.stored()
+	pg := st.pages[k]
 	at := len(pg) + chunkHeaderSize
 	dst := pg[at:at:cap(pg)]
 	z, err := s.c.Compress(dst, chunk)
@@ -366,8 +397,8 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 		n = copy(pg[at:cap(pg)], chunk)
 		putChunkHeader(pg[len(pg):at], n, true)
 	}
-	s.pages[k] = pg[:at+n]
-	s.n += int64(chunkHeaderSize + n)
+	st.pages[k] = pg[:at+n]
+	st.n += int64(chunkHeaderSize + n)
 	return nil
 }
 
@@ -378,7 +409,7 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 func (s *OutStream) deferChunk(src []byte) {
 	pp := s.pp
 	n := int64(chunkHeaderSize + len(src))
-	s.sinceMark += n
+	s.stored().sinceMark += n
 	pp.pending += n
 	pp.chunks++
 	s.storeDone()
@@ -455,9 +486,10 @@ func (s *OutStream) dropJobs() {
 // have (storeChunk), noting where it starts and what the pages hold after
 // it.
 func (s *OutStream) storeDeferred(src, z []byte) {
-	s.pp.starts = append(s.pp.starts, s.n)
+	st := s.stored()
+	s.pp.starts = append(s.pp.starts, st.n)
 	s.storeChunk(src, z)
-	s.pp.heldAt = append(s.pp.heldAt, s.held)
+	s.pp.heldAt = append(s.pp.heldAt, st.held)
 }
 
 // Settle returns what the stream counts as holding, for deciding where a
@@ -470,18 +502,24 @@ func (s *OutStream) storeDeferred(src, z []byte) {
 // capacity its pages had after the last of them. It returns the stream's
 // error too.
 func (s *OutStream) Settle() (int64, error) {
+	st := s.st
+	if st == nil {
+		// Nothing stored or emitted since the stream was made or
+		// Released: every mark is zero.
+		return 0, s.err
+	}
 	if s.comp == orc.CompressionNone {
-		return s.held, s.err
+		return st.held, s.err
 	}
 	// The mark settleLag Settles back leaves the ring: what was emitted
 	// before it counts as stored, what came after as emitted.
 	pp := s.pp
-	mark := settleMark{since: s.sinceMark, held: s.held}
+	mark := settleMark{since: st.sinceMark, held: st.held}
 	if pp != nil {
 		mark.chunks = pp.chunks
 	}
-	old, since := s.pushMark(mark)
-	s.sinceMark = 0
+	old, since := st.pushMark(mark)
+	st.sinceMark = 0
 	if pp == nil {
 		return old.held + since, s.err
 	}
@@ -504,15 +542,15 @@ func (s *OutStream) Settle() (int64, error) {
 // and the sum of the ring's intervals after it (settleMarks.push). The ring
 // is allocated at the first mark that is not zero: a stream of a wide
 // schema's column, written only at its stripe's end, never has one.
-func (s *OutStream) pushMark(m settleMark) (settleMark, int64) {
-	if s.marks == nil {
+func (st *pageStore) pushMark(m settleMark) (settleMark, int64) {
+	if st.marks == nil {
 		if m == (settleMark{}) {
 			return settleMark{}, 0
 		}
-		s.marks = new(settleMarks)
+		st.marks = new(settleMarks)
 	}
-	old := s.marks.push(m)
-	return old, s.marks.since
+	old := st.marks.push(m)
+	return old, st.marks.since
 }
 
 // settleLag is how many Settles back the pages are counted as stored:
@@ -572,7 +610,7 @@ const (
 // quarter of them, so the last page's unused room stays under a quarter;
 // the first page just holds them when they are fewer than firstPage.
 func (s *OutStream) pageSize(n int) int {
-	if len(s.pages) == 0 && n < firstPage {
+	if len(s.stored().pages) == 0 && n < firstPage {
 		size := minPage
 		for size < n {
 			size *= 2
@@ -584,28 +622,30 @@ func (s *OutStream) pageSize(n int) int {
 
 // addPage adds an empty page of capacity size after the pages.
 func (s *OutStream) addPage(size int) {
+	st := s.stored()
 	pg := s.newPage(size)
-	s.pages = append(s.pages, pg)
-	s.held += int64(cap(pg))
+	st.pages = append(st.pages, pg)
+	st.held += int64(cap(pg))
 }
 
 // store appends p to the pages.
 func (s *OutStream) store(p []byte) {
-	s.n += int64(len(p))
+	st := s.stored()
+	st.n += int64(len(p))
 	for len(p) > 0 {
-		k := int(s.used) - 1
-		if k < 0 || len(s.pages[k]) == cap(s.pages[k]) {
-			if int(s.used) == len(s.pages) {
+		k := int(st.used) - 1
+		if k < 0 || len(st.pages[k]) == cap(st.pages[k]) {
+			if int(st.used) == len(st.pages) {
 				// A quarter of what the stream holds, so the last
 				// page's unused room stays under a quarter of it.
-				s.addPage(s.pageSize(int(s.n)))
+				s.addPage(s.pageSize(int(st.n)))
 			}
-			s.used++
+			st.used++
 			k++
 		}
-		pg := s.pages[k]
+		pg := st.pages[k]
 		c := copy(pg[len(pg):cap(pg)], p)
-		s.pages[k] = pg[:len(pg)+c]
+		st.pages[k] = pg[:len(pg)+c]
 		p = p[c:]
 	}
 }
@@ -616,14 +656,14 @@ func (s *OutStream) store(p []byte) {
 // chunk].
 func (s *OutStream) AppendPosition(dst []uint64) []uint64 {
 	if s.comp == orc.CompressionNone {
-		return append(dst, uint64(s.n))
+		return append(dst, uint64(s.storedBytes()))
 	}
 	if pp := s.pp; pp != nil {
 		// The chunk's offset is known once the chunks before it are
 		// compressed: a placeholder for Pipeline.Resolve.
 		return append(dst, virtualPos(pp.tag, pp.chunks), uint64(len(s.buf)))
 	}
-	return append(dst, uint64(s.n), uint64(len(s.buf)))
+	return append(dst, uint64(s.storedBytes()), uint64(len(s.buf)))
 }
 
 // Flush emits the buffered bytes as a possibly short chunk, so that the next
@@ -669,7 +709,7 @@ func (s *OutStream) dropBuf() {
 // uncompressed. After Flush (with a pipeline, Pipeline.Finish) it is the
 // exact stored size.
 func (s *OutStream) Size() int64 {
-	n := s.n + int64(len(s.buf))
+	n := s.storedBytes() + int64(len(s.buf))
 	if s.pp != nil {
 		n += s.pp.pending
 	}
@@ -678,7 +718,12 @@ func (s *OutStream) Size() int64 {
 
 // Stored returns the capacity of the buffers holding the stored stream:
 // the memory it takes beyond the chunk buffers.
-func (s *OutStream) Stored() int64 { return s.held }
+func (s *OutStream) Stored() int64 {
+	if s.st == nil {
+		return 0
+	}
+	return s.st.held
+}
 
 // Bytes returns the stored stream emitted so far (call Flush first for all
 // of it). It is a copy when the stream spans more than one page, and stays
@@ -687,14 +732,18 @@ func (s *OutStream) Bytes() []byte {
 	if s.pp != nil && s.storeJobs(len(s.pp.jobs)) != nil {
 		return nil
 	}
-	switch s.used {
+	st := s.st
+	if st == nil {
+		return nil
+	}
+	switch st.used {
 	case 0:
 		return nil
 	case 1:
-		return s.pages[0]
+		return st.pages[0]
 	}
-	out := make([]byte, 0, s.n)
-	for _, pg := range s.pages[:s.used] {
+	out := make([]byte, 0, st.n)
+	for _, pg := range st.pages[:st.used] {
 		out = append(out, pg...)
 	}
 	return out
@@ -711,7 +760,11 @@ func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	var n int64
-	for _, pg := range s.pages[:s.used] {
+	if s.st == nil {
+		return 0, nil
+	}
+	st := s.st
+	for _, pg := range st.pages[:st.used] {
 		k, err := w.Write(pg)
 		n += int64(k)
 		if err != nil {
@@ -737,13 +790,15 @@ func (s *OutStream) DetachPages(data, own [][]byte) ([][]byte, [][]byte, error) 
 		}
 	}
 	var lent int64
-	for i, pg := range s.pages[:s.used] {
-		data = append(data, pg)
-		s.pages[i] = nil
-		if s.pool != nil {
-			own = append(own, s.full[i])
-			lent += int64(cap(s.full[i]))
-			s.full[i] = nil
+	if st := s.st; st != nil {
+		for i, pg := range st.pages[:st.used] {
+			data = append(data, pg)
+			st.pages[i] = nil
+			if s.pool != nil {
+				own = append(own, st.full[i])
+				lent += int64(cap(st.full[i]))
+				st.full[i] = nil
+			}
 		}
 	}
 	if lent > 0 {
@@ -767,11 +822,11 @@ func (s *OutStream) newPage(size int) []byte {
 		return make([]byte, 0, size)
 	}
 	if pg := s.pool.getPage(max(size, firstPage)); pg != nil {
-		s.full = append(s.full, pg)
+		s.st.full = append(s.st.full, pg)
 		return pg[:0:size]
 	}
 	pg := make([]byte, 0, size)
-	s.full = append(s.full, pg)
+	s.st.full = append(s.st.full, pg)
 	return pg[:0:size]
 }
 
@@ -782,16 +837,17 @@ func (s *OutStream) newPage(size int) []byte {
 func (s *OutStream) Release() {
 	s.dropJobs()
 	s.resetMarks()
-	s.marks = nil
-	for i := range s.pages {
-		if s.pool != nil {
-			s.pool.putPage(s.full[i])
-			s.full[i] = nil
+	if st := s.st; st != nil {
+		for i := range st.pages {
+			if s.pool != nil {
+				s.pool.putPage(st.full[i])
+				st.full[i] = nil
+			}
+			st.pages[i] = nil
 		}
-		s.pages[i] = nil
+		st.pages, st.full = st.pages[:0], st.full[:0]
+		st.used, st.n, st.held = 0, 0, 0
 	}
-	s.pages, s.full = s.pages[:0], s.full[:0]
-	s.used, s.n, s.held = 0, 0, 0
 	s.dropBuf()
 	if s.more != nil {
 		s.more.cbuf = nil
@@ -799,23 +855,36 @@ func (s *OutStream) Release() {
 	s.err = s.setupErr()
 }
 
+// Drop is Release for a stream that is not to be written again soon: it
+// lets go of the stream's bookkeeping too (its lists of pages, Settle's
+// marks), so that it takes 96 bytes. Written again, it makes them anew. A
+// writer drops each stream of a stripe once the stream is written.
+func (s *OutStream) Drop() {
+	s.Release()
+	s.st = nil
+}
+
 // Reset empties the stream for the next stripe, keeping its buffers and
 // clearing an error from the compressor.
 func (s *OutStream) Reset() {
 	s.dropJobs()
 	s.resetMarks()
-	for i := range s.pages[:s.used] {
-		s.pages[i] = s.pages[i][:0]
+	if st := s.st; st != nil {
+		for i := range st.pages[:st.used] {
+			st.pages[i] = st.pages[i][:0]
+		}
+		st.used, st.n = 0, 0
 	}
-	s.used, s.n = 0, 0
 	s.buf = s.buf[:0]
 	s.err = s.setupErr()
 }
 
 func (s *OutStream) resetMarks() {
-	s.sinceMark = 0
-	if s.marks != nil {
-		*s.marks = settleMarks{}
+	if st := s.st; st != nil {
+		st.sinceMark = 0
+		if st.marks != nil {
+			*st.marks = settleMarks{}
+		}
 	}
 	if pp := s.pp; pp != nil {
 		pp.chunks = 0

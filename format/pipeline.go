@@ -145,7 +145,7 @@ func (p *Pipeline) Resolve(positions []uint64) error {
 		case idx < len(pp.starts):
 			positions[i] = uint64(pp.starts[idx])
 		case idx == len(pp.starts):
-			positions[i] = uint64(s.n)
+			positions[i] = uint64(s.storedBytes())
 		default:
 			return fmt.Errorf("format: position in chunk %d of a stream of %d chunks", idx, len(pp.starts))
 		}

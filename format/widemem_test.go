@@ -74,8 +74,8 @@ func TestEncodersStartSmall(t *testing.T) {
 // a stream keeps Settle's marks and what only some streams need apart,
 // allocated when needed. A zstd stream of 10 bytes, settled before and
 // after its bytes came and then finished, held 767 bytes before (a stream
-// of 416, a chunk buffer of 256 and its page, with Flush for Finish); 268
-// now.
+// of 416, a chunk buffer of 256 and its page, with Flush for Finish); 287
+// now (a stream of 96, what it stores of 96, and the page).
 func TestFinishedStreamsSmall(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")

@@ -742,7 +742,7 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 				// Its pages go to the pool now, not after the
 				// stripe: a stripe of many columns holding a few
 				// bytes each does not hold them all at once.
-				s.out.Release()
+				s.out.Drop()
 			}
 			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
@@ -790,15 +790,16 @@ func (w *Writer) settlePipeline() error {
 }
 
 // releaseStreams gives the pages and buffers of the stripe's streams to
-// the pool (those writeDataArea has not given already).
+// the pool (those writeDataArea has not given already), and drops them:
+// each stripe has streams of its own (see holding.addStream).
 func (w *Writer) releaseStreams() {
 	for _, c := range w.cols {
 		b := c.base()
 		if out := b.presentStreamOut(); out != nil {
-			out.Release()
+			out.Drop()
 		}
 		for _, s := range c.dataStreams() {
-			s.out.Release()
+			s.out.Drop()
 		}
 	}
 	if w.pipe != nil {
