@@ -73,8 +73,10 @@ type colBase struct {
 	rare    *colRare
 
 	// group, stripe and file are the column's statistics. stripe is nil
-	// from its stripe's end to the next one's start, and file until the
-	// first stripe ends (addStripeStats).
+	// until the stripe's first row group ends and from the stripe's end
+	// (addStripeStats), file until the first stripe ends: a writer of
+	// one stripe of one row group keeps one accumulator a column while it
+	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
 	// entries is the stripe's row index so far; their positions are
@@ -127,9 +129,7 @@ func (b *colBase) newStream() *format.OutStream {
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	b := colBase{w: w, node: node, comp: w.comp,
-		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node)}
-	return b
+	return colBase{w: w, node: node, comp: w.comp, group: stats.NewAccumulator(node)}
 }
 
 // addStripeStats merges the ended stripe's statistics into the file's,
@@ -144,6 +144,15 @@ func (b *colBase) addStripeStats() {
 		b.file.Merge(b.stripe)
 	}
 	b.stripe = nil
+}
+
+// stripeStats returns the stripe's statistics so far, making its
+// accumulator at the first call in the stripe.
+func (b *colBase) stripeStats() *stats.Accumulator {
+	if b.stripe == nil {
+		b.stripe = stats.NewAccumulator(b.node)
+	}
+	return b.stripe
 }
 
 // fileStats returns the file's statistics so far.
@@ -343,7 +352,7 @@ func finishGroupSelf(c columnWriter) {
 		// proto.Marshal does not fail on them.
 		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
 	}
-	b.stripe.Merge(b.group)
+	b.stripeStats().Merge(b.group)
 	b.group.Reset()
 	if b.bloom != nil {
 		r := b.rareState()
@@ -416,9 +425,7 @@ func (b *colBase) resetBase() {
 	b.hasNull = false
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
-	if b.stripe == nil {
-		b.stripe = stats.NewAccumulator(b.node)
-	} else {
+	if b.stripe != nil {
 		b.stripe.Reset()
 	}
 	b.dropEntries(false)

@@ -33,7 +33,7 @@ type boolWriter struct {
 func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
 	c := &boolWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewBoolRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 0}}
+	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, c.data}}
 	return c
 }
 
@@ -63,7 +63,7 @@ type byteWriter struct {
 func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
 	c := &byteWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewByteRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 1}}
+	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.data}}
 	return c
 }
 
@@ -100,7 +100,7 @@ type intWriter struct {
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
 	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewIntRLEv2Encoder(c.dataOut, true)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 2}}
+	c.own = []encStream{{orcpb.Stream_DATA, 2, &c.dataOut, c.data}}
 	return c
 }
 
@@ -155,7 +155,7 @@ type floatWriter struct {
 
 func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
 	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, nil, 0}}
+	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}}
 	return c
 }
 

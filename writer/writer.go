@@ -756,7 +756,7 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 		if err := footer.addEncoding(enc); err != nil {
 			return 0, nil, err
 		}
-		b.stripe.SetBytesOnDisk(colBytes)
+		b.stripeStats().SetBytesOnDisk(colBytes)
 		var err error
 		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
 			return 0, nil, err
