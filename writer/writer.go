@@ -225,7 +225,11 @@ func (w *Writer) Reset(out io.Writer) error {
 	w.releaseStreams()
 	for _, c := range w.cols {
 		b := c.base()
-		b.group.Reset()
+		if b.group == nil { // dropped by Close
+			b.group = stats.NewAccumulator(b.node)
+		} else {
+			b.group.Reset()
+		}
 		b.file = nil
 		if b.bloom != nil {
 			b.bloom.Reset()
@@ -597,6 +601,9 @@ func (w *Writer) flushStripe(next bool) error {
 	if err := w.finishColumns(); err != nil {
 		return err
 	}
+	if !next {
+		w.dropGroupStats()
+	}
 	if err := w.settlePipeline(); err != nil {
 		return err
 	}
@@ -664,6 +671,15 @@ func (w *Writer) flushStripe(next bool) error {
 		}
 	}
 	return nil
+}
+
+// dropGroupStats lets go of the columns' row group statistics, merged into
+// the stripe's: Close, which writes no more rows, does not hold them while
+// it writes the last stripe and the tail (Reset makes them again).
+func (w *Writer) dropGroupStats() {
+	for _, c := range w.cols {
+		c.base().group = nil
+	}
 }
 
 // finishColumns ends the stripe's last row group in every column writer,
