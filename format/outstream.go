@@ -40,33 +40,81 @@ import (
 // written. It implements Sink. An OutStream is not safe for concurrent use.
 // After an error (a failing compressor), every call returns that error until
 // Reset.
+//
+// A stream takes 96 bytes until bytes are stored in it and once it is
+// dropped (Drop): its pages and what Settle counts (pageStore), Settle's marks
+// (once it is settled holding bytes), a Pipeline's state, a bad
+// configuration's error and a buffer for a Compressor without its own are
+// allocated when first needed. A writer of a wide schema has a stream or
+// more a column, most of them holding a few bytes a stripe, which each
+// column's come to only at the stripe's end, and leave once written; at
+// 416 bytes each, they were a good part of its memory.
 type OutStream struct {
-	comp      orc.CompressionKind
-	blockSize int
-	c         Compressor
+	buf  []byte // uncompressed bytes of the next chunk; cap up to blockSize (growBuf)
+	c    Compressor
+	pool *PagePool
+	err  error       // sticky error
+	st   *pageStore  // nil until bytes are stored (or, with a pipeline, emitted)
+	pp   *pipedState // deferred compression (pipeline.go), or nil
+	more *outMore    // nil unless needed
 
+	blockSize int32
+	comp      orc.CompressionKind
+}
+
+// pageStore is what a stream keeps once bytes are stored in it: its pages
+// and what Settle counts. Release lets go of it.
+type pageStore struct {
 	pages [][]byte // emitted chunks, or the raw stream for codec NONE, in pages[:used]
 	full  [][]byte // with a pool: each page with all the capacity of its array, for Release
-	used  int      // pages in use: all full but the last; the rest are kept from before Reset
 	n     int64    // bytes in pages
 	held  int64    // capacity of all pages
-	buf   []byte   // uncompressed bytes of the next chunk; cap up to blockSize (growBuf)
-	cbuf  []byte   // compressor output, reused, for a Compressor without its own buffer
-	pool  *PagePool
+	used  int      // pages in use: all full but the last; the rest are kept from before Reset
+	// sinceMark is the bytes of the chunks emitted since the last Settle,
+	// uncompressed, headers included.
+	sinceMark int64
+	marks     *settleMarks // the last settleLag Settles; nil while every mark was zero
+}
 
-	setupErr error // a bad configuration, kept across Reset
-	err      error // sticky error
+// stored returns the stream's pageStore, making it at the first call.
+func (s *OutStream) stored() *pageStore {
+	if s.st == nil {
+		s.st = new(pageStore)
+	}
+	return s.st
+}
 
-	// Settle's marks, and deferred compression (pipeline.go).
-	sinceMark int64       // bytes of the chunks emitted since the last Settle, uncompressed, headers included
-	marks     settleMarks // the last settleLag Settles
-	pipe      *Pipeline   // deferred compression, or nil
-	tag       uint32      // the stream's index in pipe
-	jobs      []*chunkJob // emitted chunks not stored yet, in order
-	pending   int64       // bytes of jobs' chunks, uncompressed, headers included
-	chunks    int         // chunks handed to pipe since Reset
-	starts    []int64     // per stored chunk, the bytes stored before it
-	heldAt    []int64     // per stored chunk, held after it
+// storedBytes returns the bytes in the stream's pages.
+func (s *OutStream) storedBytes() int64 {
+	if s.st == nil {
+		return 0
+	}
+	return s.st.n
+}
+
+// outMore is what few streams need.
+type outMore struct {
+	setupErr error  // a bad configuration, kept across Reset
+	cbuf     []byte // compressor output, reused, for a Compressor without its own buffer
+}
+
+// pipedState is what a stream whose chunks a Pipeline compresses keeps.
+type pipedState struct {
+	pipe    *Pipeline
+	tag     uint32      // the stream's index in pipe
+	jobs    []*chunkJob // emitted chunks not stored yet, in order
+	pending int64       // bytes of jobs' chunks, uncompressed, headers included
+	chunks  int         // chunks handed to pipe since Reset
+	starts  []int64     // per stored chunk, the bytes stored before it
+	heldAt  []int64     // per stored chunk, held after it
+}
+
+// setupErr returns the stream's configuration error, kept across Reset.
+func (s *OutStream) setupErr() error {
+	if s.more == nil {
+		return nil
+	}
+	return s.more.setupErr
 }
 
 var _ Sink = (*OutStream)(nil)
@@ -77,16 +125,22 @@ var _ Sink = (*OutStream)(nil)
 // makes every write fail. One Compressor may serve many OutStreams that are
 // not used concurrently.
 func NewOutStream(comp orc.CompressionKind, blockSize int, c Compressor) *OutStream {
-	s := &OutStream{comp: comp, blockSize: blockSize, c: c}
+	s := &OutStream{comp: comp, c: c}
+	var err error
 	if comp != orc.CompressionNone {
 		switch {
 		case c == nil:
-			s.setupErr = fmt.Errorf("format: no compressor for codec %v", comp)
+			err = fmt.Errorf("format: no compressor for codec %v", comp)
 		case blockSize <= 0 || blockSize > maxChunkLength:
-			s.setupErr = fmt.Errorf("format: compression block size %d not in 1..%d", blockSize, maxChunkLength)
+			err = fmt.Errorf("format: compression block size %d not in 1..%d", blockSize, maxChunkLength)
+		default:
+			s.blockSize = int32(blockSize)
 		}
 	}
-	s.err = s.setupErr
+	if err != nil {
+		s.more = &outMore{setupErr: err}
+		s.err = err
+	}
 	return s
 }
 
@@ -110,22 +164,23 @@ func (s *OutStream) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	total := len(p)
+	block := int(s.blockSize)
 	for len(p) > 0 {
-		if len(s.buf) == 0 && len(p) >= s.blockSize {
+		if len(s.buf) == 0 && len(p) >= block {
 			// A whole chunk: compress it from p without copying.
-			if err := s.emit(p[:s.blockSize]); err != nil {
+			if err := s.emit(p[:block]); err != nil {
 				return total - len(p), err
 			}
-			p = p[s.blockSize:]
+			p = p[block:]
 			continue
 		}
 		if len(s.buf) == cap(s.buf) {
 			s.growBuf(len(s.buf) + len(p))
 		}
-		k := copy(s.buf[len(s.buf):min(cap(s.buf), s.blockSize)], p)
+		k := copy(s.buf[len(s.buf):min(cap(s.buf), block)], p)
 		s.buf = s.buf[:len(s.buf)+k]
 		p = p[k:]
-		if len(s.buf) == s.blockSize {
+		if len(s.buf) == block {
 			if err := s.emitBuf(); err != nil {
 				return total - len(p), err
 			}
@@ -147,10 +202,12 @@ func (s *OutStream) WriteByte(b byte) error {
 		return s.err
 	}
 	if s.comp == orc.CompressionNone {
-		if k := s.used - 1; k >= 0 && len(s.pages[k]) < cap(s.pages[k]) {
-			s.pages[k] = append(s.pages[k], b)
-			s.n++
-			return nil
+		if st := s.st; st != nil {
+			if k := st.used - 1; k >= 0 && len(st.pages[k]) < cap(st.pages[k]) {
+				st.pages[k] = append(st.pages[k], b)
+				st.n++
+				return nil
+			}
 		}
 		s.store([]byte{b})
 		return nil
@@ -159,14 +216,14 @@ func (s *OutStream) WriteByte(b byte) error {
 		s.growBuf(len(s.buf) + 1)
 	}
 	s.buf = append(s.buf, b)
-	if len(s.buf) == s.blockSize {
+	if len(s.buf) == int(s.blockSize) {
 		return s.emitBuf()
 	}
 	return nil
 }
 
 // newBuf returns an empty chunk buffer of capacity blockSize.
-func (s *OutStream) newBuf() []byte { return s.sizedBuf(s.blockSize) }
+func (s *OutStream) newBuf() []byte { return s.sizedBuf(int(s.blockSize)) }
 
 // firstBuf is the capacity of a stream's first chunk buffer when its pool
 // has no whole one and no pipeline compresses it: a stream holding a few bytes (one of a wide schema's
@@ -177,24 +234,25 @@ const firstBuf = 256
 // a block from the pool, else twice the room (from firstBuf), never more
 // than a block. The bytes buffered stay.
 func (s *OutStream) growBuf(n int) {
-	if cap(s.buf) >= min(n, s.blockSize) {
+	block := int(s.blockSize)
+	if cap(s.buf) >= min(n, block) {
 		return
 	}
 	var b []byte
 	if s.pool != nil {
-		b = s.pool.getBuf(s.blockSize)
+		b = s.pool.getBuf(block)
 	}
 	if b == nil {
 		size := max(firstBuf, 2*cap(s.buf))
-		if s.pipe != nil {
+		if s.pp != nil {
 			// A pipeline's stream hands whole chunk buffers over
 			// (emitBuf) and keeps one of a block, as before.
-			size = s.blockSize
+			size = block
 		}
 		for size < n {
 			size *= 2
 		}
-		b = make([]byte, 0, min(size, s.blockSize))
+		b = make([]byte, 0, min(size, block))
 	}
 	s.buf = append(b, s.buf...)
 }
@@ -217,14 +275,14 @@ func (s *OutStream) sizedBuf(size int) []byte {
 // deferred chunks are short; in buffers of a block each, the chunks in
 // flight would tie up several times their size.
 func (s *OutStream) jobBufSize(n int) int {
-	if 2*n > s.blockSize {
+	if 2*n > int(s.blockSize) {
 		return 0
 	}
 	size := 4 << 10
 	for size < n {
 		size <<= 1
 	}
-	if size >= s.blockSize {
+	if size >= int(s.blockSize) {
 		return 0
 	}
 	return size
@@ -232,7 +290,7 @@ func (s *OutStream) jobBufSize(n int) int {
 
 // emitBuf emits the chunk buffer and empties it.
 func (s *OutStream) emitBuf() error {
-	if s.pipe != nil {
+	if s.pp != nil {
 		if size := s.jobBufSize(len(s.buf)); size > 0 {
 			s.deferChunk(append(s.sizedBuf(size), s.buf...))
 			s.buf = s.buf[:0]
@@ -252,18 +310,23 @@ func (s *OutStream) emitBuf() error {
 // emit stores one chunk of uncompressed bytes, or with a pipeline hands a
 // copy of it over.
 func (s *OutStream) emit(chunk []byte) error {
-	if s.pipe != nil {
+	if s.pp != nil {
 		// A whole block from Write: short chunks come from emitBuf.
 		s.deferChunk(append(s.newBuf(), chunk...))
 		return nil
 	}
-	s.sinceMark += int64(chunkHeaderSize + len(chunk))
+	s.stored().sinceMark += int64(chunkHeaderSize + len(chunk))
 	if k, ok := s.roomInPage(len(chunk)); ok {
 		return s.emitInPage(k, chunk)
 	}
-	out := &s.cbuf
+	var out *[]byte
 	if b, ok := s.c.(buffered); ok {
 		out = b.outBuf()
+	} else {
+		if s.more == nil {
+			s.more = new(outMore)
+		}
+		out = &s.more.cbuf
 	}
 	z, err := s.c.Compress((*out)[:0], chunk)
 	if err != nil {
@@ -279,28 +342,33 @@ func (s *OutStream) emit(chunk []byte) error {
 // roomInPage returns the last page when it has room for a chunk of n bytes
 // at the compressor's worst case, with its header.
 func (s *OutStream) roomInPage(n int) (int, bool) {
-	k := s.used - 1
-	return k, k >= 0 && cap(s.pages[k])-len(s.pages[k]) >= chunkHeaderSize+compressBound(s.c, n)
+	st := s.st
+	if st == nil {
+		return -1, false
+	}
+	k := st.used - 1
+	return k, k >= 0 && cap(st.pages[k])-len(st.pages[k]) >= chunkHeaderSize+compressBound(s.c, n)
 }
 
 // storeChunk stores a chunk compressed elsewhere: z, or src itself when z
 // is not smaller, in the last page when roomInPage, else across pages.
 func (s *OutStream) storeChunk(src, z []byte) {
+	st := s.stored()
 	orig := len(z) >= len(src)
 	payload := z
 	if orig {
 		payload = src
 	}
 	if k, ok := s.roomInPage(len(src)); ok {
-		pg := s.pages[k]
+		pg := st.pages[k]
 		at := len(pg) + chunkHeaderSize
 		n := copy(pg[at:cap(pg)], payload)
 		putChunkHeader(pg[len(pg):at], n, orig)
-		s.pages[k] = pg[:at+n]
-		s.n += int64(chunkHeaderSize + n)
+		st.pages[k] = pg[:at+n]
+		st.n += int64(chunkHeaderSize + n)
 		return
 	}
-	if len(s.pages) == 0 {
+	if len(st.pages) == 0 {
 		s.addPage(s.pageSize(chunkHeaderSize + len(payload))) // header and payload together
 	}
 	var h [chunkHeaderSize]byte
@@ -311,7 +379,8 @@ func (s *OutStream) storeChunk(src, z []byte) {
 // emitInPage compresses chunk straight into page k, the last, which has
 // room for the header and the compressor's worst case.
 func (s *OutStream) emitInPage(k int, chunk []byte) error {
-	pg := s.pages[k]
+	st := s.stored()
+	pg := st.pages[k]
 	at := len(pg) + chunkHeaderSize
 	dst := pg[at:at:cap(pg)]
 	z, err := s.c.Compress(dst, chunk)
@@ -328,8 +397,8 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 		n = copy(pg[at:cap(pg)], chunk)
 		putChunkHeader(pg[len(pg):at], n, true)
 	}
-	s.pages[k] = pg[:at+n]
-	s.n += int64(chunkHeaderSize + n)
+	st.pages[k] = pg[:at+n]
+	st.n += int64(chunkHeaderSize + n)
 	return nil
 }
 
@@ -338,17 +407,18 @@ func (s *OutStream) emitInPage(k int, chunk []byte) error {
 // when the stream has maxStreamJobs in flight, which bounds the memory a
 // fast encoder can tie up ahead of the compression.
 func (s *OutStream) deferChunk(src []byte) {
+	pp := s.pp
 	n := int64(chunkHeaderSize + len(src))
-	s.sinceMark += n
-	s.pending += n
-	s.chunks++
+	s.stored().sinceMark += n
+	pp.pending += n
+	pp.chunks++
 	s.storeDone()
-	for len(s.jobs) >= maxStreamJobs && s.err == nil {
+	for len(pp.jobs) >= maxStreamJobs && s.err == nil {
 		s.storeJobs(1)
 	}
-	j := s.pipe.newJob(src)
-	s.jobs = append(s.jobs, j)
-	s.pipe.submit(j)
+	j := pp.pipe.newJob(src)
+	pp.jobs = append(pp.jobs, j)
+	pp.pipe.submit(j)
 }
 
 // maxStreamJobs is the most chunks of one stream in flight at once.
@@ -358,7 +428,7 @@ const maxStreamJobs = 4
 // without waiting.
 func (s *OutStream) storeDone() {
 	k := 0
-	for k < len(s.jobs) && s.jobs[k].finished.Load() {
+	for jobs := s.pp.jobs; k < len(jobs) && jobs[k].finished.Load(); {
 		k++
 	}
 	if k > 0 {
@@ -369,7 +439,8 @@ func (s *OutStream) storeDone() {
 // storeJobs stores the first n deferred chunks, waiting for each to be
 // compressed, and returns the stream's error.
 func (s *OutStream) storeJobs(n int) error {
-	for i, j := range s.jobs[:n] {
+	pp := s.pp
+	for i, j := range pp.jobs[:n] {
 		j.done.Wait()
 		if s.err == nil {
 			if j.err != nil {
@@ -378,13 +449,13 @@ func (s *OutStream) storeJobs(n int) error {
 				s.storeDeferred(j.src, j.out)
 			}
 		}
-		s.pending -= int64(chunkHeaderSize + len(j.src))
+		pp.pending -= int64(chunkHeaderSize + len(j.src))
 		s.giveBack(j)
-		s.jobs[i] = nil
+		pp.jobs[i] = nil
 	}
-	k := copy(s.jobs, s.jobs[n:])
-	clear(s.jobs[k:])
-	s.jobs = s.jobs[:k]
+	k := copy(pp.jobs, pp.jobs[n:])
+	clear(pp.jobs[k:])
+	pp.jobs = pp.jobs[:k]
 	return s.err
 }
 
@@ -393,27 +464,32 @@ func (s *OutStream) giveBack(j *chunkJob) {
 	if s.pool != nil {
 		s.pool.putBuf(j.src)
 	}
-	s.pipe.putJob(j)
+	s.pp.pipe.putJob(j)
 }
 
 // dropJobs waits for the deferred chunks and discards them.
 func (s *OutStream) dropJobs() {
-	for i, j := range s.jobs {
+	pp := s.pp
+	if pp == nil {
+		return
+	}
+	for i, j := range pp.jobs {
 		j.done.Wait()
 		s.giveBack(j)
-		s.jobs[i] = nil
+		pp.jobs[i] = nil
 	}
-	s.jobs = s.jobs[:0]
-	s.pending = 0
+	pp.jobs = pp.jobs[:0]
+	pp.pending = 0
 }
 
 // storeDeferred stores a chunk the pipeline compressed where emit would
 // have (storeChunk), noting where it starts and what the pages hold after
 // it.
 func (s *OutStream) storeDeferred(src, z []byte) {
-	s.starts = append(s.starts, s.n)
+	st := s.stored()
+	s.pp.starts = append(s.pp.starts, st.n)
 	s.storeChunk(src, z)
-	s.heldAt = append(s.heldAt, s.held)
+	s.pp.heldAt = append(s.pp.heldAt, st.held)
 }
 
 // Settle returns what the stream counts as holding, for deciding where a
@@ -426,19 +502,30 @@ func (s *OutStream) storeDeferred(src, z []byte) {
 // capacity its pages had after the last of them. It returns the stream's
 // error too.
 func (s *OutStream) Settle() (int64, error) {
+	st := s.st
+	if st == nil {
+		// Nothing stored or emitted since the stream was made or
+		// Released: every mark is zero.
+		return 0, s.err
+	}
 	if s.comp == orc.CompressionNone {
-		return s.held, s.err
+		return st.held, s.err
 	}
 	// The mark settleLag Settles back leaves the ring: what was emitted
 	// before it counts as stored, what came after as emitted.
-	old := s.marks.push(settleMark{since: s.sinceMark, chunks: s.chunks, held: s.held})
-	s.sinceMark = 0
-	if s.pipe == nil {
-		return old.held + s.marks.since, s.err
+	pp := s.pp
+	mark := settleMark{since: st.sinceMark, held: st.held}
+	if pp != nil {
+		mark.chunks = pp.chunks
+	}
+	old, since := st.pushMark(mark)
+	st.sinceMark = 0
+	if pp == nil {
+		return old.held + since, s.err
 	}
 	m := old.chunks
-	if short := m - len(s.starts); short > 0 && s.err == nil {
-		s.storeJobs(min(short, len(s.jobs)))
+	if short := m - len(pp.starts); short > 0 && s.err == nil {
+		s.storeJobs(min(short, len(pp.jobs)))
 	}
 	if s.err != nil {
 		return 0, s.err
@@ -446,9 +533,24 @@ func (s *OutStream) Settle() (int64, error) {
 	s.storeDone()
 	var v int64
 	if m > 0 {
-		v = s.heldAt[m-1]
+		v = pp.heldAt[m-1]
 	}
-	return v + s.marks.since, s.err
+	return v + since, s.err
+}
+
+// pushMark notes m in the ring of marks and returns the mark it replaces
+// and the sum of the ring's intervals after it (settleMarks.push). The ring
+// is allocated at the first mark that is not zero: a stream of a wide
+// schema's column, written only at its stripe's end, never has one.
+func (st *pageStore) pushMark(m settleMark) (settleMark, int64) {
+	if st.marks == nil {
+		if m == (settleMark{}) {
+			return settleMark{}, 0
+		}
+		st.marks = new(settleMarks)
+	}
+	old := st.marks.push(m)
+	return old, st.marks.since
 }
 
 // settleLag is how many Settles back the pages are counted as stored:
@@ -508,7 +610,7 @@ const (
 // quarter of them, so the last page's unused room stays under a quarter;
 // the first page just holds them when they are fewer than firstPage.
 func (s *OutStream) pageSize(n int) int {
-	if len(s.pages) == 0 && n < firstPage {
+	if len(s.stored().pages) == 0 && n < firstPage {
 		size := minPage
 		for size < n {
 			size *= 2
@@ -520,28 +622,30 @@ func (s *OutStream) pageSize(n int) int {
 
 // addPage adds an empty page of capacity size after the pages.
 func (s *OutStream) addPage(size int) {
+	st := s.stored()
 	pg := s.newPage(size)
-	s.pages = append(s.pages, pg)
-	s.held += int64(cap(pg))
+	st.pages = append(st.pages, pg)
+	st.held += int64(cap(pg))
 }
 
 // store appends p to the pages.
 func (s *OutStream) store(p []byte) {
-	s.n += int64(len(p))
+	st := s.stored()
+	st.n += int64(len(p))
 	for len(p) > 0 {
-		k := s.used - 1
-		if k < 0 || len(s.pages[k]) == cap(s.pages[k]) {
-			if s.used == len(s.pages) {
+		k := int(st.used) - 1
+		if k < 0 || len(st.pages[k]) == cap(st.pages[k]) {
+			if int(st.used) == len(st.pages) {
 				// A quarter of what the stream holds, so the last
 				// page's unused room stays under a quarter of it.
-				s.addPage(s.pageSize(int(s.n)))
+				s.addPage(s.pageSize(int(st.n)))
 			}
-			s.used++
+			st.used++
 			k++
 		}
-		pg := s.pages[k]
+		pg := st.pages[k]
 		c := copy(pg[len(pg):cap(pg)], p)
-		s.pages[k] = pg[:len(pg)+c]
+		st.pages[k] = pg[:len(pg)+c]
 		p = p[c:]
 	}
 }
@@ -552,14 +656,14 @@ func (s *OutStream) store(p []byte) {
 // chunk].
 func (s *OutStream) AppendPosition(dst []uint64) []uint64 {
 	if s.comp == orc.CompressionNone {
-		return append(dst, uint64(s.n))
+		return append(dst, uint64(s.storedBytes()))
 	}
-	if s.pipe != nil {
+	if pp := s.pp; pp != nil {
 		// The chunk's offset is known once the chunks before it are
 		// compressed: a placeholder for Pipeline.Resolve.
-		return append(dst, virtualPos(s.tag, s.chunks), uint64(len(s.buf)))
+		return append(dst, virtualPos(pp.tag, pp.chunks), uint64(len(s.buf)))
 	}
-	return append(dst, uint64(s.n), uint64(len(s.buf)))
+	return append(dst, uint64(s.storedBytes()), uint64(len(s.buf)))
 }
 
 // Flush emits the buffered bytes as a possibly short chunk, so that the next
@@ -577,30 +681,69 @@ func (s *OutStream) Flush() error {
 	return nil
 }
 
+// Finish is Flush at the end of the stream's stripe: it emits the buffered
+// bytes and lets go of the chunk buffer (to the pool when it is a whole
+// block, else to the collector), as nothing more is written before the
+// stripe is stored and the stream Released or Reset. A stream written
+// after Finish takes a buffer again. Streams of a wide schema's columns,
+// a few bytes each, held a buffer of 256 bytes and up apiece until the
+// stripe was written.
+func (s *OutStream) Finish() error {
+	if err := s.Flush(); err != nil {
+		return err
+	}
+	s.dropBuf()
+	return nil
+}
+
+// dropBuf lets go of the chunk buffer: a whole block to the pool, a
+// part-grown one to the collector.
+func (s *OutStream) dropBuf() {
+	if s.pool != nil && cap(s.buf) == int(s.blockSize) {
+		s.pool.putBuf(s.buf)
+	}
+	s.buf = nil
+}
+
 // Size returns the bytes stored plus those buffered or being compressed,
 // uncompressed. After Flush (with a pipeline, Pipeline.Finish) it is the
 // exact stored size.
-func (s *OutStream) Size() int64 { return s.n + s.pending + int64(len(s.buf)) }
+func (s *OutStream) Size() int64 {
+	n := s.storedBytes() + int64(len(s.buf))
+	if s.pp != nil {
+		n += s.pp.pending
+	}
+	return n
+}
 
 // Stored returns the capacity of the buffers holding the stored stream:
 // the memory it takes beyond the chunk buffers.
-func (s *OutStream) Stored() int64 { return s.held }
+func (s *OutStream) Stored() int64 {
+	if s.st == nil {
+		return 0
+	}
+	return s.st.held
+}
 
 // Bytes returns the stored stream emitted so far (call Flush first for all
 // of it). It is a copy when the stream spans more than one page, and stays
 // valid until the next write or Reset.
 func (s *OutStream) Bytes() []byte {
-	if s.pipe != nil && s.storeJobs(len(s.jobs)) != nil {
+	if s.pp != nil && s.storeJobs(len(s.pp.jobs)) != nil {
 		return nil
 	}
-	switch s.used {
+	st := s.st
+	if st == nil {
+		return nil
+	}
+	switch st.used {
 	case 0:
 		return nil
 	case 1:
-		return s.pages[0]
+		return st.pages[0]
 	}
-	out := make([]byte, 0, s.n)
-	for _, pg := range s.pages[:s.used] {
+	out := make([]byte, 0, st.n)
+	for _, pg := range st.pages[:st.used] {
 		out = append(out, pg...)
 	}
 	return out
@@ -611,13 +754,17 @@ func (s *OutStream) WriteTo(w io.Writer) (int64, error) {
 	if err := s.Flush(); err != nil {
 		return 0, err
 	}
-	if s.pipe != nil {
-		if err := s.storeJobs(len(s.jobs)); err != nil {
+	if s.pp != nil {
+		if err := s.storeJobs(len(s.pp.jobs)); err != nil {
 			return 0, err
 		}
 	}
 	var n int64
-	for _, pg := range s.pages[:s.used] {
+	if s.st == nil {
+		return 0, nil
+	}
+	st := s.st
+	for _, pg := range st.pages[:st.used] {
 		k, err := w.Write(pg)
 		n += int64(k)
 		if err != nil {
@@ -637,19 +784,21 @@ func (s *OutStream) DetachPages(data, own [][]byte) ([][]byte, [][]byte, error) 
 	if err := s.Flush(); err != nil {
 		return data, own, err
 	}
-	if s.pipe != nil {
-		if err := s.storeJobs(len(s.jobs)); err != nil {
+	if s.pp != nil {
+		if err := s.storeJobs(len(s.pp.jobs)); err != nil {
 			return data, own, err
 		}
 	}
 	var lent int64
-	for i, pg := range s.pages[:s.used] {
-		data = append(data, pg)
-		s.pages[i] = nil
-		if s.pool != nil {
-			own = append(own, s.full[i])
-			lent += int64(cap(s.full[i]))
-			s.full[i] = nil
+	if st := s.st; st != nil {
+		for i, pg := range st.pages[:st.used] {
+			data = append(data, pg)
+			st.pages[i] = nil
+			if s.pool != nil {
+				own = append(own, st.full[i])
+				lent += int64(cap(st.full[i]))
+				st.full[i] = nil
+			}
 		}
 	}
 	if lent > 0 {
@@ -673,11 +822,11 @@ func (s *OutStream) newPage(size int) []byte {
 		return make([]byte, 0, size)
 	}
 	if pg := s.pool.getPage(max(size, firstPage)); pg != nil {
-		s.full = append(s.full, pg)
+		s.st.full = append(s.st.full, pg)
 		return pg[:0:size]
 	}
 	pg := make([]byte, 0, size)
-	s.full = append(s.full, pg)
+	s.st.full = append(s.st.full, pg)
 	return pg[:0:size]
 }
 
@@ -688,21 +837,31 @@ func (s *OutStream) newPage(size int) []byte {
 func (s *OutStream) Release() {
 	s.dropJobs()
 	s.resetMarks()
-	for i := range s.pages {
-		if s.pool != nil {
-			s.pool.putPage(s.full[i])
-			s.full[i] = nil
+	if st := s.st; st != nil {
+		for i := range st.pages {
+			if s.pool != nil {
+				s.pool.putPage(st.full[i])
+				st.full[i] = nil
+			}
+			st.pages[i] = nil
 		}
-		s.pages[i] = nil
+		st.pages, st.full = st.pages[:0], st.full[:0]
+		st.used, st.n, st.held = 0, 0, 0
 	}
-	s.pages, s.full = s.pages[:0], s.full[:0]
-	s.used, s.n, s.held = 0, 0, 0
-	if s.pool != nil && cap(s.buf) == s.blockSize {
-		s.pool.putBuf(s.buf) // a part-grown one goes to the collector
+	s.dropBuf()
+	if s.more != nil {
+		s.more.cbuf = nil
 	}
-	s.buf = nil
-	s.cbuf = nil
-	s.err = s.setupErr
+	s.err = s.setupErr()
+}
+
+// Drop is Release for a stream that is not to be written again soon: it
+// lets go of the stream's bookkeeping too (its lists of pages, Settle's
+// marks), so that it takes 96 bytes. Written again, it makes them anew. A
+// writer drops each stream of a stripe once the stream is written.
+func (s *OutStream) Drop() {
+	s.Release()
+	s.st = nil
 }
 
 // Reset empties the stream for the next stripe, keeping its buffers and
@@ -710,18 +869,27 @@ func (s *OutStream) Release() {
 func (s *OutStream) Reset() {
 	s.dropJobs()
 	s.resetMarks()
-	for i := range s.pages[:s.used] {
-		s.pages[i] = s.pages[i][:0]
+	if st := s.st; st != nil {
+		for i := range st.pages[:st.used] {
+			st.pages[i] = st.pages[i][:0]
+		}
+		st.used, st.n = 0, 0
 	}
-	s.used, s.n = 0, 0
 	s.buf = s.buf[:0]
-	s.err = s.setupErr
+	s.err = s.setupErr()
 }
 
 func (s *OutStream) resetMarks() {
-	s.sinceMark, s.chunks = 0, 0
-	s.marks = settleMarks{}
-	s.starts, s.heldAt = s.starts[:0], s.heldAt[:0]
+	if st := s.st; st != nil {
+		st.sinceMark = 0
+		if st.marks != nil {
+			*st.marks = settleMarks{}
+		}
+	}
+	if pp := s.pp; pp != nil {
+		pp.chunks = 0
+		pp.starts, pp.heldAt = pp.starts[:0], pp.heldAt[:0]
+	}
 }
 
 // PagePool keeps the pages and chunk buffers that streams give back on

@@ -91,15 +91,16 @@ const minPipelineBlock = 1 << 10
 // placeholders until Resolve.
 func (p *Pipeline) NewStream(pool *PagePool) *OutStream {
 	s := NewPooledOutStream(p.kind, p.blockSize, p.bound, pool)
-	s.pipe = p
+	pp := &pipedState{pipe: p}
+	s.pp = pp
 	p.mu.Lock()
-	s.tag = uint32(len(p.streams))
+	pp.tag = uint32(len(p.streams))
 	p.streams = append(p.streams, s)
-	if int(s.tag) < len(p.kept) {
+	if int(pp.tag) < len(p.kept) {
 		// A writer creates its streams in the same order every stripe:
 		// the stream of this tag last time had about as many chunks.
-		k := &p.kept[s.tag]
-		s.jobs, s.starts, s.heldAt = k.jobs, k.starts, k.heldAt
+		k := &p.kept[pp.tag]
+		pp.jobs, pp.starts, pp.heldAt = k.jobs, k.starts, k.heldAt
 		*k = streamScratch{}
 	}
 	p.mu.Unlock()
@@ -115,7 +116,7 @@ func (p *Pipeline) Finish() error {
 	p.mu.Unlock()
 	var first error
 	for _, s := range streams {
-		if err := s.storeJobs(len(s.jobs)); err != nil && first == nil {
+		if err := s.storeJobs(len(s.pp.jobs)); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -137,15 +138,16 @@ func (p *Pipeline) Resolve(positions []uint64) error {
 			return fmt.Errorf("format: position of unknown stream %d", tag)
 		}
 		s := streams[tag]
+		pp := s.pp
 		switch {
-		case len(s.jobs) > 0:
+		case len(pp.jobs) > 0:
 			return fmt.Errorf("format: position resolved before its stream's chunks are stored")
-		case idx < len(s.starts):
-			positions[i] = uint64(s.starts[idx])
-		case idx == len(s.starts):
-			positions[i] = uint64(s.n)
+		case idx < len(pp.starts):
+			positions[i] = uint64(pp.starts[idx])
+		case idx == len(pp.starts):
+			positions[i] = uint64(s.storedBytes())
 		default:
-			return fmt.Errorf("format: position in chunk %d of a stream of %d chunks", idx, len(s.starts))
+			return fmt.Errorf("format: position in chunk %d of a stream of %d chunks", idx, len(pp.starts))
 		}
 	}
 	return nil
@@ -159,9 +161,9 @@ func (p *Pipeline) Forget() {
 		p.kept = append(p.kept, make([]streamScratch, len(p.streams)-len(p.kept))...)
 	}
 	for i, s := range p.streams {
-		if len(s.jobs) == 0 { // released, as it should be
-			p.kept[i] = streamScratch{s.jobs[:0], s.starts[:0], s.heldAt[:0]}
-			s.jobs, s.starts, s.heldAt = nil, nil, nil
+		if pp := s.pp; len(pp.jobs) == 0 { // released, as it should be
+			p.kept[i] = streamScratch{pp.jobs[:0], pp.starts[:0], pp.heldAt[:0]}
+			pp.jobs, pp.starts, pp.heldAt = nil, nil, nil
 		}
 	}
 	clear(p.streams)

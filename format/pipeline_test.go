@@ -182,8 +182,8 @@ func TestPipelineErrors(t *testing.T) {
 		s.Write(make([]byte, 1<<10))
 	}
 	s.Release()
-	if s.Size() != 0 || len(s.jobs) != 0 {
-		t.Fatalf("after Release: size %d, %d jobs", s.Size(), len(s.jobs))
+	if s.Size() != 0 || len(s.pp.jobs) != 0 {
+		t.Fatalf("after Release: size %d, %d jobs", s.Size(), len(s.pp.jobs))
 	}
 	if _, err := s.Write(make([]byte, 3<<10)); err != nil {
 		t.Fatal(err)

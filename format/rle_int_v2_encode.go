@@ -39,8 +39,11 @@ import (
 	"sync"
 )
 
-// v2MinRoom is the room for held values an encoder starts with.
-const v2MinRoom = 8
+// v2MinRoom is the least room for held values an encoder starts with: it
+// grows from what the first write needs (a batch's values take a full
+// run's room at once), so that the encoder of a wide schema's column
+// holding one value a stripe takes 8 bytes for it, not 64.
+const v2MinRoom = 1
 
 // IntRLEv2Encoder writes an integer RLE v2 stream.
 type IntRLEv2Encoder struct {

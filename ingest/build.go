@@ -17,6 +17,7 @@ type rowBuilder struct {
 func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
 	rb := &rowBuilder{schema: b.Schema}
 	if b.Schema.Kind == orc.Struct {
+		rb.cols = make([]*builder, 0, len(b.Schema.Children))
 		for i, c := range b.Schema.Children {
 			rb.cols = append(rb.cols, newBuilder(c, b.Cols[i], zone))
 		}

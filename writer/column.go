@@ -66,35 +66,58 @@ type stream struct {
 type colBase struct {
 	w    *Writer
 	node *orc.Schema
-	id   int
 
-	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
-	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
-	hasNull    bool                   // some value in the stripe is null: PRESENT is written
-	pending    int                    // present values not written to PRESENT yet (while !hasNull)
-	groupAt    []int                  // pending at the start of each row index entry (while !hasNull)
+	hasNull bool  // some value in the stripe is null: PRESENT is written
+	pending int   // present values not written to PRESENT yet (while !hasNull)
+	groupAt []int // pending at the start of each row index entry (while !hasNull)
+	rare    *colRare
 
+	// group, stripe and file are the column's statistics. stripe is nil
+	// until the stripe's first row group ends and from the stripe's end
+	// (addStripeStats), file until the first stripe ends: a writer of
+	// one stripe of one row group keeps one accumulator a column while it
+	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
 	bloom               *bloomfilter.Filter
-	blooms              []*orcpb.BloomFilter
-	entries             []*orcpb.RowIndexEntry
-	// entryStats holds, per entry, its statistics as encoded by
-	// proto.Marshal (a message per column and row group held until the
-	// stripe is written took 500 bytes a column in files of many).
-	entryStats [][]byte
-	kids       []columnWriter
-	own        []encStream // the column's streams after PRESENT (streams.go)
-
-	nulls []bool // scratch
+	// entries is the stripe's row index so far; their positions are
+	// taken from posBuf, which is kept from stripe to stripe.
+	entries []rowEntry
+	posBuf  []uint64
+	kids    []columnWriter
+	own     []encStream // the column's streams after PRESENT (streams.go)
 
 	// comp compresses the column's streams: the writer's own, or with
 	// WithParallelism the compressor of the goroutine the column's field
 	// is dealt to.
 	comp format.Compressor
-	// nanos and prevNanos are the time the field spent writing in the
-	// stripe and in the one before (WithParallelism; top-level fields
-	// only).
-	nanos, prevNanos int64
+}
+
+// colRare is what a column keeps once it needs it (colBase.rareState):
+// for nulls, and for a bloom filter's entries. A writer of a wide schema
+// has a column writer a column, mostly without nulls or bloom filters;
+// within colBase these took 56 bytes of each.
+type colRare struct {
+	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
+	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
+	nulls      []bool                 // scratch
+	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
+}
+
+// rareState returns the column's colRare, making it at the first call.
+func (b *colBase) rareState() *colRare {
+	if b.rare == nil {
+		b.rare = new(colRare)
+	}
+	return b.rare
+}
+
+// presentStreamOut returns the stripe's PRESENT stream, or nil before its
+// first null.
+func (b *colBase) presentStreamOut() *format.OutStream {
+	if b.rare == nil {
+		return nil
+	}
+	return b.rare.presentOut
 }
 
 // newStream returns a stream compressed with the column's compressor.
@@ -106,9 +129,38 @@ func (b *colBase) newStream() *format.OutStream {
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	b := colBase{w: w, node: node, id: node.ID(), comp: w.comp,
-		group: stats.NewAccumulator(node), stripe: stats.NewAccumulator(node), file: stats.NewAccumulator(node)}
-	return b
+	return colBase{w: w, node: node, comp: w.comp, group: stats.NewAccumulator(node)}
+}
+
+// addStripeStats merges the ended stripe's statistics into the file's,
+// leaving stripe nil. The first stripe's accumulator becomes the file's
+// (merged into an empty one, it would be copied whole): a file of one
+// stripe, as one of a wide schema often is, keeps two accumulators a
+// column rather than three.
+func (b *colBase) addStripeStats() {
+	if b.file == nil {
+		b.file = b.stripe
+	} else {
+		b.file.Merge(b.stripe)
+	}
+	b.stripe = nil
+}
+
+// stripeStats returns the stripe's statistics so far, making its
+// accumulator at the first call in the stripe.
+func (b *colBase) stripeStats() *stats.Accumulator {
+	if b.stripe == nil {
+		b.stripe = stats.NewAccumulator(b.node)
+	}
+	return b.stripe
+}
+
+// fileStats returns the file's statistics so far.
+func (b *colBase) fileStats() *stats.Accumulator {
+	if b.file == nil {
+		return stats.NewAccumulator(b.node)
+	}
+	return b.file
 }
 
 func (b *colBase) base() *colBase { return b }
@@ -124,7 +176,7 @@ func (b *colBase) presentPositions(dst []uint64) []uint64 {
 }
 
 func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
-	return appendStream(dst, format.PresentPositions.Codec, b.presentOut, b.present)
+	return appendStream(dst, format.PresentPositions.Codec, b.rare.presentOut, b.rare.present)
 }
 
 // startPresent is called at the stripe's first null: it writes the held
@@ -136,24 +188,26 @@ func (b *colBase) startPresent() {
 	// PRESENT's stream and encoder are made here, not with the column: a
 	// wide schema's columns mostly have no null, and each took some 800
 	// bytes for them.
-	b.presentOut = b.newStream()
-	if b.present == nil {
-		b.present = format.NewBoolRLEEncoder(b.presentOut)
+	r := b.rareState()
+	r.presentOut = b.newStream()
+	if r.present == nil {
+		r.present = format.NewBoolRLEEncoder(r.presentOut)
 	} else {
-		b.present.Reset(b.presentOut)
+		r.present.Reset(r.presentOut)
 	}
 	written := 0
-	for k, e := range b.entries {
+	for k := range b.entries {
+		e := &b.entries[k]
 		for ; written < b.groupAt[k]; written++ {
-			b.present.Write(true)
+			r.present.Write(true)
 		}
 		if b.w.cfg.aligned {
 			b.alignPresent()
 		}
-		e.Positions = append(b.appendPresentPosition(nil), e.Positions...)
+		e.pos = append(b.appendPresentPosition(nil), e.pos...)
 	}
 	for ; written < b.pending; written++ {
-		b.present.Write(true)
+		r.present.Write(true)
 	}
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
@@ -170,10 +224,10 @@ func (b *colBase) endPresentRuns() error {
 }
 
 func (b *colBase) alignPresent() error {
-	if err := b.present.FlushBytes(); err != nil {
+	if err := b.rare.present.FlushBytes(); err != nil {
 		return err
 	}
-	return b.presentOut.Flush()
+	return b.rare.presentOut.Flush()
 }
 
 // flushAll ends the runs of encs and then the chunks of outs, in that order
@@ -203,16 +257,17 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			return nil, end - start
 		}
 		for i := start; i < end; i++ {
-			b.present.Write(true)
+			b.rare.present.Write(true)
 		}
 		return nil, end - start
 	}
-	b.nulls = grow(b.nulls, end-start)
+	r := b.rareState()
+	r.nulls = grow(r.nulls, end-start)
 	k := 0
 	for i := start; i < end; i++ {
 		skip := parentNulls != nil && parentNulls[i-start]
 		isNull := skip || len(nulls) > 0 && nulls[i]
-		b.nulls[i-start] = isNull
+		r.nulls[i-start] = isNull
 		if skip {
 			continue
 		}
@@ -220,11 +275,11 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			if !b.hasNull {
 				b.startPresent()
 			}
-			b.present.Write(false)
+			r.present.Write(false)
 			b.group.AddNull()
 		} else {
 			if b.hasNull {
-				b.present.Write(true)
+				r.present.Write(true)
 			} else {
 				b.pending++
 			}
@@ -234,7 +289,7 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 	if k == end-start {
 		return nil, k
 	}
-	return b.nulls[:end-start], k
+	return r.nulls[:end-start], k
 }
 
 // startGroup records the positions of a new row group, first ending every
@@ -259,18 +314,25 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	ea := new(entryAlloc)
-	ea.e.Positions = c.appendPositions(ea.pos[:0])
-	b.entries = append(b.entries, &ea.e)
+	at := len(b.posBuf)
+	b.posBuf = c.appendPositions(b.posBuf)
+	end := len(b.posBuf)
+	b.entries = append(b.entries, rowEntry{pos: b.posBuf[at:end:end]})
 	return nil
 }
 
-// entryAlloc is a row index entry with room for its positions, allocated
-// at once: a column has at most 9 of them (PRESENT 3, then up to 3 for each
-// of two more streams) and 12 cover every kind.
-type entryAlloc struct {
-	e   orcpb.RowIndexEntry
-	pos [12]uint64
+// rowEntry is a row index entry of the open stripe: its positions (a
+// column has at most 9: PRESENT 3, then up to 3 for each of two more
+// streams) and, once its row group has ended, its statistics as
+// proto.Marshal encodes them. The positions are a piece of the column's
+// posBuf, without its room: a change to them (PRESENT's positions put in
+// front, a dictionary column's data positions added) makes a slice of
+// their own. As a message each, allocated with room for 12 positions, an
+// entry took 176 bytes, and its statistics' slice 24 more, in files of
+// many columns.
+type rowEntry struct {
+	pos   []uint64
+	stats []byte
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
@@ -286,17 +348,15 @@ func finishGroup(c columnWriter) {
 func finishGroupSelf(c columnWriter) {
 	b := c.base()
 	if n := len(b.entries); n > 0 {
-		for len(b.entryStats) < n {
-			b.entryStats = append(b.entryStats, nil)
-		}
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entryStats[n-1], _ = proto.Marshal(b.group.Proto())
+		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
 	}
-	b.stripe.Merge(b.group)
+	b.stripeStats().Merge(b.group)
 	b.group.Reset()
 	if b.bloom != nil {
-		b.blooms = append(b.blooms, b.bloom.Proto())
+		r := b.rareState()
+		r.blooms = append(r.blooms, b.bloom.Proto())
 		b.bloom.Reset()
 	}
 }
@@ -306,19 +366,16 @@ func finishGroupSelf(c columnWriter) {
 // exactly when the stripe has a PRESENT stream.
 func (b *colBase) rowIndex() []byte {
 	var out []byte
-	for i, e := range b.entries {
+	for _, e := range b.entries {
 		np := 0 // the packed positions' bytes
-		for _, p := range e.Positions {
+		for _, p := range e.pos {
 			np += protowire.SizeVarint(p)
 		}
 		n := 0
 		if np > 0 {
 			n += protowire.SizeTag(rowIndexEntryPositions) + protowire.SizeBytes(np)
 		}
-		var st []byte
-		if i < len(b.entryStats) {
-			st = b.entryStats[i]
-		}
+		st := e.stats
 		if st != nil {
 			n += protowire.SizeTag(rowIndexEntryStatistics) + protowire.SizeBytes(len(st))
 		}
@@ -327,7 +384,7 @@ func (b *colBase) rowIndex() []byte {
 		if np > 0 {
 			out = protowire.AppendTag(out, rowIndexEntryPositions, protowire.BytesType)
 			out = protowire.AppendVarint(out, uint64(np))
-			for _, p := range e.Positions {
+			for _, p := range e.pos {
 				out = protowire.AppendVarint(out, p)
 			}
 		}
@@ -348,16 +405,30 @@ const (
 	rowIndexEntryStatistics protowire.Number = 2
 )
 
+// dropEntries empties the stripe's row index once it is written, keeping
+// the room of entries and posBuf for the next stripe's unless last.
+func (b *colBase) dropEntries(last bool) {
+	if last {
+		b.entries, b.posBuf = nil, nil
+		return
+	}
+	clear(b.entries) // the positions of the entries given their own, and the statistics
+	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
+}
+
 // resetBase prepares the shared state for the next stripe.
 func (b *colBase) resetBase() {
-	b.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
+	if r := b.rare; r != nil {
+		r.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
+		r.blooms = nil
+	}
 	b.hasNull = false
 	b.pending = 0
 	b.groupAt = b.groupAt[:0]
-	b.stripe.Reset()
-	b.entries = nil
-	b.entryStats = b.entryStats[:0]
-	b.blooms = nil
+	if b.stripe != nil {
+		b.stripe.Reset()
+	}
+	b.dropEntries(false)
 }
 
 // presentStream returns the PRESENT stream when the stripe has nulls.
@@ -365,14 +436,14 @@ func (b *colBase) presentStream() []stream {
 	if !b.hasNull {
 		return nil
 	}
-	return []stream{{orcpb.Stream_PRESENT, b.presentOut}}
+	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}
 }
 
 // held adds to h the bytes held by the PRESENT stream and the given
 // streams.
 func (b *colBase) held(h *holding, outs ...*format.OutStream) {
-	if b.presentOut != nil {
-		h.addStream(b.presentOut)
+	if out := b.presentStreamOut(); out != nil {
+		h.addStream(out)
 	}
 	for _, s := range outs {
 		h.addStream(s)
@@ -380,13 +451,14 @@ func (b *colBase) held(h *holding, outs ...*format.OutStream) {
 }
 
 func (b *colBase) finishPresent() error {
-	if b.presentOut == nil {
+	out := b.presentStreamOut()
+	if out == nil {
 		return nil
 	}
-	if err := b.present.Flush(); err != nil {
+	if err := b.rare.present.Flush(); err != nil {
 		return err
 	}
-	return b.presentOut.Flush()
+	return out.Finish()
 }
 
 func grow[T any](s []T, n int) []T {

@@ -435,8 +435,8 @@ func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64)
 			return err
 		}
 	}
-	e := c.entries[c.markGroup[m]]
-	e.Positions = fn(e.Positions)
+	e := &c.entries[c.markGroup[m]]
+	e.pos = fn(e.pos)
 	return nil
 }
 
@@ -461,7 +461,7 @@ func (c *bytesWriter) finishStripe() error {
 		return err
 	}
 	for _, s := range []*format.OutStream{c.dataOut, c.lengthOut, c.dictOut} {
-		if err := s.Flush(); err != nil {
+		if err := s.Finish(); err != nil {
 			return err
 		}
 	}

@@ -69,7 +69,7 @@ type listWriter struct {
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
 	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
 	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
-	c.own = []encStream{{orcpb.Stream_LENGTH, &c.lengthOut, c.lengths, 1}}
+	c.own = []encStream{{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}}
 	return c
 }
 
@@ -140,7 +140,7 @@ type unionWriter struct {
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
 	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.tags = format.NewByteRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.tags, 1}}
+	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}}
 	c.masks = make([][]bool, len(node.Children))
 	return c
 }

@@ -33,7 +33,7 @@ type boolWriter struct {
 func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
 	c := &boolWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewBoolRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 0}}
+	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, c.data}}
 	return c
 }
 
@@ -63,7 +63,7 @@ type byteWriter struct {
 func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
 	c := &byteWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewByteRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 1}}
+	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.data}}
 	return c
 }
 
@@ -95,20 +95,25 @@ type intWriter struct {
 	dataOut *format.OutStream
 	data    *format.IntRLEv2Encoder
 	buf     []int64
-	lo, hi  int64
 }
 
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
-	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream(), lo: math.MinInt64, hi: math.MaxInt64}
+	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream()}
 	c.data = format.NewIntRLEv2Encoder(c.dataOut, true)
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, c.data, 2}}
-	switch node.Kind {
-	case orc.Short:
-		c.lo, c.hi = math.MinInt16, math.MaxInt16
-	case orc.Int, orc.Date:
-		c.lo, c.hi = math.MinInt32, math.MaxInt32
-	}
+	c.own = []encStream{{orcpb.Stream_DATA, 2, &c.dataOut, c.data}}
 	return c
+}
+
+// intRange returns the range of the integer kind k (SMALLINT, INT and
+// DATE, or BIGINT).
+func intRange(k orc.Kind) (lo, hi int64) {
+	switch k {
+	case orc.Short:
+		return math.MinInt16, math.MaxInt16
+	case orc.Int, orc.Date:
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
 }
 
 func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -119,8 +124,9 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 		c.buf = vals
 	}
 	if c.node.Kind != orc.Long {
+		lo, hi := intRange(c.node.Kind)
 		for _, x := range vals {
-			if x < c.lo || x > c.hi {
+			if x < lo || x > hi {
 				return errRange(c.node, -1, x)
 			}
 		}
@@ -149,7 +155,7 @@ type floatWriter struct {
 
 func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
 	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
-	c.own = []encStream{{orcpb.Stream_DATA, &c.dataOut, nil, 0}}
+	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}}
 	return c
 }
 

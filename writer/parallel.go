@@ -52,6 +52,10 @@ type fieldGroups struct {
 	runs  []groupRun          // per group, runGroups' results
 	cost  []float64           // redeal's scratch
 
+	// nanos and prevNanos are the time each root field spent writing in
+	// the stripe and in the one before.
+	nanos, prevNanos []int64
+
 	// Where the fields may move between goroutines (a pipeline compresses
 	// the chunks, or nothing does), each run's goroutines claim them one
 	// at a time in order, the costliest first, rather than by group.
@@ -69,7 +73,8 @@ func (w *Writer) setupParallel() error {
 		return nil
 	}
 	n := min(w.cfg.parallel, len(sw.fields))
-	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields)), runs: make([]groupRun, n)}
+	fg := &fieldGroups{comps: make([]format.Compressor, n), group: make([]int, len(sw.fields)), runs: make([]groupRun, n),
+		nanos: make([]int64, len(sw.fields)), prevNanos: make([]int64, len(sw.fields))}
 	fg.comps[0] = w.comp
 	if w.cfg.compression != orc.CompressionNone && w.cfg.blockSize >= minPipelineBlock {
 		// Chunks are compressed by the pipeline's n workers, apart
@@ -111,14 +116,13 @@ func (w *Writer) dealFields() {
 	sw := w.root.(*structWriter)
 	cost := make([]float64, len(sw.fields))
 	timed := true
-	for i, f := range sw.fields {
-		b := f.base()
-		cost[i] = float64(b.nanos)
-		if b.prevNanos > 0 {
+	for i := range sw.fields {
+		cost[i] = float64(fg.nanos[i])
+		if fg.prevNanos[i] > 0 {
 			// The lesser of the last two stripes' times: on a busy
 			// machine a goroutine descheduled for a while makes its
 			// fields look costlier than they are, for one stripe.
-			cost[i] = float64(min(b.nanos, b.prevNanos))
+			cost[i] = float64(min(fg.nanos[i], fg.prevNanos[i]))
 		}
 		timed = timed && cost[i] > 0
 	}
@@ -132,10 +136,8 @@ func (w *Writer) dealFields() {
 	for i, f := range sw.fields {
 		setComp(f, fg.comps[fg.group[i]])
 	}
-	for _, f := range sw.fields {
-		b := f.base()
-		b.prevNanos, b.nanos = b.nanos, 0
-	}
+	copy(fg.prevNanos, fg.nanos)
+	clear(fg.nanos)
 }
 
 // redeal deals the fields again by the time each took so far in the
@@ -150,8 +152,8 @@ func (w *Writer) redeal() {
 	}
 	sw := w.root.(*structWriter)
 	fg.cost = grow(fg.cost, len(sw.fields))
-	for i, f := range sw.fields {
-		n := f.base().nanos
+	for i := range sw.fields {
+		n := fg.nanos[i]
 		if n <= 0 {
 			return
 		}
@@ -247,7 +249,7 @@ func (w *Writer) finishParallel() error {
 		} else if unindexed {
 			finishGroup(f)
 		}
-		return finishStripes(f)
+		return finishStripes(f, false)
 	})
 	if err != nil {
 		return err
@@ -284,7 +286,7 @@ func (w *Writer) runGroups(fn func(f columnWriter, i int) error) error {
 			if err := fn(f, i); err != nil {
 				return groupRun{i, err}
 			}
-			f.base().nanos += int64(time.Since(t0)) + 1
+			fg.nanos[i] += int64(time.Since(t0)) + 1
 		}
 		return groupRun{}
 	}
@@ -314,7 +316,7 @@ func (w *Writer) claimFields(fn func(f columnWriter, i int) error) error {
 			if err := fn(f, i); err != nil && (r.err == nil || i < r.field) {
 				r = groupRun{i, err}
 			}
-			f.base().nanos += int64(time.Since(t0)) + 1
+			fg.nanos[i] += int64(time.Since(t0)) + 1
 		}
 		fg.runs[g] = r
 	})

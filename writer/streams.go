@@ -17,11 +17,11 @@ import (
 // encoder writing to it.
 type encStream struct {
 	kind orcpb.Stream_Kind
-	out  **format.OutStream // the writer's field, replaced every stripe
-	enc  runEncoder         // nil for bytes written as they are
 	// weight is the bytes estimate counts for each value enc holds
-	// (0: not counted).
-	weight int64
+	// (0: not counted). An int32 beside kind: 32 bytes an encStream.
+	weight int32
+	out    **format.OutStream // the writer's field, replaced every stripe
+	enc    runEncoder         // nil for bytes written as they are
 }
 
 // runEncoder is an encoder of values into runs: byte, boolean and
@@ -64,7 +64,8 @@ func (b *colBase) finishStripe() error {
 }
 
 // flushOwn flushes each encoder (with runsOnly, a boolean encoder only
-// its byte runs, FlushBytes), then ends each stream's chunk.
+// its byte runs, FlushBytes), then ends each stream's chunk; at the
+// stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
 func (b *colBase) flushOwn(runsOnly bool) error {
 	for _, s := range b.own {
 		if s.enc == nil {
@@ -79,7 +80,13 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 		}
 	}
 	for _, s := range b.own {
-		if err := (*s.out).Flush(); err != nil {
+		var err error
+		if runsOnly {
+			err = (*s.out).Flush()
+		} else {
+			err = (*s.out).Finish()
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -115,7 +122,7 @@ func (b *colBase) estimate(h *holding) {
 	for _, s := range b.own {
 		h.addStream(*s.out)
 		if s.weight > 0 {
-			h.data += int64(s.enc.(runHolder).Buffered()) * s.weight
+			h.data += int64(s.enc.(runHolder).Buffered()) * int64(s.weight)
 		}
 	}
 }

@@ -222,15 +222,22 @@ func (w *Writer) Reset(out io.Writer) error {
 	if w.sink != nil {
 		w.sink.stop()
 	}
-	w.releaseStreams(false)
+	w.releaseStreams()
 	for _, c := range w.cols {
 		b := c.base()
-		b.group.Reset()
-		b.file.Reset()
+		if b.group == nil { // dropped by Close
+			b.group = stats.NewAccumulator(b.node)
+		} else {
+			b.group.Reset()
+		}
+		b.file = nil
 		if b.bloom != nil {
 			b.bloom.Reset()
 		}
-		b.nanos, b.prevNanos = 0, 0
+	}
+	if w.par != nil {
+		clear(w.par.nanos)
+		clear(w.par.prevNanos)
 	}
 	w.out = out
 	w.offset = 0
@@ -412,17 +419,31 @@ func groupEnds(c columnWriter) error {
 }
 
 // finishStripes flushes the encoders of c and its descendants into their
-// streams.
-func finishStripes(c columnWriter) error {
-	if err := c.finishStripe(); err != nil {
-		return err
+// streams; with onlyIndexed, only those of the columns whose row index it
+// completes (finishesIndex).
+func finishStripes(c columnWriter, onlyIndexed bool) error {
+	if !onlyIndexed || finishesIndex(c) {
+		if err := c.finishStripe(); err != nil {
+			return err
+		}
 	}
 	for _, k := range c.base().kids {
-		if err := finishStripes(k); err != nil {
+		if err := finishStripes(k, onlyIndexed); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// finishesIndex reports whether finishing c's stripe completes its row
+// index: a text column decides then between dictionary and direct
+// encoding, and with it its positions. Other columns' positions are all
+// taken when their row groups start, and a serial writer finishes each of
+// them only as it writes its streams (writeDataArea): a stripe of many
+// columns then does not hold every column's last chunk at once.
+func finishesIndex(c columnWriter) bool {
+	_, ok := c.(*bytesWriter)
+	return ok
 }
 
 // stripeFull reports whether the stripe should be cut: at the row limit,
@@ -514,9 +535,11 @@ func (h *holding) addStream(s *format.OutStream) {
 const metadataStripeStats protowire.Number = 1
 
 // stripeStatsColStats is the field number of StripeStatistics.col_stats,
-// and footerStatistics that of Footer.statistics.
+// footerTypes that of Footer.types and footerStatistics that of
+// Footer.statistics.
 const (
 	stripeStatsColStats protowire.Number = 1
+	footerTypes         protowire.Number = 4
 	footerStatistics    protowire.Number = 7
 )
 
@@ -525,7 +548,12 @@ const (
 // element of it. One column's message is made at a time: for a file of
 // 100,000 columns, making all of them before encoding held 80 MB.
 func appendStats(dst []byte, num protowire.Number, a *stats.Accumulator) ([]byte, error) {
-	m := a.Proto()
+	return appendMessage(dst, num, a.Proto())
+}
+
+// appendMessage appends m to dst as field num of the message dst encodes,
+// as proto.Marshal writes an element of a repeated message field.
+func appendMessage(dst []byte, num protowire.Number, m proto.Message) ([]byte, error) {
 	dst = protowire.AppendTag(dst, num, protowire.BytesType)
 	dst = protowire.AppendVarint(dst, uint64(proto.Size(m)))
 	return proto.MarshalOptions{}.MarshalAppend(dst, m)
@@ -573,6 +601,9 @@ func (w *Writer) flushStripe(next bool) error {
 	if err := w.finishColumns(); err != nil {
 		return err
 	}
+	if !next {
+		w.dropGroupStats()
+	}
 	if err := w.settlePipeline(); err != nil {
 		return err
 	}
@@ -589,9 +620,13 @@ func (w *Writer) flushStripe(next bool) error {
 	}
 	start := w.offset
 	footer := &stripeFooter{}
-	indexLen, err := w.writeIndexArea(footer)
+	indexLen, err := w.writeIndexArea(footer, !next)
 	if err != nil {
 		return err
+	}
+	if w.pipe == nil { // settlePipeline trimmed
+		// Before writeDataArea gives each column's pages to the pool.
+		w.trimPool()
 	}
 	dataLen, stripeStats, err := w.writeDataArea(footer)
 	if err != nil {
@@ -625,7 +660,7 @@ func (w *Writer) flushStripe(next bool) error {
 	w.stripeStats = protowire.AppendBytes(w.stripeStats, stripeStats)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
-	w.releaseStreams(true)
+	w.releaseStreams()
 	if w.sink != nil {
 		w.fitReserve()
 	}
@@ -638,8 +673,18 @@ func (w *Writer) flushStripe(next bool) error {
 	return nil
 }
 
-// finishColumns ends the stripe's last row group and the stripe in every
-// column writer.
+// dropGroupStats lets go of the columns' row group statistics, merged into
+// the stripe's: Close, which writes no more rows, does not hold them while
+// it writes the last stripe and the tail (Reset makes them again).
+func (w *Writer) dropGroupStats() {
+	for _, c := range w.cols {
+		c.base().group = nil
+	}
+}
+
+// finishColumns ends the stripe's last row group in every column writer,
+// and the stripe in those whose row index it completes (finishesIndex);
+// a parallel writer's, which compress on their goroutines, in all.
 func (w *Writer) finishColumns() error {
 	if w.par != nil {
 		return w.finishParallel()
@@ -651,13 +696,14 @@ func (w *Writer) finishColumns() error {
 	} else if w.cfg.stride == 0 {
 		finishGroup(w.root) // merge the (single, unindexed) group into the stripe
 	}
-	return finishStripes(w.root)
+	return finishStripes(w.root, true)
 }
 
 // writeIndexArea writes the stripe's index area, each column's row index
 // and then its bloom filters, adding their streams to footer; it returns
-// the area's length.
-func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
+// the area's length. Each row index is dropped once written, with its
+// room too when the stripe is the last.
+func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
 		return 0, nil
@@ -668,10 +714,11 @@ func (w *Writer) writeIndexArea(footer *stripeFooter) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		b.dropEntries(last)
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloom != nil {
-			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.blooms})
+			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.rareState().blooms})
 			if err != nil {
 				return 0, err
 			}
@@ -691,6 +738,11 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 	var dataLen uint64
 	var stripeStats []byte
 	for id, c := range w.cols {
+		if w.par == nil && !finishesIndex(c) { // see finishColumns
+			if err := c.finishStripe(); err != nil {
+				return 0, nil, err
+			}
+		}
 		var colBytes uint64
 		for _, s := range c.dataStreams() {
 			n := s.out.Size()
@@ -699,8 +751,14 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 					return 0, nil, err
 				}
 				w.offset += n
-			} else if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-				return 0, nil, w.err
+			} else {
+				if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
+					return 0, nil, w.err
+				}
+				// Its pages go to the pool now, not after the
+				// stripe: a stripe of many columns holding a few
+				// bytes each does not hold them all at once.
+				s.out.Drop()
 			}
 			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
@@ -714,12 +772,12 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 		if err := footer.addEncoding(enc); err != nil {
 			return 0, nil, err
 		}
-		b.stripe.SetBytesOnDisk(colBytes)
+		b.stripeStats().SetBytesOnDisk(colBytes)
 		var err error
 		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
 			return 0, nil, err
 		}
-		b.file.Merge(b.stripe)
+		b.addStripeStats()
 	}
 	return dataLen, stripeStats, nil
 }
@@ -739,7 +797,7 @@ func (w *Writer) settlePipeline() error {
 	w.trimPool()
 	for _, c := range w.cols {
 		for _, e := range c.base().entries {
-			if err := w.pipe.Resolve(e.Positions); err != nil {
+			if err := w.pipe.Resolve(e.pos); err != nil {
 				return err
 			}
 		}
@@ -748,19 +806,16 @@ func (w *Writer) settlePipeline() error {
 }
 
 // releaseStreams gives the pages and buffers of the stripe's streams to
-// the pool; with trim, after dropping what the pool held unused through
-// the stripe.
-func (w *Writer) releaseStreams(trim bool) {
-	if trim && w.pipe == nil { // settlePipeline trimmed
-		w.trimPool()
-	}
+// the pool (those writeDataArea has not given already), and drops them:
+// each stripe has streams of its own (see holding.addStream).
+func (w *Writer) releaseStreams() {
 	for _, c := range w.cols {
 		b := c.base()
-		if b.presentOut != nil {
-			b.presentOut.Release()
+		if out := b.presentStreamOut(); out != nil {
+			out.Drop()
 		}
 		for _, s := range c.dataStreams() {
-			s.out.Release()
+			s.out.Drop()
 		}
 	}
 	if w.pipe != nil {
@@ -909,7 +964,7 @@ func (w *Writer) Statistics(id int) (c stats.Column, ok bool) {
 	if !w.closed || id < 0 || id >= len(w.cols) {
 		return stats.Column{}, false
 	}
-	return w.cols[id].base().file.Column(), true
+	return w.cols[id].base().fileStats().Column(), true
 }
 
 func (w *Writer) writeTail() error {
@@ -917,22 +972,32 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
-	// The footer is encoded in three parts, its fields in number order as
-	// proto.Marshal writes them: those before the statistics, the
-	// statistics a column at a time, and those after.
+	// The footer is encoded in parts, its fields in number order as
+	// proto.Marshal writes them: those before the types, the types a
+	// column at a time, those between, the statistics a column at a
+	// time, and those after.
 	head, err := proto.Marshal(&orcpb.Footer{
 		HeaderLength:  proto.Uint64(uint64(len(format.Magic))),
 		ContentLength: proto.Uint64(uint64(w.offset - int64(metaLen))),
 		Stripes:       w.stripes,
-		Types:         format.TypesFromSchema(w.schema),
-		Metadata:      w.userMeta,
-		NumberOfRows:  proto.Uint64(uint64(w.rows)),
 	})
 	if err != nil {
 		return err
 	}
 	for _, c := range w.cols {
-		if head, err = appendStats(head, footerStatistics, c.base().file); err != nil {
+		if head, err = appendMessage(head, footerTypes, format.TypeOf(c.base().node)); err != nil {
+			return err
+		}
+	}
+	head, err = proto.MarshalOptions{}.MarshalAppend(head, &orcpb.Footer{
+		Metadata:     w.userMeta,
+		NumberOfRows: proto.Uint64(uint64(w.rows)),
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range w.cols {
+		if head, err = appendStats(head, footerStatistics, c.base().fileStats()); err != nil {
 			return err
 		}
 	}

@@ -140,6 +140,9 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if err != nil {
 		return err
 	}
+	// The writer's copy serves from here on, and the schema given (an
+	// inferred one, say) can go: 110 bytes a column of a wide input.
+	opt.schema = w.Schema()
 	for _, kv := range opt.metadata {
 		if err := w.AddUserMetadata(kv[0], []byte(kv[1])); err != nil {
 			return err
