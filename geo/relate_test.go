@@ -48,10 +48,10 @@ func TestRelateCases(t *testing.T) {
 		{square, "LINESTRING (5 5, 15 5)", true, false},
 		{square, "LINESTRING (-5 5, 0 5)", true, false}, // touches from outside
 		{square, "LINESTRING (-5 -5, -1 -1)", false, false},
-		{donut, "LINESTRING (1 1, 9 9)", true, false},             // through the hole
-		{donut, "LINESTRING (1 1, 3 3, 3 7, 1 9)", true, true},    // along the hole's edge
-		{donut, "LINESTRING (3 3, 7 3)", true, false},             // only on the hole's edge
-		{donut, "LINESTRING (4 4, 6 6)", false, false},            // in the hole
+		{donut, "LINESTRING (1 1, 9 9)", true, false},          // through the hole
+		{donut, "LINESTRING (1 1, 3 3, 3 7, 1 9)", true, true}, // along the hole's edge
+		{donut, "LINESTRING (3 3, 7 3)", true, false},          // only on the hole's edge
+		{donut, "LINESTRING (4 4, 6 6)", false, false},         // in the hole
 		{"POLYGON ((0 0, 10 0, 5 5, 10 10, 0 10, 0 0))", "LINESTRING (2 5, 8 5)", true, false},
 		// Polygons and polygons.
 		{square, square, true, true},

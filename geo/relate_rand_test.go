@@ -1,0 +1,206 @@
+package geo
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// randShape returns the WKT of a random geometry on a small grid, where
+// collinear points, shared edges and touching vertices are common; scale
+// (0.1 or 1) makes the coordinates inexact in binary, so that orientation
+// tests meet rounding.
+func randShape(r *rand.Rand, scale float64) string {
+	c := func() string {
+		return fmt.Sprintf("%v %v", float64(r.IntN(7))*scale, float64(r.IntN(7))*scale)
+	}
+	list := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = c()
+		}
+		return strings.Join(parts, ", ")
+	}
+	ring := func() string {
+		n := 3 + r.IntN(3)
+		first := c()
+		parts := []string{first}
+		for range n - 1 {
+			parts = append(parts, c())
+		}
+		return "(" + strings.Join(append(parts, first), ", ") + ")"
+	}
+	poly := func() string {
+		if r.IntN(4) == 0 { // an axis-parallel box with a box hole
+			x0, y0 := r.IntN(3), r.IntN(3)
+			x1, y1 := x0+3+r.IntN(2), y0+3+r.IntN(2)
+			f := func(x, y int) string { return fmt.Sprintf("%v %v", float64(x)*scale, float64(y)*scale) }
+			shell := fmt.Sprintf("(%s, %s, %s, %s, %s)", f(x0, y0), f(x1, y0), f(x1, y1), f(x0, y1), f(x0, y0))
+			if r.IntN(2) == 0 {
+				return "(" + shell + ")"
+			}
+			hole := fmt.Sprintf("(%s, %s, %s, %s, %s)", f(x0+1, y0+1), f(x1-1, y0+1), f(x1-1, y1-1), f(x0+1, y1-1), f(x0+1, y0+1))
+			return "(" + shell + ", " + hole + ")"
+		}
+		return "(" + ring() + ")"
+	}
+	switch r.IntN(10) {
+	case 0:
+		return "POINT (" + c() + ")"
+	case 1:
+		return "MULTIPOINT (" + list(1+r.IntN(3)) + ")"
+	case 2, 3:
+		return "LINESTRING (" + list(2+r.IntN(3)) + ")"
+	case 4:
+		return "MULTILINESTRING ((" + list(2) + "), (" + list(2+r.IntN(2)) + "))"
+	case 5, 6:
+		return "POLYGON " + poly()
+	case 7:
+		return "MULTIPOLYGON (" + poly() + ", " + poly() + ")"
+	case 8:
+		return "GEOMETRYCOLLECTION (POINT (" + c() + "), LINESTRING (" + list(2) + "), POLYGON " + poly() + ")"
+	}
+	return []string{"POINT EMPTY", "LINESTRING EMPTY", "POLYGON EMPTY"}[r.IntN(3)]
+}
+
+// memberR reports whether the rational point x lies in s (any point,
+// vertices included), for exactIntersects.
+func memberR(s *Shape, es []rseg, x rpt) bool {
+	for _, p := range s.verts {
+		q := ratPt(p)
+		if q.x.Cmp(x.x) == 0 && q.y.Cmp(x.y) == 0 {
+			return true
+		}
+	}
+	for _, e := range es {
+		if onSegR(e.p, e.q, x) {
+			return true
+		}
+	}
+	for _, r := range s.polys {
+		if _, in := polyHasR(es[r[0]:r[1]], x); in {
+			return true
+		}
+	}
+	return false
+}
+
+// exactIntersects is a slow reference for Intersects: a point of a and b
+// is a vertex, a cut point or a piece of some segment, or lies in a face
+// beside a piece.
+func exactIntersects(a, b *Shape) bool {
+	if a.Empty() || b.Empty() {
+		return false
+	}
+	ea, eb := ratSegs(a), ratSegs(b)
+	for _, v := range a.verts {
+		if memberR(b, eb, ratPt(v)) {
+			return true
+		}
+	}
+	for _, v := range b.verts {
+		if memberR(a, ea, ratPt(v)) {
+			return true
+		}
+	}
+	var pts []rpt
+	for _, p := range a.points {
+		pts = append(pts, ratPt(p))
+	}
+	for _, p := range b.points {
+		pts = append(pts, ratPt(p))
+	}
+	all := append(append([]rseg(nil), ea...), eb...)
+	for i, s := range all {
+		if s.deg {
+			continue
+		}
+		own, other, oe := a, b, eb
+		if i >= len(ea) {
+			own, other, oe = b, a, ea
+		}
+		ts := cuts(s, all, pts)
+		at := func(t *big.Rat) rpt {
+			return rpt{new(big.Rat).Add(s.p.x, rmul(t, rsub(s.q.x, s.p.x))), new(big.Rat).Add(s.p.y, rmul(t, rsub(s.q.y, s.p.y)))}
+		}
+		for k := range ts {
+			if memberR(other, oe, at(ts[k])) {
+				return true
+			}
+			if k == 0 {
+				continue
+			}
+			tm := new(big.Rat).Add(ts[k-1], ts[k])
+			m := at(tm.Mul(tm, big.NewRat(1, 2)))
+			if memberR(other, oe, m) {
+				return true
+			}
+			for _, side := range [2]int{1, -1} {
+				if sideIn(ea, a.polys, s, m, side) && sideIn(eb, b.polys, s, m, side) {
+					return true
+				}
+			}
+		}
+		_ = own
+	}
+	return false
+}
+
+// TestRelateRandom checks Intersects against exactIntersects and the fast
+// path of Contains against its general path, on random geometries of a
+// small grid. ORCGO_GEO_SEED fixes the seed; ORCGO_GEO_LONG runs longer.
+func TestRelateRandom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("ORCGO_GEO_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	if os.Getenv("ORCGO_GEO_LONG") != "" {
+		n = 200000
+	}
+	t.Logf("seed %d (ORCGO_GEO_SEED=%d reruns it)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 52))
+	var nInt, nCont, nExact int
+	for i := range n {
+		scale := 1.0
+		if i%3 == 0 {
+			scale = 0.1
+		}
+		wa, wb := randShape(r, scale), randShape(r, scale)
+		a, b := shapeOf(t, wa), shapeOf(t, wb)
+		in := Intersects(a, b)
+		if want := exactIntersects(a, b); in != want {
+			t.Fatalf("seed %d: Intersects(%s, %s) = %v, the reference %v", seed, wa, wb, in, want)
+		}
+		if in != Intersects(b, a) {
+			t.Fatalf("seed %d: Intersects is not symmetric on %s, %s", seed, wa, wb)
+		}
+		for _, p := range [2][2]*Shape{{a, b}, {b, a}} {
+			got := Contains(p[0], p[1])
+			if got && !in {
+				t.Fatalf("seed %d: Contains without Intersects: %s, %s", seed, wa, wb)
+			}
+			if !p[0].Empty() && !p[1].Empty() && boxWithin(p[0], p[1]) {
+				nExact++
+				if want := exactContains(p[0], p[1]); got != want {
+					t.Fatalf("seed %d: Contains(%s, %s) = %v, the general path %v", seed, wa, wb, got, want)
+				}
+			}
+			if got {
+				nCont++
+			}
+		}
+		if in {
+			nInt++
+		}
+	}
+	t.Logf("%d pairs: %d intersect, %d contain (of %d compared with the general path)", n, nInt, nCont, nExact)
+}
