@@ -74,6 +74,8 @@ type Shape struct {
 	minY   float64
 	maxX   float64
 	maxY   float64
+	// dropped counts the vertices left out for a NaN or infinite x or y.
+	dropped int
 
 	// Decoding state.
 	stack []uint32 // base type of each open part
@@ -117,7 +119,12 @@ func (s *Shape) SetWKT(wkt string) error {
 	return s.SetWKB(wkb)
 }
 
+// Dropped returns how many vertices were left out for a NaN or infinite
+// x or y (POINT EMPTY's NaN coordinates are not vertices and not counted).
+func (s *Shape) Dropped() int { return s.dropped }
+
 func (s *Shape) reset() {
+	s.dropped = 0
 	s.points, s.segs, s.polys, s.comps = s.points[:0], s.segs[:0], s.polys[:0], s.comps[:0]
 	s.bounds, s.verts, s.stack, s.run, s.ends = s.bounds[:0], s.verts[:0], s.stack[:0], s.run[:0], s.ends[:0]
 }
@@ -139,6 +146,7 @@ func (s *Shape) begin(code uint32, _ int, _ bool) {
 func (s *Shape) coord(c []float64) {
 	p := pt{c[0], c[1]}
 	if math.IsNaN(p.x) || math.IsNaN(p.y) || math.IsInf(p.x, 0) || math.IsInf(p.y, 0) {
+		s.dropped++
 		return
 	}
 	if s.stack[len(s.stack)-1] == Point {

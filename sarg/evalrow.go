@@ -96,7 +96,7 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 	if op == LeafIsNull || nullSafeNull {
 		return rowFalse, nil
 	}
-	if l.box != nil {
+	if l.geo != nil {
 		return l.geoPlain(v)
 	}
 	lits := l.orig.Literals
