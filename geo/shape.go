@@ -97,7 +97,7 @@ func (s *Shape) Box() (minX, minY, maxX, maxY float64, ok bool) {
 func (s *Shape) SetWKB(wkb []byte) error {
 	s.reset()
 	var box Box
-	p := parser{b: wkb, box: &box, visit: s}
+	p := parser{b: wkb, box: box, visit: s}
 	_, err := p.geometry(0, 0, 0)
 	if err == nil && p.off != len(wkb) {
 		err = &Error{p.off, "bytes after the geometry"}
@@ -143,7 +143,7 @@ func (s *Shape) begin(code uint32, _ int, _ bool) {
 	s.stack = append(s.stack, base)
 }
 
-func (s *Shape) coord(c []float64) {
+func (s *Shape) coord(c [4]float64, _ int) {
 	p := pt{c[0], c[1]}
 	if math.IsNaN(p.x) || math.IsNaN(p.y) || math.IsInf(p.x, 0) || math.IsInf(p.y, 0) {
 		s.dropped++
