@@ -153,8 +153,10 @@ func Contains(a, b *Shape) bool {
 			return false
 		}
 	}
+	// Every vertex of b lies in a's interior now (inside a polygon, or,
+	// touching no segment of a, on one of a's points), so interior holds.
 	if len(b.polys) == 0 {
-		return true
+		return interior
 	}
 	// b's polygons lie in a's area; a hole of a inside one of them needs a
 	// part of a inside it.
@@ -163,5 +165,5 @@ func Contains(a, b *Shape) bool {
 			return exactContains(a, b)
 		}
 	}
-	return true
+	return interior
 }

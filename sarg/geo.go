@@ -20,6 +20,9 @@ package sarg
 // inside the box is FALSE, and statistics do not tell empties apart.
 // Geography columns are refused by Bind: their edges are not straight in
 // x and y, so a box test on vertices would be wrong.
+//
+// The exact shape predicates (ST_INTERSECTS, ST_CONTAINS, ST_WITHIN with a
+// WKT literal) are in geoshape.go; both families are geoTest types.
 
 import (
 	"fmt"
