@@ -19,6 +19,11 @@ package geo
 // strictly ahead along the piece's direction). Edges through the
 // midpoint are the piece's own line and count on neither side.
 //
+// Only the segments of a that reach b's box are cut and walked: b lies in
+// that box, so a piece of a outside it borders no face inside b. Float64
+// boxes and the rounded midpoint rule out most comparisons before the
+// rationals are asked (see cmpFR).
+//
 // This allocates (math/big); Contains comes here only when segments of
 // the two shapes touch or cross, or when a part of a lies inside a
 // polygon of b.
@@ -28,19 +33,58 @@ import (
 	"slices"
 )
 
-// rseg is a segment in rationals; deg marks a segment of one point.
+// rseg is a segment in rationals, with its float64 box; deg marks a
+// segment of one point.
 type rseg struct {
 	p, q rpt
 	poly int32
 	deg  bool
+	lo   pt // the box of the segment
+	hi   pt
 }
 
+// ratSegs returns the segments of s in rationals (those Prepare made, if
+// any).
 func ratSegs(s *Shape) []rseg {
+	if s.rat != nil {
+		return s.rat
+	}
 	out := make([]rseg, len(s.segs))
 	for i, e := range s.segs {
-		out[i] = rseg{ratPt(e.p), ratPt(e.q), e.poly, e.p.eq(e.q)}
+		out[i] = rseg{ratPt(e.p), ratPt(e.q), e.poly, e.p.eq(e.q),
+			pt{min(e.p.x, e.q.x), min(e.p.y, e.q.y)}, pt{max(e.p.x, e.q.x), max(e.p.y, e.q.y)}}
 	}
 	return out
+}
+
+// boxesMeet reports whether the closed boxes [lo, hi] and [lo2, hi2] meet.
+func boxesMeet(lo, hi, lo2, hi2 pt) bool {
+	return lo.x <= hi2.x && lo2.x <= hi.x && lo.y <= hi2.y && lo2.y <= hi.y
+}
+
+// mpt is a rational point and its coordinates rounded to float64.
+type mpt struct {
+	r rpt
+	f pt
+}
+
+func newMpt(r rpt) mpt {
+	x, _ := r.x.Float64()
+	y, _ := r.y.Float64()
+	return mpt{r, pt{x, y}}
+}
+
+// cmpFR compares the float64 f with the rational r, rf being r rounded to
+// the nearest float64: f > rf means f is at least the float64 after rf,
+// which r lies below, so f > r; likewise below. Only f == rf needs r.
+func cmpFR(f float64, r *big.Rat, rf float64) int {
+	switch {
+	case f > rf:
+		return 1
+	case f < rf:
+		return -1
+	}
+	return new(big.Rat).SetFloat64(f).Cmp(r)
 }
 
 // exactContains is Contains for shapes whose segments may touch.
@@ -55,24 +99,35 @@ func exactContains(a, b *Shape) bool {
 		}
 	}
 	ea, eb := ratSegs(a), ratSegs(b)
+	blo, bhi := pt{b.minX, b.minY}, pt{b.maxX, b.maxY}
 	var pts []rpt
 	for _, p := range a.points {
-		pts = append(pts, ratPt(p))
+		if boxesMeet(p, p, blo, bhi) {
+			pts = append(pts, ratPt(p))
+		}
 	}
 	for _, p := range b.points {
 		pts = append(pts, ratPt(p))
 	}
-	all := append(slices.Clip(ea), eb...)
-	for i, s := range all {
+	// The segments to cut and walk: a's that reach b's box, then b's.
+	var near []rseg
+	for _, e := range ea {
+		if boxesMeet(e.lo, e.hi, blo, bhi) {
+			near = append(near, e)
+		}
+	}
+	nearA := len(near)
+	near = append(near, eb...)
+	for i, s := range near {
 		if s.deg {
 			continue
 		}
-		ts := cuts(s, all, pts)
+		ts := cuts(s, near, pts)
 		for k := 1; k < len(ts); k++ {
 			tm := new(big.Rat).Add(ts[k-1], ts[k])
 			tm.Mul(tm, big.NewRat(1, 2))
-			m := rpt{new(big.Rat).Add(s.p.x, rmul(tm, rsub(s.q.x, s.p.x))), new(big.Rat).Add(s.p.y, rmul(tm, rsub(s.q.y, s.p.y)))}
-			if i >= len(ea) { // a piece of b
+			m := newMpt(rpt{new(big.Rat).Add(s.p.x, rmul(tm, rsub(s.q.x, s.p.x))), new(big.Rat).Add(s.p.y, rmul(tm, rsub(s.q.y, s.p.y)))})
+			if i >= nearA { // a piece of b
 				switch locateR(a, ea, m) {
 				case outside:
 					return false
@@ -84,10 +139,10 @@ func exactContains(a, b *Shape) bool {
 				continue
 			}
 			for _, side := range [2]int{1, -1} {
-				if !sideIn(eb, b.polys, s, m, side) {
+				if !sideIn(eb, b.polys, s, m.r, side) {
 					continue
 				}
-				if !sideIn(ea, a.polys, s, m, side) {
+				if !sideIn(ea, a.polys, s, m.r, side) {
 					return false
 				}
 				interior = true
@@ -121,6 +176,9 @@ func cuts(s rseg, all []rseg, pts []rpt) []*big.Rat {
 		}
 	}
 	for _, e := range all {
+		if !boxesMeet(e.lo, e.hi, s.lo, s.hi) {
+			continue
+		}
 		if e.deg {
 			if onSegR(s.p, s.q, e.p) {
 				add(e.p)
@@ -153,7 +211,7 @@ func cuts(s rseg, all []rseg, pts []rpt) []*big.Rat {
 }
 
 // locateR is locate for a point that is no vertex of a.
-func locateR(a *Shape, ea []rseg, m rpt) int {
+func locateR(a *Shape, ea []rseg, m mpt) int {
 	ring := false
 	for _, r := range a.polys {
 		on, in := polyHasR(ea[r[0]:r[1]], m)
@@ -166,21 +224,38 @@ func locateR(a *Shape, ea []rseg, m rpt) int {
 		return onBoundary
 	}
 	for _, e := range ea {
-		if e.poly < 0 && onSegR(e.p, e.q, m) {
+		if e.poly < 0 && onSegM(e, m) {
 			return inside
 		}
 	}
 	return outside
 }
 
+// onSegM is onSegR with the float64 box of e ruling most points out.
+func onSegM(e rseg, m mpt) bool {
+	if cmpFR(e.lo.x, m.r.x, m.f.x) > 0 || cmpFR(e.hi.x, m.r.x, m.f.x) < 0 ||
+		cmpFR(e.lo.y, m.r.y, m.f.y) > 0 || cmpFR(e.hi.y, m.r.y, m.f.y) < 0 {
+		return false
+	}
+	return orientR(e.p, e.q, m.r) == 0
+}
+
 // polyHasR is polyHas on a polygon's rational edges.
-func polyHasR(edges []rseg, m rpt) (onRing, in bool) {
+func polyHasR(edges []rseg, m mpt) (onRing, in bool) {
 	for _, e := range edges {
-		if onSegR(e.p, e.q, m) {
+		if onSegM(e, m) {
 			return true, false
 		}
-		up := e.q.y.Cmp(e.p.y) > 0
-		if (e.p.y.Cmp(m.y) > 0) != (e.q.y.Cmp(m.y) > 0) && (orientR(e.p, e.q, m) > 0) == up {
+		if (cmpFR(e.lo.y, m.r.y, m.f.y) > 0) == (cmpFR(e.hi.y, m.r.y, m.f.y) > 0) {
+			continue // not exactly one end above m: no crossing (the half-open rule)
+		}
+		// The edge crosses the horizontal line through m: count it when
+		// the crossing is to the right of m.
+		switch {
+		case cmpFR(e.lo.x, m.r.x, m.f.x) > 0:
+			in = !in
+		case cmpFR(e.hi.x, m.r.x, m.f.x) < 0:
+		case (orientR(e.p, e.q, m.r) > 0) == (e.q.y.Cmp(e.p.y) > 0):
 			in = !in
 		}
 	}

@@ -83,7 +83,7 @@ func memberR(s *Shape, es []rseg, x rpt) bool {
 		}
 	}
 	for _, r := range s.polys {
-		if _, in := polyHasR(es[r[0]:r[1]], x); in {
+		if _, in := polyHasR(es[r[0]:r[1]], newMpt(x)); in {
 			return true
 		}
 	}
@@ -175,7 +175,11 @@ func TestRelateRandom(t *testing.T) {
 			scale = 0.1
 		}
 		wa, wb := randShape(r, scale), randShape(r, scale)
-		a, b := shapeOf(t, wa), shapeOf(t, wb)
+		a := shapeOf(t, wa)
+		if i%2 == 1 && !a.Empty() {
+			wb = derivedShape(r, a) // on a's vertices and edges: boundary cases
+		}
+		b := shapeOf(t, wb)
 		in := Intersects(a, b)
 		if want := exactIntersects(a, b); in != want {
 			t.Fatalf("seed %d: Intersects(%s, %s) = %v, the reference %v", seed, wa, wb, in, want)
@@ -197,10 +201,69 @@ func TestRelateRandom(t *testing.T) {
 			if got {
 				nCont++
 			}
+			if bad, x := sampleOutside(p[0], p[1]); got && bad {
+				t.Fatalf("seed %d: Contains(%s, %s) but the point (%s, %s) of the second is not in the first", seed, wa, wb, x.x.RatString(), x.y.RatString())
+			}
 		}
 		if in {
 			nInt++
 		}
 	}
 	t.Logf("%d pairs: %d intersect, %d contain (of %d compared with the general path)", n, nInt, nCont, nExact)
+}
+
+// derivedShape returns the WKT of a geometry built on a's vertices and
+// the midpoints of its segments: points, segments and triangles that lie
+// on a's boundary, inside it or across it.
+func derivedShape(r *rand.Rand, a *Shape) string {
+	var cand []pt
+	cand = append(cand, a.verts...)
+	for _, e := range a.segs {
+		cand = append(cand, pt{(e.p.x + e.q.x) / 2, (e.p.y + e.q.y) / 2})
+	}
+	c := func() string { p := cand[r.IntN(len(cand))]; return fmt.Sprintf("%v %v", p.x, p.y) }
+	switch r.IntN(4) {
+	case 0:
+		return "POINT (" + c() + ")"
+	case 1:
+		return "LINESTRING (" + c() + ", " + c() + ")"
+	case 2:
+		return "MULTIPOINT ((" + c() + "), (" + c() + "))"
+	}
+	first := c()
+	return "POLYGON ((" + first + ", " + c() + ", " + c() + ", " + first + "))"
+}
+
+// sampleOutside looks for a point of b outside a among b's vertices, the
+// midpoints of b's segments and the centroids of three consecutive
+// vertices of b's rings that lie inside b: a one-way check of Contains
+// that does not go through it.
+func sampleOutside(a, b *Shape) (bool, rpt) {
+	ea, eb := ratSegs(a), ratSegs(b)
+	var samples []rpt
+	for _, v := range b.verts {
+		samples = append(samples, ratPt(v))
+	}
+	third := big.NewRat(1, 3)
+	for pi, pr := range b.polys {
+		edges := eb[pr[0]:pr[1]]
+		for k := range edges {
+			p0, p1, p2 := edges[k].p, edges[k].q, edges[(k+1)%len(edges)].q
+			cx := new(big.Rat).Mul(new(big.Rat).Add(new(big.Rat).Add(p0.x, p1.x), p2.x), third)
+			cy := new(big.Rat).Mul(new(big.Rat).Add(new(big.Rat).Add(p0.y, p1.y), p2.y), third)
+			if on, in := polyHasR(eb[b.polys[pi][0]:b.polys[pi][1]], newMpt(rpt{cx, cy})); in && !on {
+				samples = append(samples, rpt{cx, cy})
+			}
+		}
+	}
+	half := big.NewRat(1, 2)
+	for _, e := range eb {
+		samples = append(samples, rpt{rmul(new(big.Rat).Add(e.p.x, e.q.x), half), rmul(new(big.Rat).Add(e.p.y, e.q.y), half)})
+	}
+	for _, x := range samples {
+		if !memberR(a, ea, x) {
+			return true, x
+		}
+	}
+	return false, rpt{}
 }

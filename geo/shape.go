@@ -76,6 +76,8 @@ type Shape struct {
 	maxY   float64
 	// dropped counts the vertices left out for a NaN or infinite x or y.
 	dropped int
+	// rat holds the segments in rationals once Prepare made them.
+	rat []rseg
 
 	// Decoding state.
 	stack []uint32 // base type of each open part
@@ -123,8 +125,16 @@ func (s *Shape) SetWKT(wkt string) error {
 // x or y (POINT EMPTY's NaN coordinates are not vertices and not counted).
 func (s *Shape) Dropped() int { return s.dropped }
 
+// Prepare readies s for being compared with many shapes (a predicate's
+// literal): the exact rational form of its segments, which Contains needs
+// when segments touch, is made once here instead of on each call. A
+// prepared shape is only read by Intersects and Contains, so several
+// goroutines may compare it at once.
+func (s *Shape) Prepare() { s.rat = ratSegs(s) }
+
 func (s *Shape) reset() {
 	s.dropped = 0
+	s.rat = nil
 	s.points, s.segs, s.polys, s.comps = s.points[:0], s.segs[:0], s.polys[:0], s.comps[:0]
 	s.bounds, s.verts, s.stack, s.run, s.ends = s.bounds[:0], s.verts[:0], s.stack[:0], s.run[:0], s.ends[:0]
 }

@@ -206,6 +206,7 @@ func parseShapeLit(wkt string) (*geo.Shape, error) {
 	if n := s.Dropped(); n > 0 {
 		return nil, fmt.Errorf("the WKT literal has %d vertices with a NaN or infinite coordinate", n)
 	}
+	s.Prepare()
 	return s, nil
 }
 
