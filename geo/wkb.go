@@ -2,7 +2,7 @@
 // well-known binary (WKB). It validates a value, computes its bounding box
 // and geometry type code (the statistics ORC keeps), and prints it as
 // well-known text (WKT). A Shape holds a value decoded for the exact planar
-// predicates Intersects and Contains (shape.go, relate.go). Nothing here
+// predicates Intersects and Contains. Nothing here
 // allocates by a count read from a value: every count is checked against
 // the bytes that remain first.
 //
