@@ -46,6 +46,7 @@ type WKTError struct {
 	Msg string
 }
 
+// Error returns the message, "bad WKT at position n: what".
 func (e *WKTError) Error() string { return fmt.Sprintf("bad WKT at position %d: %s", e.Pos, e.Msg) }
 
 func (p *wktParser) fail(format string, args ...any) error {
