@@ -267,3 +267,39 @@ func sampleOutside(a, b *Shape) (bool, rpt) {
 	}
 	return false, rpt{}
 }
+
+// FuzzRelate decodes two WKB values into shapes (any bytes: no panic) and,
+// for small well-formed ones, checks Intersects against exactIntersects and
+// the fast path of Contains against its general path.
+func FuzzRelate(f *testing.F) {
+	for _, c := range [][2]string{
+		{square, "POINT (5 5)"}, {donut, "POLYGON ((1 1, 9 1, 9 9, 1 9, 1 1))"},
+		{"LINESTRING (0 0, 10 0)", "LINESTRING (2 0, 8 0)"}, {"MULTIPOINT ((1 1), (2 2))", "GEOMETRYCOLLECTION (POINT (1 1), LINESTRING (0 0, 1 1))"},
+	} {
+		a, _ := AppendWKB(nil, c[0])
+		b, _ := AppendWKB(nil, c[1])
+		f.Add(a, b)
+	}
+	f.Fuzz(func(t *testing.T, wa, wb []byte) {
+		var a, b Shape
+		if a.SetWKB(wa) != nil || b.SetWKB(wb) != nil {
+			return
+		}
+		if len(a.segs)+len(a.points) > 40 || len(b.segs)+len(b.points) > 40 {
+			return // the references are slow on big shapes
+		}
+		in := Intersects(&a, &b)
+		if in != Intersects(&b, &a) || in != exactIntersects(&a, &b) {
+			t.Fatalf("Intersects %v, the other way %v, the reference %v", in, Intersects(&b, &a), exactIntersects(&a, &b))
+		}
+		for _, p := range [2][2]*Shape{{&a, &b}, {&b, &a}} {
+			got := Contains(p[0], p[1])
+			if got && !in {
+				t.Fatal("Contains without Intersects")
+			}
+			if !p[0].Empty() && !p[1].Empty() && boxWithin(p[0], p[1]) && got != exactContains(p[0], p[1]) {
+				t.Fatalf("Contains %v, the general path %v", got, !got)
+			}
+		}
+	})
+}
