@@ -24,3 +24,13 @@ func Example() {
 	// LINESTRING [10 10] [40 40]
 	// bad WKB at byte 5: 3 points need at least 48 bytes, 11 remain
 }
+
+func ExampleContains() {
+	var square, point, edge geo.Shape
+	_ = square.SetWKT("POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0))")
+	_ = point.SetWKT("POINT (2 2)")
+	_ = edge.SetWKT("LINESTRING (0 0, 4 0)")
+	fmt.Println(geo.Contains(&square, &point), geo.Contains(&square, &edge), geo.Intersects(&square, &edge))
+	// Output:
+	// true false true
+}

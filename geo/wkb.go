@@ -1,8 +1,10 @@
 // Package geo reads the values of ORC's GEOMETRY and GEOGRAPHY columns: ISO
 // well-known binary (WKB). It validates a value, computes its bounding box
 // and geometry type code (the statistics ORC keeps), and prints it as
-// well-known text (WKT). Nothing here allocates by a count read from a value:
-// every count is checked against the bytes that remain first.
+// well-known text (WKT). A Shape holds a value decoded for the exact planar
+// predicates Intersects and Contains. Nothing here
+// allocates by a count read from a value: every count is checked against
+// the bytes that remain first.
 //
 // # Format
 //
@@ -136,8 +138,9 @@ func (b *Box) add(i int, v float64) {
 // after it, widens box by its coordinates and returns its type code. On an
 // error box may have been widened by the coordinates before the damage.
 func Bound(wkb []byte, box *Box) (code uint32, err error) {
-	p := parser{b: wkb, box: box}
+	p := parser{b: wkb, box: *box}
 	code, err = p.geometry(0, 0, 0)
+	*box = p.box
 	if err == nil && p.off != len(wkb) {
 		err = &Error{p.off, fmt.Sprintf("%d bytes after the geometry", len(wkb)-p.off)}
 	}
@@ -161,7 +164,9 @@ func Envelope(wkb []byte) (Box, uint32, error) {
 type parser struct {
 	b   []byte
 	off int
-	box *Box
+	// box is widened by each coordinate; held by value, since a pointer
+	// here would escape with the visitor and cost an allocation per value.
+	box Box
 	// visit, when set, is called for each part as it is parsed (used by
 	// the WKT printer).
 	visit visitor
@@ -169,7 +174,7 @@ type parser struct {
 
 type visitor interface {
 	begin(code uint32, n int, empty bool)
-	coord(c []float64)
+	coord(c [4]float64, width int) // by value: a slice would escape, costing an allocation per call
 	end()
 }
 
@@ -230,7 +235,7 @@ func (p *parser) coords(be bool, dims uint32, n int) {
 			p.box.add(3, c[3])
 		}
 		if p.visit != nil {
-			p.visit.coord(c[:width])
+			p.visit.coord(c, width)
 		}
 	}
 }

@@ -191,6 +191,28 @@ func TestBadWKT(t *testing.T) {
 	}
 }
 
+// TestBadWKTPosition checks that an error in well-known text says where.
+func TestBadWKTPosition(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		pos int
+		msg string
+	}{
+		{"POINT (1 2", 10, `expected ')', found the end`},
+		{"POINT (1e 2)", 7, `bad number "1e"`},
+		{"POLYGON ((0 0, 1 0, 1 1, 0 0)", 29, "expected ')'"},
+		{"CIRCLE (1 2)", 6, `unknown geometry "CIRCLE"`},
+		{"POINT (1 2) x", 12, `unexpected "x"`},
+		{"LINESTRING (1 2, 3)", 18, "a coordinate has 1 numbers"},
+	} {
+		_, err := AppendWKB(nil, c.in)
+		var we *WKTError
+		if !errors.As(err, &we) || we.Pos != c.pos || !strings.Contains(we.Msg, c.msg) {
+			t.Errorf("%q: %v, want position %d and %q", c.in, err, c.pos, c.msg)
+		}
+	}
+}
+
 func TestBoxMerge(t *testing.T) {
 	a, b := EmptyBox(), EmptyBox()
 	a.add(0, 1)

@@ -12,7 +12,7 @@ import (
 func AppendWKT(dst, wkb []byte) ([]byte, error) {
 	box := EmptyBox()
 	w := &wktWriter{out: dst}
-	p := parser{b: wkb, box: &box, visit: w}
+	p := parser{b: wkb, box: box, visit: w}
 	_, err := p.geometry(0, 0, 0)
 	if err == nil && p.off != len(wkb) {
 		err = &Error{p.off, "bytes after the geometry"}
@@ -56,7 +56,8 @@ func (w *wktWriter) begin(code uint32, n int, empty bool) {
 	w.stack = append(w.stack, wktFrame{code: code, empty: empty})
 }
 
-func (w *wktWriter) coord(c []float64) {
+func (w *wktWriter) coord(all [4]float64, width int) {
+	c := all[:width]
 	f := &w.stack[len(w.stack)-1]
 	if f.children > 0 {
 		w.out = append(w.out, ", "...)

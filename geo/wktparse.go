@@ -12,7 +12,7 @@ import (
 // "MULTIPOLYGON Z (((0 0 1, 1 0 1, 1 1 1, 0 0 1)))", and appends it to dst
 // as little-endian ISO WKB. Keywords are case-insensitive; without a Z, M
 // or ZM keyword the dimensions follow the first coordinate (3 values XYZ,
-// 4 XYZM).
+// 4 XYZM). Malformed text returns dst unchanged and a *WKTError.
 func AppendWKB(dst []byte, wkt string) ([]byte, error) {
 	p := &wktParser{s: wkt, out: dst}
 	if _, err := p.geometry(0, 0, -1); err != nil {
@@ -39,8 +39,18 @@ func (p *wktParser) rest() string {
 	return r
 }
 
+// WKTError is malformed well-known text: what is wrong and the byte
+// offset in the text where it was found.
+type WKTError struct {
+	Pos int
+	Msg string
+}
+
+// Error returns the message, "bad WKT at position n: what".
+func (e *WKTError) Error() string { return fmt.Sprintf("bad WKT at position %d: %s", e.Pos, e.Msg) }
+
 func (p *wktParser) fail(format string, args ...any) error {
-	return fmt.Errorf("bad WKT at position %d: %s", p.pos, fmt.Sprintf(format, args...))
+	return &WKTError{p.pos, fmt.Sprintf(format, args...)}
 }
 
 func (p *wktParser) space() {
@@ -284,8 +294,9 @@ func (p *wktParser) coord(d *int) error {
 		}
 		v, err := strconv.ParseFloat(p.s[start:p.pos], 64)
 		if err != nil {
+			text := p.s[start:p.pos]
 			p.pos = start
-			return p.fail("bad number %q", p.s[start:p.pos])
+			return p.fail("bad number %q", text)
 		}
 		c[n] = v
 		n++

@@ -22,7 +22,7 @@ const (
 	domBytes                 // string, varchar, char, binary: BytesVector
 	domDecimal               // decimal: orc.Int128 at the column's scale, DecimalVector
 	domTime                  // timestamp, timestamp with local time zone: TimestampVector
-	domGeo                   // geometry, geography: WKB in a BytesVector, box predicates only (geo.go)
+	domGeo                   // geometry, geography: WKB in a BytesVector, geometry predicates only (geo.go, geoshape.go)
 )
 
 // boundLeaf is a leaf resolved against a schema, its literals converted
@@ -49,7 +49,7 @@ type boundLeaf struct {
 	tss        []tsVal
 	probes     [][]byte     // bloom filter probes for string, binary and decimal values
 	like       *likePattern // LeafLike: the compiled pattern
-	box        *geoBox      // the query box of ST_INTERSECTS_BOX and ST_WITHIN_BOX
+	geo        geoTest      // a geometry predicate: a box test (geo.go) or a shape test (geoshape.go)
 	term       *boundTerm   // a function or term leaf (Leaf.Func): the term and its inner comparison
 
 	// A comparison of two columns (Leaf.Other): the second column.
@@ -242,6 +242,8 @@ func validateLeaf(l *Leaf) error {
 		want = 2
 	case LeafIntersectsBox, LeafWithinBox:
 		want = 4
+	case LeafIntersects, LeafContains, LeafWithin:
+		want = 1
 	case LeafIn:
 	default:
 		return fmt.Errorf("sarg: unknown leaf operator %d", l.Op)

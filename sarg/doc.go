@@ -9,8 +9,10 @@
 // LESS_THAN_EQUALS, IN, BETWEEN, IS_NULL; >, >=, <>, NOT IN and IS NOT NULL
 // are NOT over a leaf), plus forms ORC lacks: LIKE and STARTS_WITH (see
 // Like), comparisons of two columns (see LtCol), functions of a column
-// (see Func) and comparisons of any terms - arithmetic, functions and
-// casts over columns and literals (see Term and TermLeaf). Build one with
+// (see Func), comparisons of any terms - arithmetic, functions and
+// casts over columns and literals (see Term and TermLeaf) - and geometry
+// predicates: boxes (see IntersectsBox) and exact tests against a shape
+// written as WKT (see Intersects, Contains, Within). Build one with
 // the functions of this package or parse it from text:
 //
 //	e := sarg.Or(sarg.Eq("c1", sarg.String("619sdc")),

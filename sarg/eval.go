@@ -154,6 +154,9 @@ func (l *boundLeaf) evaluate(src Source) TruthValue {
 		return YesNoNull
 	}
 	hasNull := st.HasNull || !st.HasNullKnown
+	if l.geo != nil && mayHoldBadWKB(st) {
+		hasNull = true // a value that is not WKB is NULL
+	}
 	for _, a := range l.anc {
 		as := src.Stats(a)
 		if as == nil || as.HasNull || !as.HasNullKnown {
@@ -331,7 +334,7 @@ func cmpOrdered[T int64 | float64 | string](a, b T) int {
 
 // rangeOutcome evaluates the leaf against the min/max part of st.
 func (l *boundLeaf) rangeOutcome(st *stats.Column) (t, f bool) {
-	if l.box != nil {
+	if l.geo != nil {
 		return l.geoOutcome(st)
 	}
 	switch l.dom {

@@ -26,8 +26,9 @@ type TimestampValue struct {
 // values maps a column id to the row's value; a missing id or nil is NULL.
 // Value types by column kind: boolean bool; tinyint..bigint int64; float
 // and double float64; string, varchar, char string (char values padded);
-// binary []byte or string; decimal stats.DecimalValue; date int64 days;
-// timestamps TimestampValue; struct, list, map, union any non-nil value.
+// binary, geometry and geography []byte or string (WKB for the latter
+// two); decimal stats.DecimalValue; date int64 days; timestamps
+// TimestampValue; struct, list, map, union any non-nil value.
 //
 // It returns (true, true) when the predicate is TRUE, (false, true) when
 // FALSE and (false, false) when NULL, or when a value has the wrong type.
@@ -96,7 +97,7 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 	if op == LeafIsNull || nullSafeNull {
 		return rowFalse, nil
 	}
-	if l.box != nil {
+	if l.geo != nil {
 		return l.geoPlain(v)
 	}
 	lits := l.orig.Literals

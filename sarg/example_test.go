@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/geo"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/stats"
 )
@@ -82,4 +83,30 @@ func ExampleTermLeaf() {
 	// Output:
 	// NO
 	// [true false false]
+}
+
+// Geometry tests against a shape written as WKT: exact on rows (a polygon
+// does not contain a point of its boundary), pruned by the units' boxes.
+func ExampleContains() {
+	schema := orc.MustParseSchema("struct<id:int,g:geometry>")
+	b := sarg.MustBind(sarg.MustParse("ST_CONTAINS('POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0))', g)"), schema)
+	fmt.Println(b)
+	g := &orc.BytesVector{}
+	for _, wkt := range []string{"POINT (2 2)", "POINT (4 2)", "LINESTRING (1 1, 3 3)", "LINESTRING (1 1, 5 5)"} {
+		wkb, _ := geo.AppendWKB(nil, wkt)
+		g.Append(wkb)
+	}
+	rows, err := b.Match(sarg.ColumnVectors{2: g}, 4, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(rows)
+	// A row group whose values all lie in x [10, 20], y [0, 5].
+	unit := sarg.MapSource{Columns: map[int]*stats.Column{2: {Kind: orc.Geometry, NumValues: 100, HasNullKnown: true,
+		Geo: &stats.GeoStats{Box: geo.Box{Min: [4]float64{10, 0}, Max: [4]float64{20, 5}}, Types: stats.TypeSet(0).Add(geo.Point)}}}}
+	fmt.Println(b.Evaluate(unit))
+	// Output:
+	// ST_WITHIN(g, 'POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0))')
+	// [true false true false]
+	// NO
 }

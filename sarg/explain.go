@@ -110,7 +110,7 @@ func (b *Bound) Explain(src Source) string {
 	var sb strings.Builder
 	for i, l := range b.leaves {
 		fmt.Fprintf(&sb, "leaf %d: %s -> %s\n", i, l.text, vals[i])
-		if l.box != nil {
+		if l.geo != nil {
 			fmt.Fprintf(&sb, "  %s\n", l.explainBox(src))
 		}
 		if l.term != nil && l.orig.Func != nil && l.orig.Func.Kind == FuncTerm {

@@ -37,10 +37,13 @@ const (
 	LeafLike                         // col LIKE pattern [ESCAPE c] (not an ORC operator; see Like)
 	LeafIntersectsBox                // ST_INTERSECTS_BOX(col, xmin, ymin, xmax, ymax) (see IntersectsBox)
 	LeafWithinBox                    // ST_WITHIN_BOX(col, xmin, ymin, xmax, ymax) (see WithinBox)
+	LeafIntersects                   // ST_INTERSECTS(col, 'WKT'): the geometry meets the literal's (see Intersects)
+	LeafContains                     // ST_CONTAINS(col, 'WKT'): the geometry contains the literal's (see Contains)
+	LeafWithin                       // ST_WITHIN(col, 'WKT'): the literal's geometry contains the column's (see Within)
 )
 
 var leafOpNames = [...]string{"EQUALS", "NULL_SAFE_EQUALS", "LESS_THAN", "LESS_THAN_EQUALS", "IN", "BETWEEN", "IS_NULL", "LIKE",
-	"ST_INTERSECTS_BOX", "ST_WITHIN_BOX"}
+	"ST_INTERSECTS_BOX", "ST_WITHIN_BOX", "ST_INTERSECTS", "ST_CONTAINS", "ST_WITHIN"}
 
 // String returns ORC's name for the operator, such as "LESS_THAN_EQUALS".
 func (o LeafOp) String() string {
@@ -61,7 +64,9 @@ type Leaf struct {
 	// LeafLessThan and LeafLessThanEquals, two (lo, hi) for LeafBetween, any
 	// number for LeafIn, none for LeafIsNull, and two for LeafLike (the
 	// pattern, a string or bytes literal, and the escape character, a
-	// string of at most one character).
+	// string of at most one character). The box predicates hold four
+	// numbers (xmin, ymin, xmax, ymax); LeafIntersects, LeafContains and
+	// LeafWithin one string, the well-known text of a geometry.
 	Literals []Literal
 	// Other, when set, names a second column that takes the literal's
 	// place: the leaf compares two columns (Column op Other) and has no

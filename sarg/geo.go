@@ -20,11 +20,15 @@ package sarg
 // inside the box is FALSE, and statistics do not tell empties apart.
 // Geography columns are refused by Bind: their edges are not straight in
 // x and y, so a box test on vertices would be wrong.
+//
+// The exact shape predicates (ST_INTERSECTS, ST_CONTAINS, ST_WITHIN with a
+// WKT literal) are in geoshape.go; both families are geoTest types.
 
 import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/geo"
@@ -43,13 +47,16 @@ func WithinBox(col string, xmin, ymin, xmax, ymax float64) Expr {
 	return leaf(LeafWithinBox, col, Float(xmin), Float(ymin), Float(xmax), Float(ymax))
 }
 
-func (o LeafOp) isGeo() bool { return o == LeafIntersectsBox || o == LeafWithinBox }
+func (o LeafOp) isGeo() bool { return o == LeafIntersectsBox || o == LeafWithinBox || o.isShape() }
 
 var geoFuncs = map[string]LeafOp{"ST_INTERSECTS_BOX": LeafIntersectsBox, "ST_WITHIN_BOX": LeafWithinBox}
 
 // geoText writes ST_...(col, xmin, ymin, xmax, ymax), with NOT in front
 // when neg.
 func (l *Leaf) geoText(neg bool) string {
+	if l.Op.isShape() {
+		return l.shapeText(neg)
+	}
 	var b []byte
 	if neg {
 		b = append(b, "NOT "...)
@@ -67,13 +74,16 @@ func (l *Leaf) geoText(neg bool) string {
 	return string(append(b, ')'))
 }
 
-// geoCallAhead reports whether the parser stands on ST_INTERSECTS_BOX or
-// ST_WITHIN_BOX followed by "(".
+// geoCallAhead reports whether the parser stands on a geometry predicate
+// (ST_INTERSECTS_BOX, ST_WITHIN_BOX, or one of shapeFuncs) followed by
+// "(".
 func (p *parser) geoCallAhead() bool {
 	if p.tok.kind != tIdent {
 		return false
 	}
-	if _, ok := geoFuncs[strings.ToUpper(p.tok.text)]; !ok {
+	name := strings.ToUpper(p.tok.text)
+	_, box := geoFuncs[name]
+	if _, shape := shapeFuncs[name]; !box && !shape {
 		return false
 	}
 	save := *p
@@ -81,9 +91,12 @@ func (p *parser) geoCallAhead() bool {
 	return p.advance() == nil && p.tok.punct("(")
 }
 
-// parseGeoCall reads ST_...(column, n, n, n, n).
+// parseGeoCall reads ST_...(column, n, n, n, n), or a shape predicate.
 func (p *parser) parseGeoCall() (Expr, error) {
 	name := strings.ToUpper(p.tok.text)
+	if _, ok := shapeFuncs[name]; ok {
+		return p.parseShapeCall(name)
+	}
 	op := geoFuncs[name]
 	if err := p.advance(); err != nil { // the name
 		return Expr{}, err
@@ -123,22 +136,47 @@ type geoBox struct {
 	xmin, ymin, xmax, ymax float64
 }
 
-// bindGeo binds a box leaf, or refuses another comparison on a geometry
-// or geography column.
+// geoTest is a bound geometry predicate: one type per family (boxTest
+// here, the shape tests in geoshape.go).
+type geoTest interface {
+	// outcome says whether some value of a unit whose box (x and y known)
+	// is b may make the predicate TRUE, and whether some may make it FALSE.
+	outcome(b *geo.Box) (t, f bool)
+	// value evaluates the predicate on one WKB value; sc is scratch space
+	// for decoding it.
+	value(wkb []byte, sc *geo.Shape) uint8
+	// describe says, for Explain, what the units' boxes are compared with.
+	describe() string
+}
+
+// bindGeo binds a geometry predicate, or refuses another comparison on a
+// geometry or geography column.
 func (b *Bound) bindGeo(bl *boundLeaf, l *Leaf) (*boundLeaf, Op, error) {
 	mismatch := func(format string, args ...any) (*boundLeaf, Op, error) {
 		return nil, 0, &BindError{Column: l.Column, Leaf: l.String(), Err: ErrTypeMismatch,
 			Msg: fmt.Sprintf("sarg: %s: %s", l, fmt.Sprintf(format, args...))}
 	}
 	if !l.Op.isGeo() {
-		return mismatch("%s column %s allows only IS NULL, ST_INTERSECTS_BOX and ST_WITHIN_BOX", bl.col.Kind, canonicalColumn(l.Column))
+		return mismatch("%s column %s allows only IS NULL and the geometry predicates (ST_INTERSECTS, ST_CONTAINS, ST_WITHIN, ST_INTERSECTS_BOX, ST_WITHIN_BOX)", bl.col.Kind, canonicalColumn(l.Column))
+	}
+	what := "box predicates need"
+	if l.Op.isShape() {
+		what = l.Op.String() + " needs"
 	}
 	switch bl.col.Kind {
 	case orc.Geometry:
 	case orc.Geography:
-		return mismatch("box predicates need a geometry column; %s is %s, whose edges are not straight in x and y", canonicalColumn(l.Column), bl.col)
+		return mismatch("%s a geometry column; %s is %s, whose edges are not straight in x and y", what, canonicalColumn(l.Column), bl.col)
 	default:
-		return mismatch("box predicates need a geometry column; %s is %s", canonicalColumn(l.Column), bl.col)
+		return mismatch("%s a geometry column; %s is %s", what, canonicalColumn(l.Column), bl.col)
+	}
+	if l.Op.isShape() {
+		t, err := bindShape(l)
+		if err != nil {
+			return mismatch("%v", err)
+		}
+		bl.geo = t
+		return bl, 0, nil
 	}
 	var v [4]float64
 	for i, lit := range l.Literals {
@@ -154,7 +192,7 @@ func (b *Bound) bindGeo(bl *boundLeaf, l *Leaf) (*boundLeaf, Op, error) {
 	if q.ymin > q.ymax {
 		return mismatch("ymin %g is above ymax %g (only x may wrap, across the antimeridian)", q.ymin, q.ymax)
 	}
-	bl.box = &q
+	bl.geo = &boxTest{q: q, within: l.Op == LeafWithinBox}
 	return bl, 0, nil
 }
 
@@ -212,22 +250,20 @@ func (q *geoBox) holds(e *geo.Box) bool {
 	return false
 }
 
-// geoOutcome is rangeOutcome for a box leaf: whether some value may be
-// TRUE and whether some may be FALSE.
-func (l *boundLeaf) geoOutcome(st *stats.Column) (t, f bool) {
-	g := st.Geo
-	if g == nil {
-		return true, true
-	}
-	b := &g.Box
-	if !b.AxisKnown(0) || !b.AxisKnown(1) {
-		return true, true
-	}
-	return l.box.meets(b.Min[0], b.Max[0], b.Min[1], b.Max[1]), true
+// boxTest is ST_INTERSECTS_BOX (the envelope meets q) or ST_WITHIN_BOX
+// (the envelope lies in q).
+type boxTest struct {
+	q      geoBox
+	within bool
 }
 
-// geoValue evaluates a box leaf on one WKB value.
-func (l *boundLeaf) geoValue(wkb []byte) uint8 {
+// outcome: a value's envelope lies in the unit's box, so it can meet (or
+// lie in) q only if the unit's box meets q.
+func (t *boxTest) outcome(b *geo.Box) (bool, bool) {
+	return t.q.meets(b.Min[0], b.Max[0], b.Min[1], b.Max[1]), true
+}
+
+func (t *boxTest) value(wkb []byte, _ *geo.Shape) uint8 {
 	e, _, err := geo.Envelope(wkb)
 	if err != nil {
 		return rowNull
@@ -235,25 +271,55 @@ func (l *boundLeaf) geoValue(wkb []byte) uint8 {
 	if e.AxisEmpty(0) || e.AxisEmpty(1) {
 		return rowFalse
 	}
-	if l.op == LeafWithinBox {
-		return t2(l.box.holds(&e))
+	if t.within {
+		return t2(t.q.holds(&e))
 	}
-	return t2(l.box.meets(e.Min[0], e.Max[0], e.Min[1], e.Max[1]))
+	return t2(t.q.meets(e.Min[0], e.Max[0], e.Min[1], e.Max[1]))
 }
 
-// geoPlain is evalPlain for a box leaf on a non-null value.
+func (t *boxTest) describe() string { return "" }
+
+// geoOutcome is rangeOutcome for a geometry leaf: whether some value may
+// be TRUE and whether some may be FALSE.
+func (l *boundLeaf) geoOutcome(st *stats.Column) (t, f bool) {
+	if !geoBoxKnown(st) {
+		return true, true
+	}
+	return l.geo.outcome(&st.Geo.Box)
+}
+
+// geoBoxKnown reports whether st has a box known on x and y.
+func geoBoxKnown(st *stats.Column) bool {
+	return st.Geo != nil && st.Geo.Box.AxisKnown(0) && st.Geo.Box.AxisKnown(1)
+}
+
+// mayHoldBadWKB reports whether the unit may hold a value that is not WKB
+// (NULL for the geometry predicates). Writers then leave both the box and
+// the type codes unknown; a unit of empty geometries has no box but its
+// types.
+func mayHoldBadWKB(st *stats.Column) bool {
+	return !geoBoxKnown(st) && (st.Geo == nil || st.Geo.Types == 0)
+}
+
+// shapePool holds scratch shapes for decoding row values.
+var shapePool = sync.Pool{New: func() any { return new(geo.Shape) }}
+
+// geoPlain is evalPlain for a geometry leaf on a non-null value.
 func (l *boundLeaf) geoPlain(v any) (uint8, error) {
+	var wkb []byte
 	switch t := v.(type) {
 	case []byte:
-		return l.geoValue(t), nil
+		wkb = t
 	case string:
-		return l.geoValue([]byte(t)), nil
+		wkb = []byte(t)
+	default:
+		return 0, fmt.Errorf("sarg: column %d is geometry, value is %T", l.colID, v)
 	}
-	return 0, fmt.Errorf("sarg: column %d is geometry, value is %T", l.colID, v)
+	return l.geo.value(wkb, new(geo.Shape)), nil
 }
 
-// matchGeo is match for a box leaf: each row's value from its WKB (nulls
-// are set by the caller).
+// matchGeo is match for a geometry leaf: each row's value from its WKB
+// (nulls are set by the caller), decoded into one scratch shape.
 func (l *boundLeaf) matchGeo(v orc.Vector, n int, out []uint8) error {
 	x, ok := v.(*orc.BytesVector)
 	if !ok {
@@ -262,23 +328,26 @@ func (l *boundLeaf) matchGeo(v orc.Vector, n int, out []uint8) error {
 	if len(x.Offsets) < n+1 {
 		return fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
 	}
+	sc := shapePool.Get().(*geo.Shape)
+	defer shapePool.Put(sc)
 	for i := range out[:n] {
-		out[i] = l.geoValue(x.Data[x.Offsets[i]:x.Offsets[i+1]])
+		out[i] = l.geo.value(x.Data[x.Offsets[i]:x.Offsets[i+1]], sc)
 	}
 	return nil
 }
 
 // explainBox describes the unit's box for Explain: "box of g: x [1, 2] y
-// [3, 4]", or why there is none.
+// [3, 4]", or why there is none, and what it is compared with.
 func (l *boundLeaf) explainBox(src Source) string {
 	name := canonicalColumn(l.orig.Column)
+	extra := l.geo.describe()
 	st := src.Stats(l.colID)
 	if st == nil || st.Geo == nil {
-		return "box of " + name + ": no geospatial statistics"
+		return "box of " + name + ": no geospatial statistics" + extra
 	}
 	b := &st.Geo.Box
 	if !b.AxisKnown(0) || !b.AxisKnown(1) {
-		return "box of " + name + ": unknown (no bbox)"
+		return "box of " + name + ": unknown (no bbox)" + extra
 	}
-	return fmt.Sprintf("box of %s: x [%g, %g] y [%g, %g]", name, b.Min[0], b.Max[0], b.Min[1], b.Max[1])
+	return fmt.Sprintf("box of %s: x [%g, %g] y [%g, %g]%s", name, b.Min[0], b.Max[0], b.Min[1], b.Max[1], extra)
 }

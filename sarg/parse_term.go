@@ -368,7 +368,7 @@ func (p *parser) parseAtom(depth int, what string) (Term, error) {
 
 // termFuncNames lists the functions a term may call, for errors.
 const termFuncNames = "YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE, SECOND, DAYOFWEEK, EXTRACT, DATE_TRUNC, CAST, ABS, MOD, " +
-	"LENGTH, LOWER, UPPER, SUBSTR, TRIM, COALESCE, REGEXP_LIKE; predicates STARTS_WITH, ENDS_WITH, ST_INTERSECTS_BOX, ST_WITHIN_BOX"
+	"LENGTH, LOWER, UPPER, SUBSTR, TRIM, COALESCE, REGEXP_LIKE; predicates STARTS_WITH, ENDS_WITH, ST_INTERSECTS, ST_CONTAINS, ST_WITHIN, ST_DISJOINT, ST_INTERSECTS_BOX, ST_WITHIN_BOX"
 
 // parseFuncTerm reads a function call in a term.
 func (p *parser) parseFuncTerm(depth int) (Term, error) {

@@ -50,6 +50,21 @@ func TestGeometryCLI(t *testing.T) {
 		t.Errorf("scan within: %s", got)
 	}
 	var stdout, stderr bytes.Buffer
+	code := run([]string{"scan", out, "--where", "ST_INTERSECTS(g, 'LINESTRING (5 0, 0 5)')", "--explain=full"}, &stdout, &stderr)
+	if got := stdout.String() + stderr.String(); code != 0 || !strings.Contains(got, `{"id": 3, "g": "LINESTRING (0 0, 5 5)"}`) || strings.Contains(got, `"id": 1`) ||
+		!strings.Contains(got, "box of g: x [0, 5] y [0, 5]; the literal's box: x [0, 5] y [0, 5]") {
+		t.Errorf("scan ST_INTERSECTS --explain=full: exit %d\n%s", code, got)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if got := cli("scan", out, "--where", "ST_CONTAINS('POLYGON ((0 0, 9 0, 9 9, 0 9, 0 0))', g) AND NOT ST_CONTAINS(g, 'POINT (1 2)')"); got != `{"id": 3, "g": "LINESTRING (0 0, 5 5)"}`+"\n" {
+		t.Errorf("scan ST_CONTAINS: %s", got)
+	}
+	if code := run([]string{"scan", out, "--where", "ST_INTERSECTS(g, 'POINT (1 2')"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "bad WKT literal: expected ')', found the end") {
+		t.Errorf("bad WKT literal: exit %d, %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
 	bad := writeFile(t, dir, "bad.csv", "1,POINT (1)\n")
 	if code := run([]string{"convert", "--schema", "struct<id:int,g:geometry>", bad, filepath.Join(dir, "bad.orc")}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "line 1, column 2") {
 		t.Errorf("bad WKT: exit %d, %s", code, stderr.String())

@@ -27,9 +27,14 @@ func init() {
   nulls         a IS NULL, a IS NOT NULL
   patterns      s LIKE 'ab%' (% any run, _ one character), s NOT LIKE '%x_',
                 s LIKE 'a!%%' ESCAPE '!' (default escape \), STARTS_WITH(s, 'ab')
-  geometry      ST_INTERSECTS_BOX(g, xmin, ymin, xmax, ymax): g's envelope meets
-                the box; ST_WITHIN_BOX(...): it lies inside; xmin > xmax crosses
-                the antimeridian
+  geometry      ST_INTERSECTS(g, 'POLYGON ((0 0, 4 0, 4 4, 0 0))'): g and the shape
+                share a point; ST_CONTAINS(g, 'POINT (1 2)'): g contains it (a
+                polygon does not contain its boundary); ST_WITHIN(g, '...'): the
+                shape contains g; ST_DISJOINT(g, '...'); the WKT (or
+                ST_GEOMFROMTEXT('...')) may come first: ST_CONTAINS('...', g) is
+                ST_WITHIN(g, '...'). ST_INTERSECTS_BOX(g, xmin, ymin, xmax, ymax):
+                g's envelope meets the box; ST_WITHIN_BOX(...): it lies inside;
+                xmin > xmax crosses the antimeridian
   logic         NOT, AND, OR, parentheses (AND binds tighter than OR)
   literals      5, -2.5, 1e3, 'text' ('' for a quote), DATE '2024-03-10',
                 TIMESTAMP '2024-03-10 01:30:00'; NULL only in IN lists and with <=>
