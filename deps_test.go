@@ -34,14 +34,15 @@ var allowed = map[string][]string{
 	"internal/examples":           {""},
 	"internal/fanout":             {},
 	"internal/tempfile":           {},
-	"internal/storegw":            {},
+	"internal/storegw":            {"internal/helper"},
+	"internal/helper":             {},
 	"internal/rowfmt":             {"", "reader", "geo"},
 	"internal/structmap":          {"", "internal/civil"},
 	"internal/civil":              {},
 	"internal/units":              {},
 	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -6,8 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
+
+	"github.com/orcgo/orc/internal/helper"
 )
 
 // orc iceberg: Apache Iceberg tables of ORC files are the orc-iceberg
@@ -81,23 +82,11 @@ func runIceberg(args []string, stdout, stderr io.Writer) error {
 }
 
 // findIcebergHelper returns the helper's path: $ORC_ICEBERG, else
-// orc-iceberg beside this program, else on PATH.
+// orc-iceberg beside this program, else on PATH (helper.Find).
 func findIcebergHelper() (string, error) {
-	if p := os.Getenv(icebergHelperEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("$%s names %s: %w", icebergHelperEnv, p, err)
-		}
-		return p, nil
-	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), icebergHelper)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(icebergHelper)
-	if err != nil {
+	p, err := helper.Find(icebergHelperEnv, icebergHelper)
+	if errors.Is(err, helper.ErrNotFound) {
 		return "", errNoIcebergHelper
 	}
-	return p, nil
+	return p, err
 }

@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/orcgo/orc/internal/helper"
 )
 
 // HelperName is the helper program's name.
@@ -37,22 +38,13 @@ func Shared() (*Client, error) {
 }
 
 // findHelper returns the helper's path: $ORC_CLOUD, else orc-cloud beside
-// this program, else on PATH.
+// this program, else on PATH (helper.Find).
 func findHelper() (string, error) {
-	if p := os.Getenv(HelperEnv); p != "" {
-		return p, nil
-	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), HelperName)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(HelperName)
-	if err != nil {
+	p, err := helper.Find(HelperEnv, HelperName)
+	if errors.Is(err, helper.ErrNotFound) {
 		return "", ErrNoHelper
 	}
-	return p, nil
+	return p, err
 }
 
 // Start starts the helper and returns its client. The helper lives as
