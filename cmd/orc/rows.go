@@ -39,7 +39,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 	cw := &acceptedWriter{w: out}
 	shownSchema := src.Schema()
 	if show != nil {
-		shownSchema = projectSchema(shownSchema, show)
+		shownSchema = rowfmt.ProjectSchema(shownSchema, show)
 	}
 	p := &rowPrinter{cw: cw, w: bufio.NewWriterSize(cw, 1<<16), format: newFormatter(o, shownSchema),
 		line: make([]byte, 0, rowSizeHint(shownSchema, o.format == "json" || o.format == ""))}

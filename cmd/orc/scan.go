@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/rowfmt"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -147,12 +148,8 @@ func reportScan(br rowSource, stderr io.Writer, expr sarg.Expr, explain explainM
 	}
 }
 
-// field is one field of a struct to print: whole (sub nil), or only some
-// of its own fields (sub, for a struct named by deeper paths).
-type field struct {
-	index int
-	sub   []field
-}
+// field is one field of a struct to print (rowfmt.Field).
+type field = rowfmt.Field
 
 // printedFields returns the fields of s to print: those named in wanted
 // (dotted paths; a struct named by its fields' paths keeps only those), or
@@ -165,7 +162,7 @@ func printedFields(s *orc.Schema, wanted []string) []field {
 		return nil
 	}
 	if s.Kind != orc.Struct {
-		return []field{{index: 0}}
+		return []field{{Index: 0}}
 	}
 	var out []field
 	for i, name := range s.FieldNames {
@@ -186,9 +183,9 @@ func printedFields(s *orc.Schema, wanted []string) []field {
 		switch {
 		case !keep:
 		case whole || s.Children[i].Kind != orc.Struct:
-			out = append(out, field{index: i})
+			out = append(out, field{Index: i})
 		default:
-			out = append(out, field{index: i, sub: printedFields(s.Children[i], deeper)})
+			out = append(out, field{Index: i, Sub: printedFields(s.Children[i], deeper)})
 		}
 	}
 	return out
@@ -200,42 +197,7 @@ func selectFields(view, b *orc.Batch, fields []field) {
 		*view = *b
 		return
 	}
-	if view.Schema == nil {
-		view.Schema = projectSchema(b.Schema, fields)
-	}
-	view.NumRows = b.NumRows
-	view.Cols = view.Cols[:0]
-	for _, f := range fields {
-		view.Cols = append(view.Cols, projectVector(b.Cols[f.index], f))
-	}
-}
-
-// projectSchema returns the struct type s cut to fields.
-func projectSchema(s *orc.Schema, fields []field) *orc.Schema {
-	out := &orc.Schema{Kind: orc.Struct}
-	for _, f := range fields {
-		c := s.Children[f.index]
-		if f.sub != nil {
-			c = projectSchema(c, f.sub)
-		}
-		out.Children = append(out.Children, c)
-		out.FieldNames = append(out.FieldNames, s.FieldNames[f.index])
-	}
-	return out
-}
-
-// projectVector returns v, or for a field cut to some of its fields a
-// struct vector holding only those (sharing v's).
-func projectVector(v orc.Vector, f field) orc.Vector {
-	if f.sub == nil {
-		return v
-	}
-	sv := v.(*orc.StructVector)
-	out := &orc.StructVector{Nulls: sv.Nulls, N: sv.N}
-	for _, k := range f.sub {
-		out.Fields = append(out.Fields, projectVector(sv.Fields[k.index], k))
-	}
-	return out
+	rowfmt.Project(view, b, fields)
 }
 
 // onceFlag is a string flag that may be given once: a second --where

@@ -71,8 +71,8 @@ func ParseOptions(format, zone string) (Options, error) {
 
 // Formatter turns rows into text. A Formatter is single-goroutine.
 type Formatter interface {
-	// Add appends the text ready after row i of b and returns how many
-	// rows that text ends: a table holds its first rows until it knows
+	// Add appends the text ready after row i of b (b.Row(i) of its
+	// vectors) and returns how many rows that text ends: a table holds its first rows until it knows
 	// the widths of its columns, and CSV and TSV put their header line
 	// before the first row.
 	Add(dst []byte, b *orc.Batch, i int) ([]byte, int)
@@ -290,6 +290,7 @@ func (f *delimitedFormat) field(dst []byte, c int, text []byte, null bool) []byt
 }
 
 func (f *delimitedFormat) Add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
+	i = b.Row(i)
 	if !f.started {
 		f.started = true
 		dst = f.header(dst)
@@ -333,6 +334,7 @@ const (
 )
 
 func (f *tableFormat) Add(dst []byte, b *orc.Batch, i int) ([]byte, int) {
+	i = b.Row(i)
 	row := make([]string, len(f.cols))
 	for c, col := range f.cols {
 		v, null := col.value(b, i)

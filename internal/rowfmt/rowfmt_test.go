@@ -58,3 +58,57 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// Every format prints a batch with a selection as the batch its selection
+// makes (Batch.Compact), and a projection (Project) of it as the same
+// batch cut to the fields asked.
+func TestSelectionAndProjection(t *testing.T) {
+	s := orc.MustParseSchema("struct<n:int,p:struct<a:string,b:double>,s:string>")
+	b := orc.NewBatch(s, 6)
+	st := b.Cols[1].(*orc.StructVector)
+	for i := range 6 {
+		b.Cols[0].(*orc.LongVector).Append(int64(i))
+		st.Fields[0].(*orc.BytesVector).AppendString(string(rune('a' + i)))
+		st.Fields[1].(*orc.DoubleVector).Append(float64(i) / 2)
+		st.N++
+		b.Cols[2].(*orc.BytesVector).AppendString(strings.Repeat("x", i))
+	}
+	b.NumRows = 6
+	fields := []Field{{Index: 2}, {Index: 1, Sub: []Field{{Index: 1}}}}
+	print := func(b *orc.Batch, f string) string {
+		fm := New(Options{Format: f, Zone: time.UTC}, b.Schema)
+		var out []byte
+		for i := range b.NumRows {
+			out, _ = fm.Add(out, b, i)
+		}
+		out, _ = fm.Flush(out)
+		return string(out)
+	}
+	for _, f := range []string{JSON, CSV, TSV, Table} {
+		sel := *b
+		sel.Selected, sel.NumRows = []int32{1, 4, 5}, 3
+		var view orc.Batch
+		Project(&view, &sel, fields)
+		got, gotView := print(&sel, f), print(&view, f)
+		sel.Compact()
+		var dense orc.Batch
+		Project(&dense, &sel, fields)
+		if want := print(&sel, f); got != want {
+			t.Errorf("format %s, a selection:\n got %s\nwant %s", f, got, want)
+		}
+		if want := print(&dense, f); gotView != want {
+			t.Errorf("format %s, a projection of a selection:\n got %s\nwant %s", f, gotView, want)
+		}
+		// Compact moved b's rows in place: make them again.
+		b = orc.NewBatch(s, 6)
+		st = b.Cols[1].(*orc.StructVector)
+		for i := range 6 {
+			b.Cols[0].(*orc.LongVector).Append(int64(i))
+			st.Fields[0].(*orc.BytesVector).AppendString(string(rune('a' + i)))
+			st.Fields[1].(*orc.DoubleVector).Append(float64(i) / 2)
+			st.N++
+			b.Cols[2].(*orc.BytesVector).AppendString(strings.Repeat("x", i))
+		}
+		b.NumRows = 6
+	}
+}

@@ -237,11 +237,8 @@ type printer struct {
 }
 
 // colPath is a column to print: its index, and for a struct cut to some
-// fields, those.
-type colPath struct {
-	index int
-	sub   []colPath
-}
+// fields, those (rowfmt.Field).
+type colPath = rowfmt.Field
 
 func newPrinter(e env, s *orc.Schema, columns string, o rowfmt.Options, limit int64) (*printer, error) {
 	p := &printer{w: bufio.NewWriterSize(e.stdout, 1<<16), limit: limit}
@@ -255,7 +252,7 @@ func newPrinter(e env, s *orc.Schema, columns string, o rowfmt.Options, limit in
 		if p.cols, err = pickColumns(s, names); err != nil {
 			return nil, usageErr("--columns: %v", err)
 		}
-		shown = projectSchema(s, p.cols)
+		shown = rowfmt.ProjectSchema(s, p.cols)
 		o.Columns = names
 	}
 	p.view.Schema = shown
@@ -267,11 +264,7 @@ func newPrinter(e env, s *orc.Schema, columns string, o rowfmt.Options, limit in
 func (p *printer) print(b *orc.Batch) error {
 	shown := b
 	if p.cols != nil {
-		p.view.NumRows = b.NumRows
-		p.view.Cols = p.view.Cols[:0]
-		for _, c := range p.cols {
-			p.view.Cols = append(p.view.Cols, projectVector(b.Cols[c.index], c))
-		}
+		rowfmt.Project(&p.view, b, p.cols)
 		shown = &p.view
 	}
 	for i := 0; i < shown.NumRows; i++ {
@@ -317,43 +310,15 @@ func pickColumns(s *orc.Schema, names []string) ([]colPath, error) {
 	}
 	var out []colPath
 	for _, i := range order {
-		c := colPath{index: i}
+		c := colPath{Index: i}
 		if !slices.Contains(deeper[i], "") {
 			sub, err := pickColumns(s.Children[i], deeper[i])
 			if err != nil {
 				return nil, err
 			}
-			c.sub = sub
+			c.Sub = sub
 		}
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// projectSchema returns struct s cut to cols.
-func projectSchema(s *orc.Schema, cols []colPath) *orc.Schema {
-	out := &orc.Schema{Kind: orc.Struct}
-	for _, c := range cols {
-		t := s.Children[c.index]
-		if c.sub != nil {
-			t = projectSchema(t, c.sub)
-		}
-		out.Children = append(out.Children, t)
-		out.FieldNames = append(out.FieldNames, s.FieldNames[c.index])
-	}
-	return out
-}
-
-// projectVector returns v, or for a struct cut to some fields a struct
-// vector of those (sharing v's vectors).
-func projectVector(v orc.Vector, c colPath) orc.Vector {
-	if c.sub == nil {
-		return v
-	}
-	sv := v.(*orc.StructVector)
-	out := &orc.StructVector{Nulls: sv.Nulls, N: sv.N}
-	for _, k := range c.sub {
-		out.Fields = append(out.Fields, projectVector(sv.Fields[k.index], k))
-	}
-	return out
 }
