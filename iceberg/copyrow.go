@@ -83,6 +83,9 @@ func appendNullOf(v orc.Vector) error {
 // checkRows reports whether every row of b can be copied: lengths and
 // offsets within their vectors, so that appendRow cannot index out of range.
 func checkRows(b *orc.Batch) error {
+	if len(b.Selected) > 0 {
+		return fmt.Errorf("iceberg: the batch has a selection (Batch.Selected, as reader.WithSelection hands rows over); Batch.Compact moves its rows together first")
+	}
 	for i, v := range b.Cols {
 		if err := checkVector(v, b.NumRows); err != nil {
 			return fmt.Errorf("iceberg: batch column %d: %w", i, err)

@@ -3,6 +3,7 @@ package iceberg
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	ice "github.com/apache/iceberg-go"
@@ -97,5 +98,11 @@ func TestPartitionErrors(t *testing.T) {
 	lv.Offsets = []int64{3, 1}
 	if err := checkRows(b); err == nil {
 		t.Error("decreasing offsets were accepted")
+	}
+	// A batch with a selection: its rows are not its vectors' first ones.
+	lv.Offsets = []int64{0, 0}
+	b.Selected = []int32{0}
+	if err := checkRows(b); err == nil || !strings.Contains(err.Error(), "selection") {
+		t.Errorf("a batch with a selection: %v", err)
 	}
 }

@@ -94,6 +94,7 @@ func badBatches() []struct {
 			b.Cols[10] = &orc.ListVector{Offsets: []int64{0, 0, 0, 0}, Elem: &orc.LongVector{}}
 		}},
 		{"short null mask", func(b *orc.Batch) { long(b, 0).Nulls.Nulls = []bool{false} }},
+		{"a selection", func(b *orc.Batch) { b.Selected, b.NumRows = []int32{0, 2}, 2 }},
 		{"tinyint 128", func(b *orc.Batch) { long(b, 0).Values[2] = 128 }},
 		{"tinyint -129", func(b *orc.Batch) { long(b, 0).Values[0] = -129 }},
 		{"smallint 32768", func(b *orc.Batch) { long(b, 1).Values[2] = 32768 }},

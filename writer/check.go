@@ -100,6 +100,11 @@ func (w *Writer) checkBatch(b *orc.Batch) error {
 	if b.NumRows < 0 {
 		return fmt.Errorf("orc: Write: negative NumRows %d", b.NumRows)
 	}
+	if len(b.Selected) > 0 {
+		// Its rows are not its vectors' first NumRows: writing those
+		// would write other rows.
+		return fmt.Errorf("orc: Write: the batch has a selection (Batch.Selected, %d of its vectors' rows, as reader.WithSelection hands them over); Batch.Compact moves them together first", len(b.Selected))
+	}
 	ck := checker{allowBadUTF8: w.cfg.allowBadUTF8, unvalidatedWKB: w.cfg.unvalidatedWKB}
 	if w.schema.Kind == orc.Struct {
 		if len(b.Cols) != len(w.schema.Children) {
