@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -260,29 +259,9 @@ func checkBloomColumns(opt *convertOptions) error {
 	return nil
 }
 
-// inputFormat picks csv or json from --format or from the file's extension.
-func inputFormat(flagValue, path string) (string, error) {
-	switch strings.ToLower(flagValue) {
-	case "csv":
-		return "csv", nil
-	case "json", "jsonl", "ndjson":
-		return "json", nil
-	case "orc":
-		return "orc", nil
-	case "":
-	default:
-		return "", fmt.Errorf("--format %q: want csv, json or orc", flagValue)
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv":
-		return "csv", nil
-	case ".json", ".jsonl", ".ndjson":
-		return "json", nil
-	case ".orc":
-		return "orc", nil
-	}
-	return "", fmt.Errorf("cannot tell the format of %q from its extension (.csv, .json, .jsonl, .ndjson, .orc): use --format", path)
-}
+// inputFormat picks csv, json or orc from --format or from the file's
+// extension (ingest.InputFormat).
+func inputFormat(flagValue, path string) (string, error) { return ingest.InputFormat(flagValue, path) }
 
 func parseCompression(s string) (orc.CompressionKind, error) {
 	switch strings.ToLower(s) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -104,31 +103,9 @@ func runAppend(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// inputFormat returns the format of input in: format if given, else its
-// extension's.
-func inputFormat(format, in string) (string, error) {
-	switch format {
-	case "csv", "json", "orc":
-		return format, nil
-	case "jsonl":
-		return "json", nil
-	case "":
-	default:
-		return "", fmt.Errorf("--format %q: want csv, json or orc", format)
-	}
-	switch strings.ToLower(filepath.Ext(in)) {
-	case ".csv":
-		return "csv", nil
-	case ".json", ".jsonl", ".ndjson":
-		return "json", nil
-	case ".orc":
-		return "orc", nil
-	}
-	if in == "-" {
-		return "", errors.New("standard input (-) needs --format csv, json or orc")
-	}
-	return "", fmt.Errorf("%s: not .csv, .json, .jsonl or .orc: give --format", in)
-}
+// inputFormat picks csv, json or orc from --format or from the input's
+// extension (ingest.InputFormat).
+func inputFormat(format, in string) (string, error) { return ingest.InputFormat(format, in) }
 
 // appendInput writes the rows of one input to tw and returns how many.
 func appendInput(e env, tw *iceberg.TableWriter, in string, opt appendOptions) (int64, error) {

@@ -225,7 +225,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"scan", "--catalog", cat, "db.events", "--as-of", "yesterday"}, 2, `--as-of "yesterday": want a time such as 2024-03-10T12:00:00Z`},
 		{[]string{"append", "--catalog", cat, "db.events", "--header", csvPath}, 1,
 			csvPath + `: line 3, column 1 (id bigint): bad bigint "seven": not an integer (nothing was committed)`},
-		{[]string{"append", "--catalog", cat, "db.events", filepath.Join(dir, "in.parquet")}, 2, "in.parquet: not .csv, .json, .jsonl or .orc: give --format"},
+		{[]string{"append", "--catalog", cat, "db.events", filepath.Join(dir, "in.parquet")}, 2, "in.parquet: not .csv, .json, .jsonl, .ndjson or .orc: give --format"},
 	}
 	for _, c := range cases {
 		_, errOut, code := runCLI(t, c.args...)
