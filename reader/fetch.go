@@ -616,16 +616,3 @@ func (pl *planner) scheduleFooter(i int) {
 // footersAhead is how many stripe footers a scan reading ahead schedules
 // beyond the stripe it plans.
 const footersAhead = 8
-
-// scheduleShared schedules a stripe that parallel workers share: the plan
-// of the whole stripe's kept row groups, which the workers' plans for
-// their chunks divide, with the extra spans.
-func (pl *planner) scheduleShared(ss *sharedStripe, extra []span, readers int) error {
-	p, err := planStripe(*ss.in)
-	if err != nil {
-		return err
-	}
-	pl.scheduleStripe(p, ss.ix, extra, readers)
-	ss.scheduled = p.scheduled
-	return nil
-}

@@ -794,6 +794,46 @@ func TestParallelFirstDataNoIndexWait(t *testing.T) {
 	}
 }
 
+// A parallel scan over a network without a predicate sends every
+// stripe's first data request after no more responses in turn than the
+// serial scan does: the scan's planner schedules the next stripes' data
+// while the first stripe waits for the row indexes it is cut by, not
+// after. It failed when the planner started only once the first stripe
+// was cut: the later stripes' data went out a round trip late.
+func TestParallelEveryStripeDataFirstRound(t *testing.T) {
+	data := storeTableStripes(t, 600_000, 3) // stripes of 20 row groups, cut into chunks
+	srv := newStoreServer(t, data, 5*time.Millisecond)
+	depths := func(opts ...reader.ScanOption) ([]int64, int) {
+		srv.resetDepths()
+		r := openStore(t, srv)
+		// A small gap, so that each stripe's index region is not read
+		// whole with the footer before it (TestParallelFirstDataNoIndexWait).
+		_, rows, _ := storeScan(t, r, append([]reader.ScanOption{reader.WithColumns("price", "disc"), reader.WithCoalesceGap(4 << 10)}, opts...)...)
+		var d []int64
+		for _, st := range r.Stripes() {
+			start := st.Offset + st.IndexLength
+			d = append(d, srv.firstDepthIn(start, start+st.DataLength))
+		}
+		return d, rows
+	}
+	serial, want := depths()
+	if len(serial) < 3 {
+		t.Fatalf("%d stripes, want 3", len(serial))
+	}
+	for _, par := range []int{2, 3} {
+		got, rows := depths(reader.WithParallelism(par))
+		if rows != want {
+			t.Fatalf("%d rows, want %d", rows, want)
+		}
+		t.Logf("each stripe's first data request's depth: serial %v, %d goroutines %v", serial, par, got)
+		for s := range serial {
+			if serial[s] == 0 || got[s] == 0 || got[s] > serial[s] {
+				t.Errorf("%d goroutines: stripe %d's first data request waited for %d responses in turn, the serial scan's %d", par, s, got[s]-1, serial[s]-1)
+			}
+		}
+	}
+}
+
 // A lookup over a network waits for no more responses in turn when it
 // returns every column than when it returns the key alone: the columns
 // outside the predicate, decoded only at a match, are not fetched a round

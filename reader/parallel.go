@@ -39,10 +39,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/format/orcpb"
 )
 
 // chunkRows is the fewest rows a chunk of row groups holds: with the
@@ -147,15 +145,9 @@ type parallel struct {
 	cs, cc  int
 	ended   bool
 
-	// planner prunes and schedules the stripes after the one the decoders
-	// start, over a network, while they decode (prepareAhead); plan
-	// serialises its use (and its making, at the first).
-	planner *planner
-	plan    sync.Mutex
-	// Under mu: the newest stripe a decoder has started, and whether the
-	// planner is busy.
-	aheadOf  int
-	planning bool
+	// look prunes and schedules the stripes after the one the decoders
+	// start, over a network, while they decode.
+	look *aheadPlanner
 
 	// batches keeps the workers' batches for the next parallel scan of
 	// the same type and batch size (workerBatches).
@@ -170,28 +162,6 @@ type parallel struct {
 	stats    []ScanStats // per worker, as of its last finished chunk, then the planner's
 }
 
-// sharedStripe is one stripe's pruning, done once for all decoders, and
-// how it is cut into chunks.
-type sharedStripe struct {
-	once   sync.Once
-	err    error
-	meta   *stripeMeta // nil: the stripe is skipped
-	ix     *stripeIndex
-	in     *planInput // for the whole stripe, with the kept groups
-	chunks []groupRun
-	k      int   // row groups per chunk; 0: one chunk, the whole stripe
-	charge int64 // its row indexes' bytes in the memory budget
-	// scheduled is the bytes its data's requests were scheduled with.
-	scheduled int64
-	// claimed: a decoder or the planner has asked to prune it; pruned: it
-	// is (see prepare).
-	claimed, pruned atomic.Bool
-	// left counts the chunks not decoded yet (set when its first chunk is
-	// claimed); done is set once none is (under parallel.mu).
-	left atomic.Int32
-	done bool
-}
-
 // newParallel makes owner the caller's decoder of a parallel scan and
 // starts cfg.parallel-1 workers, each an executor of its own sharing
 // owner's memory budget and I/O scheduler.
@@ -201,6 +171,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	p := &parallel{owner: owner, stripes: stripes, stop: make(chan struct{}),
 		shared: make([]*sharedStripe, stripes), stats: make([]ScanStats, n),
 		batches: workerBatches(owner.dec.schema, owner.cfg.batchSize)}
+	p.look = &aheadPlanner{p: p}
 	p.depth = workerDepth(owner.cfg.batchSize, r.RowIndexStride(), chunkRowsFor(r.cols, owner.plan.selected, owner.cfg.test.chunkRows))
 	if err := owner.dec.setupColumns(r, owner.plan.buf.dec, owner.cfg.colPar); err != nil {
 		return nil, err
@@ -423,7 +394,7 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 				if br.cfg.readAhead {
 					// Over a network the next stripes are pruned and
 					// scheduled now, so their bytes follow this one's.
-					p.prepareAhead(s)
+					p.look.start(s)
 				}
 			}
 			n := min(unitChunks, len(ss.chunks)-p.cc)
@@ -491,13 +462,6 @@ func (p *parallel) publish(w int, br *executor) {
 	p.mu.Unlock()
 }
 
-// publishPlanner records the planner's statistics for Stats.
-func (p *parallel) publishPlanner() {
-	p.mu.Lock()
-	p.stats[len(p.stats)-1] = *p.planner.stats
-	p.mu.Unlock()
-}
-
 // prepare prunes stripe s with br's readers unless it is pruned already,
 // or waits for whoever is pruning it.
 //
@@ -506,7 +470,7 @@ func (p *parallel) publishPlanner() {
 // wait: a selective scan's work is mostly pruning (a lookup's bloom
 // filters), which so runs on every decoder, not on one while the others
 // wait for it. Only in a scan that does not read ahead: one that does (over
-// a network) has the planner prune ahead instead (prepareAhead), in file
+// a network) has the planner prune ahead instead (aheadPlanner), in file
 // order, each stripe's index read with the footer before it.
 func (p *parallel) prepare(br *executor, s int) {
 	ss := p.slot(s)
@@ -521,6 +485,19 @@ func (p *parallel) prepare(br *executor, s int) {
 		}
 	}
 	p.prune(br.plan, ss, s)
+}
+
+// prune prunes stripe s with decoder planner pl unless it is pruned
+// already, or waits for whoever is pruning it. Over a network, once its
+// stage has scheduled its data, the scan's planner stages the stripes
+// after it while its row indexes come (aheadPlanner.stageFrom).
+func (p *parallel) prune(pl *planner, ss *sharedStripe, s int) {
+	n := p.owner.cfg.parallel
+	ss.stage(pl, s, n)
+	if ss.sched && pl.cfg.readAhead {
+		p.look.start(s)
+	}
+	ss.cut(pl, n)
 }
 
 // slot returns stripe s's shared pruning, made empty at the first ask, or
@@ -541,205 +518,6 @@ func (p *parallel) slotLocked(s int) *sharedStripe {
 		p.shared[s] = ss
 	}
 	return ss
-}
-
-// claim reports whether the caller is the first to ask to prune the
-// stripe (the one that will, unless the planner or a decoder calling
-// prune without a claim gets there first).
-func (ss *sharedStripe) claim() bool { return ss.claimed.CompareAndSwap(false, true) }
-
-// prune prunes stripe s with planner pl unless it is pruned already, or
-// waits for whoever is pruning it.
-func (p *parallel) prune(pl *planner, ss *sharedStripe, s int) {
-	ss.once.Do(func() {
-		ss.err = pl.pruneShared(ss, s, p.owner.cfg.parallel)
-		ss.pruned.Store(true)
-	})
-}
-
-// prepareAhead has the planner prune the stripes after s, on a goroutine
-// of its own, as a serial scan plans ahead (planAhead): up to
-// maxPlannedAhead stripes with rows to read, or until they have a quarter
-// of the prefetch bound scheduled. The decoders decode stripe s
-// meanwhile, and find the next ones pruned (or wait for the planner to
-// finish one) when they get there. A call while the planner is busy does
-// nothing: the planner takes the decoders' newest stripe when it looks
-// for more.
-func (p *parallel) prepareAhead(s int) {
-	p.mu.Lock()
-	p.aheadOf = max(p.aheadOf, s)
-	if p.planning {
-		p.mu.Unlock()
-		return
-	}
-	p.planning = true
-	p.mu.Unlock()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		p.plan.Lock()
-		defer p.plan.Unlock()
-		defer func() {
-			p.mu.Lock()
-			p.planning = false
-			p.mu.Unlock()
-		}()
-		if p.planner == nil {
-			// Made at its first use: a local scan never needs it.
-			pl, _, err := p.owner.plan.r.newPlanner(p.owner.cfg, p.owner.mem, p.owner.plan.io)
-			if err != nil {
-				return // the decoders prune the stripes themselves
-			}
-			pl.deferred = p.owner.plan.deferred
-			p.planner = pl
-		}
-		for {
-			ss, t := p.nextAhead()
-			if ss == nil {
-				return
-			}
-			select {
-			case <-p.stop:
-				return
-			default:
-			}
-			ss.claim()
-			p.prune(p.planner, ss, t)
-			p.publishPlanner()
-			if ss.err != nil {
-				return
-			}
-		}
-	}()
-}
-
-// nextAhead returns the next stripe the planner prunes, and its number,
-// or nil when the stripes pruned ahead of the decoders' newest reach
-// maxPlannedAhead or a quarter of the prefetch bound.
-func (p *parallel) nextAhead() (*sharedStripe, int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var planned int64
-	n := 0
-	for t := max(p.aheadOf+1, p.released); t < p.stripes; t++ {
-		if !p.owner.plan.inRange(t) {
-			continue
-		}
-		ss := p.slotLocked(t)
-		if !ss.pruned.Load() {
-			if ss.claimed.Load() {
-				return nil, 0 // a decoder is on it
-			}
-			return ss, t
-		}
-		if ss.meta != nil {
-			n++
-			planned += ss.scheduled
-		}
-		if n >= maxPlannedAhead || planned >= p.owner.plan.io.cfg.prefetch/4 {
-			return nil, 0
-		}
-	}
-	return nil, 0
-}
-
-// pruneShared prunes stripe s for the scan's n decoders and cuts it into
-// chunks.
-//
-// The row indexes it reads are charged to the stripe (ss.charge) until
-// every chunk of it is decoded, not to br.
-func (pl *planner) pruneShared(ss *sharedStripe, s, n int) (err error) {
-	before := pl.buf.held.index
-	defer func() {
-		ss.charge = pl.buf.held.index - before
-		pl.buf.held.index = before
-	}()
-	pl.stats.StripesConsidered++
-	meta, ix, in, err := pl.pruneStripe(s)
-	if err != nil || meta == nil {
-		return err
-	}
-	if in.sel.given() && in.sel.none() {
-		pl.stats.StripesSkipped++
-		pl.doneWithIndex(s)
-		return nil
-	}
-	ss.meta, ss.ix, ss.in = meta, ix, &in
-	ss.chunks = []groupRun{{0, 1}}
-	scheduled := false
-	if in.stride > 0 && meta.info.NumRows > in.stride {
-		scheduled, err = pl.cutShared(ss, n)
-	}
-	if err == nil && !scheduled {
-		// Each chunk's decoder reads the streams read whole.
-		err = pl.scheduleShared(ss, nil, len(ss.chunks))
-	}
-	return err
-}
-
-// cutShared cuts stripe ss, pruned, into chunks for n decoders when that
-// pays (splitStripe), reading the row indexes the cut and the chunks'
-// seeks need. It reports whether it scheduled the stripe's data (with those
-// indexes, when every group is read over a network).
-func (pl *planner) cutShared(ss *sharedStripe, n int) (scheduled bool, err error) {
-	meta, ix, in := ss.meta, ss.ix, *ss.in
-	// The trial plans need every eager column's row index.
-	tix := ix
-	if tix == nil {
-		tix = newStripeIndex(pl.r, meta)
-	}
-	tin := in
-	tin.entries = tix.entries
-	tin.streams = &streamIndexes{}
-	if !tin.sel.given() {
-		tin.sel = selectAll(meta.info.NumRows)
-	}
-	k0 := chunkGroups(pl.r, pl.selected, pl.cfg)
-	if tin.sel.groups(tin.stride) <= n*k0 {
-		// One chunk (see splitStripe): no trial plans, only the row
-		// indexes a serial scan's plan would read to seek (the deferred
-		// columns' are read at a match, if any).
-		if ix != nil {
-			if cols := indexNeeded(in); len(cols) > 0 {
-				return false, pl.readIndex(ix, cols, false)
-			}
-		}
-		return false, nil
-	}
-	// Every selected column's: the deferred columns' too, which each
-	// decoder would otherwise read for itself to seek to its chunks.
-	var cols []int
-	for col, sel := range in.selected {
-		if sel {
-			cols = append(cols, col)
-		}
-	}
-	if tin.sel.all() && pl.cfg.readAhead {
-		// Every group is read: the stripe's data is scheduled now, with
-		// the row indexes the chunks seek by, which so come in the same
-		// requests.
-		var idx []span
-		for _, col := range cols {
-			if l, ok := meta.stream(col, orcpb.Stream_ROW_INDEX); ok {
-				idx = append(idx, span{off: l.offset, n: l.length})
-			}
-		}
-		// The chunks, each reading the streams read whole, are about
-		// as many as the first cut splitStripe tries makes.
-		if err := pl.scheduleShared(ss, idx, (tix.groups+max(k0, 1)-1)/max(k0, 1)); err != nil {
-			return false, err
-		}
-		scheduled = true
-	}
-	if err := pl.readIndex(tix, cols, false); err != nil {
-		return scheduled, err
-	}
-	chunks, k, err := splitStripe(tin, n, k0)
-	if err != nil || chunks == nil {
-		return scheduled, err
-	}
-	ss.ix, ss.in, ss.chunks, ss.k = tix, &tin, chunks, k
-	return scheduled, nil
 }
 
 // chunkGroups is the fewest row groups a chunk of a parallel scan of the

@@ -69,7 +69,7 @@ func TestSplitStripe(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := &sharedStripe{}
-	if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
+	if err := pruneShared(br.exec().plan, ss, 0, 2); err != nil {
 		t.Fatal(err)
 	}
 	if ss.k == 0 || len(ss.chunks) < 2 {
@@ -82,7 +82,7 @@ func TestSplitStripe(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
+		if err := pruneShared(br.exec().plan, ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		if !aligned {
@@ -147,7 +147,7 @@ func TestSplitStripeSelective(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
+		if err := pruneShared(br.exec().plan, ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		if len(ss.chunks) != c.chunks {
@@ -236,7 +236,7 @@ func TestChunkRowsNarrow(t *testing.T) {
 			t.Fatal(err)
 		}
 		ss := &sharedStripe{}
-		if err := br.exec().plan.pruneShared(ss, 0, 2); err != nil {
+		if err := pruneShared(br.exec().plan, ss, 0, 2); err != nil {
 			t.Fatal(err)
 		}
 		// 200 groups of 1,000 rows. Every column (94 bytes a row):
@@ -476,4 +476,12 @@ func TestKeptBatchesBounded(t *testing.T) {
 	if got := pool.Get(); got != nil {
 		t.Fatal("a batch pinning more than maxKeptBatch was kept")
 	}
+}
+
+// pruneShared runs both halves of stripe s's pruning for n decoders, as
+// the first decoder to reach it does.
+func pruneShared(pl *planner, ss *sharedStripe, s, n int) error {
+	ss.stage(pl, s, n)
+	ss.cut(pl, n)
+	return ss.err
 }
