@@ -88,6 +88,32 @@ func (a *aheadPlanner) next() (*sharedStripe, int) {
 	p := a.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	t, full := a.walkLocked(func(ss *sharedStripe) bool { return ss.pruned.Load() })
+	if full || t >= p.stripes {
+		return nil, 0
+	}
+	ss := p.slotLocked(t)
+	if ss.claimed.Load() && !ss.ahead.Load() {
+		return nil, 0 // a decoder is on it
+	}
+	return ss, t
+}
+
+// full reports whether the stripes staged ahead of the decoders' newest
+// reach next's bounds.
+func (a *aheadPlanner) full() bool {
+	a.p.mu.Lock()
+	defer a.p.mu.Unlock()
+	_, full := a.walkLocked(func(ss *sharedStripe) bool { return ss.staged.Load() })
+	return full
+}
+
+// walkLocked walks the scan's stripes after the decoders' newest while
+// done holds for them. It returns the first for which done does not hold
+// (the number of stripes when there is none), or true when those walked
+// reach the bounds of next.
+func (a *aheadPlanner) walkLocked(done func(*sharedStripe) bool) (int, bool) {
+	p := a.p
 	var planned int64
 	n := 0
 	for t := max(a.of+1, p.released); t < p.stripes; t++ {
@@ -95,35 +121,8 @@ func (a *aheadPlanner) next() (*sharedStripe, int) {
 			continue
 		}
 		ss := p.slotLocked(t)
-		if !ss.pruned.Load() {
-			if ss.claimed.Load() && !ss.ahead.Load() {
-				return nil, 0 // a decoder is on it
-			}
-			return ss, t
-		}
-		if ss.meta != nil {
-			n++
-			planned += ss.scheduled
-		}
-		if n >= maxPlannedAhead || planned >= p.owner.plan.io.cfg.prefetch/4 {
-			return nil, 0
-		}
-	}
-	return nil, 0
-}
-
-// full reports whether the stripes staged ahead of the decoders' newest
-// reach next's bounds.
-func (a *aheadPlanner) full() bool {
-	p := a.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var planned int64
-	n := 0
-	for t := max(a.of+1, p.released); t < p.stripes; t++ {
-		ss := p.shared[t]
-		if ss == nil || !ss.staged.Load() {
-			break
+		if !done(ss) {
+			return t, false
 		}
 		if ss.meta != nil {
 			n++
@@ -131,8 +130,11 @@ func (a *aheadPlanner) full() bool {
 				planned += ss.scheduled
 			}
 		}
+		if n >= maxPlannedAhead || planned >= p.owner.plan.io.cfg.prefetch/4 {
+			return t, true
+		}
 	}
-	return n >= maxPlannedAhead || planned >= p.owner.plan.io.cfg.prefetch/4
+	return p.stripes, false
 }
 
 // stageFrom stages, in a scan without a search argument, the stripes
