@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "internal/tempfile", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
 	"dataset":                     {"", "stats", "sarg", "reader", "dataset/statsindex", "internal/structmap"},
-	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile"},
+	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile", "geo"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},

@@ -22,8 +22,9 @@ func init() {
 one row per file with its size, version (modification time, inode number
 and inode change time), row count,
 partition values and, per indexed column (--columns, default every column
-with a minimum and maximum), its value and null counts, minimum and maximum,
-and for the --bloom-columns (integer, date, float, double, decimal or text
+with a minimum and maximum, and every geometry column), its value and null
+counts, minimum and maximum (a geometry column's bounding box), and for the
+--bloom-columns (integer, date, float, double, decimal or text
 columns among the indexed ones) a bloom filter of the file's values, which
 lets an equality or IN rule out files whose range holds the value; building
 those reads the columns of every file, not only its footer.

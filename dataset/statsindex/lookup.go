@@ -106,6 +106,9 @@ func Open(r io.ReaderAt, size int64, schema, parts *orc.Schema, opts ...reader.O
 		if hc.Bloom && ix.hdr.Layout < 2 {
 			return fail("bad index header: column %q has a bloom filter in layout %d", hc.Name, ix.hdr.Layout)
 		}
+		if t.Kind == orc.Geometry && ix.hdr.Layout < 3 {
+			return fail("bad index header: column %q is geometry in layout %d", hc.Name, ix.hdr.Layout)
+		}
 		leaf := sarg.Col(hc.Name)
 		if hc.Path != nil {
 			if len(hc.Path) < 2 || len(hc.Path) > 64 || sarg.Col(hc.Path...) != hc.Name || hc.Bloom {
@@ -228,6 +231,9 @@ func (ix *Index) lookupLeaf(l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
 		return sarg.True()
 	}
 	t := ix.types[i]
+	if t.Kind == orc.Geometry {
+		return geoLookup(l, neg, i)
+	}
 	mn, mx := fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i)
 	lits := l.Literals
 	if l.Op == sarg.LeafLike {
@@ -363,7 +369,7 @@ func (ix *Index) display(e sarg.Expr) string {
 	var pairs []string
 	for i := range ix.hdr.Columns {
 		n := ix.leaf[i]
-		for _, f := range []string{"min", "max", "nulls", "values"} {
+		for _, f := range []string{"min", "max", "nulls", "values", "xmin", "xmax", "ymin", "ymax"} {
 			pairs = append(pairs, fmt.Sprintf("c%d_%s", i, f), f+"("+n+")")
 		}
 	}
@@ -547,7 +553,7 @@ func (ix *Index) Lookup(q Query) (Result, error) {
 func (ix *Index) members(q Query, membership sarg.Expr, used []int, files map[string]int, res *Result) (map[int]bool, error) {
 	mcols := []string{"path", "size", "version"}
 	for _, i := range used {
-		mcols = append(mcols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		mcols = append(mcols, ix.statColumns(i)...)
 	}
 	members := map[int]bool{}
 	var impossible int
@@ -592,7 +598,7 @@ func (ix *Index) verdicts(q Query, nnf, lookup sarg.Expr, used []int, files map[
 	blooms := ix.bloomLeafColumns(nnf)
 	cols := []string{"path", "rows"}
 	for _, i := range used {
-		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		cols = append(cols, ix.statColumns(i)...)
 		if isText(ix.types[i].Kind) {
 			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
 		}
@@ -626,6 +632,20 @@ func (ix *Index) verdicts(q Query, nnf, lookup sarg.Expr, used []int, files map[
 	return needed, err
 }
 
+// statColumns returns the index's columns of the counts and bounds of
+// header column i: values, nulls, then min and max, or a geometry
+// column's box.
+func (ix *Index) statColumns(i int) []string {
+	cols := []string{fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i)}
+	if ix.types[i].Kind == orc.Geometry {
+		for _, b := range geoBoxCols {
+			cols = append(cols, fmt.Sprintf("c%d_%s", i, b))
+		}
+		return cols
+	}
+	return append(cols, fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+}
+
 // entrySource returns the statistics and bloom filters an index row gives
 // the predicate's columns.
 func (ix *Index) entrySource(b *orc.Batch, row int, used []int) sarg.MapSource {
@@ -651,7 +671,9 @@ func (ix *Index) entrySource(b *orc.Batch, row int, used []int) sarg.MapSource {
 
 // entryProblem says why an index row's statistics of indexed column i
 // cannot be a footer's, or returns "": a negative count, a NaN bound, a
-// minimum above the maximum, timestamp nanoseconds out of range. These are
+// minimum above the maximum, timestamp nanoseconds out of range, a
+// geometry box with a bound that is not finite, y inverted or some bounds
+// NULL and others not (geo.go). These are
 // the conditions under which the reader ignores footer statistics (spec.md
 // 5.7); the index writer stores NULL for such bounds, so only a damaged or
 // forged index holds them.
@@ -662,6 +684,9 @@ func entryProblem(b *orc.Batch, row, i int) string {
 	}
 	if v, ok := col("nulls").(*orc.LongVector); ok && !v.IsNull(row) && v.Values[row] < 0 {
 		return fmt.Sprintf("null count %d", v.Values[row])
+	}
+	if why := boxProblem(b, row, i); why != "" {
+		return why
 	}
 	lo, hi := col("min"), col("max")
 	if lo == nil || hi == nil {
@@ -733,6 +758,9 @@ func entryStats(b *orc.Batch, row, i int, t *orc.Schema, kind orc.Kind) *stats.C
 	if !nulls.IsNull(row) {
 		st.HasNullKnown = true
 		st.HasNull = nulls.Values[row] > 0
+	}
+	if t.Kind == orc.Geometry {
+		return geoEntryStats(b, row, i, st)
 	}
 	lo, hi := col("min"), col("max")
 	if lo == nil || hi == nil {

@@ -31,6 +31,9 @@
 //	  and for text columns:
 //	  ci_lower   boolean ci_min is a truncated lower bound (every value is above it)
 //	  ci_upper   boolean ci_max is a truncated upper bound (every value is below it)
+//	  but for geometry columns (layout 3), in place of ci_min and ci_max:
+//	  ci_xmin, ci_xmax, ci_ymin, ci_ymax  double  the file's bounding box
+//	             (x may wrap: xmin > xmax); all NULL when it has none
 //	then, for each indexed column i with a bloom filter (layout 2, BloomColumns):
 //	  ci_bloom   binary  an orcpb.BloomFilter of the file's values; NULL: none
 //
@@ -76,11 +79,16 @@ const FileName = "_orcgo_index.orc"
 const MetadataKey = "orcgo.dataset.index"
 
 // indexLayout is the newest layout version this code writes and reads.
-//   - 1: the columns listed in the package comment above, without ci_bloom.
+//   - 1: the columns listed in the package comment above, without ci_bloom
+//     and without geometry columns.
 //   - 2: adds ci_bloom for the columns whose header entry says "bloom";
 //     written only when some column does, so that an index without bloom
 //     filters stays readable by code that knows layout 1 only.
-const indexLayout = 2
+//   - 3: adds geometry columns, with their boxes (geo.go); written only
+//     when some column is geometry, so that other indexes stay readable by
+//     code that knows layouts 1 and 2 only. Layouts 1 and 2 are read as
+//     before: they index no geometry column, so nothing is pruned by one.
+const indexLayout = 3
 
 // indexStride is the row index stride of the index file: a row group per
 // 1,024 data files, so that a lookup on a partition reads little of a large
@@ -135,7 +143,8 @@ func (sp indexSpec) hasBloom() bool { return slices.Contains(sp.bloom, true) }
 // Columns indexes the named columns of the read schema: top-level ones,
 // or struct fields by their dotted paths (a.b, a.`odd.name`). Default:
 // every top-level column of a type with a minimum and maximum (booleans,
-// integers, float, double, decimal, text, date, timestamps).
+// integers, float, double, decimal, text, date, timestamps) or a bounding
+// box (geometry).
 func Columns(names ...string) Option {
 	return func(c *indexConfig) error {
 		if len(names) == 0 {
@@ -162,10 +171,15 @@ func Parallelism(n int) Option {
 func indexable(t *orc.Schema) bool {
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal,
-		orc.String, orc.Varchar, orc.Char, orc.Date, orc.Timestamp, orc.TimestampInstant:
+		orc.String, orc.Varchar, orc.Char, orc.Date, orc.Timestamp, orc.TimestampInstant, orc.Geometry:
 		return true
 	}
 	return false
+}
+
+// hasGeometry reports whether some indexed column is geometry (layout 3).
+func hasGeometry(types []*orc.Schema) bool {
+	return slices.ContainsFunc(types, func(t *orc.Schema) bool { return t.Kind == orc.Geometry })
 }
 
 // isText reports whether a kind keeps string bounds.
@@ -211,6 +225,12 @@ func indexLayoutSchema(cols []*orc.Schema, bloom []bool, parts *orc.Schema) *orc
 	for i, c := range cols {
 		add(fmt.Sprintf("c%d_values", i), long())
 		add(fmt.Sprintf("c%d_nulls", i), long())
+		if c.Kind == orc.Geometry {
+			for _, b := range geoBoxCols {
+				add(fmt.Sprintf("c%d_%s", i, b), &orc.Schema{Kind: orc.Double})
+			}
+			continue
+		}
 		add(fmt.Sprintf("c%d_min", i), boundType(c))
 		add(fmt.Sprintf("c%d_max", i), boundType(c))
 		if isText(c.Kind) {
@@ -276,7 +296,7 @@ func Write(src *Source, w io.Writer, opts ...Option) (Info, error) {
 				return Info{}, fmt.Errorf("dataset: index: no column %q in %s", n, read)
 			}
 			if !indexable(c) {
-				return Info{}, fmt.Errorf("dataset: index: column %s has type %s, which has no minimum and maximum", n, c)
+				return Info{}, fmt.Errorf("dataset: index: column %s has type %s, which has no minimum and maximum or bounding box", n, c)
 			}
 			if slices.Contains(names, n) {
 				return Info{}, fmt.Errorf("dataset: index: column %s named twice", n)
@@ -446,6 +466,9 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 	if sp.hasBloom() {
 		h.Layout, h.BloomFPP = 2, sp.fpp
 	}
+	if hasGeometry(types) {
+		h.Layout = 3
+	}
 	for k, n := range names {
 		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String(), Bloom: sp.hasBloom() && sp.bloom[k], Path: sp.paths[k]})
 	}
@@ -523,6 +546,20 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, 
 		}
 	}
 	for k, t := range types {
+		if t.Kind == orc.Geometry {
+			vals, nulls := next(), next()
+			box := [4]orc.Vector{next(), next(), next(), next()}
+			st := e.cols[k]
+			if st == nil {
+				vals.(*orc.LongVector).AppendNull()
+				nulls.(*orc.LongVector).AppendNull()
+				appendBox(box, nil)
+				continue
+			}
+			appendCounts(vals, nulls, st, e.rows)
+			appendBox(box, st)
+			continue
+		}
 		vals, nulls, lo, hi := next(), next(), next(), next()
 		var lower, upper orc.Vector
 		if isText(t.Kind) {
@@ -537,15 +574,7 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, 
 			}
 			continue
 		}
-		vals.(*orc.LongVector).Append(int64(min(st.NumValues, 1<<62)))
-		switch {
-		case !st.HasNullKnown:
-			appendValue(nulls, nil, nil)
-		case !st.HasNull:
-			nulls.(*orc.LongVector).Append(0)
-		default:
-			nulls.(*orc.LongVector).Append(max(e.rows-int64(min(st.NumValues, 1<<62)), 1))
-		}
+		appendCounts(vals, nulls, st, e.rows)
 		mn, mx := bounds(t, st)
 		appendValue(lo, t, mn)
 		appendValue(hi, t, mx)
@@ -569,6 +598,20 @@ func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, 
 		}
 	}
 	b.NumRows++
+}
+
+// appendCounts appends a column's ci_values and ci_nulls from its
+// statistics; rows is the file's row count.
+func appendCounts(vals, nulls orc.Vector, st *stats.Column, rows int64) {
+	vals.(*orc.LongVector).Append(int64(min(st.NumValues, 1<<62)))
+	switch {
+	case !st.HasNullKnown:
+		appendValue(nulls, nil, nil)
+	case !st.HasNull:
+		nulls.(*orc.LongVector).Append(0)
+	default:
+		nulls.(*orc.LongVector).Append(max(rows-int64(min(st.NumValues, 1<<62)), 1))
+	}
 }
 
 func b2i(b bool) int64 {
