@@ -454,3 +454,82 @@ func TestIndexGeometryRowGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexGeometryRandom: random point clouds and random geometry
+// predicates (boxes across the antimeridian and with infinite bounds,
+// polygons, under NOT, AND and OR): with the index the rows are those of
+// a scan without it, and the index rules out exactly the files their
+// footers rule out.
+func TestIndexGeometryRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 52))
+	var queries, pruned, considered int
+	for round := range 4 * *indexScale {
+		var clouds []geoCloud
+		for k := range 24 {
+			x, y := r.Float64()*340-170, r.Float64()*160-80
+			w, h := r.Float64()*20, r.Float64()*10
+			c := geoCloud{name: fmt.Sprintf("f%02d.orc", k), x0: x, x1: x + w, y0: y, y1: y + h, allNull: r.IntN(12) == 0}
+			if r.IntN(4) == 0 {
+				c.extra = append(c.extra, geoPoint{empty: true})
+			}
+			if r.IntN(4) == 0 {
+				c.extra = append(c.extra, geoPoint{null: true})
+			}
+			clouds = append(clouds, c)
+		}
+		files, _ := geoFiles(t, clouds)
+		plain, err := dataset.New(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ix bytes.Buffer
+		if _, err := statsindex.Write(plain.IndexSource(), &ix); err != nil {
+			t.Fatal(err)
+		}
+		d, err := dataset.New(files, dataset.WithIndex("ix", bytesOpener(ix.Bytes())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf := func() sarg.Expr {
+			x0, y0 := r.Float64()*360-180, r.Float64()*180-90
+			x1, y1 := x0+r.Float64()*60, y0+r.Float64()*30
+			switch r.IntN(6) {
+			case 0: // across the antimeridian
+				return sarg.IntersectsBox("g", x1, y0, x0, y1)
+			case 1:
+				inf := []float64{math.Inf(-1), math.Inf(1)}
+				return sarg.IntersectsBox("g", inf[r.IntN(2)], y0, x1, inf[1])
+			case 2:
+				return sarg.WithinBox("g", x0, y0, x1, y1)
+			case 3:
+				p := fmt.Sprintf("POLYGON((%g %g, %g %g, %g %g, %g %g))", x0, y0, x1, y0, x1, y1, x0, y0)
+				return []func(string, string) sarg.Expr{sarg.Intersects, sarg.Within, sarg.Disjoint}[r.IntN(3)]("g", p)
+			}
+			return sarg.IntersectsBox("g", x0, y0, x1, y1)
+		}
+		for range 25 {
+			e := leaf()
+			switch r.IntN(5) {
+			case 0:
+				e = sarg.Not(e)
+			case 1:
+				e = sarg.And(e, leaf())
+			case 2:
+				e = sarg.Or(e, leaf())
+			}
+			want, pst := scanIDs(t, plain, e)
+			got, st := scanIDs(t, d, e)
+			if !slices.Equal(got, want) || st.FilesPrunedByIndex != pst.FilesSkipped || st.FilesSkipped != pst.FilesSkipped || st.IndexWarning != "" {
+				t.Fatalf("round %d, %s: %d rows (want %d); the index ruled out %d files, the footers %d; warning %q",
+					round, e, len(got), len(want), st.FilesPrunedByIndex, pst.FilesSkipped, st.IndexWarning)
+			}
+			queries++
+			pruned += st.FilesPrunedByIndex
+			considered += st.FilesConsidered
+		}
+	}
+	t.Logf("%d queries: the index ruled out %d of %d files", queries, pruned, considered)
+	if pruned < considered/2 {
+		t.Errorf("the index ruled out %d of %d files: the queries prune too little to test it", pruned, considered)
+	}
+}
