@@ -29,7 +29,8 @@ var allowed = map[string][]string{
 	"sarg":                        {"", "stats", "bloomfilter", "geo", "internal/civil"},
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "internal/tempfile", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
-	"dataset":                     {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/structmap", "internal/tempfile"},
+	"dataset":                     {"", "stats", "sarg", "reader", "dataset/statsindex", "internal/structmap"},
+	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile", "geo"},
 	"httpfile":                    {},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
@@ -42,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/units":              {},
 	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its
@@ -55,7 +56,7 @@ var external = map[string][]string{
 	"writer":                      {"google.golang.org/protobuf/"},
 	"rowindex":                    {"google.golang.org/protobuf/"},
 	"cmd/orc":                     {"google.golang.org/protobuf/"},
-	"dataset":                     {"google.golang.org/protobuf/"},
+	"dataset/statsindex":          {"google.golang.org/protobuf/"},
 	"internal/testutil":           {"google.golang.org/protobuf/"},
 }
 

@@ -47,7 +47,7 @@
 //
 // List lists the ORC objects below a prefix in pages as dataset.Files
 // (Version: the ETag), so that dataset.New discovers key=value partitions
-// and the statistics index (dataset.WithIndex, IndexPointer, PublishIndex)
+// and the statistics index (dataset.WithIndex, statsindex.Pointer and Publish)
 // works as on a directory; OpenDataset does all of it.
 //
 // Files, Stores and Writers are safe for concurrent use as their io

@@ -12,6 +12,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	gblob "gocloud.dev/blob"
 )
 
@@ -102,9 +103,9 @@ func (s *Store) Put(ctx context.Context, key string, data []byte) error {
 	return w.Close()
 }
 
-// PutFunc returns the dataset.PutFunc that stores objects below prefix,
-// for dataset.PublishIndex.
-func (s *Store) PutFunc(ctx context.Context, prefix string) dataset.PutFunc {
+// PutFunc returns the statsindex.PutFunc that stores objects below prefix,
+// for statsindex.Publish.
+func (s *Store) PutFunc(ctx context.Context, prefix string) statsindex.PutFunc {
 	return func(name string, data []byte) error { return s.Put(ctx, joinKey(prefix, name), data) }
 }
 
@@ -124,11 +125,11 @@ type Table struct {
 	Prefix string
 	Files  []dataset.File
 	// Index is the table's statistics index, read into memory, ready for
-	// dataset.New: the one the pointer object (dataset.IndexPointerName)
-	// names when there is one, else dataset.IndexFileName; nil when
+	// dataset.New: the one the pointer object (statsindex.PointerName)
+	// names when there is one, else statsindex.FileName; nil when
 	// neither exists. IndexInfo is its header.
 	Index     dataset.Option
-	IndexInfo dataset.IndexInfo
+	IndexInfo statsindex.Info
 }
 
 // OpenTable lists the table at a URL ending in "/" and reads its index:
@@ -159,12 +160,12 @@ func OpenTable(ctx context.Context, rawURL string) (*Table, error) {
 func (t *Table) readIndex(ctx context.Context, listed map[string]bool) error {
 	open := func(n string) dataset.Opener { return t.Store.Opener(ctx, joinKey(t.Prefix, n)) }
 	var opener dataset.Opener
-	name := dataset.IndexFileName
+	name := statsindex.FileName
 	switch {
-	case listed[dataset.IndexPointerName]:
-		opener, name = dataset.IndexPointer(open), dataset.IndexPointerName
-	case listed[dataset.IndexFileName]:
-		opener = open(dataset.IndexFileName)
+	case listed[statsindex.PointerName]:
+		opener, name = statsindex.Pointer(open), statsindex.PointerName
+	case listed[statsindex.FileName]:
+		opener = open(statsindex.FileName)
 	default:
 		return nil
 	}
@@ -181,7 +182,7 @@ func (t *Table) readIndex(ctx context.Context, listed map[string]bool) error {
 	if n, err := ra.ReadAt(index, 0); int64(n) < size {
 		return fmt.Errorf("orccloud: reading the index %s: %w", url, err)
 	}
-	if t.IndexInfo, err = dataset.ReadIndexInfo(bytes.NewReader(index), size); err != nil {
+	if t.IndexInfo, err = statsindex.ReadInfo(bytes.NewReader(index), size); err != nil {
 		return fmt.Errorf("orccloud: the index %s: %w", url, err)
 	}
 	t.Index = dataset.WithIndex(url, func() (io.ReaderAt, int64, io.Closer, error) {

@@ -13,12 +13,13 @@ import (
 
 	orccloud "github.com/orcgo/orc/cloud"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
 )
 
 // TestTable reads a partitioned table from a prefix: listed in pages,
 // partitions discovered, a partition predicate ruling files out unopened;
-// then with an index published on the store (PublishIndex: the index and
+// then with an index published on the store (statsindex.Publish: the index and
 // the pointer naming it), a point query opening one file.
 func TestTable(t *testing.T) {
 	allStores(t, func(t *testing.T, s store) {
@@ -56,7 +57,7 @@ func TestTable(t *testing.T) {
 			t.Fatalf("day = 3: %d rows, %d files pruned by partition, %d opened", n, stats.FilesPrunedByPartition, stats.FilesOpened)
 		}
 		var index bytes.Buffer
-		if _, err := d.WriteIndex(&index); err != nil {
+		if _, err := statsindex.Write(d.IndexSource(), &index); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
@@ -65,7 +66,7 @@ func TestTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		if _, err := dataset.PublishIndex(st.PutFunc(ctx, prefix), index.Bytes()); err != nil {
+		if _, err := statsindex.Publish(st.PutFunc(ctx, prefix), index.Bytes()); err != nil {
 			t.Fatal(err)
 		}
 		before := s.proxy.count()
@@ -136,11 +137,11 @@ func TestTableIndexObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	var index bytes.Buffer
-	if _, err := d.WriteIndex(&index); err != nil {
+	if _, err := statsindex.Write(d.IndexSource(), &index); err != nil {
 		t.Fatal(err)
 	}
 	st1.Close()
-	if _, err := dataset.PublishIndex(st.PutFunc(ctx, prefix), index.Bytes()); err != nil {
+	if _, err := statsindex.Publish(st.PutFunc(ctx, prefix), index.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 

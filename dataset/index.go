@@ -1,744 +1,179 @@
 package dataset
 
-// The dataset statistics index (spec.md 7.16).
-//
-// # Format
-//
-// The index is an ORC file kept beside the data under a name the listing
-// skips (IndexFileName, "_"-prefixed). It has one row per data file, sorted
-// by the files' partition values and then by path, so that files of one
-// partition sit in the same row groups and the index's own row-group
-// statistics prune it. Its columns, by position:
-//
-//	path     string   the file's Name (slash-separated, relative to the root)
-//	size     bigint   the file's size when it was indexed
-//	version  string   the version the listing reported (File.Version)
-//	rows     bigint   the file's row count
-//	p0..pk   the partition columns' types: the file's partition values
-//	for each indexed column i, in the header's order:
-//	  ci_values  bigint  non-null values; NULL: no usable statistics (unknown)
-//	  ci_nulls   bigint  null values; NULL: the file did not record has_null
-//	  ci_min     T       minimum; NULL when unknown or no value
-//	  ci_max     T       maximum; NULL when unknown or no value
-//	  and for text columns:
-//	  ci_lower   boolean ci_min is a truncated lower bound (every value is above it)
-//	  ci_upper   boolean ci_max is a truncated upper bound (every value is below it)
-//	then, for each indexed column i with a bloom filter (layout 2, index_bloom.go):
-//	  ci_bloom   binary  an orcpb.BloomFilter of the file's values; NULL: none
-//
-// The filters come last so that their bytes, most of an index that has
-// them, lie at the end of the stripe, apart from what other lookups read
-// (index_cache.go).
-//
-// T is the column's type in the dataset's read schema, except for char and
-// varchar, whose bounds are kept as string (writing them as char would pad
-// them, which moves a truncated bound). The values mean what the file's
-// footer statistics mean after orcgo's trust gates (spec.md 5.7): a bound
-// the footer does not support is NULL.
-//
-// The user metadata key IndexMetadataKey holds a JSON header: the layout
-// version, the indexed columns' names and types, and the partition schema.
-// A reader that meets another layout version ignores the index.
+// The dataset's use of its statistics index (package statsindex, spec.md
+// 7.16): a scan asks the index which of its files it can skip before
+// opening any, and the index is built from the dataset's IndexSource.
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
+	"io/fs"
 
-	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/sarg"
-	"github.com/orcgo/orc/stats"
-	"github.com/orcgo/orc/writer"
+	"github.com/orcgo/orc/dataset/statsindex"
+	"github.com/orcgo/orc/reader"
 )
 
-// IndexFileName is the name under which the index is kept in a dataset's
-// root directory. It starts with "_", so listings (Dir, FromFS) leave it
-// out of the data files.
-const IndexFileName = "_orcgo_index.orc"
-
-// IndexMetadataKey is the user metadata key of the index's header.
-const IndexMetadataKey = "orcgo.dataset.index"
-
-// indexLayout is the newest layout version this code writes and reads.
-//   - 1: the columns listed in the package comment above, without ci_bloom.
-//   - 2: adds ci_bloom for the columns whose header entry says "bloom";
-//     written only when some column does, so that an index without bloom
-//     filters stays readable by code that knows layout 1 only.
-const indexLayout = 2
-
-// indexStride is the row index stride of the index file: a row group per
-// 1,024 data files, so that a lookup on a partition reads little of a large
-// index. Tests lower it (export_test.go) to give small indexes many groups.
-var indexStride = 1024
-
-// indexHeader is the JSON header of an index.
-type indexHeader struct {
-	Layout     int           `json:"layout"`
-	Columns    []indexColumn `json:"columns"`
-	Partitions string        `json:"partitions,omitempty"` // struct<...>, or empty
-	BloomFPP   float64       `json:"bloom_fpp,omitempty"`  // layout 2: the filters' rate
-	Schema     string        `json:"schema,omitempty"`     // the dataset's read schema, for readers that cannot learn it
-}
-
-type indexColumn struct {
-	Name  string   `json:"name"`
-	Type  string   `json:"type"`
-	Bloom bool     `json:"bloom,omitempty"` // layout 2: ci_bloom holds a filter
-	Path  []string `json:"path,omitempty"`  // a struct field: the field names from the top (Name is sarg.Col of them)
-}
-
-// IndexOption configures building an index.
-type IndexOption func(*indexConfig) error
-
-type indexConfig struct {
-	columns  []string
-	all      bool
-	parallel int
-	bloom    []string // IndexBloomColumns
-	fpp      float64  // IndexBloomFPP
-}
-
-// defaultIndexConfig is the configuration before options.
-func defaultIndexConfig() indexConfig {
-	return indexConfig{all: true, parallel: 8, fpp: DefaultIndexBloomFPP}
-}
-
-// indexSpec is what an index holds: its columns, which have bloom filters,
-// and the filters' rate.
-type indexSpec struct {
-	schema *orc.Schema // the dataset's read schema, recorded in the header
-	paths  [][]string  // per column: nil for a top-level one, else the field names of a struct field
-	names  []string
-	types  []*orc.Schema
-	bloom  []bool
-	fpp    float64
-}
-
-func (sp indexSpec) hasBloom() bool { return slices.Contains(sp.bloom, true) }
-
-// IndexColumns indexes the named top-level columns of the read schema.
-// Default: every top-level column of a type with a minimum and maximum
-// (booleans, integers, float, double, decimal, text, date, timestamps).
-func IndexColumns(names ...string) IndexOption {
-	return func(c *indexConfig) error {
-		if len(names) == 0 {
-			return errors.New("dataset: IndexColumns: no column named")
+// WithIndex makes the dataset's scans look files up in an index (written
+// by statsindex.Write) before opening them. open opens the index; an open
+// that fails with an error wrapping fs.ErrNotExist means there is no
+// index, and any other failure (an unreadable or foreign index) is
+// ignored with a warning (Stats.IndexWarning): the scan then prunes by
+// footers alone. name names the index in messages. WithIndexFile is the
+// local-file form; on a store without rename, statsindex.Pointer(open)
+// opens the index the pointer object names (statsindex.Publish).
+func WithIndex(name string, open Opener) Option {
+	return func(d *Dataset) error {
+		if open == nil {
+			return errors.New("dataset: WithIndex: no Open function")
 		}
-		c.columns, c.all = slices.Clone(names), false
+		d.index, d.indexName = open, name
 		return nil
 	}
 }
 
-// IndexParallelism reads up to n files' tails at once while building.
-// Default 8; 1 to 1024.
-func IndexParallelism(n int) IndexOption {
-	return func(c *indexConfig) error {
-		if n < 1 || n > 1024 {
-			return fmt.Errorf("dataset: IndexParallelism(%d): must be 1..1024", n)
-		}
-		c.parallel = n
+// WithIndexFile uses the index at a local path when it exists (normally
+// filepath.Join(root, statsindex.FileName)); see WithIndex.
+func WithIndexFile(path string) Option { return WithIndex(path, openLocal(path)) }
+
+// WithIndexLookup turns the index lookup of a scan on or off. Default: on,
+// when the dataset has an index (WithIndex) and the scan a predicate.
+func WithIndexLookup(on bool) ScanOption {
+	return func(c *scanConfig) error {
+		c.noIndex = !on
 		return nil
 	}
 }
 
-// indexable reports whether a column type can be indexed.
-func indexable(t *orc.Schema) bool {
-	switch t.Kind {
-	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Float, orc.Double, orc.Decimal,
-		orc.String, orc.Varchar, orc.Char, orc.Date, orc.Timestamp, orc.TimestampInstant:
-		return true
-	}
-	return false
-}
-
-// isText reports whether a kind keeps string bounds.
-func isText(k orc.Kind) bool { return k == orc.String || k == orc.Varchar || k == orc.Char }
-
-// boundType is the type of an indexed column's ci_min and ci_max.
-func boundType(t *orc.Schema) *orc.Schema {
-	if t.Kind == orc.Varchar || t.Kind == orc.Char {
-		return &orc.Schema{Kind: orc.String}
-	}
-	return t.Copy()
-}
-
-// IndexInfo describes an index.
-type IndexInfo struct {
-	Files      int      // data files indexed
-	Columns    []string // indexed columns
-	Partitions string   // the partition schema, or ""
-	Schema     string   // the read schema of the dataset indexed, or "" (older indexes)
-	Bytes      int64    // size of the index file
-	Read       int      // footers read to build it
-}
-
-// indexLayoutSchema returns the index file's schema for a header. bloom
-// (nil: none) says which columns have a ci_bloom.
-func indexLayoutSchema(cols []*orc.Schema, bloom []bool, parts *orc.Schema) *orc.Schema {
-	s := &orc.Schema{Kind: orc.Struct}
-	add := func(name string, t *orc.Schema) {
-		s.FieldNames = append(s.FieldNames, name)
-		s.Children = append(s.Children, t)
-	}
-	str := func() *orc.Schema { return &orc.Schema{Kind: orc.String} }
-	long := func() *orc.Schema { return &orc.Schema{Kind: orc.Long} }
-	add("path", str())
-	add("size", long())
-	add("version", str())
-	add("rows", long())
-	if parts != nil {
-		for j, c := range parts.Children {
-			add(fmt.Sprintf("p%d", j), c.Copy())
-		}
-	}
-	for i, c := range cols {
-		add(fmt.Sprintf("c%d_values", i), long())
-		add(fmt.Sprintf("c%d_nulls", i), long())
-		add(fmt.Sprintf("c%d_min", i), boundType(c))
-		add(fmt.Sprintf("c%d_max", i), boundType(c))
-		if isText(c.Kind) {
-			add(fmt.Sprintf("c%d_lower", i), &orc.Schema{Kind: orc.Boolean})
-			add(fmt.Sprintf("c%d_upper", i), &orc.Schema{Kind: orc.Boolean})
-		}
-	}
-	for i := range cols {
-		if i < len(bloom) && bloom[i] {
-			add(fmt.Sprintf("c%d_bloom", i), &orc.Schema{Kind: orc.Binary})
-		}
-	}
-	s.Assign()
-	return s
-}
-
-// indexEntry is one data file's row of the index.
-type indexEntry struct {
-	path    string
-	size    int64
-	version string
-	rows    int64
-	parts   []any           // partition values (EvalRow types), nil for NULL
-	cols    []*stats.Column // per indexed column, nil when unknown
-	blooms  [][]byte        // per indexed column, a serialized filter or nil
-}
-
-// WriteIndex reads the footer of every file of the dataset and writes an
-// index of them to w (see IndexFileName). Files are read IndexParallelism
-// at a time. A file that fails to open fails the build. It does not close w.
-func (d *Dataset) WriteIndex(w io.Writer, opts ...IndexOption) (IndexInfo, error) {
-	cfg := defaultIndexConfig()
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return IndexInfo{}, err
-		}
-	}
-	var names []string
-	var types []*orc.Schema
-	var paths [][]string
-	if cfg.all {
-		for i, c := range d.read.Children {
-			if indexable(c) {
-				names = append(names, d.read.FieldNames[i])
-				types = append(types, c)
-			}
-		}
-	} else {
-		for _, n := range cfg.columns {
-			c := d.read.Field(n)
-			var path []string
-			if c == nil {
-				// A struct field, named by its dotted path (a.b, a.`odd.name`).
-				if f := d.read.Find(n); f != nil {
-					if path = pathOf(d.read, f); path == nil {
-						return IndexInfo{}, fmt.Errorf("dataset: index: column %s is inside a list, map or union, which the index does not cover", n)
-					}
-					c, n = f, sarg.Col(path...)
+// IndexSource returns the dataset as its statistics index sees it, for
+// statsindex.Write, Update and Check: the read schema, the partition
+// columns, and each file with its listed size and version, its partition
+// values and an Open that checks the file as a scan does.
+func (d *Dataset) IndexSource() *statsindex.Source {
+	src := &statsindex.Source{Schema: d.read, Partitions: d.parts, ByPosition: d.byPosition,
+		Files: make([]statsindex.SourceFile, len(d.files))}
+	for i, f := range d.files {
+		src.Files[i] = statsindex.SourceFile{Name: f.Name, Size: f.Size, Version: f.Version, Partition: d.values[i],
+			Open: func() (*reader.Reader, io.Closer, error) {
+				of, err := d.open(i)
+				if err != nil {
+					return nil, nil, err
 				}
-			}
-			if c == nil {
-				return IndexInfo{}, fmt.Errorf("dataset: index: no column %q in %s", n, d.read)
-			}
-			if !indexable(c) {
-				return IndexInfo{}, fmt.Errorf("dataset: index: column %s has type %s, which has no minimum and maximum", n, c)
-			}
-			if slices.Contains(names, n) {
-				return IndexInfo{}, fmt.Errorf("dataset: index: column %s named twice", n)
-			}
-			names = append(names, n)
-			types = append(types, c)
-			paths = append(paths, path)
-		}
+				return of.r, of.c, nil
+			}}
 	}
-	if paths == nil {
-		paths = make([][]string, len(names))
-	}
-	sp := indexSpec{schema: d.read, paths: paths, names: names, types: types, bloom: make([]bool, len(names)), fpp: cfg.fpp}
-	for _, n := range cfg.bloom {
-		k := slices.Index(names, n)
-		switch {
-		case k < 0:
-			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s is not an indexed column (%s)", n, strings.Join(names, ", "))
-		case paths[k] != nil:
-			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s is a struct field; filters are kept for top-level columns", n)
-		case !bloomable(types[k]):
-			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s has type %s; filters are kept for integer, date, float, double, decimal and text columns", n, types[k])
-		case sp.bloom[k]:
-			return IndexInfo{}, fmt.Errorf("dataset: index: bloom filter column %s named twice", n)
-		}
-		sp.bloom[k] = true
-	}
-	return d.buildIndex(w, sp, cfg.parallel)
+	return src
 }
 
-// buildIndex reads every file's footer and writes the index of the named
-// columns.
-func (d *Dataset) buildIndex(w io.Writer, sp indexSpec, parallel int) (IndexInfo, error) {
-	return d.buildIndexOf(w, sp, parallel, 0, len(d.files))
-}
+// errNoIndex means the dataset has no index.
+var errNoIndex = errors.New("dataset: no index")
 
-// buildIndexOf writes the index of files lo..hi-1 only.
-func (d *Dataset) buildIndexOf(w io.Writer, sp indexSpec, parallel, lo, hi int) (IndexInfo, error) {
-	entries := make([]indexEntry, hi-lo)
-	errs := make([]error, hi-lo)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, parallel)
-	for i := lo; i < hi; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			entries[i-lo], errs[i-lo] = d.indexFile(i, sp)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return IndexInfo{}, err
-		}
-	}
-	info, err := writeIndexEntries(w, entries, sp, d.parts)
-	info.Read = len(entries)
-	return info, err
-}
-
-// indexFile reads the footer of file i (and the bloom columns' values)
-// and returns its index entry.
-func (d *Dataset) indexFile(i int, sp indexSpec) (indexEntry, error) {
-	names, types := sp.names, sp.types
-	of, err := d.open(i)
+// openIndex opens and checks the dataset's index. The returned function
+// closes what the index reads.
+func (d *Dataset) openIndex() (*statsindex.Index, func(), error) {
+	ra, size, c, err := d.index()
 	if err != nil {
-		return indexEntry{}, err
-	}
-	defer of.close()
-	f := d.files[i]
-	e := indexEntry{path: f.Name, size: of.r.Size(), version: f.Version, rows: of.r.NumRows(), parts: d.values[i]}
-	e.cols = make([]*stats.Column, len(names))
-	fs := of.r.Schema()
-	if d.byPosition || fs.Kind != orc.Struct || positionalNames(fs) {
-		return e, nil // columns are matched by position: record nothing
-	}
-	fileNames := make([]string, len(names))
-	for k, n := range names {
-		fc := columnAt(fs, n, sp.paths[k])
-		if fc == nil || fc.String() != types[k].String() {
-			continue // missing or of another type: unknown
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, errNoIndex
 		}
-		st, ok := of.r.Statistics(fc.ID())
-		if !ok || st.Kind != fc.Kind {
-			continue
-		}
-		e.cols[k] = &st
-		if sp.paths[k] == nil {
-			fileNames[k] = fs.FieldNames[slices.Index(fs.Children, fc)]
+		return nil, nil, fmt.Errorf("%s: %w", d.indexName, err)
+	}
+	done := func() {
+		if c != nil {
+			c.Close()
 		}
 	}
-	if sp.hasBloom() {
-		if e.blooms, err = fileBlooms(of.r, &e, fileNames, types, sp.bloom, sp.fpp); err != nil {
-			return indexEntry{}, fmt.Errorf("%s: reading the bloom filter columns: %w", f.Name, err)
-		}
-	}
-	return e, nil
-}
-
-// columnAt returns the column of a struct schema that an index column
-// names: the top-level field name, or, for a struct field, the field at
-// path (exact names, through structs only); nil when there is none.
-func columnAt(s *orc.Schema, name string, path []string) *orc.Schema {
-	if path == nil {
-		if s.Kind != orc.Struct {
-			return nil
-		}
-		return s.Field(name)
-	}
-	for _, f := range path {
-		if s == nil || s.Kind != orc.Struct {
-			return nil
-		}
-		s = s.Field(f)
-	}
-	return s
-}
-
-// pathOf returns the field names from root down to node through structs
-// only, or nil when node is not below root that way.
-func pathOf(root, node *orc.Schema) []string {
-	if root.Kind != orc.Struct {
-		return nil
-	}
-	for i, c := range root.Children {
-		if c == node {
-			return []string{root.FieldNames[i]}
-		}
-		if p := pathOf(c, node); p != nil {
-			return append([]string{root.FieldNames[i]}, p...)
-		}
-	}
-	return nil
-}
-
-// positionalNames reports whether a file's columns are all named _colN,
-// which the reader matches by position (spec.md 7.14).
-func positionalNames(s *orc.Schema) bool {
-	if len(s.FieldNames) == 0 {
-		return false
-	}
-	for _, n := range s.FieldNames {
-		if !strings.HasPrefix(n, "_col") {
-			return false
-		}
-		if _, err := strconv.Atoi(n[4:]); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// writeIndexEntries sorts the entries and writes them as an index file.
-func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *orc.Schema) (IndexInfo, error) {
-	names, types := sp.names, sp.types
-	slices.SortFunc(entries, func(a, b indexEntry) int {
-		for j := range a.parts {
-			if c := cmpPartition(a.parts[j], b.parts[j]); c != 0 {
-				return c
-			}
-		}
-		return strings.Compare(a.path, b.path)
-	})
-	h := indexHeader{Layout: 1}
-	if sp.hasBloom() {
-		h.Layout, h.BloomFPP = 2, sp.fpp
-	}
-	for k, n := range names {
-		h.Columns = append(h.Columns, indexColumn{Name: n, Type: types[k].String(), Bloom: sp.hasBloom() && sp.bloom[k], Path: sp.paths[k]})
-	}
-	if parts != nil {
-		h.Partitions = parts.String()
-	}
-	if sp.schema != nil {
-		h.Schema = sp.schema.String()
-	}
-	hdr, err := json.Marshal(h)
+	ix, err := statsindex.Open(ra, size, d.read, d.parts, d.readerOpts...)
 	if err != nil {
-		return IndexInfo{}, err
+		done()
+		return nil, nil, fmt.Errorf("%s: %w", d.indexName, err)
 	}
-	var bloom []bool
-	if sp.hasBloom() {
-		bloom = sp.bloom
-	}
-	schema := indexLayoutSchema(types, bloom, parts)
-	cw := &countWriter{w: w}
-	iw, err := writer.NewWriter(cw, schema, writer.WithCompression(orc.CompressionZstd),
-		writer.WithRowIndexStride(indexStride), writer.WithTimeZone(time.UTC))
-	if err != nil {
-		return IndexInfo{}, err
-	}
-	iw.AddUserMetadata(IndexMetadataKey, hdr)
-	const batchRows = 1024
-	b := orc.NewBatch(schema, batchRows)
-	flush := func() error {
-		if b.NumRows == 0 {
-			return nil
-		}
-		err := iw.Write(b)
-		b.Reset()
-		return err
-	}
-	for _, e := range entries {
-		appendEntry(b, e, types, bloom, parts)
-		if b.NumRows == batchRows {
-			if err := flush(); err != nil {
-				return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
-	}
-	if err := iw.Close(); err != nil {
-		return IndexInfo{}, fmt.Errorf("dataset: writing the index: %w", err)
-	}
-	return IndexInfo{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Schema: h.Schema, Bytes: cw.n}, nil
+	return ix, done, nil
 }
 
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// appendEntry appends one entry as a row of the index batch.
-func appendEntry(b *orc.Batch, e indexEntry, types []*orc.Schema, bloom []bool, parts *orc.Schema) {
-	col := 0
-	next := func() orc.Vector { v := b.Cols[col]; col++; return v }
-	next().(*orc.BytesVector).AppendString(e.path)
-	next().(*orc.LongVector).Append(e.size)
-	next().(*orc.BytesVector).AppendString(e.version)
-	next().(*orc.LongVector).Append(e.rows)
-	if parts != nil {
-		for j, t := range parts.Children {
-			appendValue(next(), t, e.parts[j])
-		}
-	}
-	for k, t := range types {
-		vals, nulls, lo, hi := next(), next(), next(), next()
-		var lower, upper orc.Vector
-		if isText(t.Kind) {
-			lower, upper = next(), next()
-		}
-		st := e.cols[k]
-		if st == nil {
-			for _, v := range []orc.Vector{vals, nulls, lo, hi, lower, upper} {
-				if v != nil {
-					appendValue(v, t, nil)
-				}
-			}
-			continue
-		}
-		vals.(*orc.LongVector).Append(int64(min(st.NumValues, 1<<62)))
-		switch {
-		case !st.HasNullKnown:
-			appendValue(nulls, nil, nil)
-		case !st.HasNull:
-			nulls.(*orc.LongVector).Append(0)
-		default:
-			nulls.(*orc.LongVector).Append(max(e.rows-int64(min(st.NumValues, 1<<62)), 1))
-		}
-		mn, mx := bounds(t, st)
-		appendValue(lo, t, mn)
-		appendValue(hi, t, mx)
-		if lower != nil {
-			var lb, ub bool
-			if s := st.String; s != nil {
-				lb, ub = s.HasMin && s.MinIsLowerBound, s.HasMax && s.MaxIsUpperBound
-			}
-			lower.(*orc.LongVector).Append(b2i(lb))
-			upper.(*orc.LongVector).Append(b2i(ub))
-		}
-	}
-	for k := range types {
-		if k < len(bloom) && bloom[k] {
-			bf := next().(*orc.BytesVector)
-			if k < len(e.blooms) && e.blooms[k] != nil {
-				bf.Append(e.blooms[k])
-			} else {
-				bf.AppendNull()
-			}
-		}
-	}
-	b.NumRows++
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// bounds returns a column's minimum and maximum from its statistics as
-// values for appendValue, nil where the statistics (after the reader's
-// checks, spec.md 7.3-7.5) give no usable bound.
-func bounds(t *orc.Schema, st *stats.Column) (lo, hi any) {
-	switch t.Kind {
-	case orc.Boolean:
-		if bs := st.Bool; bs != nil && bs.TrueCount <= st.NumValues && st.NumValues > 0 {
-			return bs.TrueCount == st.NumValues, bs.TrueCount > 0
-		}
-	case orc.Byte, orc.Short, orc.Int, orc.Long:
-		if s := st.Int; s != nil && s.HasMinMax {
-			return s.Min, s.Max
-		}
-	case orc.Date:
-		if s := st.Date; s != nil && s.HasMinMax {
-			return int64(s.Min), int64(s.Max)
-		}
-	case orc.Float, orc.Double:
-		if s := st.Double; s != nil && s.HasMinMax && s.Min == s.Min && s.Max == s.Max && !(s.HasSum && s.Sum != s.Sum) {
-			return s.Min, s.Max
-		}
-	case orc.String, orc.Varchar, orc.Char:
-		if s := st.String; s != nil {
-			if s.HasMin {
-				lo = s.Min
-			}
-			if s.HasMax {
-				hi = s.Max
-			}
-		}
-	case orc.Decimal:
-		if s := st.Decimal; s != nil && s.HasMinMax {
-			a, aok := atScale(s.Min, t)
-			b, bok := atScale(s.Max, t)
-			if aok && bok {
-				return a, b
-			}
-		}
-	case orc.Timestamp, orc.TimestampInstant:
-		if s := st.Timestamp; s != nil && s.HasMinMax && okNanos(s.MinNanos) && okNanos(s.MaxNanos) {
-			return timestampPair{s.MinSec, s.MinNanos}, timestampPair{s.MaxSec, s.MaxNanos}
-		}
-	}
-	return lo, hi
-}
-
-func okNanos(n int32) bool { return n >= 0 && n <= 999_999_999 }
-
-// tsValue is a timestamp partition value.
-type tsValue = sarg.TimestampValue
-
-type timestampPair struct {
-	sec   int64
-	nanos int32
-}
-
-// atScale brings a decimal to the column's scale, when that is exact and
-// the value fits the column's precision.
-func atScale(v stats.DecimalValue, t *orc.Schema) (orc.Int128, bool) {
-	if v.Scale < 0 || v.Scale > 38 {
-		return orc.Int128{}, false
-	}
-	r, exact, ok := orc.Rescale(v.Unscaled, v.Scale, t.Scale)
-	if !exact || !ok {
-		return orc.Int128{}, false
-	}
-	abs := r
-	if abs.Sign() < 0 {
-		abs = abs.Neg()
-	}
-	if t.Precision >= 1 && t.Precision <= 38 && abs.Cmp(orc.Pow10(t.Precision)) >= 0 {
-		return orc.Int128{}, false
-	}
-	return r, true
-}
-
-// appendValue appends a value to a vector of type t; nil appends NULL.
-// Values: bool, int64 (integers, dates), float64, string, orc.Int128 or
-// decimalValue (decimals), timestampPair or sarg.TimestampValue.
-func appendValue(v orc.Vector, t *orc.Schema, val any) {
-	if val == nil {
-		switch x := v.(type) {
-		case *orc.LongVector:
-			x.AppendNull()
-		case *orc.DoubleVector:
-			x.AppendNull()
-		case *orc.BytesVector:
-			x.AppendNull()
-		case *orc.DecimalVector:
-			if t != nil {
-				x.Scale = t.Scale
-			}
-			x.AppendNull()
-		case *orc.TimestampVector:
-			x.AppendNull()
-		}
+// indexLookup rules out the units the index proves hold no match
+// (statsindex.Index.Lookup). A failing index is ignored with a warning.
+func (s *Scanner) indexLookup() {
+	d := s.d
+	if d.index == nil || s.cfg.noIndex || s.cfg.where == nil || len(s.units) == 0 {
 		return
 	}
-	switch x := v.(type) {
-	case *orc.LongVector:
-		switch w := val.(type) {
-		case bool:
-			x.Append(b2i(w))
-		case int64:
-			x.Append(w)
-		}
-	case *orc.DoubleVector:
-		x.Append(val.(float64))
-	case *orc.BytesVector:
-		x.AppendString(val.(string))
-	case *orc.DecimalVector:
-		x.Scale = t.Scale
-		switch w := val.(type) {
-		case orc.Int128:
-			x.Append(w)
-		case decimalValue:
-			x.Append(w.Unscaled)
-		}
-	case *orc.TimestampVector:
-		switch w := val.(type) {
-		case timestampPair:
-			x.Append(w.sec, w.nanos)
-		default:
-			tv := val.(tsValue)
-			x.Append(tv.Sec, tv.Nanos)
+	ix, done, err := d.openIndex()
+	if err == errNoIndex {
+		return
+	}
+	if err == nil {
+		defer done()
+		err = s.lookupWith(ix)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", d.indexName, err)
 		}
 	}
-}
-
-// cmpPartition orders partition values: NULL first, then by value.
-func cmpPartition(a, b any) int {
-	if a == nil || b == nil {
-		switch {
-		case a == nil && b == nil:
-			return 0
-		case a == nil:
-			return -1
-		}
-		return 1
-	}
-	switch x := a.(type) {
-	case int64:
-		return cmp.Compare(x, b.(int64))
-	case bool:
-		y := b.(bool)
-		return cmp.Compare(b2i(x), b2i(y))
-	case float64:
-		return cmp.Compare(x, b.(float64))
-	case string:
-		return strings.Compare(x, b.(string))
-	case decimalValue:
-		return x.Unscaled.Cmp(b.(decimalValue).Unscaled) // one column, one scale
-	case tsValue:
-		y := b.(tsValue)
-		if c := cmp.Compare(x.Sec, y.Sec); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.Nanos, y.Nanos)
-	}
-	return 0
-}
-
-// WriteIndexFile writes the index of the dataset to the file at path
-// (normally filepath.Join(root, IndexFileName)): to a temporary file in the
-// same directory first, renamed over path when complete, so that a
-// concurrent reader sees the old index or the new one, never a part.
-func (d *Dataset) WriteIndexFile(path string, opts ...IndexOption) (IndexInfo, error) {
-	var buf bytes.Buffer
-	info, err := d.WriteIndex(&buf, opts...)
 	if err != nil {
-		return info, err
+		s.stats.IndexWarning = fmt.Sprintf("dataset: index ignored, files pruned by their footers: %v", err)
+		if s.cfg.explain {
+			fmt.Fprintf(&s.explain, "index: ignored: %v\n", err)
+		}
 	}
-	return info, replaceFile(path, buf.Bytes())
+}
+
+// lookupWith rules out units through the index: a unit under a predicate
+// whose file the index rules out. The files asked about are those with a
+// unit under a predicate and a version an entry can match; a split's
+// units share their file's verdict, and each counts.
+func (s *Scanner) lookupWith(ix *statsindex.Index) error {
+	q := statsindex.Query{Where: *s.cfg.where}
+	asked := map[int]int{} // file -> its place in q.Files
+	for _, u := range s.units {
+		f := s.d.files[u.file]
+		if u.where == nil || f.Version == "" {
+			continue
+		}
+		if _, ok := asked[u.file]; !ok {
+			asked[u.file] = len(q.Files)
+			q.Files = append(q.Files, statsindex.QueryFile{Name: f.Name, Size: f.Size, Version: f.Version, Where: *u.where})
+		}
+	}
+	res, err := ix.Lookup(q)
+	if err != nil {
+		return err
+	}
+	if res.Warning != "" {
+		s.stats.IndexWarning = fmt.Sprintf("dataset: %s: %s", s.d.indexName, res.Warning)
+	}
+	var stale, byGroups, byStats int
+	kept := s.units[:0]
+	for _, u := range s.units {
+		if u.where == nil {
+			kept = append(kept, u)
+			continue
+		}
+		v := statsindex.NotVouched
+		if k, ok := asked[u.file]; ok {
+			v = res.Verdicts[k]
+		}
+		switch v {
+		case statsindex.NotVouched:
+			stale++
+			kept = append(kept, u)
+		case statsindex.MayMatch:
+			kept = append(kept, u)
+		case statsindex.RuledOutByRowGroups:
+			byGroups++
+		case statsindex.RuledOutByStatistics:
+			byStats++
+		}
+	}
+	s.units = kept
+	s.stats.IndexUsed = true
+	s.stats.FilesSkipped += byGroups + byStats
+	s.stats.FilesPrunedByIndex += byGroups + byStats
+	s.stats.FilesNotInIndex += stale
+	if s.cfg.explain {
+		fmt.Fprintf(&s.explain, "index: lookup expression: %s\n", res.LookupExpr)
+		fmt.Fprintf(&s.explain, "index: membership expression: %s\n", res.MembershipExpr)
+		fmt.Fprintf(&s.explain, "index: %d files ruled out by the index's row groups, %d by their entries' statistics; %d missing, changed or without a version (read)\n",
+			byGroups, byStats, stale)
+	}
+	return nil
 }

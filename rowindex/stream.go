@@ -42,9 +42,9 @@ const splitBoolCarry = 2
 // StreamIndex is one stream's place at the start of each row group of a
 // stripe, read from the column's row index.
 type StreamIndex struct {
-	Length     uint64 // stream length in the file
-	Compressed bool
-	BlockSize  int
+	length     uint64 // stream length in the file
+	compressed bool
+	blockSize  int
 	// Per group: the stream place (the chunk header offset compressed, the
 	// byte offset uncompressed), the offset inside the decompressed chunk
 	// (0 uncompressed), and the decompressed bytes past the position that
@@ -78,7 +78,7 @@ func NewStreamIndex(length uint64, entries []*orcpb.RowIndexEntry, layout []Slot
 	}
 	w := width(layout)
 	n := len(entries)
-	s := &StreamIndex{Length: length, Compressed: compressed, BlockSize: blockSize,
+	s := &StreamIndex{length: length, compressed: compressed, blockSize: blockSize,
 		Starts: make([]uint64, n), Offsets: make([]uint64, n), Carry: make([]uint64, n), valid: true}
 	for g, e := range entries {
 		if g == 0 {
@@ -134,22 +134,22 @@ func (s *StreamIndex) Aligned(g int) bool {
 func (s *StreamIndex) RunRange(first, end int) (r Range, exact bool) {
 	n := len(s.Starts)
 	if !s.valid || first < 0 || first >= end || first >= n {
-		return Range{0, s.Length}, false
+		return Range{0, s.length}, false
 	}
 	r.Start = s.Starts[first]
 	if end >= n {
-		return Range{r.Start, s.Length}, true
+		return Range{r.Start, s.length}, true
 	}
 	c, inner, carry := s.Starts[end], s.Offsets[end], s.Carry[end]
-	if !s.Compressed {
-		r.End = min(s.Length, c+carry)
+	if !s.compressed {
+		r.End = min(s.length, c+carry)
 		return r, carry == 0
 	}
 	if inner == 0 && carry == 0 {
 		r.End = c
 		return r, true
 	}
-	bs := uint64(s.BlockSize)
+	bs := uint64(s.blockSize)
 	chunks := uint64(1) // chunk c whole
 	if carry > 0 {
 		if inner > bs {
@@ -158,7 +158,7 @@ func (s *StreamIndex) RunRange(first, end int) (r Range, exact bool) {
 			chunks = 1 + (rest-bs+bs-1)/bs
 		}
 	}
-	r.End = min(s.Length, c+chunks*(bs+chunkHeaderSize))
+	r.End = min(s.length, c+chunks*(bs+chunkHeaderSize))
 	// Chunks are contiguous and every group start is a chunk start, so
 	// chunk c+i-1 ends at or before the i-th distinct start after c.
 	seen, last := uint64(0), c

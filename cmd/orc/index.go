@@ -11,18 +11,20 @@ import (
 	"time"
 
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 func init() {
 	register(command{name: "index",
 		usage: "index build|update|check|show DIR [--columns a,b] [--bloom-columns c] [--schema S] [--partitions S]",
 		desc:  "build, update, check or show a directory's statistics index, which lets scans rule out files unopened",
-		help: `orc index build DIR reads every file's footer and writes DIR/` + dataset.IndexFileName + `:
+		help: `orc index build DIR reads every file's footer and writes DIR/` + statsindex.FileName + `:
 one row per file with its size, version (modification time, inode number
 and inode change time), row count,
 partition values and, per indexed column (--columns, default every column
-with a minimum and maximum), its value and null counts, minimum and maximum,
-and for the --bloom-columns (integer, date, float, double, decimal or text
+with a minimum and maximum, and every geometry column), its value and null
+counts, minimum and maximum (a geometry column's bounding box), and for the
+--bloom-columns (integer, date, float, double, decimal or text
 columns among the indexed ones) a bloom filter of the file's values, which
 lets an equality or IN rule out files whose range holds the value; building
 those reads the columns of every file, not only its footer.
@@ -35,7 +37,7 @@ rewritten since and drops the entries of files gone, keeping the others
 (and the indexed columns). orc index check DIR reads every footer and
 reports the first entry that disagrees (exit 1), or that the index is
 current. orc index show DIR prints what the index holds; its rows are an
-ORC file: orc cat DIR/` + dataset.IndexFileName + `.`,
+ORC file: orc cat DIR/` + statsindex.FileName + `.`,
 		run: runIndex})
 }
 
@@ -70,7 +72,7 @@ func runIndex(args []string, stdout, stderr io.Writer) error {
 	if !isDir(dir) {
 		return fmt.Errorf("%s: not a directory", dir)
 	}
-	path := filepath.Join(dir, dataset.IndexFileName)
+	path := filepath.Join(dir, statsindex.FileName)
 	cols, blooms := splitList(*columns), splitList(*bloomCols)
 	switch sub {
 	case "build":
@@ -105,14 +107,14 @@ func indexBuild(dir, path string, df datasetFlags, cols, blooms []string, stdout
 	if err != nil {
 		return err
 	}
-	var opts []dataset.IndexOption
+	var opts []statsindex.Option
 	if len(cols) > 0 {
-		opts = append(opts, dataset.IndexColumns(cols...))
+		opts = append(opts, statsindex.Columns(cols...))
 	}
 	if len(blooms) > 0 {
-		opts = append(opts, dataset.IndexBloomColumns(blooms...))
+		opts = append(opts, statsindex.BloomColumns(blooms...))
 	}
-	info, err := d.WriteIndexFile(path, opts...)
+	info, err := statsindex.WriteFile(d.IndexSource(), path, opts...)
 	if err != nil {
 		return err
 	}
@@ -130,7 +132,7 @@ func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.
 		return err
 	}
 	if sub == "update" {
-		info, err := d.UpdateIndexFile(path)
+		info, err := statsindex.UpdateFile(d.IndexSource(), path)
 		if err != nil {
 			return err
 		}
@@ -143,8 +145,8 @@ func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.
 		return err
 	}
 	defer f.Close()
-	if err := d.CheckIndex(f, fi.Size()); err != nil {
-		if errors.Is(err, dataset.ErrIndexStale) {
+	if err := statsindex.Check(d.IndexSource(), f, fi.Size()); err != nil {
+		if errors.Is(err, statsindex.ErrStale) {
 			return fmt.Errorf("%s: %w\n(orc index update %s makes it current)", path, err, dir)
 		}
 		return fmt.Errorf("%s: %w", path, err)
@@ -160,7 +162,7 @@ func indexShow(path string, stdout io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	info, err := dataset.ReadIndexInfo(f, fi.Size())
+	info, err := statsindex.ReadInfo(f, fi.Size())
 	if err != nil {
 		return inFile(path, err)
 	}

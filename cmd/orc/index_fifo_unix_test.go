@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 // orc index check, show and update refuse an index that is not a regular
@@ -21,7 +21,7 @@ import (
 func TestIndexFIFO(t *testing.T) {
 	dir := t.TempDir()
 	writeORC(t, filepath.Join(dir, "a.orc"), 0, 100)
-	ix := filepath.Join(dir, dataset.IndexFileName)
+	ix := filepath.Join(dir, statsindex.FileName)
 	if err := syscall.Mkfifo(ix, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
@@ -33,7 +33,7 @@ func TestIndexFIFO(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), dataset.IndexFileName) {
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), statsindex.FileName) {
 				t.Errorf("index %s of a FIFO: %v", sub, err)
 			}
 		case <-time.After(10 * time.Second):

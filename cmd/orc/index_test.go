@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 // TestIndexCommands builds a directory's index, scans with and without it
@@ -22,7 +22,7 @@ func TestIndexCommands(t *testing.T) {
 	if err != nil || !strings.Contains(out, "4 files, columns id") {
 		t.Fatalf("index build: %q, %v", out, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, dataset.IndexFileName)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, statsindex.FileName)); err != nil {
 		t.Fatal(err)
 	}
 	scan := func(extra ...string) (string, string) {
@@ -72,9 +72,9 @@ func TestIndexCommands(t *testing.T) {
 		t.Fatalf("index show: %q, %v", out, err)
 	}
 	// A damaged index is a warning, not a failure.
-	os.WriteFile(filepath.Join(dir, dataset.IndexFileName), []byte("garbage"), 0o644)
+	os.WriteFile(filepath.Join(dir, statsindex.FileName), []byte("garbage"), 0o644)
 	got, errOut = scan()
-	if strings.Count(got, "\n") != 4 || !strings.Contains(errOut, "warning: index ignored") || !strings.Contains(errOut, dataset.IndexFileName) {
+	if strings.Count(got, "\n") != 4 || !strings.Contains(errOut, "warning: index ignored") || !strings.Contains(errOut, statsindex.FileName) {
 		t.Fatalf("damaged index:\n%s\n%s", got, errOut)
 	}
 	if _, _, err := runCmd(t, "index", "frob", dir); err == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 )
@@ -216,7 +217,7 @@ func openDataset(paths []string, df datasetFlags, stderr io.Writer, cmd string) 
 	}
 	if len(paths) == 1 && isDir(paths[0]) && (df.noIndex == nil || !*df.noIndex) {
 		// A directory's statistics index (orc index build), when it is there.
-		opts = append(opts, dataset.WithIndexFile(filepath.Join(paths[0], dataset.IndexFileName)))
+		opts = append(opts, dataset.WithIndexFile(filepath.Join(paths[0], statsindex.FileName)))
 	}
 	if ud != nil && (df.noIndex == nil || !*df.noIndex) {
 		opts = append(opts, dataset.WithIndex(ud.name, ud.opener()))

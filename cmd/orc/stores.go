@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/internal/storegw"
 	"github.com/orcgo/orc/internal/tempfile"
 )
@@ -136,11 +137,11 @@ func openStoreDir(root string) (*urlDir, error) {
 		u.display[e.Name] = full
 	}
 	open := func(name string) dataset.Opener { return storeOpener(storeChild(root, name)) }
-	ra, size, cl, err := dataset.IndexPointer(open)()
-	u.name = storeChild(root, dataset.IndexPointerName)
+	ra, size, cl, err := statsindex.Pointer(open)()
+	u.name = storeChild(root, statsindex.PointerName)
 	if errors.Is(err, fs.ErrNotExist) {
-		u.name = storeChild(root, dataset.IndexFileName)
-		ra, size, cl, err = open(dataset.IndexFileName)()
+		u.name = storeChild(root, statsindex.FileName)
+		ra, size, cl, err = open(statsindex.FileName)()
 		if errors.Is(err, fs.ErrNotExist) {
 			return u, nil // no index: the listing alone
 		}
@@ -236,7 +237,7 @@ func checkStoreOut(cmd, out string, ins []string, overwrite bool) error {
 // storeIndex builds, updates, checks or shows the index of a store's
 // table (orc index build|update|check|show URL/). A store has no rename,
 // so a new index is published as an object of its own and the pointer
-// object naming it (dataset.PublishIndex).
+// object naming it (statsindex.Publish).
 func storeIndex(sub, root string, df datasetFlags, columns, blooms []string, stdout, stderr io.Writer) error {
 	if !isStorePrefix(root) {
 		return fmt.Errorf("%w: %s: a table's URL ends in /", errUsage, root)
@@ -273,40 +274,40 @@ func storeIndex(sub, root string, df datasetFlags, columns, blooms []string, std
 		return err
 	}
 	var buf bytes.Buffer
-	var info dataset.IndexInfo
+	var info statsindex.Info
 	switch sub {
 	case "check":
-		if err := d.CheckIndex(readerAt(old.index), int64(len(old.index))); err != nil {
+		if err := statsindex.Check(d.IndexSource(), readerAt(old.index), int64(len(old.index))); err != nil {
 			return fmt.Errorf("%s: %w (orc index update %s publishes a current one)", old.name, err, root)
 		}
 		fmt.Fprintf(stdout, "%s: current (%d files)\n", old.name, len(d.Files()))
 		return nil
 	case "update":
-		info, err = d.UpdateIndex(readerAt(old.index), int64(len(old.index)), &buf)
+		info, err = statsindex.Update(d.IndexSource(), readerAt(old.index), int64(len(old.index)), &buf)
 	default:
-		var opts []dataset.IndexOption
+		var opts []statsindex.Option
 		if len(columns) > 0 {
-			opts = append(opts, dataset.IndexColumns(columns...))
+			opts = append(opts, statsindex.Columns(columns...))
 		}
 		if len(blooms) > 0 {
-			opts = append(opts, dataset.IndexBloomColumns(blooms...))
+			opts = append(opts, statsindex.BloomColumns(blooms...))
 		}
-		info, err = d.WriteIndex(&buf, opts...)
+		info, err = statsindex.Write(d.IndexSource(), &buf, opts...)
 	}
 	if err != nil {
 		return err
 	}
-	name, err := dataset.PublishIndex(storePut(root), buf.Bytes())
+	name, err := statsindex.Publish(storePut(root), buf.Bytes())
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d files (%d footers read), columns %s, %d bytes, in %v (named by %s)\n", storeChild(root, name), info.Files,
-		info.Read, strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond), dataset.IndexPointerName)
+		info.Read, strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond), statsindex.PointerName)
 	return nil
 }
 
 // storePut stores objects below the prefix URL root, whole.
-func storePut(root string) dataset.PutFunc {
+func storePut(root string) statsindex.PutFunc {
 	return func(name string, data []byte) error {
 		o, err := createOutput(storeChild(root, name))
 		if err != nil {

@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 // A URL ending in "/" names a dataset on a web server or an object store's
 // HTTP endpoint. HTTP has no listing, so the dataset's statistics index is
-// its listing (dataset.IndexedFiles): the pointer object
-// _orcgo_index.pointer when there is one (dataset.PublishIndex), else
+// its listing (statsindex.Listing): the pointer object
+// _orcgo_index.pointer when there is one (statsindex.Publish), else
 // _orcgo_index.orc. Its header gives the read schema and the partition
 // columns, so that the scan's first requests are the pointer, the index's
 // tail and, for an index over 64 KiB, one more; then only the files the
@@ -36,7 +37,7 @@ type urlDir struct {
 	root    string
 	name    string // the index's URL
 	index   []byte
-	info    dataset.IndexInfo
+	info    statsindex.Info
 	files   []dataset.File
 	display map[string]string
 }
@@ -49,14 +50,14 @@ func openURLDir(root string) (*urlDir, error) {
 	}
 	open := func(name string) dataset.Opener { return urlOpener(root + name) }
 	u := &urlDir{root: root, display: map[string]string{}}
-	ra, size, c, err := dataset.IndexPointer(open)()
-	u.name = root + dataset.IndexPointerName
+	ra, size, c, err := statsindex.Pointer(open)()
+	u.name = root + statsindex.PointerName
 	if errors.Is(err, fs.ErrNotExist) {
-		u.name = root + dataset.IndexFileName
-		ra, size, c, err = open(dataset.IndexFileName)()
+		u.name = root + statsindex.FileName
+		ra, size, c, err = open(statsindex.FileName)()
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: a URL ending in / is read through the dataset's index, since HTTP lists no directory; there is neither %s nor %s (orc index build DIR, then copy DIR to the server)",
-				root, dataset.IndexPointerName, dataset.IndexFileName)
+				root, statsindex.PointerName, statsindex.FileName)
 		}
 	}
 	if err != nil {
@@ -66,8 +67,12 @@ func openURLDir(root string) (*urlDir, error) {
 	if err := u.readIndex(ra, size); err != nil {
 		return nil, err
 	}
-	if u.files, err = dataset.IndexedFiles(readerAt(u.index), size); err != nil {
+	listed, err := statsindex.Listing(readerAt(u.index), size)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.name, err)
+	}
+	for _, f := range listed {
+		u.files = append(u.files, dataset.File{Name: f.Name, Size: f.Size, Version: f.Version})
 	}
 	for i, f := range u.files {
 		var esc []string
@@ -96,7 +101,7 @@ func (u *urlDir) readIndex(ra io.ReaderAt, size int64) error {
 		}
 		off += n
 	}
-	info, err := dataset.ReadIndexInfo(readerAt(u.index), size)
+	info, err := statsindex.ReadInfo(readerAt(u.index), size)
 	if err != nil {
 		return fmt.Errorf("%s: %w", u.name, err)
 	}

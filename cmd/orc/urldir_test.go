@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 // servedDir serves a directory over HTTP and records the paths asked.
@@ -93,15 +93,15 @@ func TestScanURLDir(t *testing.T) {
 	}
 	check("_orcgo_index.orc", 2) // a 404 for the pointer, then the index
 	// A published index: the pointer names it.
-	data, err := os.ReadFile(filepath.Join(dir, dataset.IndexFileName))
+	data, err := os.ReadFile(filepath.Join(dir, statsindex.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	put := func(name string, b []byte) error { return os.WriteFile(filepath.Join(dir, name), b, 0o644) }
-	if _, err := dataset.PublishIndex(put, data); err != nil {
+	if _, err := statsindex.Publish(put, data); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(filepath.Join(dir, dataset.IndexFileName))
+	os.Remove(filepath.Join(dir, statsindex.FileName))
 	check("pointer", 2) // the pointer, then the index it names
 	// --no-index still lists through the index, and opens every file.
 	out, errOut, err := runCmd(t, "scan", sd.srv.URL+"/", "--where", where, "--stats", "--no-index")
@@ -119,7 +119,7 @@ func TestScanURLDir(t *testing.T) {
 func TestScanURLDirHostile(t *testing.T) {
 	for _, size := range []int64{200 << 20, 300 << 20} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !strings.HasSuffix(r.URL.Path, "/"+dataset.IndexFileName) {
+			if !strings.HasSuffix(r.URL.Path, "/"+statsindex.FileName) {
 				http.NotFound(w, r)
 				return
 			}

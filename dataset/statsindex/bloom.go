@@ -1,8 +1,8 @@
-package dataset
+package statsindex
 
 // Per-file bloom filters in the statistics index (spec.md 7.16).
 //
-// For the columns named by IndexBloomColumns, each entry holds an ORC
+// For the columns named by BloomColumns, each entry holds an ORC
 // bloom filter of every non-null value of the column in the file, in the
 // binary column ci_bloom: the bytes of an orcpb.BloomFilter message
 // (num_hash_functions and utf8bitset), the form of a BLOOM_FILTER_UTF8
@@ -16,7 +16,7 @@ package dataset
 // climbs with g (three groups of distinct values at 0.05 give about 0.5);
 // and filters from some writers are not trusted (6.6). Rebuilt, the filter
 // is sized for the file's distinct values at the index's rate
-// (IndexBloomFPP), whoever wrote the file. The cost is one read of the column per file at build and
+// (BloomFPP), whoever wrote the file. The cost is one read of the column per file at build and
 // update time, and a lookup reads ci_bloom only for the columns that an
 // equality, IN or wildcard-free LIKE of the predicate names.
 
@@ -33,10 +33,10 @@ import (
 	"github.com/orcgo/orc/sarg"
 )
 
-// DefaultIndexBloomFPP is the false-positive rate of the index's bloom
-// filters unless IndexBloomFPP says otherwise: about 6.2 bits per distinct
-// value of a file (ORC's own default, 0.01, costs 9.6).
-const DefaultIndexBloomFPP = 0.05
+// DefaultBloomFPP is the false-positive rate of the index's bloom filters
+// unless BloomFPP says otherwise: about 6.2 bits per distinct value of a
+// file (ORC's own default, 0.01, costs 9.6).
+const DefaultBloomFPP = 0.05
 
 // maxDistinctSet is how many distinct hashes a file's filter is sized by
 // exactly; past that it is sized by the column's value count.
@@ -47,28 +47,28 @@ const maxDistinctSet = 1 << 16
 // values gets a fuller filter, which prunes less and never wrongly.
 const maxBloomEntries = 1 << 22
 
-// IndexBloomColumns keeps a bloom filter of each file's values of the
-// named columns in the index (spec.md 7.16), so that an equality or IN on
-// them rules out a file whose minimum and maximum do not. The columns must
-// be indexed (IndexColumns, or every column by default) and of an integer,
-// date, float, double, decimal or text type. Building reads those columns
-// of every file, not only its tail. Default none.
-func IndexBloomColumns(names ...string) IndexOption {
+// BloomColumns keeps a bloom filter of each file's values of the named
+// columns in the index (spec.md 7.16), so that an equality or IN on them
+// rules out a file whose minimum and maximum do not. The columns must be
+// indexed (Columns, or every column by default), top-level and of an
+// integer, date, float, double, decimal or text type. Building reads
+// those columns of every file, not only its tail. Default none.
+func BloomColumns(names ...string) Option {
 	return func(c *indexConfig) error {
 		if len(names) == 0 {
-			return fmt.Errorf("dataset: IndexBloomColumns: no column named")
+			return fmt.Errorf("dataset: index BloomColumns: no column named")
 		}
 		c.bloom = append(c.bloom[:0], names...)
 		return nil
 	}
 }
 
-// IndexBloomFPP sets the false-positive rate the index's bloom filters are
-// sized for. Default DefaultIndexBloomFPP (0.05); range 0.0001 to 0.5.
-func IndexBloomFPP(p float64) IndexOption {
+// BloomFPP sets the false-positive rate the index's bloom filters are
+// sized for. Default DefaultBloomFPP (0.05); range 0.0001 to 0.5.
+func BloomFPP(p float64) Option {
 	return func(c *indexConfig) error {
 		if !(p >= 0.0001 && p <= 0.5) {
-			return fmt.Errorf("dataset: IndexBloomFPP(%v): must be 0.0001..0.5", p)
+			return fmt.Errorf("dataset: index BloomFPP(%v): must be 0.0001..0.5", p)
 		}
 		c.fpp = p
 		return nil
@@ -232,7 +232,7 @@ func decodeBloom(data []byte) sarg.BloomFilter {
 
 // bloomLeafColumns returns the header columns with filters that a leaf
 // which may consult a bloom filter (=, <=>, IN, LIKE) names.
-func (ix *openedIndex) bloomLeafColumns(e sarg.Expr) []int {
+func (ix *Index) bloomLeafColumns(e sarg.Expr) []int {
 	var out []int
 	var walk func(e sarg.Expr)
 	walk = func(e sarg.Expr) {

@@ -1,4 +1,4 @@
-package dataset
+package statsindex
 
 import (
 	"fmt"
@@ -8,9 +8,16 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// IndexedFiles returns the files an index lists, each with the size and
-// version its entry records and no Open (the caller sets it), for a store
-// that cannot be listed, such as a plain HTTP server: the index is then
+// ListedFile is a data file as an index lists it: the path, size and
+// version of its entry.
+type ListedFile struct {
+	Name    string // slash-separated, below the dataset's root (dataset.File.Name)
+	Size    int64
+	Version string
+}
+
+// Listing returns the files an index lists, each with the size and
+// version its entry records, for a store that cannot be listed, such as a plain HTTP server: the index is then
 // the dataset's listing, as a table format's manifest is. Such a dataset
 // holds the files the index held when it was written: files added since
 // are not seen, and a file rewritten since is judged by its old entry
@@ -18,13 +25,12 @@ import (
 // the files. Each path must be relative, slash-separated, without empty,
 // "." or ".." elements, backslashes or control characters, so that it
 // names a file below the dataset's root; an index with another path fails.
-func IndexedFiles(r io.ReaderAt, size int64) ([]File, error) {
-	d := &Dataset{read: &orc.Schema{Kind: orc.Struct}}
-	ix, err := d.openIndexAt("index", r, size, nil)
+func Listing(r io.ReaderAt, size int64) ([]ListedFile, error) {
+	ix, err := Open(r, size, &orc.Schema{Kind: orc.Struct}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
+		return nil, fmt.Errorf("dataset: index: %w", err)
 	}
-	var files []File
+	var files []ListedFile
 	var bad error
 	seen := map[string]bool{}
 	err = ix.scanIndex([]string{"path", "size", "version"}, trueExpr, func(b *orc.Batch, row int) {
@@ -42,7 +48,7 @@ func IndexedFiles(r io.ReaderAt, size int64) ([]File, error) {
 			bad = fmt.Errorf("dataset: the index gives %q a size of %d", name, sz.Values[row])
 		default:
 			seen[name] = true
-			files = append(files, File{Name: name, Size: sz.Values[row], Version: v.String(row)})
+			files = append(files, ListedFile{Name: name, Size: sz.Values[row], Version: v.String(row)})
 		}
 	})
 	if err == nil {

@@ -1,8 +1,8 @@
-package dataset
+package statsindex
 
-// SetIndexStride sets the row index stride of the indexes written from now
+// SetStride sets the row index stride of the indexes written from now
 // on (at least 100) and returns a function that restores it.
-func SetIndexStride(n int) (restore func()) {
+func SetStride(n int) (restore func()) {
 	old := indexStride
 	indexStride = n
 	return func() { indexStride = old }

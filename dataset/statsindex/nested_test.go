@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
@@ -79,12 +80,12 @@ func TestIndexNested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	index := buildIndex(t, plain, dataset.IndexColumns("id", "s.x", "s.y", "t.u.v"))
+	index := buildIndex(t, plain, statsindex.Columns("id", "s.x", "s.y", "t.u.v"))
 	d, err := dataset.New(files, dataset.WithSchema(s), dataset.WithIndex("test index", bytesOpener(index)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := dataset.ReadIndexInfo(bytes.NewReader(index), int64(len(index)))
+	info, err := statsindex.ReadInfo(bytes.NewReader(index), int64(len(index)))
 	if err != nil || strings.Join(info.Columns, ", ") != "id bigint, s.x int, s.y string, t.u.v date" {
 		t.Fatalf("info %+v, %v", info, err)
 	}
@@ -132,21 +133,21 @@ func TestIndexNested(t *testing.T) {
 	t.Logf("%d files ruled out by struct fields", pruned)
 
 	var buf bytes.Buffer
-	if _, err := plain.WriteIndex(&buf, dataset.IndexColumns("s.x"), dataset.IndexBloomColumns("s.x")); err == nil || !strings.Contains(err.Error(), "struct field") {
+	if _, err := statsindex.Write(plain.IndexSource(), &buf, statsindex.Columns("s.x"), statsindex.BloomColumns("s.x")); err == nil || !strings.Contains(err.Error(), "struct field") {
 		t.Fatalf("a bloom filter on a struct field: %v", err)
 	}
-	if _, err := plain.WriteIndex(&buf, dataset.IndexColumns("s.z")); err == nil || !strings.Contains(err.Error(), `no column "s.z"`) {
+	if _, err := statsindex.Write(plain.IndexSource(), &buf, statsindex.Columns("s.z")); err == nil || !strings.Contains(err.Error(), `no column "s.z"`) {
 		t.Fatalf("a missing field: %v", err)
 	}
-	if _, err := plain.WriteIndex(&buf, dataset.IndexColumns("t.u")); err == nil || !strings.Contains(err.Error(), "no minimum and maximum") {
+	if _, err := statsindex.Write(plain.IndexSource(), &buf, statsindex.Columns("t.u")); err == nil || !strings.Contains(err.Error(), "no minimum and maximum") {
 		t.Fatalf("a struct: %v", err)
 	}
 	// The update and the check keep the paths.
-	if err := plain.CheckIndex(bytes.NewReader(index), int64(len(index))); err != nil {
+	if err := statsindex.Check(plain.IndexSource(), bytes.NewReader(index), int64(len(index))); err != nil {
 		t.Fatalf("check: %v", err)
 	}
 	buf.Reset()
-	if info, err := plain.UpdateIndex(bytes.NewReader(index), int64(len(index)), &buf); err != nil || info.Read != 0 || indexJSON(t, buf.Bytes()) != indexJSON(t, index) {
+	if info, err := statsindex.Update(plain.IndexSource(), bytes.NewReader(index), int64(len(index)), &buf); err != nil || info.Read != 0 || indexJSON(t, buf.Bytes()) != indexJSON(t, index) {
 		t.Fatalf("update: %+v, %v", info, err)
 	}
 }

@@ -1,13 +1,13 @@
-package dataset
+package statsindex
 
 // The index on a store without rename (spec.md 7.16).
 //
 // A file system replaces the index atomically by writing it aside and
-// renaming it over the old one (WriteIndexFile). An object store has no
+// renaming it over the old one (WriteFile). An object store has no
 // rename, but a PUT of one object is atomic: a reader gets the previous
 // object or the new one whole. So an index published there is stored under
 // a name of its own, never overwritten, and then a small pointer object,
-// IndexPointerName, is overwritten with that name. Readers read the
+// PointerName, is overwritten with that name. Readers read the
 // pointer, then the index it names.
 //
 // Concurrent publishers each store a complete index and then the pointer;
@@ -39,10 +39,10 @@ import (
 	"time"
 )
 
-// IndexPointerName is the name of the pointer object that names the
-// current index on a store without rename (PublishIndex, IndexPointer).
-// Like IndexFileName it starts with "_", so listings leave it out.
-const IndexPointerName = "_orcgo_index.pointer"
+// PointerName is the name of the pointer object that names the current
+// index on a store without rename (Publish, Pointer). Like FileName it
+// starts with "_", so listings leave it out.
+const PointerName = "_orcgo_index.pointer"
 
 // pointerMagic is the pointer's first line; the number is its version.
 const pointerMagic = "orcgo-index-pointer 1"
@@ -55,43 +55,50 @@ const maxPointerSize = 1024
 // is what a PUT of S3, GCS or Azure Blob Storage guarantees.
 type PutFunc func(name string, data []byte) error
 
-// PublishIndex stores an index (the bytes WriteIndex or UpdateIndex wrote)
-// on a store without rename: as a new object of its own,
+// Publish stores an index (the bytes Write or Update wrote) on a store
+// without rename: as a new object of its own,
 // "_orcgo_index-<UTC time>-<random>.orc", then as the pointer object
-// IndexPointerName naming it. It returns the new object's name. The index
+// PointerName naming it. It returns the new object's name. The index
 // the pointer named before is left in place, for scans that read the old
 // pointer; deleting it later is the caller's job: only indexes whose names
 // sort before the pointer's (the names begin with the UTC time) and whose
-// PublishIndex calls have returned (concurrent publishers store their
+// Publish calls have returned (concurrent publishers store their
 // pointers in any order, the last one winning), once the longest scan is
 // over. A failure to store the pointer leaves the new
 // index unnamed and the old pointer in force.
-func PublishIndex(put PutFunc, index []byte) (string, error) {
+func Publish(put PutFunc, index []byte) (string, error) {
 	if put == nil {
-		return "", errors.New("dataset: PublishIndex: no Put function")
+		return "", errors.New("dataset: index Publish: no Put function")
 	}
 	var r [6]byte
 	if _, err := rand.Read(r[:]); err != nil {
-		return "", fmt.Errorf("dataset: PublishIndex: %w", err)
+		return "", fmt.Errorf("dataset: index Publish: %w", err)
 	}
 	name := "_orcgo_index-" + time.Now().UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(r[:]) + ".orc"
 	if err := put(name, index); err != nil {
 		return "", fmt.Errorf("dataset: publishing the index as %s: %w", name, err)
 	}
-	if err := put(IndexPointerName, []byte(pointerMagic+"\n"+name+"\n")); err != nil {
-		return "", fmt.Errorf("dataset: publishing the index pointer %s (naming %s): %w", IndexPointerName, name, err)
+	if err := put(PointerName, []byte(pointerMagic+"\n"+name+"\n")); err != nil {
+		return "", fmt.Errorf("dataset: publishing the index pointer %s (naming %s): %w", PointerName, name, err)
 	}
 	return name, nil
 }
 
-// IndexPointer returns the Opener of the index that the pointer object
-// (IndexPointerName) names, for WithIndex and UpdateIndex on a store
-// without rename; open opens an object of the dataset's root by name. No
-// pointer (open fails with an error wrapping fs.ErrNotExist) means no
-// index. A pointer that does not parse, or that names an index that cannot
-// be opened (dangling), is an error, which a scan reports as a warning
-// (Stats.IndexWarning) before pruning by footers alone.
-func IndexPointer(open func(name string) Opener) Opener {
+// Opener is the type of a function that opens an object: it returns the
+// bytes as an io.ReaderAt, their size and a Closer (nil when there is
+// nothing to close). dataset.Opener is one.
+type Opener interface {
+	~func() (r io.ReaderAt, size int64, c io.Closer, err error)
+}
+
+// Pointer returns the opener of the index that the pointer object
+// (PointerName) names, for dataset.WithIndex and Update on a store without
+// rename; open opens an object of the dataset's root by name. No pointer
+// (open fails with an error wrapping fs.ErrNotExist) means no index. A
+// pointer that does not parse, or that names an index that cannot be
+// opened (dangling), is an error, which a scan reports as a warning
+// (dataset.Stats.IndexWarning) before pruning by footers alone.
+func Pointer[O Opener](open func(name string) O) O {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
 		name, err := readPointer(open)
 		if err != nil {
@@ -101,7 +108,7 @@ func IndexPointer(open func(name string) Opener) Opener {
 		if err != nil {
 			// Not fs.ErrNotExist: a dangling pointer is a broken index,
 			// not a missing one.
-			return nil, 0, nil, fmt.Errorf("the index pointer %s names %s, which cannot be opened: %v", IndexPointerName, name, err)
+			return nil, 0, nil, fmt.Errorf("the index pointer %s names %s, which cannot be opened: %v", PointerName, name, err)
 		}
 		return ra, size, c, nil
 	}
@@ -109,8 +116,8 @@ func IndexPointer(open func(name string) Opener) Opener {
 
 // readPointer reads the pointer object and returns the index name in it.
 // Its error wraps fs.ErrNotExist only when the pointer does not exist.
-func readPointer(open func(name string) Opener) (string, error) {
-	ra, size, c, err := open(IndexPointerName)()
+func readPointer[O Opener](open func(name string) O) (string, error) {
+	ra, size, c, err := open(PointerName)()
 	if err != nil {
 		return "", err
 	}
@@ -118,15 +125,15 @@ func readPointer(open func(name string) Opener) (string, error) {
 		defer c.Close()
 	}
 	if size < 0 || size > maxPointerSize {
-		return "", fmt.Errorf("the index pointer %s has %d bytes, more than a pointer's %d", IndexPointerName, size, maxPointerSize)
+		return "", fmt.Errorf("the index pointer %s has %d bytes, more than a pointer's %d", PointerName, size, maxPointerSize)
 	}
 	buf := make([]byte, size)
 	if n, err := ra.ReadAt(buf, 0); n < len(buf) {
-		return "", fmt.Errorf("reading the index pointer %s: %v", IndexPointerName, err)
+		return "", fmt.Errorf("reading the index pointer %s: %v", PointerName, err)
 	}
 	name, err := parsePointer(buf)
 	if err != nil {
-		return "", fmt.Errorf("the index pointer %s: %w", IndexPointerName, err)
+		return "", fmt.Errorf("the index pointer %s: %w", PointerName, err)
 	}
 	return name, nil
 }

@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
@@ -79,7 +80,7 @@ func bloomStore(t *testing.T) (*ixStore, map[string]string) {
 	return st, lits
 }
 
-func bloomDataset(t *testing.T, st *ixStore, opts ...dataset.IndexOption) *dataset.Dataset {
+func bloomDataset(t *testing.T, st *ixStore, opts ...statsindex.Option) *dataset.Dataset {
 	t.Helper()
 	files, err := dataset.FromFS(st.fsys, ".")
 	if err != nil {
@@ -109,9 +110,9 @@ func bloomDataset(t *testing.T, st *ixStore, opts ...dataset.IndexOption) *datas
 func TestIndexBloom(t *testing.T) {
 	st, lits := bloomStore(t)
 	bloomCols := []string{"u", "s", "ch", "dec", "x", "v", "i"}
-	plain := bloomDataset(t, st, dataset.IndexColumns("u", "s", "ch", "dec", "x", "dt", "v", "i"))
-	withBloom := bloomDataset(t, st, dataset.IndexColumns("u", "s", "ch", "dec", "x", "dt", "v", "i"),
-		dataset.IndexBloomColumns(bloomCols...))
+	plain := bloomDataset(t, st, statsindex.Columns("u", "s", "ch", "dec", "x", "dt", "v", "i"))
+	withBloom := bloomDataset(t, st, statsindex.Columns("u", "s", "ch", "dec", "x", "dt", "v", "i"),
+		statsindex.BloomColumns(bloomCols...))
 	for ci, c := range bloomCols {
 		forms := []string{
 			c + " = " + lits[c],
@@ -163,7 +164,7 @@ func TestIndexBloom(t *testing.T) {
 		}
 	}
 	// The filters' rate is kept: at 0.0001 nearly no false positives.
-	strict := bloomDataset(t, st, dataset.IndexColumns("u"), dataset.IndexBloomColumns("u"), dataset.IndexBloomFPP(0.0001))
+	strict := bloomDataset(t, st, statsindex.Columns("u"), statsindex.BloomColumns("u"), statsindex.BloomFPP(0.0001))
 	if b, _ := compareScans(t, "strict", strict, sarg.MustParse("u = "+lits["u"])); b.FilesPrunedByIndex != 39 {
 		t.Fatalf("fpp 0.0001: %d files ruled out, want 39", b.FilesPrunedByIndex)
 	}
@@ -176,47 +177,47 @@ func TestIndexBloomOptions(t *testing.T) {
 	st, _ := bloomStore(t)
 	d := bloomDataset(t, st)
 	for _, c := range []struct {
-		opts []dataset.IndexOption
+		opts []statsindex.Option
 		want string
 	}{
-		{[]dataset.IndexOption{dataset.IndexColumns("u"), dataset.IndexBloomColumns("s")}, "bloom filter column s is not an indexed column"},
-		{[]dataset.IndexOption{dataset.IndexBloomColumns("ts")}, "bloom filter column ts has type timestamp"},
-		{[]dataset.IndexOption{dataset.IndexBloomColumns("nope")}, "bloom filter column nope is not an indexed column"},
-		{[]dataset.IndexOption{dataset.IndexBloomColumns("u", "u")}, "named twice"},
-		{[]dataset.IndexOption{dataset.IndexBloomFPP(0)}, "IndexBloomFPP(0)"},
-		{[]dataset.IndexOption{dataset.IndexBloomColumns()}, "no column named"},
+		{[]statsindex.Option{statsindex.Columns("u"), statsindex.BloomColumns("s")}, "bloom filter column s is not an indexed column"},
+		{[]statsindex.Option{statsindex.BloomColumns("ts")}, "bloom filter column ts has type timestamp"},
+		{[]statsindex.Option{statsindex.BloomColumns("nope")}, "bloom filter column nope is not an indexed column"},
+		{[]statsindex.Option{statsindex.BloomColumns("u", "u")}, "named twice"},
+		{[]statsindex.Option{statsindex.BloomFPP(0)}, "index BloomFPP(0)"},
+		{[]statsindex.Option{statsindex.BloomColumns()}, "no column named"},
 	} {
 		var buf bytes.Buffer
-		if _, err := d.WriteIndex(&buf, c.opts...); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := statsindex.Write(d.IndexSource(), &buf, c.opts...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("error %v, want %q", err, c.want)
 		}
 	}
-	index := buildIndex(t, d, dataset.IndexBloomColumns("u", "s"))
-	info, err := dataset.ReadIndexInfo(bytes.NewReader(index), int64(len(index)))
+	index := buildIndex(t, d, statsindex.BloomColumns("u", "s"))
+	info, err := statsindex.ReadInfo(bytes.NewReader(index), int64(len(index)))
 	if err != nil || !strings.Contains(strings.Join(info.Columns, ", "), "u bigint (bloom filter, fpp 0.05), s string (bloom filter, fpp 0.05), ch char(6),") {
 		t.Fatalf("info %+v, %v", info, err)
 	}
-	if err := d.CheckIndex(bytes.NewReader(index), int64(len(index))); err != nil {
+	if err := statsindex.Check(d.IndexSource(), bytes.NewReader(index), int64(len(index))); err != nil {
 		t.Fatalf("check: %v", err)
 	}
 	// Rewrite one file with other values: the check names it; the update
 	// reads it alone and equals a fresh build.
 	st.put("part-003.orc", st.fsys["part-000.orc"].Data)
 	d = bloomDataset(t, st)
-	if err := d.CheckIndex(bytes.NewReader(index), int64(len(index))); err == nil || !strings.Contains(err.Error(), "part-003.orc") {
+	if err := statsindex.Check(d.IndexSource(), bytes.NewReader(index), int64(len(index))); err == nil || !strings.Contains(err.Error(), "part-003.orc") {
 		t.Fatalf("check after a rewrite: %v", err)
 	}
 	var up bytes.Buffer
-	info, err = d.UpdateIndex(bytes.NewReader(index), int64(len(index)), &up)
+	info, err = statsindex.Update(d.IndexSource(), bytes.NewReader(index), int64(len(index)), &up)
 	if err != nil || info.Read != 1 {
 		t.Fatalf("update: %+v, %v", info, err)
 	}
-	fresh := buildIndex(t, d, dataset.IndexBloomColumns("u", "s"))
+	fresh := buildIndex(t, d, statsindex.BloomColumns("u", "s"))
 	if indexJSON(t, up.Bytes()) != indexJSON(t, fresh) {
 		t.Fatal("the updated index differs from a fresh build")
 	}
-	if _, err := d.UpdateIndex(bytes.NewReader(index), int64(len(index)), &up, dataset.IndexBloomColumns("u")); err == nil {
-		t.Fatal("UpdateIndex took IndexBloomColumns")
+	if _, err := statsindex.Update(d.IndexSource(), bytes.NewReader(index), int64(len(index)), &up, statsindex.BloomColumns("u")); err == nil {
+		t.Fatal("Update took BloomColumns")
 	}
 }
 
@@ -250,7 +251,7 @@ func TestIndexBloomRandom(t *testing.T) {
 		}
 		d := st.dataset(t, nil)
 		plain := st.dataset(t, buildIndex(t, d))
-		withBloom := st.dataset(t, buildIndex(t, d, dataset.IndexBloomColumns(cols...)))
+		withBloom := st.dataset(t, buildIndex(t, d, statsindex.BloomColumns(cols...)))
 		for k := range preds {
 			e := ixPredicate(r, 2)
 			if k%2 == 0 { // an equality or IN on a column with filters, ANDed or ORed with more
@@ -289,7 +290,7 @@ func TestIndexBloomRandom(t *testing.T) {
 func TestIndexBloomMutated(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 13))
 	st := randomStore(t, r, 8)
-	good := buildIndex(t, st.dataset(t, nil), dataset.IndexColumns("a", "b", "d"), dataset.IndexBloomColumns("b", "d"))
+	good := buildIndex(t, st.dataset(t, nil), statsindex.Columns("a", "b", "d"), statsindex.BloomColumns("b", "d"))
 	e := sarg.MustParse("b IN ('cat', 'dog') OR d = 3.5 OR a = 7")
 	want, _ := scanRows(t, st.dataset(t, nil), dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
 	n := 60 * *indexScale

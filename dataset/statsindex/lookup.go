@@ -1,4 +1,4 @@
-package dataset
+package statsindex
 
 // Looking files up in the index (spec.md 7.16).
 //
@@ -32,10 +32,8 @@ package dataset
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"slices"
 	"strconv"
@@ -47,91 +45,49 @@ import (
 	"github.com/orcgo/orc/stats"
 )
 
-// WithIndex makes the dataset's scans look files up in an index (written
-// by WriteIndex) before opening them. open opens the index; an open that
-// fails with an error wrapping fs.ErrNotExist means there is no index, and
-// any other failure (an unreadable or foreign index) is ignored with a
-// warning (Stats.IndexWarning): the scan then prunes by footers alone.
-// name names the index in messages. WithIndexFile is the local-file form;
-// on a store without rename, IndexPointer(open) opens the index the
-// pointer object names (PublishIndex).
-func WithIndex(name string, open Opener) Option {
-	return func(d *Dataset) error {
-		if open == nil {
-			return errors.New("dataset: WithIndex: no Open function")
-		}
-		d.index, d.indexName = open, name
-		return nil
-	}
+// Index is an index opened for lookups by a dataset's scans. It is safe
+// for concurrent use.
+type Index struct {
+	r       *reader.Reader
+	hdr     indexHeader
+	types   []*orc.Schema // per header column
+	bloom   []bool        // per header column: the entries have ci_bloom
+	cols    []*orc.Schema // per header column: the read schema's column, when usable
+	leaf    []string      // per header column: its name as a predicate's leaf spells it
+	usable  []bool        // per header column: the read schema has it with this type
+	parts   bool          // the partition columns are the dataset's
+	schema  *orc.Schema   // the index file's schema
+	read    *orc.Schema   // the dataset's read schema
+	dsParts *orc.Schema   // the dataset's partition columns, or nil
 }
 
-// WithIndexFile uses the index at a local path when it exists (normally
-// filepath.Join(root, IndexFileName)); see WithIndex.
-func WithIndexFile(path string) Option { return WithIndex(path, openLocal(path)) }
-
-// WithIndexLookup turns the index lookup of a scan on or off. Default: on,
-// when the dataset has an index (WithIndex) and the scan a predicate.
-func WithIndexLookup(on bool) ScanOption {
-	return func(c *scanConfig) error {
-		c.noIndex = !on
-		return nil
-	}
-}
-
-// openedIndex is an index opened for a lookup.
-type openedIndex struct {
-	r      *reader.Reader
-	c      io.Closer
-	hdr    indexHeader
-	types  []*orc.Schema // per header column
-	bloom  []bool        // per header column: the entries have ci_bloom
-	cols   []*orc.Schema // per header column: the read schema's column, when usable
-	leaf   []string      // per header column: its name as a predicate's leaf spells it
-	usable []bool        // per header column: the read schema has it with this type
-	parts  bool          // the partition columns are the dataset's
-	schema *orc.Schema   // the index file's schema
-}
-
-func (ix *openedIndex) close() {
-	if ix.c != nil {
-		ix.c.Close()
-	}
-}
-
-// errNoIndex means the dataset has no index.
-var errNoIndex = errors.New("dataset: no index")
-
-// openIndex opens and checks the dataset's index.
-func (d *Dataset) openIndex() (*openedIndex, error) {
-	ra, size, c, err := d.index()
-	if err != nil {
-		if isNotExist(err) {
-			return nil, errNoIndex
-		}
-		return nil, fmt.Errorf("%s: %w", d.indexName, err)
-	}
-	return d.openIndexAt(d.indexName, ra, size, c)
-}
-
-// openIndexAt opens and checks an index. c is closed on error.
-func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Closer) (*openedIndex, error) {
+// Open opens and checks the index in r (size bytes) for lookups by a
+// dataset of read schema schema (a struct with its IDs assigned) and
+// partition columns parts (nil: none). opts are the options the index file
+// is opened with (limits). An index that is not an orcgo dataset index,
+// has a layout this package does not read, or whose schema is not the one
+// its header describes is an error. It keeps r for the lookups; a caller
+// that must close what r reads closes it when done with the Index.
+//
+// The index is read through a cache of aligned blocks, so that the
+// lookups' scans cost few requests over an object store.
+func Open(r io.ReaderAt, size int64, schema, parts *orc.Schema, opts ...reader.Option) (*Index, error) {
 	var err error
-	ix := &openedIndex{c: c}
-	fail := func(format string, args ...any) (*openedIndex, error) {
-		ix.close()
-		return nil, fmt.Errorf("%s: %w", name, fmt.Errorf(format, args...))
+	ix := &Index{read: schema, dsParts: parts}
+	fail := func(format string, args ...any) (*Index, error) {
+		return nil, fmt.Errorf(format, args...)
 	}
-	if ix.r, err = reader.Open(newBlockCache(ra, size), size, d.readerOpts...); err != nil {
+	if ix.r, err = reader.Open(newBlockCache(r, size), size, opts...); err != nil {
 		return fail("%w", err)
 	}
 	var hdr []byte
 	for _, m := range ix.r.UserMetadata() {
-		if m.Key == IndexMetadataKey {
+		if m.Key == MetadataKey {
 			hdr = m.Value
 		}
 	}
 	if hdr == nil {
-		return fail("not an orcgo dataset index (no %s metadata)", IndexMetadataKey)
+		return fail("not an orcgo dataset index (no %s metadata)", MetadataKey)
 	}
 	if err := json.Unmarshal(hdr, &ix.hdr); err != nil {
 		return fail("bad index header: %v", err)
@@ -150,6 +106,9 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		if hc.Bloom && ix.hdr.Layout < 2 {
 			return fail("bad index header: column %q has a bloom filter in layout %d", hc.Name, ix.hdr.Layout)
 		}
+		if t.Kind == orc.Geometry && ix.hdr.Layout < 3 {
+			return fail("bad index header: column %q is geometry in layout %d", hc.Name, ix.hdr.Layout)
+		}
 		leaf := sarg.Col(hc.Name)
 		if hc.Path != nil {
 			if len(hc.Path) < 2 || len(hc.Path) > 64 || sarg.Col(hc.Path...) != hc.Name || hc.Bloom {
@@ -160,7 +119,7 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 		ix.types = append(ix.types, t)
 		ix.bloom = append(ix.bloom, hc.Bloom)
 		ix.leaf = append(ix.leaf, leaf)
-		rt := columnAt(d.read, hc.Name, hc.Path)
+		rt := columnAt(schema, hc.Name, hc.Path)
 		usable := rt != nil && rt.String() == t.String()
 		ix.usable = append(ix.usable, usable)
 		if !usable {
@@ -171,23 +130,37 @@ func (d *Dataset) openIndexAt(name string, ra io.ReaderAt, size int64, c io.Clos
 	if slices.Contains(ix.bloom, true) && !(ix.hdr.BloomFPP >= 0.0001 && ix.hdr.BloomFPP <= 0.5) {
 		return fail("bad index header: bloom_fpp %v", ix.hdr.BloomFPP)
 	}
-	var parts *orc.Schema
+	var iparts *orc.Schema
 	if ix.hdr.Partitions != "" {
-		if parts, err = orc.ParseSchema(ix.hdr.Partitions); err != nil || parts.Kind != orc.Struct {
+		if iparts, err = orc.ParseSchema(ix.hdr.Partitions); err != nil || iparts.Kind != orc.Struct {
 			return fail("bad index header: partitions %q", ix.hdr.Partitions)
 		}
 	}
-	ix.parts = parts != nil && d.parts != nil && parts.String() == d.parts.String()
-	ix.schema = indexLayoutSchema(ix.types, ix.bloom, parts)
+	ix.parts = iparts != nil && parts != nil && iparts.String() == parts.String()
+	ix.schema = indexLayoutSchema(ix.types, ix.bloom, iparts)
 	if got := ix.r.Schema().String(); got != ix.schema.String() {
 		return fail("the index's schema %s is not the layout its header describes", got)
 	}
 	return ix, nil
 }
 
+// isPartition reports whether a column path names one of the dataset's
+// partition columns, and which.
+func (ix *Index) isPartition(p string) (int, bool) {
+	if ix.dsParts == nil {
+		return -1, false
+	}
+	for i, n := range ix.dsParts.FieldNames {
+		if p == n || p == sarg.Col(n) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // indexed returns the header column of a leaf's column, if the lookup can
 // use it.
-func (ix *openedIndex) indexed(col string) (int, bool) {
+func (ix *Index) indexed(col string) (int, bool) {
 	for i, hc := range ix.hdr.Columns {
 		if ix.usable[i] && (col == ix.leaf[i] || hc.Path == nil && col == hc.Name) {
 			return i, true
@@ -199,7 +172,7 @@ func (ix *openedIndex) indexed(col string) (int, bool) {
 // lookupExpr translates a predicate in negation normal form into the
 // lookup expression over the index's columns (see the top of this file).
 // With partsOnly, only partition leaves are translated.
-func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.Expr {
+func (ix *Index) lookupExpr(e sarg.Expr, partsOnly bool) sarg.Expr {
 	switch e.Op {
 	case sarg.OpTrue:
 		return sarg.True()
@@ -208,7 +181,7 @@ func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.
 	case sarg.OpAnd, sarg.OpOr:
 		kids := make([]sarg.Expr, len(e.Children))
 		for i, c := range e.Children {
-			kids[i] = ix.lookupExpr(s, c, partsOnly)
+			kids[i] = ix.lookupExpr(c, partsOnly)
 		}
 		if e.Op == sarg.OpAnd {
 			return sarg.Normalize(sarg.And(kids...))
@@ -216,11 +189,11 @@ func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.
 		return sarg.Normalize(sarg.Or(kids...))
 	case sarg.OpNot:
 		if len(e.Children) == 1 && e.Children[0].Op == sarg.OpLeaf && e.Children[0].Leaf != nil {
-			return ix.lookupLeaf(s, e.Children[0].Leaf, true, partsOnly)
+			return ix.lookupLeaf(e.Children[0].Leaf, true, partsOnly)
 		}
 	case sarg.OpLeaf:
 		if e.Leaf != nil {
-			return ix.lookupLeaf(s, e.Leaf, false, partsOnly)
+			return ix.lookupLeaf(e.Leaf, false, partsOnly)
 		}
 	}
 	return sarg.True()
@@ -228,14 +201,14 @@ func (ix *openedIndex) lookupExpr(s *Scanner, e sarg.Expr, partsOnly bool) sarg.
 
 // lookupLeaf translates one leaf (negated when neg): the condition on an
 // index row under which the leaf may be TRUE for some row of the file.
-func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
+func (ix *Index) lookupLeaf(l *sarg.Leaf, neg, partsOnly bool) sarg.Expr {
 	if l.Other != "" {
 		return sarg.True() // a comparison of two columns: the index rows pair no values
 	}
 	if l.Func != nil {
 		return sarg.True() // a function of a column: the index keeps the column's range, not the function's
 	}
-	if j, ok := s.isPartition(l.Column); ok {
+	if j, ok := ix.isPartition(l.Column); ok {
 		switch l.Op {
 		case sarg.LeafEquals, sarg.LeafNullSafeEquals, sarg.LeafLessThan, sarg.LeafLessThanEquals,
 			sarg.LeafIn, sarg.LeafBetween, sarg.LeafIsNull:
@@ -258,6 +231,9 @@ func (ix *openedIndex) lookupLeaf(s *Scanner, l *sarg.Leaf, neg, partsOnly bool)
 		return sarg.True()
 	}
 	t := ix.types[i]
+	if t.Kind == orc.Geometry {
+		return geoLookup(l, neg, i)
+	}
 	mn, mx := fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i)
 	lits := l.Literals
 	if l.Op == sarg.LeafLike {
@@ -389,16 +365,16 @@ func likeLookup(l *sarg.Leaf, mn, mx string) sarg.Expr {
 
 // display writes a lookup expression with the index's columns named after
 // the dataset's: min(x), max(x), nulls(x), values(x), and partition names.
-func (ix *openedIndex) display(s *Scanner, e sarg.Expr) string {
+func (ix *Index) display(e sarg.Expr) string {
 	var pairs []string
 	for i := range ix.hdr.Columns {
 		n := ix.leaf[i]
-		for _, f := range []string{"min", "max", "nulls", "values"} {
+		for _, f := range []string{"min", "max", "nulls", "values", "xmin", "xmax", "ymin", "ymax"} {
 			pairs = append(pairs, fmt.Sprintf("c%d_%s", i, f), f+"("+n+")")
 		}
 	}
 	if ix.parts {
-		for j, n := range s.d.parts.FieldNames {
+		for j, n := range ix.dsParts.FieldNames {
 			pairs = append(pairs, fmt.Sprintf("p%d", j), sarg.Col(n))
 		}
 	}
@@ -418,7 +394,7 @@ func (ix *openedIndex) display(s *Scanner, e sarg.Expr) string {
 
 // predicateColumns returns the header columns the predicate's leaves read:
 // every column of a leaf, both sides of x < y and each column of x - y > 0.
-func (ix *openedIndex) predicateColumns(e sarg.Expr) []int {
+func (ix *Index) predicateColumns(e sarg.Expr) []int {
 	var out []int
 	var walk func(e sarg.Expr)
 	walk = func(e sarg.Expr) {
@@ -442,7 +418,7 @@ func (ix *openedIndex) predicateColumns(e sarg.Expr) []int {
 
 // scanIndex reads columns of the index's rows that the search argument
 // may match (all rows when where is TRUE), calling fn on each batch.
-func (ix *openedIndex) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch, i int)) error {
+func (ix *Index) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch, i int)) error {
 	opts := []reader.ScanOption{reader.WithColumns(cols...)}
 	if where.Op != sarg.OpTrue {
 		if _, err := sarg.Bind(where, ix.schema); err == nil {
@@ -470,109 +446,114 @@ func (ix *openedIndex) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.
 	}
 }
 
-// indexLookup rules out the units the index proves hold no match (see the
-// top of this file). A failing index is ignored with a warning.
-func (s *Scanner) indexLookup() {
-	d := s.d
-	if d.index == nil || s.cfg.noIndex || s.cfg.where == nil || len(s.units) == 0 {
-		return
-	}
-	ix, err := d.openIndex()
-	if err == errNoIndex {
-		return
-	}
-	if err != nil {
-		s.stats.IndexWarning = fmt.Sprintf("dataset: index ignored, files pruned by their footers: %v", err)
-		if s.cfg.explain {
-			fmt.Fprintf(&s.explain, "index: ignored: %v\n", err)
-		}
-		return
-	}
-	defer ix.close()
-	if err := s.lookupWith(ix); err != nil {
-		err = fmt.Errorf("%s: %w", d.indexName, err)
-		s.stats.IndexWarning = fmt.Sprintf("dataset: index ignored, files pruned by their footers: %v", err)
-		if s.cfg.explain {
-			fmt.Fprintf(&s.explain, "index: ignored: %v\n", err)
-		}
-	}
+// Query asks an Index which of a dataset's files it rules out.
+type Query struct {
+	// Where is the scan's predicate on the dataset's schema (the read
+	// schema's columns, then the partition columns), its column names
+	// spelled as the schema spells them (sarg.ResolveNames).
+	Where sarg.Expr
+	// Files are the files to decide on, their Names unique.
+	Files []QueryFile
 }
 
-// lookupWith rules out units through the index. Only the entries of files
-// the lookup decides on (lookupFiles) are kept, and only as a verdict per
-// file, never as statistics: an index listing many more files than the
-// dataset costs the time to read it and no memory per entry.
-func (s *Scanner) lookupWith(ix *openedIndex) error {
-	nnf := sarg.Normalize(*s.cfg.where)
-	lookup := ix.lookupExpr(s, nnf, false)
-	membership := ix.lookupExpr(s, nnf, true)
+// QueryFile is a file a Query decides on.
+type QueryFile struct {
+	// Name, Size and Version are what the listing reports
+	// (dataset.File): an entry vouches for the file only when it has the
+	// same path, size and version, and a Version of "" never matches.
+	Name    string
+	Size    int64
+	Version string
+	// Where is Query.Where with the file's partition values put in.
+	Where sarg.Expr
+}
+
+// Verdict is what the index says of a file.
+type Verdict uint8
+
+const (
+	// NotVouched: no usable entry stands for the file (none, another
+	// size or version, no version listed, several entries, or statistics
+	// no footer could hold): open it and prune it by its footer.
+	NotVouched Verdict = iota
+	// MayMatch: the file's entry says the predicate may be TRUE for some
+	// row: open it.
+	MayMatch
+	// RuledOutByRowGroups: the file's entry lies in row groups of the
+	// index that the lookup expression ruled out.
+	RuledOutByRowGroups
+	// RuledOutByStatistics: the predicate evaluated on the entry's
+	// statistics cannot be TRUE.
+	RuledOutByStatistics
+)
+
+// Result is the answer to a Query.
+type Result struct {
+	// Verdicts holds a verdict per Query.Files.
+	Verdicts []Verdict
+	// Warning names the entries ignored as impossible (statistics no
+	// footer could hold), whose files are NotVouched; "" when none were.
+	Warning string
+	// LookupExpr and MembershipExpr are the two scans' expressions over
+	// the index's rows (see the top of this file), with the columns shown
+	// as min(x), max(x), nulls(x), values(x) and partition names.
+	LookupExpr, MembershipExpr string
+}
+
+// Lookup decides, for each file of q, whether the index rules it out (see
+// the top of this file). Only the entries of q's files are kept, and only
+// as a verdict per file, never as statistics: an index listing many more
+// files than the query costs the time to read it and no memory per entry.
+// An error means the index could not be read: every file is then to be
+// opened.
+func (ix *Index) Lookup(q Query) (Result, error) {
+	nnf := sarg.Normalize(q.Where)
+	lookup := ix.lookupExpr(nnf, false)
+	membership := ix.lookupExpr(nnf, true)
 	used := ix.predicateColumns(nnf)
-	files := s.lookupFiles()
-	members, err := s.indexMembers(ix, membership, used, files)
-	if err != nil {
-		return err
+	files := map[string]int{}
+	for i, f := range q.Files {
+		if f.Version != "" {
+			files[f.Name] = i
+		}
 	}
-	needed, err := s.indexVerdicts(ix, lookup, used, files, members)
+	res := Result{Verdicts: make([]Verdict, len(q.Files)), LookupExpr: ix.display(lookup), MembershipExpr: ix.display(membership)}
+	members, err := ix.members(q, membership, used, files, &res)
 	if err != nil {
-		return err
+		return res, err
 	}
-	var stale, byGroups, byStats int
-	kept := s.units[:0]
-	for _, u := range s.units {
-		if u.where == nil || !members[u.file] {
-			if u.where != nil {
-				stale++
-			}
-			kept = append(kept, u)
+	needed, err := ix.verdicts(q, nnf, lookup, used, files, members)
+	if err != nil {
+		return res, err
+	}
+	for i := range q.Files {
+		if !members[i] {
 			continue
 		}
-		need, returned := needed[u.file]
+		need, returned := needed[i]
 		switch {
 		case !returned:
-			byGroups++
+			res.Verdicts[i] = RuledOutByRowGroups
 		case need:
-			kept = append(kept, u)
+			res.Verdicts[i] = MayMatch
 		default:
-			byStats++
+			res.Verdicts[i] = RuledOutByStatistics
 		}
 	}
-	s.units = kept
-	s.stats.IndexUsed = true
-	s.stats.FilesSkipped += byGroups + byStats
-	s.stats.FilesPrunedByIndex += byGroups + byStats
-	s.stats.FilesNotInIndex += stale
-	if s.cfg.explain {
-		fmt.Fprintf(&s.explain, "index: lookup expression: %s\n", ix.display(s, lookup))
-		fmt.Fprintf(&s.explain, "index: membership expression: %s\n", ix.display(s, membership))
-		fmt.Fprintf(&s.explain, "index: %d files ruled out by the index's row groups, %d by their entries' statistics; %d missing, changed or without a version (read)\n",
-			byGroups, byStats, stale)
-	}
-	return nil
+	return res, nil
 }
 
-// lookupFiles returns, by name, the files the lookup decides on: those
-// with a unit under a predicate and a version an entry can match.
-func (s *Scanner) lookupFiles() map[string]int {
-	files := map[string]int{}
-	for _, u := range s.units {
-		if f := s.d.files[u.file]; u.where != nil && f.Version != "" {
-			files[f.Name] = u.file
-		}
-	}
-	return files
-}
-
-// indexMembers runs the membership scan: it returns the files of files
-// whose one entry has their size and version and statistics a footer
-// could hold. The scan also reads the statistics of the predicate's
-// columns, unpruned, to find the entries no footer could hold: those must
-// rule nothing out, neither by their own values nor through the row
-// groups of the lookup scan, so they are no members. A file with several
-// entries (a forged index) is no member either.
-func (s *Scanner) indexMembers(ix *openedIndex, membership sarg.Expr, used []int, files map[string]int) (map[int]bool, error) {
+// members runs the membership scan: it returns the files of q whose one
+// entry has their size and version and statistics a footer could hold.
+// The scan also reads the statistics of the predicate's columns, unpruned,
+// to find the entries no footer could hold: those must rule nothing out,
+// neither by their own values nor through the row groups of the lookup
+// scan, so they are no members (res.Warning names them). A file with
+// several entries (a forged index) is no member either.
+func (ix *Index) members(q Query, membership sarg.Expr, used []int, files map[string]int, res *Result) (map[int]bool, error) {
 	mcols := []string{"path", "size", "version"}
 	for _, i := range used {
-		mcols = append(mcols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		mcols = append(mcols, ix.statColumns(i)...)
 	}
 	members := map[int]bool{}
 	var impossible int
@@ -590,7 +571,7 @@ func (s *Scanner) indexMembers(ix *openedIndex, membership sarg.Expr, used []int
 			members[fi] = false
 			return
 		}
-		f := s.d.files[fi]
+		f := q.Files[fi]
 		members[fi] = sz.Values[i] == f.Size && string(v.Get(i)) == f.Version
 		for _, c := range used {
 			if why := entryProblem(b, i, c); why != "" {
@@ -604,32 +585,25 @@ func (s *Scanner) indexMembers(ix *openedIndex, membership sarg.Expr, used []int
 		}
 	})
 	if impossible > 0 {
-		s.stats.IndexWarning = fmt.Sprintf("dataset: %s: %d index entries ignored, their files opened: no footer holds such statistics (the first: %s)",
-			s.d.indexName, impossible, firstImpossible)
+		res.Warning = fmt.Sprintf("%d index entries ignored, their files opened: no footer holds such statistics (the first: %s)",
+			impossible, firstImpossible)
 	}
 	return members, err
 }
 
-// indexVerdicts runs the lookup scan over the members' entries and
-// returns, per file whose entry it returned, whether the file's predicate
-// may match by the entry's statistics.
-func (s *Scanner) indexVerdicts(ix *openedIndex, lookup sarg.Expr, used []int, files map[string]int, members map[int]bool) (map[int]bool, error) {
-	nnf := sarg.Normalize(*s.cfg.where)
+// verdicts runs the lookup scan over the members' entries and returns,
+// per file whose entry it returned, whether the file's predicate may match
+// by the entry's statistics.
+func (ix *Index) verdicts(q Query, nnf, lookup sarg.Expr, used []int, files map[string]int, members map[int]bool) (map[int]bool, error) {
 	blooms := ix.bloomLeafColumns(nnf)
 	cols := []string{"path", "rows"}
 	for _, i := range used {
-		cols = append(cols, fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i), fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+		cols = append(cols, ix.statColumns(i)...)
 		if isText(ix.types[i].Kind) {
 			cols = append(cols, fmt.Sprintf("c%d_lower", i), fmt.Sprintf("c%d_upper", i))
 		}
 		if slices.Contains(blooms, i) {
 			cols = append(cols, fmt.Sprintf("c%d_bloom", i))
-		}
-	}
-	where := map[int]*sarg.Expr{}
-	for _, u := range s.units {
-		if u.where != nil {
-			where[u.file] = u.where
 		}
 	}
 	bound := map[string]*sarg.Bound{}
@@ -643,11 +617,12 @@ func (s *Scanner) indexVerdicts(ix *openedIndex, lookup sarg.Expr, used []int, f
 		if !ok || !members[fi] {
 			return
 		}
-		key := where[fi].String()
+		where := q.Files[fi].Where
+		key := where.String()
 		bd, ok := bound[key]
 		if !ok {
 			var err error
-			if bd, err = sarg.Bind(*where[fi], s.d.read); err != nil {
+			if bd, err = sarg.Bind(where, ix.read); err != nil {
 				bd = nil
 			}
 			bound[key] = bd
@@ -657,9 +632,23 @@ func (s *Scanner) indexVerdicts(ix *openedIndex, lookup sarg.Expr, used []int, f
 	return needed, err
 }
 
+// statColumns returns the index's columns of the counts and bounds of
+// header column i: values, nulls, then min and max, or a geometry
+// column's box.
+func (ix *Index) statColumns(i int) []string {
+	cols := []string{fmt.Sprintf("c%d_values", i), fmt.Sprintf("c%d_nulls", i)}
+	if ix.types[i].Kind == orc.Geometry {
+		for _, b := range geoBoxCols {
+			cols = append(cols, fmt.Sprintf("c%d_%s", i, b))
+		}
+		return cols
+	}
+	return append(cols, fmt.Sprintf("c%d_min", i), fmt.Sprintf("c%d_max", i))
+}
+
 // entrySource returns the statistics and bloom filters an index row gives
 // the predicate's columns.
-func (ix *openedIndex) entrySource(b *orc.Batch, row int, used []int) sarg.MapSource {
+func (ix *Index) entrySource(b *orc.Batch, row int, used []int) sarg.MapSource {
 	src := sarg.MapSource{Columns: map[int]*stats.Column{}}
 	for _, i := range used {
 		rc := ix.cols[i]
@@ -682,7 +671,9 @@ func (ix *openedIndex) entrySource(b *orc.Batch, row int, used []int) sarg.MapSo
 
 // entryProblem says why an index row's statistics of indexed column i
 // cannot be a footer's, or returns "": a negative count, a NaN bound, a
-// minimum above the maximum, timestamp nanoseconds out of range. These are
+// minimum above the maximum, timestamp nanoseconds out of range, a
+// geometry box with a bound that is not finite, y inverted or some bounds
+// NULL and others not (geo.go). These are
 // the conditions under which the reader ignores footer statistics (spec.md
 // 5.7); the index writer stores NULL for such bounds, so only a damaged or
 // forged index holds them.
@@ -693,6 +684,9 @@ func entryProblem(b *orc.Batch, row, i int) string {
 	}
 	if v, ok := col("nulls").(*orc.LongVector); ok && !v.IsNull(row) && v.Values[row] < 0 {
 		return fmt.Sprintf("null count %d", v.Values[row])
+	}
+	if why := boxProblem(b, row, i); why != "" {
+		return why
 	}
 	lo, hi := col("min"), col("max")
 	if lo == nil || hi == nil {
@@ -764,6 +758,9 @@ func entryStats(b *orc.Batch, row, i int, t *orc.Schema, kind orc.Kind) *stats.C
 	if !nulls.IsNull(row) {
 		st.HasNullKnown = true
 		st.HasNull = nulls.Values[row] > 0
+	}
+	if t.Kind == orc.Geometry {
+		return geoEntryStats(b, row, i, st)
 	}
 	lo, hi := col("min"), col("max")
 	if lo == nil || hi == nil {
@@ -849,34 +846,29 @@ func orcNull(v orc.Vector, i int) bool {
 	return true
 }
 
-// isNotExist reports whether an open error means the file does not exist.
-func isNotExist(err error) bool {
-	return errors.Is(err, fs.ErrNotExist)
-}
-
-// ReadIndexInfo reads the header of an index file (see IndexFileName).
-func ReadIndexInfo(r io.ReaderAt, size int64) (IndexInfo, error) {
+// ReadInfo reads the header of an index file (see FileName).
+func ReadInfo(r io.ReaderAt, size int64) (Info, error) {
 	ir, err := reader.Open(r, size)
 	if err != nil {
-		return IndexInfo{}, err
+		return Info{}, err
 	}
 	var h indexHeader
 	found := false
 	for _, m := range ir.UserMetadata() {
-		if m.Key == IndexMetadataKey {
+		if m.Key == MetadataKey {
 			if err := json.Unmarshal(m.Value, &h); err != nil {
-				return IndexInfo{}, fmt.Errorf("dataset: bad index header: %v", err)
+				return Info{}, fmt.Errorf("dataset: bad index header: %v", err)
 			}
 			found = true
 		}
 	}
 	if !found {
-		return IndexInfo{}, fmt.Errorf("dataset: not an orcgo dataset index (no %s metadata)", IndexMetadataKey)
+		return Info{}, fmt.Errorf("dataset: not an orcgo dataset index (no %s metadata)", MetadataKey)
 	}
 	if h.Layout < 1 || h.Layout > indexLayout {
-		return IndexInfo{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads 1 to %d", h.Layout, indexLayout)
+		return Info{}, fmt.Errorf("dataset: index layout version %d, this orcgo reads 1 to %d", h.Layout, indexLayout)
 	}
-	info := IndexInfo{Files: int(ir.NumRows()), Partitions: h.Partitions, Schema: h.Schema, Bytes: size}
+	info := Info{Files: int(ir.NumRows()), Partitions: h.Partitions, Schema: h.Schema, Bytes: size}
 	for _, c := range h.Columns {
 		col := c.Name + " " + c.Type
 		if c.Bloom {

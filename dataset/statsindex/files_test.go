@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -9,20 +9,20 @@ import (
 	"testing"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/writer"
 )
 
-// TestIndexedFiles: the files an index lists are the dataset's, with the
+// TestListing: the files an index lists are the dataset's, with the
 // sizes and versions of the listing it was built from; the header records
 // the read schema and partitions; paths that would lead outside the root
 // are refused.
-func TestIndexedFiles(t *testing.T) {
+func TestListing(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 31))
 	st := randomStore(t, r, 15)
 	d := st.dataset(t, nil)
 	index := buildIndex(t, d)
-	files, err := dataset.IndexedFiles(bytes.NewReader(index), int64(len(index)))
+	files, err := statsindex.Listing(bytes.NewReader(index), int64(len(index)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestIndexedFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("listed %q, want %q", got, want)
 	}
-	info, err := dataset.ReadIndexInfo(bytes.NewReader(index), int64(len(index)))
+	info, err := statsindex.ReadInfo(bytes.NewReader(index), int64(len(index)))
 	if err != nil || info.Schema != ixSchema || info.Partitions != "struct<p:int>" {
 		t.Fatalf("info %+v, %v", info, err)
 	}
@@ -51,7 +51,7 @@ func TestIndexedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.AddUserMetadata(dataset.IndexMetadataKey, []byte(`{"layout":1,"columns":[]}`))
+		w.AddUserMetadata(statsindex.MetadataKey, []byte(`{"layout":1,"columns":[]}`))
 		b := orc.NewBatch(s, 1)
 		b.Cols[0].(*orc.BytesVector).AppendString(path)
 		b.Cols[1].(*orc.LongVector).Append(size)
@@ -66,21 +66,21 @@ func TestIndexedFiles(t *testing.T) {
 		}
 		return buf.Bytes()
 	}
-	if files, err := dataset.IndexedFiles(bytes.NewReader(nil), 0); err == nil {
+	if files, err := statsindex.Listing(bytes.NewReader(nil), 0); err == nil {
 		t.Fatalf("an empty index: %v", files)
 	}
 	ok := forge("x=1/a b.orc", 5)
-	if files, err := dataset.IndexedFiles(bytes.NewReader(ok), int64(len(ok))); err != nil || len(files) != 1 || files[0].Name != "x=1/a b.orc" || files[0].Size != 5 {
+	if files, err := statsindex.Listing(bytes.NewReader(ok), int64(len(ok))); err != nil || len(files) != 1 || files[0].Name != "x=1/a b.orc" || files[0].Size != 5 {
 		t.Fatalf("a forged index: %v, %v", files, err)
 	}
 	for _, p := range []string{"../etc/passwd", "/abs.orc", "a//b.orc", "a/./b.orc", "a/..", "", "a\\b.orc", "a\x00b", "a/"} {
 		bad := forge(p, 5)
-		if _, err := dataset.IndexedFiles(bytes.NewReader(bad), int64(len(bad))); err == nil || !strings.Contains(err.Error(), "not a path below") {
+		if _, err := statsindex.Listing(bytes.NewReader(bad), int64(len(bad))); err == nil || !strings.Contains(err.Error(), "not a path below") {
 			t.Fatalf("path %q: %v", p, err)
 		}
 	}
 	bad := forge("a.orc", -1)
-	if _, err := dataset.IndexedFiles(bytes.NewReader(bad), int64(len(bad))); err == nil || !strings.Contains(err.Error(), "size of -1") {
+	if _, err := statsindex.Listing(bytes.NewReader(bad), int64(len(bad))); err == nil || !strings.Contains(err.Error(), "size of -1") {
 		t.Fatalf("a negative size: %v", err)
 	}
 }

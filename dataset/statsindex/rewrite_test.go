@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
 )
@@ -37,13 +38,13 @@ func TestIndexRewriteKeepsModTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema("struct<id:bigint>")),
-			dataset.WithIndexFile(filepath.Join(dir, dataset.IndexFileName)))
+			dataset.WithIndexFile(filepath.Join(dir, statsindex.FileName)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
-	if _, err := open().WriteIndexFile(filepath.Join(dir, dataset.IndexFileName)); err != nil {
+	if _, err := statsindex.WriteFile(open().IndexSource(), filepath.Join(dir, statsindex.FileName)); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)

@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/httpfile"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
@@ -76,7 +77,7 @@ func TestIndexMeasure(t *testing.T) {
 		opts := []dataset.Option{parts, dataset.WithSchema(orc.MustParseSchema(
 			"struct<l_orderkey:bigint,l_partkey:bigint,l_quantity:decimal(15,2),l_shipdate:date,l_comment:string>"))}
 		if index {
-			opts = append(opts, dataset.WithIndex(dataset.IndexPointerName, dataset.IndexPointer(srv.open)))
+			opts = append(opts, dataset.WithIndex(statsindex.PointerName, statsindex.Pointer(srv.open)))
 		}
 		d, err := dataset.New(files, opts...)
 		if err != nil {
@@ -87,12 +88,12 @@ func TestIndexMeasure(t *testing.T) {
 	files := list()
 
 	// The index of the main queries, built over HTTP.
-	mainCols := []dataset.IndexOption{dataset.IndexColumns("l_orderkey", "l_partkey", "l_shipdate"),
-		dataset.IndexBloomColumns("l_partkey"), dataset.IndexParallelism(32)}
+	mainCols := []statsindex.Option{statsindex.Columns("l_orderkey", "l_partkey", "l_shipdate"),
+		statsindex.BloomColumns("l_partkey"), statsindex.Parallelism(32)}
 	var buf bytes.Buffer
 	before := srv.requests.Load()
 	start = time.Now()
-	info, err := mk(files, false).WriteIndex(&buf, mainCols...)
+	info, err := statsindex.Write(mk(files, false).IndexSource(), &buf, mainCols...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,17 +102,17 @@ func TestIndexMeasure(t *testing.T) {
 	mainIndex := bytes.Clone(buf.Bytes())
 	// The same without filters, and of every column, built from the local
 	// files under the listing's names and versions.
-	for _, o := range [][]dataset.IndexOption{{dataset.IndexColumns("l_orderkey", "l_partkey", "l_shipdate")}, nil} {
+	for _, o := range [][]statsindex.Option{{statsindex.Columns("l_orderkey", "l_partkey", "l_shipdate")}, nil} {
 		buf.Reset()
 		start = time.Now()
-		info, err := mk(srv.localListing(files), false).WriteIndex(&buf, o...)
+		info, err := statsindex.Write(mk(srv.localListing(files), false).IndexSource(), &buf, o...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("index of columns %v: %d bytes (built from local files in %v)", info.Columns, info.Bytes, time.Since(start).Round(time.Millisecond))
 	}
 	publish := func(index []byte) {
-		if _, err := dataset.PublishIndex(srv.put, index); err != nil {
+		if _, err := statsindex.Publish(srv.put, index); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -180,7 +181,7 @@ func TestIndexMeasure(t *testing.T) {
 	for _, cols := range [][]string{{"l_comment"}, {"l_orderkey"}, {"l_quantity"}, {"l_shipdate"},
 		{"l_quantity", "l_shipdate"}, {"l_orderkey", "l_quantity"}, {"l_orderkey", "l_shipdate"}, {"l_orderkey", "l_quantity", "l_shipdate"}} {
 		buf.Reset()
-		if _, err := mk(srv.localListing(files), false).WriteIndex(&buf, dataset.IndexColumns(cols...)); err != nil {
+		if _, err := statsindex.Write(mk(srv.localListing(files), false).IndexSource(), &buf, statsindex.Columns(cols...)); err != nil {
 			t.Fatal(err)
 		}
 		publish(bytes.Clone(buf.Bytes()))
@@ -194,12 +195,12 @@ func TestIndexMeasure(t *testing.T) {
 	before, beforeIx := srv.requests.Load(), srv.indexRequests.Load()
 	beforeData := srv.dataRequests()
 	start = time.Now()
-	ra, size, c, err := dataset.IndexPointer(srv.open)()
+	ra, size, c, err := statsindex.Pointer(srv.open)()
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf.Reset()
-	info, err = mk(files, false).UpdateIndex(ra, size, &buf)
+	info, err = statsindex.Update(mk(files, false).IndexSource(), ra, size, &buf)
 	c.Close()
 	if err != nil {
 		t.Fatal(err)

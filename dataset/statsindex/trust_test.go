@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
@@ -67,7 +68,7 @@ func TestIndexImpossibleEntries(t *testing.T) {
 			}})
 	}
 	var ix bytes.Buffer
-	if _, err := newDataset(t, listed).WriteIndex(&ix); err != nil {
+	if _, err := statsindex.Write(newDataset(t, listed).IndexSource(), &ix); err != nil {
 		t.Fatal(err)
 	}
 	col := func(b *orc.Batch, name string) orc.Vector { return b.Col(name) }

@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -46,7 +47,7 @@ func TestIndexLookupMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ix bytes.Buffer
-		if _, err = d.WriteIndex(&ix); err != nil {
+		if _, err = statsindex.Write(d.IndexSource(), &ix); err != nil {
 			t.Fatal(err)
 		}
 		d, err = dataset.New(listing(2), schema, dataset.WithIndex("ix", open(ix.Bytes())))
@@ -79,44 +80,5 @@ func TestIndexLookupMemory(t *testing.T) {
 	t.Logf("scan with an index: %d B allocated at 1,000 entries, %d at 20,000: %d B an entry", small, large, slope)
 	if slope > 16 {
 		t.Errorf("a scan's index lookup allocates %d B an entry of files it does not read, want at most 16", slope)
-	}
-}
-
-// Planning a scan allocates its units once, sized for the files, and the
-// files share the scan's predicate when the dataset has no partition
-// columns: at most 160 bytes a file (80 measured, between 1,000 and 20,000
-// files). The units' slices grew by appending, and each unit held a copy
-// of the predicate of its own: 476 bytes a file.
-func TestPlanSharesPredicate(t *testing.T) {
-	data := makeFiles(t, 1, 1, 50)[0].data
-	alloc := func(n int) uint64 {
-		files := make([]dataset.File, n)
-		for i := range files {
-			files[i] = dataset.File{Name: fmt.Sprintf("f%06d.orc", i), Size: int64(len(data)),
-				Open: func() (io.ReaderAt, int64, io.Closer, error) {
-					return bytes.NewReader(data), int64(len(data)), nil, nil
-				}}
-		}
-		d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(readSchema)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		where := sarg.And(sarg.Lt("id", sarg.Int(0)), sarg.Eq("note", sarg.String("x")))
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		s, err := d.Scan(dataset.WithSearchArgument(where), dataset.WithOpenAhead(1))
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Close()
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	small, large := alloc(1000), alloc(20000)
-	per := (int64(large) - int64(small)) / 19000
-	t.Logf("planning a scan: %d B a file", per)
-	if per > 160 {
-		t.Errorf("planning a scan allocates %d B a file, want at most 160", per)
 	}
 }

@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 )
 
 // peakHeap runs fn and returns the most heap its objects held above the
@@ -76,7 +77,7 @@ func TestCheckIndexMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ix bytes.Buffer
-		if _, err = d.WriteIndex(&ix); err != nil {
+		if _, err = statsindex.Write(d.IndexSource(), &ix); err != nil {
 			t.Fatal(err)
 		}
 		// The least of three runs: a sample can only come late (the
@@ -84,7 +85,7 @@ func TestCheckIndexMemory(t *testing.T) {
 		least := uint64(1 << 62)
 		for range 3 {
 			least = min(least, peakHeap(func() {
-				if err := d.CheckIndex(bytes.NewReader(ix.Bytes()), int64(ix.Len())); err != nil {
+				if err := statsindex.Check(d.IndexSource(), bytes.NewReader(ix.Bytes()), int64(ix.Len())); err != nil {
 					t.Fatal(err)
 				}
 			}))
@@ -127,7 +128,7 @@ func TestCheckIndexForeignEntriesMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ix bytes.Buffer
-		if _, err = d.WriteIndex(&ix); err != nil {
+		if _, err = statsindex.Write(d.IndexSource(), &ix); err != nil {
 			t.Fatal(err)
 		}
 		if d, err = dataset.New(listing(2), schema); err != nil {
@@ -136,8 +137,8 @@ func TestCheckIndexForeignEntriesMemory(t *testing.T) {
 		least := uint64(1 << 62)
 		for range 3 {
 			least = min(least, peakHeap(func() {
-				err := d.CheckIndex(bytes.NewReader(ix.Bytes()), int64(ix.Len()))
-				if !errors.Is(err, dataset.ErrIndexStale) || !strings.Contains(err.Error(), "f000002.orc, which is not in the dataset") {
+				err := statsindex.Check(d.IndexSource(), bytes.NewReader(ix.Bytes()), int64(ix.Len()))
+				if !errors.Is(err, statsindex.ErrStale) || !strings.Contains(err.Error(), "f000002.orc, which is not in the dataset") {
 					t.Fatalf("CheckIndex: %v, want the first entry not in the dataset named", err)
 				}
 			}))

@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
@@ -308,10 +309,10 @@ func ixOldFile(t testing.TB, r *rand.Rand) []byte {
 	return buf.Bytes()
 }
 
-func buildIndex(t testing.TB, d *dataset.Dataset, opts ...dataset.IndexOption) []byte {
+func buildIndex(t testing.TB, d *dataset.Dataset, opts ...statsindex.Option) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := d.WriteIndex(&buf, opts...); err != nil {
+	if _, err := statsindex.Write(d.IndexSource(), &buf, opts...); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -352,11 +353,11 @@ func bloomSubset(r *rand.Rand, cols []string) []string {
 	return out
 }
 
-func indexOpts(cols []string) []dataset.IndexOption {
+func indexOpts(cols []string) []statsindex.Option {
 	if cols == nil {
 		return nil
 	}
-	return []dataset.IndexOption{dataset.IndexColumns(cols...)}
+	return []statsindex.Option{statsindex.Columns(cols...)}
 }
 
 // compareScans checks that the rows through the index are the rows of a
@@ -439,7 +440,7 @@ func TestIndexStale(t *testing.T) {
 		opts := indexOpts(cols)
 		if round%2 == 1 { // bloom filters for some of the indexed columns
 			if bloom := bloomSubset(r, cols); bloom != nil {
-				opts = append(opts, dataset.IndexBloomColumns(bloom...))
+				opts = append(opts, statsindex.BloomColumns(bloom...))
 			}
 		}
 		index := buildIndex(t, st.dataset(t, nil), opts...)
@@ -489,7 +490,7 @@ func TestIndexStale(t *testing.T) {
 // LIKE included. A file without values or with a column all null has NULL
 // bounds, which keep its row group (unknown), so the files here have rows.
 func TestIndexLookupRowGroups(t *testing.T) {
-	defer dataset.SetIndexStride(100)()
+	defer statsindex.SetStride(100)()
 	r := rand.New(rand.NewPCG(33, 7))
 	const nfiles = 200
 	preds := 6 * *indexScale
@@ -612,7 +613,7 @@ func TestIndexHudiCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		d := mk(nil)
-		d = mk(buildIndex(t, d, dataset.IndexColumns(c.cols...)))
+		d = mk(buildIndex(t, d, statsindex.Columns(c.cols...)))
 		withIx, _ := compareScans(t, fmt.Sprint(c.cols), d, e)
 		_, _, explain := scanAll(t, d, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
 		if withIx.FilesPrunedByIndex != c.pruned {
@@ -640,7 +641,7 @@ func TestIndexBroken(t *testing.T) {
 		var buf bytes.Buffer
 		s := orc.MustParseSchema("struct<path:string>")
 		w, _ := writer.NewWriter(&buf, s)
-		w.AddUserMetadata(dataset.IndexMetadataKey, []byte(`{"layout":99}`))
+		w.AddUserMetadata(statsindex.MetadataKey, []byte(`{"layout":99}`))
 		b := orc.NewBatch(s, 1)
 		b.Cols[0].(*orc.BytesVector).AppendString("x")
 		b.NumRows = 1
@@ -723,7 +724,7 @@ func TestIndexUpdate(t *testing.T) {
 		}
 		return d
 	}
-	old := buildIndex(t, mk(), dataset.IndexColumns("a", "b", "f", "g", "d"))
+	old := buildIndex(t, mk(), statsindex.Columns("a", "b", "f", "g", "d"))
 	for i := range 10 {
 		st.put(fmt.Sprintf("p=%d/new-%02d.orc", r.IntN(4), i), ixFile(t, r))
 	}
@@ -731,14 +732,14 @@ func TestIndexUpdate(t *testing.T) {
 	delete(st.fsys, "p=2/part-002.orc")
 	delete(st.fsys, "p=0/part-000.orc")
 	d := mk()
-	if err := d.CheckIndex(bytes.NewReader(old), int64(len(old))); err == nil {
+	if err := statsindex.Check(d.IndexSource(), bytes.NewReader(old), int64(len(old))); err == nil {
 		t.Fatal("check: the old index is current")
 	} else {
 		t.Logf("check of the old index: %v", err)
 	}
 	opens.Store(0)
 	var buf bytes.Buffer
-	info, err := d.UpdateIndex(bytes.NewReader(old), int64(len(old)), &buf)
+	info, err := statsindex.Update(d.IndexSource(), bytes.NewReader(old), int64(len(old)), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -746,10 +747,10 @@ func TestIndexUpdate(t *testing.T) {
 	if info.Read != 11 || opens.Load() != 11 || info.Files != listed {
 		t.Fatalf("update read %d footers (%d opens) for %d files, want 11", info.Read, opens.Load(), info.Files)
 	}
-	if err := d.CheckIndex(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+	if err := statsindex.Check(d.IndexSource(), bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
 		t.Fatalf("check of the updated index: %v", err)
 	}
-	fresh := buildIndex(t, d, dataset.IndexColumns("a", "b", "f", "g", "d"))
+	fresh := buildIndex(t, d, statsindex.Columns("a", "b", "f", "g", "d"))
 	if got, want := indexJSON(t, buf.Bytes()), indexJSON(t, fresh); got != want {
 		t.Fatalf("updated index:\n%s\nbuilt from scratch:\n%s", got, want)
 	}
@@ -788,7 +789,7 @@ func indexJSON(t *testing.T, index []byte) string {
 func TestIndexMutated(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 5))
 	st := randomStore(t, r, 8)
-	good := buildIndex(t, st.dataset(t, nil), dataset.IndexColumns("a", "b", "d", "f"))
+	good := buildIndex(t, st.dataset(t, nil), statsindex.Columns("a", "b", "d", "f"))
 	e := sarg.MustParse("a = 7 OR b = 'cat' AND d > 3.5 OR f IS NULL")
 	want, _ := scanRows(t, st.dataset(t, nil), dataset.WithSearchArgument(e), dataset.WithExactFilter(true))
 	ignored := 0

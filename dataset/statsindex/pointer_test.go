@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/httpfile"
 	"github.com/orcgo/orc/sarg"
 )
@@ -134,7 +135,7 @@ func (st *putStore) dataset(t testing.TB, files []dataset.File, index bool) *dat
 	t.Helper()
 	opts := []dataset.Option{dataset.WithSchema(orc.MustParseSchema("struct<id:bigint,name:string>"))}
 	if index {
-		opts = append(opts, dataset.WithIndex(dataset.IndexPointerName, dataset.IndexPointer(st.open)))
+		opts = append(opts, dataset.WithIndex(statsindex.PointerName, statsindex.Pointer(st.open)))
 	}
 	d, err := dataset.New(files, opts...)
 	if err != nil {
@@ -170,10 +171,10 @@ func TestIndexPointer(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	if _, err := st.dataset(t, files, false).WriteIndex(&buf); err != nil {
+	if _, err := statsindex.Write(st.dataset(t, files, false).IndexSource(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	name, err := dataset.PublishIndex(st.httpPut, buf.Bytes())
+	name, err := statsindex.Publish(st.httpPut, buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +190,13 @@ func TestIndexPointer(t *testing.T) {
 	}
 
 	// A second publication replaces the pointer; the first index stays.
-	name2, err := dataset.PublishIndex(st.httpPut, buf.Bytes())
+	name2, err := statsindex.Publish(st.httpPut, buf.Bytes())
 	if err != nil || name2 == name {
 		t.Fatalf("second publication %q, %v", name2, err)
 	}
 	st.mu.Lock()
 	_, kept := st.objects[name]
-	pointer := string(st.objects[dataset.IndexPointerName])
+	pointer := string(st.objects[statsindex.PointerName])
 	st.mu.Unlock()
 	if !kept || pointer != "orcgo-index-pointer 1\n"+name2+"\n" {
 		t.Fatalf("after the second publication: first kept %v, pointer %q", kept, pointer)
@@ -220,24 +221,24 @@ func TestIndexPointer(t *testing.T) {
 		"orcgo-index-pointer 1\n_orcgo_index-a/b.orc\n",
 		"orcgo-index-pointer 1\n_orcgo_index-..orc\n",
 		"orcgo-index-pointer 1\n_orcgo_index-.orc\n",
-		"orcgo-index-pointer 1\n" + dataset.IndexPointerName + "\n",
+		"orcgo-index-pointer 1\n" + statsindex.PointerName + "\n",
 		"orcgo-index-pointer 1\n" + strings.Repeat("x", 2000) + "\n",
 	} {
-		st.put(dataset.IndexPointerName, []byte(bad))
+		st.put(statsindex.PointerName, []byte(bad))
 		rows, stats = scan(st.dataset(t, files, true))
 		same(t, "bad pointer", rows, want)
-		if stats.IndexUsed || !strings.Contains(stats.IndexWarning, dataset.IndexPointerName) {
+		if stats.IndexUsed || !strings.Contains(stats.IndexWarning, statsindex.PointerName) {
 			t.Fatalf("pointer %q: %+v", bad, stats)
 		}
 	}
-	st.put(dataset.IndexPointerName, []byte("orcgo-index-pointer 1\n"+name+"\n"))
-	if _, _, _, err := dataset.IndexPointer(st.open)(); err != nil {
+	st.put(statsindex.PointerName, []byte("orcgo-index-pointer 1\n"+name+"\n"))
+	if _, _, _, err := statsindex.Pointer(st.open)(); err != nil {
 		t.Fatalf("a pointer at the first index: %v", err)
 	}
 	st.mu.Lock()
-	delete(st.objects, dataset.IndexPointerName)
+	delete(st.objects, statsindex.PointerName)
 	st.mu.Unlock()
-	if _, _, _, err := dataset.IndexPointer(st.open)(); !errorsIsNotExist(err) {
+	if _, _, _, err := statsindex.Pointer(st.open)(); !errorsIsNotExist(err) {
 		t.Fatalf("no pointer: %v", err)
 	}
 }
@@ -306,11 +307,11 @@ func TestIndexPublishConcurrent(t *testing.T) {
 					return
 				}
 				var buf bytes.Buffer
-				if _, err := d.WriteIndex(&buf, dataset.IndexParallelism(4)); err != nil {
+				if _, err := statsindex.Write(d.IndexSource(), &buf, statsindex.Parallelism(4)); err != nil {
 					fail(fmt.Errorf("writer %d: %w", w, err))
 					return
 				}
-				name, err := dataset.PublishIndex(st.httpPut, buf.Bytes())
+				name, err := statsindex.Publish(st.httpPut, buf.Bytes())
 				if err != nil {
 					fail(err)
 					return
@@ -330,7 +331,7 @@ func TestIndexPublishConcurrent(t *testing.T) {
 			default:
 			}
 			st.mu.Lock()
-			_, cur, _ := strings.Cut(string(st.objects[dataset.IndexPointerName]), "\n")
+			_, cur, _ := strings.Cut(string(st.objects[statsindex.PointerName]), "\n")
 			cur = strings.TrimSuffix(cur, "\n")
 			for n := range st.objects {
 				// The names sort by the time in them. A newer index is

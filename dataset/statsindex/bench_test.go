@@ -1,4 +1,4 @@
-package dataset_test
+package statsindex_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/httpfile"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
@@ -40,7 +41,7 @@ func newIndexHTTP(t testing.TB, n int, latency time.Duration) *indexHTTP {
 }
 
 // serveIndexed serves files and their index (of every column).
-func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dataset.Option, iopts ...dataset.IndexOption) *indexHTTP {
+func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dataset.Option, iopts ...statsindex.Option) *indexHTTP {
 	t.Helper()
 	data := map[string][]byte{}
 	for _, f := range files {
@@ -51,7 +52,7 @@ func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dat
 		h.requests.Add(1)
 		time.Sleep(latency)
 		d, ok := data[r.URL.Path]
-		if r.URL.Path == "/"+dataset.IndexFileName && h.index != nil {
+		if r.URL.Path == "/"+statsindex.FileName && h.index != nil {
 			d, ok = h.index, true
 		}
 		if !ok {
@@ -80,7 +81,7 @@ func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dat
 	}
 	var buf bytes.Buffer
 	start := time.Now()
-	info, err := d.WriteIndex(&buf, append(iopts, dataset.IndexParallelism(32))...)
+	info, err := statsindex.Write(d.IndexSource(), &buf, append(iopts, statsindex.Parallelism(32))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func serveIndexed(t testing.TB, files []tfile, latency time.Duration, opts []dat
 func (h *indexHTTP) dataset(withIndex bool) (*dataset.Dataset, error) {
 	opts := h.opts
 	if withIndex {
-		name := h.srv.URL + "/" + dataset.IndexFileName
+		name := h.srv.URL + "/" + statsindex.FileName
 		opts = append(opts, dataset.WithIndex(name, func() (io.ReaderAt, int64, io.Closer, error) {
 			f, err := httpfile.Open(context.Background(), name, httpfile.WithClient(h.client))
 			if err != nil {
@@ -229,7 +230,7 @@ func BenchmarkIndexQueriesOverHTTP(b *testing.B) {
 	files := lineitemFiles(b, 60, 20)
 	parts := orc.MustParseSchema("struct<l_shipmonth:date>")
 	h := serveIndexed(b, files, 20*time.Millisecond, []dataset.Option{dataset.WithPartitioning(parts)},
-		dataset.IndexColumns("l_orderkey", "l_shipdate"))
+		statsindex.Columns("l_orderkey", "l_shipdate"))
 	defer h.srv.Close()
 	queries := []struct{ name, where string }{
 		{"partition", "l_shipmonth = DATE '1994-03-01' AND l_orderkey < 1000000000"},

@@ -1,6 +1,6 @@
-//go:build !race
+//go:build race
 
-package dataset_test
+package statsindex_test
 
 // raceEnabled is true under the race detector, which allocates on its own.
-const raceEnabled = false
+const raceEnabled = true

@@ -1,0 +1,226 @@
+package statsindex_test
+
+// Helpers shared with the dataset package's tests (dataset_test.go,
+// ahead_test.go): the tests here scan datasets through their index.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/reader"
+	"github.com/orcgo/orc/sarg"
+	"github.com/orcgo/orc/writer"
+)
+
+// tfile is a test file: its bytes, and its rows as the dataset returns them
+// (read schema, then partition columns), as JSON.
+type tfile struct {
+	name string
+	data []byte
+	rows []string
+}
+
+// The read schema; old files lack "note" and have "qty" as int.
+const (
+	readSchema = "struct<id:bigint,qty:bigint,price:decimal(10,2),note:string>"
+	oldSchema  = "struct<id:bigint,qty:int,price:decimal(10,2)>"
+)
+
+// makeFiles writes a dataset: months dt=2024-01-01 .. of regions, the
+// first half of the files in the old schema. Every file holds rows with
+// ids from a range of its own.
+func makeFiles(t testing.TB, months, regions, rows int) []tfile {
+	t.Helper()
+	var files []tfile
+	n := 0
+	for m := range months {
+		for g := range regions {
+			old := n < months*regions/2
+			sch := readSchema
+			if old {
+				sch = oldSchema
+			}
+			s := orc.MustParseSchema(sch)
+			b := orc.NewBatch(s, rows)
+			dt := time.Date(2024, time.Month(1+m), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
+			region := []string{"eu", "us west", "ap"}[g%3]
+			var want []string
+			for i := range rows {
+				id := int64(n*rows + i)
+				b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
+				q := b.Cols[1].(*orc.LongVector)
+				q.Values = append(q.Values, id%50)
+				q.Nulls.Nulls = append(q.Nulls.Nulls, i%9 == 0)
+				p := b.Cols[2].(*orc.DecimalVector)
+				p.Values = append(p.Values, orc.Int128FromInt64(id*7%100000))
+				qty := fmt.Sprint(id % 50)
+				if i%9 == 0 {
+					qty = "null"
+				}
+				note := "null"
+				if !old {
+					b.Cols[3].(*orc.BytesVector).AppendString(fmt.Sprint("n", id%13))
+					note = fmt.Sprintf("%q", fmt.Sprint("n", id%13))
+				}
+				want = append(want, fmt.Sprintf(`{"id": %d, "qty": %s, "price": %s, "note": %s, "dt": "%s", "region": %q}`,
+					id, qty, orc.FormatDecimal(orc.Int128FromInt64(id*7%100000), 2), note, dt, region))
+			}
+			b.NumRows = rows
+			var buf bytes.Buffer
+			w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(1000), writer.WithStripeRowLimit(int64(rows/2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(b); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("dt=%s/region=%s/part-%05d.orc", dt, escape(region), n)
+			files = append(files, tfile{name: name, data: buf.Bytes(), rows: want})
+			n++
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	return files
+}
+
+func escape(s string) string {
+	out := ""
+	for _, r := range s {
+		if r == ' ' {
+			out += "%20"
+		} else {
+			out += string(r)
+		}
+	}
+	return out
+}
+
+var parts = orc.MustParseSchema("struct<dt:date,region:string>")
+
+func newDataset(t testing.TB, files []dataset.File) *dataset.Dataset {
+	t.Helper()
+	d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(readSchema)), dataset.WithPartitioning(parts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// scanRows scans and returns the rows as JSON, and the statistics.
+func scanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats) {
+	t.Helper()
+	s, err := d.Scan(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var rows []string
+	b := s.NewBatch()
+	for {
+		err := s.Next(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.NumRows {
+			rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
+		}
+	}
+	return rows, s.Stats()
+}
+
+func same(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: row %d:\n got %s\nwant %s", what, i, got[i], want[i])
+		}
+	}
+}
+
+// scanAll scans to the end and returns the rows, the statistics and the
+// pruning decisions.
+func scanAll(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats, string) {
+	t.Helper()
+	s, err := d.Scan(append(opts, dataset.WithExplain())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var rows []string
+	b := s.NewBatch()
+	for {
+		err := s.Next(b)
+		if err == io.EOF {
+			return rows, s.Stats(), s.Explain()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, jsonRows(b)...)
+	}
+}
+
+func jsonRows(b *orc.Batch) []string {
+	var rows []string
+	for i := range b.NumRows {
+		rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
+	}
+	return rows
+}
+
+// latencyFiles writes n small files of a few rows each, file i holding ids
+// 10i to 10i+3.
+func latencyFiles(t testing.TB, n int) []tfile {
+	t.Helper()
+	s := orc.MustParseSchema("struct<id:bigint,name:string>")
+	var files []tfile
+	for i := range n {
+		b := orc.NewBatch(s, 4)
+		var rows []string
+		for k := range 4 {
+			id := int64(10*i + k)
+			b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
+			b.Cols[1].(*orc.BytesVector).AppendString(fmt.Sprint("row ", id))
+			rows = append(rows, fmt.Sprintf(`{"id": %d, "name": "row %d"}`, id, id))
+		}
+		b.NumRows = 4
+		var buf bytes.Buffer
+		w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
+		if err == nil {
+			err = w.Write(b)
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, tfile{name: fmt.Sprintf("part-%05d.orc", i), data: buf.Bytes(), rows: rows})
+	}
+	return files
+}
+
+// latencyScan scans the files a store serves for the ids of three files
+// (the footers rule out the others) and returns the wall time.
+func latencyScan(t testing.TB, d *dataset.Dataset, ahead []dataset.ScanOption) ([]string, dataset.Stats, time.Duration) {
+	t.Helper()
+	e := sarg.Or(sarg.Eq("id", sarg.Int(10*17+1)), sarg.Eq("id", sarg.Int(10*100+2)), sarg.Eq("id", sarg.Int(10*198+3)))
+	start := time.Now()
+	rows, stats, _ := scanAll(t, d, append(ahead, dataset.WithSearchArgument(e), dataset.WithExactFilter(true))...)
+	return rows, stats, time.Since(start)
+}
