@@ -206,7 +206,13 @@ func (f decArith) evalFused(x, y *tvec, n int, out *tvec) (ok, done bool) {
 	}
 	r := grow(out.n64, n)
 	out.n64 = r
-	bad, acc := lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+	var bad int64
+	var acc uint64
+	if nv.filled > 0 && n > 0 { // a literal: one value, held in a register
+		bad, acc = lowArithConst(f.op, w.d[:n], nv.n64[0], r, wideFirst)
+	} else {
+		bad, acc = lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+	}
 	mw := bits.Len64(acc)
 	mag := max(mw, nv.mag) + 1
 	if f.op == opMul {
@@ -256,6 +262,46 @@ func lowArith(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) (bad int
 			bad |= x.Hi ^ s
 			acc |= uint64((a ^ s) - s)
 			r[i] = v[i] - a
+		}
+	}
+	return bad, acc
+}
+
+// lowArithConst is lowArith with the same value c in every row of v.
+func lowArithConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (bad int64, acc uint64) {
+	r = r[:len(w)]
+	switch {
+	case op == opAdd:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a + c
+		}
+	case op == opMul:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a * c
+		}
+	case wideFirst:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a - c
+		}
+	default:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = c - a
 		}
 	}
 	return bad, acc
