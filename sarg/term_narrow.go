@@ -16,7 +16,6 @@ package sarg
 import (
 	"math"
 	"math/bits"
-	"unsafe"
 
 	"github.com/orcgo/orc"
 )
@@ -366,10 +365,18 @@ var pow10Int64 = func() (p [19]int64) {
 	return p
 }()
 
-// b2u8 returns 1 for true and 0 for false without a branch (a bool is one
-// byte holding 0 or 1): a comparison's outcome on random data mispredicts
-// a branch half of the time.
-func b2u8(b bool) uint8 { return *(*uint8)(unsafe.Pointer(&b)) }
+// b2u8 returns 1 for true and 0 for false without a branch: a
+// comparison's outcome on random data mispredicts a branch half of the
+// time. The compiler turns this form into the comparison's flag (SETcc on
+// amd64) held in a register; reading the bool's byte through a pointer
+// made it store the flag to the stack and load it back in every row.
+func b2u8(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
+}
 
 // compareInt64 sets out[i] to whether x[i] op y[i] (0 or 1).
 func compareInt64(op cmpOp, x, y []int64, out []int64) {
