@@ -140,3 +140,43 @@ func BenchmarkMatchLineitem(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvaluateLineitem decides the lineitem predicates of
+// BenchmarkMatchLineitem on one unit's statistics, as the reader does for
+// each row group: the term leaves' intervals from decimal and date
+// statistics (decimals written with fewer digits than the scale, as
+// statistics strings often are).
+func BenchmarkEvaluateLineitem(b *testing.B) {
+	schema, _ := lineitemBatch(1)
+	dec := func(lo, hi int64, scale int) *stats.Column {
+		return &stats.Column{Kind: orc.Decimal, NumValues: 10000, HasNullKnown: true, Decimal: &stats.DecimalStats{
+			Min: stats.DecimalValue{Unscaled: orc.Int128FromInt64(lo), Scale: scale},
+			Max: stats.DecimalValue{Unscaled: orc.Int128FromInt64(hi), Scale: scale}, HasMinMax: true}}
+	}
+	src := MapSource{Columns: map[int]*stats.Column{
+		1: dec(1, 50, 0),
+		2: dec(9010, 10494950, 2),
+		3: dec(0, 1, 1),
+		4: {Kind: orc.Date, NumValues: 10000, HasNullKnown: true, Date: &stats.DateStats{Min: 8000, Max: 10499, HasMinMax: true}},
+		5: {Kind: orc.Double, NumValues: 10000, HasNullKnown: true, Double: &stats.DoubleStats{Min: 0, Max: 99.9, HasMinMax: true}},
+		6: {Kind: orc.Double, NumValues: 10000, HasNullKnown: true, Double: &stats.DoubleStats{Min: 0, Max: 99.9, HasMinMax: true}},
+	}}
+	for _, tc := range []struct{ name, where string }{
+		{"price_vs_qty", "p * (1 - dc) > q * 1000"},
+		{"revenue_and_date", "p * (1 - dc) > 50000 AND sd >= DATE '1995-01-01'"},
+		{"x_minus_y", "p - q * 1500 > 0"},
+		{"col_lit_and_or", "dc >= 0.05 AND (q < 24 OR sd < DATE '1994-01-01')"},
+		{"double_arith", "x * (1 - y) > 50 AND x + y < 150"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			bound := MustBind(MustParse(tc.where), schema)
+			want := bound.Evaluate(src)
+			b.ReportAllocs()
+			for b.Loop() {
+				if bound.Evaluate(src) != want {
+					b.Fatal("changed")
+				}
+			}
+		})
+	}
+}

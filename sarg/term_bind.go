@@ -48,6 +48,10 @@ type tnode struct {
 	char  bool // a char column: values without their padding
 	lit   any  // a literal term's plain value
 	text  string
+	// fast says the node's intervals may be computed in int64 (see
+	// ival64Of); lit64 is a fast literal's value at the node's scale.
+	fast  bool
+	lit64 int64
 }
 
 // maxTermDepth bounds the nesting of terms.

@@ -98,6 +98,7 @@ func (b *Bound) bindTermLeaf(l *Leaf, t Term, neg bool) (*boundLeaf, Op, error) 
 	tn.walk(func(nd *tnode) {
 		nd.id = bt.nodes
 		bt.nodes++
+		nd.prepFast()
 	})
 	slices.Sort(bt.cols)
 	bt.cols = slices.Compact(bt.cols)
@@ -125,8 +126,12 @@ func (nd *tnode) walkColumns(f func(*tnode)) {
 
 // evaluate decides the leaf on one unit from the term's interval.
 func (bt *boundTerm) evaluate(src Source) TruthValue {
-	iv := bt.node.ivalOf(src)
-	st := iv.stats(bt.node.t)
+	var st *stats.Column
+	if iv, ok := bt.node.ival64Of(src); ok && !forceWide {
+		st = iv.stats(bt.node.t)
+	} else {
+		st = bt.node.ivalOf(src).stats(bt.node.t)
+	}
 	st.Kind = bt.inner.col.Kind // char(n) for LOWER and UPPER of a char column
 	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: st})
 }

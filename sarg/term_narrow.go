@@ -16,7 +16,6 @@ package sarg
 import (
 	"math"
 	"math/bits"
-	"unsafe"
 
 	"github.com/orcgo/orc"
 )
@@ -206,7 +205,13 @@ func (f decArith) evalFused(x, y *tvec, n int, out *tvec) (ok, done bool) {
 	}
 	r := grow(out.n64, n)
 	out.n64 = r
-	bad, acc := lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+	var bad int64
+	var acc uint64
+	if nv.filled > 0 && n > 0 { // a literal: one value, held in a register
+		bad, acc = lowArithConst(f.op, w.d[:n], nv.n64[0], r, wideFirst)
+	} else {
+		bad, acc = lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+	}
 	mw := bits.Len64(acc)
 	mag := max(mw, nv.mag) + 1
 	if f.op == opMul {
@@ -256,6 +261,46 @@ func lowArith(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) (bad int
 			bad |= x.Hi ^ s
 			acc |= uint64((a ^ s) - s)
 			r[i] = v[i] - a
+		}
+	}
+	return bad, acc
+}
+
+// lowArithConst is lowArith with the same value c in every row of v.
+func lowArithConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (bad int64, acc uint64) {
+	r = r[:len(w)]
+	switch {
+	case op == opAdd:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a + c
+		}
+	case op == opMul:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a * c
+		}
+	case wideFirst:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = a - c
+		}
+	default:
+		for i, x := range w {
+			a := int64(x.Lo)
+			s := a >> 63
+			bad |= x.Hi ^ s
+			acc |= uint64((a ^ s) - s)
+			r[i] = c - a
 		}
 	}
 	return bad, acc
@@ -320,10 +365,18 @@ var pow10Int64 = func() (p [19]int64) {
 	return p
 }()
 
-// b2u8 returns 1 for true and 0 for false without a branch (a bool is one
-// byte holding 0 or 1): a comparison's outcome on random data mispredicts
-// a branch half of the time.
-func b2u8(b bool) uint8 { return *(*uint8)(unsafe.Pointer(&b)) }
+// b2u8 returns 1 for true and 0 for false without a branch: a
+// comparison's outcome on random data mispredicts a branch half of the
+// time. The compiler turns this form into the comparison's flag (SETcc on
+// amd64) held in a register; reading the bool's byte through a pointer
+// made it store the flag to the stack and load it back in every row.
+func b2u8(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
+}
 
 // compareInt64 sets out[i] to whether x[i] op y[i] (0 or 1).
 func compareInt64(op cmpOp, x, y []int64, out []int64) {

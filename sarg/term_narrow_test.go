@@ -20,8 +20,7 @@ var narrowSchema = orc.MustParseSchema("struct<a:decimal(18,2),b:decimal(18,4),c
 // narrowValue returns a hard unscaled value for a decimal of precision p:
 // zero, ±1, small, near 2^31, 2^53 and 2^63, and the type's limits.
 func narrowValue(r *rand.Rand, p int) *big.Int {
-	lim := pow10Big(p)
-	lim.Sub(lim, big.NewInt(1)) // the largest magnitude of the type
+	lim := new(big.Int).Sub(pow10Big(p), big.NewInt(1)) // the largest magnitude of the type (pow10Big's value is shared)
 	var v *big.Int
 	switch r.IntN(10) {
 	case 0:
