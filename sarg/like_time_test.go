@@ -1,6 +1,7 @@
 package sarg
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -24,14 +25,21 @@ func TestLikeLinearTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
-			for range 2000 {
-				if p.match(v) {
-					t.Fatalf("%.20q... matched", pat)
+			// The fastest of three tries: a loaded machine (go test runs
+			// packages side by side) slowed one try of the linear
+			// matcher past the bound; backtracking fails all three.
+			best := time.Duration(math.MaxInt64)
+			for range 3 {
+				start := time.Now()
+				for range 2000 {
+					if p.match(v) {
+						t.Fatalf("%.20q... matched", pat)
+					}
 				}
+				best = min(best, time.Since(start))
 			}
-			if d := time.Since(start); d > timeScale*time.Second {
-				t.Fatalf("%.20q... (bytes %v): 2,000 values of 4,000 bytes took %v", pat, bytes, d)
+			if best > timeScale*time.Second {
+				t.Fatalf("%.20q... (bytes %v): 2,000 values of 4,000 bytes took %v at best of 3", pat, bytes, best)
 			}
 		}
 	}
