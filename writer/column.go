@@ -352,8 +352,21 @@ func finishGroupSelf(c columnWriter) {
 		// proto.Marshal does not fail on them.
 		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
 	}
-	b.stripeStats().Merge(b.group)
-	b.group.Reset()
+	if b.stripe == nil {
+		// The stripe's first row group: its accumulator becomes the
+		// stripe's, as merging it into an empty one would copy it. At
+		// Close the column writes no more rows and takes no new one: a
+		// file of one row group a column held two accumulators a column
+		// while it wrote its last stripe.
+		b.stripe = b.group
+		b.group = nil
+		if !b.w.closing {
+			b.group = stats.NewAccumulator(b.node)
+		}
+	} else {
+		b.stripe.Merge(b.group)
+		b.group.Reset()
+	}
 	if b.bloom != nil {
 		r := b.rareState()
 		r.blooms = append(r.blooms, b.bloom.Proto())

@@ -65,6 +65,7 @@ type Writer struct {
 	sink        *stripeSink       // WithParallelism's background stripe writes (sink.go), or nil
 	hold        holding           // held's scratch
 	textCols    int               // text and binary columns (bytesWriter)
+	closing     bool              // Close is writing the last stripe: no more rows come
 	err         error
 	closed      bool
 }
@@ -245,7 +246,7 @@ func (w *Writer) Reset(out io.Writer) error {
 	w.stripeStats = w.stripeStats[:0]
 	w.userMeta = nil
 	w.rows, w.stripeRows, w.groupRows, w.groupOpen = 0, 0, 0, false
-	w.err, w.closed = nil, false
+	w.err, w.closed, w.closing = nil, false, false
 	w.scratch.Reset()
 	w.dealFields()
 	for _, c := range w.cols {
@@ -598,6 +599,7 @@ func (w *Writer) flushStripe(next bool) error {
 	if w.stripeRows == 0 {
 		return nil
 	}
+	w.closing = !next
 	if err := w.finishColumns(); err != nil {
 		return err
 	}
