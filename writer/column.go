@@ -33,6 +33,9 @@ type columnWriter interface {
 	write(v orc.Vector, start, end int, parentNulls []bool) error
 	// base returns the state shared by all column writers.
 	base() *colBase
+	// children returns the writers of the column's children: struct
+	// fields, list element, map key and value, union variants.
+	children() []columnWriter
 	// appendPositions appends the positions of the column's streams, in
 	// the order the specification fixes, PRESENT first.
 	appendPositions(dst []uint64) []uint64
@@ -83,13 +86,7 @@ type colBase struct {
 	// taken from posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
 	posBuf  []uint64
-	kids    []columnWriter
 	own     []encStream // the column's streams after PRESENT (streams.go)
-
-	// comp compresses the column's streams: the writer's own, or with
-	// WithParallelism the compressor of the goroutine the column's field
-	// is dealt to.
-	comp format.Compressor
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
@@ -125,11 +122,11 @@ func (b *colBase) newStream() *format.OutStream {
 	if b.w.pipe != nil {
 		return b.w.pipe.NewStream(b.w.pool)
 	}
-	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp, b.w.pool)
+	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.w.compFor(b.node), b.w.pool)
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	return colBase{w: w, node: node, comp: w.comp, group: stats.NewAccumulator(node)}
+	return colBase{w: w, node: node, group: stats.NewAccumulator(node)}
 }
 
 // addStripeStats merges the ended stripe's statistics into the file's,
@@ -164,6 +161,11 @@ func (b *colBase) fileStats() *stats.Accumulator {
 }
 
 func (b *colBase) base() *colBase { return b }
+
+// children returns nil: a leaf column has none. The writers of compound
+// columns keep theirs; a column writer of a wide schema's leaf spared 24
+// bytes.
+func (b *colBase) children() []columnWriter { return nil }
 
 // presentPositions appends the PRESENT stream's position, or, while the
 // stripe has no null, notes where the row group starts for later.
@@ -298,7 +300,7 @@ func startGroup(c columnWriter) error {
 	if err := startGroupSelf(c); err != nil {
 		return err
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := startGroup(k); err != nil {
 			return err
 		}
@@ -339,7 +341,7 @@ type rowEntry struct {
 // of c and its descendants.
 func finishGroup(c columnWriter) {
 	finishGroupSelf(c)
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		finishGroup(k)
 	}
 }

@@ -14,6 +14,8 @@ type structWriter struct {
 	mask   []bool
 }
 
+func (c *structWriter) children() []columnWriter { return c.fields }
+
 func (c *structWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.StructVector)
 	nulls, k := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
@@ -62,9 +64,12 @@ type listWriter struct {
 	colBase
 	lengthOut *format.OutStream
 	lengths   *format.IntRLEv2Encoder
+	kids      []columnWriter
 	elem      columnWriter // list element, or map key
 	value     columnWriter // map value
 }
+
+func (c *listWriter) children() []columnWriter { return c.kids }
 
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
 	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
@@ -135,7 +140,10 @@ type unionWriter struct {
 	dataOut *format.OutStream
 	tags    *format.ByteRLEEncoder
 	masks   [][]bool
+	kids    []columnWriter // the variants
 }
+
+func (c *unionWriter) children() []columnWriter { return c.kids }
 
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
 	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}

@@ -158,22 +158,25 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		return nil, fmt.Errorf("%w: cannot write type %s", orc.ErrUnsupported, node.Kind)
 	}
 	w.cols[node.ID()] = c
-	b := c.base()
+	var kids []columnWriter
 	for _, child := range node.Children {
 		k, err := w.newColumnWriter(child)
 		if err != nil {
 			return nil, err
 		}
-		b.kids = append(b.kids, k)
+		kids = append(kids, k)
 	}
 	switch cw := c.(type) {
 	case *structWriter:
-		cw.fields = b.kids
+		cw.fields = kids
 	case *listWriter:
-		cw.elem = b.kids[0]
-		if len(b.kids) > 1 {
-			cw.value = b.kids[1]
+		cw.kids = kids
+		cw.elem = kids[0]
+		if len(kids) > 1 {
+			cw.value = kids[1]
 		}
+	case *unionWriter:
+		cw.kids = kids
 	}
 	return c, nil
 }
@@ -186,7 +189,7 @@ func noEarlyDirect(c columnWriter, repeated bool) {
 		bw.directAt = 0
 	}
 	k := c.base().node.Kind
-	for _, kid := range c.base().kids {
+	for _, kid := range c.children() {
 		noEarlyDirect(kid, repeated || k == orc.List || k == orc.Map)
 	}
 }
@@ -411,7 +414,7 @@ func groupEnds(c columnWriter) error {
 			return err
 		}
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := groupEnds(k); err != nil {
 			return err
 		}
@@ -428,7 +431,7 @@ func finishStripes(c columnWriter, onlyIndexed bool) error {
 			return err
 		}
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := finishStripes(k, onlyIndexed); err != nil {
 			return err
 		}
