@@ -70,9 +70,8 @@ type colBase struct {
 	w    *Writer
 	node *orc.Schema
 
-	hasNull bool  // some value in the stripe is null: PRESENT is written
-	pending int   // present values not written to PRESENT yet (while !hasNull)
-	groupAt []int // pending at the start of each row index entry (while !hasNull)
+	hasNull bool // some value in the stripe is null: PRESENT is written
+	pending int  // present values not written to PRESENT yet (while !hasNull)
 	rare    *colRare
 
 	// group, stripe and file are the column's statistics. stripe is nil
@@ -81,22 +80,23 @@ type colBase struct {
 	// one stripe of one row group keeps one accumulator a column while it
 	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
-	bloom               *bloomfilter.Filter
 	// entries is the stripe's row index so far; their positions are
-	// taken from posBuf, which is kept from stripe to stripe.
+	// pieces of posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
 	posBuf  []uint64
 	own     []encStream // the column's streams after PRESENT (streams.go)
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
-// for nulls, and for a bloom filter's entries. A writer of a wide schema
-// has a column writer a column, mostly without nulls or bloom filters;
-// within colBase these took 56 bytes of each.
+// for nulls, and for a bloom filter and its entries. A writer of a wide
+// schema has a column writer a column, mostly without nulls or bloom
+// filters; within colBase these took 64 bytes of each.
 type colRare struct {
 	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
 	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
+	bloom      *bloomfilter.Filter    // WithBloomFilterColumns (colBase.bloomFilter)
 	nulls      []bool                 // scratch
+	longs      []int64                // scratch: an integer column's values in rows with one
 	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
 }
 
@@ -106,6 +106,14 @@ func (b *colBase) rareState() *colRare {
 		b.rare = new(colRare)
 	}
 	return b.rare
+}
+
+// bloomFilter returns the column's bloom filter, or nil.
+func (b *colBase) bloomFilter() *bloomfilter.Filter {
+	if b.rare == nil {
+		return nil
+	}
+	return b.rare.bloom
 }
 
 // presentStreamOut returns the stripe's PRESENT stream, or nil before its
@@ -171,8 +179,7 @@ func (b *colBase) children() []columnWriter { return nil }
 // stripe has no null, notes where the row group starts for later.
 func (b *colBase) presentPositions(dst []uint64) []uint64 {
 	if !b.hasNull {
-		b.groupAt = append(b.groupAt, b.pending)
-		return dst
+		return dst // startGroupSelf notes pending in the entry
 	}
 	return b.appendPresentPosition(dst)
 }
@@ -183,8 +190,8 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 
 // startPresent is called at the stripe's first null: it writes the held
 // present bits and puts each row group's PRESENT position in front of its
-// row index entry (entries[k] started at groupAt[k]), aligning each group
-// as endPresentRuns would have. Errors stay in the encoder and stream,
+// row index entry (entries[k] started at entries[k].at), aligning each
+// group as endPresentRuns would have. Errors stay in the encoder and stream,
 // which return them at the stripe's end.
 func (b *colBase) startPresent() {
 	// PRESENT's stream and encoder are made here, not with the column: a
@@ -200,19 +207,21 @@ func (b *colBase) startPresent() {
 	written := 0
 	for k := range b.entries {
 		e := &b.entries[k]
-		for ; written < b.groupAt[k]; written++ {
+		for ; written < e.at; written++ {
 			r.present.Write(true)
 		}
 		if b.w.cfg.aligned {
 			b.alignPresent()
 		}
-		e.pos = append(b.appendPresentPosition(nil), e.pos...)
+		b.changePos(e, func(dst []uint64) []uint64 {
+			dst = b.appendPresentPosition(dst)
+			return append(dst, b.posBuf[e.lo:e.hi]...)
+		})
 	}
 	for ; written < b.pending; written++ {
 		r.present.Write(true)
 	}
 	b.pending = 0
-	b.groupAt = b.groupAt[:0]
 	b.hasNull = true
 }
 
@@ -318,23 +327,35 @@ func startGroupSelf(c columnWriter) error {
 	}
 	at := len(b.posBuf)
 	b.posBuf = c.appendPositions(b.posBuf)
-	end := len(b.posBuf)
-	b.entries = append(b.entries, rowEntry{pos: b.posBuf[at:end:end]})
+	b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
 	return nil
 }
 
 // rowEntry is a row index entry of the open stripe: its positions (a
 // column has at most 9: PRESENT 3, then up to 3 for each of two more
-// streams) and, once its row group has ended, its statistics as
-// proto.Marshal encodes them. The positions are a piece of the column's
-// posBuf, without its room: a change to them (PRESENT's positions put in
-// front, a dictionary column's data positions added) makes a slice of
-// their own. As a message each, allocated with room for 12 positions, an
-// entry took 176 bytes, and its statistics' slice 24 more, in files of
-// many columns.
+// streams), posBuf[lo:hi], and, once its row group has ended, its
+// statistics as proto.Marshal encodes them. A change to the positions
+// (PRESENT's put in front, a dictionary column's data positions added)
+// appends them anew to posBuf (changePos). While the stripe has no null,
+// at is the present values before the group (pending at its start), for
+// startPresent. As a message each, allocated with room for 12 positions,
+// an entry took 176 bytes, and its statistics' slice 24 more, in files of
+// many columns; with its positions as a slice of their own, and a slice
+// of its pending counts beside the entries, 88 bytes, now 48.
 type rowEntry struct {
-	pos   []uint64
-	stats []byte
+	lo, hi int32
+	at     int
+	stats  []byte
+}
+
+// entryPos returns e's positions.
+func (b *colBase) entryPos(e *rowEntry) []uint64 { return b.posBuf[e.lo:e.hi:e.hi] }
+
+// changePos makes e's positions those fn appends to posBuf.
+func (b *colBase) changePos(e *rowEntry, fn func(dst []uint64) []uint64) {
+	at := len(b.posBuf)
+	b.posBuf = fn(b.posBuf)
+	e.lo, e.hi = int32(at), int32(len(b.posBuf))
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
@@ -369,10 +390,10 @@ func finishGroupSelf(c columnWriter) {
 		b.stripe.Merge(b.group)
 		b.group.Reset()
 	}
-	if b.bloom != nil {
-		r := b.rareState()
-		r.blooms = append(r.blooms, b.bloom.Proto())
-		b.bloom.Reset()
+	if bf := b.bloomFilter(); bf != nil {
+		r := b.rare
+		r.blooms = append(r.blooms, bf.Proto())
+		bf.Reset()
 	}
 }
 
@@ -381,9 +402,11 @@ func finishGroupSelf(c columnWriter) {
 // exactly when the stripe has a PRESENT stream.
 func (b *colBase) rowIndex() []byte {
 	var out []byte
-	for _, e := range b.entries {
+	for k := range b.entries {
+		e := &b.entries[k]
+		pos := b.entryPos(e)
 		np := 0 // the packed positions' bytes
-		for _, p := range e.pos {
+		for _, p := range pos {
 			np += protowire.SizeVarint(p)
 		}
 		n := 0
@@ -399,7 +422,7 @@ func (b *colBase) rowIndex() []byte {
 		if np > 0 {
 			out = protowire.AppendTag(out, rowIndexEntryPositions, protowire.BytesType)
 			out = protowire.AppendVarint(out, uint64(np))
-			for _, p := range e.pos {
+			for _, p := range pos {
 				out = protowire.AppendVarint(out, p)
 			}
 		}
@@ -427,7 +450,7 @@ func (b *colBase) dropEntries(last bool) {
 		b.entries, b.posBuf = nil, nil
 		return
 	}
-	clear(b.entries) // the positions of the entries given their own, and the statistics
+	clear(b.entries) // the statistics
 	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
 }
 
@@ -439,7 +462,6 @@ func (b *colBase) resetBase() {
 	}
 	b.hasNull = false
 	b.pending = 0
-	b.groupAt = b.groupAt[:0]
 	if b.stripe != nil {
 		b.stripe.Reset()
 	}

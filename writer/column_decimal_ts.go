@@ -32,11 +32,12 @@ func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
 }
 
 func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.DecimalVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	var n int // values written
 	var ok bool
-	if vec.Scale == c.node.Scale && c.bloom == nil {
+	if vec.Scale == c.node.Scale && bf == nil {
 		n, ok = c.write64(vec.Values[start:end], nulls)
 	}
 	if !ok {
@@ -54,8 +55,8 @@ func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) 
 			buf = format.AppendVarint128(buf, x)
 			n++
 			c.group.AddDecimal(x)
-			if c.bloom != nil {
-				c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
+			if bf != nil {
+				bf.AddString(orc.CanonicalDecimal(x, c.node.Scale))
 			}
 		}
 		c.buf = buf
@@ -161,6 +162,7 @@ func encodeNanos(n int64) int64 {
 }
 
 func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.TimestampVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	if nulls == nil && c.zone == nil {
@@ -203,8 +205,8 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 			back += int64(off)
 		}
 		c.group.AddTimestamp(back, ns)
-		if c.bloom != nil {
-			c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
+		if bf != nil {
+			bf.AddLong(back*1000 + int64(ns)/1_000_000)
 		}
 	}
 	c.secBatch, c.nsBatch = secs, nss
@@ -221,6 +223,7 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 // (-1 s, 0) with a millisecond or more of fraction reads back as 0 s,
 // which sends the run through the value-by-value statistics.
 func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end int) error {
+	bf := c.bloomFilter()
 	seconds, nanos := vec.Seconds[start:end], vec.Nanos[start:end]
 	nanos = nanos[:len(seconds)]
 	secs, nss := c.secBatch[:0], c.nsBatch[:0]
@@ -243,7 +246,7 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 	if !quirk {
 		c.group.AddTimestamps(seconds, nanos, nil)
 	}
-	if quirk || c.bloom != nil {
+	if quirk || bf != nil {
 		for i, sec := range seconds {
 			ns := nanos[i]
 			back := sec
@@ -253,8 +256,8 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 			if quirk {
 				c.group.AddTimestamp(back, ns)
 			}
-			if c.bloom != nil {
-				c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
+			if bf != nil {
+				bf.AddLong(back*1000 + int64(ns)/1_000_000)
 			}
 		}
 	}

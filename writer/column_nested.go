@@ -72,13 +72,14 @@ type listWriter struct {
 func (c *listWriter) children() []columnWriter { return c.kids }
 
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
-	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
-	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
+	c := &listWriter{colBase: w.newBase(node)}
+	c.lengths = format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), false)
 	c.own = []encStream{{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}}
 	return c
 }
 
 func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	var offs []int64
 	var nullMask []bool
 	var kids []orc.Vector
@@ -110,8 +111,8 @@ func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 			return err
 		}
 		c.group.AddChildren(uint64(n))
-		if c.bloom != nil {
-			c.bloom.AddLong(n)
+		if bf != nil {
+			bf.AddLong(n)
 		}
 	}
 	return c.writeKids(kids, from, int(offs[end]))
@@ -146,14 +147,15 @@ type unionWriter struct {
 func (c *unionWriter) children() []columnWriter { return c.kids }
 
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
-	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}
-	c.tags = format.NewByteRLEEncoder(c.dataOut)
+	c := &unionWriter{colBase: w.newBase(node)}
+	c.tags = format.NewByteRLEEncoder((*lazySink)(&c.colBase))
 	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}}
 	c.masks = make([][]bool, len(node.Children))
 	return c
 }
 
 func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.UnionVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	for t := range c.masks {
@@ -175,8 +177,8 @@ func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			return err
 		}
 		c.group.AddValue()
-		if c.bloom != nil {
-			c.bloom.AddLong(int64(t))
+		if bf != nil {
+			bf.AddLong(int64(t))
 		}
 	}
 	for t, k := range c.kids {

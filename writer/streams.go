@@ -32,14 +32,57 @@ type runEncoder interface {
 }
 
 // streamAt gives the stream of the given kind and its encoder (see
-// streamer); nil for a kind the column does not have.
+// streamer); nil for a kind the column does not have. A stream not made
+// yet (lazySink) is the writer's empty one, whose position is that of a
+// stream without bytes.
 func (b *colBase) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
 	for _, s := range b.own {
 		if s.kind == kind {
+			if *s.out == nil {
+				return b.w.empty, s.enc
+			}
 			return *s.out, s.enc
 		}
 	}
 	return nil, nil
+}
+
+// lazySink is the only stream of a column writer with one (own[0]) as the
+// Sink its encoder writes to: the stream is made at its first byte. A
+// writer of a wide schema has a column of one stream each, whose values
+// its encoder holds until the stripe ends, when the serial writer writes
+// each column's stream as it finishes it (writeDataArea) and then lets
+// it go (forgetStreams): of streams of 96 bytes each, Write and Close
+// then hold one at a time rather than one a column. Streams a Pipeline
+// compresses are made with the column, their positions being the
+// pipeline's (lazyStreams).
+type lazySink colBase
+
+// Write writes p to the stream, making it first if need be.
+func (s *lazySink) Write(p []byte) (int, error) { return (*colBase)(s).firstOut().Write(p) }
+
+// WriteByte writes c to the stream, making it first if need be.
+func (s *lazySink) WriteByte(c byte) error { return (*colBase)(s).firstOut().WriteByte(c) }
+
+// firstOut returns the column's first stream, making it if need be.
+func (b *colBase) firstOut() *format.OutStream {
+	out := b.own[0].out
+	if *out == nil {
+		*out = b.newStream()
+	}
+	return *out
+}
+
+// lazyStreams reports whether the column's stream is made at its first
+// byte (lazySink): it has one, and no pipeline compresses it.
+func (b *colBase) lazyStreams() bool { return len(b.own) == 1 && b.w.pipe == nil }
+
+// forgetStreams lets go of a written stripe's streams made at their first
+// byte; the next stripe makes its own (resetStripe).
+func (b *colBase) forgetStreams() {
+	if b.lazyStreams() {
+		*b.own[0].out = nil
+	}
 }
 
 // appendPositions appends the column's entry (see columnWriter).
@@ -80,6 +123,9 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 		}
 	}
 	for _, s := range b.own {
+		if *s.out == nil {
+			continue // no byte yet (lazySink)
+		}
 		var err error
 		if runsOnly {
 			err = (*s.out).Flush()
@@ -94,7 +140,8 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 }
 
 // dataStreams lists PRESENT (when the stripe has nulls), then the
-// column's streams in order.
+// column's streams in order; a stream without a byte may be nil
+// (lazySink).
 func (b *colBase) dataStreams() []stream {
 	out := b.presentStream()
 	for _, s := range b.own {
@@ -104,9 +151,18 @@ func (b *colBase) dataStreams() []stream {
 }
 
 // resetStripe gives every stream a new one for the next stripe (see
-// holding.addStream) and points its encoder at it.
+// holding.addStream), or none until its first byte (lazyStreams), and
+// points its encoder at it.
 func (b *colBase) resetStripe() {
 	b.resetBase()
+	if b.lazyStreams() {
+		s := b.own[0]
+		*s.out = nil
+		if s.enc != nil {
+			s.enc.Reset((*lazySink)(b))
+		}
+		return
+	}
 	for _, s := range b.own {
 		*s.out = b.newStream()
 		if s.enc != nil {
@@ -120,7 +176,9 @@ func (b *colBase) resetStripe() {
 func (b *colBase) estimate(h *holding) {
 	b.held(h)
 	for _, s := range b.own {
-		h.addStream(*s.out)
+		if *s.out != nil {
+			h.addStream(*s.out)
+		}
 		if s.weight > 0 {
 			h.data += int64(s.enc.(runHolder).Buffered()) * int64(s.weight)
 		}

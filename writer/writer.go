@@ -59,6 +59,7 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	empty       *format.OutStream // never written: the position of a stream not made yet (lazySink)
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
@@ -101,6 +102,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 		wr.comp = c
 	}
 	wr.scratch = wr.newStream()
+	wr.empty = wr.newStream()
 	wr.cols = make([]columnWriter, schema.MaxID()+1)
 	root, err := wr.newColumnWriter(schema)
 	if err != nil {
@@ -158,13 +160,25 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		return nil, fmt.Errorf("%w: cannot write type %s", orc.ErrUnsupported, node.Kind)
 	}
 	w.cols[node.ID()] = c
+	flat := node.MaxID()-node.ID() == len(node.Children) // every child a leaf
 	var kids []columnWriter
+	if !flat {
+		kids = make([]columnWriter, 0, len(node.Children))
+	}
 	for _, child := range node.Children {
 		k, err := w.newColumnWriter(child)
 		if err != nil {
 			return nil, err
 		}
-		kids = append(kids, k)
+		if !flat {
+			kids = append(kids, k)
+		}
+	}
+	if flat {
+		// The children's writers are the columns after c's, in order:
+		// a struct of leaves (a wide table's root) shares w.cols rather
+		// than keep 16 bytes a column of its own.
+		kids = w.cols[node.ID()+1 : node.MaxID()+1 : node.MaxID()+1]
 	}
 	switch cw := c.(type) {
 	case *structWriter:
@@ -209,7 +223,7 @@ func (w *Writer) setupBlooms() error {
 		if !node.Kind.IsPrimitive() || node.Kind == orc.Boolean {
 			return fmt.Errorf("orc: WithBloomFilterColumns: column %q is %s; bloom filters need a primitive type other than boolean", name, node.Kind)
 		}
-		w.cols[node.ID()].base().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
+		w.cols[node.ID()].base().rareState().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
 	}
 	return nil
 }
@@ -235,8 +249,8 @@ func (w *Writer) Reset(out io.Writer) error {
 			b.group.Reset()
 		}
 		b.file = nil
-		if b.bloom != nil {
-			b.bloom.Reset()
+		if b.bloomFilter() != nil {
+			b.bloomFilter().Reset()
 		}
 	}
 	if w.par != nil {
@@ -722,7 +736,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 		b.dropEntries(last)
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
-		if b.bloom != nil {
+		if b.bloomFilter() != nil {
 			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.rareState().blooms})
 			if err != nil {
 				return 0, err
@@ -750,6 +764,10 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 		}
 		var colBytes uint64
 		for _, s := range c.dataStreams() {
+			if s.out == nil { // no byte (lazySink)
+				footer.addStream(s.kind, id, 0)
+				continue
+			}
 			n := s.out.Size()
 			if w.sink != nil {
 				if err := w.sink.detach(s.out); err != nil {
@@ -768,10 +786,11 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
 		}
+		c.base().forgetStreams()
 		dataLen += colBytes
 		enc := c.encoding()
 		b := c.base()
-		if b.bloom != nil {
+		if b.bloomFilter() != nil {
 			enc.BloomEncoding = proto.Uint32(1)
 		}
 		if err := footer.addEncoding(enc); err != nil {
@@ -801,8 +820,9 @@ func (w *Writer) settlePipeline() error {
 	// pipeline's chunks went round in stay for the next stripe.
 	w.trimPool()
 	for _, c := range w.cols {
-		for _, e := range c.base().entries {
-			if err := w.pipe.Resolve(e.pos); err != nil {
+		b := c.base()
+		for k := range b.entries {
+			if err := w.pipe.Resolve(b.entryPos(&b.entries[k])); err != nil {
 				return err
 			}
 		}
@@ -820,7 +840,9 @@ func (w *Writer) releaseStreams() {
 			out.Drop()
 		}
 		for _, s := range c.dataStreams() {
-			s.out.Drop()
+			if s.out != nil {
+				s.out.Drop()
+			}
 		}
 	}
 	if w.pipe != nil {
