@@ -36,6 +36,11 @@ type columnWriter interface {
 	// children returns the writers of the column's children: struct
 	// fields, list element, map key and value, union variants.
 	children() []columnWriter
+	// ownStream returns the column's stream i after PRESENT, in writing
+	// order, and false past the last (streams.go). The list is given by
+	// a method rather than kept in each column writer, whose slice and
+	// array of it took 56 bytes (colBase.self takes 16).
+	ownStream(i int) (encStream, bool)
 	// appendPositions appends the positions of the column's streams, in
 	// the order the specification fixes, PRESENT first.
 	appendPositions(dst []uint64) []uint64
@@ -84,7 +89,8 @@ type colBase struct {
 	// pieces of posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
 	posBuf  []uint64
-	own     []encStream // the column's streams after PRESENT (streams.go)
+
+	self columnWriter // the column writer this is the base of (for ownStream)
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):

@@ -27,8 +27,17 @@ func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
 	c := &decimalWriter{colBase: w.newBase(node), dataOut: w.newStream(), scaleOut: w.newStream(),
 		limit: orc.Pow10(node.Precision)}
 	c.scales = format.NewIntRLEv2Encoder(c.scaleOut, true)
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}, {orcpb.Stream_SECONDARY, 1, &c.scaleOut, c.scales}}
 	return c
+}
+
+func (c *decimalWriter) ownStream(i int) (encStream, bool) {
+	switch i {
+	case 0:
+		return encStream{orcpb.Stream_DATA, 0, &c.dataOut, nil}, true
+	case 1:
+		return encStream{orcpb.Stream_SECONDARY, 1, &c.scaleOut, c.scales}, true
+	}
+	return encStream{}, false
 }
 
 func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -136,12 +145,21 @@ func (w *Writer) newTimestampWriter(node *orc.Schema) *timestampWriter {
 	c := &timestampWriter{colBase: w.newBase(node), dataOut: w.newStream(), nanoOut: w.newStream(), epoch: timestampEpoch2015}
 	c.secs = format.NewIntRLEv2Encoder(c.dataOut, true)
 	c.nanos = format.NewIntRLEv2Encoder(c.nanoOut, false)
-	c.own = []encStream{{orcpb.Stream_DATA, 3, &c.dataOut, c.secs}, {orcpb.Stream_SECONDARY, 0, &c.nanoOut, c.nanos}}
 	if node.Kind == orc.Timestamp && w.cfg.zone != time.UTC {
 		c.zone = w.cfg.zone
 		c.epoch = time.Date(2015, 1, 1, 0, 0, 0, 0, c.zone).Unix()
 	}
 	return c
+}
+
+func (c *timestampWriter) ownStream(i int) (encStream, bool) {
+	switch i {
+	case 0:
+		return encStream{orcpb.Stream_DATA, 3, &c.dataOut, c.secs}, true
+	case 1:
+		return encStream{orcpb.Stream_SECONDARY, 0, &c.nanoOut, c.nanos}, true
+	}
+	return encStream{}, false
 }
 
 // encodeNanos folds trailing decimal zeros into the low 3 bits.

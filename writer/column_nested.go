@@ -74,8 +74,11 @@ func (c *listWriter) children() []columnWriter { return c.kids }
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
 	c := &listWriter{colBase: w.newBase(node)}
 	c.lengths = format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), false)
-	c.own = []encStream{{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}}
 	return c
+}
+
+func (c *listWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}, i == 0
 }
 
 func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -149,9 +152,12 @@ func (c *unionWriter) children() []columnWriter { return c.kids }
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
 	c := &unionWriter{colBase: w.newBase(node)}
 	c.tags = format.NewByteRLEEncoder((*lazySink)(&c.colBase))
-	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}}
 	c.masks = make([][]bool, len(node.Children))
 	return c
+}
+
+func (c *unionWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}, i == 0
 }
 
 func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {

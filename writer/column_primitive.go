@@ -33,8 +33,11 @@ type boolWriter struct {
 func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
 	c := &boolWriter{colBase: w.newBase(node)}
 	c.data = format.NewBoolRLEEncoder((*lazySink)(&c.colBase))
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, c.data}}
 	return c
+}
+
+func (c *boolWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 0, &c.dataOut, c.data}, i == 0
 }
 
 func (c *boolWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -63,8 +66,11 @@ type byteWriter struct {
 func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
 	c := &byteWriter{colBase: w.newBase(node)}
 	c.data = format.NewByteRLEEncoder((*lazySink)(&c.colBase))
-	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.data}}
 	return c
+}
+
+func (c *byteWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 1, &c.dataOut, c.data}, i == 0
 }
 
 func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -102,8 +108,11 @@ type intWriter struct {
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
 	c := &intWriter{colBase: w.newBase(node)}
 	c.data = *format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), true)
-	c.own = []encStream{{orcpb.Stream_DATA, 2, &c.dataOut, &c.data}}
 	return c
+}
+
+func (c *intWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 2, &c.dataOut, &c.data}, i == 0
 }
 
 // intRange returns the range of the integer kind k (SMALLINT, INT and
@@ -162,8 +171,11 @@ type floatWriter struct {
 
 func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
 	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float}
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}}
 	return c
+}
+
+func (c *floatWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 0, &c.dataOut, nil}, i == 0
 }
 
 func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {

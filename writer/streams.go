@@ -6,7 +6,7 @@ import (
 )
 
 // What every column writer does with its streams, from the list of them
-// it gives at construction (colBase.own): ending runs and chunks at row
+// it gives (columnWriter.ownStream): ending runs and chunks at row
 // groups, flushing at the stripe's end, listing the streams, starting the
 // next stripe's, estimating what they hold, and telling entry positions
 // which stream is which. Writers keep only what differs: how values are
@@ -36,7 +36,11 @@ type runEncoder interface {
 // yet (lazySink) is the writer's empty one, whose position is that of a
 // stream without bytes.
 func (b *colBase) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		if s.kind == kind {
 			if *s.out == nil {
 				return b.w.empty, s.enc
@@ -47,7 +51,7 @@ func (b *colBase) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
 	return nil, nil
 }
 
-// lazySink is the only stream of a column writer with one (own[0]) as the
+// lazySink is the only stream of a column writer with one as the
 // Sink its encoder writes to: the stream is made at its first byte. A
 // writer of a wide schema has a column of one stream each, whose values
 // its encoder holds until the stripe ends, when the serial writer writes
@@ -66,7 +70,8 @@ func (s *lazySink) WriteByte(c byte) error { return (*colBase)(s).firstOut().Wri
 
 // firstOut returns the column's first stream, making it if need be.
 func (b *colBase) firstOut() *format.OutStream {
-	out := b.own[0].out
+	s, _ := b.self.ownStream(0)
+	out := s.out
 	if *out == nil {
 		*out = b.newStream()
 	}
@@ -75,13 +80,22 @@ func (b *colBase) firstOut() *format.OutStream {
 
 // lazyStreams reports whether the column's stream is made at its first
 // byte (lazySink): it has one, and no pipeline compresses it.
-func (b *colBase) lazyStreams() bool { return len(b.own) == 1 && b.w.pipe == nil }
+func (b *colBase) lazyStreams() bool {
+	_, one := b.self.ownStream(0)
+	_, two := b.self.ownStream(1)
+	return one && !two && b.w.pipe == nil
+}
+
+// ownStream returns no stream: a column writer with streams besides
+// PRESENT gives them (see columnWriter).
+func (b *colBase) ownStream(int) (encStream, bool) { return encStream{}, false }
 
 // forgetStreams lets go of a written stripe's streams made at their first
 // byte; the next stripe makes its own (resetStripe).
 func (b *colBase) forgetStreams() {
 	if b.lazyStreams() {
-		*b.own[0].out = nil
+		s, _ := b.self.ownStream(0)
+		*s.out = nil
 	}
 }
 
@@ -110,7 +124,11 @@ func (b *colBase) finishStripe() error {
 // its byte runs, FlushBytes), then ends each stream's chunk; at the
 // stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
 func (b *colBase) flushOwn(runsOnly bool) error {
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		if s.enc == nil {
 			continue
 		}
@@ -122,7 +140,11 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 			return err
 		}
 	}
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		if *s.out == nil {
 			continue // no byte yet (lazySink)
 		}
@@ -144,7 +166,11 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 // (lazySink).
 func (b *colBase) dataStreams() []stream {
 	out := b.presentStream()
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		out = append(out, stream{s.kind, *s.out})
 	}
 	return out
@@ -156,14 +182,18 @@ func (b *colBase) dataStreams() []stream {
 func (b *colBase) resetStripe() {
 	b.resetBase()
 	if b.lazyStreams() {
-		s := b.own[0]
+		s, _ := b.self.ownStream(0)
 		*s.out = nil
 		if s.enc != nil {
 			s.enc.Reset((*lazySink)(b))
 		}
 		return
 	}
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		*s.out = b.newStream()
 		if s.enc != nil {
 			s.enc.Reset(*s.out)
@@ -175,7 +205,11 @@ func (b *colBase) resetStripe() {
 // at their weight.
 func (b *colBase) estimate(h *holding) {
 	b.held(h)
-	for _, s := range b.own {
+	for i := 0; ; i++ {
+		s, ok := b.self.ownStream(i)
+		if !ok {
+			break
+		}
 		if *s.out != nil {
 			h.addStream(*s.out)
 		}
