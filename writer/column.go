@@ -39,7 +39,7 @@ type columnWriter interface {
 	// ownStream returns the column's stream i after PRESENT, in writing
 	// order, and false past the last (streams.go). The list is given by
 	// a method rather than kept in each column writer, whose slice and
-	// array of it took 56 bytes (colBase.self takes 16).
+	// array of it took 56 bytes.
 	ownStream(i int) (encStream, bool)
 	// appendPositions appends the positions of the column's streams, in
 	// the order the specification fixes, PRESENT first.
@@ -75,8 +75,10 @@ type colBase struct {
 	w    *Writer
 	node *orc.Schema
 
-	hasNull bool // some value in the stripe is null: PRESENT is written
-	pending int  // present values not written to PRESENT yet (while !hasNull)
+	// pending is the present values not written to PRESENT yet, while
+	// the stripe has no null; -1 once it has one, and PRESENT is written
+	// (hasNull).
+	pending int
 	rare    *colRare
 
 	// group, stripe and file are the column's statistics. stripe is nil
@@ -89,8 +91,6 @@ type colBase struct {
 	// pieces of posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
 	posBuf  []uint64
-
-	self columnWriter // the column writer this is the base of (for ownStream)
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
@@ -105,6 +105,10 @@ type colRare struct {
 	longs      []int64                // scratch: an integer column's values in rows with one
 	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
 }
+
+// hasNull reports whether some value in the stripe is null: PRESENT is
+// written.
+func (b *colBase) hasNull() bool { return b.pending < 0 }
 
 // rareState returns the column's colRare, making it at the first call.
 func (b *colBase) rareState() *colRare {
@@ -184,7 +188,7 @@ func (b *colBase) children() []columnWriter { return nil }
 // presentPositions appends the PRESENT stream's position, or, while the
 // stripe has no null, notes where the row group starts for later.
 func (b *colBase) presentPositions(dst []uint64) []uint64 {
-	if !b.hasNull {
+	if !b.hasNull() {
 		return dst // startGroupSelf notes pending in the entry
 	}
 	return b.appendPresentPosition(dst)
@@ -227,14 +231,13 @@ func (b *colBase) startPresent() {
 	for ; written < b.pending; written++ {
 		r.present.Write(true)
 	}
-	b.pending = 0
-	b.hasNull = true
+	b.pending = -1 // hasNull
 }
 
 // endPresentRuns ends PRESENT's byte run and chunk, once the stripe has a
 // PRESENT stream (before, startPresent aligns the held bits).
 func (b *colBase) endPresentRuns() error {
-	if !b.hasNull {
+	if !b.hasNull() {
 		return nil
 	}
 	return b.alignPresent()
@@ -269,7 +272,7 @@ func flushAll(encs []format.IntEncoder, outs ...*format.OutStream) error {
 // skipped) and how many rows have a value.
 func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) ([]bool, int) {
 	if len(nulls) == 0 && parentNulls == nil {
-		if !b.hasNull {
+		if !b.hasNull() {
 			b.pending += end - start
 			return nil, end - start
 		}
@@ -289,13 +292,13 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			continue
 		}
 		if isNull {
-			if !b.hasNull {
+			if !b.hasNull() {
 				b.startPresent()
 			}
 			r.present.Write(false)
 			b.group.AddNull()
 		} else {
-			if b.hasNull {
+			if b.hasNull() {
 				r.present.Write(true)
 			} else {
 				b.pending++
@@ -466,7 +469,6 @@ func (b *colBase) resetBase() {
 		r.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
 		r.blooms = nil
 	}
-	b.hasNull = false
 	b.pending = 0
 	if b.stripe != nil {
 		b.stripe.Reset()
@@ -476,7 +478,7 @@ func (b *colBase) resetBase() {
 
 // presentStream returns the PRESENT stream when the stripe has nulls.
 func (b *colBase) presentStream() []stream {
-	if !b.hasNull {
+	if !b.hasNull() {
 		return nil
 	}
 	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}

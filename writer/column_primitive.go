@@ -97,7 +97,7 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 
 // intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
-// The encoder is part of it, 256 bytes in all (with its stream made at its
+// The encoder is part of it, 224 bytes in all (with its stream made at its
 // first byte, lazySink): a wide schema has one a column.
 type intWriter struct {
 	colBase

@@ -37,7 +37,7 @@ type runEncoder interface {
 // stream without bytes.
 func (b *colBase) streamAt(kind orcpb.Stream_Kind) (*format.OutStream, any) {
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}
@@ -70,7 +70,7 @@ func (s *lazySink) WriteByte(c byte) error { return (*colBase)(s).firstOut().Wri
 
 // firstOut returns the column's first stream, making it if need be.
 func (b *colBase) firstOut() *format.OutStream {
-	s, _ := b.self.ownStream(0)
+	s, _ := b.column().ownStream(0)
 	out := s.out
 	if *out == nil {
 		*out = b.newStream()
@@ -81,10 +81,13 @@ func (b *colBase) firstOut() *format.OutStream {
 // lazyStreams reports whether the column's stream is made at its first
 // byte (lazySink): it has one, and no pipeline compresses it.
 func (b *colBase) lazyStreams() bool {
-	_, one := b.self.ownStream(0)
-	_, two := b.self.ownStream(1)
+	_, one := b.column().ownStream(0)
+	_, two := b.column().ownStream(1)
 	return one && !two && b.w.pipe == nil
 }
+
+// column returns the column writer b is the base of (for ownStream).
+func (b *colBase) column() columnWriter { return b.w.cols[b.node.ID()] }
 
 // ownStream returns no stream: a column writer with streams besides
 // PRESENT gives them (see columnWriter).
@@ -94,7 +97,7 @@ func (b *colBase) ownStream(int) (encStream, bool) { return encStream{}, false }
 // byte; the next stripe makes its own (resetStripe).
 func (b *colBase) forgetStreams() {
 	if b.lazyStreams() {
-		s, _ := b.self.ownStream(0)
+		s, _ := b.column().ownStream(0)
 		*s.out = nil
 	}
 }
@@ -125,7 +128,7 @@ func (b *colBase) finishStripe() error {
 // stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
 func (b *colBase) flushOwn(runsOnly bool) error {
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}
@@ -141,7 +144,7 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 		}
 	}
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}
@@ -167,7 +170,7 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 func (b *colBase) dataStreams() []stream {
 	out := b.presentStream()
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}
@@ -182,7 +185,7 @@ func (b *colBase) dataStreams() []stream {
 func (b *colBase) resetStripe() {
 	b.resetBase()
 	if b.lazyStreams() {
-		s, _ := b.self.ownStream(0)
+		s, _ := b.column().ownStream(0)
 		*s.out = nil
 		if s.enc != nil {
 			s.enc.Reset((*lazySink)(b))
@@ -190,7 +193,7 @@ func (b *colBase) resetStripe() {
 		return
 	}
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}
@@ -206,7 +209,7 @@ func (b *colBase) resetStripe() {
 func (b *colBase) estimate(h *holding) {
 	b.held(h)
 	for i := 0; ; i++ {
-		s, ok := b.self.ownStream(i)
+		s, ok := b.column().ownStream(i)
 		if !ok {
 			break
 		}

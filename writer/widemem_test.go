@@ -86,8 +86,8 @@ func (s *sampledWriter) Write(p []byte) (int, error) {
 // peak (a stream of 416 bytes, its chunk buffer and pages kept to the
 // end, a column writer of 352 bytes, three accumulators of 112, a row
 // index entry of 176, an encoder's room for 8 values); then 870 and
-// 1,048; now 578 and 766 (of which the compressor's state made at its
-// first chunk, 1.6 MB, is 160): a column writer of 256 bytes with its
+// 1,048; now 546 and 733 (of which the compressor's state made at its
+// first chunk, 1.6 MB, is 160): a column writer of 224 bytes with its
 // encoder, its stream made at its first byte, a list of its streams
 // asked for rather than kept, an accumulator of 80 bytes, and a row
 // index entry of 48 bytes (its positions in 32) with no slice of present

@@ -160,7 +160,6 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		return nil, fmt.Errorf("%w: cannot write type %s", orc.ErrUnsupported, node.Kind)
 	}
 	w.cols[node.ID()] = c
-	c.base().self = c
 	flat := node.MaxID()-node.ID() == len(node.Children) // every child a leaf
 	var kids []columnWriter
 	if !flat {
