@@ -21,9 +21,10 @@ type csvSource struct {
 	lineBase int
 	offBase  int64
 	// renewed: cr was replaced after the record read last, whose fields'
-	// lines are lines.
+	// lines are lines, or all line when lines is nil.
 	renewed  bool
 	lines    []int
+	line     int
 	nextLine int // the line the next record starts at, or after (blank lines)
 	rb       *rowBuilder
 	header   bool
@@ -72,8 +73,14 @@ const renewAfter = 64 << 10
 // lastLine is its last line.
 func (s *csvSource) renew(rec []string, lastLine int) {
 	s.lines = s.lines[:0]
-	for i := range rec {
-		s.lines = append(s.lines, s.fieldLine(i))
+	if first := s.fieldLine(0); first == s.fieldLine(len(rec)-1) {
+		// One line, as a wide table's record is: no list of a line a
+		// field (for 100,000 fields, 0.8 MB and more as it grew).
+		s.lines, s.line = nil, first
+	} else {
+		for i := range rec {
+			s.lines = append(s.lines, s.fieldLine(i))
+		}
 	}
 	s.offBase += s.cr.InputOffset()
 	s.lineBase = lastLine
@@ -84,6 +91,9 @@ func (s *csvSource) renew(rec []string, lastLine int) {
 // fieldLine returns the line field i of the record read last starts at.
 func (s *csvSource) fieldLine(i int) int {
 	if s.renewed {
+		if s.lines == nil {
+			return s.line
+		}
 		return s.lines[i]
 	}
 	line, _ := s.cr.FieldPos(i)

@@ -172,6 +172,9 @@ func TestLinesAfterLongRecord(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"1,\"" + long + "\n" + long + "\"\n\n2,z\nx,w\n", "line 5, column 1"},
 		{"1,\"" + long + "\n" + long + "\"\n2,z\n3,a\"b\n", "line 4, column 4"},
+		// A long record on one line: its fields' line is kept once.
+		{"1,z\n\nx," + long + "\n", "line 3, column 1"},
+		{"1," + long + "\n\n2,z\nx,w\n", "line 4, column 1"},
 	} {
 		b := orc.NewBatch(s, 4)
 		r := NewReader(strings.NewReader(tc.in), CSV, b, Options{})
