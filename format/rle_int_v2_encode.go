@@ -46,22 +46,32 @@ import (
 const v2MinRoom = 1
 
 // IntRLEv2Encoder writes an integer RLE v2 stream.
+//
+// An encoder takes 112 bytes besides its held values: a writer of a wide
+// schema has one a column or more, each holding a value or a few.
 type IntRLEv2Encoder struct {
-	out    Sink
-	signed bool
+	out Sink
 
 	lits []int64 // room for the held values: grows with them, up to v2MaxRun
 	n    int     // values held
 	rep  int     // how many of the held values at the end are equal
 	or   uint64  // OR of the held values as encoded, for their bit width
-	inc  bool    // the held values never decrease
-	dec  bool    // the held values never increase
 	dor  uint64  // OR of the held values' absolute deltas
 
-	sc   *v2EncScratch // while a DIRECT or DELTA run is encoded
-	rbuf [16]byte      // a repeat run
-	err  error
+	sc  *v2EncScratch // while a DIRECT or DELTA run is encoded
+	err error
+
+	// rbuf holds a repeat run: at most 13 bytes, those of a DELTA run of
+	// equal values (2 of header, a base of up to 10 and a delta of 0).
+	// The flags share its word.
+	rbuf   [v2MaxRepeatRun]byte
+	signed bool
+	inc    bool // the held values never decrease
+	dec    bool // the held values never increase
 }
+
+// v2MaxRepeatRun is the most bytes writeRepeat writes.
+const v2MaxRepeatRun = 2 + 10 + 1
 
 // v2EncScratch is what encoding one DIRECT or DELTA run needs: the values or deltas to
 // bit-pack and the run's bytes. Encoders take one from v2EncScratchPool for

@@ -1,8 +1,10 @@
 package format
 
 import (
+	"math"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/orcgo/orc"
 )
@@ -118,4 +120,39 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// TestRepeatRunInPlace checks that the longest repeat run, a DELTA run of
+// equal values with a base of 10 bytes, is built in the encoder's own
+// buffer (v2MaxRepeatRun), without allocating, and that an encoder takes
+// 112 bytes, as its doc says.
+func TestRepeatRunInPlace(t *testing.T) {
+	if n := unsafe.Sizeof(IntRLEv2Encoder{}); n != 112 {
+		t.Errorf("an IntRLEv2Encoder takes %d bytes, want 112", n)
+	}
+	s := NewOutStream(orc.CompressionNone, 0, nil)
+	e := NewIntRLEv2Encoder(s, true)
+	vals := make([]int64, 20)
+	for i := range vals {
+		vals[i] = math.MinInt64 // zigzag: 2^64-1, a varint of 10 bytes
+	}
+	e.WriteValues(vals) // the room for the held values
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Bytes(); len(got) != v2MaxRepeatRun {
+		t.Fatalf("run of %d bytes %x, want %d", len(got), got, v2MaxRepeatRun)
+	}
+	if raceEnabled {
+		return // the race detector allocates
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		s.Reset()
+		e.Reset(s)
+		e.WriteValues(vals)
+		e.Flush()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations a repeat run, want 0", allocs)
+	}
 }

@@ -12,17 +12,18 @@ import (
 type rowBuilder struct {
 	schema *orc.Schema
 	cols   []*builder
+	env    *builderEnv // its builders'
 }
 
 func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
-	rb := &rowBuilder{schema: b.Schema}
+	rb := &rowBuilder{schema: b.Schema, env: &builderEnv{zone: zone}}
 	if b.Schema.Kind == orc.Struct {
 		rb.cols = make([]*builder, 0, len(b.Schema.Children))
 		for i, c := range b.Schema.Children {
-			rb.cols = append(rb.cols, newBuilder(c, b.Cols[i], zone))
+			rb.cols = append(rb.cols, rb.env.newBuilder(c, b.Cols[i]))
 		}
 	} else {
-		rb.cols = []*builder{newBuilder(b.Schema, b.Cols[0], zone)}
+		rb.cols = []*builder{rb.env.newBuilder(b.Schema, b.Cols[0])}
 	}
 	return rb
 }
@@ -31,13 +32,40 @@ func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
 // vector conventions of package orc: a null mask that is empty or has one
 // entry per row, struct fields and union variants parallel to their parent,
 // list and map children back to back behind offsets.
+//
+// A builder is 56 bytes (64 allocated; it was 80 with the text options,
+// time zone and decimal limit of its own): a wide table has one a column,
+// and what all of a row builder's share is kept once (builderEnv).
 type builder struct {
-	t     *orc.Schema
-	vec   orc.Vector
-	kids  []*builder
-	zone  *time.Location // TIMESTAMP: refuse wall clocks the zone skips; instants: the text's zone
-	limit orc.Int128     // decimals: 10^precision, the first value too large
-	text  *textOptions   // --null and --timestamp-format; nil for the defaults
+	t    *orc.Schema
+	vec  orc.Vector
+	kids []*builder
+	*builderEnv
+}
+
+// builderEnv is what every builder of a row builder has.
+type builderEnv struct {
+	zone *time.Location // TIMESTAMP: refuse wall clocks the zone skips; instants: the text's zone
+	text *textOptions   // --null and --timestamp-format; nil for the defaults
+}
+
+// decimalLimits holds 10^p for each decimal precision p, the first value
+// too large for it.
+var decimalLimits = func() (l [39]orc.Int128) {
+	for p := range l {
+		l[p] = orc.Pow10(p)
+	}
+	return l
+}()
+
+// limit returns 10^precision of the builder's decimal column, the first
+// value too large.
+func (b *builder) limit() orc.Int128 {
+	p := b.t.Precision
+	if p <= 0 || p > 38 {
+		p = 38
+	}
+	return decimalLimits[p]
 }
 
 // textOptions are the flags that change how text reads as values.
@@ -62,14 +90,6 @@ func (b *builder) checkLength(s string) error {
 	return nil
 }
 
-// setText gives every builder under b the text options.
-func (b *builder) setText(o *textOptions) {
-	b.text = o
-	for _, k := range b.kids {
-		k.setText(o)
-	}
-}
-
 // isNullText reports whether s is the --null text.
 func (b *builder) isNullText(s string) bool {
 	return b.text != nil && b.text.nullSet && s == b.text.null
@@ -81,28 +101,28 @@ func isStringKind(k orc.Kind) bool {
 	return k == orc.String || k == orc.Varchar || k == orc.Char || k == orc.Binary
 }
 
+// newBuilder returns a builder of v, of type t, with the default text
+// options.
 func newBuilder(t *orc.Schema, v orc.Vector, zone *time.Location) *builder {
-	b := &builder{t: t, vec: v, zone: zone}
+	return (&builderEnv{zone: zone}).newBuilder(t, v)
+}
+
+// newBuilder returns a builder of v, of type t, sharing e.
+func (e *builderEnv) newBuilder(t *orc.Schema, v orc.Vector) *builder {
+	b := &builder{t: t, vec: v, builderEnv: e}
 	switch vec := v.(type) {
 	case *orc.StructVector:
 		for i, c := range t.Children {
-			b.kids = append(b.kids, newBuilder(c, vec.Fields[i], zone))
+			b.kids = append(b.kids, e.newBuilder(c, vec.Fields[i]))
 		}
 	case *orc.ListVector:
-		b.kids = []*builder{newBuilder(t.Children[0], vec.Elem, zone)}
+		b.kids = []*builder{e.newBuilder(t.Children[0], vec.Elem)}
 	case *orc.MapVector:
-		b.kids = []*builder{newBuilder(t.Children[0], vec.Keys, zone), newBuilder(t.Children[1], vec.Values, zone)}
+		b.kids = []*builder{e.newBuilder(t.Children[0], vec.Keys), e.newBuilder(t.Children[1], vec.Values)}
 	case *orc.UnionVector:
 		for i, c := range t.Children {
-			b.kids = append(b.kids, newBuilder(c, vec.Children[i], zone))
+			b.kids = append(b.kids, e.newBuilder(c, vec.Children[i]))
 		}
-	}
-	if t.Kind == orc.Decimal {
-		p := t.Precision
-		if p <= 0 || p > 38 {
-			p = 38
-		}
-		b.limit = orc.Pow10(p)
 	}
 	return b
 }
@@ -235,7 +255,7 @@ func (b *builder) appendText(s string) error {
 		}
 		b.vec.(*orc.BytesVector).Append(wkb)
 	case orc.Decimal:
-		x, err := parseDecimal(s, b.t, b.limit)
+		x, err := parseDecimal(s, b.t, b.limit())
 		if err != nil {
 			return err
 		}

@@ -21,9 +21,10 @@ type csvSource struct {
 	lineBase int
 	offBase  int64
 	// renewed: cr was replaced after the record read last, whose fields'
-	// lines are lines.
+	// lines are lines, or all line when lines is nil.
 	renewed  bool
 	lines    []int
+	line     int
 	nextLine int // the line the next record starts at, or after (blank lines)
 	rb       *rowBuilder
 	header   bool
@@ -56,8 +57,14 @@ func (s *csvSource) newCSVReader(comma rune) *csv.Reader {
 }
 
 // renewAfter is the length of a record past which the csv.Reader is
-// replaced (renew) once the record is read.
-const renewAfter = 1 << 20
+// replaced (renew) once the record is read. A record this long is a row of
+// thousands of fields, which the csv.Reader kept some 60 bytes each of
+// (the line twice, each field's string, index and position) until the
+// next record: for a line of 100,000 integers, 6 MB while the batch was
+// written (at 1 MiB, this line of 590 KB kept them). A new reader's
+// buffers grow again for the next such record, which costs little beside
+// writing its thousands of values.
+const renewAfter = 64 << 10
 
 // renew replaces cr by a new csv.Reader of the same input, so that the
 // buffers the old one kept (a long record's line and fields, each as long
@@ -66,8 +73,14 @@ const renewAfter = 1 << 20
 // lastLine is its last line.
 func (s *csvSource) renew(rec []string, lastLine int) {
 	s.lines = s.lines[:0]
-	for i := range rec {
-		s.lines = append(s.lines, s.fieldLine(i))
+	if first := s.fieldLine(0); first == s.fieldLine(len(rec)-1) {
+		// One line, as a wide table's record is: no list of a line a
+		// field (for 100,000 fields, 0.8 MB and more as it grew).
+		s.lines, s.line = nil, first
+	} else {
+		for i := range rec {
+			s.lines = append(s.lines, s.fieldLine(i))
+		}
 	}
 	s.offBase += s.cr.InputOffset()
 	s.lineBase = lastLine
@@ -78,6 +91,9 @@ func (s *csvSource) renew(rec []string, lastLine int) {
 // fieldLine returns the line field i of the record read last starts at.
 func (s *csvSource) fieldLine(i int) int {
 	if s.renewed {
+		if s.lines == nil {
+			return s.line
+		}
 		return s.lines[i]
 	}
 	line, _ := s.cr.FieldPos(i)

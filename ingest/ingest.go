@@ -154,9 +154,7 @@ func NewReader(src io.Reader, format Format, b *orc.Batch, opt Options) *Reader 
 	c := opt.config()
 	rb := newRowBuilder(b, c.zone)
 	text := c.text
-	for _, k := range rb.cols {
-		k.setText(&text)
-	}
+	rb.env.text = &text
 	r := &Reader{rb: rb}
 	if format == CSV {
 		s := newCSVSource(src, rb, c)

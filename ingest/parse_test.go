@@ -80,7 +80,7 @@ func TestParseDecimal(t *testing.T) {
 		{"1.2300", "1.23"}, {"1.5e2", "150.00"}, {"12345e-4", "ERR"}, {"1000", "ERR"},
 		{"0.001", "ERR"}, {"abc", "ERR"}, {"1e400", "ERR"}, {"-0", "0.00"}, {"+7", "7.00"},
 	} {
-		v, err := parseDecimal(c.in, d, b.limit)
+		v, err := parseDecimal(c.in, d, b.limit())
 		got := "ERR"
 		if err == nil {
 			got = orc.FormatDecimal(v, 2)

@@ -99,7 +99,7 @@ func (a *Accumulator) AddGeometry(wkb []byte) {
 		*g = geoAcc{box: geo.EmptyBox()}
 	}
 	a.count++
-	a.bsum += int64(len(wkb))
+	a.isum += int64(len(wkb))
 	if a.kind != orc.Geometry || g.bad {
 		return
 	}

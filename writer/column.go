@@ -33,6 +33,14 @@ type columnWriter interface {
 	write(v orc.Vector, start, end int, parentNulls []bool) error
 	// base returns the state shared by all column writers.
 	base() *colBase
+	// children returns the writers of the column's children: struct
+	// fields, list element, map key and value, union variants.
+	children() []columnWriter
+	// ownStream returns the column's stream i after PRESENT, in writing
+	// order, and false past the last (streams.go). The list is given by
+	// a method rather than kept in each column writer, whose slice and
+	// array of it took 56 bytes.
+	ownStream(i int) (encStream, bool)
 	// appendPositions appends the positions of the column's streams, in
 	// the order the specification fixes, PRESENT first.
 	appendPositions(dst []uint64) []uint64
@@ -67,9 +75,10 @@ type colBase struct {
 	w    *Writer
 	node *orc.Schema
 
-	hasNull bool  // some value in the stripe is null: PRESENT is written
-	pending int   // present values not written to PRESENT yet (while !hasNull)
-	groupAt []int // pending at the start of each row index entry (while !hasNull)
+	// pending is the present values not written to PRESENT yet, while
+	// the stripe has no null; -1 once it has one, and PRESENT is written
+	// (hasNull).
+	pending int
 	rare    *colRare
 
 	// group, stripe and file are the column's statistics. stripe is nil
@@ -78,30 +87,28 @@ type colBase struct {
 	// one stripe of one row group keeps one accumulator a column while it
 	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
-	bloom               *bloomfilter.Filter
 	// entries is the stripe's row index so far; their positions are
-	// taken from posBuf, which is kept from stripe to stripe.
+	// pieces of posBuf, which is kept from stripe to stripe.
 	entries []rowEntry
 	posBuf  []uint64
-	kids    []columnWriter
-	own     []encStream // the column's streams after PRESENT (streams.go)
-
-	// comp compresses the column's streams: the writer's own, or with
-	// WithParallelism the compressor of the goroutine the column's field
-	// is dealt to.
-	comp format.Compressor
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
-// for nulls, and for a bloom filter's entries. A writer of a wide schema
-// has a column writer a column, mostly without nulls or bloom filters;
-// within colBase these took 56 bytes of each.
+// for nulls, and for a bloom filter and its entries. A writer of a wide
+// schema has a column writer a column, mostly without nulls or bloom
+// filters; within colBase these took 64 bytes of each.
 type colRare struct {
 	presentOut *format.OutStream      // nil until the stripe's first null (startPresent)
 	present    *format.BoolRLEEncoder // nil until the column's first null, then reused
+	bloom      *bloomfilter.Filter    // WithBloomFilterColumns (colBase.bloomFilter)
 	nulls      []bool                 // scratch
+	longs      []int64                // scratch: an integer column's values in rows with one
 	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
 }
+
+// hasNull reports whether some value in the stripe is null: PRESENT is
+// written.
+func (b *colBase) hasNull() bool { return b.pending < 0 }
 
 // rareState returns the column's colRare, making it at the first call.
 func (b *colBase) rareState() *colRare {
@@ -109,6 +116,14 @@ func (b *colBase) rareState() *colRare {
 		b.rare = new(colRare)
 	}
 	return b.rare
+}
+
+// bloomFilter returns the column's bloom filter, or nil.
+func (b *colBase) bloomFilter() *bloomfilter.Filter {
+	if b.rare == nil {
+		return nil
+	}
+	return b.rare.bloom
 }
 
 // presentStreamOut returns the stripe's PRESENT stream, or nil before its
@@ -125,11 +140,11 @@ func (b *colBase) newStream() *format.OutStream {
 	if b.w.pipe != nil {
 		return b.w.pipe.NewStream(b.w.pool)
 	}
-	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.comp, b.w.pool)
+	return format.NewPooledOutStream(b.w.cfg.compression, b.w.cfg.blockSize, b.w.compFor(b.node), b.w.pool)
 }
 
 func (w *Writer) newBase(node *orc.Schema) colBase {
-	return colBase{w: w, node: node, comp: w.comp, group: stats.NewAccumulator(node)}
+	return colBase{w: w, node: node, group: stats.NewAccumulator(node)}
 }
 
 // addStripeStats merges the ended stripe's statistics into the file's,
@@ -165,12 +180,16 @@ func (b *colBase) fileStats() *stats.Accumulator {
 
 func (b *colBase) base() *colBase { return b }
 
+// children returns nil: a leaf column has none. The writers of compound
+// columns keep theirs; a column writer of a wide schema's leaf spared 24
+// bytes.
+func (b *colBase) children() []columnWriter { return nil }
+
 // presentPositions appends the PRESENT stream's position, or, while the
 // stripe has no null, notes where the row group starts for later.
 func (b *colBase) presentPositions(dst []uint64) []uint64 {
-	if !b.hasNull {
-		b.groupAt = append(b.groupAt, b.pending)
-		return dst
+	if !b.hasNull() {
+		return dst // startGroupSelf notes pending in the entry
 	}
 	return b.appendPresentPosition(dst)
 }
@@ -181,8 +200,8 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 
 // startPresent is called at the stripe's first null: it writes the held
 // present bits and puts each row group's PRESENT position in front of its
-// row index entry (entries[k] started at groupAt[k]), aligning each group
-// as endPresentRuns would have. Errors stay in the encoder and stream,
+// row index entry (entries[k] started at entries[k].at), aligning each
+// group as endPresentRuns would have. Errors stay in the encoder and stream,
 // which return them at the stripe's end.
 func (b *colBase) startPresent() {
 	// PRESENT's stream and encoder are made here, not with the column: a
@@ -198,26 +217,27 @@ func (b *colBase) startPresent() {
 	written := 0
 	for k := range b.entries {
 		e := &b.entries[k]
-		for ; written < b.groupAt[k]; written++ {
+		for ; written < e.at; written++ {
 			r.present.Write(true)
 		}
 		if b.w.cfg.aligned {
 			b.alignPresent()
 		}
-		e.pos = append(b.appendPresentPosition(nil), e.pos...)
+		b.changePos(e, func(dst []uint64) []uint64 {
+			dst = b.appendPresentPosition(dst)
+			return append(dst, b.posBuf[e.lo:e.hi]...)
+		})
 	}
 	for ; written < b.pending; written++ {
 		r.present.Write(true)
 	}
-	b.pending = 0
-	b.groupAt = b.groupAt[:0]
-	b.hasNull = true
+	b.pending = -1 // hasNull
 }
 
 // endPresentRuns ends PRESENT's byte run and chunk, once the stripe has a
 // PRESENT stream (before, startPresent aligns the held bits).
 func (b *colBase) endPresentRuns() error {
-	if !b.hasNull {
+	if !b.hasNull() {
 		return nil
 	}
 	return b.alignPresent()
@@ -252,7 +272,7 @@ func flushAll(encs []format.IntEncoder, outs ...*format.OutStream) error {
 // skipped) and how many rows have a value.
 func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) ([]bool, int) {
 	if len(nulls) == 0 && parentNulls == nil {
-		if !b.hasNull {
+		if !b.hasNull() {
 			b.pending += end - start
 			return nil, end - start
 		}
@@ -272,13 +292,13 @@ func (b *colBase) writeNulls(nulls []bool, start, end int, parentNulls []bool) (
 			continue
 		}
 		if isNull {
-			if !b.hasNull {
+			if !b.hasNull() {
 				b.startPresent()
 			}
 			r.present.Write(false)
 			b.group.AddNull()
 		} else {
-			if b.hasNull {
+			if b.hasNull() {
 				r.present.Write(true)
 			} else {
 				b.pending++
@@ -298,7 +318,7 @@ func startGroup(c columnWriter) error {
 	if err := startGroupSelf(c); err != nil {
 		return err
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := startGroup(k); err != nil {
 			return err
 		}
@@ -316,30 +336,42 @@ func startGroupSelf(c columnWriter) error {
 	}
 	at := len(b.posBuf)
 	b.posBuf = c.appendPositions(b.posBuf)
-	end := len(b.posBuf)
-	b.entries = append(b.entries, rowEntry{pos: b.posBuf[at:end:end]})
+	b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
 	return nil
 }
 
 // rowEntry is a row index entry of the open stripe: its positions (a
 // column has at most 9: PRESENT 3, then up to 3 for each of two more
-// streams) and, once its row group has ended, its statistics as
-// proto.Marshal encodes them. The positions are a piece of the column's
-// posBuf, without its room: a change to them (PRESENT's positions put in
-// front, a dictionary column's data positions added) makes a slice of
-// their own. As a message each, allocated with room for 12 positions, an
-// entry took 176 bytes, and its statistics' slice 24 more, in files of
-// many columns.
+// streams), posBuf[lo:hi], and, once its row group has ended, its
+// statistics as proto.Marshal encodes them. A change to the positions
+// (PRESENT's put in front, a dictionary column's data positions added)
+// appends them anew to posBuf (changePos). While the stripe has no null,
+// at is the present values before the group (pending at its start), for
+// startPresent. As a message each, allocated with room for 12 positions,
+// an entry took 176 bytes, and its statistics' slice 24 more, in files of
+// many columns; with its positions as a slice of their own, and a slice
+// of its pending counts beside the entries, 88 bytes, now 48.
 type rowEntry struct {
-	pos   []uint64
-	stats []byte
+	lo, hi int32
+	at     int
+	stats  []byte
+}
+
+// entryPos returns e's positions.
+func (b *colBase) entryPos(e *rowEntry) []uint64 { return b.posBuf[e.lo:e.hi:e.hi] }
+
+// changePos makes e's positions those fn appends to posBuf.
+func (b *colBase) changePos(e *rowEntry, fn func(dst []uint64) []uint64) {
+	at := len(b.posBuf)
+	b.posBuf = fn(b.posBuf)
+	e.lo, e.hi = int32(at), int32(len(b.posBuf))
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
 // of c and its descendants.
 func finishGroup(c columnWriter) {
 	finishGroupSelf(c)
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		finishGroup(k)
 	}
 }
@@ -352,12 +384,25 @@ func finishGroupSelf(c columnWriter) {
 		// proto.Marshal does not fail on them.
 		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
 	}
-	b.stripeStats().Merge(b.group)
-	b.group.Reset()
-	if b.bloom != nil {
-		r := b.rareState()
-		r.blooms = append(r.blooms, b.bloom.Proto())
-		b.bloom.Reset()
+	if b.stripe == nil {
+		// The stripe's first row group: its accumulator becomes the
+		// stripe's, as merging it into an empty one would copy it. At
+		// Close the column writes no more rows and takes no new one: a
+		// file of one row group a column held two accumulators a column
+		// while it wrote its last stripe.
+		b.stripe = b.group
+		b.group = nil
+		if !b.w.closing {
+			b.group = stats.NewAccumulator(b.node)
+		}
+	} else {
+		b.stripe.Merge(b.group)
+		b.group.Reset()
+	}
+	if bf := b.bloomFilter(); bf != nil {
+		r := b.rare
+		r.blooms = append(r.blooms, bf.Proto())
+		bf.Reset()
 	}
 }
 
@@ -366,9 +411,11 @@ func finishGroupSelf(c columnWriter) {
 // exactly when the stripe has a PRESENT stream.
 func (b *colBase) rowIndex() []byte {
 	var out []byte
-	for _, e := range b.entries {
+	for k := range b.entries {
+		e := &b.entries[k]
+		pos := b.entryPos(e)
 		np := 0 // the packed positions' bytes
-		for _, p := range e.pos {
+		for _, p := range pos {
 			np += protowire.SizeVarint(p)
 		}
 		n := 0
@@ -384,7 +431,7 @@ func (b *colBase) rowIndex() []byte {
 		if np > 0 {
 			out = protowire.AppendTag(out, rowIndexEntryPositions, protowire.BytesType)
 			out = protowire.AppendVarint(out, uint64(np))
-			for _, p := range e.pos {
+			for _, p := range pos {
 				out = protowire.AppendVarint(out, p)
 			}
 		}
@@ -412,7 +459,7 @@ func (b *colBase) dropEntries(last bool) {
 		b.entries, b.posBuf = nil, nil
 		return
 	}
-	clear(b.entries) // the positions of the entries given their own, and the statistics
+	clear(b.entries) // the statistics
 	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
 }
 
@@ -422,9 +469,7 @@ func (b *colBase) resetBase() {
 		r.presentOut = nil // startPresent makes the next stripe's (see holding.addStream)
 		r.blooms = nil
 	}
-	b.hasNull = false
 	b.pending = 0
-	b.groupAt = b.groupAt[:0]
 	if b.stripe != nil {
 		b.stripe.Reset()
 	}
@@ -433,7 +478,7 @@ func (b *colBase) resetBase() {
 
 // presentStream returns the PRESENT stream when the stripe has nulls.
 func (b *colBase) presentStream() []stream {
-	if !b.hasNull {
+	if !b.hasNull() {
 		return nil
 	}
 	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}

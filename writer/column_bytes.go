@@ -132,6 +132,7 @@ func (c *bytesWriter) replayIDs(fn func(first int, ids []int64) error) error {
 }
 
 func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.BytesVector)
 	if c.mode == modeUndecided && hasLongValue(vec.Offsets, start, end) {
 		// Before the values' nulls and statistics: the buffered ids go
@@ -166,8 +167,8 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			// nothing positions LENGTH until write returns (a mode
 			// switch below happens before any direct value).
 			c.group.AddBytes(b)
-			if c.bloom != nil {
-				c.bloom.AddBytes(b)
+			if bf != nil {
+				bf.AddBytes(b)
 			}
 			if _, err := c.dataOut.Write(b); err != nil {
 				return err
@@ -197,11 +198,12 @@ func (c *bytesWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 // nulls and nothing to pad or truncate: the values are the vector's bytes
 // from the first one's offset to the last one's end, written at once.
 func (c *bytesWriter) writeDirectRun(vec *orc.BytesVector, start, end int) error {
+	bf := c.bloomFilter()
 	offs := vec.Offsets[start : end+1]
 	c.group.AddByteRows(vec.Data, offs, nil)
-	if c.bloom != nil {
+	if bf != nil {
 		for i := range len(offs) - 1 {
-			c.bloom.AddBytes(vec.Data[offs[i]:offs[i+1]])
+			bf.AddBytes(vec.Data[offs[i]:offs[i+1]])
 		}
 	}
 	lens := c.lenBatch[:0]
@@ -279,11 +281,12 @@ func (c *bytesWriter) countKey(id int32) {
 // returns, so the counts never span row groups, and before the dictionary
 // may go.
 func (c *bytesWriter) addKeyStats() {
+	bf := c.bloomFilter()
 	for _, id := range c.touched {
 		k := c.dict.key(id)
 		c.group.AddBytesRepeat(k, c.keyCount[id])
-		if c.bloom != nil {
-			c.bloom.AddBytes(k)
+		if bf != nil {
+			bf.AddBytes(k)
 		}
 		c.keyCount[id] = 0
 	}
@@ -436,7 +439,9 @@ func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64)
 		}
 	}
 	e := &c.entries[c.markGroup[m]]
-	e.pos = fn(e.pos)
+	c.changePos(e, func(dst []uint64) []uint64 {
+		return fn(append(dst, c.posBuf[e.lo:e.hi]...))
+	})
 	return nil
 }
 

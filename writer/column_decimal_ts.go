@@ -27,16 +27,26 @@ func (w *Writer) newDecimalWriter(node *orc.Schema) *decimalWriter {
 	c := &decimalWriter{colBase: w.newBase(node), dataOut: w.newStream(), scaleOut: w.newStream(),
 		limit: orc.Pow10(node.Precision)}
 	c.scales = format.NewIntRLEv2Encoder(c.scaleOut, true)
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}, {orcpb.Stream_SECONDARY, 1, &c.scaleOut, c.scales}}
 	return c
 }
 
+func (c *decimalWriter) ownStream(i int) (encStream, bool) {
+	switch i {
+	case 0:
+		return encStream{orcpb.Stream_DATA, 0, &c.dataOut, nil}, true
+	case 1:
+		return encStream{orcpb.Stream_SECONDARY, 1, &c.scaleOut, c.scales}, true
+	}
+	return encStream{}, false
+}
+
 func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.DecimalVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	var n int // values written
 	var ok bool
-	if vec.Scale == c.node.Scale && c.bloom == nil {
+	if vec.Scale == c.node.Scale && bf == nil {
 		n, ok = c.write64(vec.Values[start:end], nulls)
 	}
 	if !ok {
@@ -54,8 +64,8 @@ func (c *decimalWriter) write(v orc.Vector, start, end int, parentNulls []bool) 
 			buf = format.AppendVarint128(buf, x)
 			n++
 			c.group.AddDecimal(x)
-			if c.bloom != nil {
-				c.bloom.AddString(orc.CanonicalDecimal(x, c.node.Scale))
+			if bf != nil {
+				bf.AddString(orc.CanonicalDecimal(x, c.node.Scale))
 			}
 		}
 		c.buf = buf
@@ -135,12 +145,21 @@ func (w *Writer) newTimestampWriter(node *orc.Schema) *timestampWriter {
 	c := &timestampWriter{colBase: w.newBase(node), dataOut: w.newStream(), nanoOut: w.newStream(), epoch: timestampEpoch2015}
 	c.secs = format.NewIntRLEv2Encoder(c.dataOut, true)
 	c.nanos = format.NewIntRLEv2Encoder(c.nanoOut, false)
-	c.own = []encStream{{orcpb.Stream_DATA, 3, &c.dataOut, c.secs}, {orcpb.Stream_SECONDARY, 0, &c.nanoOut, c.nanos}}
 	if node.Kind == orc.Timestamp && w.cfg.zone != time.UTC {
 		c.zone = w.cfg.zone
 		c.epoch = time.Date(2015, 1, 1, 0, 0, 0, 0, c.zone).Unix()
 	}
 	return c
+}
+
+func (c *timestampWriter) ownStream(i int) (encStream, bool) {
+	switch i {
+	case 0:
+		return encStream{orcpb.Stream_DATA, 3, &c.dataOut, c.secs}, true
+	case 1:
+		return encStream{orcpb.Stream_SECONDARY, 0, &c.nanoOut, c.nanos}, true
+	}
+	return encStream{}, false
 }
 
 // encodeNanos folds trailing decimal zeros into the low 3 bits.
@@ -161,6 +180,7 @@ func encodeNanos(n int64) int64 {
 }
 
 func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.TimestampVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	if nulls == nil && c.zone == nil {
@@ -203,8 +223,8 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 			back += int64(off)
 		}
 		c.group.AddTimestamp(back, ns)
-		if c.bloom != nil {
-			c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
+		if bf != nil {
+			bf.AddLong(back*1000 + int64(ns)/1_000_000)
 		}
 	}
 	c.secBatch, c.nsBatch = secs, nss
@@ -221,6 +241,7 @@ func (c *timestampWriter) write(v orc.Vector, start, end int, parentNulls []bool
 // (-1 s, 0) with a millisecond or more of fraction reads back as 0 s,
 // which sends the run through the value-by-value statistics.
 func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end int) error {
+	bf := c.bloomFilter()
 	seconds, nanos := vec.Seconds[start:end], vec.Nanos[start:end]
 	nanos = nanos[:len(seconds)]
 	secs, nss := c.secBatch[:0], c.nsBatch[:0]
@@ -243,7 +264,7 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 	if !quirk {
 		c.group.AddTimestamps(seconds, nanos, nil)
 	}
-	if quirk || c.bloom != nil {
+	if quirk || bf != nil {
 		for i, sec := range seconds {
 			ns := nanos[i]
 			back := sec
@@ -253,8 +274,8 @@ func (c *timestampWriter) writeInstantRun(vec *orc.TimestampVector, start, end i
 			if quirk {
 				c.group.AddTimestamp(back, ns)
 			}
-			if c.bloom != nil {
-				c.bloom.AddLong(back*1000 + int64(ns)/1_000_000)
+			if bf != nil {
+				bf.AddLong(back*1000 + int64(ns)/1_000_000)
 			}
 		}
 	}

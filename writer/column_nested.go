@@ -14,6 +14,8 @@ type structWriter struct {
 	mask   []bool
 }
 
+func (c *structWriter) children() []columnWriter { return c.fields }
+
 func (c *structWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
 	vec := v.(*orc.StructVector)
 	nulls, k := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
@@ -62,18 +64,25 @@ type listWriter struct {
 	colBase
 	lengthOut *format.OutStream
 	lengths   *format.IntRLEv2Encoder
+	kids      []columnWriter
 	elem      columnWriter // list element, or map key
 	value     columnWriter // map value
 }
 
+func (c *listWriter) children() []columnWriter { return c.kids }
+
 func (w *Writer) newListWriter(node *orc.Schema) *listWriter {
-	c := &listWriter{colBase: w.newBase(node), lengthOut: w.newStream()}
-	c.lengths = format.NewIntRLEv2Encoder(c.lengthOut, false)
-	c.own = []encStream{{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}}
+	c := &listWriter{colBase: w.newBase(node)}
+	c.lengths = format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), false)
 	return c
 }
 
+func (c *listWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_LENGTH, 1, &c.lengthOut, c.lengths}, i == 0
+}
+
 func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	var offs []int64
 	var nullMask []bool
 	var kids []orc.Vector
@@ -105,8 +114,8 @@ func (c *listWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 			return err
 		}
 		c.group.AddChildren(uint64(n))
-		if c.bloom != nil {
-			c.bloom.AddLong(n)
+		if bf != nil {
+			bf.AddLong(n)
 		}
 	}
 	return c.writeKids(kids, from, int(offs[end]))
@@ -135,17 +144,24 @@ type unionWriter struct {
 	dataOut *format.OutStream
 	tags    *format.ByteRLEEncoder
 	masks   [][]bool
+	kids    []columnWriter // the variants
 }
 
+func (c *unionWriter) children() []columnWriter { return c.kids }
+
 func (w *Writer) newUnionWriter(node *orc.Schema) *unionWriter {
-	c := &unionWriter{colBase: w.newBase(node), dataOut: w.newStream()}
-	c.tags = format.NewByteRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}}
+	c := &unionWriter{colBase: w.newBase(node)}
+	c.tags = format.NewByteRLEEncoder((*lazySink)(&c.colBase))
 	c.masks = make([][]bool, len(node.Children))
 	return c
 }
 
+func (c *unionWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 1, &c.dataOut, c.tags}, i == 0
+}
+
 func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.UnionVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	for t := range c.masks {
@@ -167,8 +183,8 @@ func (c *unionWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			return err
 		}
 		c.group.AddValue()
-		if c.bloom != nil {
-			c.bloom.AddLong(int64(t))
+		if bf != nil {
+			bf.AddLong(int64(t))
 		}
 	}
 	for t, k := range c.kids {

@@ -31,10 +31,13 @@ type boolWriter struct {
 }
 
 func (w *Writer) newBoolWriter(node *orc.Schema) *boolWriter {
-	c := &boolWriter{colBase: w.newBase(node), dataOut: w.newStream()}
-	c.data = format.NewBoolRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, c.data}}
+	c := &boolWriter{colBase: w.newBase(node)}
+	c.data = format.NewBoolRLEEncoder((*lazySink)(&c.colBase))
 	return c
+}
+
+func (c *boolWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 0, &c.dataOut, c.data}, i == 0
 }
 
 func (c *boolWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
@@ -61,13 +64,17 @@ type byteWriter struct {
 }
 
 func (w *Writer) newByteWriter(node *orc.Schema) *byteWriter {
-	c := &byteWriter{colBase: w.newBase(node), dataOut: w.newStream()}
-	c.data = format.NewByteRLEEncoder(c.dataOut)
-	c.own = []encStream{{orcpb.Stream_DATA, 1, &c.dataOut, c.data}}
+	c := &byteWriter{colBase: w.newBase(node)}
+	c.data = format.NewByteRLEEncoder((*lazySink)(&c.colBase))
 	return c
 }
 
+func (c *byteWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 1, &c.dataOut, c.data}, i == 0
+}
+
 func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.LongVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
 	for i := start; i < end; i++ {
@@ -80,8 +87,8 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 		}
 		c.data.Write(byte(int8(x)))
 		c.group.AddInt(x)
-		if c.bloom != nil {
-			c.bloom.AddLong(x)
+		if bf != nil {
+			bf.AddLong(x)
 		}
 	}
 	return nil
@@ -90,18 +97,22 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 
 // intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
+// The encoder is part of it, 224 bytes in all (with its stream made at its
+// first byte, lazySink): a wide schema has one a column.
 type intWriter struct {
 	colBase
 	dataOut *format.OutStream
-	data    *format.IntRLEv2Encoder
-	buf     []int64
+	data    format.IntRLEv2Encoder
 }
 
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
-	c := &intWriter{colBase: w.newBase(node), dataOut: w.newStream()}
-	c.data = format.NewIntRLEv2Encoder(c.dataOut, true)
-	c.own = []encStream{{orcpb.Stream_DATA, 2, &c.dataOut, c.data}}
+	c := &intWriter{colBase: w.newBase(node)}
+	c.data = *format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), true)
 	return c
+}
+
+func (c *intWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 2, &c.dataOut, &c.data}, i == 0
 }
 
 // intRange returns the range of the integer kind k (SMALLINT, INT and
@@ -117,11 +128,16 @@ func intRange(k orc.Kind) (lo, hi int64) {
 }
 
 func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.LongVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
-	vals := gatherLongs(c.buf, vec.Values, start, end, nulls)
+	var vals []int64
 	if nulls != nil {
-		c.buf = vals
+		r := c.rare // made by writeNulls
+		r.longs = gatherLongs(r.longs, vec.Values, start, end, nulls)
+		vals = r.longs
+	} else {
+		vals = vec.Values[start:end]
 	}
 	if c.node.Kind != orc.Long {
 		lo, hi := intRange(c.node.Kind)
@@ -135,9 +151,9 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 		return err
 	}
 	c.group.AddLongs(vals, nil)
-	if c.bloom != nil {
+	if bf != nil {
 		for _, x := range vals {
-			c.bloom.AddLong(x)
+			bf.AddLong(x)
 		}
 	}
 	return nil
@@ -154,15 +170,19 @@ type floatWriter struct {
 }
 
 func (w *Writer) newFloatWriter(node *orc.Schema) *floatWriter {
-	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float, dataOut: w.newStream()}
-	c.own = []encStream{{orcpb.Stream_DATA, 0, &c.dataOut, nil}}
+	c := &floatWriter{colBase: w.newBase(node), is32: node.Kind == orc.Float}
 	return c
 }
 
+func (c *floatWriter) ownStream(i int) (encStream, bool) {
+	return encStream{orcpb.Stream_DATA, 0, &c.dataOut, nil}, i == 0
+}
+
 func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) error {
+	bf := c.bloomFilter()
 	vec := v.(*orc.DoubleVector)
 	nulls, _ := c.writeNulls(vec.Nulls.Nulls, start, end, parentNulls)
-	if nulls == nil && !c.is32 && c.bloom == nil {
+	if nulls == nil && !c.is32 && bf == nil {
 		return c.writeDoubleRun(vec.Values[start:end])
 	}
 	buf := c.buf[:0]
@@ -179,12 +199,12 @@ func (c *floatWriter) write(v orc.Vector, start, end int, parentNulls []bool) er
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
 		}
 		c.group.AddDouble(x)
-		if c.bloom != nil {
-			c.bloom.AddDouble(x)
+		if bf != nil {
+			bf.AddDouble(x)
 		}
 	}
 	c.buf = buf
-	_, err := c.dataOut.Write(buf)
+	_, err := c.firstOut().Write(buf)
 	return err
 }
 
@@ -197,7 +217,7 @@ func (c *floatWriter) writeDoubleRun(vals []float64) error {
 	}
 	c.buf = buf
 	c.group.AddDoubles(vals, nil)
-	_, err := c.dataOut.Write(buf)
+	_, err := c.firstOut().Write(buf)
 	return err
 }
 

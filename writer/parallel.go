@@ -33,6 +33,7 @@ package writer
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -133,9 +134,6 @@ func (w *Writer) dealFields() {
 	}
 	fanout.Deal(cost, len(fg.comps), fg.group)
 	byCost(fg.order, cost)
-	for i, f := range sw.fields {
-		setComp(f, fg.comps[fg.group[i]])
-	}
 	copy(fg.prevNanos, fg.nanos)
 	clear(fg.nanos)
 }
@@ -189,13 +187,20 @@ func guessCost(n *orc.Schema) float64 {
 	return 1
 }
 
-// setComp gives c and its children the compressor comp.
-func setComp(c columnWriter, comp format.Compressor) {
-	b := c.base()
-	b.comp = comp
-	for _, k := range b.kids {
-		setComp(k, comp)
+// compFor returns the compressor of column node's streams: the writer's
+// own, or with WithParallelism and no pipeline that of the goroutine the
+// column's root field is dealt to (dealFields).
+func (w *Writer) compFor(node *orc.Schema) format.Compressor {
+	fg := w.par
+	if fg == nil || w.pipe != nil {
+		return w.comp
 	}
+	fields, id := w.schema.Children, node.ID()
+	i := sort.Search(len(fields), func(i int) bool { return fields[i].MaxID() >= id })
+	if i == len(fields) || fields[i].ID() > id {
+		return w.comp // the root
+	}
+	return fg.comps[fg.group[i]]
 }
 
 // writeParallel writes rows [start, end) of the root's fields, each group

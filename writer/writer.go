@@ -59,12 +59,14 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	empty       *format.OutStream // never written: the position of a stream not made yet (lazySink)
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
 	sink        *stripeSink       // WithParallelism's background stripe writes (sink.go), or nil
 	hold        holding           // held's scratch
 	textCols    int               // text and binary columns (bytesWriter)
+	closing     bool              // Close is writing the last stripe: no more rows come
 	err         error
 	closed      bool
 }
@@ -100,6 +102,7 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 		wr.comp = c
 	}
 	wr.scratch = wr.newStream()
+	wr.empty = wr.newStream()
 	wr.cols = make([]columnWriter, schema.MaxID()+1)
 	root, err := wr.newColumnWriter(schema)
 	if err != nil {
@@ -157,22 +160,37 @@ func (w *Writer) newColumnWriter(node *orc.Schema) (columnWriter, error) {
 		return nil, fmt.Errorf("%w: cannot write type %s", orc.ErrUnsupported, node.Kind)
 	}
 	w.cols[node.ID()] = c
-	b := c.base()
+	flat := node.MaxID()-node.ID() == len(node.Children) // every child a leaf
+	var kids []columnWriter
+	if !flat {
+		kids = make([]columnWriter, 0, len(node.Children))
+	}
 	for _, child := range node.Children {
 		k, err := w.newColumnWriter(child)
 		if err != nil {
 			return nil, err
 		}
-		b.kids = append(b.kids, k)
+		if !flat {
+			kids = append(kids, k)
+		}
+	}
+	if flat {
+		// The children's writers are the columns after c's, in order:
+		// a struct of leaves (a wide table's root) shares w.cols rather
+		// than keep 16 bytes a column of its own.
+		kids = w.cols[node.ID()+1 : node.MaxID()+1 : node.MaxID()+1]
 	}
 	switch cw := c.(type) {
 	case *structWriter:
-		cw.fields = b.kids
+		cw.fields = kids
 	case *listWriter:
-		cw.elem = b.kids[0]
-		if len(b.kids) > 1 {
-			cw.value = b.kids[1]
+		cw.kids = kids
+		cw.elem = kids[0]
+		if len(kids) > 1 {
+			cw.value = kids[1]
 		}
+	case *unionWriter:
+		cw.kids = kids
 	}
 	return c, nil
 }
@@ -185,7 +203,7 @@ func noEarlyDirect(c columnWriter, repeated bool) {
 		bw.directAt = 0
 	}
 	k := c.base().node.Kind
-	for _, kid := range c.base().kids {
+	for _, kid := range c.children() {
 		noEarlyDirect(kid, repeated || k == orc.List || k == orc.Map)
 	}
 }
@@ -205,7 +223,7 @@ func (w *Writer) setupBlooms() error {
 		if !node.Kind.IsPrimitive() || node.Kind == orc.Boolean {
 			return fmt.Errorf("orc: WithBloomFilterColumns: column %q is %s; bloom filters need a primitive type other than boolean", name, node.Kind)
 		}
-		w.cols[node.ID()].base().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
+		w.cols[node.ID()].base().rareState().bloom = bloomfilter.New(w.cfg.stride, w.cfg.fpp)
 	}
 	return nil
 }
@@ -231,8 +249,8 @@ func (w *Writer) Reset(out io.Writer) error {
 			b.group.Reset()
 		}
 		b.file = nil
-		if b.bloom != nil {
-			b.bloom.Reset()
+		if b.bloomFilter() != nil {
+			b.bloomFilter().Reset()
 		}
 	}
 	if w.par != nil {
@@ -245,7 +263,7 @@ func (w *Writer) Reset(out io.Writer) error {
 	w.stripeStats = w.stripeStats[:0]
 	w.userMeta = nil
 	w.rows, w.stripeRows, w.groupRows, w.groupOpen = 0, 0, 0, false
-	w.err, w.closed = nil, false
+	w.err, w.closed, w.closing = nil, false, false
 	w.scratch.Reset()
 	w.dealFields()
 	for _, c := range w.cols {
@@ -410,7 +428,7 @@ func groupEnds(c columnWriter) error {
 			return err
 		}
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := groupEnds(k); err != nil {
 			return err
 		}
@@ -427,7 +445,7 @@ func finishStripes(c columnWriter, onlyIndexed bool) error {
 			return err
 		}
 	}
-	for _, k := range c.base().kids {
+	for _, k := range c.children() {
 		if err := finishStripes(k, onlyIndexed); err != nil {
 			return err
 		}
@@ -598,6 +616,7 @@ func (w *Writer) flushStripe(next bool) error {
 	if w.stripeRows == 0 {
 		return nil
 	}
+	w.closing = !next
 	if err := w.finishColumns(); err != nil {
 		return err
 	}
@@ -717,7 +736,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 		b.dropEntries(last)
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
-		if b.bloom != nil {
+		if b.bloomFilter() != nil {
 			n, err := w.writeMessage(&orcpb.BloomFilterIndex{BloomFilter: b.rareState().blooms})
 			if err != nil {
 				return 0, err
@@ -745,6 +764,10 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 		}
 		var colBytes uint64
 		for _, s := range c.dataStreams() {
+			if s.out == nil { // no byte (lazySink)
+				footer.addStream(s.kind, id, 0)
+				continue
+			}
 			n := s.out.Size()
 			if w.sink != nil {
 				if err := w.sink.detach(s.out); err != nil {
@@ -763,10 +786,11 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 			footer.addStream(s.kind, id, int(n))
 			colBytes += uint64(n)
 		}
+		c.base().forgetStreams()
 		dataLen += colBytes
 		enc := c.encoding()
 		b := c.base()
-		if b.bloom != nil {
+		if b.bloomFilter() != nil {
 			enc.BloomEncoding = proto.Uint32(1)
 		}
 		if err := footer.addEncoding(enc); err != nil {
@@ -796,8 +820,9 @@ func (w *Writer) settlePipeline() error {
 	// pipeline's chunks went round in stay for the next stripe.
 	w.trimPool()
 	for _, c := range w.cols {
-		for _, e := range c.base().entries {
-			if err := w.pipe.Resolve(e.pos); err != nil {
+		b := c.base()
+		for k := range b.entries {
+			if err := w.pipe.Resolve(b.entryPos(&b.entries[k])); err != nil {
 				return err
 			}
 		}
@@ -815,7 +840,9 @@ func (w *Writer) releaseStreams() {
 			out.Drop()
 		}
 		for _, s := range c.dataStreams() {
-			s.out.Drop()
+			if s.out != nil {
+				s.out.Drop()
+			}
 		}
 	}
 	if w.pipe != nil {
