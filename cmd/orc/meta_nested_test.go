@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -150,12 +151,20 @@ func TestMetaWideNestedMemory(t *testing.T) {
 	runtime.KeepAlive(r)
 	held := after.HeapAlloc - before.HeapAlloc
 	for _, args := range [][]string{{path}, {"--json", path}} {
+		// The least peak of two runs: a forced collection counts as live
+		// what is allocated while it marks, so on a loaded machine (go
+		// test runs packages side by side) a sample can only come out
+		// high (73 bytes a column once, 29-45 alone).
 		var out countingWriter
-		peak := peakHeap(func() {
-			if err := runMeta(args, &out, io.Discard); err != nil {
-				t.Fatal(err)
-			}
-		})
+		peak := uint64(math.MaxUint64)
+		for range 2 {
+			out = countingWriter{}
+			peak = min(peak, peakHeap(func() {
+				if err := runMeta(args, &out, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+			}))
+		}
 		extra := (int64(peak) - int64(held)) / int64(cols)
 		t.Logf("meta %v of %d columns (%d bytes): %d bytes out (%d a column), peak heap %.1f MiB, the reader's %.1f MiB: %d B a column more",
 			args[:len(args)-1], cols, buf.Len(), out.n, out.n/int64(cols), float64(peak)/(1<<20), float64(held)/(1<<20), extra)
