@@ -126,3 +126,52 @@ func TestReset(t *testing.T) {
 		check("after a sticky error", &fourth)
 	}
 }
+
+// TestResetStripeSize: after Reset a Writer cuts stripes by size where a
+// new one does. It cut some first stripes early: its scratch stream kept
+// the last file's pages, and a text column the last file's dictionary,
+// and the stripe's estimated size counts both (seeds 4 and 33 the first,
+// 46 the second, of random schemas with 128 KiB stripes).
+func TestResetStripeSize(t *testing.T) {
+	for _, seed := range []uint64{4, 33, 46, 5, 21} {
+		s := testutil.RandomSchema(rand.New(rand.NewPCG(seed, 7)), 8, 3)
+		g := testutil.NewGenerator(rand.New(rand.NewPCG(seed, 9)), s)
+		var batches []*orc.Batch
+		for range 8 {
+			batches = append(batches, g.Batch(700))
+		}
+		for _, par := range []int{1, 2} {
+			opts := []writer.Option{writer.WithStripeSize(128 << 10), writer.WithRowIndexStride(700),
+				writer.WithCompression(orc.CompressionZstd), writer.WithParallelism(par)}
+			write := func(w *writer.Writer) {
+				t.Helper()
+				for _, b := range batches {
+					if err := w.Write(b); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var want, first, got bytes.Buffer
+			fresh, err := writer.NewWriter(&want, s, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(fresh)
+			w, err := writer.NewWriter(&first, s, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(w)
+			if err := w.Reset(&got); err != nil {
+				t.Fatal(err)
+			}
+			write(w)
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("seed %d, parallelism %d: after Reset %d bytes, a new writer's file %d (or the bytes differ)", seed, par, got.Len(), want.Len())
+			}
+		}
+	}
+}

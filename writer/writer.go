@@ -264,9 +264,18 @@ func (w *Writer) Reset(out io.Writer) error {
 	w.userMeta = nil
 	w.rows, w.stripeRows, w.groupRows, w.groupOpen = 0, 0, 0, false
 	w.err, w.closed, w.closing = nil, false, false
-	w.scratch.Reset()
+	// A new scratch stream, as a new Writer's: the old one's pages, kept
+	// for the tail, would count in the first stripe's size (held).
+	w.scratch.Drop()
+	w.scratch = w.newStream()
 	w.dealFields()
 	for _, c := range w.cols {
+		if bc, ok := c.(*bytesWriter); ok {
+			// As a new Writer's: the last file's dictionary and ids
+			// would count in the first stripe's size (estimate counts
+			// the arrays a dictionary keeps).
+			bc.dict, bc.idBuf = nil, idBuffer{}
+		}
 		c.resetStripe()
 	}
 	return w.writeRaw([]byte(format.Magic))
