@@ -260,11 +260,10 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 			return c.errorf("map entries are not a struct")
 		}
 		mv := c.vec.(*orc.MapVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, entries.Len()); err != nil {
+		clo, chi, csel, err := childRows(c, a, a.Offsets(), entries.Len(), nulls, lo, n, sel)
+		if err != nil {
 			return err
 		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
 		if err := c.children[0].fill(entries.Field(0), clo, chi, csel); err != nil {
 			return err
 		}
@@ -273,27 +272,9 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		}
 		mv.Nulls.Nulls, mv.Offsets = nulls, c.loffs
 	case *array.List:
-		lv := c.vec.(*orc.ListVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
-			return err
-		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
-		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
-			return err
-		}
-		lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
+		return fillList(c, a, a.Offsets(), nulls, lo, n, sel)
 	case *array.LargeList:
-		lv := c.vec.(*orc.ListVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
-			return err
-		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
-		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
-			return err
-		}
-		lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
+		return fillList(c, a, a.Offsets(), nulls, lo, n, sel)
 	case *array.DenseUnion:
 		return c.fillDenseUnion(a, lo, n, sel)
 	case *array.SparseUnion:
@@ -351,6 +332,33 @@ func checkListOffsets[O int32 | int64](c *toORC, offs []O, childLen int) error {
 			return c.errorf("malformed array: list offset %d (row %d) out of order or past the %d child values", o, i, childLen)
 		}
 	}
+	return nil
+}
+
+// childRows checks the offsets of list or map array a, all the offsets of
+// its data, against its childLen child values, and returns the child rows
+// the selected rows own (listRows).
+func childRows[O int32 | int64](c *toORC, a arrow.Array, all []O, childLen int, nulls []bool, lo, n int, sel []int) (clo, chi int, csel []int, err error) {
+	offs := ownOffsets(all, a.Data().Offset(), a.Len())
+	if err := checkListOffsets(c, offs, childLen); err != nil {
+		return 0, 0, nil, err
+	}
+	clo, chi, csel = listRows(c, offs, nulls, lo, n, sel)
+	return clo, chi, csel, nil
+}
+
+// fillList fills the ORC list vector from list array a, whose data has the
+// offsets all.
+func fillList[O int32 | int64](c *toORC, a array.ListLike, all []O, nulls []bool, lo, n int, sel []int) error {
+	clo, chi, csel, err := childRows(c, a, all, a.ListValues().Len(), nulls, lo, n, sel)
+	if err != nil {
+		return err
+	}
+	if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
+		return err
+	}
+	lv := c.vec.(*orc.ListVector)
+	lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
 	return nil
 }
 
