@@ -125,9 +125,15 @@ func mergeKnown[T any](a T, aOK bool, ca uint64, b T, bOK bool, cb uint64, add f
 // mergeRange merges the ranges [aMin, aMax] and [bMin, bMax], known or
 // not, of sides with ca and cb values (pick).
 func mergeRange[T cmp.Ordered](aMin, aMax T, aOK bool, ca uint64, bMin, bMax T, bOK bool, cb uint64) (lo, hi T, ok bool) {
+	return mergeRangeFunc(aMin, aMax, aOK, ca, bMin, bMax, bOK, cb, func(a, b T) T { return min(a, b) }, func(a, b T) T { return max(a, b) })
+}
+
+// mergeRangeFunc is mergeRange for values that lower and upper, which
+// return the lower and the upper of two values, order.
+func mergeRangeFunc[T any](aMin, aMax T, aOK bool, ca uint64, bMin, bMax T, bOK bool, cb uint64, lower, upper func(a, b T) T) (lo, hi T, ok bool) {
 	switch useA, useB, ok := pick(aOK, ca, bOK, cb); {
 	case useA && useB:
-		return min(aMin, bMin), max(aMax, bMax), true
+		return lower(aMin, bMin), upper(aMax, bMax), true
 	case useA:
 		return aMin, aMax, ok
 	case useB:
@@ -146,14 +152,7 @@ func mergeInt(a *IntStats, ca uint64, b *IntStats, cb uint64) IntStats {
 func mergeDouble(a *DoubleStats, ca uint64, b *DoubleStats, cb uint64) DoubleStats {
 	var r DoubleStats
 	// Not mergeRange: math.Max(NaN, +Inf) is +Inf, max(NaN, +Inf) NaN.
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = math.Min(a.Min, b.Min), math.Max(a.Max, b.Max), true
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
+	r.Min, r.Max, r.HasMinMax = mergeRangeFunc(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb, math.Min, math.Max)
 	r.Sum, r.HasSum = mergeKnown(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb, func(a, b float64) (float64, bool) { return a + b, true })
 	if r.HasSum && math.IsNaN(r.Sum) {
 		r.Min, r.Max, r.HasMinMax = 0, 0, false
@@ -201,20 +200,19 @@ func mergeString(a *StringStats, ca uint64, b *StringStats, cb uint64) StringSta
 
 func mergeDecimal(a *DecimalStats, ca uint64, b *DecimalStats, cb uint64) DecimalStats {
 	var r DecimalStats
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, true
-		if cmpDecimal(b.Min, a.Min) < 0 {
-			r.Min = b.Min
-		}
-		if cmpDecimal(b.Max, a.Max) > 0 {
-			r.Max = b.Max
-		}
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
+	r.Min, r.Max, r.HasMinMax = mergeRangeFunc(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb,
+		func(x, y DecimalValue) DecimalValue {
+			if cmpDecimal(y, x) < 0 {
+				return y
+			}
+			return x
+		},
+		func(x, y DecimalValue) DecimalValue {
+			if cmpDecimal(y, x) > 0 {
+				return y
+			}
+			return x
+		})
 	r.Sum, r.HasSum = mergeKnown(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb, addDecimal)
 	return r
 }
