@@ -162,40 +162,34 @@ func mergeDouble(a *DoubleStats, ca uint64, b *DoubleStats, cb uint64) DoubleSta
 
 func mergeString(a *StringStats, ca uint64, b *StringStats, cb uint64) StringStats {
 	var r StringStats
-	switch useA, useB, ok := pick(a.HasMin, ca, b.HasMin, cb); {
-	case useA && useB:
-		// On a tie the exact value wins: a strict lower bound equal to an
-		// exact minimum is below every value of its own side.
-		r.Min, r.MinIsLowerBound = a.Min, a.MinIsLowerBound
-		if b.Min < a.Min || (b.Min == a.Min && !b.MinIsLowerBound) {
-			r.Min, r.MinIsLowerBound = b.Min, b.MinIsLowerBound
-		}
-		r.HasMin = true
-	case useA:
-		r.Min, r.MinIsLowerBound, r.HasMin = a.Min, a.MinIsLowerBound, ok
-	case useB:
-		r.Min, r.MinIsLowerBound, r.HasMin = b.Min, b.MinIsLowerBound, ok
-	}
-	switch useA, useB, ok := pick(a.HasMax, ca, b.HasMax, cb); {
-	case useA && useB:
-		r.Max, r.MaxIsUpperBound = a.Max, a.MaxIsUpperBound
-		if b.Max > a.Max || (b.Max == a.Max && !b.MaxIsUpperBound) {
-			r.Max, r.MaxIsUpperBound = b.Max, b.MaxIsUpperBound
-		}
-		r.HasMax = true
-	case useA:
-		r.Max, r.MaxIsUpperBound, r.HasMax = a.Max, a.MaxIsUpperBound, ok
-	case useB:
-		r.Max, r.MaxIsUpperBound, r.HasMax = b.Max, b.MaxIsUpperBound, ok
-	}
-	if !r.HasMin {
-		r.Min, r.MinIsLowerBound = "", false
-	}
-	if !r.HasMax {
-		r.Max, r.MaxIsUpperBound = "", false
-	}
+	// On a tie the exact value wins: a strict lower bound equal to an exact
+	// minimum is below every value of its own side, and likewise above.
+	lo, hasMin := mergeKnown(stringBound{a.Min, a.MinIsLowerBound}, a.HasMin, ca, stringBound{b.Min, b.MinIsLowerBound}, b.HasMin, cb,
+		func(x, y stringBound) (stringBound, bool) {
+			if y.s < x.s || (y.s == x.s && !y.bound) {
+				return y, true
+			}
+			return x, true
+		})
+	hi, hasMax := mergeKnown(stringBound{a.Max, a.MaxIsUpperBound}, a.HasMax, ca, stringBound{b.Max, b.MaxIsUpperBound}, b.HasMax, cb,
+		func(x, y stringBound) (stringBound, bool) {
+			if y.s > x.s || (y.s == x.s && !y.bound) {
+				return y, true
+			}
+			return x, true
+		})
+	// An unknown side comes back as the zero stringBound: "", not a bound.
+	r.Min, r.MinIsLowerBound, r.HasMin = lo.s, lo.bound, hasMin
+	r.Max, r.MaxIsUpperBound, r.HasMax = hi.s, hi.bound, hasMax
 	r.Sum, r.HasSum = mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
 	return r
+}
+
+// stringBound is a string minimum or maximum, with whether it is only a
+// bound (a truncated value) rather than a value of the column.
+type stringBound struct {
+	s     string
+	bound bool
 }
 
 func mergeDecimal(a *DecimalStats, ca uint64, b *DecimalStats, cb uint64) DecimalStats {
