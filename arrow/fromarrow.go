@@ -109,10 +109,7 @@ func (c *toORC) nullMask(arr arrow.Array, lo, n int, sel []int) []bool {
 	c.nulls = grow(c.nulls, n)
 	some := false
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		null := r < 0 || (bm != nil && !bitutil.BitIsSet(bm, off+r))
 		c.nulls[i] = null
 		some = some || null
@@ -153,10 +150,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 	case *array.Boolean:
 		c.i64 = grow(c.i64, n)
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.i64[i] = 0
 			if r >= 0 && a.Value(r) {
 				c.i64[i] = 1
@@ -193,10 +187,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		c.f64 = grow(c.f64, n)
 		vals := a.Float32Values()
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.f64[i] = 0
 			if r >= 0 {
 				c.f64[i] = float64(vals[r])
@@ -235,10 +226,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		c.dec = grow(c.dec, n)
 		vals := a.Values()
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.dec[i] = orc.Int128{}
 			if r >= 0 {
 				c.dec[i] = orc.Int128{Hi: vals[r].HighBits(), Lo: vals[r].LowBits()}
@@ -301,6 +289,15 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// selRow returns the source row of output row i: sel[i] under a
+// selection, else lo+i.
+func selRow(sel []int, lo, i int) int {
+	if sel != nil {
+		return sel[i]
+	}
+	return lo + i
 }
 
 // dataBuffer returns the value bytes of a string or binary array (all of
@@ -393,10 +390,7 @@ func listRows[O int32 | int64](c *toORC, offs []O, nulls []bool, lo, n int, sel 
 	}
 	c.sel = c.sel[:0]
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		if r >= 0 && (nulls == nil || !nulls[i]) {
 			for e := offs[r]; e < offs[r+1]; e++ {
 				c.sel = append(c.sel, int(e))
@@ -487,10 +481,7 @@ func (c *toORC) fillTimestamp(a *array.Timestamp, nulls []bool, lo, n int, sel [
 	c.i64 = grow(c.i64, n)
 	c.nanos = grow(c.nanos, n)
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		if r < 0 {
 			c.i64[i], c.nanos[i] = 0, 0
 			continue
@@ -515,10 +506,7 @@ func (c *toORC) fillDenseUnion(a *array.DenseUnion, lo, n int, sel []int) error 
 		c.sels[k] = grow(c.sels[k], n)
 	}
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		id := 0
 		if r >= 0 {
 			id = ids[codes[r]]
@@ -547,10 +535,7 @@ func (c *toORC) fillSparseUnion(a *array.SparseUnion, lo, hi, n int, sel []int) 
 	ids := a.UnionType().ChildIDs()
 	c.tags = grow(c.tags, n)
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		c.tags[i] = 0
 		if r >= 0 {
 			c.tags[i] = uint8(ids[codes[r]])

@@ -136,10 +136,7 @@ func validity(mem memory.Allocator, nulls []bool, sel []int, n int) (*memory.Buf
 	bits := buf.Bytes()
 	clear(bits)
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		if !isNull(nulls, r) {
 			bits[i>>3] |= 1 << (i & 7)
 		}
@@ -158,10 +155,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		bits := buf.Bytes()
 		clear(bits)
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if r >= 0 && lv.Values[r] != 0 {
 				bits[i>>3] |= 1 << (i & 7)
 			}
@@ -206,10 +200,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		buf := newBuffer(mem, n*16)
 		out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if isNull(dv.Nulls.Nulls, r) {
 				out[i] = decimal128.Num{}
 				continue
@@ -232,10 +223,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		buf := newBuffer(mem, n*8)
 		out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if isNull(tv.Nulls.Nulls, r) {
 				out[i] = 0
 				continue
@@ -344,10 +332,7 @@ func buildNarrow[T int8 | int16 | int32](c *toArrow, mem memory.Allocator, lv *o
 	buf := newBuffer(mem, n*sizeOf[T]())
 	out := castSlice[T](buf.Bytes(), n)
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		if isNull(lv.Nulls.Nulls, r) {
 			out[i] = 0
 			continue
@@ -540,10 +525,7 @@ func (c *toArrow) buildUnion(mem memory.Allocator, uv *orc.UnionVector, sel []in
 		sels[i] = []int{}
 	}
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		t := 0
 		if isNull(uv.Nulls.Nulls, r) {
 			r = -1
