@@ -472,41 +472,43 @@ func (n *Nulls) nullAt(row int, null bool) {
 	}
 }
 
-// Append adds a non-null value.
-func (v *LongVector) Append(x int64) {
-	v.nullAt(len(v.Values), false)
-	v.Values = append(v.Values, x)
+// appendValue appends x to the values of a vector with null mask n, null
+// or not.
+func appendValue[T any](n *Nulls, vals *[]T, x T, null bool) {
+	n.nullAt(len(*vals), null)
+	*vals = append(*vals, x)
 }
+
+// appendOffsetRow appends a row to a list or map vector with null mask n:
+// a null row owns no children, a non-null one the children up to end.
+func appendOffsetRow(n *Nulls, offsets *[]int64, end int64, null bool) {
+	if len(*offsets) == 0 {
+		*offsets = append(*offsets, 0)
+	}
+	n.nullAt(len(*offsets)-1, null)
+	if null {
+		end = (*offsets)[len(*offsets)-1]
+	}
+	*offsets = append(*offsets, end)
+}
+
+// Append adds a non-null value.
+func (v *LongVector) Append(x int64) { appendValue(&v.Nulls, &v.Values, x, false) }
 
 // AppendNull adds a null row (with a zero placeholder value).
-func (v *LongVector) AppendNull() {
-	v.nullAt(len(v.Values), true)
-	v.Values = append(v.Values, 0)
-}
+func (v *LongVector) AppendNull() { appendValue(&v.Nulls, &v.Values, 0, true) }
 
 // Append adds a non-null value.
-func (v *DoubleVector) Append(x float64) {
-	v.nullAt(len(v.Values), false)
-	v.Values = append(v.Values, x)
-}
+func (v *DoubleVector) Append(x float64) { appendValue(&v.Nulls, &v.Values, x, false) }
 
 // AppendNull adds a null row (with a zero placeholder value).
-func (v *DoubleVector) AppendNull() {
-	v.nullAt(len(v.Values), true)
-	v.Values = append(v.Values, 0)
-}
+func (v *DoubleVector) AppendNull() { appendValue(&v.Nulls, &v.Values, 0, true) }
 
 // Append adds a non-null value, unscaled at the vector's Scale.
-func (v *DecimalVector) Append(x Int128) {
-	v.nullAt(len(v.Values), false)
-	v.Values = append(v.Values, x)
-}
+func (v *DecimalVector) Append(x Int128) { appendValue(&v.Nulls, &v.Values, x, false) }
 
 // AppendNull adds a null row (with a zero placeholder value).
-func (v *DecimalVector) AppendNull() {
-	v.nullAt(len(v.Values), true)
-	v.Values = append(v.Values, Int128{})
-}
+func (v *DecimalVector) AppendNull() { appendValue(&v.Nulls, &v.Values, Int128{}, true) }
 
 // Append adds a non-null value: seconds since 1970-01-01 00:00:00 UTC and
 // nanoseconds 0..999,999,999.
@@ -541,41 +543,17 @@ func (v *StructVector) AppendNull() {
 
 // AppendRow adds a non-null row holding the elements appended to Elem since
 // the previous row.
-func (v *ListVector) AppendRow() {
-	if len(v.Offsets) == 0 {
-		v.Offsets = append(v.Offsets, 0)
-	}
-	v.nullAt(len(v.Offsets)-1, false)
-	v.Offsets = append(v.Offsets, int64(v.Elem.Len()))
-}
+func (v *ListVector) AppendRow() { appendOffsetRow(&v.Nulls, &v.Offsets, int64(v.Elem.Len()), false) }
 
 // AppendNull adds a null row (with no elements).
-func (v *ListVector) AppendNull() {
-	if len(v.Offsets) == 0 {
-		v.Offsets = append(v.Offsets, 0)
-	}
-	v.nullAt(len(v.Offsets)-1, true)
-	v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
-}
+func (v *ListVector) AppendNull() { appendOffsetRow(&v.Nulls, &v.Offsets, 0, true) }
 
 // AppendRow adds a non-null row holding the entries appended to Keys and
 // Values since the previous row.
-func (v *MapVector) AppendRow() {
-	if len(v.Offsets) == 0 {
-		v.Offsets = append(v.Offsets, 0)
-	}
-	v.nullAt(len(v.Offsets)-1, false)
-	v.Offsets = append(v.Offsets, int64(v.Keys.Len()))
-}
+func (v *MapVector) AppendRow() { appendOffsetRow(&v.Nulls, &v.Offsets, int64(v.Keys.Len()), false) }
 
 // AppendNull adds a null row (with no entries).
-func (v *MapVector) AppendNull() {
-	if len(v.Offsets) == 0 {
-		v.Offsets = append(v.Offsets, 0)
-	}
-	v.nullAt(len(v.Offsets)-1, true)
-	v.Offsets = append(v.Offsets, v.Offsets[len(v.Offsets)-1])
-}
+func (v *MapVector) AppendNull() { appendOffsetRow(&v.Nulls, &v.Offsets, 0, true) }
 
 // AppendRow adds a non-null row of variant tag, whose value the caller has
 // appended to Children[tag]; the other variants get a null placeholder.

@@ -109,10 +109,7 @@ func (c *toORC) nullMask(arr arrow.Array, lo, n int, sel []int) []bool {
 	c.nulls = grow(c.nulls, n)
 	some := false
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		null := r < 0 || (bm != nil && !bitutil.BitIsSet(bm, off+r))
 		c.nulls[i] = null
 		some = some || null
@@ -153,10 +150,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 	case *array.Boolean:
 		c.i64 = grow(c.i64, n)
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.i64[i] = 0
 			if r >= 0 && a.Value(r) {
 				c.i64[i] = 1
@@ -193,10 +187,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		c.f64 = grow(c.f64, n)
 		vals := a.Float32Values()
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.f64[i] = 0
 			if r >= 0 {
 				c.f64[i] = float64(vals[r])
@@ -235,10 +226,7 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		c.dec = grow(c.dec, n)
 		vals := a.Values()
 		for i := range n {
-			r := lo + i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, lo, i)
 			c.dec[i] = orc.Int128{}
 			if r >= 0 {
 				c.dec[i] = orc.Int128{Hi: vals[r].HighBits(), Lo: vals[r].LowBits()}
@@ -260,11 +248,10 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 			return c.errorf("map entries are not a struct")
 		}
 		mv := c.vec.(*orc.MapVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, entries.Len()); err != nil {
+		clo, chi, csel, err := childRows(c, a, a.Offsets(), entries.Len(), nulls, lo, n, sel)
+		if err != nil {
 			return err
 		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
 		if err := c.children[0].fill(entries.Field(0), clo, chi, csel); err != nil {
 			return err
 		}
@@ -273,27 +260,9 @@ func (c *toORC) fill(arr arrow.Array, lo, hi int, sel []int) error {
 		}
 		mv.Nulls.Nulls, mv.Offsets = nulls, c.loffs
 	case *array.List:
-		lv := c.vec.(*orc.ListVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
-			return err
-		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
-		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
-			return err
-		}
-		lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
+		return fillList(c, a, a.Offsets(), nulls, lo, n, sel)
 	case *array.LargeList:
-		lv := c.vec.(*orc.ListVector)
-		offs := ownOffsets(a.Offsets(), a.Data().Offset(), a.Len())
-		if err := checkListOffsets(c, offs, a.ListValues().Len()); err != nil {
-			return err
-		}
-		clo, chi, csel := listRows(c, offs, nulls, lo, n, sel)
-		if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
-			return err
-		}
-		lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
+		return fillList(c, a, a.Offsets(), nulls, lo, n, sel)
 	case *array.DenseUnion:
 		return c.fillDenseUnion(a, lo, n, sel)
 	case *array.SparseUnion:
@@ -320,6 +289,15 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// selRow returns the source row of output row i: sel[i] under a
+// selection, else lo+i.
+func selRow(sel []int, lo, i int) int {
+	if sel != nil {
+		return sel[i]
+	}
+	return lo + i
 }
 
 // dataBuffer returns the value bytes of a string or binary array (all of
@@ -354,6 +332,33 @@ func checkListOffsets[O int32 | int64](c *toORC, offs []O, childLen int) error {
 	return nil
 }
 
+// childRows checks the offsets of list or map array a, all the offsets of
+// its data, against its childLen child values, and returns the child rows
+// the selected rows own (listRows).
+func childRows[O int32 | int64](c *toORC, a arrow.Array, all []O, childLen int, nulls []bool, lo, n int, sel []int) (clo, chi int, csel []int, err error) {
+	offs := ownOffsets(all, a.Data().Offset(), a.Len())
+	if err := checkListOffsets(c, offs, childLen); err != nil {
+		return 0, 0, nil, err
+	}
+	clo, chi, csel = listRows(c, offs, nulls, lo, n, sel)
+	return clo, chi, csel, nil
+}
+
+// fillList fills the ORC list vector from list array a, whose data has the
+// offsets all.
+func fillList[O int32 | int64](c *toORC, a array.ListLike, all []O, nulls []bool, lo, n int, sel []int) error {
+	clo, chi, csel, err := childRows(c, a, all, a.ListValues().Len(), nulls, lo, n, sel)
+	if err != nil {
+		return err
+	}
+	if err := c.children[0].fill(a.ListValues(), clo, chi, csel); err != nil {
+		return err
+	}
+	lv := c.vec.(*orc.ListVector)
+	lv.Nulls.Nulls, lv.Offsets = nulls, c.loffs
+	return nil
+}
+
 // listRows sets c.loffs to the ORC offsets of the selected list rows
 // (rebased to 0) and returns the child rows they own: the range clo..chi-1,
 // or, when a null row owns elements or a selection is given, the list csel.
@@ -385,10 +390,7 @@ func listRows[O int32 | int64](c *toORC, offs []O, nulls []bool, lo, n int, sel 
 	}
 	c.sel = c.sel[:0]
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		if r >= 0 && (nulls == nil || !nulls[i]) {
 			for e := offs[r]; e < offs[r+1]; e++ {
 				c.sel = append(c.sel, int(e))
@@ -479,10 +481,7 @@ func (c *toORC) fillTimestamp(a *array.Timestamp, nulls []bool, lo, n int, sel [
 	c.i64 = grow(c.i64, n)
 	c.nanos = grow(c.nanos, n)
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		if r < 0 {
 			c.i64[i], c.nanos[i] = 0, 0
 			continue
@@ -507,10 +506,7 @@ func (c *toORC) fillDenseUnion(a *array.DenseUnion, lo, n int, sel []int) error 
 		c.sels[k] = grow(c.sels[k], n)
 	}
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		id := 0
 		if r >= 0 {
 			id = ids[codes[r]]
@@ -539,10 +535,7 @@ func (c *toORC) fillSparseUnion(a *array.SparseUnion, lo, hi, n int, sel []int) 
 	ids := a.UnionType().ChildIDs()
 	c.tags = grow(c.tags, n)
 	for i := range n {
-		r := lo + i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, lo, i)
 		c.tags[i] = 0
 		if r >= 0 {
 			c.tags[i] = uint8(ids[codes[r]])

@@ -136,10 +136,7 @@ func validity(mem memory.Allocator, nulls []bool, sel []int, n int) (*memory.Buf
 	bits := buf.Bytes()
 	clear(bits)
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		if !isNull(nulls, r) {
 			bits[i>>3] |= 1 << (i & 7)
 		}
@@ -158,10 +155,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		bits := buf.Bytes()
 		clear(bits)
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if r >= 0 && lv.Values[r] != 0 {
 				bits[i>>3] |= 1 << (i & 7)
 			}
@@ -206,10 +200,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		buf := newBuffer(mem, n*16)
 		out := arrow.Decimal128Traits.CastFromBytes(buf.Bytes())
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if isNull(dv.Nulls.Nulls, r) {
 				out[i] = decimal128.Num{}
 				continue
@@ -232,10 +223,7 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		buf := newBuffer(mem, n*8)
 		out := arrow.Int64Traits.CastFromBytes(buf.Bytes())
 		for i := range n {
-			r := i
-			if sel != nil {
-				r = sel[i]
-			}
+			r := selRow(sel, 0, i)
 			if isNull(tv.Nulls.Nulls, r) {
 				out[i] = 0
 				continue
@@ -263,29 +251,15 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		return newData(c.typ, n, []*memory.Buffer{valid}, kids, nulls), nil
 	case orc.List:
 		lv := v.(*orc.ListVector)
-		valid, nulls := validity(mem, lv.Nulls.Nulls, sel, n)
-		offs, childSel, err := c.listOffsets(mem, lv.Offsets, lv.Nulls.Nulls, sel, n, lv.Elem.Len())
+		valid, offs, nulls, elem, _, err := c.listParts(mem, lv.Nulls.Nulls, lv.Offsets, lv.Elem, sel, n)
 		if err != nil {
-			releaseAll(valid)
-			return nil, err
-		}
-		elem, err := c.children[0].build(mem, lv.Elem, childSel)
-		if err != nil {
-			releaseAll(valid, offs)
 			return nil, err
 		}
 		return newData(c.typ, n, []*memory.Buffer{valid, offs}, []arrow.ArrayData{elem}, nulls), nil
 	case orc.Map:
 		mv := v.(*orc.MapVector)
-		valid, nulls := validity(mem, mv.Nulls.Nulls, sel, n)
-		offs, childSel, err := c.listOffsets(mem, mv.Offsets, mv.Nulls.Nulls, sel, n, mv.Keys.Len())
+		valid, offs, nulls, keys, childSel, err := c.listParts(mem, mv.Nulls.Nulls, mv.Offsets, mv.Keys, sel, n)
 		if err != nil {
-			releaseAll(valid)
-			return nil, err
-		}
-		keys, err := c.children[0].build(mem, mv.Keys, childSel)
-		if err != nil {
-			releaseAll(valid, offs)
 			return nil, err
 		}
 		if keys.NullN() > 0 {
@@ -306,6 +280,25 @@ func (c *toArrow) build(mem memory.Allocator, v orc.Vector, sel []int) (arrow.Ar
 		return c.buildUnion(mem, v.(*orc.UnionVector), sel, n)
 	}
 	return nil, c.errorf("ORC kind %v not converted", c.orc.Kind)
+}
+
+// listParts builds what list and map rows share: their validity buffer
+// and null count, their offsets buffer, and their first child (a list's
+// elements, a map's keys) of the child rows they own, whose selection it
+// returns for a map's values.
+func (c *toArrow) listParts(mem memory.Allocator, rowNulls []bool, src []int64, first orc.Vector, sel []int, n int) (valid, offs *memory.Buffer, nulls int, child arrow.ArrayData, childSel []int, err error) {
+	valid, nulls = validity(mem, rowNulls, sel, n)
+	offs, childSel, err = c.listOffsets(mem, src, rowNulls, sel, n, first.Len())
+	if err != nil {
+		releaseAll(valid)
+		return nil, nil, 0, nil, nil, err
+	}
+	child, err = c.children[0].build(mem, first, childSel)
+	if err != nil {
+		releaseAll(valid, offs)
+		return nil, nil, 0, nil, nil, err
+	}
+	return valid, offs, nulls, child, childSel, nil
 }
 
 func releaseData(ds []arrow.ArrayData) {
@@ -339,10 +332,7 @@ func buildNarrow[T int8 | int16 | int32](c *toArrow, mem memory.Allocator, lv *o
 	buf := newBuffer(mem, n*sizeOf[T]())
 	out := castSlice[T](buf.Bytes(), n)
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		if isNull(lv.Nulls.Nulls, r) {
 			out[i] = 0
 			continue
@@ -535,10 +525,7 @@ func (c *toArrow) buildUnion(mem memory.Allocator, uv *orc.UnionVector, sel []in
 		sels[i] = []int{}
 	}
 	for i := range n {
-		r := i
-		if sel != nil {
-			r = sel[i]
-		}
+		r := selRow(sel, 0, i)
 		t := 0
 		if isNull(uv.Nulls.Nulls, r) {
 			r = -1

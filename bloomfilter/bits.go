@@ -1,8 +1,6 @@
 package bloomfilter
 
 import (
-	"math/bits"
-
 	"github.com/orcgo/orc"
 )
 
@@ -69,11 +67,7 @@ func (f *Bits) TestHash(h uint64) bool {
 	h1, h2 := int32(h), int32(h>>32)
 	b, magic, m, k := f.b, f.magic, uint64(f.numBits), f.k
 	for i := int32(1); i <= k; i++ {
-		c := h1 + i*h2
-		if c < 0 {
-			c = ^c
-		}
-		p, _ := bits.Mul64(magic*uint64(uint32(c)), m) // mod
+		p := probe(h1, h2, i, magic, m)
 		if b[p>>3]&(1<<(p&7)) == 0 {
 			return false
 		}

@@ -87,7 +87,7 @@ func newFilter(words []uint64, k int32) *Filter {
 // mod returns c % numBits without a division: Lemire, Kaser and Kurz,
 // "Faster Remainder by Direct Computation" (2019), exact for every 32-bit
 // c and divisor. The probe loop runs k of these per value.
-// AddHash and TestHash compute it inline, with the fields in locals.
+// probe computes it from the fields held in locals.
 func (f *Filter) mod(c uint32) uint32 {
 	hi, _ := bits.Mul64(f.magic*uint64(c), uint64(f.numBits))
 	return uint32(hi)
@@ -124,6 +124,18 @@ func (f *Filter) NumBits() int { return int(f.numBits) }
 // NumHashFunctions returns k, the number of bits each value sets.
 func (f *Filter) NumHashFunctions() int { return int(f.k) }
 
+// probe returns the position of the i-th of the k bits (i from 1) that a
+// value whose hash has the halves h1 and h2 sets in a filter of m bits,
+// magic being the filter's reciprocal of m.
+func probe(h1, h2, i int32, magic, m uint64) uint64 {
+	c := h1 + i*h2
+	if c < 0 {
+		c = ^c
+	}
+	p, _ := bits.Mul64(magic*uint64(uint32(c)), m) // mod
+	return p
+}
+
 // AddHash adds a value by its 64-bit hash (HashBytes, HashLong, HashDouble).
 func (f *Filter) AddHash(h uint64) {
 	h1, h2 := int32(h), int32(h>>32)
@@ -131,11 +143,7 @@ func (f *Filter) AddHash(h uint64) {
 	// compiler load them again, for some 200 instructions a value at k = 7.
 	words, magic, m, k := f.words, f.magic, uint64(f.numBits), f.k
 	for i := int32(1); i <= k; i++ {
-		c := h1 + i*h2
-		if c < 0 {
-			c = ^c
-		}
-		p, _ := bits.Mul64(magic*uint64(uint32(c)), m) // mod
+		p := probe(h1, h2, i, magic, m)
 		words[p>>6] |= 1 << (p & 63)
 	}
 }
@@ -145,11 +153,7 @@ func (f *Filter) TestHash(h uint64) bool {
 	h1, h2 := int32(h), int32(h>>32)
 	words, magic, m, k := f.words, f.magic, uint64(f.numBits), f.k
 	for i := int32(1); i <= k; i++ {
-		c := h1 + i*h2
-		if c < 0 {
-			c = ^c
-		}
-		p, _ := bits.Mul64(magic*uint64(uint32(c)), m) // mod
+		p := probe(h1, h2, i, magic, m)
 		if words[p>>6]&(1<<(p&63)) == 0 {
 			return false
 		}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/orcgo/orc/internal/latency"
 	"github.com/orcgo/orc/reader"
 	gblob "gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -59,7 +60,7 @@ type File struct {
 	requests atomic.Int64
 	bytes    atomic.Int64
 	cached   atomic.Int64
-	latency  atomic.Int64 // shortest wait for an answer, ns
+	latency  latency.Min // shortest wait for an answer
 }
 
 var (
@@ -104,7 +105,7 @@ func (s *Store) Open(ctx context.Context, key string, opts ...Option) (*File, er
 	if err != nil {
 		return nil, s.storeError("opening", url, err)
 	}
-	f.noteLatency(time.Since(start))
+	f.latency.Note(time.Since(start))
 	f.size, f.ver, f.tail, f.tailOff = size, v, tail, size-int64(len(tail))
 	f.bytes.Add(int64(len(tail)))
 	return f, nil
@@ -135,17 +136,7 @@ func (f *File) CachedReads() int64 { return f.cached.Load() }
 
 // Latency returns the shortest time a request of the File has waited for
 // its answer, or 0 before the first (reader.LatencyReader).
-func (f *File) Latency() time.Duration { return time.Duration(f.latency.Load()) }
-
-func (f *File) noteLatency(d time.Duration) {
-	d = max(d, time.Nanosecond)
-	for {
-		old := f.latency.Load()
-		if old != 0 && old <= int64(d) || f.latency.CompareAndSwap(old, int64(d)) {
-			return
-		}
-	}
-}
+func (f *File) Latency() time.Duration { return f.latency.Get() }
 
 // Close closes the store when Open (the function) opened it; reads after
 // Close fail then.
@@ -204,7 +195,7 @@ func (f *File) readRange(ctx context.Context, p []byte, off int64) (int, error) 
 		return 0, err
 	}
 	defer r.Close()
-	f.noteLatency(time.Since(start))
+	f.latency.Note(time.Since(start))
 	if v, size := answered(r); !f.ver.same(v) || size >= 0 && size != f.size {
 		return 0, fmt.Errorf("%w: opened at %s (%d bytes), now %s", ErrChanged, f.ver, f.size, v)
 	}

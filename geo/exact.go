@@ -89,14 +89,9 @@ func cmpFR(f float64, r *big.Rat, rf float64) int {
 
 // exactContains is Contains for shapes whose segments may touch.
 func exactContains(a, b *Shape) bool {
-	interior := false
-	for _, v := range b.verts {
-		switch a.locate(v) {
-		case outside:
-			return false
-		case inside:
-			interior = true
-		}
+	interior, ok := vertsIn(a, b)
+	if !ok {
+		return false
 	}
 	ea, eb := ratSegs(a), ratSegs(b)
 	blo, bhi := pt{b.minX, b.minY}, pt{b.maxX, b.maxY}

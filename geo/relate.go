@@ -124,6 +124,20 @@ func Intersects(a, b *Shape) bool {
 	return false
 }
 
+// vertsIn locates the vertices of b in a: ok is false when one lies
+// outside a, interior is true when one lies in a's interior.
+func vertsIn(a, b *Shape) (interior, ok bool) {
+	for _, v := range b.verts {
+		switch a.locate(v) {
+		case outside:
+			return false, false
+		case inside:
+			interior = true
+		}
+	}
+	return interior, true
+}
+
 // Contains reports whether a contains b: no point of b lies outside a,
 // and some point of b lies in a's interior. It is false when either is
 // empty; a polygon does not contain a point or segment of its boundary.
@@ -131,14 +145,9 @@ func Contains(a, b *Shape) bool {
 	if a.Empty() || b.Empty() || b.minX < a.minX || b.maxX > a.maxX || b.minY < a.minY || b.maxY > a.maxY {
 		return false
 	}
-	interior := false
-	for _, v := range b.verts {
-		switch a.locate(v) {
-		case outside:
-			return false
-		case inside:
-			interior = true
-		}
+	interior, ok := vertsIn(a, b)
+	if !ok {
+		return false
 	}
 	if len(b.segs) == 0 {
 		return interior

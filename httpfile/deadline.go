@@ -210,7 +210,7 @@ func (f *File) send(ctx context.Context, method, rng string) (resp *http.Respons
 	start := time.Now()
 	resp, err = f.client.Do(req)
 	if err == nil {
-		f.noteLatency(time.Since(start))
+		f.latency.Note(time.Since(start))
 	}
 	if err != nil {
 		// The *RequestError names the URL: net/http's *url.Error is

@@ -64,6 +64,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/orcgo/orc/internal/latency"
 )
 
 // DefaultClient is the HTTP client of a File opened without WithClient:
@@ -236,7 +238,7 @@ type File struct {
 
 	requests atomic.Int64
 	cached   atomic.Int64 // ReadAt calls answered from tail or whole
-	latency  atomic.Int64 // the shortest wait for response headers, in ns (0: none yet)
+	latency  latency.Min  // the shortest wait for response headers
 	mu       sync.Mutex
 	whole    []byte // the body, from a server that ignores Range
 	// tail holds the file's bytes from tailOff to the end, fetched by Open.
@@ -411,18 +413,7 @@ func (f *File) Size() int64 { return f.size }
 // (reader.LatencyReader): a file whose tail came with Open's request
 // answers the reader's first reads from memory, and would otherwise look
 // local to it.
-func (f *File) Latency() time.Duration { return time.Duration(f.latency.Load()) }
-
-// noteLatency records a request's wait for its response's headers.
-func (f *File) noteLatency(d time.Duration) {
-	d = max(d, 1)
-	for {
-		old := f.latency.Load()
-		if old != 0 && old <= int64(d) || f.latency.CompareAndSwap(old, int64(d)) {
-			return
-		}
-	}
-}
+func (f *File) Latency() time.Duration { return f.latency.Get() }
 
 // Requests returns how many HTTP requests the File has made, retries
 // included. Reads answered from memory are not requests.

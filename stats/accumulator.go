@@ -155,14 +155,7 @@ func (a *Accumulator) SetBytesOnDisk(n uint64) { a.bytesOnDisk = n }
 
 // AddInt records an integer value.
 func (a *Accumulator) AddInt(v int64) {
-	if a.count == 0 {
-		a.imin, a.imax = v, v
-	} else if v < a.imin {
-		a.imin = v
-	} else if v > a.imax {
-		a.imax = v
-	}
-	a.count++
+	a.addMinMax(v)
 	s := a.isum + v
 	if (a.isum >= 0) == (v >= 0) && (s >= 0) != (v >= 0) {
 		a.isumOverflow = true
@@ -171,9 +164,10 @@ func (a *Accumulator) AddInt(v int64) {
 }
 
 // AddDate records a date as days since 1970-01-01.
-func (a *Accumulator) AddDate(days int32) { a.addDate(int64(days)) }
+func (a *Accumulator) AddDate(days int32) { a.addMinMax(int64(days)) }
 
-func (a *Accumulator) addDate(v int64) {
+// addMinMax records an integer or a date in the count, minimum and maximum.
+func (a *Accumulator) addMinMax(v int64) {
 	if a.count == 0 {
 		a.imin, a.imax = v, v
 	} else if v < a.imin {
@@ -386,7 +380,7 @@ func (a *Accumulator) AddLongs(values []int64, nulls []bool) {
 				a.hasNull = true
 				continue
 			}
-			a.addDate(v)
+			a.addMinMax(v)
 		}
 	default:
 		if len(nulls) == 0 && len(values) > 0 {

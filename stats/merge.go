@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/orcgo/orc"
@@ -96,54 +97,63 @@ func pick(aKnown bool, ca uint64, bKnown bool, cb uint64) (useA, useB, known boo
 // mergeSum adds two int64 sums; the result is unknown when a side with
 // values has no sum or the addition overflows.
 func mergeSum(a int64, aOK bool, ca uint64, b int64, bOK bool, cb uint64) (int64, bool) {
-	useA, useB, ok := pick(aOK, ca, bOK, cb)
-	switch {
-	case !ok:
-		return 0, false
-	case useA && useB:
+	return mergeKnown(a, aOK, ca, b, bOK, cb, func(a, b int64) (int64, bool) {
 		s := a + b
 		if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
 			return 0, false
 		}
 		return s, true
+	})
+}
+
+// mergeKnown merges the values a and b, known or not, of sides with ca and
+// cb values (pick), combining two known values with add, whose false makes
+// the result unknown.
+func mergeKnown[T any](a T, aOK bool, ca uint64, b T, bOK bool, cb uint64, add func(a, b T) (T, bool)) (T, bool) {
+	switch useA, useB, ok := pick(aOK, ca, bOK, cb); {
+	case useA && useB:
+		return add(a, b)
 	case useA:
-		return a, true
+		return a, ok
+	case useB:
+		return b, ok
 	}
-	return b, true
+	var zero T
+	return zero, false
+}
+
+// mergeRange merges the ranges [aMin, aMax] and [bMin, bMax], known or
+// not, of sides with ca and cb values (pick).
+func mergeRange[T cmp.Ordered](aMin, aMax T, aOK bool, ca uint64, bMin, bMax T, bOK bool, cb uint64) (lo, hi T, ok bool) {
+	return mergeRangeFunc(aMin, aMax, aOK, ca, bMin, bMax, bOK, cb, func(a, b T) T { return min(a, b) }, func(a, b T) T { return max(a, b) })
+}
+
+// mergeRangeFunc is mergeRange for values that lower and upper, which
+// return the lower and the upper of two values, order.
+func mergeRangeFunc[T any](aMin, aMax T, aOK bool, ca uint64, bMin, bMax T, bOK bool, cb uint64, lower, upper func(a, b T) T) (lo, hi T, ok bool) {
+	switch useA, useB, ok := pick(aOK, ca, bOK, cb); {
+	case useA && useB:
+		return lower(aMin, bMin), upper(aMax, bMax), true
+	case useA:
+		return aMin, aMax, ok
+	case useB:
+		return bMin, bMax, ok
+	}
+	return lo, hi, false
 }
 
 func mergeInt(a *IntStats, ca uint64, b *IntStats, cb uint64) IntStats {
 	var r IntStats
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = min(a.Min, b.Min), max(a.Max, b.Max), true
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
+	r.Min, r.Max, r.HasMinMax = mergeRange(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb)
 	r.Sum, r.HasSum = mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
 	return r
 }
 
 func mergeDouble(a *DoubleStats, ca uint64, b *DoubleStats, cb uint64) DoubleStats {
 	var r DoubleStats
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = math.Min(a.Min, b.Min), math.Max(a.Max, b.Max), true
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
-	switch useA, useB, ok := pick(a.HasSum, ca, b.HasSum, cb); {
-	case useA && useB:
-		r.Sum, r.HasSum = a.Sum+b.Sum, true
-	case useA:
-		r.Sum, r.HasSum = a.Sum, ok
-	case useB:
-		r.Sum, r.HasSum = b.Sum, ok
-	}
+	// Not mergeRange: math.Max(NaN, +Inf) is +Inf, max(NaN, +Inf) NaN.
+	r.Min, r.Max, r.HasMinMax = mergeRangeFunc(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb, math.Min, math.Max)
+	r.Sum, r.HasSum = mergeKnown(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb, func(a, b float64) (float64, bool) { return a + b, true })
 	if r.HasSum && math.IsNaN(r.Sum) {
 		r.Min, r.Max, r.HasMinMax = 0, 0, false
 	}
@@ -152,79 +162,58 @@ func mergeDouble(a *DoubleStats, ca uint64, b *DoubleStats, cb uint64) DoubleSta
 
 func mergeString(a *StringStats, ca uint64, b *StringStats, cb uint64) StringStats {
 	var r StringStats
-	switch useA, useB, ok := pick(a.HasMin, ca, b.HasMin, cb); {
-	case useA && useB:
-		// On a tie the exact value wins: a strict lower bound equal to an
-		// exact minimum is below every value of its own side.
-		r.Min, r.MinIsLowerBound = a.Min, a.MinIsLowerBound
-		if b.Min < a.Min || (b.Min == a.Min && !b.MinIsLowerBound) {
-			r.Min, r.MinIsLowerBound = b.Min, b.MinIsLowerBound
-		}
-		r.HasMin = true
-	case useA:
-		r.Min, r.MinIsLowerBound, r.HasMin = a.Min, a.MinIsLowerBound, ok
-	case useB:
-		r.Min, r.MinIsLowerBound, r.HasMin = b.Min, b.MinIsLowerBound, ok
-	}
-	switch useA, useB, ok := pick(a.HasMax, ca, b.HasMax, cb); {
-	case useA && useB:
-		r.Max, r.MaxIsUpperBound = a.Max, a.MaxIsUpperBound
-		if b.Max > a.Max || (b.Max == a.Max && !b.MaxIsUpperBound) {
-			r.Max, r.MaxIsUpperBound = b.Max, b.MaxIsUpperBound
-		}
-		r.HasMax = true
-	case useA:
-		r.Max, r.MaxIsUpperBound, r.HasMax = a.Max, a.MaxIsUpperBound, ok
-	case useB:
-		r.Max, r.MaxIsUpperBound, r.HasMax = b.Max, b.MaxIsUpperBound, ok
-	}
-	if !r.HasMin {
-		r.Min, r.MinIsLowerBound = "", false
-	}
-	if !r.HasMax {
-		r.Max, r.MaxIsUpperBound = "", false
-	}
+	// On a tie the exact value wins: a strict lower bound equal to an exact
+	// minimum is below every value of its own side, and likewise above.
+	lo, hasMin := mergeKnown(stringBound{a.Min, a.MinIsLowerBound}, a.HasMin, ca, stringBound{b.Min, b.MinIsLowerBound}, b.HasMin, cb,
+		func(x, y stringBound) (stringBound, bool) {
+			if y.s < x.s || (y.s == x.s && !y.bound) {
+				return y, true
+			}
+			return x, true
+		})
+	hi, hasMax := mergeKnown(stringBound{a.Max, a.MaxIsUpperBound}, a.HasMax, ca, stringBound{b.Max, b.MaxIsUpperBound}, b.HasMax, cb,
+		func(x, y stringBound) (stringBound, bool) {
+			if y.s > x.s || (y.s == x.s && !y.bound) {
+				return y, true
+			}
+			return x, true
+		})
+	// An unknown side comes back as the zero stringBound: "", not a bound.
+	r.Min, r.MinIsLowerBound, r.HasMin = lo.s, lo.bound, hasMin
+	r.Max, r.MaxIsUpperBound, r.HasMax = hi.s, hi.bound, hasMax
 	r.Sum, r.HasSum = mergeSum(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb)
 	return r
 }
 
+// stringBound is a string minimum or maximum, with whether it is only a
+// bound (a truncated value) rather than a value of the column.
+type stringBound struct {
+	s     string
+	bound bool
+}
+
 func mergeDecimal(a *DecimalStats, ca uint64, b *DecimalStats, cb uint64) DecimalStats {
 	var r DecimalStats
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, true
-		if cmpDecimal(b.Min, a.Min) < 0 {
-			r.Min = b.Min
-		}
-		if cmpDecimal(b.Max, a.Max) > 0 {
-			r.Max = b.Max
-		}
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
-	switch useA, useB, ok := pick(a.HasSum, ca, b.HasSum, cb); {
-	case useA && useB:
-		r.Sum, r.HasSum = addDecimal(a.Sum, b.Sum)
-	case useA:
-		r.Sum, r.HasSum = a.Sum, ok
-	case useB:
-		r.Sum, r.HasSum = b.Sum, ok
-	}
+	r.Min, r.Max, r.HasMinMax = mergeRangeFunc(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb,
+		func(x, y DecimalValue) DecimalValue {
+			if cmpDecimal(y, x) < 0 {
+				return y
+			}
+			return x
+		},
+		func(x, y DecimalValue) DecimalValue {
+			if cmpDecimal(y, x) > 0 {
+				return y
+			}
+			return x
+		})
+	r.Sum, r.HasSum = mergeKnown(a.Sum, a.HasSum, ca, b.Sum, b.HasSum, cb, addDecimal)
 	return r
 }
 
 func mergeDate(a *DateStats, ca uint64, b *DateStats, cb uint64) DateStats {
 	var r DateStats
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.Min, r.Max, r.HasMinMax = min(a.Min, b.Min), max(a.Max, b.Max), true
-	case useA:
-		r.Min, r.Max, r.HasMinMax = a.Min, a.Max, ok
-	case useB:
-		r.Min, r.Max, r.HasMinMax = b.Min, b.Max, ok
-	}
+	r.Min, r.Max, r.HasMinMax = mergeRange(a.Min, a.Max, a.HasMinMax, ca, b.Min, b.Max, b.HasMinMax, cb)
 	return r
 }
 
@@ -251,13 +240,6 @@ func mergeTimestamp(a *TimestampStats, ca uint64, b *TimestampStats, cb uint64) 
 
 func mergeCollection(a *CollectionStats, ca uint64, b *CollectionStats, cb uint64) CollectionStats {
 	r := CollectionStats{TotalChildren: a.TotalChildren + b.TotalChildren}
-	switch useA, useB, ok := pick(a.HasMinMax, ca, b.HasMinMax, cb); {
-	case useA && useB:
-		r.MinChildren, r.MaxChildren, r.HasMinMax = min(a.MinChildren, b.MinChildren), max(a.MaxChildren, b.MaxChildren), true
-	case useA:
-		r.MinChildren, r.MaxChildren, r.HasMinMax = a.MinChildren, a.MaxChildren, ok
-	case useB:
-		r.MinChildren, r.MaxChildren, r.HasMinMax = b.MinChildren, b.MaxChildren, ok
-	}
+	r.MinChildren, r.MaxChildren, r.HasMinMax = mergeRange(a.MinChildren, a.MaxChildren, a.HasMinMax, ca, b.MinChildren, b.MaxChildren, b.HasMinMax, cb)
 	return r
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/orcgo/orc/internal/latency"
 )
 
 // Client talks to a helper. Its methods are safe for concurrent use.
@@ -124,7 +126,7 @@ type File struct {
 	version string
 	tailOff int64
 	tail    []byte
-	latency atomic.Int64
+	latency latency.Min
 	reqs    atomic.Int64
 	once    sync.Once
 }
@@ -165,7 +167,7 @@ func (c *Client) open(ctx context.Context, storeURL string) (_ *File, err error)
 		return nil, err
 	}
 	f.reqs.Add(1)
-	f.noteLatency(time.Since(start))
+	f.latency.Note(time.Since(start))
 	return f, nil
 }
 
@@ -179,17 +181,7 @@ func (f *File) Version() string { return f.version }
 func (f *File) Requests() int64 { return f.reqs.Load() }
 
 // Latency returns the shortest wait for an answer so far.
-func (f *File) Latency() time.Duration { return time.Duration(f.latency.Load()) }
-
-func (f *File) noteLatency(d time.Duration) {
-	d = max(d, time.Nanosecond)
-	for {
-		old := f.latency.Load()
-		if old != 0 && old <= int64(d) || f.latency.CompareAndSwap(old, int64(d)) {
-			return
-		}
-	}
-}
+func (f *File) Latency() time.Duration { return f.latency.Get() }
 
 // ReadAt reads under the context given to Open.
 func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.ReadAtContext(f.ctx, p, off) }
@@ -218,7 +210,7 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 		return 0, f.c.timedOut(ctx, bctx, err, fmt.Sprintf("reading %d bytes at %d of", len(want), off), f.url)
 	}
 	defer resp.Body.Close()
-	f.noteLatency(time.Since(start))
+	f.latency.Note(time.Since(start))
 	n, err := io.ReadFull(resp.Body, want)
 	if err != nil {
 		if terr := f.c.timedOut(ctx, bctx, err, fmt.Sprintf("reading %d bytes at %d of", len(want), off), f.url); terr != err {

@@ -365,17 +365,24 @@ func checkLen(v orc.Vector, start, n int) error {
 	return nil
 }
 
+// rowsOf returns v as a V that holds rows [start, start+n), and the null
+// flags of those rows given their parent's (effectiveNulls).
+func rowsOf[V orc.Vector](scratch *[]bool, v orc.Vector, start, n int, parent []bool) (vec V, nulls []bool, err error) {
+	vec, ok := v.(V)
+	if !ok {
+		return vec, nil, vectorError(v, fmt.Sprintf("%T", vec))
+	}
+	if err := checkLen(v, start, n); err != nil {
+		return vec, nil, err
+	}
+	nulls, err = effectiveNulls(scratch, parent, nullsOf(v), start, n)
+	return vec, nulls, err
+}
+
 type boolDecoder struct{ scratch []bool }
 
 func (d *boolDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.LongVector)
-	if !ok {
-		return vectorError(v, "*orc.LongVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
-		return err
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+	vec, nulls, err := rowsOf[*orc.LongVector](&d.scratch, v, start, n, nulls)
 	if err != nil {
 		return err
 	}
@@ -412,14 +419,7 @@ func storeInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
 }
 
 func (d *intDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.LongVector)
-	if !ok {
-		return vectorError(v, "*orc.LongVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
-		return err
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+	vec, nulls, err := rowsOf[*orc.LongVector](&d.scratch, v, start, n, nulls)
 	if err != nil {
 		return err
 	}
@@ -458,14 +458,7 @@ type floatDecoder struct {
 }
 
 func (d *floatDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.DoubleVector)
-	if !ok {
-		return vectorError(v, "*orc.DoubleVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
-		return err
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+	vec, nulls, err := rowsOf[*orc.DoubleVector](&d.scratch, v, start, n, nulls)
 	if err != nil {
 		return err
 	}
@@ -483,17 +476,27 @@ func (d *floatDecoder) decode(v orc.Vector, start, n int, nulls []bool, base uns
 	return nil
 }
 
-// bytesRange checks the offsets of rows [start, start+n) of a bytes vector
-// and returns the span of data they cover.
-func bytesRange(vec *orc.BytesVector, start, n int) (lo, hi int, err error) {
+// bytesRows returns v as a bytes vector, the span of its data that rows
+// [start, start+n) cover, their offsets checked, and the null flags of
+// those rows given their parent's (effectiveNulls). When n is 0 it checks
+// only v's type.
+func bytesRows(scratch *[]bool, v orc.Vector, start, n int, parent []bool) (vec *orc.BytesVector, lo, hi int, nulls []bool, err error) {
+	vec, ok := v.(*orc.BytesVector)
+	if !ok {
+		return nil, 0, 0, nil, vectorError(v, "*orc.BytesVector")
+	}
+	if n == 0 {
+		return vec, 0, 0, nil, nil
+	}
 	if len(vec.Offsets) < start+n+1 {
-		return 0, 0, orc.Corruptf("bytes vector has %d offsets, need %d", len(vec.Offsets), start+n+1)
+		return nil, 0, 0, nil, orc.Corruptf("bytes vector has %d offsets, need %d", len(vec.Offsets), start+n+1)
 	}
 	lo, hi = vec.Offsets[start], vec.Offsets[start+n]
 	if lo < 0 || hi < lo || hi > len(vec.Data) {
-		return 0, 0, orc.Corruptf("bytes vector offsets %d..%d outside its %d bytes", lo, hi, len(vec.Data))
+		return nil, 0, 0, nil, orc.Corruptf("bytes vector offsets %d..%d outside its %d bytes", lo, hi, len(vec.Data))
 	}
-	return lo, hi, nil
+	nulls, err = effectiveNulls(scratch, parent, &vec.Nulls, start, n)
+	return vec, lo, hi, nulls, err
 }
 
 // stringDecoder makes one string of the rows' bytes and gives each row a
@@ -501,19 +504,8 @@ func bytesRange(vec *orc.BytesVector, start, n int) (lo, hi int, err error) {
 type stringDecoder struct{ scratch []bool }
 
 func (d *stringDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.BytesVector)
-	if !ok {
-		return vectorError(v, "*orc.BytesVector")
-	}
-	if n == 0 {
-		return nil
-	}
-	lo, hi, err := bytesRange(vec, start, n)
-	if err != nil {
-		return err
-	}
-	nulls, err = effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
-	if err != nil {
+	vec, lo, hi, nulls, err := bytesRows(&d.scratch, v, start, n, nulls)
+	if err != nil || n == 0 {
 		return err
 	}
 	all := string(vec.Data[lo:hi])
@@ -538,19 +530,8 @@ func (d *stringDecoder) decode(v orc.Vector, start, n int, nulls []bool, base un
 type bytesDecoder struct{ scratch []bool }
 
 func (d *bytesDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.BytesVector)
-	if !ok {
-		return vectorError(v, "*orc.BytesVector")
-	}
-	if n == 0 {
-		return nil
-	}
-	lo, hi, err := bytesRange(vec, start, n)
-	if err != nil {
-		return err
-	}
-	nulls, err = effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
-	if err != nil {
+	vec, lo, hi, nulls, err := bytesRows(&d.scratch, v, start, n, nulls)
+	if err != nil || n == 0 {
 		return err
 	}
 	var all []byte
@@ -575,14 +556,7 @@ func (d *bytesDecoder) decode(v orc.Vector, start, n int, nulls []bool, base uns
 type decimalDecoder struct{ scratch []bool }
 
 func (d *decimalDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.DecimalVector)
-	if !ok {
-		return vectorError(v, "*orc.DecimalVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
-		return err
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+	vec, nulls, err := rowsOf[*orc.DecimalVector](&d.scratch, v, start, n, nulls)
 	if err != nil {
 		return err
 	}
@@ -609,14 +583,7 @@ const maxDays = math.MaxInt64 / 86400
 
 func (d *timeDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
 	if d.date {
-		vec, ok := v.(*orc.LongVector)
-		if !ok {
-			return vectorError(v, "*orc.LongVector")
-		}
-		if err := checkLen(v, start, n); err != nil {
-			return err
-		}
-		nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+		vec, nulls, err := rowsOf[*orc.LongVector](&d.scratch, v, start, n, nulls)
 		if err != nil {
 			return err
 		}
@@ -632,19 +599,12 @@ func (d *timeDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsa
 		}
 		return nil
 	}
-	vec, ok := v.(*orc.TimestampVector)
-	if !ok {
-		return vectorError(v, "*orc.TimestampVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
+	vec, nulls, err := rowsOf[*orc.TimestampVector](&d.scratch, v, start, n, nulls)
+	if err != nil {
 		return err
 	}
 	if len(vec.Nanos) < start+n {
 		return orc.Corruptf("timestamp vector has %d nanoseconds, need %d", len(vec.Nanos), start+n)
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
-	if err != nil {
-		return err
 	}
 	nanos := vec.Nanos[start : start+n]
 	for i, sec := range vec.Seconds[start : start+n] {
@@ -663,14 +623,7 @@ type structDecoder struct {
 }
 
 func (d *structDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	vec, ok := v.(*orc.StructVector)
-	if !ok {
-		return vectorError(v, "*orc.StructVector")
-	}
-	if err := checkLen(v, start, n); err != nil {
-		return err
-	}
-	nulls, err := effectiveNulls(&d.scratch, nulls, &vec.Nulls, start, n)
+	vec, nulls, err := rowsOf[*orc.StructVector](&d.scratch, v, start, n, nulls)
 	if err != nil {
 		return err
 	}

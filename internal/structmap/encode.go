@@ -115,9 +115,9 @@ func newEncoder(n *node) encoder {
 	case kFloat32, kFloat64:
 		return &floatEncoder{is32: n.kind == kFloat32}
 	case kString:
-		return &stringEncoder{}
+		return &bytesEncoder[string]{}
 	case kBytes:
-		return &bytesEncoder{}
+		return &bytesEncoder[[]byte]{}
 	case kTime:
 		return &timeEncoder{date: n.schema.Kind == orc.Date}
 	case kDecimal:
@@ -241,9 +241,10 @@ func (e *floatEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, 
 	return nil
 }
 
-type stringEncoder struct{}
+// bytesEncoder encodes fields of type T, string or []byte.
+type bytesEncoder[T string | []byte] struct{}
 
-func (*stringEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, nulls []bool) error {
+func (*bytesEncoder[T]) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, nulls []bool) error {
 	vec, ok := v.(*orc.BytesVector)
 	if !ok {
 		return vectorError(v, "*orc.BytesVector")
@@ -253,26 +254,7 @@ func (*stringEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, n
 		vec.Offsets = append(vec.Offsets, 0)
 	}
 	for _, p := range ptrs {
-		vec.Data = append(vec.Data, *(*string)(unsafe.Add(p, off))...)
-		vec.Offsets = append(vec.Offsets, len(vec.Data))
-	}
-	markNulls(&vec.Nulls, old, len(ptrs), nulls)
-	return nil
-}
-
-type bytesEncoder struct{}
-
-func (*bytesEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, nulls []bool) error {
-	vec, ok := v.(*orc.BytesVector)
-	if !ok {
-		return vectorError(v, "*orc.BytesVector")
-	}
-	old := vec.Len()
-	if len(vec.Offsets) == 0 {
-		vec.Offsets = append(vec.Offsets, 0)
-	}
-	for _, p := range ptrs {
-		vec.Data = append(vec.Data, *(*[]byte)(unsafe.Add(p, off))...)
+		vec.Data = append(vec.Data, *(*T)(unsafe.Add(p, off))...)
 		vec.Offsets = append(vec.Offsets, len(vec.Data))
 	}
 	markNulls(&vec.Nulls, old, len(ptrs), nulls)
@@ -419,10 +401,7 @@ func (e *sliceEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, 
 		return vectorError(v, "*orc.ListVector")
 	}
 	old := vec.Len()
-	if len(vec.Offsets) == 0 {
-		vec.Offsets = append(vec.Offsets, 0)
-	}
-	first := vec.Offsets[len(vec.Offsets)-1]
+	first := lastOffset(&vec.Offsets)
 	count := first
 	elems := e.ptrs[:0]
 	for i, p := range ptrs {
@@ -440,6 +419,15 @@ func (e *sliceEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, 
 	err := e.elem.encode(vec.Elem, elems, 0, nil)
 	clear(elems)
 	return childRow(err, vec.Offsets[old:], first)
+}
+
+// lastOffset returns the offset at which the next row of a list or map
+// vector starts, giving an empty vector its leading 0 offset first.
+func lastOffset(offsets *[]int64) int64 {
+	if len(*offsets) == 0 {
+		*offsets = append(*offsets, 0)
+	}
+	return (*offsets)[len(*offsets)-1]
 }
 
 // childRow turns a *ValueError whose Row indexes the children appended
@@ -476,10 +464,7 @@ func (e *mapEncoder) encode(v orc.Vector, ptrs []unsafe.Pointer, off uintptr, nu
 		return vectorError(v, "*orc.MapVector")
 	}
 	old := vec.Len()
-	if len(vec.Offsets) == 0 {
-		vec.Offsets = append(vec.Offsets, 0)
-	}
-	first := vec.Offsets[len(vec.Offsets)-1]
+	first := lastOffset(&vec.Offsets)
 	count := first
 	e.keyPtrs, e.valPtrs, e.used = e.keyPtrs[:0], e.valPtrs[:0], 0
 	for i, p := range ptrs {

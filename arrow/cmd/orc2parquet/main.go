@@ -20,81 +20,32 @@
 package main
 
 import (
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/orcgo/orc/arrow/internal/convert"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "orc2parquet:", err)
-		}
-		os.Exit(2)
-	}
-}
+func main() { convert.Exit("orc2parquet", run(os.Args[1:], os.Stderr)) }
 
 func run(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("orc2parquet", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: orc2parquet [flags] IN.orc OUT.parquet (flags may also follow the files)\n\nConverts an ORC file to Parquet through Apache Arrow.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	codec := fs.String("codec", "zstd", "Parquet `codec`: none, snappy, gzip, brotli, zstd, lz4")
-	rowGroup := fs.Int64("row-group", 1<<20, "most `rows` in a Parquet row group")
-	batch := fs.Int("batch", 65536, "`rows` per Arrow record")
-	columns := fs.String("columns", "", "comma-separated `names` of the columns to convert (nested as a.b); all when empty")
-	every := fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)")
-	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (the output is written beside it and renamed at the end)")
-	pos, err := convert.ParseFlags(fs, args)
+	c := convert.NewCommand("orc2parquet", "IN.orc OUT.parquet", "Converts an ORC file to Parquet through Apache Arrow.", stderr)
+	codec := c.Flags.String("codec", "zstd", "Parquet `codec`: none, snappy, gzip, brotli, zstd, lz4")
+	rowGroup := c.Flags.Int64("row-group", 1<<20, "most `rows` in a Parquet row group")
+	columns := c.Flags.String("columns", "", "comma-separated `names` of the columns to convert (nested as a.b); all when empty")
+	inPath, outPath, err := c.Parse(args, "IN.orc OUT.parquet")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		fs.Usage()
-		return errors.New("want two arguments: IN.orc OUT.parquet")
-	}
-	inPath, outPath := pos[0], pos[1]
-	opts := convert.ToParquet{Codec: *codec, RowGroup: *rowGroup, BatchSize: *batch,
-		Progress: convert.Progress{W: stderr, Every: *every, Name: "orc2parquet"}}
+	opts := convert.ToParquet{Codec: *codec, RowGroup: *rowGroup, BatchSize: c.BatchSize(), Progress: c.Progress()}
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
 	}
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	in, err := os.Open(inPath)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (ORC needs random access)", inPath)
-	}
-	out, err := convert.CreateOutput(outPath, *overwrite)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	rows, err := convert.ORCToParquet(in, st.Size(), out, opts)
-	if err != nil {
-		out.Abort()
-		return fmt.Errorf("%s: %w", inPath, err)
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "orc2parquet: %d rows from %s to %s in %.1fs\n", rows, inPath, outPath, time.Since(start).Seconds())
-	return nil
+	return c.Convert(inPath, outPath, "ORC", func(in *os.File, size int64, out *convert.Output) (int64, error) {
+		return convert.ORCToParquet(in, size, out, opts)
+	})
 }

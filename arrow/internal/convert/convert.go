@@ -124,26 +124,16 @@ func ORCToParquet(in io.ReaderAt, size int64, out io.Writer, o ToParquet) (int64
 	if err != nil {
 		return 0, err
 	}
-	o.Progress.begin()
-	var rows int64
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		n := rec.NumRows()
-		if geo {
-			rec = retypeRecord(ps, rec)
+	rows, err := copyRecords(rr, geo, ps, nil, func(rec arrow.RecordBatch) error {
+		if err := fw.WriteBuffered(rec); err != nil {
+			return fmt.Errorf("writing Parquet: %w", err)
 		}
-		err := fw.WriteBuffered(rec)
-		if geo {
-			rec.Release()
-		}
-		if err != nil {
-			fw.Close()
-			return rows, fmt.Errorf("writing Parquet: %w", err)
-		}
-		rows += n
-		o.Progress.tick(rows, r.NumRows())
+		return nil
+	}, &o.Progress, r.NumRows())
+	if err == nil {
+		err = rr.Err()
 	}
-	if err := rr.Err(); err != nil {
+	if err != nil {
 		fw.Close()
 		return rows, err
 	}
@@ -246,18 +236,47 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	o.Progress.begin()
+	check := func(rec arrow.RecordBatch) error {
+		if !arrow.TypeEqual(arrow.StructOf(rec.Schema().Fields()...), arrow.StructOf(rs.Fields()...)) {
+			return fmt.Errorf("reading Parquet: a record of schema %s, want %s", rec.Schema(), rs)
+		}
+		return nil
+	}
+	rows, err := copyRecords(rr, geo, ws, check, w.Write, &o.Progress, pf.NumRows())
+	if err != nil {
+		return rows, err
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return rows, fmt.Errorf("reading Parquet: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return rows, err
+	}
+	return rows, nil
+}
+
+// copyRecords writes the records of rr with write and returns how many
+// rows it wrote, ticking p after each record towards total. When geo is
+// set, each record is first vetted by check (when not nil), then retyped
+// to schema ws. It leaves rr's own error to the caller.
+func copyRecords(rr interface {
+	Next() bool
+	RecordBatch() arrow.RecordBatch
+}, geo bool, ws *arrow.Schema, check, write func(arrow.RecordBatch) error, p *Progress, total int64) (int64, error) {
+	p.begin()
 	var rows int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		n := rec.NumRows()
 		if geo {
-			if !arrow.TypeEqual(arrow.StructOf(rec.Schema().Fields()...), arrow.StructOf(rs.Fields()...)) {
-				return rows, fmt.Errorf("reading Parquet: a record of schema %s, want %s", rec.Schema(), rs)
+			if check != nil {
+				if err := check(rec); err != nil {
+					return rows, err
+				}
 			}
 			rec = retypeRecord(ws, rec)
 		}
-		err := w.Write(rec)
+		err := write(rec)
 		if geo {
 			rec.Release()
 		}
@@ -265,13 +284,7 @@ func ParquetToORC(in parquet.ReaderAtSeeker, out io.Writer, o ToORC) (int64, err
 			return rows, err
 		}
 		rows += n
-		o.Progress.tick(rows, pf.NumRows())
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return rows, fmt.Errorf("reading Parquet: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return rows, err
+		p.tick(rows, total)
 	}
 	return rows, nil
 }

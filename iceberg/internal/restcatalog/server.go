@@ -153,18 +153,17 @@ func (s *Server) loadNamespace(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) namespaceExists(w http.ResponseWriter, r *http.Request) {
 	ok, err := s.cat.CheckNamespaceExists(r.Context(), namespace(r))
-	switch {
-	case err != nil:
-		fail(w, err)
-	case ok:
-		w.WriteHeader(http.StatusNoContent)
-	default:
-		w.WriteHeader(http.StatusNotFound)
-	}
+	existence(w, ok, err)
 }
 
 func (s *Server) tableExists(w http.ResponseWriter, r *http.Request) {
 	ok, err := s.cat.CheckTableExists(r.Context(), ident(r))
+	existence(w, ok, err)
+}
+
+// existence answers a HEAD request asking whether something exists: 204
+// when it does, 404 when it does not.
+func existence(w http.ResponseWriter, ok bool, err error) {
 	switch {
 	case err != nil:
 		fail(w, err)
