@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/localfile"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/stats"
@@ -193,30 +194,21 @@ func (d localDir) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|localfile.Flags, 0)
 	if err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// openLocal opens a local file.
+// openLocal opens a local file, which must be a regular file.
 func openLocal(p string) Opener {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
-		f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+		f, size, err := localfile.Open(p)
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		fi, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, 0, nil, err
-		}
-		if !fi.Mode().IsRegular() {
-			f.Close()
-			return nil, 0, nil, fmt.Errorf("dataset: %s is not a regular file", p)
-		}
-		return f, fi.Size(), f, nil
+		return f, size, f, nil
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/localfile"
 	"github.com/orcgo/orc/internal/tempfile"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/stats"
@@ -212,22 +213,11 @@ func replaceFile(path string, data []byte) error {
 
 var trueExpr = sarg.True()
 
-// openLocal opens a local file that must be a regular file: it is opened
-// without blocking (openFlags), so that a named pipe at path fails the
-// check at once instead of waiting for a writer.
+// openLocal opens a local file that must be a regular file (localfile).
 func openLocal(p string) (io.ReaderAt, int64, io.Closer, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+	f, size, err := localfile.Open(p)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, nil, fmt.Errorf("dataset: %s is not a regular file", p)
-	}
-	return f, fi.Size(), f, nil
+	return f, size, f, nil
 }
