@@ -71,7 +71,9 @@ func (a *aheadPlanner) run() {
 		}
 		ss.claim()
 		ss.stage(a.pl, t, n)
-		a.stageFrom(t)
+		if ss.err == nil {
+			a.stageFrom(t)
+		}
 		ss.cut(a.pl, n)
 		a.publish()
 		if ss.err != nil {
