@@ -75,25 +75,18 @@ type checker struct {
 func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addNetFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	path, done, err := perFile(fs, args, false, stdout, stderr, runCheck)
+	if done {
 		return err
 	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	if len(pos) > 1 || isTable(pos[0]) {
-		return forEachFile(fs, pos, "check", false, stdout, stderr, runCheck)
-	}
-	defer func() { err = fileFailure(pos[0], err) }()
-	r, ra, closeFn, err := openORCAt(pos[0])
+	defer func() { err = fileFailure(path, err) }()
+	r, ra, closeFn, err := openORCAt(path)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	if r.Size() == 0 {
-		_, err := fmt.Fprintf(stdout, "%s: empty file (0 bytes), nothing to check\n", pos[0])
+		_, err := fmt.Fprintf(stdout, "%s: empty file (0 bytes), nothing to check\n", path)
 		return err
 	}
 	ir, err := newIndexReader(r, ra)
@@ -105,13 +98,13 @@ func runCheck(args []string, stdout, stderr io.Writer) (err error) {
 	c.trusting = ir.winfo
 	c.trusting.WriterVersion, c.trusting.Version011 = format.WriterORC14, false
 	if err := c.run(); err != nil {
-		return inFile(pos[0], err)
+		return inFile(path, err)
 	}
 	for _, n := range c.notes.list {
 		fmt.Fprintf(stderr, "orc check: note: %s\n", n)
 	}
 	_, err = fmt.Fprintf(stdout, "%s: OK: %s in %s; statistics match the data (%d file, %d stripe, %d row group); %s hold their values\n",
-		pos[0], plural(r.NumRows(), "row"), plural(int64(len(r.Stripes())), "stripe"), c.compared["file"], c.compared["stripe"], c.compared["group"], plural(int64(c.blooms), "bloom filter"))
+		path, plural(r.NumRows(), "row"), plural(int64(len(r.Stripes())), "stripe"), c.compared["file"], c.compared["stripe"], c.compared["group"], plural(int64(c.blooms), "bloom filter"))
 	return err
 }
 

@@ -151,6 +151,27 @@ func setFlags(fs *flag.FlagSet) []string {
 	return args
 }
 
+// perFile is how the one-file commands (check, schema, sizes) start: it
+// adds the network flags to fs, parses args and returns the file to work
+// on. Given several files or a table, it runs run on each (forEachFile,
+// header as there) and reports done, with that outcome as err; done too
+// when the arguments are wrong.
+func perFile(fs *flag.FlagSet, args []string, header bool, stdout, stderr io.Writer,
+	run func(args []string, stdout, stderr io.Writer) error) (path string, done bool, err error) {
+	addNetFlags(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", true, err
+	}
+	if len(pos) == 0 {
+		return "", true, errUsage
+	}
+	if len(pos) > 1 || isTable(pos[0]) {
+		return "", true, forEachFile(fs, pos, fs.Name(), header, stdout, stderr, run)
+	}
+	return pos[0], false, nil
+}
+
 // forEachFile runs a one-file command (run, with the flags set on fs) on
 // every file of paths, going on past a file that fails: its error goes to
 // stderr naming the file, and the command fails at the end. header prints

@@ -23,19 +23,12 @@ func runSchema(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the type tree as JSON")
-	addNetFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	path, done, err := perFile(fs, args, true, stdout, stderr, runSchema)
+	if done {
 		return err
 	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	if len(pos) > 1 || isTable(pos[0]) {
-		return forEachFile(fs, pos, "schema", true, stdout, stderr, runSchema)
-	}
-	defer func() { err = fileFailure(pos[0], err) }()
-	r, closeFn, err := openORC(pos[0])
+	defer func() { err = fileFailure(path, err) }()
+	r, closeFn, err := openORC(path)
 	if err != nil {
 		return err
 	}

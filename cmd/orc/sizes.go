@@ -20,19 +20,12 @@ func init() {
 func runSizes(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("sizes", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addNetFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	path, done, err := perFile(fs, args, true, stdout, stderr, runSizes)
+	if done {
 		return err
 	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	if len(pos) > 1 || isTable(pos[0]) {
-		return forEachFile(fs, pos, "sizes", true, stdout, stderr, runSizes)
-	}
-	defer func() { err = fileFailure(pos[0], err) }()
-	r, closeFn, err := openORC(pos[0])
+	defer func() { err = fileFailure(path, err) }()
+	r, closeFn, err := openORC(path)
 	if err != nil {
 		return err
 	}
