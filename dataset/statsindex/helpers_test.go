@@ -7,12 +7,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/internal/dstest"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/writer"
@@ -28,80 +28,18 @@ type tfile struct {
 
 // The read schema; old files lack "note" and have "qty" as int.
 const (
-	readSchema = "struct<id:bigint,qty:bigint,price:decimal(10,2),note:string>"
-	oldSchema  = "struct<id:bigint,qty:int,price:decimal(10,2)>"
+	readSchema = dstest.ReadSchema
+	oldSchema  = dstest.OldSchema
 )
 
-// makeFiles writes a dataset: months dt=2024-01-01 .. of regions, the
-// first half of the files in the old schema. Every file holds rows with
-// ids from a range of its own.
+// makeFiles writes a dataset (dstest.MakeFiles).
 func makeFiles(t testing.TB, months, regions, rows int) []tfile {
 	t.Helper()
 	var files []tfile
-	n := 0
-	for m := range months {
-		for g := range regions {
-			old := n < months*regions/2
-			sch := readSchema
-			if old {
-				sch = oldSchema
-			}
-			s := orc.MustParseSchema(sch)
-			b := orc.NewBatch(s, rows)
-			dt := time.Date(2024, time.Month(1+m), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
-			region := []string{"eu", "us west", "ap"}[g%3]
-			var want []string
-			for i := range rows {
-				id := int64(n*rows + i)
-				b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
-				q := b.Cols[1].(*orc.LongVector)
-				q.Values = append(q.Values, id%50)
-				q.Nulls.Nulls = append(q.Nulls.Nulls, i%9 == 0)
-				p := b.Cols[2].(*orc.DecimalVector)
-				p.Values = append(p.Values, orc.Int128FromInt64(id*7%100000))
-				qty := fmt.Sprint(id % 50)
-				if i%9 == 0 {
-					qty = "null"
-				}
-				note := "null"
-				if !old {
-					b.Cols[3].(*orc.BytesVector).AppendString(fmt.Sprint("n", id%13))
-					note = fmt.Sprintf("%q", fmt.Sprint("n", id%13))
-				}
-				want = append(want, fmt.Sprintf(`{"id": %d, "qty": %s, "price": %s, "note": %s, "dt": "%s", "region": %q}`,
-					id, qty, orc.FormatDecimal(orc.Int128FromInt64(id*7%100000), 2), note, dt, region))
-			}
-			b.NumRows = rows
-			var buf bytes.Buffer
-			w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(1000), writer.WithStripeRowLimit(int64(rows/2)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(b); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			name := fmt.Sprintf("dt=%s/region=%s/part-%05d.orc", dt, escape(region), n)
-			files = append(files, tfile{name: name, data: buf.Bytes(), rows: want})
-			n++
-		}
+	for _, f := range dstest.MakeFiles(t, months, regions, rows) {
+		files = append(files, tfile{f.Name, f.Data, f.Rows})
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	return files
-}
-
-func escape(s string) string {
-	out := ""
-	for _, r := range s {
-		if r == ' ' {
-			out += "%20"
-		} else {
-			out += string(r)
-		}
-	}
-	return out
 }
 
 var parts = orc.MustParseSchema("struct<dt:date,region:string>")

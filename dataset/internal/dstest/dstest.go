@@ -1,0 +1,103 @@
+// Package dstest makes the partitioned datasets that the tests of dataset
+// and dataset/statsindex scan.
+package dstest
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/writer"
+)
+
+// File is a test file: its path in the dataset, its bytes, and its rows
+// as the dataset returns them (read schema, then partition columns), as
+// JSON.
+type File struct {
+	Name string
+	Data []byte
+	Rows []string
+}
+
+// ReadSchema is the datasets' read schema; OldSchema is the first half of
+// their files', which lack "note" and have "qty" as int.
+const (
+	ReadSchema = "struct<id:bigint,qty:bigint,price:decimal(10,2),note:string>"
+	OldSchema  = "struct<id:bigint,qty:int,price:decimal(10,2)>"
+)
+
+// MakeFiles writes a dataset partitioned by dt and region: months
+// dt=2024-01-01 .. of regions, the first half of the files in OldSchema,
+// sorted by path. Every file holds rows with ids from a range of its own.
+func MakeFiles(t testing.TB, months, regions, rows int) []File {
+	t.Helper()
+	var files []File
+	n := 0
+	for m := range months {
+		for g := range regions {
+			old := n < months*regions/2
+			sch := ReadSchema
+			if old {
+				sch = OldSchema
+			}
+			s := orc.MustParseSchema(sch)
+			b := orc.NewBatch(s, rows)
+			dt := time.Date(2024, time.Month(1+m), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
+			region := []string{"eu", "us west", "ap"}[g%3]
+			var want []string
+			for i := range rows {
+				id := int64(n*rows + i)
+				b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
+				q := b.Cols[1].(*orc.LongVector)
+				q.Values = append(q.Values, id%50)
+				q.Nulls.Nulls = append(q.Nulls.Nulls, i%9 == 0)
+				p := b.Cols[2].(*orc.DecimalVector)
+				p.Values = append(p.Values, orc.Int128FromInt64(id*7%100000))
+				qty := fmt.Sprint(id % 50)
+				if i%9 == 0 {
+					qty = "null"
+				}
+				note := "null"
+				if !old {
+					b.Cols[3].(*orc.BytesVector).AppendString(fmt.Sprint("n", id%13))
+					note = fmt.Sprintf("%q", fmt.Sprint("n", id%13))
+				}
+				want = append(want, fmt.Sprintf(`{"id": %d, "qty": %s, "price": %s, "note": %s, "dt": "%s", "region": %q}`,
+					id, qty, orc.FormatDecimal(orc.Int128FromInt64(id*7%100000), 2), note, dt, region))
+			}
+			b.NumRows = rows
+			var buf bytes.Buffer
+			w, err := writer.NewWriter(&buf, s, writer.WithRowIndexStride(1000), writer.WithStripeRowLimit(int64(rows/2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(b); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("dt=%s/region=%s/part-%05d.orc", dt, Escape(region), n)
+			files = append(files, File{Name: name, Data: buf.Bytes(), Rows: want})
+			n++
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files
+}
+
+// Escape escapes the spaces of a partition value as a Hive path does.
+func Escape(s string) string {
+	out := ""
+	for _, r := range s {
+		if r == ' ' {
+			out += "%20"
+		} else {
+			out += string(r)
+		}
+	}
+	return out
+}
