@@ -46,8 +46,25 @@ type storeServer struct {
 	depths   map[int64]int64
 }
 
+// depthLatency is the latency of the servers whose requests' depths the
+// tests count: long enough that a loaded machine issues a round's
+// requests before the first of them is answered (at 5 ms, a lookup's 24
+// requests of one round came in over 3 rounds' depths while CI's packages
+// ran side by side).
+const depthLatency = 25 * time.Millisecond
+
 // resetDepths starts depths again from those of a fresh client.
 func (s *storeServer) resetDepths() {
+	// Requests of the scan before, still in flight (reads ahead it did
+	// not need), would set finished to their depths when they end.
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		n := s.inFlight
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+	}
 	s.mu.Lock()
 	s.finished, s.depths = 0, map[int64]int64{}
 	s.mu.Unlock()
@@ -725,11 +742,10 @@ func TestParallelIndexAhead(t *testing.T) {
 	srv := newStoreServer(t, data, 50*time.Millisecond)
 	r := openStore(t, srv)
 	_, want, _ := storeScan(t, r, reader.WithColumns("price", "disc"))
-	srv.drain(t) // the serial scan's reads ahead still in flight would count
+	srv.resetDepths() // first waits for the serial scan's reads ahead still in flight
 	srv.mu.Lock()
 	srv.waits = 0
 	srv.mu.Unlock()
-	srv.resetDepths()
 	before := srv.requests.Load()
 	_, rows, st := storeScan(t, r, reader.WithColumns("price", "disc"), reader.WithParallelism(2))
 	srv.mu.Lock()
@@ -751,22 +767,6 @@ func TestParallelIndexAhead(t *testing.T) {
 	// on a machine loaded to 14 while the server counted 3.
 	if deepest == 0 || deepest > 5 {
 		t.Errorf("the deepest request waited for %d responses in turn; want at most 4", deepest-1)
-	}
-}
-
-// drain waits until no request is in flight at the server.
-func (s *storeServer) drain(t testing.TB) {
-	t.Helper()
-	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		s.mu.Lock()
-		n := s.inFlight
-		s.mu.Unlock()
-		if n == 0 {
-			return
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("%d requests still in flight after 10 s", n)
-		}
 	}
 }
 
@@ -794,7 +794,7 @@ func TestParallelOneGroupStripesNoIndex(t *testing.T) {
 // scan's.
 func TestParallelFirstDataNoIndexWait(t *testing.T) {
 	data := storeTableStripes(t, 400_000, 2) // stripes of 20 row groups, cut into chunks
-	srv := newStoreServer(t, data, 5*time.Millisecond)
+	srv := newStoreServer(t, data, depthLatency)
 	firstData := func(opts ...reader.ScanOption) (int64, int) {
 		srv.resetDepths()
 		r := openStore(t, srv) // nothing of the file at hand but the tail
@@ -828,7 +828,7 @@ func TestParallelFirstDataNoIndexWait(t *testing.T) {
 // was cut: the later stripes' data went out a round trip late.
 func TestParallelEveryStripeDataFirstRound(t *testing.T) {
 	data := storeTableStripes(t, 600_000, 3) // stripes of 20 row groups, cut into chunks
-	srv := newStoreServer(t, data, 5*time.Millisecond)
+	srv := newStoreServer(t, data, depthLatency)
 	depths := func(opts ...reader.ScanOption) ([]int64, int) {
 		srv.resetDepths()
 		r := openStore(t, srv)
@@ -871,7 +871,7 @@ func TestParallelEveryStripeDataFirstRound(t *testing.T) {
 // trip after the key's data (a guard).
 func TestLookupLateColumnsSameRound(t *testing.T) {
 	data := storeTableStripes(t, 200_000, 2)
-	srv := newStoreServer(t, data, 5*time.Millisecond)
+	srv := newStoreServer(t, data, depthLatency)
 	deepest := func(opts ...reader.ScanOption) (int64, int) {
 		srv.resetDepths()
 		r := openStore(t, srv)
@@ -938,7 +938,7 @@ func TestWideLookupOneDataRound(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	srv := newStoreServer(t, buf.Bytes(), 5*time.Millisecond)
+	srv := newStoreServer(t, buf.Bytes(), depthLatency)
 	deepest := func(opts ...reader.ScanOption) int64 {
 		srv.resetDepths()
 		r := openStore(t, srv)
