@@ -61,41 +61,13 @@ func memFiles(files []tfile, opens *atomic.Int64) []dataset.File {
 	})
 }
 
-var parts = orc.MustParseSchema("struct<dt:date,region:string>")
+var parts = dstest.Parts
 
-func newDataset(t testing.TB, files []dataset.File) *dataset.Dataset {
-	t.Helper()
-	d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(readSchema)), dataset.WithPartitioning(parts))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// scanRows scans and returns the rows as JSON, and the statistics.
-func scanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats) {
-	t.Helper()
-	s, err := d.Scan(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var rows []string
-	b := s.NewBatch()
-	for {
-		err := s.Next(b)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range b.NumRows {
-			rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
-		}
-	}
-	return rows, s.Stats()
-}
+var (
+	newDataset = dstest.NewDataset
+	scanRows   = dstest.ScanRows
+	same       = dstest.Same
+)
 
 func allRows(files []tfile) []string {
 	var rows []string
@@ -103,18 +75,6 @@ func allRows(files []tfile) []string {
 		rows = append(rows, f.rows...)
 	}
 	return rows
-}
-
-func same(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("%s: row %d:\n got %s\nwant %s", what, i, got[i], want[i])
-		}
-	}
 }
 
 func TestScanAll(t *testing.T) {

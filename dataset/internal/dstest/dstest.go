@@ -1,15 +1,18 @@
 // Package dstest makes the partitioned datasets that the tests of dataset
-// and dataset/statsindex scan.
+// and dataset/statsindex scan, and scans them.
 package dstest
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -100,4 +103,55 @@ func Escape(s string) string {
 		}
 	}
 	return out
+}
+
+// Parts is the datasets' partitioning: dt, then region.
+var Parts = orc.MustParseSchema("struct<dt:date,region:string>")
+
+// NewDataset makes a dataset of files with ReadSchema and Parts.
+func NewDataset(t testing.TB, files []dataset.File) *dataset.Dataset {
+	t.Helper()
+	d, err := dataset.New(files, dataset.WithSchema(orc.MustParseSchema(ReadSchema)), dataset.WithPartitioning(Parts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// ScanRows scans d and returns the rows as JSON, and the statistics.
+func ScanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats) {
+	t.Helper()
+	s, err := d.Scan(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var rows []string
+	b := s.NewBatch()
+	for {
+		err := s.Next(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.NumRows {
+			rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
+		}
+	}
+	return rows, s.Stats()
+}
+
+// Same fails t unless got holds the rows of want, in order.
+func Same(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: row %d:\n got %s\nwant %s", what, i, got[i], want[i])
+		}
+	}
 }
