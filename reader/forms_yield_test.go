@@ -3,6 +3,7 @@ package reader_test
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/reader"
@@ -53,4 +54,75 @@ func TestFormsPruneOnClusteredTable(t *testing.T) {
 		t.Errorf("commit >= receipt: %d rows (want %d), %d of 200 groups skipped (want 180)", len(late), rows/10, stl.GroupsSkipped)
 	}
 	t.Logf("YEAR and its range skip %d of 200 groups; commit >= receipt skips %d", sty.GroupsSkipped, stl.GroupsSkipped)
+}
+
+// TestCalendarPartsWrapAround: a row group whose dates run from one year
+// into the next (or whose wall clocks run past midnight) holds only the
+// months (hours) at the ends of the cycle: MONTH(d) = 6 skips a group of
+// November to January, HOUR(ts) = 4 a group of 05:00 to 03:00 the next
+// day. Every group holds consecutive days (80-second steps), so a group
+// holds a part's value exactly when its minimum and maximum say it may:
+// each query must skip every group without a match, and return the rows
+// of a full scan.
+func TestCalendarPartsWrapAround(t *testing.T) {
+	s := orc.MustParseSchema("struct<d:date,ts:timestamp>")
+	const stride, groups = 1000, 60
+	const firstDay = 9131 // 1995-01-01
+	const firstSec = firstDay*86400 + 5*3600
+	day := func(i int) int64 { return firstDay + int64(i*60/stride) } // 60 days a group
+	sec := func(i int) int64 { return firstSec + int64(i)*80 }        // 22.2 hours a group
+	var batches []*orc.Batch
+	for g := range groups {
+		b := orc.NewBatch(s, stride)
+		for i := g * stride; i < (g+1)*stride; i++ {
+			b.Cols[0].(*orc.LongVector).Append(day(i))
+			ts := b.Cols[1].(*orc.TimestampVector)
+			ts.Seconds = append(ts.Seconds, sec(i))
+			ts.Nanos = append(ts.Nanos, 0)
+			ts.Nulls.Nulls = append(ts.Nulls.Nulls, false)
+		}
+		b.NumRows = stride
+		batches = append(batches, b)
+	}
+	r, _ := writeOpen(t, s, batches, writer.WithRowIndexStride(stride))
+	cases := []struct {
+		where string
+		part  func(i int) int
+	}{
+		{"MONTH(d) = 6", func(i int) int { return int(time.Unix(day(i)*86400, 0).UTC().Month()) }},
+		{"MONTH(d) = 12", func(i int) int { return int(time.Unix(day(i)*86400, 0).UTC().Month()) }},
+		{"QUARTER(d) = 2", func(i int) int { return (int(time.Unix(day(i)*86400, 0).UTC().Month()) + 2) / 3 }},
+		{"HOUR(ts) = 4", func(i int) int { return time.Unix(sec(i), 0).UTC().Hour() }},
+		{"HOUR(ts) = 23", func(i int) int { return time.Unix(sec(i), 0).UTC().Hour() }},
+	}
+	want := []int{6, 12, 2, 4, 23}
+	allWrapped := 0
+	for k, c := range cases {
+		rows, st := scanLines(t, r, reader.WithSearchArgument(sarg.MustParse(c.where)), reader.WithExactFilter(true))
+		matches, empty, wrapped := 0, 0, 0
+		for g := range groups {
+			n := 0
+			for i := g * stride; i < (g+1)*stride; i++ {
+				if c.part(i) == want[k] {
+					n++
+				}
+			}
+			matches += n
+			if n == 0 {
+				empty++
+				if c.part(g*stride) > c.part((g+1)*stride-1) {
+					wrapped++ // the old interval said: any value
+				}
+			}
+		}
+		if len(rows) != matches || st.GroupsSkipped != empty {
+			t.Errorf("%s: %d rows (want %d), %d groups skipped (want %d, %d of them wrapping around)",
+				c.where, len(rows), matches, st.GroupsSkipped, empty, wrapped)
+		}
+		allWrapped += wrapped
+		t.Logf("%s: %d rows, %d of %d groups skipped, %d of them wrapping around", c.where, len(rows), st.GroupsSkipped, groups, wrapped)
+	}
+	if allWrapped < 20 {
+		t.Errorf("%d groups without a match wrap around: too few to test the rule", allWrapped)
+	}
 }

@@ -31,3 +31,25 @@ func TestTermExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestTermExplainWrapped: a calendar part whose argument runs from one
+// year into the next shows its two pieces, and decides from them.
+func TestTermExplainWrapped(t *testing.T) {
+	s := orc.MustParseSchema("struct<d:date>")
+	src := MapSource{Columns: map[int]*stats.Column{1: {Kind: orc.Date, NumValues: 10, HasNull: true, HasNullKnown: true,
+		Date: &stats.DateStats{Min: 18951, Max: 18997, HasMinMax: true}}}} // 2021-11-20 .. 2022-01-05
+	for _, c := range []struct{ where, want string }{
+		{"QUARTER(d) = 2", "  d: [2021-11-20, 2022-01-05] or NULL\n  QUARTER(d): [4, 4] and [1, 1] or NULL\n  decided by: QUARTER(d)\n"},
+		{"QUARTER(d) = 2", "result: NO_NULL (skip)"},
+		{"MONTH(d) = 6", "result: NO_NULL (skip)"},
+		{"MONTH(d) = 1", "result: YES_NO_NULL (read)"},
+		{"DAY(d) = 10", "DAY is monotone only within one month"}, // November to January: not consecutive months
+		{"MONTH(d) + 0 = 6", "  MONTH(d): [1, 12] or NULL\n"},    // inside a larger term: the hull
+		{"MONTH(d) + 0 = 6", "result: YES_NO_NULL (read)"},
+	} {
+		got := MustBind(MustParse(c.where), s).Explain(src)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s: Explain lacks %q:\n%s", c.where, c.want, got)
+		}
+	}
+}

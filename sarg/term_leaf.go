@@ -126,14 +126,34 @@ func (nd *tnode) walkColumns(f func(*tnode)) {
 
 // evaluate decides the leaf on one unit from the term's interval.
 func (bt *boundTerm) evaluate(src Source) TruthValue {
+	if a, b, ok := bt.wrappedRoot(src); ok {
+		return bt.decide(src, a.stats(bt.node.t)) | bt.decide(src, b.stats(bt.node.t))
+	}
 	var st *stats.Column
 	if iv, ok := bt.node.ival64Of(src); ok && !forceWide {
 		st = iv.stats(bt.node.t)
 	} else {
 		st = bt.node.ivalOf(src).stats(bt.node.t)
 	}
+	return bt.decide(src, st)
+}
+
+// decide evaluates the comparison on the root's values summarized by st.
+func (bt *boundTerm) decide(src Source, st *stats.Column) TruthValue {
 	st.Kind = bt.inner.col.Kind // char(n) for LOWER and UPPER of a char column
 	return bt.inner.evaluate(funcSource{Source: src, colID: termColumnID, st: st})
+}
+
+// wrappedRoot returns the root's values on the unit as two intervals when
+// the root is a calendar part that wraps around between its argument's
+// bounds (partFn.wrapped): the comparison may then have the outcomes it
+// has on either, and none it has on neither.
+func (bt *boundTerm) wrappedRoot(src Source) (ival, ival, bool) {
+	f, ok := bt.node.fn.(partFn)
+	if !ok {
+		return ival{}, ival{}, false
+	}
+	return f.wrapped(bt.node.kids[0].ivalOf(src))
 }
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
@@ -224,7 +244,17 @@ func (bt *boundTerm) explain(src Source, v TruthValue) string {
 		if _, ok := nd.fn.(coercion); ok {
 			return // a promotion has its argument's text
 		}
-		fmt.Fprintf(&sb, "  %s: %s\n", nd.text, nd.ivalOf(src).format(nd.t))
+		text := nd.ivalOf(src).format(nd.t)
+		if nd == bt.node {
+			if a, b, ok := bt.wrappedRoot(src); ok {
+				a.null, b.null = false, false
+				text = a.format(nd.t) + " and " + b.format(nd.t)
+				if bt.node.kids[0].ivalOf(src).null {
+					text += " or NULL"
+				}
+			}
+		}
+		fmt.Fprintf(&sb, "  %s: %s\n", nd.text, text)
 	}
 	walk(bt.node)
 	if v&setTrue == 0 || v&setFalse == 0 {

@@ -241,6 +241,30 @@ func (f truncFn) ival(args []ival) ival {
 	return a
 }
 
+// wrapped returns the part's values on the argument's interval a as two
+// intervals, when a's bounds lie in consecutive periods and the part wraps
+// around between them: from November 1995 to February 1996, MONTH takes
+// 11..12 and 1..2, not the 3..10 in between, where the interval method
+// alone says 1..12. ok is false elsewhere (ival's one interval is then as
+// tight). Each piece keeps a's null; a piece may include values no day
+// takes (DAY 31 after a short month), which only keeps more.
+func (f partFn) wrapped(a ival) (first, second ival, ok bool) {
+	if !a.val || !a.bounded || f.p.period == nil || f.date && f.p.lo == 0 {
+		return ival{}, ival{}, false
+	}
+	lo, hi := secBounds(a, f.date)
+	if f.p.period(hi) != f.p.period(lo)+1 {
+		return ival{}, ival{}, false
+	}
+	plo, phi := f.p.of(lo), f.p.of(hi)
+	if phi+1 >= plo {
+		return ival{}, ival{}, false // the two pieces hold every value of the part
+	}
+	first = ival{val: true, null: a.null, bounded: true, lo: tval{r: ratOf(plo)}, hi: tval{r: ratOf(f.p.hi)}}
+	second = ival{val: true, null: a.null, bounded: true, lo: tval{r: ratOf(f.p.lo)}, hi: tval{r: ratOf(phi)}}
+	return first, second, true
+}
+
 // periodNames name the period within which each part is monotone.
 var periodNames = map[string]string{"QUARTER": "year", "MONTH": "year", "DAY": "month", "HOUR": "day", "MINUTE": "hour",
 	"SECOND": "minute", "DAYOFWEEK": "week"}
@@ -257,6 +281,9 @@ func (f partFn) why(args []ival) string {
 	}
 	lo, hi := secBounds(a, f.date)
 	if f.p.period(lo) == f.p.period(hi) {
+		return ""
+	}
+	if _, _, ok := f.wrapped(a); ok {
 		return ""
 	}
 	p := periodNames[f.p.name]
