@@ -153,6 +153,9 @@ func (l *boundLeaf) evaluateCols(src Source) TruthValue {
 	if st1.NumValues == 0 && !null1 || st2.NumValues == 0 && !null2 {
 		return No // no rows at this level
 	}
+	if l.colID == l.col2ID {
+		return l.selfOutcome(st1.NumValues > 0, null1)
+	}
 	var v TruthValue
 	if st1.NumValues > 0 && st2.NumValues > 0 {
 		t, f := l.colsRangeOutcome(st1, st2)
@@ -175,6 +178,30 @@ func (l *boundLeaf) evaluateCols(src Source) TruthValue {
 	}
 	if v == 0 {
 		return YesNoNull // cannot happen with consistent statistics
+	}
+	return v
+}
+
+// selfOutcome decides a comparison of a column with itself, which compares
+// each row's value with itself: a non-null value (NaN too, which the
+// evaluation orders equal to itself) is equal to, and not less than,
+// itself; a null gives NULL, or TRUE for <=>, whose sides are null
+// together. values and nulls say whether the unit may hold either.
+func (l *boundLeaf) selfOutcome(values, nulls bool) TruthValue {
+	var v TruthValue
+	if values {
+		if l.op == LeafLessThan {
+			v |= setFalse
+		} else {
+			v |= setTrue
+		}
+	}
+	if nulls {
+		if l.op == LeafNullSafeEquals {
+			v |= setTrue
+		} else {
+			v |= setNull
+		}
 	}
 	return v
 }

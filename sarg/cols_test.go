@@ -237,12 +237,48 @@ func TestColsEvaluateCases(t *testing.T) {
 			t.Errorf("%s on a %+v b %+v: %s, want %s", c.where, c.a, c.b, got, c.want)
 		}
 	}
+	// A column compared with itself compares each row's value with itself.
+	for _, c := range []struct {
+		where string
+		a     *stats.Column
+		want  TruthValue
+	}{
+		{"a < a", ints(1, 5, false), No},
+		{"a < a", ints(1, 5, true), NoNull},
+		{"a > a", ints(1, 5, false), No},
+		{"a <> a", ints(1, 5, true), NoNull},
+		{"a = a", ints(1, 5, false), Yes},
+		{"a = a", ints(1, 5, true), YesNull},
+		{"a <= a", ints(1, 5, true), YesNull},
+		{"a >= a", ints(1, 5, false), Yes},
+		{"a <=> a", ints(1, 5, true), Yes}, // a null row is null on both sides
+		{"NOT a <=> a", ints(1, 5, true), No},
+		{"a BETWEEN a AND a", ints(1, 5, false), Yes},
+		{"a < a", &stats.Column{Kind: orc.Int, HasNullKnown: true, HasNull: true}, Null},
+		{"a <=> a", &stats.Column{Kind: orc.Int, HasNullKnown: true, HasNull: true}, Yes},
+		{"a < a", nil, YesNoNull},
+	} {
+		b := MustBind(MustParse(c.where), schema)
+		src := MapSource{Columns: map[int]*stats.Column{}}
+		if c.a != nil {
+			src.Columns[1] = c.a
+		}
+		if got := b.Evaluate(src); got != c.want {
+			t.Errorf("%s on a %+v: %s, want %s", c.where, c.a, got, c.want)
+		}
+	}
 	// NaN in statistics decides nothing.
 	nan := &stats.Column{Kind: orc.Double, NumValues: 2, HasNullKnown: true, Double: &stats.DoubleStats{Min: 1, Max: 2, HasMinMax: true, HasSum: true, Sum: math.NaN()}}
 	low := &stats.Column{Kind: orc.Double, NumValues: 2, HasNullKnown: true, Double: &stats.DoubleStats{Min: -5, Max: -4, HasMinMax: true, HasSum: true, Sum: -9}}
 	b := MustBind(MustParse("x < y"), schema)
 	if got := b.Evaluate(MapSource{Columns: map[int]*stats.Column{3: low, 4: nan}}); got != YesNo {
 		t.Errorf("x < y with a NaN in y: %s, want YES_NO", got)
+	}
+	// ... but NaN equals itself: x < x is false and x = x true on every row.
+	for where, want := range map[string]TruthValue{"x < x": No, "x = x": Yes, "x <> x": No} {
+		if got := MustBind(MustParse(where), schema).Evaluate(MapSource{Columns: map[int]*stats.Column{3: nan}}); got != want {
+			t.Errorf("%s with a NaN in x: %s, want %s", where, got, want)
+		}
 	}
 }
 
