@@ -232,7 +232,7 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 	}
 	defer func() {
 		br.Close()
-		addStats(&st.Read, br.Stats())
+		st.Read.Add(br.Stats())
 	}()
 	b := orc.NewBatch(rs, 1024)
 	var n int64
@@ -302,29 +302,4 @@ func renameExpr(e sarg.Expr, names map[string]string) sarg.Expr {
 		}
 	}
 	return out
-}
-
-// addStats adds the statistics of one batch reader to t.
-func addStats(t *reader.ScanStats, s reader.ScanStats) {
-	t.FilesConsidered += s.FilesConsidered
-	t.FilesSkipped += s.FilesSkipped
-	t.StripesConsidered += s.StripesConsidered
-	t.StripesSkipped += s.StripesSkipped
-	t.StripesPruned += s.StripesPruned
-	t.GroupsConsidered += s.GroupsConsidered
-	t.GroupsSkipped += s.GroupsSkipped
-	t.GroupsSkippedByBloom += s.GroupsSkippedByBloom
-	t.StripesRead += s.StripesRead
-	t.ReadCalls += s.ReadCalls
-	t.BytesRead += s.BytesRead
-	t.IndexBytesRead += s.IndexBytesRead
-	t.ReadsAhead += s.ReadsAhead
-	t.PeakReadsInFlight = max(t.PeakReadsInFlight, s.PeakReadsInFlight)
-	t.BytesUnused += s.BytesUnused
-	t.ReadWait += s.ReadWait
-	t.TailReads += s.TailReads
-	t.TailBytes += s.TailBytes
-	t.RowsDecoded += s.RowsDecoded
-	t.RowsReturned += s.RowsReturned
-	t.UnplannedReads += s.UnplannedReads
 }

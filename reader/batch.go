@@ -66,6 +66,33 @@ func (s ScanStats) String() string {
 		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.ReadWait.Round(time.Millisecond), calls(s.TailReads), s.TailBytes, s.RowsDecoded, s.RowsReturned)
 }
 
+// Add adds o's counts to s, field by field, and keeps the larger
+// PeakReadsInFlight: the work of several scans (the files of a dataset or
+// a table) as one.
+func (s *ScanStats) Add(o ScanStats) {
+	s.FilesConsidered += o.FilesConsidered
+	s.FilesSkipped += o.FilesSkipped
+	s.StripesConsidered += o.StripesConsidered
+	s.StripesSkipped += o.StripesSkipped
+	s.StripesPruned += o.StripesPruned
+	s.GroupsConsidered += o.GroupsConsidered
+	s.GroupsSkipped += o.GroupsSkipped
+	s.GroupsSkippedByBloom += o.GroupsSkippedByBloom
+	s.StripesRead += o.StripesRead
+	s.ReadCalls += o.ReadCalls
+	s.BytesRead += o.BytesRead
+	s.IndexBytesRead += o.IndexBytesRead
+	s.ReadsAhead += o.ReadsAhead
+	s.PeakReadsInFlight = max(s.PeakReadsInFlight, o.PeakReadsInFlight)
+	s.BytesUnused += o.BytesUnused
+	s.ReadWait += o.ReadWait
+	s.TailReads += o.TailReads
+	s.TailBytes += o.TailBytes
+	s.RowsDecoded += o.RowsDecoded
+	s.RowsReturned += o.RowsReturned
+	s.UnplannedReads += o.UnplannedReads
+}
+
 // calls says "1 call" or "n calls".
 func calls(n int) string {
 	if n == 1 {
