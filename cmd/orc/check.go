@@ -262,12 +262,7 @@ func (c *checker) scanStripe(si int, s reader.StripeInfo, read []bool, stripe ac
 		g++
 		return nil
 	}
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			break
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return 0, err
 		}
