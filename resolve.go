@@ -2,6 +2,7 @@ package orc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,6 +60,25 @@ func (s *Schema) FieldIndex(name string) (i int, ambiguous bool) {
 		}
 	}
 	return found, false
+}
+
+// Lineage returns the columns from s down to column id: s first, then the
+// ancestors of the column below s in order, then the column itself; nil
+// when id is not in s's tree. s must have its ids assigned (Assign).
+func (s *Schema) Lineage(id int) []*Schema {
+	if id < s.ID() || id > s.MaxID() {
+		return nil
+	}
+	line := []*Schema{s}
+	for n := s; n.ID() != id; {
+		i := slices.IndexFunc(n.Children, func(c *Schema) bool { return id >= c.ID() && id <= c.MaxID() })
+		if i < 0 {
+			return nil // ids not assigned
+		}
+		n = n.Children[i]
+		line = append(line, n)
+	}
+	return line
 }
 
 // Path returns the path of column id below s, as orc meta names columns:

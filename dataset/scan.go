@@ -436,19 +436,9 @@ func topField(root *orc.Schema, id int) string {
 
 // markAncestors marks the struct columns above column id.
 func markAncestors(root *orc.Schema, id int, sel []bool) {
-	n := root
-	for n.ID() != id {
+	line := root.Lineage(id)
+	for _, n := range line[:max(len(line)-1, 0)] {
 		sel[n.ID()] = true
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil {
-			return
-		}
-		n = next
 	}
 }
 

@@ -329,25 +329,14 @@ func indent(s string) string {
 
 // markWithAncestors selects column id's subtree and its ancestors.
 func markWithAncestors(root *orc.Schema, id int, sel []bool) {
-	n := root
-	for {
+	line := root.Lineage(id)
+	for _, n := range line {
 		sel[n.ID()] = true
-		if n.ID() == id {
-			for i := id; i <= n.MaxID(); i++ {
-				sel[i] = true
-			}
-			return
+	}
+	if len(line) > 0 {
+		for i := id; i <= line[len(line)-1].MaxID(); i++ {
+			sel[i] = true
 		}
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil {
-			return
-		}
-		n = next
 	}
 }
 

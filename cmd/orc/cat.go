@@ -161,19 +161,11 @@ func noteEncrypted(r *reader.Reader, stderr io.Writer, cmd string) {
 
 // parentID returns the id of column id's parent (0 for the root).
 func parentID(root *orc.Schema, id int) int {
-	n := root
-	for {
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil || next.ID() == id {
-			return n.ID()
-		}
-		n = next
+	line := root.Lineage(id)
+	if len(line) < 2 {
+		return root.ID()
 	}
+	return line[len(line)-2].ID()
 }
 
 // checkLimit refuses a --limit below -1 (which, the default, means no
