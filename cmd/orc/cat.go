@@ -191,12 +191,8 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)")
-	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
-	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
+	rf := addRowFlags(fs)
 	wkbHex := fs.Bool("wkb-hex", false, "print geometry and geography values as their WKB in hex, not as WKT")
-	df := addDatasetFlags(fs)
-	of := addOutputFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -204,28 +200,59 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return errUsage
 	}
-	if *parallel < 1 || *parallel > 64 {
-		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
-	}
-	if err := checkLimit(*limit); err != nil {
-		return err
-	}
-	out, err := of.parse()
+	out, req, err := rf.parse()
 	if err != nil {
 		return err
 	}
 	out.wkbHex = *wkbHex
-	req := scanRequest{parallel: *parallel, limit: *limit}
-	if *columns != "" {
-		req.columns = splitList(*columns)
-		out.columns = req.columns
-	}
-	src, closeFn, err := openSource(pos, df, req, stderr, "cat")
+	src, closeFn, err := openSource(pos, rf.df, req, stderr, "cat")
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	defer src.Close()
-	_, err = printRows(src, stdout, *limit, nil, out)
+	_, err = printRows(src, stdout, req.limit, nil, out)
 	return err
+}
+
+// rowFlags are the flags cat and scan share: the columns and rows to
+// print, the goroutines to decode on, and the dataset's and the output's
+// flags.
+type rowFlags struct {
+	columns  *string
+	limit    *int64
+	parallel *int
+	df       datasetFlags
+	of       outputFlags
+}
+
+func addRowFlags(fs *flag.FlagSet) *rowFlags {
+	return &rowFlags{
+		columns:  fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)"),
+		limit:    fs.Int64("limit", -1, "print at most N rows (-1: all)"),
+		parallel: fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)"),
+		df:       addDatasetFlags(fs),
+		of:       addOutputFlags(fs),
+	}
+}
+
+// parse checks the flags, once parsed, and returns the output's options
+// and the scan request they make (its columns, limit and parallelism).
+func (f *rowFlags) parse() (outputOptions, scanRequest, error) {
+	if *f.parallel < 1 || *f.parallel > 64 {
+		return outputOptions{}, scanRequest{}, fmt.Errorf("--parallel %d: must be 1..64", *f.parallel)
+	}
+	if err := checkLimit(*f.limit); err != nil {
+		return outputOptions{}, scanRequest{}, err
+	}
+	out, err := f.of.parse()
+	if err != nil {
+		return outputOptions{}, scanRequest{}, err
+	}
+	req := scanRequest{parallel: *f.parallel, limit: *f.limit}
+	if *f.columns != "" {
+		req.columns = splitList(*f.columns)
+		out.columns = req.columns
+	}
+	return out, req, nil
 }
