@@ -347,13 +347,9 @@ func (c *checker) loadFilters(si int, read []bool) error {
 // loadUTF8Filters reads the filters of a BLOOM_FILTER_UTF8 stream, one
 // for each of the stripe's row groups.
 func (c *checker) loadUTF8Filters(si int, st reader.StreamDetail, groups int) error {
-	data, err := c.ir.stream(si, st)
+	bi, err := decodeStream(c.ir, si, st, rowindex.DecodeBloomFilterIndex)
 	if err != nil {
 		return err
-	}
-	bi, err := rowindex.DecodeBloomFilterIndex(data)
-	if err != nil {
-		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8: %w", si, st.Column, err)
 	}
 	pbs := bi.GetBloomFilter()
 	if len(pbs) != groups {
@@ -373,13 +369,9 @@ func (c *checker) loadUTF8Filters(si int, st reader.StreamDetail, groups int) er
 // loadLegacyFilters reads the filters of a BLOOM_FILTER stream that a
 // reader would probe (bloomfilter.TrustLegacy), one per row group.
 func (c *checker) loadLegacyFilters(si int, st reader.StreamDetail, groups int) error {
-	data, err := c.ir.stream(si, st)
+	lbs, err := decodeStream(c.ir, si, st, rowindex.DecodeLegacyBloomIndex)
 	if err != nil {
 		return err
-	}
-	lbs, err := rowindex.DecodeLegacyBloomIndex(data)
-	if err != nil {
-		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER: %w", si, st.Column, err)
 	}
 	if len(lbs) != groups {
 		return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(lbs), groups)
