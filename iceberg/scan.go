@@ -131,23 +131,35 @@ func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 	return func(c *scanConfig) { c.read = append(c.read, opts...) }
 }
 
+// openORC opens the ORC file at path in fsys and reads its tail. The
+// caller closes the file returned; on an error it is closed already.
+func openORC(fsys icebergio.IO, path string) (*reader.Reader, io.Closer, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	r, err := reader.Open(f, info.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, f, nil
+}
+
 // scanFile reads one data file with e, as the table sees it, leaving out
 // the rows dels deletes and adding their count to deleted.
 func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string, e sarg.Expr,
 	fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption, st *ScanStats) (int64, error) {
-	f, err := fsys.Open(path)
+	r, f, err := openORC(fsys, path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	r, err := reader.Open(f, info.Size())
-	if err != nil {
-		return 0, err
-	}
 	rs, err := ReadSchema(tbl.Schema(), r.Schema(), tbl.NameMapping())
 	if err != nil {
 		return 0, err
