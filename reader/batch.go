@@ -392,12 +392,8 @@ func (e *executor) statsNow() ScanStats {
 // addIOStats adds the scheduler's and the tail's read counts to st.
 func (e *executor) addIOStats(st *ScanStats) {
 	io := e.plan.io.stats()
-	st.ReadCalls += io.requests
-	st.BytesRead += io.bytes
-	st.ReadsAhead += io.prefetched
-	st.PeakReadsInFlight = max(st.PeakReadsInFlight, io.peak)
-	st.BytesUnused += io.wasted
-	st.ReadWait += io.waited
+	st.Add(ScanStats{ReadCalls: io.requests, BytesRead: io.bytes, ReadsAhead: io.prefetched,
+		PeakReadsInFlight: io.peak, BytesUnused: io.wasted, ReadWait: io.waited})
 	st.TailReads, st.TailBytes = e.plan.r.tailReads, e.plan.r.tailBytes
 }
 
