@@ -90,11 +90,12 @@ func WithWholeRowGroups() ScanOption {
 	}
 }
 
-// WithBatchSize sets the most rows a batch holds. Default 1024.
+// WithBatchSize sets the most rows a batch holds. Default 1024; 1 to
+// reader.MaxBatchSize, the bound of every file's scan.
 func WithBatchSize(n int) ScanOption {
 	return func(c *scanConfig) error {
-		if n < 1 || n > 1<<20 {
-			return fmt.Errorf("dataset: WithBatchSize(%d): must be 1..%d", n, 1<<20)
+		if n < 1 || n > reader.MaxBatchSize {
+			return fmt.Errorf("dataset: WithBatchSize(%d): must be 1..%d", n, reader.MaxBatchSize)
 		}
 		c.batch = n
 		return nil
