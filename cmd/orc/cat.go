@@ -193,14 +193,7 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	addNetFlags(fs)
 	rf := addRowFlags(fs)
 	wkbHex := fs.Bool("wkb-hex", false, "print geometry and geography values as their WKB in hex, not as WKT")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	out, req, err := rf.parse()
+	pos, out, req, err := rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -236,23 +229,29 @@ func addRowFlags(fs *flag.FlagSet) *rowFlags {
 	}
 }
 
-// parse checks the flags, once parsed, and returns the output's options
-// and the scan request they make (its columns, limit and parallelism).
-func (f *rowFlags) parse() (outputOptions, scanRequest, error) {
+// parse parses args with fs, which holds f, and checks the flags; it
+// returns the inputs named, the output's options and the scan request the
+// flags make (its columns, limit and parallelism).
+func (f *rowFlags) parse(fs *flag.FlagSet, args []string) (pos []string, out outputOptions, req scanRequest, err error) {
+	if pos, err = parseFlags(fs, args); err != nil {
+		return nil, out, req, err
+	}
+	if len(pos) == 0 {
+		return nil, out, req, errUsage
+	}
 	if *f.parallel < 1 || *f.parallel > 64 {
-		return outputOptions{}, scanRequest{}, fmt.Errorf("--parallel %d: must be 1..64", *f.parallel)
+		return nil, out, req, fmt.Errorf("--parallel %d: must be 1..64", *f.parallel)
 	}
 	if err := checkLimit(*f.limit); err != nil {
-		return outputOptions{}, scanRequest{}, err
+		return nil, out, req, err
 	}
-	out, err := f.of.parse()
-	if err != nil {
-		return outputOptions{}, scanRequest{}, err
+	if out, err = f.of.parse(); err != nil {
+		return nil, out, req, err
 	}
-	req := scanRequest{parallel: *f.parallel, limit: *f.limit}
+	req = scanRequest{parallel: *f.parallel, limit: *f.limit}
 	if *f.columns != "" {
 		req.columns = splitList(*f.columns)
 		out.columns = req.columns
 	}
-	return out, req, nil
+	return pos, out, req, nil
 }

@@ -69,14 +69,7 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
 	rf := addRowFlags(fs)
 	rf.df.noIndex = fs.Bool("no-index", false, "ignore a directory's statistics index (orc index build): prune files by their footers")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	out, req, err := rf.parse()
+	pos, out, req, err := rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
