@@ -72,19 +72,17 @@ type checker struct {
 	blooms    int // bloom filters checked
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) (err error) {
+func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	path, done, err := perFile(fs, args, false, stdout, stderr, runCheck)
-	if done {
-		return err
-	}
-	defer func() { err = fileFailure(path, err) }()
-	r, ra, closeFn, err := openORCAt(path)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
+	return onFile(fs, args, false, stdout, stderr, runCheck, func(path string, r *reader.Reader, ra io.ReaderAt) error {
+		return checkFile(path, r, ra, stdout, stderr)
+	})
+}
+
+// checkFile checks the file at path, read through r and ra, printing its
+// verdict on stdout and notes on stderr.
+func checkFile(path string, r *reader.Reader, ra io.ReaderAt, stdout, stderr io.Writer) error {
 	if r.Size() == 0 {
 		_, err := fmt.Fprintf(stdout, "%s: empty file (0 bytes), nothing to check\n", path)
 		return err
