@@ -193,16 +193,23 @@ func (t *Tail) Type(i int) (*orcpb.Type, error) {
 	if t.ix.typesErr != nil {
 		return nil, t.ix.typesErr
 	}
-	b, _, err := t.ix.footer.elem(t.ix.typeOffs[i])
-	pt := &orcpb.Type{}
+	return footerElem(t, t.ix.typeOffs[i], &orcpb.Type{}, i, "type %d does not parse")
+}
+
+// footerElem decodes into m the footer's element at off, which belongs to
+// column col; a CorruptError when it does not parse, its message msgf
+// with the column.
+func footerElem[M proto.Message](t *Tail, off uint32, m M, col int, msgf string) (M, error) {
+	b, _, err := t.ix.footer.elem(off)
 	if err == nil {
-		err = proto.Unmarshal(b, pt)
+		err = proto.Unmarshal(b, m)
 	}
 	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: i, Stream: "footer",
-			Msg: fmt.Sprintf("type %d does not parse", i), Err: err}
+		var none M
+		return none, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: col, Stream: "footer",
+			Msg: fmt.Sprintf(msgf, col), Err: err}
 	}
-	return pt, nil
+	return m, nil
 }
 
 // NumStatistics returns how many column statistics the footer has: one per
@@ -216,16 +223,7 @@ func (t *Tail) Statistics(id int) (*orcpb.ColumnStatistics, error) {
 	if id < 0 || id >= len(t.ix.statOffs) {
 		return nil, nil
 	}
-	b, _, err := t.ix.footer.elem(t.ix.statOffs[id])
-	cs := &orcpb.ColumnStatistics{}
-	if err == nil {
-		err = proto.Unmarshal(b, cs)
-	}
-	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: id, Stream: "footer",
-			Msg: fmt.Sprintf("the statistics of column %d do not parse", id), Err: err}
-	}
-	return cs, nil
+	return footerElem(t, t.ix.statOffs[id], &orcpb.ColumnStatistics{}, id, "the statistics of column %d do not parse")
 }
 
 // HasStripeStatistics reports whether the file has a metadata section with
