@@ -299,14 +299,21 @@ func (t *Tail) stripeColumns(stripe int) ([]uint32, error) {
 // included, into a new message (for tools that rewrite a tail).
 func (t *Tail) FullFooter() (*orcpb.Footer, error) {
 	b, err := t.ix.footer.all()
-	f := &orcpb.Footer{}
+	return unmarshalSection(b, err, &orcpb.Footer{}, t.FooterStart, "footer")
+}
+
+// unmarshalSection decodes a whole section of the tail, read as b (or not
+// read, err), into m; either failure is a CorruptError at off saying that
+// the section (stream) does not parse.
+func unmarshalSection[M proto.Message](b []byte, err error, m M, off int64, stream string) (M, error) {
 	if err == nil {
-		err = proto.Unmarshal(b, f)
+		err = proto.Unmarshal(b, m)
 	}
 	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer", Msg: "footer does not parse", Err: err}
+		var none M
+		return none, &orc.CorruptError{Offset: off, Stripe: -1, Column: -1, Stream: stream, Msg: stream + " does not parse", Err: err}
 	}
-	return f, nil
+	return m, nil
 }
 
 // DecodeMetadata decodes the whole metadata section into a new message;
@@ -317,12 +324,5 @@ func (t *Tail) DecodeMetadata() (*orcpb.Metadata, error) {
 		return nil, nil
 	}
 	b, err := t.ix.meta.all()
-	m := &orcpb.Metadata{}
-	if err == nil {
-		err = proto.Unmarshal(b, m)
-	}
-	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata", Msg: "metadata does not parse", Err: err}
-	}
-	return m, nil
+	return unmarshalSection(b, err, &orcpb.Metadata{}, t.MetadataStart, "metadata")
 }
