@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"writer":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "internal/structmap", "internal/fanout", "internal/tempfile", "geo"},
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
 	"dataset":                     {"", "stats", "sarg", "reader", "dataset/statsindex", "internal/structmap", "internal/localfile"},
-	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile", "geo", "internal/localfile"},
+	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile", "geo", "internal/localfile", "internal/countio"},
 	"httpfile":                    {"internal/latency"},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
@@ -43,10 +43,11 @@ var allowed = map[string][]string{
 	"internal/structmap":          {"", "internal/civil"},
 	"internal/civil":              {},
 	"internal/units":              {},
+	"internal/countio":            {},
 	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
 	"dataset/internal/dstest":     {"", "writer", "reader", "dataset"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper", "internal/countio"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

@@ -2,6 +2,7 @@ package orc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,12 +22,12 @@ func (s *Schema) Resolve(path string) (string, *Schema, error) {
 		if n.Kind != Struct {
 			return "", nil, fmt.Errorf("orc: no column %q: %s is %s, not a struct", path, strings.Join(exact, "."), n)
 		}
-		i := fieldIndex(n, p)
-		switch i {
-		case -1:
-			return "", nil, fmt.Errorf("orc: no column %q in %s", path, s)
-		case -2:
+		i, ambiguous := n.FieldIndex(p)
+		switch {
+		case ambiguous:
 			return "", nil, fmt.Errorf("orc: column %q: several fields match %q ignoring case in %s", path, p, n)
+		case i < 0:
+			return "", nil, fmt.Errorf("orc: no column %q in %s", path, s)
 		}
 		name := n.FieldNames[i]
 		if strings.Contains(name, ".") || strings.HasPrefix(name, "`") {
@@ -38,25 +39,46 @@ func (s *Schema) Resolve(path string) (string, *Schema, error) {
 	return strings.Join(exact, "."), n, nil
 }
 
-// fieldIndex returns the index of struct s's field name: the exact match,
-// else the one equal ignoring case; -1 when none, -2 when several ignoring
-// case.
-func fieldIndex(s *Schema, name string) int {
+// FieldIndex returns the index of struct s's field called name, matched as
+// Resolve matches each name of a path: the field of that exact name, else
+// the one field equal to it ignoring case. It returns -1 when no field
+// matches, and when several match ignoring case, which ambiguous then
+// reports. A schema that is not a struct has no fields.
+func (s *Schema) FieldIndex(name string) (i int, ambiguous bool) {
 	for i, f := range s.FieldNames {
 		if f == name && i < len(s.Children) {
-			return i
+			return i, false
 		}
 	}
 	found := -1
 	for i, f := range s.FieldNames {
 		if strings.EqualFold(f, name) && i < len(s.Children) {
 			if found >= 0 {
-				return -2
+				return -1, true
 			}
 			found = i
 		}
 	}
-	return found
+	return found, false
+}
+
+// Lineage returns the columns from s down to column id: s first, then the
+// ancestors of the column below s in order, then the column itself; nil
+// when id is not in s's tree. s must have its ids assigned (Assign).
+func (s *Schema) Lineage(id int) []*Schema {
+	if id < s.ID() || id > s.MaxID() {
+		return nil
+	}
+	line := []*Schema{s}
+	for n := s; n.ID() != id; {
+		i := slices.IndexFunc(n.Children, func(c *Schema) bool { return id >= c.ID() && id <= c.MaxID() })
+		if i < 0 {
+			return nil // ids not assigned
+		}
+		n = n.Children[i]
+		line = append(line, n)
+	}
+	return line
 }
 
 // Path returns the path of column id below s, as orc meta names columns:

@@ -71,18 +71,29 @@ var (
 // Open opens the object at rawURL for reading under ctx (which every read
 // without a context of its own runs under).
 func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
+	return openOwning(ctx, rawURL, func(s *Store, key string) (*File, error) { return s.Open(ctx, key, opts...) })
+}
+
+// openOwning opens the store of rawURL and, with it, the object (a File or
+// a Writer) that open makes of the URL's key, which then owns the store:
+// closing it closes the store. When open fails the store is closed at once.
+func openOwning[T interface{ own() }](ctx context.Context, rawURL string, open func(*Store, string) (T, error)) (T, error) {
+	var none T
 	s, key, err := OpenStore(ctx, rawURL)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	f, err := s.Open(ctx, key, opts...)
+	v, err := open(s, key)
 	if err != nil {
 		s.Close()
-		return nil, err
+		return none, err
 	}
-	f.owns = true
-	return f, nil
+	v.own()
+	return v, nil
 }
+
+// own makes Close close the store.
+func (f *File) own() { f.owns = true }
 
 // Open opens the object key of the store. It reads the object's last bytes
 // (WithTailSize) with one suffix-range request on S3 and GCS, two requests

@@ -67,18 +67,11 @@ type Writer struct {
 
 // Create starts an upload to rawURL under ctx.
 func Create(ctx context.Context, rawURL string, opts ...WriteOption) (*Writer, error) {
-	s, key, err := OpenStore(ctx, rawURL)
-	if err != nil {
-		return nil, err
-	}
-	w, err := s.Create(ctx, key, opts...)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	w.owns = true
-	return w, nil
+	return openOwning(ctx, rawURL, func(s *Store, key string) (*Writer, error) { return s.Create(ctx, key, opts...) })
 }
+
+// own makes the end of the upload close the store.
+func (w *Writer) own() { w.owns = true }
 
 // Create starts an upload of the object key under ctx. Nothing is sent
 // before the first part is full (or Close).

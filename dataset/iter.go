@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"reflect"
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/internal/structmap"
+	"github.com/orcgo/orc/reader"
 )
 
 // WithContext makes the scan stop when ctx is done: the scan closes
@@ -30,24 +30,7 @@ func WithContext(ctx context.Context) ScanOption {
 // stops at the end, or after yielding a nil batch and the error. Breaking
 // out of the loop leaves the scan open (Close it), as with
 // reader.BatchReader.All.
-func (s *Scanner) All() iter.Seq2[*orc.Batch, error] {
-	return func(yield func(*orc.Batch, error) bool) {
-		b := s.NewBatch()
-		for {
-			err := s.Next(b)
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(b, nil) {
-				return
-			}
-		}
-	}
-}
+func (s *Scanner) All() iter.Seq2[*orc.Batch, error] { return reader.Batches(s) }
 
 // Rows scans the dataset into values of struct type T, mapped to columns
 // as reader.RowReader maps them (partition columns included; a field

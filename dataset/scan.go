@@ -90,11 +90,12 @@ func WithWholeRowGroups() ScanOption {
 	}
 }
 
-// WithBatchSize sets the most rows a batch holds. Default 1024.
+// WithBatchSize sets the most rows a batch holds. Default 1024; 1 to
+// reader.MaxBatchSize, the bound of every file's scan.
 func WithBatchSize(n int) ScanOption {
 	return func(c *scanConfig) error {
-		if n < 1 || n > 1<<20 {
-			return fmt.Errorf("dataset: WithBatchSize(%d): must be 1..%d", n, 1<<20)
+		if n < 1 || n > reader.MaxBatchSize {
+			return fmt.Errorf("dataset: WithBatchSize(%d): must be 1..%d", n, reader.MaxBatchSize)
 		}
 		c.batch = n
 		return nil
@@ -170,9 +171,10 @@ func WithSplits(splits ...Split) ScanOption {
 	}
 }
 
-// Stats counts a dataset scan's work: the files' reader.ScanStats summed,
-// with FilesConsidered counting the files (or splits) of the scan and
-// FilesSkipped those ruled out by partition values or footer statistics.
+// Stats counts a dataset scan's work: the files' reader.ScanStats summed
+// (ReadWait left at 0), with FilesConsidered counting the files (or splits)
+// of the scan and FilesSkipped those ruled out by partition values or
+// footer statistics.
 // A file counts once its scan ends, however it ends: all its rows
 // returned, an error, or the scan stopped in it (WithLimit, Close), with
 // the work done until then. A file whose footer statistics rule it out
@@ -435,19 +437,9 @@ func topField(root *orc.Schema, id int) string {
 
 // markAncestors marks the struct columns above column id.
 func markAncestors(root *orc.Schema, id int, sel []bool) {
-	n := root
-	for n.ID() != id {
+	line := root.Lineage(id)
+	for _, n := range line[:max(len(line)-1, 0)] {
 		sel[n.ID()] = true
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil {
-			return
-		}
-		n = next
 	}
 }
 
@@ -825,31 +817,17 @@ func (s *Scanner) Next(b *orc.Batch) error {
 	}
 }
 
-// add adds the statistics of a file whose scan has ended.
+// add adds the statistics of a file whose scan has ended, but for two
+// fields: FilesConsidered, which the scanner counts itself (the files it
+// never opens included), and ReadWait, a time that files scanned side by
+// side spend at once, whose sum would measure nothing (Stats stay the same
+// whatever the parallelism and open-ahead).
 func (s *Scanner) add(st reader.ScanStats) {
 	s.statsMu.Lock()
 	defer s.statsMu.Unlock()
-	t := &s.stats.ScanStats
 	s.stats.FilesOpened++
-	t.FilesSkipped += st.FilesSkipped
-	t.StripesConsidered += st.StripesConsidered
-	t.StripesSkipped += st.StripesSkipped
-	t.StripesPruned += st.StripesPruned
-	t.GroupsConsidered += st.GroupsConsidered
-	t.GroupsSkipped += st.GroupsSkipped
-	t.GroupsSkippedByBloom += st.GroupsSkippedByBloom
-	t.StripesRead += st.StripesRead
-	t.ReadCalls += st.ReadCalls
-	t.BytesRead += st.BytesRead
-	t.IndexBytesRead += st.IndexBytesRead
-	t.RowsDecoded += st.RowsDecoded
-	t.RowsReturned += st.RowsReturned
-	t.UnplannedReads += st.UnplannedReads
-	t.ReadsAhead += st.ReadsAhead
-	t.PeakReadsInFlight = max(t.PeakReadsInFlight, st.PeakReadsInFlight)
-	t.BytesUnused += st.BytesUnused
-	t.TailReads += st.TailReads
-	t.TailBytes += st.TailBytes
+	st.FilesConsidered, st.ReadWait = 0, 0
+	s.stats.ScanStats.Add(st)
 }
 
 // Stats returns the work of the files whose scans have ended so far. It is

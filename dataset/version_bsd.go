@@ -2,19 +2,9 @@
 
 package dataset
 
-import (
-	"io/fs"
-	"strconv"
-	"syscall"
-)
+import "syscall"
 
-// statVersion is the part of a local file's Version that a rewrite in
-// place cannot keep: "inode.ctime_ns" (see modVersion); "" when fi does not
-// come from stat.
-func statVersion(fi fs.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	return strconv.FormatUint(uint64(st.Ino), 10) + "." + strconv.FormatInt(int64(st.Ctimespec.Sec)*1e9+int64(st.Ctimespec.Nsec), 10)
+// ctime returns the time of a file's last status change, as stat gives it.
+func ctime(st *syscall.Stat_t) (sec, nsec int64) {
+	return int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec)
 }

@@ -2,19 +2,7 @@
 
 package dataset
 
-import (
-	"io/fs"
-	"strconv"
-	"syscall"
-)
+import "syscall"
 
-// statVersion is the part of a local file's Version that a rewrite in
-// place cannot keep: "inode.ctime_ns" (see modVersion); "" when fi does not
-// come from stat.
-func statVersion(fi fs.FileInfo) string {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return ""
-	}
-	return strconv.FormatUint(uint64(st.Ino), 10) + "." + strconv.FormatInt(st.Ctim.Sec*1e9+st.Ctim.Nsec, 10)
-}
+// ctime returns the time of a file's last status change, as stat gives it.
+func ctime(st *syscall.Stat_t) (sec, nsec int64) { return int64(st.Ctim.Sec), int64(st.Ctim.Nsec) }

@@ -193,16 +193,23 @@ func (t *Tail) Type(i int) (*orcpb.Type, error) {
 	if t.ix.typesErr != nil {
 		return nil, t.ix.typesErr
 	}
-	b, _, err := t.ix.footer.elem(t.ix.typeOffs[i])
-	pt := &orcpb.Type{}
+	return footerElem(t, t.ix.typeOffs[i], &orcpb.Type{}, i, "type %d does not parse")
+}
+
+// footerElem decodes into m the footer's element at off, which belongs to
+// column col; a CorruptError when it does not parse, its message msgf
+// with the column.
+func footerElem[M proto.Message](t *Tail, off uint32, m M, col int, msgf string) (M, error) {
+	b, _, err := t.ix.footer.elem(off)
 	if err == nil {
-		err = proto.Unmarshal(b, pt)
+		err = proto.Unmarshal(b, m)
 	}
 	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: i, Stream: "footer",
-			Msg: fmt.Sprintf("type %d does not parse", i), Err: err}
+		var none M
+		return none, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: col, Stream: "footer",
+			Msg: fmt.Sprintf(msgf, col), Err: err}
 	}
-	return pt, nil
+	return m, nil
 }
 
 // NumStatistics returns how many column statistics the footer has: one per
@@ -216,16 +223,7 @@ func (t *Tail) Statistics(id int) (*orcpb.ColumnStatistics, error) {
 	if id < 0 || id >= len(t.ix.statOffs) {
 		return nil, nil
 	}
-	b, _, err := t.ix.footer.elem(t.ix.statOffs[id])
-	cs := &orcpb.ColumnStatistics{}
-	if err == nil {
-		err = proto.Unmarshal(b, cs)
-	}
-	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: id, Stream: "footer",
-			Msg: fmt.Sprintf("the statistics of column %d do not parse", id), Err: err}
-	}
-	return cs, nil
+	return footerElem(t, t.ix.statOffs[id], &orcpb.ColumnStatistics{}, id, "the statistics of column %d do not parse")
 }
 
 // HasStripeStatistics reports whether the file has a metadata section with
@@ -301,14 +299,21 @@ func (t *Tail) stripeColumns(stripe int) ([]uint32, error) {
 // included, into a new message (for tools that rewrite a tail).
 func (t *Tail) FullFooter() (*orcpb.Footer, error) {
 	b, err := t.ix.footer.all()
-	f := &orcpb.Footer{}
+	return unmarshalSection(b, err, &orcpb.Footer{}, t.FooterStart, "footer")
+}
+
+// unmarshalSection decodes a whole section of the tail, read as b (or not
+// read, err), into m; either failure is a CorruptError at off saying that
+// the section (stream) does not parse.
+func unmarshalSection[M proto.Message](b []byte, err error, m M, off int64, stream string) (M, error) {
 	if err == nil {
-		err = proto.Unmarshal(b, f)
+		err = proto.Unmarshal(b, m)
 	}
 	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.FooterStart, Stripe: -1, Column: -1, Stream: "footer", Msg: "footer does not parse", Err: err}
+		var none M
+		return none, &orc.CorruptError{Offset: off, Stripe: -1, Column: -1, Stream: stream, Msg: stream + " does not parse", Err: err}
 	}
-	return f, nil
+	return m, nil
 }
 
 // DecodeMetadata decodes the whole metadata section into a new message;
@@ -319,12 +324,5 @@ func (t *Tail) DecodeMetadata() (*orcpb.Metadata, error) {
 		return nil, nil
 	}
 	b, err := t.ix.meta.all()
-	m := &orcpb.Metadata{}
-	if err == nil {
-		err = proto.Unmarshal(b, m)
-	}
-	if err != nil {
-		return nil, &orc.CorruptError{Offset: t.MetadataStart, Stripe: -1, Column: -1, Stream: "metadata", Msg: "metadata does not parse", Err: err}
-	}
-	return m, nil
+	return unmarshalSection(b, err, &orcpb.Metadata{}, t.MetadataStart, "metadata")
 }

@@ -305,13 +305,9 @@ func (p *parser) geometry(depth int, want, parentDims uint32) (uint32, error) {
 		}
 		p.coords(be, dims, 1)
 	case LineString:
-		n, err := p.count(be, width, "points")
-		if err != nil {
+		if err := p.line(be, code, dims, width); err != nil {
 			return 0, err
 		}
-		p.begin(code, n)
-		p.coords(be, dims, n)
-		p.end()
 	case Polygon:
 		rings, err := p.count(be, 4, "rings")
 		if err != nil {
@@ -319,13 +315,9 @@ func (p *parser) geometry(depth int, want, parentDims uint32) (uint32, error) {
 		}
 		p.begin(code, rings)
 		for range rings {
-			n, err := p.count(be, width, "points")
-			if err != nil {
+			if err := p.line(be, LineString, dims, width); err != nil {
 				return 0, err
 			}
-			p.begin(LineString, n)
-			p.coords(be, dims, n)
-			p.end()
 		}
 		p.end()
 	default:
@@ -346,6 +338,19 @@ func (p *parser) geometry(depth int, want, parentDims uint32) (uint32, error) {
 		p.end()
 	}
 	return code, nil
+}
+
+// line reads a count of points of width bytes each, then the points, as
+// one line of type code: a LineString, or a ring of a Polygon.
+func (p *parser) line(be bool, code, dims uint32, width int) error {
+	n, err := p.count(be, width, "points")
+	if err != nil {
+		return err
+	}
+	p.begin(code, n)
+	p.coords(be, dims, n)
+	p.end()
+	return nil
 }
 
 // coords2 skips one empty point's coordinates (all NaN: nothing to bound).

@@ -148,19 +148,11 @@ func (l *deleteLoader) eachDeleteBatch(df ice.DataFile, want *ice.Schema, mappin
 }
 
 func (l *deleteLoader) eachORCBatch(path string, want *ice.Schema, mapping ice.NameMapping, fn func(*orc.Batch) error) error {
-	f, err := l.fs.Open(path)
+	r, f, err := openORC(l.fs, path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	r, err := reader.Open(f, info.Size())
-	if err != nil {
-		return err
-	}
 	rs, err := ReadSchema(want, r.Schema(), mapping)
 	if err != nil {
 		return err

@@ -131,23 +131,35 @@ func WithReaderOptions(opts ...reader.ScanOption) ScanOption {
 	return func(c *scanConfig) { c.read = append(c.read, opts...) }
 }
 
+// openORC opens the ORC file at path in fsys and reads its tail. The
+// caller closes the file returned; on an error it is closed already.
+func openORC(fsys icebergio.IO, path string) (*reader.Reader, io.Closer, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	r, err := reader.Open(f, info.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, f, nil
+}
+
 // scanFile reads one data file with e, as the table sees it, leaving out
 // the rows dels deletes and adding their count to deleted.
 func scanFile(ctx context.Context, fsys icebergio.IO, tbl *table.Table, path string, e sarg.Expr,
 	fn func(*orc.Batch) error, dels *fileDeletes, opts []reader.ScanOption, st *ScanStats) (int64, error) {
-	f, err := fsys.Open(path)
+	r, f, err := openORC(fsys, path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	r, err := reader.Open(f, info.Size())
-	if err != nil {
-		return 0, err
-	}
 	rs, err := ReadSchema(tbl.Schema(), r.Schema(), tbl.NameMapping())
 	if err != nil {
 		return 0, err
@@ -232,7 +244,7 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 	}
 	defer func() {
 		br.Close()
-		addStats(&st.Read, br.Stats())
+		st.Read.Add(br.Stats())
 	}()
 	b := orc.NewBatch(rs, 1024)
 	var n int64
@@ -302,29 +314,4 @@ func renameExpr(e sarg.Expr, names map[string]string) sarg.Expr {
 		}
 	}
 	return out
-}
-
-// addStats adds the statistics of one batch reader to t.
-func addStats(t *reader.ScanStats, s reader.ScanStats) {
-	t.FilesConsidered += s.FilesConsidered
-	t.FilesSkipped += s.FilesSkipped
-	t.StripesConsidered += s.StripesConsidered
-	t.StripesSkipped += s.StripesSkipped
-	t.StripesPruned += s.StripesPruned
-	t.GroupsConsidered += s.GroupsConsidered
-	t.GroupsSkipped += s.GroupsSkipped
-	t.GroupsSkippedByBloom += s.GroupsSkippedByBloom
-	t.StripesRead += s.StripesRead
-	t.ReadCalls += s.ReadCalls
-	t.BytesRead += s.BytesRead
-	t.IndexBytesRead += s.IndexBytesRead
-	t.ReadsAhead += s.ReadsAhead
-	t.PeakReadsInFlight = max(t.PeakReadsInFlight, s.PeakReadsInFlight)
-	t.BytesUnused += s.BytesUnused
-	t.ReadWait += s.ReadWait
-	t.TailReads += s.TailReads
-	t.TailBytes += s.TailBytes
-	t.RowsDecoded += s.RowsDecoded
-	t.RowsReturned += s.RowsReturned
-	t.UnplannedReads += s.UnplannedReads
 }

@@ -6,6 +6,7 @@ import (
 
 	ice "github.com/apache/iceberg-go"
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/countio"
 	"github.com/orcgo/orc/writer"
 )
 
@@ -16,7 +17,7 @@ import (
 // single-goroutine and does not close its destination.
 type Writer struct {
 	w      *writer.Writer
-	out    *countingWriter
+	out    *countio.Writer
 	schema *orc.Schema
 	col    *collector
 	cfg    *MetricsConfig
@@ -33,7 +34,7 @@ func NewWriter(out io.Writer, s *ice.Schema, cfg *MetricsConfig, opts ...writer.
 	if err != nil {
 		return nil, err
 	}
-	cw := &countingWriter{w: out}
+	cw := &countio.Writer{W: out}
 	w, err := writer.NewWriter(cw, o, opts...)
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 
 // BytesWritten returns the bytes written to the destination so far: a
 // stripe reaches it when full, so a file grows in steps of a stripe.
-func (w *Writer) BytesWritten() int64 { return w.out.n }
+func (w *Writer) BytesWritten() int64 { return w.out.N }
 
 // Close writes the file's tail and returns its metrics. It does not close
 // the destination.
@@ -70,18 +71,5 @@ func (w *Writer) Close() (*Metrics, error) {
 	if err := w.w.Close(); err != nil {
 		return nil, err
 	}
-	return computeMetrics(w.schema, w.rows, w.out.n, w.w.Statistics, w.col, w.cfg)
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-// Write passes p on and counts what was written.
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return computeMetrics(w.schema, w.rows, w.out.N, w.w.Statistics, w.col, w.cfg)
 }

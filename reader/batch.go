@@ -66,6 +66,33 @@ func (s ScanStats) String() string {
 		s.ReadsAhead, s.PeakReadsInFlight, s.BytesUnused, s.ReadWait.Round(time.Millisecond), calls(s.TailReads), s.TailBytes, s.RowsDecoded, s.RowsReturned)
 }
 
+// Add adds o's counts to s, field by field, and keeps the larger
+// PeakReadsInFlight: the work of several scans (the files of a dataset or
+// a table) as one.
+func (s *ScanStats) Add(o ScanStats) {
+	s.FilesConsidered += o.FilesConsidered
+	s.FilesSkipped += o.FilesSkipped
+	s.StripesConsidered += o.StripesConsidered
+	s.StripesSkipped += o.StripesSkipped
+	s.StripesPruned += o.StripesPruned
+	s.GroupsConsidered += o.GroupsConsidered
+	s.GroupsSkipped += o.GroupsSkipped
+	s.GroupsSkippedByBloom += o.GroupsSkippedByBloom
+	s.StripesRead += o.StripesRead
+	s.ReadCalls += o.ReadCalls
+	s.BytesRead += o.BytesRead
+	s.IndexBytesRead += o.IndexBytesRead
+	s.ReadsAhead += o.ReadsAhead
+	s.PeakReadsInFlight = max(s.PeakReadsInFlight, o.PeakReadsInFlight)
+	s.BytesUnused += o.BytesUnused
+	s.ReadWait += o.ReadWait
+	s.TailReads += o.TailReads
+	s.TailBytes += o.TailBytes
+	s.RowsDecoded += o.RowsDecoded
+	s.RowsReturned += o.RowsReturned
+	s.UnplannedReads += o.UnplannedReads
+}
+
 // calls says "1 call" or "n calls".
 func calls(n int) string {
 	if n == 1 {
@@ -302,25 +329,14 @@ func indent(s string) string {
 
 // markWithAncestors selects column id's subtree and its ancestors.
 func markWithAncestors(root *orc.Schema, id int, sel []bool) {
-	n := root
-	for {
+	line := root.Lineage(id)
+	for _, n := range line {
 		sel[n.ID()] = true
-		if n.ID() == id {
-			for i := id; i <= n.MaxID(); i++ {
-				sel[i] = true
-			}
-			return
+	}
+	if len(line) > 0 {
+		for i := id; i <= line[len(line)-1].MaxID(); i++ {
+			sel[i] = true
 		}
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil {
-			return
-		}
-		n = next
 	}
 }
 
@@ -376,12 +392,8 @@ func (e *executor) statsNow() ScanStats {
 // addIOStats adds the scheduler's and the tail's read counts to st.
 func (e *executor) addIOStats(st *ScanStats) {
 	io := e.plan.io.stats()
-	st.ReadCalls += io.requests
-	st.BytesRead += io.bytes
-	st.ReadsAhead += io.prefetched
-	st.PeakReadsInFlight = max(st.PeakReadsInFlight, io.peak)
-	st.BytesUnused += io.wasted
-	st.ReadWait += io.waited
+	st.Add(ScanStats{ReadCalls: io.requests, BytesRead: io.bytes, ReadsAhead: io.prefetched,
+		PeakReadsInFlight: io.peak, BytesUnused: io.wasted, ReadWait: io.waited})
 	st.TailReads, st.TailBytes = e.plan.r.tailReads, e.plan.r.tailBytes
 }
 

@@ -42,11 +42,25 @@ func (br *executor) ctxErr() error {
 //		}
 //		// b.NumRows rows in b.Cols
 //	}
-func (br *BatchReader) All() iter.Seq2[*orc.Batch, error] {
+func (br *BatchReader) All() iter.Seq2[*orc.Batch, error] { return Batches(br) }
+
+// BatchSource is a scan that fills batches: a BatchReader, or a scan of
+// many files (dataset.Scanner).
+type BatchSource interface {
+	// NewBatch returns a batch the scan can fill.
+	NewBatch() *orc.Batch
+	// Next fills b with the next rows; io.EOF at the end.
+	Next(b *orc.Batch) error
+}
+
+// Batches returns an iterator over src's batches, as BatchReader.All
+// does: one batch, from NewBatch, refilled at each step; it stops at
+// io.EOF, or after yielding a nil batch and the error.
+func Batches(src BatchSource) iter.Seq2[*orc.Batch, error] {
 	return func(yield func(*orc.Batch, error) bool) {
-		b := br.NewBatch()
+		b := src.NewBatch()
 		for {
-			err := br.Next(b)
+			err := src.Next(b)
 			if err == io.EOF {
 				return
 			}

@@ -41,16 +41,7 @@ func AppendJSONRowWith(dst []byte, b *orc.Batch, i int, o JSONOptions) []byte {
 	s := b.Schema
 	i = b.Row(i)
 	if s.Kind == orc.Struct {
-		dst = append(dst, '{')
-		for f, c := range b.Cols {
-			if f > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = appendJSONString(dst, s.FieldNames[f])
-			dst = append(dst, ": "...)
-			dst = o.value(dst, s.Children[f], c, i)
-		}
-		return append(dst, '}')
+		return o.object(dst, s, b.Cols, i)
 	}
 	return o.value(dst, s, b.Cols[0], i)
 }
@@ -115,21 +106,27 @@ func (o JSONOptions) value(dst []byte, t *orc.Schema, v orc.Vector, i int) []byt
 	return o.nested(dst, t, v, i)
 }
 
+// object appends row i of the fields of struct type t, held in fields, as
+// a JSON object.
+func (o JSONOptions) object(dst []byte, t *orc.Schema, fields []orc.Vector, i int) []byte {
+	dst = append(dst, '{')
+	for f, c := range fields {
+		if f > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendJSONString(dst, t.FieldNames[f])
+		dst = append(dst, ": "...)
+		dst = o.value(dst, t.Children[f], c, i)
+	}
+	return append(dst, '}')
+}
+
 // nested is value for a struct, list, map or union (and null for a vector
 // of no type JSON has).
 func (o JSONOptions) nested(dst []byte, t *orc.Schema, v orc.Vector, i int) []byte {
 	switch vec := v.(type) {
 	case *orc.StructVector:
-		dst = append(dst, '{')
-		for f, c := range vec.Fields {
-			if f > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = appendJSONString(dst, t.FieldNames[f])
-			dst = append(dst, ": "...)
-			dst = o.value(dst, t.Children[f], c, i)
-		}
-		return append(dst, '}')
+		return o.object(dst, t, vec.Fields, i)
 	case *orc.ListVector:
 		dst = append(dst, '[')
 		for j := vec.Offsets[i]; j < vec.Offsets[i+1]; j++ {

@@ -220,11 +220,15 @@ func WithColumns(names ...string) ScanOption {
 	}
 }
 
-// WithBatchSize sets the most rows a batch holds. Default 1024; 1 to 1<<20.
+// MaxBatchSize is the most rows WithBatchSize allows a batch.
+const MaxBatchSize = 1 << 20
+
+// WithBatchSize sets the most rows a batch holds. Default 1024; 1 to
+// MaxBatchSize.
 func WithBatchSize(n int) ScanOption {
 	return func(c *scanConfig) error {
-		if n < 1 || n > 1<<20 {
-			return fmt.Errorf("orc: WithBatchSize(%d): must be 1..%d", n, 1<<20)
+		if n < 1 || n > MaxBatchSize {
+			return fmt.Errorf("orc: WithBatchSize(%d): must be 1..%d", n, MaxBatchSize)
 		}
 		c.batchSize = n
 		return nil

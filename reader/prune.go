@@ -112,23 +112,11 @@ func plausible(schema *orc.Schema, col int, st *stats.Column, parent func(int) *
 
 // parentOf returns the parent of column id, or nil for the root.
 func parentOf(schema *orc.Schema, id int) *orc.Schema {
-	n := schema
-	for n.ID() != id {
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		if next.ID() == id {
-			return n
-		}
-		n = next
+	line := schema.Lineage(id)
+	if len(line) < 2 {
+		return nil
 	}
-	return nil
+	return line[len(line)-2]
 }
 
 // stripeIndex holds the row indexes and bloom filters read for a stripe.

@@ -27,11 +27,7 @@ func (p *presence) seekPresent(pp *format.PositionProvider) error {
 // seekBool positions a boolean RLE stream: stream position, byte-RLE run
 // values, bits.
 func seekBool(in *format.InStream, d *format.BoolRLEDecoder, pp *format.PositionProvider) error {
-	if err := in.Seek(pp); err != nil {
-		return err
-	}
-	d.Reset(in)
-	n, err := pp.Next()
+	n, err := seekRun(in, d, pp)
 	if err != nil {
 		return err
 	}
@@ -47,11 +43,7 @@ func seekBool(in *format.InStream, d *format.BoolRLEDecoder, pp *format.Position
 
 // seekByte positions a byte RLE stream: stream position, run values.
 func seekByte(in *format.InStream, d *format.ByteRLEDecoder, pp *format.PositionProvider) error {
-	if err := in.Seek(pp); err != nil {
-		return err
-	}
-	d.Reset(in)
-	n, err := pp.Next()
+	n, err := seekRun(in, d, pp)
 	if err != nil {
 		return err
 	}
@@ -60,11 +52,7 @@ func seekByte(in *format.InStream, d *format.ByteRLEDecoder, pp *format.Position
 
 // seekInt positions an integer RLE stream: stream position, run values.
 func seekInt(in *format.InStream, d format.IntDecoder, pp *format.PositionProvider) error {
-	if err := in.Seek(pp); err != nil {
-		return err
-	}
-	d.Reset(in)
-	n, err := pp.Next()
+	n, err := seekRun(in, d, pp)
 	if err != nil {
 		return err
 	}
@@ -72,6 +60,17 @@ func seekInt(in *format.InStream, d format.IntDecoder, pp *format.PositionProvid
 		return errPosition("run offset", n)
 	}
 	return d.Skip(int64(n))
+}
+
+// seekRun seeks in to pp's stream position and points the run decoder d
+// at it; it returns the position's next value, the values of the run
+// there that come before the row group.
+func seekRun(in *format.InStream, d interface{ Reset(format.ChunkSource) }, pp *format.PositionProvider) (uint64, error) {
+	if err := in.Seek(pp); err != nil {
+		return 0, err
+	}
+	d.Reset(in)
+	return pp.Next()
 }
 
 // seekRaw positions a raw byte stream read through a ByteReader.

@@ -168,14 +168,20 @@ func (a *Accumulator) AddDate(days int32) { a.addMinMax(int64(days)) }
 
 // addMinMax records an integer or a date in the count, minimum and maximum.
 func (a *Accumulator) addMinMax(v int64) {
-	if a.count == 0 {
-		a.imin, a.imax = v, v
-	} else if v < a.imin {
-		a.imin = v
-	} else if v > a.imax {
-		a.imax = v
-	}
+	widen(&a.imin, &a.imax, v, a.count == 0)
 	a.count++
+}
+
+// widen stretches the range [*lo, *hi] to hold v, or makes it v alone when
+// first.
+func widen[T int64 | uint64](lo, hi *T, v T, first bool) {
+	if first {
+		*lo, *hi = v, v
+	} else if v < *lo {
+		*lo = v
+	} else if v > *hi {
+		*hi = v
+	}
 }
 
 // AddBool records a boolean value.
@@ -342,13 +348,7 @@ func (a *Accumulator) AddTimestamp(sec int64, nanos int32) {
 // AddChildren records a list or map value with n children.
 func (a *Accumulator) AddChildren(n uint64) {
 	a.grow()
-	if a.count == 0 {
-		a.cmin, a.cmax = n, n
-	} else if n < a.cmin {
-		a.cmin = n
-	} else if n > a.cmax {
-		a.cmax = n
-	}
+	widen(&a.cmin, &a.cmax, n, a.count == 0)
 	a.count++
 	a.ctotal += n
 }

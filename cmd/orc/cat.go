@@ -161,19 +161,11 @@ func noteEncrypted(r *reader.Reader, stderr io.Writer, cmd string) {
 
 // parentID returns the id of column id's parent (0 for the root).
 func parentID(root *orc.Schema, id int) int {
-	n := root
-	for {
-		var next *orc.Schema
-		for _, c := range n.Children {
-			if id >= c.ID() && id <= c.MaxID() {
-				next = c
-			}
-		}
-		if next == nil || next.ID() == id {
-			return n.ID()
-		}
-		n = next
+	line := root.Lineage(id)
+	if len(line) < 2 {
+		return root.ID()
 	}
+	return line[len(line)-2].ID()
 }
 
 // checkLimit refuses a --limit below -1 (which, the default, means no
@@ -199,41 +191,67 @@ func runCat(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)")
-	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
-	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
+	rf := addRowFlags(fs)
 	wkbHex := fs.Bool("wkb-hex", false, "print geometry and geography values as their WKB in hex, not as WKT")
-	df := addDatasetFlags(fs)
-	of := addOutputFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	if *parallel < 1 || *parallel > 64 {
-		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
-	}
-	if err := checkLimit(*limit); err != nil {
-		return err
-	}
-	out, err := of.parse()
+	pos, out, req, err := rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	out.wkbHex = *wkbHex
-	req := scanRequest{parallel: *parallel, limit: *limit}
-	if *columns != "" {
-		req.columns = splitList(*columns)
-		out.columns = req.columns
-	}
-	src, closeFn, err := openSource(pos, df, req, stderr, "cat")
+	src, closeFn, err := openSource(pos, rf.df, req, stderr, "cat")
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	defer src.Close()
-	_, err = printRows(src, stdout, *limit, nil, out)
+	_, err = printRows(src, stdout, req.limit, nil, out)
 	return err
+}
+
+// rowFlags are the flags cat and scan share: the columns and rows to
+// print, the goroutines to decode on, and the dataset's and the output's
+// flags.
+type rowFlags struct {
+	columns  *string
+	limit    *int64
+	parallel *int
+	df       datasetFlags
+	of       outputFlags
+}
+
+func addRowFlags(fs *flag.FlagSet) *rowFlags {
+	return &rowFlags{
+		columns:  fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)"),
+		limit:    fs.Int64("limit", -1, "print at most N rows (-1: all)"),
+		parallel: fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)"),
+		df:       addDatasetFlags(fs),
+		of:       addOutputFlags(fs),
+	}
+}
+
+// parse parses args with fs, which holds f, and checks the flags; it
+// returns the inputs named, the output's options and the scan request the
+// flags make (its columns, limit and parallelism).
+func (f *rowFlags) parse(fs *flag.FlagSet, args []string) (pos []string, out outputOptions, req scanRequest, err error) {
+	if pos, err = parseFlags(fs, args); err != nil {
+		return nil, out, req, err
+	}
+	if len(pos) == 0 {
+		return nil, out, req, errUsage
+	}
+	if *f.parallel < 1 || *f.parallel > 64 {
+		return nil, out, req, fmt.Errorf("--parallel %d: must be 1..64", *f.parallel)
+	}
+	if err := checkLimit(*f.limit); err != nil {
+		return nil, out, req, err
+	}
+	if out, err = f.of.parse(); err != nil {
+		return nil, out, req, err
+	}
+	req = scanRequest{parallel: *f.parallel, limit: *f.limit}
+	if *f.columns != "" {
+		req.columns = splitList(*f.columns)
+		out.columns = req.columns
+	}
+	return pos, out, req, nil
 }

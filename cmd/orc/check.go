@@ -72,19 +72,17 @@ type checker struct {
 	blooms    int // bloom filters checked
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) (err error) {
+func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	path, done, err := perFile(fs, args, false, stdout, stderr, runCheck)
-	if done {
-		return err
-	}
-	defer func() { err = fileFailure(path, err) }()
-	r, ra, closeFn, err := openORCAt(path)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
+	return onFile(fs, args, false, stdout, stderr, runCheck, func(path string, r *reader.Reader, ra io.ReaderAt) error {
+		return checkFile(path, r, ra, stdout, stderr)
+	})
+}
+
+// checkFile checks the file at path, read through r and ra, printing its
+// verdict on stdout and notes on stderr.
+func checkFile(path string, r *reader.Reader, ra io.ReaderAt, stdout, stderr io.Writer) error {
 	if r.Size() == 0 {
 		_, err := fmt.Fprintf(stdout, "%s: empty file (0 bytes), nothing to check\n", path)
 		return err
@@ -262,12 +260,7 @@ func (c *checker) scanStripe(si int, s reader.StripeInfo, read []bool, stripe ac
 		g++
 		return nil
 	}
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			break
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return 0, err
 		}
@@ -352,13 +345,9 @@ func (c *checker) loadFilters(si int, read []bool) error {
 // loadUTF8Filters reads the filters of a BLOOM_FILTER_UTF8 stream, one
 // for each of the stripe's row groups.
 func (c *checker) loadUTF8Filters(si int, st reader.StreamDetail, groups int) error {
-	data, err := c.ir.stream(si, st)
+	bi, err := decodeStream(c.ir, si, st, rowindex.DecodeBloomFilterIndex)
 	if err != nil {
 		return err
-	}
-	bi, err := rowindex.DecodeBloomFilterIndex(data)
-	if err != nil {
-		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER_UTF8: %w", si, st.Column, err)
 	}
 	pbs := bi.GetBloomFilter()
 	if len(pbs) != groups {
@@ -378,13 +367,9 @@ func (c *checker) loadUTF8Filters(si int, st reader.StreamDetail, groups int) er
 // loadLegacyFilters reads the filters of a BLOOM_FILTER stream that a
 // reader would probe (bloomfilter.TrustLegacy), one per row group.
 func (c *checker) loadLegacyFilters(si int, st reader.StreamDetail, groups int) error {
-	data, err := c.ir.stream(si, st)
+	lbs, err := decodeStream(c.ir, si, st, rowindex.DecodeLegacyBloomIndex)
 	if err != nil {
 		return err
-	}
-	lbs, err := rowindex.DecodeLegacyBloomIndex(data)
-	if err != nil {
-		return fmt.Errorf("stripe %d, column %d, BLOOM_FILTER: %w", si, st.Column, err)
 	}
 	if len(lbs) != groups {
 		return fmt.Errorf("%w: stripe %d, column %d (%s): %d bloom filters for %d row groups", errInconsistent, si, st.Column, c.names[st.Column], len(lbs), groups)

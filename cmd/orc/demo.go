@@ -271,8 +271,8 @@ func runDemo(args []string, stdout, stderr io.Writer) (err error) {
 	if *rows < 1 || *rows > 1<<40 {
 		return fmt.Errorf("%w: --rows %d: must be 1..%d", errUsage, *rows, int64(1<<40))
 	}
-	if *batchSize < 1 || *batchSize > 1<<20 {
-		return fmt.Errorf("%w: --batch-size %d: must be 1..%d", errUsage, *batchSize, 1<<20)
+	if *batchSize < 1 || *batchSize > reader.MaxBatchSize {
+		return fmt.Errorf("%w: --batch-size %d: must be 1..%d", errUsage, *batchSize, reader.MaxBatchSize)
 	}
 	codec, err := parseCompression(*compression)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/reader"
 )
 
 // Inputs: every command that reads ORC files takes files, directories and
@@ -170,6 +171,23 @@ func perFile(fs *flag.FlagSet, args []string, header bool, stdout, stderr io.Wri
 		return "", true, forEachFile(fs, pos, fs.Name(), header, stdout, stderr, run)
 	}
 	return pos[0], false, nil
+}
+
+// onFile is perFile for a command that reads its file through a Reader:
+// given one file, it opens it, runs each on it and closes it, an error of
+// either naming the file (fileFailure).
+func onFile(fs *flag.FlagSet, args []string, header bool, stdout, stderr io.Writer,
+	run func(args []string, stdout, stderr io.Writer) error, each func(path string, r *reader.Reader, ra io.ReaderAt) error) error {
+	path, done, err := perFile(fs, args, header, stdout, stderr, run)
+	if done {
+		return err
+	}
+	r, ra, closeFn, err := openORCAt(path)
+	if err == nil {
+		defer closeFn()
+		err = each(path, r, ra)
+	}
+	return fileFailure(path, err)
 }
 
 // forEachFile runs a one-file command (run, with the flags set on fs) on

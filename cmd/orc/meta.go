@@ -397,7 +397,15 @@ func (j *jsonOut) stringValue(s string) {
 }
 
 // value writes v as it appears at indent prefix.
-func (j *jsonOut) value(v any, prefix string) {
+func (j *jsonOut) value(v any, prefix string) { j.write(v, prefix, "") }
+
+// object writes the fields of the object v at indent prefix, without its
+// closing brace, so that more fields can follow.
+func (j *jsonOut) object(v any, prefix string) { j.write(v, prefix, "\n"+prefix+"}") }
+
+// write writes v as it appears at indent prefix, less its end when that is
+// cut.
+func (j *jsonOut) write(v any, prefix, cut string) {
 	if j.err != nil {
 		return
 	}
@@ -406,7 +414,7 @@ func (j *jsonOut) value(v any, prefix string) {
 		j.err = err
 		return
 	}
-	_, j.err = j.w.Write(b)
+	_, j.err = j.w.Write(bytes.TrimSuffix(b, []byte(cut)))
 	j.shrink()
 }
 
@@ -421,21 +429,6 @@ func (j *jsonOut) shrink() {
 
 // maxKeptJSON is the largest buffer jsonOut keeps between values.
 const maxKeptJSON = 64 << 10
-
-// object writes the fields of the object v at indent prefix, without its
-// closing brace, so that more fields can follow.
-func (j *jsonOut) object(v any, prefix string) {
-	if j.err != nil {
-		return
-	}
-	b, err := j.marshal(v, prefix)
-	if err != nil {
-		j.err = err
-		return
-	}
-	_, j.err = j.w.Write(bytes.TrimSuffix(b, []byte("\n"+prefix+"}")))
-	j.shrink()
-}
 
 // array writes ",\n<prefix>  \"key\": [...]" with the elements each
 // yields, at indent prefix+"  " for the key; empty is "[]".

@@ -277,7 +277,7 @@ func partitioningOf(df datasetFlags, files []dataset.File, display map[string]st
 	if found := dataset.DiscoverPartitioning(files); found != nil {
 		var left []string
 		for _, k := range found.FieldNames {
-			if fieldIndex(s, k) < 0 {
+			if j, _ := s.FieldIndex(k); j < 0 {
 				left = append(left, strconv.Quote(k))
 			}
 		}
@@ -305,7 +305,7 @@ func discoveredPartitions(files []dataset.File, display map[string]string, read 
 	}
 	kept := &orc.Schema{Kind: orc.Struct}
 	for i, c := range parts.Children {
-		if read.Kind == orc.Struct && fieldIndex(read, parts.FieldNames[i]) >= 0 {
+		if j, _ := read.FieldIndex(parts.FieldNames[i]); read.Kind == orc.Struct && j >= 0 {
 			fmt.Fprintf(stderr, "orc %s: %q is both a directory key (%s=...) and a column of the files: the column of the files is read\n",
 				cmd, parts.FieldNames[i], parts.FieldNames[i])
 			continue

@@ -139,6 +139,21 @@ func (ir *indexReader) stream(si int, st reader.StreamDetail) ([]byte, error) {
 	return ir.buf, err
 }
 
+// decodeStream reads stream st of stripe si and decodes it with decode;
+// a decoding error names the stripe, the column and the stream.
+func decodeStream[T any](ir *indexReader, si int, st reader.StreamDetail, decode func([]byte) (T, error)) (T, error) {
+	data, err := ir.stream(si, st)
+	if err != nil {
+		var none T
+		return none, err
+	}
+	v, err := decode(data)
+	if err != nil {
+		return v, fmt.Errorf("stripe %d, column %d, %s: %w", si, st.Column, st.Kind, err)
+	}
+	return v, nil
+}
+
 // rowIndex returns the row indexes of cols in stripe si.
 func (ir *indexReader) rowIndex(si int, d *reader.StripeFooter, cols []int) ([]metaRowIndex, error) {
 	// The index and bloom filter streams of cols, in one pass.
@@ -188,13 +203,9 @@ func (ir *indexReader) columnIndex(si int, d *reader.StripeFooter, col int, idx,
 	if idx == nil {
 		return mi, nil
 	}
-	data, err := ir.stream(si, *idx)
+	ri, err := decodeStream(ir, si, *idx, rowindex.DecodeRowIndex)
 	if err != nil {
 		return mi, err
-	}
-	ri, err := rowindex.DecodeRowIndex(data)
-	if err != nil {
-		return mi, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
 	}
 	var filters []*metaBloom
 	if bloom != nil {
@@ -226,24 +237,20 @@ func (ir *indexReader) columnIndex(si int, d *reader.StripeFooter, col int, idx,
 // bloomSummaries describes each filter of a bloom filter stream of column
 // col in stripe si.
 func (ir *indexReader) bloomSummaries(si, col int, bloom reader.StreamDetail) ([]*metaBloom, error) {
-	data, err := ir.stream(si, bloom)
-	if err != nil {
-		return nil, err
-	}
 	var filters []*metaBloom
 	if bloom.Kind == "BLOOM_FILTER" {
-		lbs, err := rowindex.DecodeLegacyBloomIndex(data)
+		lbs, err := decodeStream(ir, si, bloom, rowindex.DecodeLegacyBloomIndex)
 		if err != nil {
-			return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+			return nil, err
 		}
 		for _, lb := range lbs {
 			filters = append(filters, legacySummary(lb, ir.nodes[col].Kind, ir.r.WriterInfo()))
 		}
 		return filters, nil
 	}
-	bi, err := rowindex.DecodeBloomFilterIndex(data)
+	bi, err := decodeStream(ir, si, bloom, rowindex.DecodeBloomFilterIndex)
 	if err != nil {
-		return nil, fmt.Errorf("stripe %d, column %d, %s: %w", si, col, bloom.Kind, err)
+		return nil, err
 	}
 	for _, pb := range bi.GetBloomFilter() {
 		b := bloomSummary(pb)
@@ -362,13 +369,9 @@ func (ir *indexReader) groupStats(si int, d *reader.StripeDetail, col int) ([]*s
 	if idx == nil {
 		return nil, nil
 	}
-	data, err := ir.stream(si, *idx)
+	ri, err := decodeStream(ir, si, *idx, rowindex.DecodeRowIndex)
 	if err != nil {
 		return nil, err
-	}
-	ri, err := rowindex.DecodeRowIndex(data)
-	if err != nil {
-		return nil, fmt.Errorf("stripe %d, column %d, ROW_INDEX: %w", si, col, err)
 	}
 	node := ir.nodes[col]
 	out := make([]*stats.Column, len(ri.GetEntry()))

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/countio"
 	"github.com/orcgo/orc/internal/rowfmt"
 )
 
@@ -36,7 +37,7 @@ func isClosedOutput(err error) bool {
 // returns the rows printed and, when the scan failed or was interrupted,
 // why; a closed output is a normal end.
 func printRows(src rowSource, out io.Writer, limit int64, show []field, o outputOptions) (int64, error) {
-	cw := &acceptedWriter{w: out}
+	cw := &countio.Writer{W: out}
 	shownSchema := src.Schema()
 	if show != nil {
 		shownSchema = rowfmt.ProjectSchema(shownSchema, show)
@@ -59,7 +60,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 	case err != nil && isClosedOutput(err):
 		err = nil
 		for _, e := range p.ends {
-			if e > cw.n {
+			if e > cw.N {
 				p.n--
 			}
 		}
@@ -72,7 +73,7 @@ func printRows(src rowSource, out io.Writer, limit int64, show []field, o output
 // rowPrinter is printRows' state: the formatted rows go through w to cw,
 // which counts what the output accepted.
 type rowPrinter struct {
-	cw     *acceptedWriter
+	cw     *countio.Writer
 	w      *bufio.Writer
 	format rowfmt.Formatter
 	line   []byte
@@ -99,7 +100,7 @@ func (p *rowPrinter) emit(text []byte, rows int) error {
 		p.ends = append(p.ends, p.written)
 	}
 	k := 0
-	for k < len(p.ends) && p.ends[k] <= p.cw.n {
+	for k < len(p.ends) && p.ends[k] <= p.cw.N {
 		k++
 	}
 	p.ends = p.ends[k:]
@@ -139,18 +140,6 @@ func (p *rowPrinter) print(src rowSource, limit int64, show []field) error {
 		}
 	}
 	return nil
-}
-
-// acceptedWriter counts the bytes its writer accepted.
-type acceptedWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *acceptedWriter) Write(p []byte) (int, error) {
-	k, err := c.w.Write(p)
-	c.n += int64(k)
-	return k, err
 }
 
 // rowSizeHint is the fewest bytes a row of schema s prints as, at a byte

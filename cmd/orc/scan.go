@@ -62,31 +62,14 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 	where := new(string)
 	fs.Var(onceFlag{where}, "where", "the predicate, a `string` such as \"a = 5 AND b IN ('x', 'y')\"")
 	addNetFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns to print, in that order and no others (nested: a.b;\nnames match as in --where: exactly, else ignoring case)")
 	var explain explainMode
 	fs.Var(&explain, "explain", "print the pruning decisions on stderr: per stripe the row groups kept and skipped,\nby which leaf, and the runs read (--explain=full: every row group and the read plans)")
 	explainGroups := fs.Bool("explain-groups", false, "print the full pruning decisions on stderr (as --explain=full)")
 	showStats := fs.Bool("stats", false, "print scan statistics on stderr")
 	noFilter := fs.Bool("no-filter", false, "return whole surviving row groups instead of matching rows")
-	limit := fs.Int64("limit", -1, "print at most N rows (-1: all)")
-	parallel := fs.Int("parallel", 1, "decode on N goroutines (several files: N files at once), rows still in order (1..64)")
-	df := addDatasetFlags(fs)
-	df.noIndex = fs.Bool("no-index", false, "ignore a directory's statistics index (orc index build): prune files by their footers")
-	of := addOutputFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return errUsage
-	}
-	if *parallel < 1 || *parallel > 64 {
-		return fmt.Errorf("--parallel %d: must be 1..64", *parallel)
-	}
-	if err := checkLimit(*limit); err != nil {
-		return err
-	}
-	out, err := of.parse()
+	rf := addRowFlags(fs)
+	rf.df.noIndex = fs.Bool("no-index", false, "ignore a directory's statistics index (orc index build): prune files by their footers")
+	pos, out, req, err := rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -96,31 +79,27 @@ func runScan(args []string, stdout, stderr io.Writer) error {
 			return userWhereError(*where, err)
 		}
 	}
-	var wanted []string
 	if *explainGroups {
 		explain = "full"
 	}
-	req := scanRequest{filter: !*noFilter, explain: explain != "", parallel: *parallel, limit: *limit}
+	req.filter, req.explain = !*noFilter, explain != ""
 	if *where != "" {
 		req.where = &expr
 	}
-	if *columns != "" {
-		wanted = splitList(*columns)
-		req.columns, out.columns = wanted, wanted
-	}
-	br, closeFn, err := openSource(pos, df, req, stderr, "scan")
+	wanted := req.columns
+	br, closeFn, err := openSource(pos, rf.df, req, stderr, "scan")
 	if err != nil {
 		return userWhereError(*where, err)
 	}
 	defer closeFn()
 	// Print the requested columns only, though the batch also holds the
 	// predicate's.
-	n, err := printRows(br, stdout, *limit, printedFields(br.Schema(), wanted), out)
+	n, err := printRows(br, stdout, req.limit, printedFields(br.Schema(), wanted), out)
 	// However the scan ended (its end, --limit, an error, a closed output,
 	// Ctrl-C), it is stopped before its figures are read, so that they
 	// count the work of every file it opened.
 	br.Close()
-	reportScan(br, stderr, expr, explain, *showStats, n, *limit)
+	reportScan(br, stderr, expr, explain, *showStats, n, req.limit)
 	return userWhereError(*where, err)
 }
 

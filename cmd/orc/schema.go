@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/reader"
 )
 
 func init() {
@@ -19,22 +20,19 @@ char and varchar, the fields of a struct (name: type, in order) and the
 children of a list, map or union.`})
 }
 
-func runSchema(args []string, stdout, stderr io.Writer) (err error) {
+func runSchema(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print the type tree as JSON")
-	path, done, err := perFile(fs, args, true, stdout, stderr, runSchema)
-	if done {
-		return err
-	}
-	defer func() { err = fileFailure(path, err) }()
-	r, closeFn, err := openORC(path)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
+	return onFile(fs, args, true, stdout, stderr, runSchema, func(_ string, r *reader.Reader, _ io.ReaderAt) error {
+		return printSchema(stdout, r, *asJSON)
+	})
+}
+
+// printSchema prints the schema of r, as JSON or as a type string.
+func printSchema(stdout io.Writer, r *reader.Reader, asJSON bool) error {
 	w := bufio.NewWriter(stdout)
-	if *asJSON {
+	if asJSON {
 		w.Write(appendTypeJSON(nil, r.Schema(), ""))
 		w.WriteByte('\n')
 	} else {

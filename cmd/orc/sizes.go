@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/orcgo/orc/reader"
 )
 
 func init() {
@@ -17,19 +19,16 @@ func init() {
 
 // runSizes sums the stream lengths of every stripe by column and by stream
 // kind (as orc-tools sizes does), with the footers and the file tail apart.
-func runSizes(args []string, stdout, stderr io.Writer) (err error) {
+func runSizes(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sizes", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	path, done, err := perFile(fs, args, true, stdout, stderr, runSizes)
-	if done {
-		return err
-	}
-	defer func() { err = fileFailure(path, err) }()
-	r, closeFn, err := openORC(path)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
+	return onFile(fs, args, true, stdout, stderr, runSizes, func(_ string, r *reader.Reader, _ io.ReaderAt) error {
+		return printSizes(stdout, r)
+	})
+}
+
+// printSizes prints r's bytes by column and by stream kind.
+func printSizes(stdout io.Writer, r *reader.Reader) error {
 	names := columnNames(r.Schema())
 	byCol := make([]int64, len(names))
 	byKind := map[string]int64{}

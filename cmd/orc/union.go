@@ -111,7 +111,7 @@ func mergeStruct(a, b *orc.Schema, prefix, file string, from map[string]string, 
 	out := a.Copy()
 	for i, bc := range b.Children {
 		name := b.FieldNames[i]
-		k := fieldIndex(out, name)
+		k, _ := out.FieldIndex(name)
 		if k < 0 {
 			out.Children = append(out.Children, bc.Copy())
 			out.FieldNames = append(out.FieldNames, name)
@@ -135,25 +135,6 @@ func mergeStruct(a, b *orc.Schema, prefix, file string, from map[string]string, 
 		out.Children[k] = w
 	}
 	return out
-}
-
-// fieldIndex finds a struct's field by exact name, else by a unique
-// case-insensitive match, as reading through a schema matches them; -1
-// when there is none.
-func fieldIndex(s *orc.Schema, name string) int {
-	found := -1
-	for i, n := range s.FieldNames {
-		if n == name {
-			return i
-		}
-		if strings.EqualFold(n, name) {
-			if found >= 0 {
-				return -1
-			}
-			found = i
-		}
-	}
-	return found
 }
 
 // intDigits is how many decimal digits an integer kind's values can have;

@@ -22,7 +22,6 @@ package statsindex
 
 import (
 	"fmt"
-	"io"
 
 	"google.golang.org/protobuf/proto"
 
@@ -190,12 +189,7 @@ func fileBlooms(r *reader.Reader, e *indexEntry, fileNames []string, types []*or
 		return nil, err
 	}
 	defer br.Close()
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			break
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return nil, err
 		}

@@ -114,12 +114,7 @@ func eachIndexRow(r io.ReaderAt, size int64, fn func(path string, row []byte) bo
 	}
 	defer br.Close()
 	var buf []byte
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			return nil
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return err
 		}
@@ -133,6 +128,7 @@ func eachIndexRow(r io.ReaderAt, size int64, fn func(path string, row []byte) bo
 			}
 		}
 	}
+	return nil
 }
 
 // checkChunk is how many files' entries Check builds at a time.

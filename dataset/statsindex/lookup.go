@@ -431,12 +431,7 @@ func (ix *Index) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch,
 		return err
 	}
 	defer br.Close()
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			return nil
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return err
 		}
@@ -444,6 +439,7 @@ func (ix *Index) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch,
 			fn(b, i)
 		}
 	}
+	return nil
 }
 
 // Query asks an Index which of a dataset's files it rules out.

@@ -65,6 +65,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/internal/countio"
 	"github.com/orcgo/orc/sarg"
 	"github.com/orcgo/orc/stats"
 	"github.com/orcgo/orc/writer"
@@ -487,7 +488,7 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 		bloom = sp.bloom
 	}
 	schema := indexLayoutSchema(types, bloom, parts)
-	cw := &countWriter{w: w}
+	cw := &countio.Writer{W: w}
 	iw, err := writer.NewWriter(cw, schema, writer.WithCompression(orc.CompressionZstd),
 		writer.WithRowIndexStride(indexStride), writer.WithTimeZone(time.UTC))
 	if err != nil {
@@ -518,18 +519,7 @@ func writeIndexEntries(w io.Writer, entries []indexEntry, sp indexSpec, parts *o
 	if err := iw.Close(); err != nil {
 		return Info{}, fmt.Errorf("dataset: writing the index: %w", err)
 	}
-	return Info{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Schema: h.Schema, Bytes: cw.n}, nil
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return Info{Files: len(entries), Columns: slices.Clone(names), Partitions: h.Partitions, Schema: h.Schema, Bytes: cw.N}, nil
 }
 
 // appendEntry appends one entry as a row of the index batch.

@@ -5,7 +5,6 @@ package dstest
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"sort"
 	"testing"
 	"time"
@@ -127,12 +126,7 @@ func ScanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]s
 	}
 	defer s.Close()
 	var rows []string
-	b := s.NewBatch()
-	for {
-		err := s.Next(b)
-		if err == io.EOF {
-			break
-		}
+	for b, err := range s.All() {
 		if err != nil {
 			t.Fatal(err)
 		}

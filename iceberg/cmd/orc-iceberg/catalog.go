@@ -142,6 +142,16 @@ func (c *openedCatalog) loadTable(ctx context.Context, ident table.Identifier) (
 	return tbl, nil
 }
 
+// parseTableArgs parses args with fs, then opens the table they name
+// (tableArgs).
+func parseTableArgs(ctx context.Context, fs *flag.FlagSet, cf catalogFlags, args []string) (*openedCatalog, table.Identifier, *table.Table, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return tableArgs(ctx, cf, pos)
+}
+
 // tableArgs opens the catalog and loads the one table named in pos.
 func tableArgs(ctx context.Context, cf catalogFlags, pos []string) (*openedCatalog, table.Identifier, *table.Table, error) {
 	if len(pos) != 1 {

@@ -28,11 +28,7 @@ func runFiles(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("files", flag.ContinueOnError)
 	cf := addCatalogFlags(fs)
 	snapshot := fs.String("snapshot", "", "list this snapshot's files (default: the current snapshot's)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, ident, tbl, err := tableArgs(ctx, cf, pos)
+	cat, ident, tbl, err := parseTableArgs(ctx, fs, cf, args)
 	if err != nil {
 		return err
 	}
@@ -116,11 +112,7 @@ func partitionText(spec *ice.PartitionSpec, s *ice.Schema, values map[int]any) s
 func runSnapshots(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("snapshots", flag.ContinueOnError)
 	cf := addCatalogFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, _, tbl, err := tableArgs(ctx, cf, pos)
+	cat, _, tbl, err := parseTableArgs(ctx, fs, cf, args)
 	if err != nil {
 		return err
 	}

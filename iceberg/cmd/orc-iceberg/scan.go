@@ -152,7 +152,7 @@ func checkWhereColumns(e sarg.Expr, s *orc.Schema) error {
 // quoted name, `a.b`, is one column).
 func hasColumn(s *orc.Schema, p string) bool {
 	for _, name := range splitPath(p) {
-		k := fieldIndex(s, name)
+		k, _ := s.FieldIndex(name)
 		if k < 0 {
 			return false
 		}
@@ -182,27 +182,6 @@ func splitPath(p string) []string {
 		}
 	}
 	return append(out, cur.String())
-}
-
-// fieldIndex finds a struct's field by name: exactly, else ignoring case
-// when only one matches; -1 when none does.
-func fieldIndex(s *orc.Schema, name string) int {
-	if s.Kind != orc.Struct {
-		return -1
-	}
-	k := -1
-	for i, n := range s.FieldNames {
-		if n == name {
-			return i
-		}
-		if strings.EqualFold(n, name) {
-			if k >= 0 {
-				return -1
-			}
-			k = i
-		}
-	}
-	return k
 }
 
 // printStats prints what a scan did, on stderr, as orc scan --stats
@@ -299,7 +278,7 @@ func pickColumns(s *orc.Schema, names []string) ([]colPath, error) {
 	deeper := map[int][]string{} // field index -> paths below it ("" for the whole field)
 	for _, n := range names {
 		first, rest, _ := strings.Cut(n, ".")
-		k := fieldIndex(s, first)
+		k, _ := s.FieldIndex(first)
 		if k < 0 || (rest != "" && !hasColumn(s.Children[k], rest)) {
 			return nil, fmt.Errorf("the table has no column %q (its columns: %s)", n, strings.Join(s.FieldNames, ", "))
 		}
