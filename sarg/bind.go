@@ -387,7 +387,7 @@ func (b *Bound) resolve(path string) (*orc.Schema, []int, error) {
 		if i > 0 {
 			anc = append(anc, n.ID())
 		}
-		j, ambiguous := fieldIndex(n, p)
+		j, ambiguous := n.FieldIndex(p)
 		if ambiguous {
 			return nil, nil, &BindError{Column: path, Err: ErrUnknownColumn, Msg: fmt.Sprintf("sarg: column %q: several fields match %q ignoring case and none exactly", path, p)}
 		}

@@ -1,10 +1,6 @@
 package sarg
 
-import (
-	"strings"
-
-	"github.com/orcgo/orc"
-)
+import "github.com/orcgo/orc"
 
 // ResolveNames returns e with each column name replaced by the exact path
 // of the column of schema it names, field by field: the field whose name
@@ -55,32 +51,11 @@ func resolveName(path string, schema *orc.Schema) string {
 		if n.Kind != orc.Struct {
 			return path
 		}
-		j, _ := fieldIndex(n, p)
+		j, _ := n.FieldIndex(p)
 		if j < 0 {
 			return path
 		}
 		exact[i], n = n.FieldNames[j], n.Children[j]
 	}
 	return Col(exact...)
-}
-
-// fieldIndex returns the index of struct s's field called name: exact,
-// else the only one equal ignoring case; -1 when none, and then
-// ambiguous says whether several matched ignoring case.
-func fieldIndex(s *orc.Schema, name string) (i int, ambiguous bool) {
-	for i, n := range s.FieldNames {
-		if n == name && i < len(s.Children) {
-			return i, false
-		}
-	}
-	found := -1
-	for i, n := range s.FieldNames {
-		if strings.EqualFold(n, name) && i < len(s.Children) {
-			if found >= 0 {
-				return -1, true
-			}
-			found = i
-		}
-	}
-	return found, false
 }
