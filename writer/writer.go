@@ -572,10 +572,27 @@ const (
 
 // appendStats appends a's statistics to dst as field num of the message
 // dst encodes (a repeated ColumnStatistics), as proto.Marshal writes an
-// element of it. One column's message is made at a time: for a file of
-// 100,000 columns, making all of them before encoding held 80 MB.
+// element of it. One column's statistics are encoded at a time, into dst
+// itself (for a file of 100,000 columns, making all the messages before
+// encoding held 80 MB, and making each one made 1.2 KB of garbage a
+// column): the length, a byte when under 128, is put before them after.
 func appendStats(dst []byte, num protowire.Number, a *stats.Accumulator) ([]byte, error) {
-	return appendMessage(dst, num, a.Proto())
+	dst = protowire.AppendTag(dst, num, protowire.BytesType)
+	at := len(dst)
+	dst, err := a.AppendProto(append(dst, 0))
+	if err != nil {
+		return nil, err
+	}
+	n := len(dst) - at - 1
+	if n < 0x80 {
+		dst[at] = byte(n)
+		return dst, nil
+	}
+	size := protowire.SizeVarint(uint64(n)) // the message moves up by size-1
+	dst = append(dst, make([]byte, size-1)...)
+	copy(dst[at+size:], dst[at+1:at+1+n])
+	protowire.AppendVarint(dst[:at], uint64(n))
+	return dst, nil
 }
 
 // appendMessage appends m to dst as field num of the message dst encodes,
