@@ -405,11 +405,10 @@ func finishGroupSelf(c columnWriter) {
 	}
 }
 
-// rowIndex returns the stripe's row index of the column, encoded as
-// proto.Marshal encodes a RowIndex. Its entries hold PRESENT positions
-// exactly when the stripe has a PRESENT stream.
-func (b *colBase) rowIndex() []byte {
-	var out []byte
+// appendRowIndex appends to out the stripe's row index of the column,
+// encoded as proto.Marshal encodes a RowIndex. Its entries hold PRESENT
+// positions exactly when the stripe has a PRESENT stream.
+func (b *colBase) appendRowIndex(out []byte) []byte {
 	for k := range b.entries {
 		e := &b.entries[k]
 		pos := b.entryPos(e)
