@@ -227,8 +227,10 @@ func (s *OutStream) newBuf() []byte { return s.sizedBuf(int(s.blockSize)) }
 
 // firstBuf is the capacity of a stream's first chunk buffer when its pool
 // has no whole one and no pipeline compresses it: a stream holding a few bytes (one of a wide schema's
-// columns) took a whole block, 4 KiB and up, for them.
-const firstBuf = 256
+// columns) took a whole block, 4 KiB and up, for them, then 256 bytes,
+// which for a wide file's streams, each given its few bytes at Close and
+// let go of once compressed, made 256 bytes of garbage a column.
+const firstBuf = 64
 
 // growBuf makes the chunk buffer hold at least n bytes, or a whole block:
 // a block from the pool, else twice the room (from firstBuf), never more

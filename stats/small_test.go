@@ -11,9 +11,10 @@ import (
 // other kinds: a writer keeps three a column (row group, stripe, file),
 // and a file of 100,000 integer columns held 84 MB of them at 288 bytes
 // each, then 112 with the other kinds' state apart, then 96 with the
-// small fields packed together. At most 80 bytes each now, the sums of
-// integers, true values and bytes in one field; a double, text, decimal,
-// timestamp, list or map column adds its kind's state.
+// small fields packed together, then 80 with the sums of integers, true
+// values and bytes in one field. At most 64 bytes each now, a decimal's
+// scale kept with its other state; a double, text, decimal, timestamp,
+// list or map column adds its kind's state.
 func TestSmallAccumulator(t *testing.T) {
 	for _, typ := range []string{"int", "bigint", "date", "boolean", "binary", "struct<a:int>"} {
 		s := schema(t, typ)
@@ -26,8 +27,8 @@ func TestSmallAccumulator(t *testing.T) {
 		}
 		runtime.ReadMemStats(&after)
 		per := (after.TotalAlloc - before.TotalAlloc) / n
-		if per > 80 {
-			t.Errorf("%s: an accumulator takes %d bytes, want at most 80", typ, per)
+		if per > 64 {
+			t.Errorf("%s: an accumulator takes %d bytes, want at most 64", typ, per)
 		}
 		keep[0].AddInt(1)
 	}
@@ -57,5 +58,29 @@ func TestAccumulatorKindsMixed(t *testing.T) {
 	d.Merge(b) // another kind: no typed statistics, no panic
 	if d.Column().Int != nil {
 		t.Fatalf("int statistics from a merge of text")
+	}
+}
+
+// A decimal accumulator's scale, kept with its other state, outlives
+// Reset and Merge, and merging another scale makes the statistics unknown.
+func TestAccumulatorDecimalScale(t *testing.T) {
+	a := NewAccumulator(schema(t, "decimal(10,2)"))
+	a.AddDecimal(orc.Int128FromInt64(150))
+	a.Reset()
+	a.AddDecimal(orc.Int128FromInt64(250))
+	if c := a.Column(); c.Decimal == nil || c.Decimal.Min.Scale != 2 || c.Decimal.Sum.Scale != 2 {
+		t.Fatalf("after Reset: %+v", c.Decimal)
+	}
+	empty := NewAccumulator(schema(t, "decimal(10,2)"))
+	empty.AddNull()
+	empty.Merge(a)
+	if c := empty.Column(); c.Decimal == nil || c.Decimal.Max.Scale != 2 || !c.HasNull || c.NumValues != 1 {
+		t.Fatalf("merged into an empty one: %+v", c)
+	}
+	other := NewAccumulator(schema(t, "decimal(10,3)"))
+	other.AddDecimal(orc.Int128FromInt64(7))
+	other.Merge(a)
+	if c := other.Column(); c.Decimal != nil {
+		t.Fatalf("scales 3 and 2 merged: %+v", c.Decimal)
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/orcgo/orc/format/orcpb"
 	"github.com/orcgo/orc/stats"
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 )
 
 // columnWriter encodes one column of the schema.
@@ -382,7 +381,7 @@ func finishGroupSelf(c columnWriter) {
 	if n := len(b.entries); n > 0 {
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entries[n-1].stats, _ = proto.Marshal(b.group.Proto())
+		b.entries[n-1].stats, _ = b.group.Marshal()
 	}
 	if b.stripe == nil {
 		// The stripe's first row group: its accumulator becomes the
@@ -406,11 +405,10 @@ func finishGroupSelf(c columnWriter) {
 	}
 }
 
-// rowIndex returns the stripe's row index of the column, encoded as
-// proto.Marshal encodes a RowIndex. Its entries hold PRESENT positions
-// exactly when the stripe has a PRESENT stream.
-func (b *colBase) rowIndex() []byte {
-	var out []byte
+// appendRowIndex appends to out the stripe's row index of the column,
+// encoded as proto.Marshal encodes a RowIndex. Its entries hold PRESENT
+// positions exactly when the stripe has a PRESENT stream.
+func (b *colBase) appendRowIndex(out []byte) []byte {
 	for k := range b.entries {
 		e := &b.entries[k]
 		pos := b.entryPos(e)

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -59,6 +60,7 @@ type Writer struct {
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
 	scratch     *format.OutStream // for index streams, stripe footers and the tail
+	indexBuf    []byte            // a column's row index, encoded (writeIndexArea)
 	empty       *format.OutStream // never written: the position of a stream not made yet (lazySink)
 	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
 	par         *fieldGroups      // WithParallelism, or nil
@@ -572,11 +574,64 @@ const (
 
 // appendStats appends a's statistics to dst as field num of the message
 // dst encodes (a repeated ColumnStatistics), as proto.Marshal writes an
-// element of it. One column's message is made at a time: for a file of
-// 100,000 columns, making all of them before encoding held 80 MB.
+// element of it. One column's statistics are encoded at a time, into dst
+// itself (for a file of 100,000 columns, making all the messages before
+// encoding held 80 MB, and making each one made 1.2 KB of garbage a
+// column).
 func appendStats(dst []byte, num protowire.Number, a *stats.Accumulator) ([]byte, error) {
-	return appendMessage(dst, num, a.Proto())
+	dst, at := beginMessage(dst, num)
+	dst, err := a.AppendProto(dst)
+	if err != nil {
+		return nil, err
+	}
+	return endMessage(dst, at), nil
 }
+
+// beginMessage appends to dst the tag of field num, a message, and a byte
+// for its length, and returns where the message starts: append the
+// message, then endMessage puts its length.
+func beginMessage(dst []byte, num protowire.Number) ([]byte, int) {
+	dst = protowire.AppendTag(dst, num, protowire.BytesType)
+	return append(dst, 0), len(dst) + 1
+}
+
+// endMessage puts the length of the message appended to dst from at on
+// before it (beginMessage), moving the message up when the length takes
+// more than the byte kept for it.
+func endMessage(dst []byte, at int) []byte {
+	n := len(dst) - at
+	if n < 0x80 {
+		dst[at-1] = byte(n)
+		return dst
+	}
+	size := protowire.SizeVarint(uint64(n))
+	dst = append(dst, make([]byte, size-1)...)
+	copy(dst[at-1+size:], dst[at:at+n])
+	protowire.AppendVarint(dst[:at-1], uint64(n))
+	return dst
+}
+
+// appendType appends n's type to dst as a Footer.types element, as
+// appendMessage(dst, footerTypes, format.TypeOf(n)) does. A leaf with no
+// more than its kind (no attributes, not a char, varchar, decimal or
+// geospatial type) is encoded without making the message: a wide file's
+// footer made 160 bytes of garbage a column.
+func appendType(dst []byte, n *orc.Schema) ([]byte, error) {
+	switch n.Kind {
+	case orc.Char, orc.Varchar, orc.Decimal, orc.Geometry, orc.Geography:
+	default:
+		if len(n.Children) == 0 && len(n.Attributes) == 0 {
+			dst, at := beginMessage(dst, footerTypes)
+			dst = protowire.AppendTag(dst, typeKind, protowire.VarintType)
+			dst = protowire.AppendVarint(dst, uint64(n.Kind))
+			return endMessage(dst, at), nil
+		}
+	}
+	return appendMessage(dst, footerTypes, format.TypeOf(n))
+}
+
+// typeKind is the field number of Type.kind.
+const typeKind protowire.Number = 1
 
 // appendMessage appends m to dst as field num of the message dst encodes,
 // as proto.Marshal writes an element of a repeated message field.
@@ -647,7 +702,7 @@ func (w *Writer) flushStripe(next bool) error {
 		}()
 	}
 	start := w.offset
-	footer := &stripeFooter{}
+	footer := newStripeFooter(len(w.cols))
 	indexLen, err := w.writeIndexArea(footer, !next)
 	if err != nil {
 		return err
@@ -656,7 +711,7 @@ func (w *Writer) flushStripe(next bool) error {
 		// Before writeDataArea gives each column's pages to the pool.
 		w.trimPool()
 	}
-	dataLen, stripeStats, err := w.writeDataArea(footer)
+	dataLen, err := w.writeDataArea(footer)
 	if err != nil {
 		return err
 	}
@@ -679,13 +734,6 @@ func (w *Writer) flushStripe(next bool) error {
 		Offset: proto.Uint64(uint64(start)), IndexLength: proto.Uint64(indexLen), DataLength: proto.Uint64(dataLen),
 		FooterLength: proto.Uint64(uint64(flen)), NumberOfRows: proto.Uint64(uint64(w.stripeRows)),
 	})
-	// Kept encoded: as messages, 200 columns' statistics take some 65 KB a
-	// stripe, which over hundreds of stripes would outgrow a stripe's
-	// buffers; encoded they take a few KB. A Metadata message is its
-	// repeated field's elements back to back, each with its tag and length,
-	// so appending them gives the bytes proto.Marshal would.
-	w.stripeStats = protowire.AppendTag(w.stripeStats, metadataStripeStats, protowire.BytesType)
-	w.stripeStats = protowire.AppendBytes(w.stripeStats, stripeStats)
 	w.rows += w.stripeRows
 	w.stripeRows = 0
 	w.releaseStreams()
@@ -738,7 +786,8 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 	}
 	for id, c := range w.cols {
 		b := c.base()
-		n, err := w.writeCompressed(b.rowIndex())
+		w.indexBuf = b.appendRowIndex(w.indexBuf[:0])
+		n, err := w.writeCompressed(w.indexBuf)
 		if err != nil {
 			return 0, err
 		}
@@ -758,17 +807,26 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 }
 
 // writeDataArea writes the stripe's data streams, adding them and the
-// columns' encodings to footer, and merges each column's stripe
-// statistics into its file statistics. It returns the area's length and
-// the stripe's StripeStatistics message, encoded a column at a time
-// (appendStats).
-func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
+// columns' encodings to footer, appends the stripe's StripeStatistics
+// message to w.stripeStats a column at a time (appendStats), and merges
+// each column's stripe statistics into its file statistics. It returns
+// the area's length.
+func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, error) {
 	var dataLen uint64
-	var stripeStats []byte
+	// A Metadata message is its repeated field's elements back to back,
+	// each with its tag and length, so appending them gives the bytes
+	// proto.Marshal would. Kept encoded: as messages, 200 columns'
+	// statistics take some 65 KB a stripe, which over hundreds of stripes
+	// would outgrow a stripe's buffers; encoded they take a few KB.
+	if cap(w.stripeStats) == 0 {
+		w.stripeStats = make([]byte, 0, len(w.cols)*32) // an integer's statistics take 30 bytes at most
+	}
+	var at int
+	w.stripeStats, at = beginMessage(w.stripeStats, metadataStripeStats)
 	for id, c := range w.cols {
 		if w.par == nil && !finishesIndex(c) { // see finishColumns
 			if err := c.finishStripe(); err != nil {
-				return 0, nil, err
+				return 0, err
 			}
 		}
 		var colBytes uint64
@@ -780,12 +838,12 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 			n := s.out.Size()
 			if w.sink != nil {
 				if err := w.sink.detach(s.out); err != nil {
-					return 0, nil, err
+					return 0, err
 				}
 				w.offset += n
 			} else {
 				if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-					return 0, nil, w.err
+					return 0, w.err
 				}
 				// Its pages go to the pool now, not after the
 				// stripe: a stripe of many columns holding a few
@@ -803,16 +861,17 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, []byte, error) {
 			enc.BloomEncoding = proto.Uint32(1)
 		}
 		if err := footer.addEncoding(enc); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		b.stripeStats().SetBytesOnDisk(colBytes)
 		var err error
-		if stripeStats, err = appendStats(stripeStats, stripeStatsColStats, b.stripe); err != nil {
-			return 0, nil, err
+		if w.stripeStats, err = appendStats(w.stripeStats, stripeStatsColStats, b.stripe); err != nil {
+			return 0, err
 		}
 		b.addStripeStats()
 	}
-	return dataLen, stripeStats, nil
+	w.stripeStats = endMessage(w.stripeStats, at)
+	return dataLen, nil
 }
 
 // settlePipeline stores the chunks the pipeline compressed for the
@@ -929,6 +988,23 @@ const (
 	streamLength         protowire.Number = 3
 )
 
+// newStripeFooter returns a stripeFooter with room for a stream and an
+// encoding of each of cols columns, as most columns of a wide file have:
+// grown from a few bytes, a footer of 100,000 columns made five times its
+// size of garbage.
+func newStripeFooter(cols int) *stripeFooter {
+	streams := make([]byte, 0, cols*(streamBytes+encodingBytes))
+	return &stripeFooter{streams: streams, columns: make([]byte, 0, cols*encodingBytes)}
+}
+
+// streamBytes is what a stream of a column id under 2^21 and a length
+// under 2^21 takes in a StripeFooter; encodingBytes what a DIRECT_V2
+// encoding does.
+const (
+	streamBytes   = 2 + 2 + 4 + 4
+	encodingBytes = 4
+)
+
 // addStream adds a stream of n bytes of column col.
 func (f *stripeFooter) addStream(kind orcpb.Stream_Kind, col, n int) {
 	var buf [32]byte
@@ -1020,8 +1096,12 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
+	// Room for the types and statistics of integers (18 and 30 bytes at
+	// most), grown from a few bytes a wide file's footer made five times
+	// its size of garbage.
+	head = slices.Grow(head, len(w.cols)*48)
 	for _, c := range w.cols {
-		if head, err = appendMessage(head, footerTypes, format.TypeOf(c.base().node)); err != nil {
+		if head, err = appendType(head, c.base().node); err != nil {
 			return err
 		}
 	}

@@ -313,21 +313,32 @@ func (c *converter) convertText(in *convertInput) error {
 			}
 			return err
 		}
-		if ok {
-			c.rows++
-			batch.NumRows++
-		}
-		if batch.NumRows == opt.batchSize || (!ok && batch.NumRows > 0) {
-			if err := c.w.Write(batch); err != nil {
-				return fmt.Errorf("near row %d: %w", c.rows, err)
-			}
-			batch.Reset()
-			c.prog.update(c.rows, c.bytesDone+in.counter.n)
-		}
 		if !ok {
-			return nil
+			break
+		}
+		c.rows++
+		if batch.NumRows++; batch.NumRows == opt.batchSize {
+			if err := c.writeBatch(batch, in); err != nil {
+				return err
+			}
 		}
 	}
+	// The reader is done, and no longer referenced: its columns' builders
+	// (some 70 bytes a column) go while the last batch is written.
+	if batch.NumRows > 0 {
+		return c.writeBatch(batch, in)
+	}
+	return nil
+}
+
+// writeBatch writes batch, read from in, and empties it.
+func (c *converter) writeBatch(batch *orc.Batch, in *convertInput) error {
+	if err := c.w.Write(batch); err != nil {
+		return fmt.Errorf("near row %d: %w", c.rows, err)
+	}
+	batch.Reset()
+	c.prog.update(c.rows, c.bytesDone+in.counter.n)
+	return nil
 }
 
 // copyORC writes the rows of an ORC input, read as the output's schema

@@ -16,7 +16,8 @@ import (
 // checks the bytes allocated a column (issue 49 item 10: a line of 100,000
 // took 2.05 GiB). The batch's vectors grow with the rows instead of being
 // made at the batch size (8 KB a column), and the writer's per-column
-// state starts small: 30 KB a column before, 8 KB now.
+// state starts small: 30 KB a column before, then 5.6 KB, now 3.5 KB
+// (the CSV line cut by ingest itself, less garbage at the writer's Close).
 func TestConvertWideLineMemory(t *testing.T) {
 	const cols = 5000
 	var head, line strings.Builder
@@ -41,8 +42,8 @@ func TestConvertWideLineMemory(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	per := int(after.TotalAlloc-before.TotalAlloc) / cols
 	t.Logf("%d bytes allocated a column", per)
-	if per > 12_000 {
-		t.Errorf("%d bytes allocated a column, want at most 12,000", per)
+	if per > 5_000 {
+		t.Errorf("%d bytes allocated a column, want at most 5,000", per)
 	}
 }
 
@@ -56,7 +57,10 @@ func TestConvertWideLineMemory(t *testing.T) {
 // then 1,350-1,760 (1,435-1,586 measured again on a busy machine); now
 // 1,180-1,300: smaller column writers and accumulators, and the CSV
 // line let go of once read (ingest's renewAfter). A fresh-clone CI run
-// measured 1,360, so the bound keeps a sixth above that.
+// measured 1,360 then (a sixth over this machine's). Now 894-997 (main
+// 1,064-1,173 measured beside it): a line with no quote is cut by ingest
+// itself, not kept by encoding/csv as fields, ends and positions; the
+// bound keeps a third over that.
 func TestConvertWideLineLiveHeap(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -81,8 +85,8 @@ func TestConvertWideLineLiveHeap(t *testing.T) {
 		least = min(least, convertPeak(t, in, out)/cols)
 	}
 	t.Logf("at most %d live bytes a column (the least of 3 runs)", least)
-	if least > 1600 {
-		t.Errorf("at most %d live bytes a column, want at most 1,600", least)
+	if least > 1300 {
+		t.Errorf("at most %d live bytes a column, want at most 1,300", least)
 	}
 }
 
