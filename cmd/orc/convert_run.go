@@ -19,6 +19,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/ingest"
+	"github.com/orcgo/orc/internal/countio"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/writer"
 )
@@ -28,7 +29,7 @@ type convertInput struct {
 	name    string // as given, "-" for standard input
 	format  string
 	src     *bufio.Reader
-	counter *countingReader
+	counter *countio.Reader
 	size    int64 // -1 when unknown
 	close   func()
 }
@@ -53,7 +54,7 @@ func openTextInput(name, format string) (*convertInput, error) {
 			src = io.LimitReader(f, in.size)
 		}
 	}
-	in.counter = &countingReader{r: src}
+	in.counter = &countio.Reader{R: src}
 	in.src = bufio.NewReaderSize(in.counter, 1<<20)
 	if bom, _ := in.src.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		in.src.Discard(3)
@@ -265,7 +266,7 @@ func (c *converter) convertAll(ins, formats []string, first **convertInput) erro
 			*first = nil
 			err = c.convertText(in)
 			in.close()
-			c.bytesDone += in.counter.n
+			c.bytesDone += in.counter.N
 		}
 		if err != nil {
 			return label(name, err)
@@ -337,7 +338,7 @@ func (c *converter) writeBatch(batch *orc.Batch, in *convertInput) error {
 		return fmt.Errorf("near row %d: %w", c.rows, err)
 	}
 	batch.Reset()
-	c.prog.update(c.rows, c.bytesDone+in.counter.n)
+	c.prog.update(c.rows, c.bytesDone+in.counter.N)
 	return nil
 }
 
@@ -367,12 +368,7 @@ func (c *converter) copyORC(name string) error {
 		return err
 	}
 	defer br.Close()
-	b := br.NewBatch()
-	for {
-		err := br.Next(b)
-		if err == io.EOF {
-			break
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return err
 		}

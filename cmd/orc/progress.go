@@ -20,18 +20,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // progress draws one self-overwriting line on a terminal: rows done, bytes
 // read out of the total (when known) with a bar, and the rates. A nil
 // *progress draws nothing, so callers need not check whether it is enabled.

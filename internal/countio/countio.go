@@ -1,6 +1,6 @@
-// Package countio counts the bytes that pass through a writer: the size of
-// a file while it is written, for callers that write through layers which
-// do not report it.
+// Package countio counts the bytes that pass through a writer or a reader:
+// the size of a file while it is written, or how much of an input has been
+// read, for callers that go through layers which do not report it.
 package countio
 
 import "io"
@@ -14,6 +14,19 @@ type Writer struct {
 // Write writes p to W and adds the bytes W accepted to N.
 func (c *Writer) Write(p []byte) (int, error) {
 	n, err := c.W.Write(p)
+	c.N += int64(n)
+	return n, err
+}
+
+// Reader passes reads on to R and counts in N the bytes it returned.
+type Reader struct {
+	R io.Reader
+	N int64 // bytes read so far
+}
+
+// Read reads from R into p and adds the bytes read to N.
+func (c *Reader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
 	c.N += int64(n)
 	return n, err
 }
