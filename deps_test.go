@@ -59,6 +59,7 @@ var external = map[string][]string{
 	"reader":                      {"google.golang.org/protobuf/"},
 	"writer":                      {"google.golang.org/protobuf/"},
 	"rowindex":                    {"google.golang.org/protobuf/"},
+	"stats":                       {"google.golang.org/protobuf/"},
 	"cmd/orc":                     {"google.golang.org/protobuf/"},
 	"dataset/statsindex":          {"google.golang.org/protobuf/"},
 	"internal/testutil":           {"google.golang.org/protobuf/"},
