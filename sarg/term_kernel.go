@@ -372,8 +372,8 @@ func (k *kernel) exec(in *kinstr, ks *kernScratch, s, e int) bool {
 		copy(r, x)
 		mag = magOf(x)
 	case in.op == opLoad:
-		bad, acc := lowArithConst(opAdd, ks.wides[in.a.col][s:e], 0, r, true)
-		if mag = bits.Len64(acc); bad != 0 {
+		hs, acc := wideConst(opAdd, ks.wides[in.a.col][s:e], 0, r, true)
+		if mag = wideMag(hs, acc); mag > narrowMax {
 			return false
 		}
 	case in.a.kind == kWide || in.b.kind == kWide:
@@ -382,18 +382,17 @@ func (k *kernel) exec(in *kinstr, ks *kernScratch, s, e int) bool {
 			w, o, wideFirst = in.b, in.a, false
 		}
 		ws := ks.wides[w.col][s:e]
-		var bad int64
-		var acc uint64
+		var hs, acc uint64
 		mo := 0
 		if o.kind == kConst {
-			bad, acc = lowArithConst(in.op, ws, o.c, r, wideFirst)
+			hs, acc = wideConst(in.op, ws, o.c, r, wideFirst)
 			mo = constMag(o.c)
 		} else {
-			bad, acc = lowArith(in.op, ws, ks.regs[o.reg][:e-s], r, wideFirst)
+			hs, acc = wideRegs(in.op, ws, ks.regs[o.reg][:e-s], r, wideFirst)
 			mo = ks.mag[o.reg]
 		}
-		mw := bits.Len64(acc)
-		if bad != 0 || mw > narrowMax {
+		mw := wideMag(hs, acc)
+		if mw > narrowMax {
 			return false
 		}
 		mag = resultMag(in.op, mw, mo)
@@ -476,4 +475,85 @@ func arithConst(op arithOp, x []int64, c int64, r []int64, constFirst bool) {
 			r[i] = v - c
 		}
 	}
+}
+
+// wideMag returns the magnitude bound of 128-bit values read by their low
+// words, from wideRegs' or wideConst's hs and acc, or narrowMax+1 when
+// some value does not fit in an int64. A value fits when its high word
+// is 0 or -1 (hs, the OR of every high word plus one, is then 0 or 1) and
+// its low word has that sign (lo ^ hi then has bit 63 clear): lo ^ hi is
+// then the value for one at or above zero and |v| - 1 for one below, so
+// every |v| <= 2^bits.Len64(acc) < 2^(bits.Len64(acc)+1); a low word of
+// the other sign sets bit 63 of acc, and the bound to 65. The bound is
+// one bit looser than narrowDec's, for two operations less per row.
+func wideMag(hs, acc uint64) int {
+	if hs > 1 {
+		return narrowMax + 1
+	}
+	return bits.Len64(acc) + 1
+}
+
+// wideRegs sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst) on
+// w's low words, and returns what wideMag reads.
+func wideRegs(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) (hs, acc uint64) {
+	v, r = v[:len(w)], r[:len(w)]
+	switch {
+	case op == opAdd:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) + v[i]
+		}
+	case op == opMul:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) * v[i]
+		}
+	case wideFirst:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) - v[i]
+		}
+	default:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = v[i] - int64(x.Lo)
+		}
+	}
+	return hs, acc
+}
+
+// wideConst is wideRegs with the same value c in every row of v.
+func wideConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (hs, acc uint64) {
+	r = r[:len(w)]
+	switch {
+	case op == opAdd:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) + c
+		}
+	case op == opMul:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) * c
+		}
+	case wideFirst:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = int64(x.Lo) - c
+		}
+	default:
+		for i, x := range w {
+			hs |= uint64(x.Hi + 1)
+			acc |= x.Lo ^ uint64(x.Hi)
+			r[i] = c - int64(x.Lo)
+		}
+	}
+	return hs, acc
 }

@@ -267,3 +267,44 @@ func TestKernelNullMasks(t *testing.T) {
 		}
 	}
 }
+
+// TestWideMag checks the bound kernels read from 128-bit values' low words
+// one value at a time: values that do not fit in an int64 (just beyond
+// either end, high words other than 0 and -1) must be refused, those
+// below 2^62 in magnitude taken (the bound is one bit looser than
+// narrowDec's), and for those taken |v| < 2^mag must hold, at every power
+// of two and next to it.
+func TestWideMag(t *testing.T) {
+	var vals []orc.Int128
+	for k := 0; k <= 64; k++ {
+		p := new(big.Int).Lsh(big.NewInt(1), uint(k))
+		for _, d := range []int64{-1, 0, 1} {
+			for _, sign := range []int64{1, -1} {
+				v := new(big.Int).Add(p, big.NewInt(d))
+				v.Mul(v, big.NewInt(sign))
+				x, ok := orc.Int128FromBig(v)
+				if ok {
+					vals = append(vals, x)
+				}
+			}
+		}
+	}
+	vals = append(vals, orc.Int128{Hi: 1}, orc.Int128{Hi: -2, Lo: math.MaxUint64}, orc.Int128{Hi: math.MaxInt64, Lo: 5}, orc.Int128{})
+	r := make([]int64, 1)
+	for _, x := range vals {
+		hs, acc := wideConst(opAdd, []orc.Int128{x}, 0, r, true)
+		mag := wideMag(hs, acc)
+		fits, small := x.IsInt64(), new(big.Int).Abs(x.Big()).BitLen() <= 62
+		taken := mag <= narrowMax
+		if taken && !fits || small && !taken {
+			t.Errorf("%s: bound %d, fits in an int64 %v", x.Big(), mag, fits)
+			continue
+		}
+		if taken && new(big.Int).Abs(x.Big()).Cmp(new(big.Int).Lsh(big.NewInt(1), uint(mag))) >= 0 {
+			t.Errorf("%s: |v| >= 2^%d", x.Big(), mag)
+		}
+		if taken && r[0] != x.Int64() {
+			t.Errorf("%s: read as %d", x.Big(), r[0])
+		}
+	}
+}
