@@ -110,9 +110,12 @@ func compileKernel(bt *boundTerm) *kernel {
 		return k
 	}
 	in := bt.inner
+	switch in.op {
+	case LeafEquals, LeafNullSafeEquals, LeafLessThan, LeafLessThanEquals, LeafIn, LeafBetween:
+	default:
+		return nil // IS NULL, and the operators matchOrdered does not know
+	}
 	switch {
-	case in.op == LeafIsNull:
-		return nil
 	case root.t.k == tkDec && in.dom == domDecimal && in.decInts != nil:
 		k.lits = in.decInts
 	case root.t.k == tkInt && in.dom == domInt:
