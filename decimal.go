@@ -231,13 +231,30 @@ func ParseDecimal(s string) (Int128, int, error) {
 	if intPart == "" && frac == "" {
 		return Int128{}, 0, fmt.Errorf("orc: bad decimal %q", orig)
 	}
-	digits := intPart + frac
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return Int128{}, 0, fmt.Errorf("orc: bad decimal %q", orig)
+	for _, part := range [2]string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return Int128{}, 0, fmt.Errorf("orc: bad decimal %q", orig)
+			}
 		}
 	}
 	scale := len(frac) - exp
+	if exp == 0 && len(intPart)+len(frac) <= 18 {
+		// At most 18 digits fit in an int64: no big.Int, whose SetString
+		// allocates a reader and words (the reader parses the decimal
+		// statistics of every row group a predicate reads this way).
+		var u int64
+		for _, part := range [2]string{intPart, frac} {
+			for i := 0; i < len(part); i++ {
+				u = u*10 + int64(part[i]-'0')
+			}
+		}
+		if neg {
+			u = -u
+		}
+		return Int128FromInt64(u), scale, nil
+	}
+	digits := intPart + frac
 	b, ok := new(big.Int).SetString("0"+digits, 10)
 	if !ok {
 		return Int128{}, 0, fmt.Errorf("orc: bad decimal %q", orig)

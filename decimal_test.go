@@ -1,6 +1,7 @@
 package orc_test
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
@@ -49,5 +50,42 @@ func TestDecimalOf(t *testing.T) {
 	}
 	if _, err := orc.DecimalOf("1.2.3"); err == nil {
 		t.Fatal("DecimalOf accepted 1.2.3")
+	}
+}
+
+// TestParseDecimalShort checks ParseDecimal's path for at most 18 digits
+// without an exponent against big.Int, on every split of digit strings of
+// 0 to 20 digits (both paths, and the edge between them) into integer and
+// fractional parts, with and without a sign, and against the bad forms.
+func TestParseDecimalShort(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for _, digits := range []string{strings.Repeat("9", n), strings.Repeat("0", n), "1" + strings.Repeat("0", n)} {
+			for cut := 0; cut <= len(digits); cut++ {
+				for _, sign := range []string{"", "-", "+"} {
+					in := sign + digits[:cut] + "." + digits[cut:]
+					if digits == "" {
+						continue
+					}
+					want, _ := new(big.Int).SetString(digits, 10)
+					if sign == "-" {
+						want.Neg(want)
+					}
+					v, sc, err := orc.ParseDecimal(in)
+					if err != nil || sc != len(digits)-cut || v.Big().Cmp(want) != 0 {
+						t.Fatalf("%s: got %s scale %d, %v; want %s scale %d", in, v.Big(), sc, err, want, len(digits)-cut)
+					}
+					if cut == len(digits) { // no fractional digits: also without the point
+						if v2, sc2, err := orc.ParseDecimal(sign + digits); err != nil || sc2 != 0 || v2 != v {
+							t.Fatalf("%s: got %s scale %d, %v", sign+digits, v2.Big(), sc2, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, bad := range []string{"", ".", "-", "+.", "1.2.3", "1a", "a", "--1", "1-", " 1", "1 ", "1e", "0x10"} {
+		if _, _, err := orc.ParseDecimal(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
 	}
 }

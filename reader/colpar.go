@@ -124,15 +124,26 @@ func maxColumn(c columnReader) int {
 	return m
 }
 
+// fieldPick says which fields of a batch nextFields decodes: every one
+// (top nil), or those whose flag in top is set (or, with not, clear). A
+// closure in its place escaped to the goroutines and cost an allocation
+// per call, twice a batch with the exact filter.
+type fieldPick struct {
+	top []bool
+	not bool
+}
+
+func (p fieldPick) has(i int) bool { return p.top == nil || p.top[i] != p.not }
+
 // nextFields decodes n rows of the fields pick accepts into b, spreading
 // the groups over goroutines. It returns the error of the first failing
 // field in field order.
-func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick func(i int) bool) error {
+func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick fieldPick) error {
 	sr := d.root.(*structReader)
 	cg := d.cols
 	if cg == nil {
 		for i, f := range sr.fields {
-			if pick(i) {
+			if pick.has(i) {
 				if err := d.startField(i); err != nil {
 					return err
 				}
@@ -147,7 +158,7 @@ func (d *stripeDecoder) nextFields(b *orc.Batch, n int, mask []bool, pick func(i
 	cg.team.Run(func(g int) {
 		cg.errs[g] = fieldErr{}
 		for i, f := range sr.fields {
-			if cg.group[i] != g || !pick(i) {
+			if cg.group[i] != g || !pick.has(i) {
 				continue
 			}
 			var t0 time.Time

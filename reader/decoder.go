@@ -57,11 +57,11 @@ func (d *stripeDecoder) decode(b *orc.Batch, n int) (kept int, late bool, err er
 		mask = nulls.Nulls
 	}
 	if f == nil {
-		return n, false, d.nextFields(b, n, mask, func(int) bool { return true })
+		return n, false, d.nextFields(b, n, mask, fieldPick{})
 	}
 	f.mask = mask
 	// Exact filtering: predicate columns first.
-	if err := d.nextFields(b, n, mask, func(i int) bool { return f.top[i] }); err != nil {
+	if err := d.nextFields(b, n, mask, fieldPick{top: f.top}); err != nil {
 		return 0, false, err
 	}
 	for col, path := range f.paths {
@@ -118,7 +118,7 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 		}
 		return kept, d.lateFields(b, n)
 	}
-	if err := d.nextFields(b, n, mask, func(i int) bool { return !f.top[i] }); err != nil {
+	if err := d.nextFields(b, n, mask, fieldPick{top: f.top, not: true}); err != nil {
 		return 0, err
 	}
 	if kept > 0 && kept < n {
@@ -142,7 +142,7 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 // 240 runs would decode nearly every row anyway, 240 times over. The runs
 // are counted first, without a store, and built only for a sparse batch.
 func (d *stripeDecoder) sparse(sel []bool, kept int) bool {
-	if countRuns(sel)*lateSegmentRows > len(sel)-kept {
+	if countRunsTo(sel, (len(sel)-kept)/lateSegmentRows)*lateSegmentRows > len(sel)-kept {
 		return false
 	}
 	d.flt.sel = appendMask(d.flt.sel, sel)

@@ -119,7 +119,13 @@ func appendMask(s rowSelection, mask []bool) rowSelection {
 // countRuns returns how many runs of true rows mask holds, without a
 // branch on the mask: eight rows a step, a run starting at each byte that
 // is 1 where the byte before it is 0.
-func countRuns(mask []bool) int {
+func countRuns(mask []bool) int { return countRunsTo(mask, len(mask)) }
+
+// countRunsTo is countRuns, but it stops counting, and returns a number
+// above limit, once the runs are more than limit: the exact filter asks
+// whether a batch's matches are sparse, and a dense batch's answer is
+// clear after its first rows.
+func countRunsTo(mask []bool, limit int) int {
 	b := boolBytes(mask)
 	runs := 0
 	var prev uint64 // the last byte of the previous word, in bits 56..63
@@ -128,6 +134,9 @@ func countRuns(mask []bool) int {
 		w := binary.LittleEndian.Uint64(b[i:])
 		runs += bits.OnesCount64(w &^ (w<<8 | prev>>56))
 		prev = w
+		if runs > limit {
+			return runs
+		}
 	}
 	last := uint64(prev >> 56)
 	for ; i < len(b); i++ {

@@ -142,7 +142,8 @@ func TestSelectionByteRanges(t *testing.T) {
 	}
 }
 
-// TestCountWords checks the word-at-a-time countRuns and countTrue against
+// TestCountWords checks the word-at-a-time countRuns, countRunsTo (at
+// every limit) and countTrue against
 // a row-by-row count, on every length up to 40 (the tails and word
 // boundaries) and on runs crossing words.
 func TestCountWords(t *testing.T) {
@@ -165,6 +166,12 @@ func TestCountWords(t *testing.T) {
 			}
 			if got := countRuns(mask); got != runs {
 				t.Fatalf("countRuns(%v) = %d, want %d", mask, got, runs)
+			}
+			for limit := range runs + 2 {
+				got := countRunsTo(mask, limit)
+				if got > limit != (runs > limit) || runs <= limit && got != runs {
+					t.Fatalf("countRunsTo(%v, %d) = %d, %d runs", mask, limit, got, runs)
+				}
 			}
 			if got := countTrue(mask); got != trues {
 				t.Fatalf("countTrue(%v) = %d, want %d", mask, got, trues)

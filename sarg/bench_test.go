@@ -114,7 +114,9 @@ func lineitemBatch(n int) (*orc.Schema, ColumnVectors) {
 // BenchmarkMatchLineitem filters batches of 4,096 lineitem-like rows by
 // the compound expressions the bench's exact-filter benchmark uses;
 // SetBytes counts one byte per row (MB/s reads as millions of rows per
-// second).
+// second). The cases with term leaves over decimals also run as
+// "NAME_general", with the kernels off (term_kernel.go), for a comparison
+// in one process.
 func BenchmarkMatchLineitem(b *testing.B) {
 	const n = 4096
 	schema, cols := lineitemBatch(n)
@@ -126,18 +128,30 @@ func BenchmarkMatchLineitem(b *testing.B) {
 		{"double_x_minus_y", "x - y > 0"},
 		{"double_arith", "x * (1 - y) > 50 AND x + y < 150"},
 	} {
-		b.Run(tc.name, func(b *testing.B) {
-			m := MustBind(MustParse(tc.where), schema).NewMatcher()
-			dst := make([]bool, n)
-			b.SetBytes(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				var err error
-				if dst, err = m.Match(cols, n, dst); err != nil {
-					b.Fatal(err)
+		bound := MustBind(MustParse(tc.where), schema)
+		for _, general := range []bool{false, true} {
+			name := tc.name
+			if general {
+				if bound.leaves[0].term == nil || bound.leaves[0].term.kern == nil {
+					continue
 				}
+				name += "_general"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				m := bound.NewMatcher()
+				dst := make([]bool, n)
+				kernelOff = general
+				defer func() { kernelOff = false }()
+				b.SetBytes(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					var err error
+					if dst, err = m.Match(cols, n, dst); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -22,10 +22,11 @@ import (
 type boundTerm struct {
 	node  *tnode
 	inner *boundLeaf
-	cols  []int  // the columns the term reads
-	name  string // the function of a function leaf (MONTH), else the term
-	nodes int    // the number of nodes
-	holds bool   // the leaf is the boolean term = TRUE
+	cols  []int   // the columns the term reads
+	name  string  // the function of a function leaf (MONTH), else the term
+	nodes int     // the number of nodes
+	holds bool    // the leaf is the boolean term = TRUE
+	kern  *kernel // the compiled term, or nil
 }
 
 // termScratch holds one Matcher's buffers for a term leaf: the values of
@@ -34,12 +35,16 @@ type termScratch struct {
 	vecs []tvec
 	args [][]*tvec
 	out  orc.Vector
+	kern *kernScratch
 }
 
 // scratch returns buffers for the term's evaluation.
 func (bt *boundTerm) scratch() *termScratch {
 	sc := &termScratch{vecs: make([]tvec, bt.nodes), args: make([][]*tvec, bt.nodes)}
 	bt.node.walk(func(nd *tnode) { sc.args[nd.id] = make([]*tvec, len(nd.kids)) })
+	if bt.kern != nil {
+		sc.kern = bt.kern.scratch()
+	}
 	return sc
 }
 
@@ -102,6 +107,7 @@ func (b *Bound) bindTermLeaf(l *Leaf, t Term, neg bool) (*boundLeaf, Op, error) 
 	})
 	slices.Sort(bt.cols)
 	bt.cols = slices.Compact(bt.cols)
+	bt.kern = compileKernel(bt)
 	if len(bt.cols) == 0 {
 		// No column: the same value on every row.
 		v, err := bt.plain(nil)
@@ -158,6 +164,9 @@ func (bt *boundTerm) wrappedRoot(src Source) (ival, ival, bool) {
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
 func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
+	if bt.kern != nil && bt.kern.run(cols, n, out[:n], sc.kern) {
+		return nil
+	}
 	var v *tvec
 	var err error
 	if f, ok := bt.node.fn.(compareFn); ok && bt.holds {
