@@ -442,7 +442,7 @@ func TestParallelKeepsWorkerBatches(t *testing.T) {
 	}
 	// A worker's next batch is the kept one, with the scan's schema.
 	p := &parallel{batches: pool, stop: make(chan struct{})}
-	pw := &parWorker{br: &executor{dec: &stripeDecoder{schema: orc.MustParseSchema(r.Schema().String())}}, free: make(chan *orc.Batch, 1), depth: 2}
+	pw := &parWorker{br: &executor{dec: &stripeDecoder{schema: orc.MustParseSchema(r.Schema().String())}}, free: freeBatches{ready: make(chan struct{}, 1)}, depth: 2}
 	pool.Put(b)
 	if got, _ := p.batch(pw); got != b || got.Schema != pw.br.dec.schema {
 		t.Errorf("the worker made a batch with one kept (same batch %v, its schema %v)", got == b, got.Schema == pw.br.dec.schema)
@@ -464,11 +464,11 @@ func TestKeptBatchesBounded(t *testing.T) {
 	for pool.Get() != nil {
 	}
 	p := &parallel{batches: pool}
-	pw := &parWorker{free: make(chan *orc.Batch, 2)}
+	pw := &parWorker{free: freeBatches{ready: make(chan struct{}, 1)}}
 	small, big := orc.NewBatch(s, 100), orc.NewBatch(s, 10)
 	big.Cols[1].(*orc.BytesVector).Data = make([]byte, 0, maxKeptBatch+1)
-	pw.free <- small
-	pw.free <- big
+	pw.free.push(small)
+	pw.free.push(big)
 	p.keepBatches(pw)
 	if got := pool.Get(); got != small {
 		t.Fatalf("the pool gave %p, want the small batch %p", got, small)
@@ -484,4 +484,26 @@ func pruneShared(pl *planner, ss *sharedStripe, s, n int) error {
 	ss.stage(pl, s, n)
 	ss.cut(pl, n)
 	return ss.err
+}
+
+// A worker reuses the batch it had back last: the one whose vectors it
+// wrote most recently.
+func TestFreeBatchesLastInFirstOut(t *testing.T) {
+	f := freeBatches{ready: make(chan struct{}, 1)}
+	s := orc.MustParseSchema("struct<a:bigint>")
+	a, b, c := orc.NewBatch(s, 1), orc.NewBatch(s, 1), orc.NewBatch(s, 1)
+	f.push(a)
+	f.push(b)
+	if got := f.pop(); got != b {
+		t.Fatal("pop did not return the batch pushed last")
+	}
+	f.push(c)
+	if f.pop() != c || f.pop() != a || f.pop() != nil {
+		t.Fatal("pop's order is not last in, first out")
+	}
+	select {
+	case <-f.ready:
+	default:
+		t.Fatal("no token after a push")
+	}
 }
