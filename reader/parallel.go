@@ -97,7 +97,7 @@ func valueBytes(k orc.Kind) int {
 type parWorker struct {
 	br    *executor
 	free  freeBatches // batches the caller gave back
-	depth int             // the batches it may make (it has made made)
+	depth int         // the batches it may make (it has made made)
 	made  int
 	slot  int // its statistics' slot in parallel.stats
 }
