@@ -4,8 +4,6 @@ package statsindex_test
 // ahead_test.go): the tests here scan datasets through their index.
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -15,7 +13,6 @@ import (
 	"github.com/orcgo/orc/dataset/internal/dstest"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
-	"github.com/orcgo/orc/writer"
 )
 
 // tfile is a test file: its bytes, and its rows as the dataset returns them
@@ -81,34 +78,11 @@ func jsonRows(b *orc.Batch) []string {
 	return rows
 }
 
-// latencyFiles writes n small files of a few rows each, file i holding ids
-// 10i to 10i+3.
+// latencyFiles writes dstest.LatencyFiles' n files.
 func latencyFiles(t testing.TB, n int) []tfile {
-	t.Helper()
-	s := orc.MustParseSchema("struct<id:bigint,name:string>")
 	var files []tfile
-	for i := range n {
-		b := orc.NewBatch(s, 4)
-		var rows []string
-		for k := range 4 {
-			id := int64(10*i + k)
-			b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
-			b.Cols[1].(*orc.BytesVector).AppendString(fmt.Sprint("row ", id))
-			rows = append(rows, fmt.Sprintf(`{"id": %d, "name": "row %d"}`, id, id))
-		}
-		b.NumRows = 4
-		var buf bytes.Buffer
-		w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-		if err == nil {
-			err = w.Write(b)
-		}
-		if err == nil {
-			err = w.Close()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, tfile{name: fmt.Sprintf("part-%05d.orc", i), data: buf.Bytes(), rows: rows})
+	for _, f := range dstest.LatencyFiles(t, n) {
+		files = append(files, tfile{name: f.Name, data: f.Data, rows: f.Rows})
 	}
 	return files
 }

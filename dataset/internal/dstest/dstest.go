@@ -149,3 +149,37 @@ func Same(t *testing.T, what string, got, want []string) {
 		}
 	}
 }
+
+// LatencyFiles writes n small files of a few rows each, file i holding ids
+// 10i to 10i+3 (columns id and name), named part-00000.orc and on: many
+// files whose footers tell them apart, for the tests that count how a
+// scan's opens overlap over a store with latency.
+func LatencyFiles(t testing.TB, n int) []File {
+	t.Helper()
+	s := orc.MustParseSchema("struct<id:bigint,name:string>")
+	var files []File
+	for i := range n {
+		b := orc.NewBatch(s, 4)
+		var rows []string
+		for k := range 4 {
+			id := int64(10*i + k)
+			b.Cols[0].(*orc.LongVector).Values = append(b.Cols[0].(*orc.LongVector).Values, id)
+			b.Cols[1].(*orc.BytesVector).AppendString(fmt.Sprint("row ", id))
+			rows = append(rows, fmt.Sprintf(`{"id": %d, "name": "row %d"}`, id, id))
+		}
+		b.NumRows = 4
+		var buf bytes.Buffer
+		w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
+		if err == nil {
+			err = w.Write(b)
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, File{Name: fmt.Sprintf("part-%05d.orc", i), Data: buf.Bytes(), Rows: rows})
+	}
+	return files
+}
