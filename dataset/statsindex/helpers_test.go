@@ -4,14 +4,11 @@ package statsindex_test
 // ahead_test.go): the tests here scan datasets through their index.
 
 import (
-	"io"
 	"testing"
 	"time"
 
-	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
 	"github.com/orcgo/orc/dataset/internal/dstest"
-	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
 )
 
@@ -48,35 +45,11 @@ var (
 )
 
 // scanAll scans to the end and returns the rows, the statistics and the
-// pruning decisions.
-func scanAll(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats, string) {
-	t.Helper()
-	s, err := d.Scan(append(opts, dataset.WithExplain())...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var rows []string
-	b := s.NewBatch()
-	for {
-		err := s.Next(b)
-		if err == io.EOF {
-			return rows, s.Stats(), s.Explain()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, jsonRows(b)...)
-	}
-}
-
-func jsonRows(b *orc.Batch) []string {
-	var rows []string
-	for i := range b.NumRows {
-		rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
-	}
-	return rows
-}
+// pruning decisions; jsonRows returns a batch's rows as JSON.
+var (
+	scanAll  = dstest.ScanAll
+	jsonRows = dstest.JSONRows
+)
 
 // latencyFiles writes dstest.LatencyFiles' n files.
 func latencyFiles(t testing.TB, n int) []tfile {

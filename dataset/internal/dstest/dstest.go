@@ -120,6 +120,18 @@ func NewDataset(t testing.TB, files []dataset.File) *dataset.Dataset {
 // ScanRows scans d and returns the rows as JSON, and the statistics.
 func ScanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats) {
 	t.Helper()
+	rows, st, _ := scan(t, d, opts)
+	return rows, st
+}
+
+// ScanAll is ScanRows with the scan's pruning decisions (WithExplain).
+func ScanAll(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]string, dataset.Stats, string) {
+	t.Helper()
+	return scan(t, d, append(opts, dataset.WithExplain()))
+}
+
+func scan(t testing.TB, d *dataset.Dataset, opts []dataset.ScanOption) ([]string, dataset.Stats, string) {
+	t.Helper()
 	s, err := d.Scan(opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -130,11 +142,18 @@ func ScanRows(t testing.TB, d *dataset.Dataset, opts ...dataset.ScanOption) ([]s
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range b.NumRows {
-			rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
-		}
+		rows = append(rows, JSONRows(b)...)
 	}
-	return rows, s.Stats()
+	return rows, s.Stats(), s.Explain()
+}
+
+// JSONRows returns b's rows as JSON, as the expected rows are written.
+func JSONRows(b *orc.Batch) []string {
+	var rows []string
+	for i := range b.NumRows {
+		rows = append(rows, string(reader.AppendJSONRow(nil, b, i)))
+	}
+	return rows
 }
 
 // Same fails t unless got holds the rows of want, in order.
