@@ -145,8 +145,18 @@ func TestCheckIndexForeignEntriesMemory(t *testing.T) {
 		}
 		return least
 	}
-	small, large := peak(1000), peak(20000)
-	slope := (int64(large) - int64(small)) / 19000
+	// A sampled peak counts garbage the collector has not reached yet,
+	// more of it when other processes hold the CPU (17 B once, beside CI's
+	// other packages, against -5..6 alone): the least slope of up to three
+	// measurements is bounded. Entries kept would show in every one.
+	var small, large uint64
+	slope := int64(1 << 62)
+	for try := 0; try < 3 && slope > 16; try++ {
+		s, l := peak(1000), peak(20000)
+		if d := (int64(l) - int64(s)) / 19000; d < slope {
+			small, large, slope = s, l, d
+		}
+	}
 	t.Logf("CheckIndex of 2 files: peak heap %.2f MiB with an index of 1,000 entries, %.2f MiB with 20,000: %d B an entry",
 		float64(small)/(1<<20), float64(large)/(1<<20), slope)
 	if slope > 16 {
