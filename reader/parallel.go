@@ -875,27 +875,17 @@ func workerBatches(s *orc.Schema, size int) *sync.Pool {
 	return p
 }
 
-// sum adds up the decoders' statistics.
+// sum adds up the decoders' statistics: the scan is one file, and the
+// scheduler's and the tail's reads are counted once, from the owner.
 func (p *parallel) sum() ScanStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := p.owner.statsNow()
-	t.FilesConsidered = 1
+	file := t.FilesSkipped
 	for _, s := range p.stats {
-		t.StripesConsidered += s.StripesConsidered
-		t.StripesSkipped += s.StripesSkipped
-		t.StripesPruned += s.StripesPruned
-		t.GroupsSkippedByBloom += s.GroupsSkippedByBloom
-		t.GroupsConsidered += s.GroupsConsidered
-		t.GroupsSkipped += s.GroupsSkipped
-		t.StripesRead += s.StripesRead
-		t.ReadCalls += s.ReadCalls
-		t.BytesRead += s.BytesRead
-		t.IndexBytesRead += s.IndexBytesRead
-		t.RowsDecoded += s.RowsDecoded
-		t.RowsReturned += s.RowsReturned
-		t.UnplannedReads += s.UnplannedReads
+		t.Add(s)
 	}
+	t.FilesConsidered, t.FilesSkipped = 1, file
 	p.owner.addIOStats(&t)
 	return t
 }
