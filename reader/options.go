@@ -377,14 +377,16 @@ func WithRange(offset, length int64) ScanOption {
 }
 
 // WithParallelism decodes the scan on n goroutines while Next still
-// returns rows in file order. The unit of work is a chunk of row groups
-// (at least 8,192 rows: one group at the default stride) when a stripe's
-// row groups can be read apart without reading more than an eighth more
-// bytes (files written with aligned row groups, orcgo's default), and a
-// whole stripe otherwise (unaligned files of other writers, files without
-// a row index). Each goroutine has its own decompressor and buffers and
-// runs ahead of the caller by about one chunk of rows, so memory grows
-// with n by a few batches and a read window per stream. The goroutines'
+// returns rows in file order. The unit of work is two chunks of row
+// groups (a chunk holds at least 8,192 rows, one group at the default
+// stride, and more for narrow scans, up to about 2 MiB of vectors) when a
+// stripe's row groups can be read apart without reading more than an
+// eighth more bytes (files written with aligned row groups, orcgo's
+// default), and a whole stripe otherwise (unaligned files of other
+// writers, files without a row index). Each goroutine, the caller's
+// included, has its own decompressor and buffers and may decode one unit
+// ahead of the rows Next returns, so memory grows with n by a unit's
+// batches (at most 256) and a read window per stream. The goroutines'
 // batches are kept, once the scan ends, for the next parallel scan with
 // batches of the same type and size (a sync.Pool: the garbage collector
 // takes them when no scan does). Results and ScanStats' pruning counts
