@@ -51,8 +51,10 @@ type columnWriter interface {
 	endRuns() error
 	// finishStripe flushes encoders into the column's streams.
 	finishStripe() error
-	// dataStreams lists the column's data streams in writing order.
-	dataStreams() []stream
+	// appendDataStreams appends the column's data streams to dst in
+	// writing order. Into the writer's scratch: a list made for each
+	// column at every stripe's end was 32 bytes of garbage a column.
+	appendDataStreams(dst []stream) []stream
 	// encoding returns the column's encoding in the finished stripe.
 	encoding() *orcpb.ColumnEncoding
 	// resetStripe prepares for the next stripe.
@@ -474,12 +476,13 @@ func (b *colBase) resetBase() {
 	b.dropEntries(false)
 }
 
-// presentStream returns the PRESENT stream when the stripe has nulls.
-func (b *colBase) presentStream() []stream {
+// appendPresentStream appends the PRESENT stream to dst when the stripe
+// has nulls.
+func (b *colBase) appendPresentStream(dst []stream) []stream {
 	if !b.hasNull() {
-		return nil
+		return dst
 	}
-	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}
+	return append(dst, stream{orcpb.Stream_PRESENT, b.rare.presentOut})
 }
 
 // held adds to h the bytes held by the PRESENT stream and the given
@@ -511,10 +514,15 @@ func grow[T any](s []T, n int) []T {
 	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
 }
 
-func direct() *orcpb.ColumnEncoding {
-	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT.Enum()}
-}
+// direct and directV2 return the encodings DIRECT and DIRECT_V2, one
+// message each for every column: not to be changed (a column with a bloom
+// filter changes a copy). Made for each column, they were 64 bytes of
+// garbage a column at every stripe's end.
+func direct() *orcpb.ColumnEncoding { return encDirect }
 
-func directV2() *orcpb.ColumnEncoding {
-	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT_V2.Enum()}
-}
+func directV2() *orcpb.ColumnEncoding { return encDirectV2 }
+
+var (
+	encDirect   = &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT.Enum()}
+	encDirectV2 = &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT_V2.Enum()}
+)

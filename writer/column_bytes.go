@@ -535,8 +535,8 @@ func (c *bytesWriter) writeDictionary() error {
 	return nil
 }
 
-func (c *bytesWriter) dataStreams() []stream {
-	s := c.presentStream()
+func (c *bytesWriter) appendDataStreams(dst []stream) []stream {
+	s := c.appendPresentStream(dst)
 	if c.mode == modeDict {
 		return append(s, stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_LENGTH, c.lengthOut},
 			stream{orcpb.Stream_DICTIONARY_DATA, c.dictOut})

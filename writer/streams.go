@@ -73,7 +73,12 @@ func (b *colBase) firstOut() *format.OutStream {
 	s, _ := b.column().ownStream(0)
 	out := s.out
 	if *out == nil {
-		*out = b.newStream()
+		if sp := b.w.spare; sp != nil {
+			// A written column's, emptied (Writer.dropWritten).
+			*out, b.w.spare = sp, nil
+		} else {
+			*out = b.newStream()
+		}
 	}
 	return *out
 }
@@ -164,11 +169,11 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 	return nil
 }
 
-// dataStreams lists PRESENT (when the stripe has nulls), then the
-// column's streams in order; a stream without a byte may be nil
+// appendDataStreams appends PRESENT (when the stripe has nulls), then
+// the column's streams in order; a stream without a byte may be nil
 // (lazySink).
-func (b *colBase) dataStreams() []stream {
-	out := b.presentStream()
+func (b *colBase) appendDataStreams(dst []stream) []stream {
+	out := b.appendPresentStream(dst)
 	for i := 0; ; i++ {
 		s, ok := b.column().ownStream(i)
 		if !ok {

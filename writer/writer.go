@@ -67,6 +67,8 @@ type Writer struct {
 	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
 	sink        *stripeSink       // WithParallelism's background stripe writes (sink.go), or nil
 	hold        holding           // held's scratch
+	streamList  []stream          // a column's data streams (appendDataStreams), scratch
+	spare       *format.OutStream // a written stream, emptied, for the next column's first (dropWritten)
 	textCols    int               // text and binary columns (bytesWriter)
 	closing     bool              // Close is writing the last stripe: no more rows come
 	err         error
@@ -243,6 +245,10 @@ func (w *Writer) Reset(out io.Writer) error {
 		w.sink.stop()
 	}
 	w.releaseStreams()
+	if w.spare != nil { // a stripe that failed as it was written
+		w.spare.Drop()
+		w.spare = nil
+	}
 	for _, c := range w.cols {
 		b := c.base()
 		if b.group == nil { // dropped by Close
@@ -829,49 +835,82 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, error) {
 				return 0, err
 			}
 		}
-		var colBytes uint64
-		for _, s := range c.dataStreams() {
-			if s.out == nil { // no byte (lazySink)
-				footer.addStream(s.kind, id, 0)
-				continue
-			}
-			n := s.out.Size()
-			if w.sink != nil {
-				if err := w.sink.detach(s.out); err != nil {
-					return 0, err
-				}
-				w.offset += n
-			} else {
-				if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-					return 0, w.err
-				}
-				// Its pages go to the pool now, not after the
-				// stripe: a stripe of many columns holding a few
-				// bytes each does not hold them all at once.
-				s.out.Drop()
-			}
-			footer.addStream(s.kind, id, int(n))
-			colBytes += uint64(n)
+		colBytes, err := w.writeColumnStreams(c, id, footer)
+		if err != nil {
+			return 0, err
 		}
-		c.base().forgetStreams()
 		dataLen += colBytes
 		enc := c.encoding()
 		b := c.base()
 		if b.bloomFilter() != nil {
+			enc = proto.CloneOf(enc) // direct() and directV2() are shared
 			enc.BloomEncoding = proto.Uint32(1)
 		}
 		if err := footer.addEncoding(enc); err != nil {
 			return 0, err
 		}
 		b.stripeStats().SetBytesOnDisk(colBytes)
-		var err error
 		if w.stripeStats, err = appendStats(w.stripeStats, stripeStatsColStats, b.stripe); err != nil {
 			return 0, err
 		}
 		b.addStripeStats()
 	}
 	w.stripeStats = endMessage(w.stripeStats, at)
+	if w.spare != nil {
+		w.spare.Drop()
+		w.spare = nil
+	}
 	return dataLen, nil
+}
+
+// writeColumnStreams writes column id's data streams, adding them to
+// footer, and returns their length.
+func (w *Writer) writeColumnStreams(c columnWriter, id int, footer *stripeFooter) (uint64, error) {
+	var colBytes uint64
+	w.streamList = c.appendDataStreams(w.streamList[:0])
+	for _, s := range w.streamList {
+		if s.out == nil { // no byte (lazySink)
+			footer.addStream(s.kind, id, 0)
+			continue
+		}
+		n := s.out.Size()
+		if w.sink != nil {
+			if err := w.sink.detach(s.out); err != nil {
+				return 0, err
+			}
+			w.offset += n
+		} else {
+			if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
+				return 0, w.err
+			}
+			w.dropWritten(c.base(), s.out)
+		}
+		footer.addStream(s.kind, id, int(n))
+		colBytes += uint64(n)
+	}
+	clear(w.streamList)
+	c.base().forgetStreams()
+	return colBytes, nil
+}
+
+// dropWritten lets go of a written stream of b. Its pages go to the pool
+// now, not after the stripe: a stripe of many columns holding a few bytes
+// each does not hold them all at once. A serial writer keeps the stream
+// of a column whose one stream is made at its first byte (lazySink),
+// emptied with its buffers, as the next such column's (spare), until the
+// stripe is written: a file of many columns made a stream, its bookkeeping,
+// a chunk buffer and a page for each at Close, some 370 bytes of garbage a
+// column while the writer held the most.
+func (w *Writer) dropWritten(b *colBase, out *format.OutStream) {
+	if w.par != nil || w.pipe != nil || !b.lazyStreams() {
+		out.Drop()
+		return
+	}
+	if w.spare != nil {
+		w.spare.Drop()
+	}
+	out.Reset()
+	w.spare = out
 }
 
 // settlePipeline stores the chunks the pipeline compressed for the
@@ -907,11 +946,13 @@ func (w *Writer) releaseStreams() {
 		if out := b.presentStreamOut(); out != nil {
 			out.Drop()
 		}
-		for _, s := range c.dataStreams() {
+		w.streamList = c.appendDataStreams(w.streamList[:0])
+		for _, s := range w.streamList {
 			if s.out != nil {
 				s.out.Drop()
 			}
 		}
+		clear(w.streamList)
 	}
 	if w.pipe != nil {
 		w.pipe.Forget()
