@@ -130,8 +130,11 @@ func (b *colBase) finishStripe() error {
 
 // flushOwn flushes each encoder (with runsOnly, a boolean encoder only
 // its byte runs, FlushBytes), then ends each stream's chunk; at the
-// stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
+// stripe's end (not runsOnly) the streams are finished (OutStream.Finish),
+// but for one a serial writer writes at once and keeps (Writer.dropWritten),
+// whose chunk buffer it keeps too.
 func (b *colBase) flushOwn(runsOnly bool) error {
+	keepBuf := !runsOnly && b.w.par == nil && b.lazyStreams()
 	for i := 0; ; i++ {
 		s, ok := b.column().ownStream(i)
 		if !ok {
@@ -157,7 +160,7 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 			continue // no byte yet (lazySink)
 		}
 		var err error
-		if runsOnly {
+		if runsOnly || keepBuf {
 			err = (*s.out).Flush()
 		} else {
 			err = (*s.out).Finish()

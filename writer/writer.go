@@ -59,18 +59,19 @@ type Writer struct {
 	stripeRows  int64 // rows in the current stripe
 	groupRows   int   // rows in the current row group
 	groupOpen   bool
-	scratch     *format.OutStream // for index streams, stripe footers and the tail
-	indexBuf    []byte            // a column's row index, encoded (writeIndexArea)
-	empty       *format.OutStream // never written: the position of a stream not made yet (lazySink)
-	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
-	par         *fieldGroups      // WithParallelism, or nil
-	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
-	sink        *stripeSink       // WithParallelism's background stripe writes (sink.go), or nil
-	hold        holding           // held's scratch
-	streamList  []stream          // a column's data streams (appendDataStreams), scratch
-	spare       *format.OutStream // a written stream, emptied, for the next column's first (dropWritten)
-	textCols    int               // text and binary columns (bytesWriter)
-	closing     bool              // Close is writing the last stripe: no more rows come
+	scratch     *format.OutStream       // for index streams, stripe footers and the tail
+	indexBuf    []byte                  // a column's row index, encoded (writeIndexArea)
+	empty       *format.OutStream       // never written: the position of a stream not made yet (lazySink)
+	pool        *format.PagePool        // pages and chunk buffers of written stripes, for the next
+	par         *fieldGroups            // WithParallelism, or nil
+	pipe        *format.Pipeline        // WithParallelism's deferred compression, or nil
+	sink        *stripeSink             // WithParallelism's background stripe writes (sink.go), or nil
+	hold        holding                 // held's scratch
+	streamList  []stream                // a column's data streams (appendDataStreams), scratch
+	spare       *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
+	lentInts    *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
+	textCols    int                     // text and binary columns (bytesWriter)
+	closing     bool                    // Close is writing the last stripe: no more rows come
 	err         error
 	closed      bool
 }
