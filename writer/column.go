@@ -226,7 +226,7 @@ func (b *colBase) startPresent() {
 		}
 		b.changePos(e, func(dst []uint64) []uint64 {
 			dst = b.appendPresentPosition(dst)
-			return append(dst, b.posBuf[e.lo:e.hi]...)
+			return append(dst, b.entryPos(e)...)
 		})
 	}
 	for ; written < b.pending; written++ {
@@ -335,10 +335,43 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	at := len(b.posBuf)
-	b.posBuf = c.appendPositions(b.posBuf)
-	b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
+	if b.w.par != nil {
+		at := len(b.posBuf)
+		b.posBuf = c.appendPositions(b.posBuf)
+		b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
+		return nil
+	}
+	// A serial writer takes the positions into its scratch first: when
+	// all are 0 (a stripe's first row group, streams still empty), the
+	// entry notes only how many (zeroEntry).
+	w := b.w
+	w.posScratch = c.appendPositions(w.posScratch[:0])
+	e := rowEntry{lo: zeroEntry, hi: int32(len(w.posScratch)), at: b.pending}
+	if !allZero(w.posScratch) {
+		e.lo, e.hi = int32(len(b.posBuf)), int32(len(b.posBuf)+len(w.posScratch))
+		b.posBuf = append(b.posBuf, w.posScratch...)
+	}
+	b.entries = append(b.entries, e)
 	return nil
+}
+
+// zeroEntry is rowEntry.lo for an entry of hi positions, all 0, kept in
+// no posBuf. A stripe's first row group has such positions in every
+// column (without a pipeline, whose positions Settle resolves in place):
+// a file of many columns and a row group a stripe kept a posBuf of 32
+// bytes a column for them.
+const zeroEntry = -1
+
+// zeros are the positions of zeroEntry entries (a column has at most 9).
+var zeros [16]uint64
+
+func allZero(pos []uint64) bool {
+	for _, p := range pos {
+		if p != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rowEntry is a row index entry of the open stripe: its positions (a
@@ -358,8 +391,15 @@ type rowEntry struct {
 	stats  []byte
 }
 
-// entryPos returns e's positions.
-func (b *colBase) entryPos(e *rowEntry) []uint64 { return b.posBuf[e.lo:e.hi:e.hi] }
+// entryPos returns e's positions, not to be changed in place but for a
+// writer with a pipeline's (Writer.settlePipeline), which has no
+// zeroEntry.
+func (b *colBase) entryPos(e *rowEntry) []uint64 {
+	if e.lo == zeroEntry {
+		return zeros[:e.hi:e.hi]
+	}
+	return b.posBuf[e.lo:e.hi:e.hi]
+}
 
 // changePos makes e's positions those fn appends to posBuf.
 func (b *colBase) changePos(e *rowEntry, fn func(dst []uint64) []uint64) {

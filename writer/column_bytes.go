@@ -440,7 +440,7 @@ func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64)
 	}
 	e := &c.entries[c.markGroup[m]]
 	c.changePos(e, func(dst []uint64) []uint64 {
-		return fn(append(dst, c.posBuf[e.lo:e.hi]...))
+		return fn(append(dst, c.entryPos(e)...))
 	})
 	return nil
 }

@@ -70,6 +70,7 @@ type Writer struct {
 	streamList  []stream                // a column's data streams (appendDataStreams), scratch
 	spare       *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
 	lentInts    *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
+	posScratch  []uint64                // a row index entry's positions (startGroupSelf)
 	textCols    int                     // text and binary columns (bytesWriter)
 	closing     bool                    // Close is writing the last stripe: no more rows come
 	err         error
