@@ -89,13 +89,14 @@ type colBase struct {
 	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
 	// entries is the stripe's row index so far; their positions are
-	// pieces of posBuf, which is kept from stripe to stripe.
+	// pieces of colRare.posBuf, which is kept from stripe to stripe, or
+	// all 0 (zeroEntry).
 	entries []rowEntry
-	posBuf  []uint64
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
-// for nulls, and for a bloom filter and its entries. A writer of a wide
+// for nulls, for a bloom filter and its entries, and for row index
+// positions that are not all 0. A writer of a wide
 // schema has a column writer a column, mostly without nulls or bloom
 // filters; within colBase these took 64 bytes of each.
 type colRare struct {
@@ -105,6 +106,11 @@ type colRare struct {
 	nulls      []bool                 // scratch
 	longs      []int64                // scratch: an integer column's values in rows with one
 	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
+	// posBuf holds the positions of the row index entries (rowEntry) that
+	// are not all 0: in colRare, as a wide file of a row group a stripe
+	// has none (zeroEntry), and its 24 bytes made an integer column's
+	// writer 144 bytes, not 128.
+	posBuf []uint64
 }
 
 // hasNull reports whether some value in the stripe is null: PRESENT is
@@ -335,21 +341,15 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	if b.w.par != nil {
-		at := len(b.posBuf)
-		b.posBuf = c.appendPositions(b.posBuf)
-		b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
-		return nil
-	}
-	// A serial writer takes the positions into its scratch first: when
-	// all are 0 (a stripe's first row group, streams still empty), the
-	// entry notes only how many (zeroEntry).
-	w := b.w
-	w.posScratch = c.appendPositions(w.posScratch[:0])
-	e := rowEntry{lo: zeroEntry, hi: int32(len(w.posScratch)), at: b.pending}
-	if !allZero(w.posScratch) {
-		e.lo, e.hi = int32(len(b.posBuf)), int32(len(b.posBuf)+len(w.posScratch))
-		b.posBuf = append(b.posBuf, w.posScratch...)
+	e := rowEntry{at: b.pending}
+	if w := b.w; w.par == nil {
+		w.posScratch = c.appendPositions(w.posScratch[:0])
+		b.setPos(&e, w.posScratch)
+	} else {
+		r := b.rareState()
+		at := len(r.posBuf)
+		r.posBuf = c.appendPositions(r.posBuf)
+		e.lo, e.hi = int32(at), int32(len(r.posBuf))
 	}
 	b.entries = append(b.entries, e)
 	return nil
@@ -398,14 +398,35 @@ func (b *colBase) entryPos(e *rowEntry) []uint64 {
 	if e.lo == zeroEntry {
 		return zeros[:e.hi:e.hi]
 	}
-	return b.posBuf[e.lo:e.hi:e.hi]
+	return b.rare.posBuf[e.lo:e.hi:e.hi]
 }
 
-// changePos makes e's positions those fn appends to posBuf.
+// changePos makes e's positions those fn appends. A serial writer takes
+// them into its scratch first (setPos).
 func (b *colBase) changePos(e *rowEntry, fn func(dst []uint64) []uint64) {
-	at := len(b.posBuf)
-	b.posBuf = fn(b.posBuf)
-	e.lo, e.hi = int32(at), int32(len(b.posBuf))
+	if w := b.w; w.par == nil {
+		w.posScratch = fn(w.posScratch[:0])
+		b.setPos(e, w.posScratch)
+		return
+	}
+	r := b.rareState()
+	at := len(r.posBuf)
+	r.posBuf = fn(r.posBuf)
+	e.lo, e.hi = int32(at), int32(len(r.posBuf))
+}
+
+// setPos makes e's positions pos, which a serial writer took into its
+// scratch: when all are 0 (a stripe's first row group, streams still
+// empty), the entry notes only how many (zeroEntry); otherwise they are
+// appended to posBuf.
+func (b *colBase) setPos(e *rowEntry, pos []uint64) {
+	if allZero(pos) {
+		e.lo, e.hi = zeroEntry, int32(len(pos))
+		return
+	}
+	r := b.rareState()
+	e.lo, e.hi = int32(len(r.posBuf)), int32(len(r.posBuf)+len(pos))
+	r.posBuf = append(r.posBuf, pos...)
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
@@ -496,11 +517,17 @@ const (
 // the room of entries and posBuf for the next stripe's unless last.
 func (b *colBase) dropEntries(last bool) {
 	if last {
-		b.entries, b.posBuf = nil, nil
+		b.entries = nil
+		if b.rare != nil {
+			b.rare.posBuf = nil
+		}
 		return
 	}
 	clear(b.entries) // the statistics
-	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
+	b.entries = b.entries[:0]
+	if b.rare != nil {
+		b.rare.posBuf = b.rare.posBuf[:0]
+	}
 }
 
 // resetBase prepares the shared state for the next stripe.
