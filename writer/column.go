@@ -17,6 +17,8 @@ package writer
 // of its row index entry.
 
 import (
+	"slices"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format"
@@ -88,10 +90,9 @@ type colBase struct {
 	// one stripe of one row group keeps one accumulator a column while it
 	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
-	// entries is the stripe's row index so far; their positions are
-	// pieces of colRare.posBuf, which is kept from stripe to stripe, or
-	// all 0 (zeroEntry).
-	entries []rowEntry
+	// The column's row index entries are in the writer's table (entry):
+	// their positions are pieces of colRare.posBuf, which is kept from
+	// stripe to stripe, or all 0 (zeroEntry).
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
@@ -207,7 +208,7 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 
 // startPresent is called at the stripe's first null: it writes the held
 // present bits and puts each row group's PRESENT position in front of its
-// row index entry (entries[k] started at entries[k].at), aligning each
+// row index entry (entry k started at its at), aligning each
 // group as endPresentRuns would have. Errors stay in the encoder and stream,
 // which return them at the stripe's end.
 func (b *colBase) startPresent() {
@@ -222,8 +223,8 @@ func (b *colBase) startPresent() {
 		r.present.Reset(r.presentOut)
 	}
 	written := 0
-	for k := range b.entries {
-		e := &b.entries[k]
+	for k := range b.numEntries() {
+		e := b.entry(k)
 		for ; written < e.at; written++ {
 			r.present.Write(true)
 		}
@@ -351,8 +352,17 @@ func startGroupSelf(c columnWriter) error {
 		r.posBuf = c.appendPositions(r.posBuf)
 		e.lo, e.hi = int32(at), int32(len(r.posBuf))
 	}
-	b.entries = append(b.entries, e)
+	*b.entry(b.numEntries() - 1) = e
 	return nil
+}
+
+// numEntries returns how many row index entries the column has in the
+// stripe: one for each row group started (Writer.startRowGroup).
+func (b *colBase) numEntries() int { return b.w.groups }
+
+// entry returns the column's row index entry of the stripe's row group k.
+func (b *colBase) entry(k int) *rowEntry {
+	return &b.w.rowTable[k*len(b.w.cols)+b.node.ID()]
 }
 
 // zeroEntry is rowEntry.lo for an entry of hi positions, all 0, kept in
@@ -441,10 +451,10 @@ func finishGroup(c columnWriter) {
 // finishGroupSelf is finishGroup for c alone.
 func finishGroupSelf(c columnWriter) {
 	b := c.base()
-	if n := len(b.entries); n > 0 {
+	if n := b.numEntries(); n > 0 {
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entries[n-1].stats, _ = b.group.Marshal()
+		b.entry(n - 1).stats, _ = b.group.Marshal()
 	}
 	if b.stripe == nil {
 		// The stripe's first row group: its accumulator becomes the
@@ -472,8 +482,8 @@ func finishGroupSelf(c columnWriter) {
 // encoded as proto.Marshal encodes a RowIndex. Its entries hold PRESENT
 // positions exactly when the stripe has a PRESENT stream.
 func (b *colBase) appendRowIndex(out []byte) []byte {
-	for k := range b.entries {
-		e := &b.entries[k]
+	for k := range b.numEntries() {
+		e := b.entry(k)
 		pos := b.entryPos(e)
 		np := 0 // the packed positions' bytes
 		for _, p := range pos {
@@ -513,21 +523,44 @@ const (
 	rowIndexEntryStatistics protowire.Number = 2
 )
 
-// dropEntries empties the stripe's row index once it is written, keeping
-// the room of entries and posBuf for the next stripe's unless last.
+// dropEntries empties the positions of the stripe's row index once it is
+// written, keeping the room of posBuf for the next stripe's unless last.
+// (The entries are the writer's: Writer.dropRowTable.)
 func (b *colBase) dropEntries(last bool) {
-	if last {
-		b.entries = nil
-		if b.rare != nil {
-			b.rare.posBuf = nil
-		}
+	if b.rare == nil {
 		return
 	}
-	clear(b.entries) // the statistics
-	b.entries = b.entries[:0]
-	if b.rare != nil {
-		b.rare.posBuf = b.rare.posBuf[:0]
+	if last {
+		b.rare.posBuf = nil
+		return
 	}
+	b.rare.posBuf = b.rare.posBuf[:0]
+}
+
+// startRowGroup adds a row index entry for every column to the stripe's
+// table, which their startGroupSelf fill: on the calling goroutine, before
+// the columns start the group (on goroutines of their own with
+// WithParallelism, each writing its column's entries only). The table
+// holds the stripe's entries by row group and then column id: a column
+// writer of a wide schema held a slice of them, 24 bytes, and an array
+// of 48 bytes for its one entry.
+func (w *Writer) startRowGroup() {
+	n := len(w.rowTable)
+	w.rowTable = slices.Grow(w.rowTable, len(w.cols))[:n+len(w.cols)]
+	clear(w.rowTable[n:])
+	w.groups++
+}
+
+// dropRowTable empties the stripe's row index table once it is written,
+// keeping its room for the next stripe's unless last.
+func (w *Writer) dropRowTable(last bool) {
+	w.groups = 0
+	if last {
+		w.rowTable = nil
+		return
+	}
+	clear(w.rowTable) // the statistics
+	w.rowTable = w.rowTable[:0]
 }
 
 // resetBase prepares the shared state for the next stripe.

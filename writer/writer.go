@@ -71,6 +71,8 @@ type Writer struct {
 	spare       *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
 	lentInts    *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
 	posScratch  []uint64                // a row index entry's positions (startGroupSelf)
+	rowTable    []rowEntry              // the stripe's row index: by row group, then column id (startRowGroup)
+	groups      int                     // row groups in rowTable
 	textCols    int                     // text and binary columns (bytesWriter)
 	closing     bool                    // Close is writing the last stripe: no more rows come
 	err         error
@@ -247,6 +249,7 @@ func (w *Writer) Reset(out io.Writer) error {
 		w.sink.stop()
 	}
 	w.releaseStreams()
+	w.dropRowTable(false)
 	if w.spare != nil { // a stripe that failed as it was written
 		w.spare.Drop()
 		w.spare = nil
@@ -412,6 +415,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 // first starting a row group, and then ending it, as told.
 func (w *Writer) writeSerial(b *orc.Batch, start, end int, starting, ending bool) error {
 	if starting {
+		w.startRowGroup()
 		if err := startGroup(w.root); err != nil {
 			return err
 		}
@@ -816,8 +820,9 @@ func (w *Writer) finishColumns() error {
 
 // writeIndexArea writes the stripe's index area, each column's row index
 // and then its bloom filters, adding their streams to footer; it returns
-// the area's length. Each row index is dropped once written, with its
-// room too when the stripe is the last.
+// the area's length. Each row index is dropped once written, and then
+// the table of them (dropRowTable), with its room too when the stripe is
+// the last.
 func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
@@ -831,6 +836,9 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 			return 0, err
 		}
 		b.dropEntries(last)
+		for k := range b.numEntries() {
+			b.entry(k).stats = nil // written
+		}
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloomFilter() != nil {
@@ -842,6 +850,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 			indexLen += uint64(n)
 		}
 	}
+	w.dropRowTable(last)
 	return indexLen, nil
 }
 
@@ -961,8 +970,8 @@ func (w *Writer) settlePipeline() error {
 	w.trimPool()
 	for _, c := range w.cols {
 		b := c.base()
-		for k := range b.entries {
-			if err := w.pipe.Resolve(b.entryPos(&b.entries[k])); err != nil {
+		for k := range b.numEntries() {
+			if err := w.pipe.Resolve(b.entryPos(b.entry(k))); err != nil {
 				return err
 			}
 		}
