@@ -454,7 +454,18 @@ func finishGroupSelf(c columnWriter) {
 	if n := b.numEntries(); n > 0 {
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entry(n - 1).stats, _ = b.group.Marshal()
+		switch {
+		case b.stripe == nil:
+			// The group's accumulator becomes the stripe's, below:
+			// its statistics are encoded from it when the index is
+			// written, unless a second group changes it first.
+			b.entry(n - 1).stats = stripeStatsMark[:0]
+		case n == 2 && isStripeStats(b.entry(0)):
+			b.entry(0).stats, _ = b.stripe.Marshal()
+			fallthrough
+		default:
+			b.entry(n - 1).stats, _ = b.group.Marshal()
+		}
 	}
 	if b.stripe == nil {
 		// The stripe's first row group: its accumulator becomes the
@@ -494,6 +505,9 @@ func (b *colBase) appendRowIndex(out []byte) []byte {
 			n += protowire.SizeTag(rowIndexEntryPositions) + protowire.SizeBytes(np)
 		}
 		st := e.stats
+		if isStripeStats(e) {
+			st = b.w.stripeEntryStats(b.stripe)
+		}
 		if st != nil {
 			n += protowire.SizeTag(rowIndexEntryStatistics) + protowire.SizeBytes(len(st))
 		}
@@ -512,6 +526,28 @@ func (b *colBase) appendRowIndex(out []byte) []byte {
 		}
 	}
 	return out
+}
+
+// stripeStatsMark marks the statistics of a row index entry that are the
+// stripe's (isStripeStats): a stripe's first row group, while it is the
+// only one. A file of many columns and a row group a stripe kept each
+// column's encoded twice, an array of 24 to 32 bytes a column more.
+var stripeStatsMark [1]byte
+
+// isStripeStats reports whether e's statistics are the stripe's.
+func isStripeStats(e *rowEntry) bool {
+	return cap(e.stats) == 1 && &e.stats[:1][0] == &stripeStatsMark[0]
+}
+
+// stripeEntryStats returns a's statistics encoded as Accumulator.Marshal
+// encodes them, in the writer's scratch.
+func (w *Writer) stripeEntryStats(a *stats.Accumulator) []byte {
+	st, _ := a.AppendProto(w.statsScratch[:0])
+	w.statsScratch = st
+	if len(st) == 0 {
+		st, _ = a.Marshal() // nil or empty, as Marshal has it
+	}
+	return st
 }
 
 // The field numbers of RowIndex.entry, RowIndexEntry.positions (packed)

@@ -50,33 +50,34 @@ type Writer struct {
 	root   columnWriter
 	cols   []columnWriter // by column id
 
-	offset      int64 // bytes written so far
-	stripes     []*orcpb.StripeInformation
-	stripeStats []byte // the Metadata message so far: each finished stripe's statistics, encoded
-	userMeta    []*orcpb.UserMetadataItem
-	rows        int64 // rows in finished stripes
-	stripeRows  int64 // rows in the current stripe
-	groupRows   int   // rows in the current row group
-	groupOpen   bool
-	scratch     *format.OutStream       // for index streams, stripe footers and the tail
-	indexBuf    []byte                  // a column's row index, encoded (writeIndexArea); the footer's parts (writeFooter)
-	partLen     int                     // bytes of the message written in parts so far, codec NONE (writePart)
-	empty       *format.OutStream       // never written: the position of a stream not made yet (lazySink)
-	pool        *format.PagePool        // pages and chunk buffers of written stripes, for the next
-	par         *fieldGroups            // WithParallelism, or nil
-	pipe        *format.Pipeline        // WithParallelism's deferred compression, or nil
-	sink        *stripeSink             // WithParallelism's background stripe writes (sink.go), or nil
-	hold        holding                 // held's scratch
-	streamList  []stream                // a column's data streams (appendDataStreams), scratch
-	spare       *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
-	lentInts    *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
-	posScratch  []uint64                // a row index entry's positions (startGroupSelf)
-	rowTable    []rowEntry              // the stripe's row index: by row group, then column id (startRowGroup)
-	groups      int                     // row groups in rowTable
-	textCols    int                     // text and binary columns (bytesWriter)
-	closing     bool                    // Close is writing the last stripe: no more rows come
-	err         error
-	closed      bool
+	offset       int64 // bytes written so far
+	stripes      []*orcpb.StripeInformation
+	stripeStats  []byte // the Metadata message so far: each finished stripe's statistics, encoded
+	userMeta     []*orcpb.UserMetadataItem
+	rows         int64 // rows in finished stripes
+	stripeRows   int64 // rows in the current stripe
+	groupRows    int   // rows in the current row group
+	groupOpen    bool
+	scratch      *format.OutStream       // for index streams, stripe footers and the tail
+	indexBuf     []byte                  // a column's row index, encoded (writeIndexArea); the footer's parts (writeFooter)
+	partLen      int                     // bytes of the message written in parts so far, codec NONE (writePart)
+	empty        *format.OutStream       // never written: the position of a stream not made yet (lazySink)
+	pool         *format.PagePool        // pages and chunk buffers of written stripes, for the next
+	par          *fieldGroups            // WithParallelism, or nil
+	pipe         *format.Pipeline        // WithParallelism's deferred compression, or nil
+	sink         *stripeSink             // WithParallelism's background stripe writes (sink.go), or nil
+	hold         holding                 // held's scratch
+	streamList   []stream                // a column's data streams (appendDataStreams), scratch
+	spare        *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
+	lentInts     *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
+	posScratch   []uint64                // a row index entry's positions (startGroupSelf)
+	rowTable     []rowEntry              // the stripe's row index: by row group, then column id (startRowGroup)
+	groups       int                     // row groups in rowTable
+	statsScratch []byte                  // a row index entry's statistics (stripeEntryStats)
+	textCols     int                     // text and binary columns (bytesWriter)
+	closing      bool                    // Close is writing the last stripe: no more rows come
+	err          error
+	closed       bool
 }
 
 // ErrClosed is returned by calls after Close.
