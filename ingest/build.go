@@ -18,9 +18,12 @@ type rowBuilder struct {
 func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
 	rb := &rowBuilder{schema: b.Schema, env: &builderEnv{zone: zone}}
 	if b.Schema.Kind == orc.Struct {
-		rb.cols = make([]*builder, 0, len(b.Schema.Children))
+		// The columns' builders in one array (initBuilder).
+		arr := make([]builder, len(b.Schema.Children))
+		rb.cols = make([]*builder, len(b.Schema.Children))
 		for i, c := range b.Schema.Children {
-			rb.cols = append(rb.cols, rb.env.newBuilder(c, b.Cols[i]))
+			rb.env.initBuilder(&arr[i], c, b.Cols[i])
+			rb.cols[i] = &arr[i]
 		}
 	} else {
 		rb.cols = []*builder{rb.env.newBuilder(b.Schema, b.Cols[0])}
@@ -33,9 +36,11 @@ func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
 // entry per row, struct fields and union variants parallel to their parent,
 // list and map children back to back behind offsets.
 //
-// A builder is 56 bytes (64 allocated; it was 80 with the text options,
-// time zone and decimal limit of its own): a wide table has one a column,
-// and what all of a row builder's share is kept once (builderEnv).
+// A builder is 56 bytes (it was 80 with the text options, time zone and
+// decimal limit of its own; 64 allocated one at a time, before they were
+// made in an array for a row's or compound's columns): a wide table has
+// one a column, and what all of a row builder's share is kept once
+// (builderEnv).
 type builder struct {
 	t    *orc.Schema
 	vec  orc.Vector
@@ -109,22 +114,36 @@ func newBuilder(t *orc.Schema, v orc.Vector, zone *time.Location) *builder {
 
 // newBuilder returns a builder of v, of type t, sharing e.
 func (e *builderEnv) newBuilder(t *orc.Schema, v orc.Vector) *builder {
-	b := &builder{t: t, vec: v, builderEnv: e}
+	b := new(builder)
+	e.initBuilder(b, t, v)
+	return b
+}
+
+// initBuilder makes b a builder of v, of type t, sharing e. The builders
+// of a compound's children are made in one array: for a CSV line of
+// 100,000 columns, one builder a column at 56 bytes, not 64 and a
+// pointer's growing slice.
+func (e *builderEnv) initBuilder(b *builder, t *orc.Schema, v orc.Vector) {
+	*b = builder{t: t, vec: v, builderEnv: e}
+	var kids []orc.Vector
 	switch vec := v.(type) {
 	case *orc.StructVector:
-		for i, c := range t.Children {
-			b.kids = append(b.kids, e.newBuilder(c, vec.Fields[i]))
-		}
+		kids = vec.Fields
 	case *orc.ListVector:
-		b.kids = []*builder{e.newBuilder(t.Children[0], vec.Elem)}
+		kids = []orc.Vector{vec.Elem}
 	case *orc.MapVector:
-		b.kids = []*builder{e.newBuilder(t.Children[0], vec.Keys), e.newBuilder(t.Children[1], vec.Values)}
+		kids = []orc.Vector{vec.Keys, vec.Values}
 	case *orc.UnionVector:
-		for i, c := range t.Children {
-			b.kids = append(b.kids, e.newBuilder(c, vec.Children[i]))
-		}
+		kids = vec.Children
+	default:
+		return
 	}
-	return b
+	arr := make([]builder, len(t.Children))
+	b.kids = make([]*builder, len(t.Children))
+	for i, c := range t.Children {
+		e.initBuilder(&arr[i], c, kids[i])
+		b.kids[i] = &arr[i]
+	}
 }
 
 // setNull marks a new row null in a mask that covers rows rows so far.

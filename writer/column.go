@@ -17,6 +17,8 @@ package writer
 // of its row index entry.
 
 import (
+	"slices"
+
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format"
@@ -51,8 +53,10 @@ type columnWriter interface {
 	endRuns() error
 	// finishStripe flushes encoders into the column's streams.
 	finishStripe() error
-	// dataStreams lists the column's data streams in writing order.
-	dataStreams() []stream
+	// appendDataStreams appends the column's data streams to dst in
+	// writing order. Into the writer's scratch: a list made for each
+	// column at every stripe's end was 32 bytes of garbage a column.
+	appendDataStreams(dst []stream) []stream
 	// encoding returns the column's encoding in the finished stripe.
 	encoding() *orcpb.ColumnEncoding
 	// resetStripe prepares for the next stripe.
@@ -86,14 +90,14 @@ type colBase struct {
 	// one stripe of one row group keeps one accumulator a column while it
 	// writes, and two as it writes the stripe.
 	group, stripe, file *stats.Accumulator
-	// entries is the stripe's row index so far; their positions are
-	// pieces of posBuf, which is kept from stripe to stripe.
-	entries []rowEntry
-	posBuf  []uint64
+	// The column's row index entries are in the writer's table (entry):
+	// their positions are pieces of colRare.posBuf, which is kept from
+	// stripe to stripe, or all 0 (zeroEntry).
 }
 
 // colRare is what a column keeps once it needs it (colBase.rareState):
-// for nulls, and for a bloom filter and its entries. A writer of a wide
+// for nulls, for a bloom filter and its entries, and for row index
+// positions that are not all 0. A writer of a wide
 // schema has a column writer a column, mostly without nulls or bloom
 // filters; within colBase these took 64 bytes of each.
 type colRare struct {
@@ -103,6 +107,11 @@ type colRare struct {
 	nulls      []bool                 // scratch
 	longs      []int64                // scratch: an integer column's values in rows with one
 	blooms     []*orcpb.BloomFilter   // the stripe's bloom filters so far
+	// posBuf holds the positions of the row index entries (rowEntry) that
+	// are not all 0: in colRare, as a wide file of a row group a stripe
+	// has none (zeroEntry), and its 24 bytes made an integer column's
+	// writer 144 bytes, not 128.
+	posBuf []uint64
 }
 
 // hasNull reports whether some value in the stripe is null: PRESENT is
@@ -199,7 +208,7 @@ func (b *colBase) appendPresentPosition(dst []uint64) []uint64 {
 
 // startPresent is called at the stripe's first null: it writes the held
 // present bits and puts each row group's PRESENT position in front of its
-// row index entry (entries[k] started at entries[k].at), aligning each
+// row index entry (entry k started at its at), aligning each
 // group as endPresentRuns would have. Errors stay in the encoder and stream,
 // which return them at the stripe's end.
 func (b *colBase) startPresent() {
@@ -214,8 +223,8 @@ func (b *colBase) startPresent() {
 		r.present.Reset(r.presentOut)
 	}
 	written := 0
-	for k := range b.entries {
-		e := &b.entries[k]
+	for k := range b.numEntries() {
+		e := b.entry(k)
 		for ; written < e.at; written++ {
 			r.present.Write(true)
 		}
@@ -224,7 +233,7 @@ func (b *colBase) startPresent() {
 		}
 		b.changePos(e, func(dst []uint64) []uint64 {
 			dst = b.appendPresentPosition(dst)
-			return append(dst, b.posBuf[e.lo:e.hi]...)
+			return append(dst, b.entryPos(e)...)
 		})
 	}
 	for ; written < b.pending; written++ {
@@ -333,10 +342,46 @@ func startGroupSelf(c columnWriter) error {
 			return err
 		}
 	}
-	at := len(b.posBuf)
-	b.posBuf = c.appendPositions(b.posBuf)
-	b.entries = append(b.entries, rowEntry{lo: int32(at), hi: int32(len(b.posBuf)), at: b.pending})
+	e := rowEntry{at: b.pending}
+	if w := b.w; w.par == nil {
+		w.posScratch = c.appendPositions(w.posScratch[:0])
+		b.setPos(&e, w.posScratch)
+	} else {
+		r := b.rareState()
+		at := len(r.posBuf)
+		r.posBuf = c.appendPositions(r.posBuf)
+		e.lo, e.hi = int32(at), int32(len(r.posBuf))
+	}
+	*b.entry(b.numEntries() - 1) = e
 	return nil
+}
+
+// numEntries returns how many row index entries the column has in the
+// stripe: one for each row group started (Writer.startRowGroup).
+func (b *colBase) numEntries() int { return b.w.groups }
+
+// entry returns the column's row index entry of the stripe's row group k.
+func (b *colBase) entry(k int) *rowEntry {
+	return &b.w.rowTable[k*len(b.w.cols)+b.node.ID()]
+}
+
+// zeroEntry is rowEntry.lo for an entry of hi positions, all 0, kept in
+// no posBuf. A stripe's first row group has such positions in every
+// column (without a pipeline, whose positions Settle resolves in place):
+// a file of many columns and a row group a stripe kept a posBuf of 32
+// bytes a column for them.
+const zeroEntry = -1
+
+// zeros are the positions of zeroEntry entries (a column has at most 9).
+var zeros [16]uint64
+
+func allZero(pos []uint64) bool {
+	for _, p := range pos {
+		if p != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rowEntry is a row index entry of the open stripe: its positions (a
@@ -356,14 +401,42 @@ type rowEntry struct {
 	stats  []byte
 }
 
-// entryPos returns e's positions.
-func (b *colBase) entryPos(e *rowEntry) []uint64 { return b.posBuf[e.lo:e.hi:e.hi] }
+// entryPos returns e's positions, not to be changed in place but for a
+// writer with a pipeline's (Writer.settlePipeline), which has no
+// zeroEntry.
+func (b *colBase) entryPos(e *rowEntry) []uint64 {
+	if e.lo == zeroEntry {
+		return zeros[:e.hi:e.hi]
+	}
+	return b.rare.posBuf[e.lo:e.hi:e.hi]
+}
 
-// changePos makes e's positions those fn appends to posBuf.
+// changePos makes e's positions those fn appends. A serial writer takes
+// them into its scratch first (setPos).
 func (b *colBase) changePos(e *rowEntry, fn func(dst []uint64) []uint64) {
-	at := len(b.posBuf)
-	b.posBuf = fn(b.posBuf)
-	e.lo, e.hi = int32(at), int32(len(b.posBuf))
+	if w := b.w; w.par == nil {
+		w.posScratch = fn(w.posScratch[:0])
+		b.setPos(e, w.posScratch)
+		return
+	}
+	r := b.rareState()
+	at := len(r.posBuf)
+	r.posBuf = fn(r.posBuf)
+	e.lo, e.hi = int32(at), int32(len(r.posBuf))
+}
+
+// setPos makes e's positions pos, which a serial writer took into its
+// scratch: when all are 0 (a stripe's first row group, streams still
+// empty), the entry notes only how many (zeroEntry); otherwise they are
+// appended to posBuf.
+func (b *colBase) setPos(e *rowEntry, pos []uint64) {
+	if allZero(pos) {
+		e.lo, e.hi = zeroEntry, int32(len(pos))
+		return
+	}
+	r := b.rareState()
+	e.lo, e.hi = int32(len(r.posBuf)), int32(len(r.posBuf)+len(pos))
+	r.posBuf = append(r.posBuf, pos...)
 }
 
 // finishGroup closes the current row group's statistics and bloom filter,
@@ -378,10 +451,21 @@ func finishGroup(c columnWriter) {
 // finishGroupSelf is finishGroup for c alone.
 func finishGroupSelf(c columnWriter) {
 	b := c.base()
-	if n := len(b.entries); n > 0 {
+	if n := b.numEntries(); n > 0 {
 		// Statistics messages hold numbers and valid UTF-8 bounds only:
 		// proto.Marshal does not fail on them.
-		b.entries[n-1].stats, _ = b.group.Marshal()
+		switch {
+		case b.stripe == nil:
+			// The group's accumulator becomes the stripe's, below:
+			// its statistics are encoded from it when the index is
+			// written, unless a second group changes it first.
+			b.entry(n - 1).stats = stripeStatsMark[:0]
+		case n == 2 && isStripeStats(b.entry(0)):
+			b.entry(0).stats, _ = b.stripe.Marshal()
+			fallthrough
+		default:
+			b.entry(n - 1).stats, _ = b.group.Marshal()
+		}
 	}
 	if b.stripe == nil {
 		// The stripe's first row group: its accumulator becomes the
@@ -409,8 +493,8 @@ func finishGroupSelf(c columnWriter) {
 // encoded as proto.Marshal encodes a RowIndex. Its entries hold PRESENT
 // positions exactly when the stripe has a PRESENT stream.
 func (b *colBase) appendRowIndex(out []byte) []byte {
-	for k := range b.entries {
-		e := &b.entries[k]
+	for k := range b.numEntries() {
+		e := b.entry(k)
 		pos := b.entryPos(e)
 		np := 0 // the packed positions' bytes
 		for _, p := range pos {
@@ -421,6 +505,9 @@ func (b *colBase) appendRowIndex(out []byte) []byte {
 			n += protowire.SizeTag(rowIndexEntryPositions) + protowire.SizeBytes(np)
 		}
 		st := e.stats
+		if isStripeStats(e) {
+			st = b.w.stripeEntryStats(b.stripe)
+		}
 		if st != nil {
 			n += protowire.SizeTag(rowIndexEntryStatistics) + protowire.SizeBytes(len(st))
 		}
@@ -441,6 +528,28 @@ func (b *colBase) appendRowIndex(out []byte) []byte {
 	return out
 }
 
+// stripeStatsMark marks the statistics of a row index entry that are the
+// stripe's (isStripeStats): a stripe's first row group, while it is the
+// only one. A file of many columns and a row group a stripe kept each
+// column's encoded twice, an array of 24 to 32 bytes a column more.
+var stripeStatsMark [1]byte
+
+// isStripeStats reports whether e's statistics are the stripe's.
+func isStripeStats(e *rowEntry) bool {
+	return cap(e.stats) == 1 && &e.stats[:1][0] == &stripeStatsMark[0]
+}
+
+// stripeEntryStats returns a's statistics encoded as Accumulator.Marshal
+// encodes them, in the writer's scratch.
+func (w *Writer) stripeEntryStats(a *stats.Accumulator) []byte {
+	st, _ := a.AppendProto(w.statsScratch[:0])
+	w.statsScratch = st
+	if len(st) == 0 {
+		st, _ = a.Marshal() // nil or empty, as Marshal has it
+	}
+	return st
+}
+
 // The field numbers of RowIndex.entry, RowIndexEntry.positions (packed)
 // and RowIndexEntry.statistics, which rowIndex writes as proto.Marshal
 // would.
@@ -450,15 +559,44 @@ const (
 	rowIndexEntryStatistics protowire.Number = 2
 )
 
-// dropEntries empties the stripe's row index once it is written, keeping
-// the room of entries and posBuf for the next stripe's unless last.
+// dropEntries empties the positions of the stripe's row index once it is
+// written, keeping the room of posBuf for the next stripe's unless last.
+// (The entries are the writer's: Writer.dropRowTable.)
 func (b *colBase) dropEntries(last bool) {
-	if last {
-		b.entries, b.posBuf = nil, nil
+	if b.rare == nil {
 		return
 	}
-	clear(b.entries) // the statistics
-	b.entries, b.posBuf = b.entries[:0], b.posBuf[:0]
+	if last {
+		b.rare.posBuf = nil
+		return
+	}
+	b.rare.posBuf = b.rare.posBuf[:0]
+}
+
+// startRowGroup adds a row index entry for every column to the stripe's
+// table, which their startGroupSelf fill: on the calling goroutine, before
+// the columns start the group (on goroutines of their own with
+// WithParallelism, each writing its column's entries only). The table
+// holds the stripe's entries by row group and then column id: a column
+// writer of a wide schema held a slice of them, 24 bytes, and an array
+// of 48 bytes for its one entry.
+func (w *Writer) startRowGroup() {
+	n := len(w.rowTable)
+	w.rowTable = slices.Grow(w.rowTable, len(w.cols))[:n+len(w.cols)]
+	clear(w.rowTable[n:])
+	w.groups++
+}
+
+// dropRowTable empties the stripe's row index table once it is written,
+// keeping its room for the next stripe's unless last.
+func (w *Writer) dropRowTable(last bool) {
+	w.groups = 0
+	if last {
+		w.rowTable = nil
+		return
+	}
+	clear(w.rowTable) // the statistics
+	w.rowTable = w.rowTable[:0]
 }
 
 // resetBase prepares the shared state for the next stripe.
@@ -474,12 +612,13 @@ func (b *colBase) resetBase() {
 	b.dropEntries(false)
 }
 
-// presentStream returns the PRESENT stream when the stripe has nulls.
-func (b *colBase) presentStream() []stream {
+// appendPresentStream appends the PRESENT stream to dst when the stripe
+// has nulls.
+func (b *colBase) appendPresentStream(dst []stream) []stream {
 	if !b.hasNull() {
-		return nil
+		return dst
 	}
-	return []stream{{orcpb.Stream_PRESENT, b.rare.presentOut}}
+	return append(dst, stream{orcpb.Stream_PRESENT, b.rare.presentOut})
 }
 
 // held adds to h the bytes held by the PRESENT stream and the given
@@ -511,10 +650,15 @@ func grow[T any](s []T, n int) []T {
 	return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
 }
 
-func direct() *orcpb.ColumnEncoding {
-	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT.Enum()}
-}
+// direct and directV2 return the encodings DIRECT and DIRECT_V2, one
+// message each for every column: not to be changed (a column with a bloom
+// filter changes a copy). Made for each column, they were 64 bytes of
+// garbage a column at every stripe's end.
+func direct() *orcpb.ColumnEncoding { return encDirect }
 
-func directV2() *orcpb.ColumnEncoding {
-	return &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT_V2.Enum()}
-}
+func directV2() *orcpb.ColumnEncoding { return encDirectV2 }
+
+var (
+	encDirect   = &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT.Enum()}
+	encDirectV2 = &orcpb.ColumnEncoding{Kind: orcpb.ColumnEncoding_DIRECT_V2.Enum()}
+)

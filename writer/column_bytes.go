@@ -318,7 +318,7 @@ func (c *bytesWriter) appendPositions(dst []uint64) []uint64 {
 	}
 	// Positioned once the stripe's encoding is known.
 	c.marks = append(c.marks, c.nvalues)
-	c.markGroup = append(c.markGroup, len(c.entries))
+	c.markGroup = append(c.markGroup, c.numEntries()-1)
 	return dst
 }
 
@@ -438,9 +438,9 @@ func (c *bytesWriter) positionAligned(m int, end func() error, fn func([]uint64)
 			return err
 		}
 	}
-	e := &c.entries[c.markGroup[m]]
+	e := c.entry(c.markGroup[m])
 	c.changePos(e, func(dst []uint64) []uint64 {
-		return fn(append(dst, c.posBuf[e.lo:e.hi]...))
+		return fn(append(dst, c.entryPos(e)...))
 	})
 	return nil
 }
@@ -535,8 +535,8 @@ func (c *bytesWriter) writeDictionary() error {
 	return nil
 }
 
-func (c *bytesWriter) dataStreams() []stream {
-	s := c.presentStream()
+func (c *bytesWriter) appendDataStreams(dst []stream) []stream {
+	s := c.appendPresentStream(dst)
 	if c.mode == modeDict {
 		return append(s, stream{orcpb.Stream_DATA, c.dataOut}, stream{orcpb.Stream_LENGTH, c.lengthOut},
 			stream{orcpb.Stream_DICTIONARY_DATA, c.dictOut})

@@ -97,22 +97,86 @@ func (c *byteWriter) write(v orc.Vector, start, end int, parentNulls []bool) err
 func (c *byteWriter) encoding() *orcpb.ColumnEncoding { return direct() }
 
 // intWriter writes SMALLINT, INT, BIGINT and DATE: DATA is signed RLE v2.
-// The encoder is part of it, 224 bytes in all (with its stream made at its
-// first byte, lazySink): a wide schema has one a column.
+// Its stream is made at its first byte (lazySink), and its encoder at its
+// third value in a stripe (or run of row groups): up to two values are
+// held in the writer itself (heldInts), which a serial writer encodes, at
+// the run's end, with an encoder it lends every such column in turn
+// (Writer.lentInts). A wide schema has a column writer a column, most of
+// them holding a value or two: with an encoder of its own, 112 bytes and
+// its values' room, a column writer took 232 bytes, now 144.
 type intWriter struct {
 	colBase
 	dataOut *format.OutStream
-	data    format.IntRLEv2Encoder
+	data    *format.IntRLEv2Encoder // nil until made (ownEncoder)
+	held    [heldIntsMax]int64      // values not given to an encoder yet, while data is nil
+	nheld   int
 }
 
+// heldIntsMax is how many values an intWriter holds without an encoder.
+// An RLE v2 encoder writes nothing before its fourth value (a run of
+// three equal values, then another), so that the bytes, the positions
+// (Buffered) and the size estimate are those of an encoder holding them.
+const heldIntsMax = 2
+
 func (w *Writer) newIntWriter(node *orc.Schema) *intWriter {
-	c := &intWriter{colBase: w.newBase(node)}
-	c.data = *format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), true)
-	return c
+	return &intWriter{colBase: w.newBase(node)}
 }
 
 func (c *intWriter) ownStream(i int) (encStream, bool) {
-	return encStream{orcpb.Stream_DATA, 2, &c.dataOut, &c.data}, i == 0
+	var enc runEncoder = (*heldInts)(c)
+	if c.data != nil {
+		enc = c.data
+	}
+	return encStream{orcpb.Stream_DATA, 2, &c.dataOut, enc}, i == 0
+}
+
+// ownEncoder gives the column an encoder of its own, first encoding the
+// values it holds.
+func (c *intWriter) ownEncoder() error {
+	c.data = format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), true)
+	err := c.data.WriteValues(c.held[:c.nheld])
+	c.nheld = 0
+	return err
+}
+
+// heldInts is an intWriter without an encoder of its own, as the
+// column's streams see it (ownStream): the encoder of the values it holds.
+type heldInts intWriter
+
+// Buffered returns the values held, as an encoder holding them would.
+func (h *heldInts) Buffered() int { return h.nheld }
+
+// Reset drops the values held, as an encoder's Reset does.
+func (h *heldInts) Reset(format.Sink) { h.nheld = 0 }
+
+// Flush encodes the values held into the column's stream: with the
+// encoder the writer lends, unless the columns are written in parallel,
+// where the column takes one of its own.
+func (h *heldInts) Flush() error {
+	c := (*intWriter)(h)
+	if c.nheld == 0 {
+		return nil
+	}
+	if c.w.par != nil {
+		if err := c.ownEncoder(); err != nil {
+			return err
+		}
+		return c.data.Flush()
+	}
+	e := c.w.lentInts
+	if e == nil {
+		e = format.NewIntRLEv2Encoder((*lazySink)(&c.colBase), true)
+	} else {
+		e.Reset((*lazySink)(&c.colBase))
+	}
+	err := e.WriteValues(c.held[:c.nheld])
+	if err == nil {
+		err = e.Flush()
+	}
+	c.nheld = 0
+	e.Reset(nil)
+	c.w.lentInts = e
+	return err
 }
 
 // intRange returns the range of the integer kind k (SMALLINT, INT and
@@ -147,7 +211,7 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 			}
 		}
 	}
-	if err := c.data.WriteValues(vals); err != nil {
+	if err := c.encode(vals); err != nil {
 		return err
 	}
 	c.group.AddLongs(vals, nil)
@@ -157,6 +221,21 @@ func (c *intWriter) write(v orc.Vector, start, end int, parentNulls []bool) erro
 		}
 	}
 	return nil
+}
+
+// encode gives vals to the column's encoder, or holds them while they
+// fit (heldInts).
+func (c *intWriter) encode(vals []int64) error {
+	if c.data == nil {
+		if c.nheld+len(vals) <= heldIntsMax {
+			c.nheld += copy(c.held[c.nheld:], vals)
+			return nil
+		}
+		if err := c.ownEncoder(); err != nil {
+			return err
+		}
+	}
+	return c.data.WriteValues(vals)
 }
 
 func (c *intWriter) encoding() *orcpb.ColumnEncoding { return directV2() }

@@ -213,6 +213,7 @@ func (w *Writer) compFor(node *orc.Schema) format.Compressor {
 func (w *Writer) writeParallel(cols []orc.Vector, start, end int, starting, ending bool) error {
 	sw := w.root.(*structWriter)
 	if starting {
+		w.startRowGroup()
 		if err := startGroupSelf(sw); err != nil {
 			return err
 		}

@@ -73,7 +73,12 @@ func (b *colBase) firstOut() *format.OutStream {
 	s, _ := b.column().ownStream(0)
 	out := s.out
 	if *out == nil {
-		*out = b.newStream()
+		if sp := b.w.spare; sp != nil {
+			// A written column's, emptied (Writer.dropWritten).
+			*out, b.w.spare = sp, nil
+		} else {
+			*out = b.newStream()
+		}
 	}
 	return *out
 }
@@ -125,8 +130,11 @@ func (b *colBase) finishStripe() error {
 
 // flushOwn flushes each encoder (with runsOnly, a boolean encoder only
 // its byte runs, FlushBytes), then ends each stream's chunk; at the
-// stripe's end (not runsOnly) the streams are finished (OutStream.Finish).
+// stripe's end (not runsOnly) the streams are finished (OutStream.Finish),
+// but for one a serial writer writes at once and keeps (Writer.dropWritten),
+// whose chunk buffer it keeps too.
 func (b *colBase) flushOwn(runsOnly bool) error {
+	keepBuf := !runsOnly && b.w.par == nil && b.lazyStreams()
 	for i := 0; ; i++ {
 		s, ok := b.column().ownStream(i)
 		if !ok {
@@ -152,7 +160,7 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 			continue // no byte yet (lazySink)
 		}
 		var err error
-		if runsOnly {
+		if runsOnly || keepBuf {
 			err = (*s.out).Flush()
 		} else {
 			err = (*s.out).Finish()
@@ -164,11 +172,11 @@ func (b *colBase) flushOwn(runsOnly bool) error {
 	return nil
 }
 
-// dataStreams lists PRESENT (when the stripe has nulls), then the
-// column's streams in order; a stream without a byte may be nil
+// appendDataStreams appends PRESENT (when the stripe has nulls), then
+// the column's streams in order; a stream without a byte may be nil
 // (lazySink).
-func (b *colBase) dataStreams() []stream {
-	out := b.presentStream()
+func (b *colBase) appendDataStreams(dst []stream) []stream {
+	out := b.appendPresentStream(dst)
 	for i := 0; ; i++ {
 		s, ok := b.column().ownStream(i)
 		if !ok {

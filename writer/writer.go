@@ -30,7 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -51,26 +50,34 @@ type Writer struct {
 	root   columnWriter
 	cols   []columnWriter // by column id
 
-	offset      int64 // bytes written so far
-	stripes     []*orcpb.StripeInformation
-	stripeStats []byte // the Metadata message so far: each finished stripe's statistics, encoded
-	userMeta    []*orcpb.UserMetadataItem
-	rows        int64 // rows in finished stripes
-	stripeRows  int64 // rows in the current stripe
-	groupRows   int   // rows in the current row group
-	groupOpen   bool
-	scratch     *format.OutStream // for index streams, stripe footers and the tail
-	indexBuf    []byte            // a column's row index, encoded (writeIndexArea)
-	empty       *format.OutStream // never written: the position of a stream not made yet (lazySink)
-	pool        *format.PagePool  // pages and chunk buffers of written stripes, for the next
-	par         *fieldGroups      // WithParallelism, or nil
-	pipe        *format.Pipeline  // WithParallelism's deferred compression, or nil
-	sink        *stripeSink       // WithParallelism's background stripe writes (sink.go), or nil
-	hold        holding           // held's scratch
-	textCols    int               // text and binary columns (bytesWriter)
-	closing     bool              // Close is writing the last stripe: no more rows come
-	err         error
-	closed      bool
+	offset       int64 // bytes written so far
+	stripes      []*orcpb.StripeInformation
+	stripeStats  []byte // the Metadata message so far: each finished stripe's statistics, encoded
+	userMeta     []*orcpb.UserMetadataItem
+	rows         int64 // rows in finished stripes
+	stripeRows   int64 // rows in the current stripe
+	groupRows    int   // rows in the current row group
+	groupOpen    bool
+	scratch      *format.OutStream       // for index streams, stripe footers and the tail
+	indexBuf     []byte                  // a column's row index, encoded (writeIndexArea); the footer's parts (writeFooter)
+	partLen      int                     // bytes of the message written in parts so far, codec NONE (writePart)
+	empty        *format.OutStream       // never written: the position of a stream not made yet (lazySink)
+	pool         *format.PagePool        // pages and chunk buffers of written stripes, for the next
+	par          *fieldGroups            // WithParallelism, or nil
+	pipe         *format.Pipeline        // WithParallelism's deferred compression, or nil
+	sink         *stripeSink             // WithParallelism's background stripe writes (sink.go), or nil
+	hold         holding                 // held's scratch
+	streamList   []stream                // a column's data streams (appendDataStreams), scratch
+	spare        *format.OutStream       // a written stream, emptied, for the next column's first (dropWritten)
+	lentInts     *format.IntRLEv2Encoder // encodes the values integer columns hold (heldInts)
+	posScratch   []uint64                // a row index entry's positions (startGroupSelf)
+	rowTable     []rowEntry              // the stripe's row index: by row group, then column id (startRowGroup)
+	groups       int                     // row groups in rowTable
+	statsScratch []byte                  // a row index entry's statistics (stripeEntryStats)
+	textCols     int                     // text and binary columns (bytesWriter)
+	closing      bool                    // Close is writing the last stripe: no more rows come
+	err          error
+	closed       bool
 }
 
 // ErrClosed is returned by calls after Close.
@@ -243,6 +250,11 @@ func (w *Writer) Reset(out io.Writer) error {
 		w.sink.stop()
 	}
 	w.releaseStreams()
+	w.dropRowTable(false)
+	if w.spare != nil { // a stripe that failed as it was written
+		w.spare.Drop()
+		w.spare = nil
+	}
 	for _, c := range w.cols {
 		b := c.base()
 		if b.group == nil { // dropped by Close
@@ -404,6 +416,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 // first starting a row group, and then ending it, as told.
 func (w *Writer) writeSerial(b *orc.Batch, start, end int, starting, ending bool) error {
 	if starting {
+		w.startRowGroup()
 		if err := startGroup(w.root); err != nil {
 			return err
 		}
@@ -651,16 +664,47 @@ func (w *Writer) writeMessage(m proto.Message) (int, error) {
 	return w.writeCompressed(raw)
 }
 
-// writeCompressed writes raw compressed with the file codec (raw itself
-// for codec NONE) and returns the bytes it took. The compressed chunks go
-// to the file from the scratch stream's pages, which the writer keeps.
-func (w *Writer) writeCompressed(raw []byte) (int, error) {
-	if w.cfg.compression == orc.CompressionNone {
-		return len(raw), w.writeRaw(raw)
+// writeCompressed writes the parts of raw, one after the other,
+// compressed with the file codec (raw itself for codec NONE) and returns
+// the bytes it took. The compressed chunks go to the file from the
+// scratch stream's pages, which the writer keeps. (A message given in
+// parts is not copied into one: a stripe footer of 100,000 columns took
+// 2.4 MB more.)
+func (w *Writer) writeCompressed(raw ...[]byte) (int, error) {
+	w.startCompressed()
+	for _, p := range raw {
+		if err := w.writePart(p); err != nil {
+			return 0, err
+		}
 	}
-	w.scratch.Reset()
-	if _, err := w.scratch.Write(raw); err != nil {
-		return 0, err
+	return w.endCompressed()
+}
+
+// startCompressed starts a message written in parts (writePart),
+// compressed with the file codec as one, which endCompressed ends.
+func (w *Writer) startCompressed() {
+	w.partLen = 0
+	if w.cfg.compression != orc.CompressionNone {
+		w.scratch.Reset()
+	}
+}
+
+// writePart writes the next part of the message startCompressed started.
+// p may be reused once it returns.
+func (w *Writer) writePart(p []byte) error {
+	if w.cfg.compression == orc.CompressionNone {
+		w.partLen += len(p)
+		return w.writeRaw(p)
+	}
+	_, err := w.scratch.Write(p)
+	return err
+}
+
+// endCompressed ends the message startCompressed started and returns the
+// bytes it took.
+func (w *Writer) endCompressed() (int, error) {
+	if w.cfg.compression == orc.CompressionNone {
+		return w.partLen, nil
 	}
 	if err := w.scratch.Flush(); err != nil {
 		return 0, err
@@ -702,7 +746,7 @@ func (w *Writer) flushStripe(next bool) error {
 		}()
 	}
 	start := w.offset
-	footer := newStripeFooter(len(w.cols))
+	footer := newStripeFooter(len(w.cols), w.cfg.stride > 0)
 	indexLen, err := w.writeIndexArea(footer, !next)
 	if err != nil {
 		return err
@@ -719,7 +763,7 @@ func (w *Writer) flushStripe(next bool) error {
 	if w.hasTimestamps() {
 		tz = w.cfg.zone.String()
 	}
-	flen, err := w.writeCompressed(footer.bytes(w.hasTimestamps(), tz))
+	flen, err := w.writeCompressed(footer.parts(w.hasTimestamps(), tz))
 	if err != nil {
 		return err
 	}
@@ -777,8 +821,9 @@ func (w *Writer) finishColumns() error {
 
 // writeIndexArea writes the stripe's index area, each column's row index
 // and then its bloom filters, adding their streams to footer; it returns
-// the area's length. Each row index is dropped once written, with its
-// room too when the stripe is the last.
+// the area's length. Each row index is dropped once written, and then
+// the table of them (dropRowTable), with its room too when the stripe is
+// the last.
 func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error) {
 	var indexLen uint64
 	if w.cfg.stride == 0 {
@@ -792,6 +837,9 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 			return 0, err
 		}
 		b.dropEntries(last)
+		for k := range b.numEntries() {
+			b.entry(k).stats = nil // written
+		}
 		footer.addStream(orcpb.Stream_ROW_INDEX, id, n)
 		indexLen += uint64(n)
 		if b.bloomFilter() != nil {
@@ -803,6 +851,7 @@ func (w *Writer) writeIndexArea(footer *stripeFooter, last bool) (uint64, error)
 			indexLen += uint64(n)
 		}
 	}
+	w.dropRowTable(last)
 	return indexLen, nil
 }
 
@@ -829,49 +878,82 @@ func (w *Writer) writeDataArea(footer *stripeFooter) (uint64, error) {
 				return 0, err
 			}
 		}
-		var colBytes uint64
-		for _, s := range c.dataStreams() {
-			if s.out == nil { // no byte (lazySink)
-				footer.addStream(s.kind, id, 0)
-				continue
-			}
-			n := s.out.Size()
-			if w.sink != nil {
-				if err := w.sink.detach(s.out); err != nil {
-					return 0, err
-				}
-				w.offset += n
-			} else {
-				if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
-					return 0, w.err
-				}
-				// Its pages go to the pool now, not after the
-				// stripe: a stripe of many columns holding a few
-				// bytes each does not hold them all at once.
-				s.out.Drop()
-			}
-			footer.addStream(s.kind, id, int(n))
-			colBytes += uint64(n)
+		colBytes, err := w.writeColumnStreams(c, id, footer)
+		if err != nil {
+			return 0, err
 		}
-		c.base().forgetStreams()
 		dataLen += colBytes
 		enc := c.encoding()
 		b := c.base()
 		if b.bloomFilter() != nil {
+			enc = proto.CloneOf(enc) // direct() and directV2() are shared
 			enc.BloomEncoding = proto.Uint32(1)
 		}
 		if err := footer.addEncoding(enc); err != nil {
 			return 0, err
 		}
 		b.stripeStats().SetBytesOnDisk(colBytes)
-		var err error
 		if w.stripeStats, err = appendStats(w.stripeStats, stripeStatsColStats, b.stripe); err != nil {
 			return 0, err
 		}
 		b.addStripeStats()
 	}
 	w.stripeStats = endMessage(w.stripeStats, at)
+	if w.spare != nil {
+		w.spare.Drop()
+		w.spare = nil
+	}
 	return dataLen, nil
+}
+
+// writeColumnStreams writes column id's data streams, adding them to
+// footer, and returns their length.
+func (w *Writer) writeColumnStreams(c columnWriter, id int, footer *stripeFooter) (uint64, error) {
+	var colBytes uint64
+	w.streamList = c.appendDataStreams(w.streamList[:0])
+	for _, s := range w.streamList {
+		if s.out == nil { // no byte (lazySink)
+			footer.addStream(s.kind, id, 0)
+			continue
+		}
+		n := s.out.Size()
+		if w.sink != nil {
+			if err := w.sink.detach(s.out); err != nil {
+				return 0, err
+			}
+			w.offset += n
+		} else {
+			if _, err := s.out.WriteTo(countingWriter{w}); err != nil {
+				return 0, w.err
+			}
+			w.dropWritten(c.base(), s.out)
+		}
+		footer.addStream(s.kind, id, int(n))
+		colBytes += uint64(n)
+	}
+	clear(w.streamList)
+	c.base().forgetStreams()
+	return colBytes, nil
+}
+
+// dropWritten lets go of a written stream of b. Its pages go to the pool
+// now, not after the stripe: a stripe of many columns holding a few bytes
+// each does not hold them all at once. A serial writer keeps the stream
+// of a column whose one stream is made at its first byte (lazySink),
+// emptied with its buffers, as the next such column's (spare), until the
+// stripe is written: a file of many columns made a stream, its bookkeeping,
+// a chunk buffer and a page for each at Close, some 370 bytes of garbage a
+// column while the writer held the most.
+func (w *Writer) dropWritten(b *colBase, out *format.OutStream) {
+	if w.par != nil || w.pipe != nil || !b.lazyStreams() {
+		out.Drop()
+		return
+	}
+	if w.spare != nil {
+		w.spare.Drop()
+	}
+	out.Reset()
+	w.spare = out
 }
 
 // settlePipeline stores the chunks the pipeline compressed for the
@@ -889,8 +971,8 @@ func (w *Writer) settlePipeline() error {
 	w.trimPool()
 	for _, c := range w.cols {
 		b := c.base()
-		for k := range b.entries {
-			if err := w.pipe.Resolve(b.entryPos(&b.entries[k])); err != nil {
+		for k := range b.numEntries() {
+			if err := w.pipe.Resolve(b.entryPos(b.entry(k))); err != nil {
 				return err
 			}
 		}
@@ -907,11 +989,13 @@ func (w *Writer) releaseStreams() {
 		if out := b.presentStreamOut(); out != nil {
 			out.Drop()
 		}
-		for _, s := range c.dataStreams() {
+		w.streamList = c.appendDataStreams(w.streamList[:0])
+		for _, s := range w.streamList {
 			if s.out != nil {
 				s.out.Drop()
 			}
 		}
+		clear(w.streamList)
 	}
 	if w.pipe != nil {
 		w.pipe.Forget()
@@ -988,12 +1072,16 @@ const (
 	streamLength         protowire.Number = 3
 )
 
-// newStripeFooter returns a stripeFooter with room for a stream and an
-// encoding of each of cols columns, as most columns of a wide file have:
-// grown from a few bytes, a footer of 100,000 columns made five times its
-// size of garbage.
-func newStripeFooter(cols int) *stripeFooter {
-	streams := make([]byte, 0, cols*(streamBytes+encodingBytes))
+// newStripeFooter returns a stripeFooter with room for a data stream (and
+// with an index, a row index stream) and an encoding of each of cols
+// columns, as most columns of a wide file have: grown from a few bytes, a
+// footer of 100,000 columns made five times its size of garbage.
+func newStripeFooter(cols int, index bool) *stripeFooter {
+	perCol := streamBytes
+	if index {
+		perCol *= 2
+	}
+	streams := make([]byte, 0, cols*perCol)
 	return &stripeFooter{streams: streams, columns: make([]byte, 0, cols*encodingBytes)}
 }
 
@@ -1027,14 +1115,14 @@ func (f *stripeFooter) addEncoding(enc *orcpb.ColumnEncoding) error {
 	return err
 }
 
-// bytes returns the message, with the writer's time zone when hasTZ.
-func (f *stripeFooter) bytes(hasTZ bool, tz string) []byte {
-	out := append(f.streams, f.columns...)
+// parts returns the message in two parts to write one after the other,
+// with the writer's time zone when hasTZ.
+func (f *stripeFooter) parts(hasTZ bool, tz string) ([]byte, []byte) {
 	if hasTZ {
-		out = protowire.AppendTag(out, stripeFooterTimezone, protowire.BytesType)
-		out = protowire.AppendString(out, tz)
+		f.columns = protowire.AppendTag(f.columns, stripeFooterTimezone, protowire.BytesType)
+		f.columns = protowire.AppendString(f.columns, tz)
 	}
-	return out
+	return f.streams, f.columns
 }
 
 // Close writes the last stripe and the file tail: metadata (stripe
@@ -1084,49 +1172,7 @@ func (w *Writer) writeTail() error {
 	if err != nil {
 		return err
 	}
-	// The footer is encoded in parts, its fields in number order as
-	// proto.Marshal writes them: those before the types, the types a
-	// column at a time, those between, the statistics a column at a
-	// time, and those after.
-	head, err := proto.Marshal(&orcpb.Footer{
-		HeaderLength:  proto.Uint64(uint64(len(format.Magic))),
-		ContentLength: proto.Uint64(uint64(w.offset - int64(metaLen))),
-		Stripes:       w.stripes,
-	})
-	if err != nil {
-		return err
-	}
-	// Room for the types and statistics of integers (18 and 30 bytes at
-	// most), grown from a few bytes a wide file's footer made five times
-	// its size of garbage.
-	head = slices.Grow(head, len(w.cols)*48)
-	for _, c := range w.cols {
-		if head, err = appendType(head, c.base().node); err != nil {
-			return err
-		}
-	}
-	head, err = proto.MarshalOptions{}.MarshalAppend(head, &orcpb.Footer{
-		Metadata:     w.userMeta,
-		NumberOfRows: proto.Uint64(uint64(w.rows)),
-	})
-	if err != nil {
-		return err
-	}
-	for _, c := range w.cols {
-		if head, err = appendStats(head, footerStatistics, c.base().fileStats()); err != nil {
-			return err
-		}
-	}
-	footer, err := proto.MarshalOptions{}.MarshalAppend(head, &orcpb.Footer{
-		RowIndexStride:  proto.Uint32(uint32(w.cfg.stride)),
-		Writer:          proto.Uint32(format.WriterOrcgo),
-		Calendar:        orcpb.CalendarKind_PROLEPTIC_GREGORIAN.Enum(),
-		SoftwareVersion: proto.String(w.cfg.softwareVer),
-	})
-	if err != nil {
-		return err
-	}
-	flen, err := w.writeCompressed(footer)
+	flen, err := w.writeFooter(metaLen)
 	if err != nil {
 		return err
 	}
@@ -1150,6 +1196,76 @@ func (w *Writer) writeTail() error {
 	}
 	return w.writeRaw(append(pdata, byte(len(pdata))))
 }
+
+// writeFooter writes the file footer and returns the bytes it took. It is
+// encoded in parts, its fields in number order as proto.Marshal writes
+// them: those before the types, the types a column at a time, those
+// between, the statistics a column at a time, and those after; and
+// written in parts of footerPart bytes or so (writePart), not made whole:
+// a footer of 100,000 integer columns took 4.7 MB.
+func (w *Writer) writeFooter(metaLen int) (int, error) {
+	w.startCompressed()
+	buf, err := proto.MarshalOptions{}.MarshalAppend(w.indexBuf[:0], &orcpb.Footer{
+		HeaderLength:  proto.Uint64(uint64(len(format.Magic))),
+		ContentLength: proto.Uint64(uint64(w.offset - int64(metaLen))),
+		Stripes:       w.stripes,
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range w.cols {
+		if buf, err = appendType(buf, c.base().node); err != nil {
+			return 0, err
+		}
+		if buf, err = w.footerPart(buf, false); err != nil {
+			return 0, err
+		}
+	}
+	buf, err = proto.MarshalOptions{}.MarshalAppend(buf, &orcpb.Footer{
+		Metadata:     w.userMeta,
+		NumberOfRows: proto.Uint64(uint64(w.rows)),
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range w.cols {
+		if buf, err = appendStats(buf, footerStatistics, c.base().fileStats()); err != nil {
+			return 0, err
+		}
+		if buf, err = w.footerPart(buf, false); err != nil {
+			return 0, err
+		}
+	}
+	buf, err = proto.MarshalOptions{}.MarshalAppend(buf, &orcpb.Footer{
+		RowIndexStride:  proto.Uint32(uint32(w.cfg.stride)),
+		Writer:          proto.Uint32(format.WriterOrcgo),
+		Calendar:        orcpb.CalendarKind_PROLEPTIC_GREGORIAN.Enum(),
+		SoftwareVersion: proto.String(w.cfg.softwareVer),
+	})
+	if err != nil {
+		return 0, err
+	}
+	if buf, err = w.footerPart(buf, true); err != nil {
+		return 0, err
+	}
+	w.indexBuf = buf
+	return w.endCompressed()
+}
+
+// footerPart writes buf (writePart) once it holds footerPart bytes, or
+// when last, and returns it emptied if it wrote it.
+func (w *Writer) footerPart(buf []byte, last bool) ([]byte, error) {
+	if len(buf) < footerPart && !last {
+		return buf, nil
+	}
+	if err := w.writePart(buf); err != nil {
+		return nil, err
+	}
+	return buf[:0], nil
+}
+
+// footerPart is the size of the parts writeFooter writes.
+const footerPart = 64 << 10
 
 // WriterVersion is the writer version orcgo records: it honours every fix up
 // to ORC-203 (UTF-8 string statistics, real column names, correct decimal
