@@ -204,29 +204,47 @@ func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
 
 // ReadVarint128s fills dst with decimal varints (see ReadVarint128),
 // decoding those that fit in 63 bits straight from the chunk in one loop.
-func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
+// It also returns a bound on the values' magnitudes, from the lengths of
+// their varints: every |v| < 2^bound (at most 128). A k-byte varint holds
+// a zigzag value below 2^(7k), whose magnitude is at most 2^(7k-1).
+func (r *ByteReader) ReadVarint128s(dst []orc.Int128) (bound int, err error) {
 	for len(dst) > 0 {
-		n, p := decodeVarints(dst, r.buf[r.pos:])
+		n, p, acc := decodeVarints(dst, r.buf[r.pos:])
 		r.pos += p
 		dst = dst[n:]
+		bound = max(bound, 7*((bits.Len64(acc)+7)/8))
 		if len(dst) > 0 {
 			// A varint of 9 or more bytes, one within the last 7 bytes of
 			// the chunk, or the end of the chunk.
 			v, err := r.ReadVarint128()
 			if err != nil {
-				return err
+				return 0, err
 			}
 			dst[0] = v
 			dst = dst[1:]
+			bound = max(bound, magnitude128(v))
 		}
 	}
-	return nil
+	return bound, nil
+}
+
+// magnitude128 returns the least b with |v| < 2^b.
+func magnitude128(v orc.Int128) int {
+	s := uint64(v.Hi >> 63) // -1 below zero: |v| - 1 is v's complement
+	hi, lo := uint64(v.Hi)^s, v.Lo^s
+	if hi != 0 {
+		return 64 + bits.Len64(hi) + 1
+	}
+	return bits.Len64(lo) + 1
 }
 
 // decodeVarints decodes zigzag varints of at most 8 bytes from buf into dst
 // while 8 bytes of buf remain from the next varint's start, and returns how
-// many values it decoded and how many bytes they took. It stops early at a
-// varint of 9 bytes or more.
+// many values it decoded, how many bytes they took and acc, the OR of
+// their bytes each moved to the start of a word: no varint has a byte
+// beyond the highest set in acc (continuation bits included), so every
+// zigzag value is below 2^(7*ceil(bits.Len64(acc)/8)). It stops early
+// at a varint of 9 bytes or more.
 //
 // Design note: each step loads 8 bytes; every byte without its top bit ends
 // a varint. A varint's 7-bit groups are squeezed together in three steps
@@ -236,14 +254,14 @@ func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
 // two varints that end in the word are decoded, so that a mix of 3- and
 // 4-byte money values takes one load per two values and no branch that
 // depends on their lengths.
-func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
+func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 	i := 0
 	for i < len(dst) && p+8 <= len(buf) {
 		w := binary.LittleEndian.Uint64(buf[p:])
 		ends := ^w & 0x8080808080808080
 		switch {
 		case ends == 0:
-			return i, p
+			return i, p, acc
 		case ends == 0x8080808080808080 && i+8 <= len(dst):
 			// Zigzag undone in every byte lane at once: the lane's low
 			// bit, spread over the lane by a multiply, flips the rest.
@@ -252,7 +270,7 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
 			for k := range d {
 				d[k] = orc.Int128FromInt64(int64(int8(z >> (8 * k))))
 			}
-			i, p = i+8, p+8
+			i, p, acc = i+8, p+8, acc|0x7f
 			continue
 		case ends == 0x8000800080008000 && i+4 <= len(dst):
 			x := w&0x007f007f007f007f | w&0x7f007f007f007f00>>1
@@ -261,7 +279,7 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
 			for k := range d {
 				d[k] = orc.Int128FromInt64(int64(int16(z >> (16 * k))))
 			}
-			i, p = i+4, p+8
+			i, p, acc = i+4, p+8, acc|0x7fff
 			continue
 		case ends == 0x8000000080000000 && i+2 <= len(dst):
 			x := w & 0x7f7f7f7f7f7f7f7f
@@ -270,12 +288,14 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
 			z := x>>1&0x7fffffff7fffffff ^ (x&0x0000000100000001)*0xffffffff
 			dst[i] = orc.Int128FromInt64(int64(int32(z)))
 			dst[i+1] = orc.Int128FromInt64(int64(int32(z >> 32)))
-			i, p = i+2, p+8
+			i, p, acc = i+2, p+8, acc|0x7fffffff
 			continue
 		}
 		e0 := uint(bits.TrailingZeros64(ends)) + 1 // bits of the first varint
 		m0 := uint64(1)<<e0 - 1                    // e0 = 64 gives all ones
-		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m0)))
+		v0 := w & m0
+		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v0)))
+		acc |= v0
 		rest := ends &^ m0
 		if rest == 0 || i+1 == len(dst) {
 			i, p = i+1, p+int(e0>>3)
@@ -283,10 +303,12 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
 		}
 		e1 := uint(bits.TrailingZeros64(rest)) + 1
 		m1 := uint64(1)<<e1 - 1
-		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m1 >> e0)))
+		v1 := w & m1 >> e0
+		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v1)))
+		acc |= v1
 		i, p = i+2, p+int(e1>>3)
 	}
-	return i, p
+	return i, p, acc
 }
 
 // squeezeVarint turns the bytes of a varint of at most 8 bytes (low byte

@@ -44,9 +44,7 @@ func TestVarint128RoundTrip(t *testing.T) {
 		got := make([]orc.Int128, len(vals))
 		for i := 0; i < len(vals); {
 			n := min(1+rng.IntN(100), len(vals)-i)
-			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
-				t.Fatal(err)
-			}
+			readVarintsChecked(t, r, got[i:i+n], vals[i:i+n])
 			i += n
 		}
 		for i := range vals {
@@ -96,9 +94,7 @@ func TestVarint128sUniform(t *testing.T) {
 		got := make([]orc.Int128, len(vals))
 		for i := 0; i < len(vals); {
 			n := min(1+rng.IntN(50), len(vals)-i)
-			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
-				t.Fatal(err)
-			}
+			readVarintsChecked(t, r, got[i:i+n], vals[i:i+n])
 			i += n
 		}
 		for i := range vals {
@@ -106,6 +102,29 @@ func TestVarint128sUniform(t *testing.T) {
 				t.Fatalf("value %d: got %v, want %v", i, got[i], vals[i])
 			}
 		}
+	}
+}
+
+// readVarintsChecked reads len(dst) varints and checks the bound
+// ReadVarint128s returns against want, the values they encode: every
+// |v| < 2^bound, and the bound is at most 7 bits a byte of the longest
+// varint.
+func readVarintsChecked(t *testing.T, r *ByteReader, dst, want []orc.Int128) {
+	t.Helper()
+	bound, err := r.ReadVarint128s(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for _, v := range want {
+		longest = max(longest, len(AppendVarint128(nil, v)))
+		a := new(big.Int).Abs(v.Big())
+		if a.BitLen() > bound || a.BitLen() == bound && a.Cmp(new(big.Int).Lsh(big.NewInt(1), uint(bound))) >= 0 {
+			t.Fatalf("value %v: |v| is not below 2^%d, the bound returned", v, bound)
+		}
+	}
+	if bound > 7*longest {
+		t.Fatalf("bound %d for varints of at most %d bytes, want at most %d", bound, longest, 7*longest)
 	}
 }
 
@@ -168,7 +187,7 @@ func benchVarintsOf(b *testing.B, gen func(*rand.Rand) int64) {
 	for b.Loop() {
 		r := NewByteReader(whole(data))
 		for j := 0; j < 64; j++ {
-			if err := r.ReadVarint128s(dst); err != nil {
+			if _, err := r.ReadVarint128s(dst); err != nil {
 				b.Fatal(err)
 			}
 		}
