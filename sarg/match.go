@@ -34,7 +34,17 @@ type Matcher struct {
 	b       *Bound
 	scratch [][]uint8                   // one buffer per tree depth
 	terms   map[*boundTerm]*termScratch // buffers of the term leaves
+	bounds  ColumnBounds                // MatchBounded's, during the call
 }
+
+// ColumnBounds maps a decimal column's id to a bound on the magnitudes of
+// the values its vector holds for the rows of one batch, null rows
+// included: every |v| < 2^bound. A decoder knows one from the lengths of
+// the varints it read (format.ByteReader.ReadVarint128s); with it,
+// MatchBounded reads values below 2^63 by their low words without
+// checking each that it fits. A bound that a value breaks gives wrong
+// results: pass only bounds the values were decoded with.
+type ColumnBounds map[int]int
 
 // NewMatcher returns a Matcher for b.
 func (b *Bound) NewMatcher() *Matcher { return &Matcher{b: b} }
@@ -50,7 +60,16 @@ func (b *Bound) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
 // leaves read must be in cols with at least n rows and the vector type of
 // its kind; decimal vectors must be at the column's scale.
 func (m *Matcher) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
+	return m.MatchBounded(cols, nil, n, dst)
+}
+
+// MatchBounded is Match with bounds on some decimal columns' values for
+// the rows of this batch (see ColumnBounds); a column without one is
+// checked as Match checks it.
+func (m *Matcher) MatchBounded(cols ColumnVectors, bounds ColumnBounds, n int, dst []bool) ([]bool, error) {
+	m.bounds = bounds
 	out, err := m.eval3(cols, n)
+	m.bounds = nil
 	if err != nil {
 		return dst[:0], err
 	}
@@ -110,7 +129,7 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 				sc = l.term.scratch()
 				m.terms[l.term] = sc
 			}
-			return l.term.match(cols, n, out, sc)
+			return l.term.match(cols, m.bounds, n, out, sc)
 		}
 		v, ok := cols[l.colID]
 		if !ok || v == nil {
@@ -123,7 +142,7 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 			}
 			return l.matchCols(v, v2, n, out)
 		}
-		return l.match(v, n, out)
+		return l.match(v, m.fits(l.colID), n, out)
 	case OpNot:
 		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
 			return err
@@ -245,8 +264,16 @@ func nullsOf(v orc.Vector) []bool {
 // t2 returns rowTrue or rowFalse, without a branch.
 func t2(b bool) uint8 { return b2u8(b) * rowTrue }
 
-// match evaluates the leaf on the first n rows of v into out.
-func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
+// fits reports whether MatchBounded's bounds prove every value of decimal
+// column col below 2^63 in magnitude.
+func (m *Matcher) fits(col int) bool {
+	b, ok := m.bounds[col]
+	return ok && b <= narrowMax && !forceWide
+}
+
+// match evaluates the leaf on the first n rows of v into out; fits
+// promises that v's values, if decimal, fit in an int64.
+func (l *boundLeaf) match(v orc.Vector, fits bool, n int, out []uint8) error {
 	if v.Len() < n {
 		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
 	}
@@ -264,7 +291,7 @@ func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
 		}
 		return nil
 	}
-	if err := l.matchValues(v, n, out); err != nil {
+	if err := l.matchValues(v, fits, n, out); err != nil {
 		return err
 	}
 	l.applyNulls(nulls, n, out)
@@ -308,8 +335,8 @@ func (l *boundLeaf) matchNarrowDec(vals []int64, nulls []bool, n int, out []uint
 }
 
 // matchValues compares the values of rows 0..n-1 with the literals,
-// whatever their nulls.
-func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
+// whatever their nulls (fits as match's).
+func (l *boundLeaf) matchValues(v orc.Vector, fits bool, n int, out []uint8) error {
 	bad := func() error {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", l.colID, l.col.Kind, v)
 	}
@@ -349,7 +376,7 @@ func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 		if x.Scale != l.scale {
 			return fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
 		}
-		l.matchDecimal(x.Values[:n], out)
+		l.matchDecimal(x.Values[:n], fits, out)
 	case domTime:
 		x, ok := v.(*orc.TimestampVector)
 		if !ok {
@@ -375,6 +402,7 @@ func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 // Sets larger than setLinearMax are searched in sorted (vals without NaN,
 // sorted).
 func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
+	out = out[:len(xs)]
 	switch op {
 	case LeafEquals:
 		c := vals[0]
@@ -494,10 +522,14 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 
 // matchDecimal compares decimal values with the literals: blocks whose
 // values all fit in int64 as int64 (when the literals do), others in 128
-// bits.
-func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
+// bits. With fits (the values are known to fit) the values are compared
+// by their low words, unchecked.
+func (l *boundLeaf) matchDecimal(xs []orc.Int128, fits bool, out []uint8) {
 	if l.decInts == nil || forceWide {
 		l.matchDecimalWide(xs, out)
+		return
+	}
+	if fits && matchDecFit(l.op, l.decInts, xs, out) {
 		return
 	}
 	if ok, done := matchDecLow(l.op, l.decInts, xs, out); done {
@@ -557,6 +589,39 @@ func matchDecLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) (ok, don
 		return false, false
 	}
 	return bad == 0, true
+}
+
+// matchDecFit compares decimals that fit in int64 with literals that do
+// (lits) by their low 64 bits, for =, <, <= and BETWEEN, and reports
+// whether it did (not for the other operators).
+func matchDecFit(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) bool {
+	out = out[:len(xs)]
+	switch op {
+	case LeafEquals:
+		c := lits[0]
+		for i := range xs {
+			out[i] = t2(int64(xs[i].Lo) == c)
+		}
+	case LeafLessThan:
+		c := lits[0]
+		for i := range xs {
+			out[i] = t2(int64(xs[i].Lo) < c)
+		}
+	case LeafLessThanEquals:
+		c := lits[0]
+		for i := range xs {
+			out[i] = t2(int64(xs[i].Lo) <= c)
+		}
+	case LeafBetween:
+		a, b := lits[0], lits[1]
+		for i := range xs {
+			lo := int64(xs[i].Lo)
+			out[i] = (b2u8(a <= lo) & b2u8(lo <= b)) * rowTrue
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {

@@ -163,8 +163,8 @@ func (bt *boundTerm) wrappedRoot(src Source) (ival, ival, bool) {
 }
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
-func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
-	if bt.kern != nil && bt.kern.run(cols, n, out[:n], sc.kern) {
+func (bt *boundTerm) match(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8, sc *termScratch) error {
+	if bt.kern != nil && bt.kern.run(cols, bounds, n, out[:n], sc.kern) {
 		return nil
 	}
 	var v *tvec
@@ -192,7 +192,7 @@ func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScrat
 		}
 		v.widenDec(n)
 	}
-	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), n, out)
+	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), false, n, out)
 }
 
 // plain evaluates the leaf on one row.
