@@ -403,6 +403,9 @@ func (l *boundLeaf) matchValues(v orc.Vector, fits bool, n int, out []uint8) err
 // sorted).
 func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
 	out = out[:len(xs)]
+	if ints, ok := any(xs).([]int64); ok && cmpConst(op, any(vals).([]int64), ints, out) {
+		return
+	}
 	switch op {
 	case LeafEquals:
 		c := vals[0]
@@ -523,13 +526,13 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 // matchDecimal compares decimal values with the literals: blocks whose
 // values all fit in int64 as int64 (when the literals do), others in 128
 // bits. With fits (the values are known to fit) the values are compared
-// by their low words, unchecked.
+// by their low words, unchecked (cmpConstLow, for =, <, <= and BETWEEN).
 func (l *boundLeaf) matchDecimal(xs []orc.Int128, fits bool, out []uint8) {
 	if l.decInts == nil || forceWide {
 		l.matchDecimalWide(xs, out)
 		return
 	}
-	if fits && matchDecFit(l.op, l.decInts, xs, out) {
+	if fits && cmpConstLow(l.op, l.decInts, xs, out) {
 		return
 	}
 	if ok, done := matchDecLow(l.op, l.decInts, xs, out); done {
@@ -589,39 +592,6 @@ func matchDecLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) (ok, don
 		return false, false
 	}
 	return bad == 0, true
-}
-
-// matchDecFit compares decimals that fit in int64 with literals that do
-// (lits) by their low 64 bits, for =, <, <= and BETWEEN, and reports
-// whether it did (not for the other operators).
-func matchDecFit(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) bool {
-	out = out[:len(xs)]
-	switch op {
-	case LeafEquals:
-		c := lits[0]
-		for i := range xs {
-			out[i] = t2(int64(xs[i].Lo) == c)
-		}
-	case LeafLessThan:
-		c := lits[0]
-		for i := range xs {
-			out[i] = t2(int64(xs[i].Lo) < c)
-		}
-	case LeafLessThanEquals:
-		c := lits[0]
-		for i := range xs {
-			out[i] = t2(int64(xs[i].Lo) <= c)
-		}
-	case LeafBetween:
-		a, b := lits[0], lits[1]
-		for i := range xs {
-			lo := int64(xs[i].Lo)
-			out[i] = (b2u8(a <= lo) & b2u8(lo <= b)) * rowTrue
-		}
-	default:
-		return false
-	}
-	return true
 }
 
 func (l *boundLeaf) matchDecimalWide(xs []orc.Int128, out []uint8) {

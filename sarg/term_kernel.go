@@ -23,6 +23,7 @@ package sarg
 // arithmetic is exact, so it gives the general path's outcomes.
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/orcgo/orc"
@@ -591,48 +592,92 @@ func wideConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (
 }
 
 // lowRegs sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst) on
-// w's low words, w's values known to fit in an int64.
+// w's low words, w's values known to fit in an int64; eight rows a step
+// (at8), then the rest one by one.
 func lowRegs(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) {
 	v, r = v[:len(w)], r[:len(w)]
+	i := 0
 	switch {
 	case op == opAdd:
-		for i := range w {
-			r[i] = int64(w[i].Lo) + v[i]
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)+y[0], int64(x[1].Lo)+y[1], int64(x[2].Lo)+y[2], int64(x[3].Lo)+y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)+y[4], int64(x[5].Lo)+y[5], int64(x[6].Lo)+y[6], int64(x[7].Lo)+y[7]
 		}
 	case op == opMul:
-		for i := range w {
-			r[i] = int64(w[i].Lo) * v[i]
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)*y[0], int64(x[1].Lo)*y[1], int64(x[2].Lo)*y[2], int64(x[3].Lo)*y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)*y[4], int64(x[5].Lo)*y[5], int64(x[6].Lo)*y[6], int64(x[7].Lo)*y[7]
 		}
 	case wideFirst:
-		for i := range w {
-			r[i] = int64(w[i].Lo) - v[i]
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)-y[0], int64(x[1].Lo)-y[1], int64(x[2].Lo)-y[2], int64(x[3].Lo)-y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)-y[4], int64(x[5].Lo)-y[5], int64(x[6].Lo)-y[6], int64(x[7].Lo)-y[7]
 		}
 	default:
-		for i := range w {
-			r[i] = v[i] - int64(w[i].Lo)
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = y[0]-int64(x[0].Lo), y[1]-int64(x[1].Lo), y[2]-int64(x[2].Lo), y[3]-int64(x[3].Lo)
+			o[4], o[5], o[6], o[7] = y[4]-int64(x[4].Lo), y[5]-int64(x[5].Lo), y[6]-int64(x[6].Lo), y[7]-int64(x[7].Lo)
+		}
+	}
+	for ; i < len(w); i++ {
+		x := int64(w[i].Lo)
+		switch {
+		case op == opAdd:
+			r[i] = x + v[i]
+		case op == opMul:
+			r[i] = x * v[i]
+		case wideFirst:
+			r[i] = x - v[i]
+		default:
+			r[i] = v[i] - x
 		}
 	}
 }
 
-// lowConst is lowRegs with the same value c in every row of v.
+// lowConst is lowRegs with the same value c in every row of v: a
+// difference with c a sum with -c (but for math.MinInt64, whose
+// negation overflows), so that three loops serve.
 func lowConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) {
 	r = r[:len(w)]
+	if op == opSub && wideFirst && c != math.MinInt64 {
+		op, c = opAdd, -c
+	}
+	i := 0
 	switch {
 	case op == opAdd:
-		for i := range w {
-			r[i] = int64(w[i].Lo) + c
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)+c, int64(x[1].Lo)+c, int64(x[2].Lo)+c, int64(x[3].Lo)+c
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)+c, int64(x[5].Lo)+c, int64(x[6].Lo)+c, int64(x[7].Lo)+c
 		}
 	case op == opMul:
-		for i := range w {
-			r[i] = int64(w[i].Lo) * c
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)*c, int64(x[1].Lo)*c, int64(x[2].Lo)*c, int64(x[3].Lo)*c
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)*c, int64(x[5].Lo)*c, int64(x[6].Lo)*c, int64(x[7].Lo)*c
 		}
-	case wideFirst:
-		for i := range w {
-			r[i] = int64(w[i].Lo) - c
+	case !wideFirst:
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = c-int64(x[0].Lo), c-int64(x[1].Lo), c-int64(x[2].Lo), c-int64(x[3].Lo)
+			o[4], o[5], o[6], o[7] = c-int64(x[4].Lo), c-int64(x[5].Lo), c-int64(x[6].Lo), c-int64(x[7].Lo)
 		}
-	default:
-		for i := range w {
-			r[i] = c - int64(w[i].Lo)
+	}
+	for ; i < len(w); i++ {
+		x := int64(w[i].Lo)
+		switch {
+		case op == opAdd:
+			r[i] = x + c
+		case op == opMul:
+			r[i] = x * c
+		case wideFirst:
+			r[i] = x - c
+		default:
+			r[i] = c - x
 		}
 	}
 }

@@ -47,7 +47,7 @@ var kernelPreds = []string{
 	"a % 7 > 3",
 	"a + b IS NULL",
 	"NOT (a * 2 > b)",
-	// Plain leaves: matchDecFit where bounds prove the values fit.
+	// Plain leaves: cmpConstLow where bounds prove the values fit.
 	"a < 12.5",
 	"a <= -3",
 	"b = 0",
@@ -349,7 +349,7 @@ func TestWideMag(t *testing.T) {
 }
 
 // TestLowLoops compares the unchecked loops that read decimals known to
-// fit in an int64 (lowConst, lowRegs, matchDecFit) with the checked ones
+// fit in an int64 (lowConst, lowRegs, cmpConstLow) with the checked ones
 // (wideConst, wideRegs, matchDecLow), for every operator and operand
 // order, on values up to the int64 limits.
 func TestLowLoops(t *testing.T) {
@@ -365,19 +365,22 @@ func TestLowLoops(t *testing.T) {
 		w[i] = orc.Int128FromInt64(x)
 		v[i] = int64(rng.Uint64()) >> rng.IntN(64)
 	}
-	c := int64(rng.Uint64()) >> 20
-	for _, op := range []arithOp{opAdd, opSub, opMul} {
-		for _, wideFirst := range []bool{true, false} {
-			got, want := make([]int64, n), make([]int64, n)
-			lowConst(op, w, c, got, wideFirst)
-			wideConst(op, w, c, want, wideFirst)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("lowConst(%v, wideFirst %v) differs from wideConst", op, wideFirst)
-			}
-			lowRegs(op, w, v, got, wideFirst)
-			wideRegs(op, w, v, want, wideFirst)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("lowRegs(%v, wideFirst %v) differs from wideRegs", op, wideFirst)
+	for _, c := range []int64{int64(rng.Uint64()) >> 20, math.MinInt64, math.MaxInt64, 0, -1} {
+		for _, m := range []int{n, n - 3, 7} { // eight rows a step, then the rest
+			for _, op := range []arithOp{opAdd, opSub, opMul} {
+				for _, wideFirst := range []bool{true, false} {
+					got, want := make([]int64, m), make([]int64, m)
+					lowConst(op, w[:m], c, got, wideFirst)
+					wideConst(op, w[:m], c, want, wideFirst)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("lowConst(%v, %d, wideFirst %v) on %d rows differs from wideConst", op, c, wideFirst, m)
+					}
+					lowRegs(op, w[:m], v[:m], got, wideFirst)
+					wideRegs(op, w[:m], v[:m], want, wideFirst)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("lowRegs(%v, wideFirst %v) on %d rows differs from wideRegs", op, wideFirst, m)
+					}
+				}
 			}
 		}
 	}
@@ -387,14 +390,14 @@ func TestLowLoops(t *testing.T) {
 				lits = []int64{lits[1], lits[0]}
 			}
 			got, want := make([]uint8, n), make([]uint8, n)
-			if !matchDecFit(op, lits, w, got) {
-				t.Fatalf("matchDecFit(%v) did not compare", op)
+			if !cmpConstLow(op, lits, w, got) {
+				t.Fatalf("cmpConstLow(%v) did not compare", op)
 			}
 			if ok, done := matchDecLow(op, lits, w, want); !ok || !done {
 				t.Fatalf("matchDecLow(%v): ok %v done %v", op, ok, done)
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("matchDecFit(%v, %v) differs from matchDecLow", op, lits)
+				t.Errorf("cmpConstLow(%v, %v) differs from matchDecLow", op, lits)
 			}
 		}
 	}
