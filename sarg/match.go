@@ -180,7 +180,8 @@ const (
 func negate(out []uint8) {
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		binary.LittleEndian.PutUint64(out[i:], bytes2-binary.LittleEndian.Uint64(out[i:]))
+		o := at8(out, i)[:]
+		binary.LittleEndian.PutUint64(o, bytes2-binary.LittleEndian.Uint64(o))
 	}
 	for ; i < len(out); i++ {
 		out[i] = rowTrue - out[i]
@@ -196,7 +197,7 @@ func trueRows(dst []bool, out []uint8) {
 	d := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(out))
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		binary.LittleEndian.PutUint64(d[i:], binary.LittleEndian.Uint64(out[i:])>>1&bytes1)
+		binary.LittleEndian.PutUint64(at8(d, i)[:], binary.LittleEndian.Uint64(at8(out, i)[:])>>1&bytes1)
 	}
 	for ; i < len(out); i++ {
 		d[i] = out[i] >> 1 & 1
@@ -210,11 +211,12 @@ func kleeneAnd(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		a, b := binary.LittleEndian.Uint64(out[i:]), binary.LittleEndian.Uint64(v[i:])
+		o := at8(out, i)[:]
+		a, b := binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(at8(v, i)[:])
 		a1, b1 := a>>1&bytes1, b>>1&bytes1
 		t := a1 & b1
 		some := (a1 | a&bytes1) & (b1 | b&bytes1) // neither is FALSE
-		binary.LittleEndian.PutUint64(out[i:], t<<1|some&^t)
+		binary.LittleEndian.PutUint64(o, t<<1|some&^t)
 	}
 	for ; i < len(out); i++ {
 		out[i] = min(out[i], v[i])
@@ -228,9 +230,10 @@ func kleeneOr(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		a, b := binary.LittleEndian.Uint64(out[i:]), binary.LittleEndian.Uint64(v[i:])
+		o := at8(out, i)[:]
+		a, b := binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(at8(v, i)[:])
 		t := (a | b) >> 1 & bytes1
-		binary.LittleEndian.PutUint64(out[i:], t<<1|(a|b)&bytes1&^t)
+		binary.LittleEndian.PutUint64(o, t<<1|(a|b)&bytes1&^t)
 	}
 	for ; i < len(out); i++ {
 		out[i] = max(out[i], v[i])
