@@ -14,20 +14,24 @@ import (
 // rows a step and without a branch on sel (a filter's matches are often
 // random, and a branch on them is mispredicted as often): the step's
 // eight bools become an 8-bit mask by one multiply, whose entry in
-// selTable lists its rows; all eight slots are written and the index
-// advances past the selected ones.
+// selTable lists its rows two to a word; the four words, plus the step's
+// first row in both halves, are stored whole and the index advances past
+// the selected rows (the slots after them are written over next).
 func selection(sel []bool, idx []int32) []int32 {
 	k := len(idx)
 	idx = slices.Grow(idx, len(sel)+8)[:k+len(sel)+8]
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sel))), len(sel)) // a bool is one byte, 0 or 1
+	w := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(idx))), 4*len(idx))
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		m := binary.LittleEndian.Uint64(b[i:]) * 0x0102040810204080 >> 56
+		m := binary.LittleEndian.Uint64(b[i:i+8:i+8]) * 0x0102040810204080 >> 56
 		t := &selTable[m]
-		d := (*[8]int32)(idx[k : k+8])
-		base := int32(i)
-		d[0], d[1], d[2], d[3] = base+t[0], base+t[1], base+t[2], base+t[3]
-		d[4], d[5], d[6], d[7] = base+t[4], base+t[5], base+t[6], base+t[7]
+		base := uint64(i) * (1<<32 + 1)
+		d := w[4*k : 4*k+32 : 4*k+32]
+		binary.LittleEndian.PutUint64(d[0:], t[0]+base)
+		binary.LittleEndian.PutUint64(d[8:], t[1]+base)
+		binary.LittleEndian.PutUint64(d[16:], t[2]+base)
+		binary.LittleEndian.PutUint64(d[24:], t[3]+base)
 		k += bits.OnesCount8(uint8(m))
 	}
 	for ; i < len(b); i++ {
@@ -38,13 +42,14 @@ func selection(sel []bool, idx []int32) []int32 {
 }
 
 // selTable lists, for each 8-bit mask, the positions of its set bits in
-// ascending order (the rest of the eight slots are zero).
-var selTable = func() (t [256][8]int32) {
+// ascending order, two to a word (the first in the low half, as int32s
+// lie in memory), the rest of the eight slots zero.
+var selTable = func() (t [256][4]uint64) {
 	for m := range t {
 		k := 0
 		for j := range 8 {
 			if m>>j&1 == 1 {
-				t[m][k] = int32(j)
+				t[m][k/2] |= uint64(j) << (32 * (k % 2))
 				k++
 			}
 		}
