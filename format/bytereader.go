@@ -204,15 +204,29 @@ func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
 
 // ReadVarint128s fills dst with decimal varints (see ReadVarint128),
 // decoding those that fit in 63 bits straight from the chunk in one loop.
-// It also returns a bound on the values' magnitudes, from the lengths of
-// their varints: every |v| < 2^bound (at most 128). A k-byte varint holds
-// a zigzag value below 2^(7k), whose magnitude is at most 2^(7k-1).
-func (r *ByteReader) ReadVarint128s(dst []orc.Int128) (bound int, err error) {
+func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
+	_, err := readVarint128s[[0]uint64](r, dst)
+	return err
+}
+
+// ReadVarint128sBound is ReadVarint128s that also returns a bound on the
+// values' magnitudes, from the lengths of their varints: every
+// |v| < 2^bound (at most 128). A k-byte varint holds a zigzag value below
+// 2^(7k), whose magnitude is at most 2^(7k-1).
+func (r *ByteReader) ReadVarint128sBound(dst []orc.Int128) (bound int, err error) {
+	return readVarint128s[[1]uint64](r, dst)
+}
+
+// readVarint128s is ReadVarint128s, computing the bound with A [1]uint64
+// (with [0]uint64 it returns 0).
+func readVarint128s[A boundAcc](r *ByteReader, dst []orc.Int128) (bound int, err error) {
 	for len(dst) > 0 {
-		n, p, acc := decodeVarints(dst, r.buf[r.pos:])
+		n, p, acc := decodeVarints[A](dst, r.buf[r.pos:])
 		r.pos += p
 		dst = dst[n:]
-		bound = max(bound, 7*((bits.Len64(acc)+7)/8))
+		for k := range len(acc) {
+			bound = max(bound, 7*((bits.Len64(acc[k])+7)/8))
+		}
 		if len(dst) > 0 {
 			// A varint of 9 or more bytes, one within the last 7 bytes of
 			// the chunk, or the end of the chunk.
@@ -222,10 +236,26 @@ func (r *ByteReader) ReadVarint128s(dst []orc.Int128) (bound int, err error) {
 			}
 			dst[0] = v
 			dst = dst[1:]
-			bound = max(bound, magnitude128(v))
+			if len(acc) > 0 {
+				bound = max(bound, magnitude128(v))
+			}
 		}
 	}
 	return bound, nil
+}
+
+// boundAcc is what decodeVarints ORs each varint's bytes into: [1]uint64
+// keeps them; [0]uint64 keeps nothing, its loops over no element
+// compiling away, so that a reader that wants no bound pays nothing for
+// it (the ORs cost the scan of a decimal column about 2% of its
+// instructions, in registers the decoder's loop is short of).
+type boundAcc interface{ [0]uint64 | [1]uint64 }
+
+// orAcc ORs x into acc's element, if it has one.
+func orAcc[A boundAcc](acc *A, x uint64) {
+	if len(*acc) > 0 {
+		(*acc)[len(*acc)-1] |= x
+	}
 }
 
 // magnitude128 returns the least b with |v| < 2^b.
@@ -240,8 +270,9 @@ func magnitude128(v orc.Int128) int {
 
 // decodeVarints decodes zigzag varints of at most 8 bytes from buf into dst
 // while 8 bytes of buf remain from the next varint's start, and returns how
-// many values it decoded, how many bytes they took and acc, the OR of
-// their bytes each moved to the start of a word: no varint has a byte
+// many values it decoded, how many bytes they took and in acc's element
+// (when it has one) the OR of their bytes each moved to the start of a
+// word: no varint has a byte
 // beyond the highest set in acc (continuation bits included), so every
 // zigzag value is below 2^(7*ceil(bits.Len64(acc)/8)). It stops early
 // at a varint of 9 bytes or more.
@@ -254,7 +285,7 @@ func magnitude128(v orc.Int128) int {
 // two varints that end in the word are decoded, so that a mix of 3- and
 // 4-byte money values takes one load per two values and no branch that
 // depends on their lengths.
-func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
+func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
 	i := 0
 	for i < len(dst) && p+8 <= len(buf) {
 		w := binary.LittleEndian.Uint64(buf[p:])
@@ -270,7 +301,8 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 			for k := range d {
 				d[k] = orc.Int128FromInt64(int64(int8(z >> (8 * k))))
 			}
-			i, p, acc = i+8, p+8, acc|0x7f
+			i, p = i+8, p+8
+			orAcc(&acc, 0x7f)
 			continue
 		case ends == 0x8000800080008000 && i+4 <= len(dst):
 			x := w&0x007f007f007f007f | w&0x7f007f007f007f00>>1
@@ -279,7 +311,8 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 			for k := range d {
 				d[k] = orc.Int128FromInt64(int64(int16(z >> (16 * k))))
 			}
-			i, p, acc = i+4, p+8, acc|0x7fff
+			i, p = i+4, p+8
+			orAcc(&acc, 0x7fff)
 			continue
 		case ends == 0x8000000080000000 && i+2 <= len(dst):
 			x := w & 0x7f7f7f7f7f7f7f7f
@@ -288,14 +321,15 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 			z := x>>1&0x7fffffff7fffffff ^ (x&0x0000000100000001)*0xffffffff
 			dst[i] = orc.Int128FromInt64(int64(int32(z)))
 			dst[i+1] = orc.Int128FromInt64(int64(int32(z >> 32)))
-			i, p, acc = i+2, p+8, acc|0x7fffffff
+			i, p = i+2, p+8
+			orAcc(&acc, 0x7fffffff)
 			continue
 		}
 		e0 := uint(bits.TrailingZeros64(ends)) + 1 // bits of the first varint
 		m0 := uint64(1)<<e0 - 1                    // e0 = 64 gives all ones
 		v0 := w & m0
 		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v0)))
-		acc |= v0
+		orAcc(&acc, v0)
 		rest := ends &^ m0
 		if rest == 0 || i+1 == len(dst) {
 			i, p = i+1, p+int(e0>>3)
@@ -305,7 +339,7 @@ func decodeVarints(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 		m1 := uint64(1)<<e1 - 1
 		v1 := w & m1 >> e0
 		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v1)))
-		acc |= v1
+		orAcc(&acc, v1)
 		i, p = i+2, p+int(e1>>3)
 	}
 	return i, p, acc

@@ -24,9 +24,11 @@ type decimalReader struct {
 	buf             []int64
 	// bound is the last batch's bound on its values' magnitudes (every
 	// |v| < 2^bound, null rows' zeros included), when known: the exact
-	// filter takes it (takeBound) for sarg.ColumnBounds.
+	// filter takes it (takeBound) for sarg.ColumnBounds. It is computed
+	// only with wantBound (a predicate column's reader).
 	bound      int
 	boundKnown bool
+	wantBound  bool
 }
 
 // takeBound returns the bound of the batch next read last, if known, and
@@ -76,11 +78,15 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		}
 	} else {
 		vals := vec.Values[:k]
-		bound, err := c.data.ReadVarint128s(vals)
-		if err != nil {
+		if c.wantBound {
+			bound, err := c.data.ReadVarint128sBound(vals)
+			if err != nil {
+				return c.wrap(err, "DATA")
+			}
+			c.bound, c.boundKnown = bound, true
+		} else if err := c.data.ReadVarint128s(vals); err != nil {
 			return c.wrap(err, "DATA")
 		}
-		c.bound, c.boundKnown = bound, true
 		// Writers give every value the column's scale, so SECONDARY is
 		// runs of one value: those are checked once, not per value.
 		for i := 0; i < k; {

@@ -229,6 +229,7 @@ func newExactFilter(m *sarg.Matcher, root columnReader, schema *orc.Schema, cols
 		if want[c.columnID()] {
 			f.paths[c.columnID()] = append([]int(nil), path...)
 			if dr, ok := c.(*decimalReader); ok {
+				dr.wantBound = true
 				f.decs = append(f.decs, decBound{c.columnID(), dr})
 			}
 			if len(path) > 0 {
