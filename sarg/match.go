@@ -14,13 +14,19 @@ import (
 // top-level rows, null where the field or a struct above it is null.
 type ColumnVectors map[int]orc.Vector
 
-// Row outcomes in row-level evaluation, ordered so that Kleene's AND is the
-// minimum, OR the maximum and NOT 2-v.
+// Row outcomes in row-level evaluation. Bit 0 says "not FALSE", bit 1
+// "TRUE": the outcomes are ordered, Kleene's AND is the minimum and so
+// the bitwise AND, OR the maximum and the bitwise OR, eight rows a word
+// with no carry between bytes; NOT swaps the bits and turns them over
+// (notOutcome).
 const (
 	rowFalse uint8 = 0
 	rowNull  uint8 = 1
-	rowTrue  uint8 = 2
+	rowTrue  uint8 = 3
 )
+
+// notOutcome returns NOT v: TRUE and FALSE swapped, NULL kept.
+func notOutcome(v uint8) uint8 { return ^v>>1&1 | ^v<<1&2 }
 
 // setLinearMax is the largest set searched linearly; larger sets are
 // searched by binary search (numbers) or a map (strings).
@@ -169,22 +175,23 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 	return nil
 }
 
-// The outcomes 0, 1 and 2 fit in a byte's low two bits, so eight rows
-// are turned at once in a 64-bit word, with no carry between bytes.
+// The outcomes fit in a byte's low two bits, so eight rows are turned at
+// once in a 64-bit word, with no carry between bytes.
 const (
 	bytes1 = 0x0101010101010101
 	bytes2 = 0x0202020202020202
 )
 
-// negate sets out[i] to NOT out[i], 2 - out[i], eight rows a step.
+// negate sets out[i] to NOT out[i] (notOutcome), eight rows a step.
 func negate(out []uint8) {
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
 		o := at8(out, i)[:]
-		binary.LittleEndian.PutUint64(o, bytes2-binary.LittleEndian.Uint64(o))
+		x := ^binary.LittleEndian.Uint64(o)
+		binary.LittleEndian.PutUint64(o, x>>1&bytes1|x<<1&bytes2)
 	}
 	for ; i < len(out); i++ {
-		out[i] = rowTrue - out[i]
+		out[i] = notOutcome(out[i])
 	}
 }
 
@@ -204,39 +211,31 @@ func trueRows(dst []bool, out []uint8) {
 	}
 }
 
-// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND, eight rows a
-// step: with bit 1 for TRUE and bit 0 for NULL, a row is TRUE where both
-// are, and NULL where neither is FALSE and not both are TRUE.
+// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND: the bitwise
+// AND of the outcomes, eight rows a step.
 func kleeneAnd(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
 		o := at8(out, i)[:]
-		a, b := binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(at8(v, i)[:])
-		a1, b1 := a>>1&bytes1, b>>1&bytes1
-		t := a1 & b1
-		some := (a1 | a&bytes1) & (b1 | b&bytes1) // neither is FALSE
-		binary.LittleEndian.PutUint64(o, t<<1|some&^t)
+		binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(o)&binary.LittleEndian.Uint64(at8(v, i)[:]))
 	}
 	for ; i < len(out); i++ {
-		out[i] = min(out[i], v[i])
+		out[i] &= v[i]
 	}
 }
 
-// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR, eight rows a
-// step: a row is TRUE where either is, and NULL where neither is TRUE and
-// one is NULL.
+// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR: the bitwise OR
+// of the outcomes, eight rows a step.
 func kleeneOr(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
 		o := at8(out, i)[:]
-		a, b := binary.LittleEndian.Uint64(o), binary.LittleEndian.Uint64(at8(v, i)[:])
-		t := (a | b) >> 1 & bytes1
-		binary.LittleEndian.PutUint64(o, t<<1|(a|b)&bytes1&^t)
+		binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(o)|binary.LittleEndian.Uint64(at8(v, i)[:]))
 	}
 	for ; i < len(out); i++ {
-		out[i] = max(out[i], v[i])
+		out[i] |= v[i]
 	}
 }
 
