@@ -205,8 +205,22 @@ func (r *ByteReader) ReadVarint128() (orc.Int128, error) {
 // ReadVarint128s fills dst with decimal varints (see ReadVarint128),
 // decoding those that fit in 63 bits straight from the chunk in one loop.
 func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
-	_, err := readVarint128s[[0]uint64](r, dst)
-	return err
+	for len(dst) > 0 {
+		n, p := decodeVarints(dst, r.buf[r.pos:])
+		r.pos += p
+		dst = dst[n:]
+		if len(dst) > 0 {
+			// A varint of 9 or more bytes, one within the last 7 bytes of
+			// the chunk, or the end of the chunk.
+			v, err := r.ReadVarint128()
+			if err != nil {
+				return err
+			}
+			dst[0] = v
+			dst = dst[1:]
+		}
+	}
+	return nil
 }
 
 // ReadVarint128sBound is ReadVarint128s that also returns a bound on the
@@ -214,48 +228,22 @@ func (r *ByteReader) ReadVarint128s(dst []orc.Int128) error {
 // |v| < 2^bound (at most 128). A k-byte varint holds a zigzag value below
 // 2^(7k), whose magnitude is at most 2^(7k-1).
 func (r *ByteReader) ReadVarint128sBound(dst []orc.Int128) (bound int, err error) {
-	return readVarint128s[[1]uint64](r, dst)
-}
-
-// readVarint128s is ReadVarint128s, computing the bound with A [1]uint64
-// (with [0]uint64 it returns 0).
-func readVarint128s[A boundAcc](r *ByteReader, dst []orc.Int128) (bound int, err error) {
 	for len(dst) > 0 {
-		n, p, acc := decodeVarints[A](dst, r.buf[r.pos:])
+		n, p, acc := decodeVarintsBound(dst, r.buf[r.pos:])
 		r.pos += p
 		dst = dst[n:]
-		for k := range len(acc) {
-			bound = max(bound, 7*((bits.Len64(acc[k])+7)/8))
-		}
+		bound = max(bound, 7*((bits.Len64(acc)+7)/8))
 		if len(dst) > 0 {
-			// A varint of 9 or more bytes, one within the last 7 bytes of
-			// the chunk, or the end of the chunk.
 			v, err := r.ReadVarint128()
 			if err != nil {
 				return 0, err
 			}
 			dst[0] = v
 			dst = dst[1:]
-			if len(acc) > 0 {
-				bound = max(bound, magnitude128(v))
-			}
+			bound = max(bound, magnitude128(v))
 		}
 	}
 	return bound, nil
-}
-
-// boundAcc is what decodeVarints ORs each varint's bytes into: [1]uint64
-// keeps them; [0]uint64 keeps nothing, its loops over no element
-// compiling away, so that a reader that wants no bound pays nothing for
-// it (the ORs cost the scan of a decimal column about 2% of its
-// instructions, in registers the decoder's loop is short of).
-type boundAcc interface{ [0]uint64 | [1]uint64 }
-
-// orAcc ORs x into acc's element, if it has one.
-func orAcc[A boundAcc](acc *A, x uint64) {
-	if len(*acc) > 0 {
-		(*acc)[len(*acc)-1] |= x
-	}
 }
 
 // magnitude128 returns the least b with |v| < 2^b.
@@ -270,12 +258,8 @@ func magnitude128(v orc.Int128) int {
 
 // decodeVarints decodes zigzag varints of at most 8 bytes from buf into dst
 // while 8 bytes of buf remain from the next varint's start, and returns how
-// many values it decoded, how many bytes they took and in acc's element
-// (when it has one) the OR of their bytes each moved to the start of a
-// word: no varint has a byte
-// beyond the highest set in acc (continuation bits included), so every
-// zigzag value is below 2^(7*ceil(bits.Len64(acc)/8)). It stops early
-// at a varint of 9 bytes or more.
+// many values it decoded and how many bytes they took. It stops early at a
+// varint of 9 bytes or more.
 //
 // Design note: each step loads 8 bytes; every byte without its top bit ends
 // a varint. A varint's 7-bit groups are squeezed together in three steps
@@ -285,7 +269,68 @@ func magnitude128(v orc.Int128) int {
 // two varints that end in the word are decoded, so that a mix of 3- and
 // 4-byte money values takes one load per two values and no branch that
 // depends on their lengths.
-func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
+func decodeVarints(dst []orc.Int128, buf []byte) (n, p int) {
+	i := 0
+	for i < len(dst) && p+8 <= len(buf) {
+		w := binary.LittleEndian.Uint64(buf[p:])
+		ends := ^w & 0x8080808080808080
+		switch {
+		case ends == 0:
+			return i, p
+		case ends == 0x8080808080808080 && i+8 <= len(dst):
+			// Zigzag undone in every byte lane at once: the lane's low
+			// bit, spread over the lane by a multiply, flips the rest.
+			z := w>>1&0x7f7f7f7f7f7f7f7f ^ (w&0x0101010101010101)*0xff
+			d := dst[i : i+8 : i+8]
+			for k := range d {
+				d[k] = orc.Int128FromInt64(int64(int8(z >> (8 * k))))
+			}
+			i, p = i+8, p+8
+			continue
+		case ends == 0x8000800080008000 && i+4 <= len(dst):
+			x := w&0x007f007f007f007f | w&0x7f007f007f007f00>>1
+			z := x>>1&0x7fff7fff7fff7fff ^ (x&0x0001000100010001)*0xffff
+			d := dst[i : i+4 : i+4]
+			for k := range d {
+				d[k] = orc.Int128FromInt64(int64(int16(z >> (16 * k))))
+			}
+			i, p = i+4, p+8
+			continue
+		case ends == 0x8000000080000000 && i+2 <= len(dst):
+			x := w & 0x7f7f7f7f7f7f7f7f
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			z := x>>1&0x7fffffff7fffffff ^ (x&0x0000000100000001)*0xffffffff
+			dst[i] = orc.Int128FromInt64(int64(int32(z)))
+			dst[i+1] = orc.Int128FromInt64(int64(int32(z >> 32)))
+			i, p = i+2, p+8
+			continue
+		}
+		e0 := uint(bits.TrailingZeros64(ends)) + 1 // bits of the first varint
+		m0 := uint64(1)<<e0 - 1                    // e0 = 64 gives all ones
+		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m0)))
+		rest := ends &^ m0
+		if rest == 0 || i+1 == len(dst) {
+			i, p = i+1, p+int(e0>>3)
+			continue
+		}
+		e1 := uint(bits.TrailingZeros64(rest)) + 1
+		m1 := uint64(1)<<e1 - 1
+		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(w & m1 >> e0)))
+		i, p = i+2, p+int(e1>>3)
+	}
+	return i, p
+}
+
+// decodeVarintsBound is decodeVarints that also returns acc, the OR of
+// the varints' bytes each moved to the start of a word: no varint has a
+// byte beyond the highest set in acc (continuation bits included), so
+// every zigzag value is below 2^(7*ceil(bits.Len64(acc)/8)). It is a
+// copy, not decodeVarints with a flag or a type parameter: the ORs, a
+// flag's test, or a generic's dictionary taking a register the loop is
+// short of, each cost a scan without a predicate 0.5-2% of the
+// instructions of its decimal columns.
+func decodeVarintsBound(dst []orc.Int128, buf []byte) (n, p int, acc uint64) {
 	i := 0
 	for i < len(dst) && p+8 <= len(buf) {
 		w := binary.LittleEndian.Uint64(buf[p:])
@@ -302,7 +347,7 @@ func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
 				d[k] = orc.Int128FromInt64(int64(int8(z >> (8 * k))))
 			}
 			i, p = i+8, p+8
-			orAcc(&acc, 0x7f)
+			acc |= 0x7f
 			continue
 		case ends == 0x8000800080008000 && i+4 <= len(dst):
 			x := w&0x007f007f007f007f | w&0x7f007f007f007f00>>1
@@ -312,7 +357,7 @@ func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
 				d[k] = orc.Int128FromInt64(int64(int16(z >> (16 * k))))
 			}
 			i, p = i+4, p+8
-			orAcc(&acc, 0x7fff)
+			acc |= 0x7fff
 			continue
 		case ends == 0x8000000080000000 && i+2 <= len(dst):
 			x := w & 0x7f7f7f7f7f7f7f7f
@@ -322,14 +367,14 @@ func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
 			dst[i] = orc.Int128FromInt64(int64(int32(z)))
 			dst[i+1] = orc.Int128FromInt64(int64(int32(z >> 32)))
 			i, p = i+2, p+8
-			orAcc(&acc, 0x7fffffff)
+			acc |= 0x7fffffff
 			continue
 		}
 		e0 := uint(bits.TrailingZeros64(ends)) + 1 // bits of the first varint
 		m0 := uint64(1)<<e0 - 1                    // e0 = 64 gives all ones
 		v0 := w & m0
 		dst[i] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v0)))
-		orAcc(&acc, v0)
+		acc |= v0
 		rest := ends &^ m0
 		if rest == 0 || i+1 == len(dst) {
 			i, p = i+1, p+int(e0>>3)
@@ -339,7 +384,7 @@ func decodeVarints[A boundAcc](dst []orc.Int128, buf []byte) (n, p int, acc A) {
 		m1 := uint64(1)<<e1 - 1
 		v1 := w & m1 >> e0
 		dst[i+1] = orc.Int128FromInt64(UnZigzag(squeezeVarint(v1)))
-		orAcc(&acc, v1)
+		acc |= v1
 		i, p = i+2, p+int(e1>>3)
 	}
 	return i, p, acc
