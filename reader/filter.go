@@ -24,15 +24,15 @@ func selection(sel []bool, idx []int32) []int32 {
 	w := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(idx))), 4*len(idx))
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		m := binary.LittleEndian.Uint64(b[i:i+8:i+8]) * 0x0102040810204080 >> 56
+		m := binary.LittleEndian.Uint64(bytes8(b, i)[:]) * 0x0102040810204080 >> 56
 		t := &selTable[m]
 		base := uint64(i) * (1<<32 + 1)
-		d := w[4*k : 4*k+32 : 4*k+32]
-		binary.LittleEndian.PutUint64(d[0:], t[0]+base)
-		binary.LittleEndian.PutUint64(d[8:], t[1]+base)
-		binary.LittleEndian.PutUint64(d[16:], t[2]+base)
-		binary.LittleEndian.PutUint64(d[24:], t[3]+base)
-		k += bits.OnesCount8(uint8(m))
+		d := (*[32]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(w)), 4*k)) // k+8 <= len(idx)
+		binary.LittleEndian.PutUint64(d[0:8], t[0]+base)
+		binary.LittleEndian.PutUint64(d[8:16], t[1]+base)
+		binary.LittleEndian.PutUint64(d[16:24], t[2]+base)
+		binary.LittleEndian.PutUint64(d[24:32], t[3]+base)
+		k += int(selCount[m])
 	}
 	for ; i < len(b); i++ {
 		idx[k] = int32(i)
@@ -40,6 +40,21 @@ func selection(sel []bool, idx []int32) []int32 {
 	}
 	return idx[:k]
 }
+
+// bytes8 returns b[i:i+8] as an array, with no bounds check: callers loop
+// with i+8 <= len(b).
+func bytes8(b []byte, i int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
+}
+
+// selCount is the number of set bits of each 8-bit mask (bits.OnesCount8
+// without its CPU feature test).
+var selCount = func() (c [256]uint8) {
+	for m := range c {
+		c[m] = uint8(bits.OnesCount8(uint8(m)))
+	}
+	return c
+}()
 
 // selTable lists, for each 8-bit mask, the positions of its set bits in
 // ascending order, two to a word (the first in the low half, as int32s
