@@ -80,7 +80,7 @@ func pick[T any](vals []T, rows []int32) []T {
 	dst := vals[:len(rows)] // rows ascending and in range: no more than vals
 	j := 0
 	for ; j+8 <= len(rows); j += 8 {
-		r, d := at8(rows, j), at8(dst, j)
+		r, d := *at8(rows, j), at8(dst, j)
 		d[0], d[1], d[2], d[3] = vals[r[0]], vals[r[1]], vals[r[2]], vals[r[3]]
 		d[4], d[5], d[6], d[7] = vals[r[4]], vals[r[5]], vals[r[6]], vals[r[7]]
 	}
