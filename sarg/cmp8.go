@@ -66,6 +66,33 @@ func cmpConstLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) bool {
 	return true
 }
 
+// notLess sets out[i] to NOT xs[i] op c for op LeafLessThan (xs[i] >= c)
+// or LeafLessThanEquals (xs[i] > c), lits[0] being c.
+func notLess(op LeafOp, lits []int64, xs []int64, out []uint8) {
+	c := lits[0]
+	switch {
+	case op == LeafLessThan:
+		between8(xs, c, math.MaxInt64, out)
+	case c == math.MaxInt64:
+		fill(out[:len(xs)], rowFalse)
+	default:
+		between8(xs, c+1, math.MaxInt64, out)
+	}
+}
+
+// notLessLow is notLess on decimals' low words.
+func notLessLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) {
+	c := lits[0]
+	switch {
+	case op == LeafLessThan:
+		betweenLow8(xs, c, math.MaxInt64, out)
+	case c == math.MaxInt64:
+		fill(out[:len(xs)], rowFalse)
+	default:
+		betweenLow8(xs, c+1, math.MaxInt64, out)
+	}
+}
+
 // less8 sets out[i] to t2(xs[i] < c).
 func less8(xs []int64, c int64, out []uint8) {
 	out = out[:len(xs)]

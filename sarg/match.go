@@ -116,6 +116,40 @@ func fill(out []uint8, v uint8) {
 	}
 }
 
+// notFoldOff makes NOT negate its leaf's outcomes in a pass of their own,
+// so that tests can compare the leaves' own negation with it; it is never
+// set outside tests.
+var notFoldOff = false
+
+// evalLeaf evaluates leaf node nd on rows 0..n-1 into out; with neg it
+// may give NOT of the leaf instead, and reports whether it did.
+func (m *Matcher) evalLeaf(nd bnode, cols ColumnVectors, n int, out []uint8, neg bool) (negated bool, err error) {
+	l := m.b.leaves[nd.leaf]
+	if l.term != nil {
+		sc := m.terms[l.term]
+		if sc == nil {
+			if m.terms == nil {
+				m.terms = map[*boundTerm]*termScratch{}
+			}
+			sc = l.term.scratch()
+			m.terms[l.term] = sc
+		}
+		return l.term.match(cols, m.bounds, n, out, sc, neg)
+	}
+	v, ok := cols[l.colID]
+	if !ok || v == nil {
+		return false, fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
+	}
+	if l.col2 != nil {
+		v2, ok := cols[l.col2ID]
+		if !ok || v2 == nil {
+			return false, fmt.Errorf("sarg: no vector for column %d (%s)", l.col2ID, canonicalColumn(l.orig.Other))
+		}
+		return false, l.matchCols(v, v2, n, out)
+	}
+	return l.match(v, m.fits(l.colID), neg, n, out)
+}
+
 func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uint8) error {
 	switch nd.op {
 	case OpTrue:
@@ -125,32 +159,17 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 	case OpNull:
 		fill(out, rowNull)
 	case OpLeaf:
-		l := m.b.leaves[nd.leaf]
-		if l.term != nil {
-			sc := m.terms[l.term]
-			if sc == nil {
-				if m.terms == nil {
-					m.terms = map[*boundTerm]*termScratch{}
-				}
-				sc = l.term.scratch()
-				m.terms[l.term] = sc
-			}
-			return l.term.match(cols, m.bounds, n, out, sc)
-		}
-		v, ok := cols[l.colID]
-		if !ok || v == nil {
-			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
-		}
-		if l.col2 != nil {
-			v2, ok := cols[l.col2ID]
-			if !ok || v2 == nil {
-				return fmt.Errorf("sarg: no vector for column %d (%s)", l.col2ID, canonicalColumn(l.orig.Other))
-			}
-			return l.matchCols(v, v2, n, out)
-		}
-		return l.match(v, m.fits(l.colID), n, out)
+		_, err := m.evalLeaf(nd, cols, n, out, false)
+		return err
 	case OpNot:
-		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
+		if k := nd.kids[0]; k.op == OpLeaf && !notFoldOff {
+			// A comparison negates itself where it can (x >= c for
+			// NOT x < c), sparing a pass over the outcomes.
+			done, err := m.evalLeaf(k, cols, n, out, true)
+			if err != nil || done {
+				return err
+			}
+		} else if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
 			return err
 		}
 		negate(out)
@@ -274,30 +293,34 @@ func (m *Matcher) fits(col int) bool {
 }
 
 // match evaluates the leaf on the first n rows of v into out; fits
-// promises that v's values, if decimal, fit in an int64.
-func (l *boundLeaf) match(v orc.Vector, fits bool, n int, out []uint8) error {
+// promises that v's values, if decimal, fit in an int64. With neg it may
+// give NOT of the leaf (for < and <= on integers, and on decimals that
+// fit: the comparisons' other sides, the null rows NULL either way), and
+// reports whether it did.
+func (l *boundLeaf) match(v orc.Vector, fits, neg bool, n int, out []uint8) (negated bool, err error) {
 	if v.Len() < n {
-		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
+		return false, fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
 	}
 	nulls := nullsOf(v)
 	if len(nulls) > 0 && len(nulls) < n {
-		return fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
+		return false, fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
 	}
 	if l.op == LeafIsNull {
 		if len(nulls) == 0 {
 			fill(out, rowFalse)
-			return nil
+			return false, nil
 		}
 		for i := range out {
 			out[i] = t2(nulls[i])
 		}
-		return nil
+		return false, nil
 	}
-	if err := l.matchValues(v, fits, n, out); err != nil {
-		return err
+	neg = neg && (l.op == LeafLessThan || l.op == LeafLessThanEquals)
+	if negated, err = l.matchValues(v, fits, neg, n, out); err != nil {
+		return false, err
 	}
 	l.applyNulls(nulls, n, out)
-	return nil
+	return negated, nil
 }
 
 // applyNulls sets the outcome of null rows (nulls empty: none is) and of
@@ -337,8 +360,9 @@ func (l *boundLeaf) matchNarrowDec(vals []int64, nulls []bool, n int, out []uint
 }
 
 // matchValues compares the values of rows 0..n-1 with the literals,
-// whatever their nulls (fits as match's).
-func (l *boundLeaf) matchValues(v orc.Vector, fits bool, n int, out []uint8) error {
+// whatever their nulls (fits, neg and negated as match's, neg only for
+// < and <=).
+func (l *boundLeaf) matchValues(v orc.Vector, fits, neg bool, n int, out []uint8) (negated bool, err error) {
 	bad := func() error {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", l.colID, l.col.Kind, v)
 	}
@@ -346,13 +370,17 @@ func (l *boundLeaf) matchValues(v orc.Vector, fits bool, n int, out []uint8) err
 	case domInt, domBool:
 		x, ok := v.(*orc.LongVector)
 		if !ok {
-			return bad()
+			return false, bad()
+		}
+		if neg {
+			notLess(l.op, l.ints, x.Values[:n], out)
+			return true, nil
 		}
 		matchOrdered(l.op, l.ints, l.sortedInts, x.Values[:n], out)
 	case domFloat:
 		x, ok := v.(*orc.DoubleVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if l.nanLit {
 			matchFloatTotal(l.op, l.floats, x.Values[:n], out)
@@ -362,40 +390,44 @@ func (l *boundLeaf) matchValues(v orc.Vector, fits bool, n int, out []uint8) err
 	case domBytes:
 		x, ok := v.(*orc.BytesVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if len(x.Offsets) < n+1 {
-			return fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
+			return false, fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
 		}
 		if err := l.matchBytes(x, n, out); err != nil {
-			return err
+			return false, err
 		}
 	case domDecimal:
 		x, ok := v.(*orc.DecimalVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if x.Scale != l.scale {
-			return fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
+			return false, fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
+		}
+		if neg && fits && l.decInts != nil && !forceWide {
+			notLessLow(l.op, l.decInts, x.Values[:n], out)
+			return true, nil
 		}
 		l.matchDecimal(x.Values[:n], fits, out)
 	case domTime:
 		x, ok := v.(*orc.TimestampVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if len(x.Nanos) < n {
-			return fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
+			return false, fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
 		}
 		l.matchTime(x.Seconds[:n], x.Nanos[:n], out)
 	case domGeo:
 		if err := l.matchGeo(v, n, out); err != nil {
-			return err
+			return false, err
 		}
 	default:
-		return bad()
+		return false, bad()
 	}
-	return nil
+	return false, nil
 }
 
 // matchOrdered evaluates a comparison on integers, or on floats with a

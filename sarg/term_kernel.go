@@ -274,28 +274,26 @@ func (k *kernel) scratch() *kernScratch {
 // the vectors are not what the general path takes without an error), out
 // is to be computed by the general path. A decimal column with a bound
 // in bounds is read by its low words unchecked, the bound its magnitude.
-func (k *kernel) run(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8, ks *kernScratch) bool {
+// With neg it may give NOT of the leaf instead (a comparison by < or <=
+// turned to its other side, null rows NULL either way), and says so in
+// negated.
+func (k *kernel) run(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8, ks *kernScratch, neg bool) (ok, negated bool) {
 	if kernelOff || forceWide || !k.readCols(cols, bounds, n, ks) {
-		return false
+		return false, false
+	}
+	if k.holds {
+		negated = neg && (k.cmp == cmpLt || k.cmp == cmpLe)
+	} else {
+		negated = neg && (k.inner.op == LeafLessThan || k.inner.op == LeafLessThanEquals)
 	}
 	for s := 0; s < n; s += kernChunk {
 		e := min(s+kernChunk, n)
 		for i := range k.code {
 			if !k.exec(&k.code[i], ks, s, e) {
-				return false
+				return false, false
 			}
 		}
-		x := k.operand(k.x, ks, e-s)
-		if k.holds {
-			outcomesOf(k.cmp, x, k.operand(k.y, ks, e-s), out[s:e])
-		} else {
-			in := k.inner
-			sorted := in.sortedInts
-			if in.dom == domDecimal {
-				sorted = in.sortedDecInts
-			}
-			matchOrdered(in.op, k.lits, sorted, x, out[s:e])
-		}
+		k.outcomes(ks, e-s, negated, out[s:e])
 	}
 	switch {
 	case !k.holds:
@@ -307,7 +305,33 @@ func (k *kernel) run(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8
 			}
 		}
 	}
-	return true
+	return true, negated
+}
+
+// outcomes sets out to the outcomes of a chunk of m rows whose registers
+// are computed, or to their NOT with neg (only for < and <=: NOT x < y is
+// y <= x, NOT x <= y is y < x, NOT x < c is x >= c), whatever the nulls.
+func (k *kernel) outcomes(ks *kernScratch, m int, neg bool, out []uint8) {
+	x := k.operand(k.x, ks, m)
+	switch {
+	case k.holds && neg:
+		flip := cmpLt
+		if k.cmp == cmpLt {
+			flip = cmpLe
+		}
+		outcomesOf(flip, k.operand(k.y, ks, m), x, out)
+	case k.holds:
+		outcomesOf(k.cmp, x, k.operand(k.y, ks, m), out)
+	case neg:
+		notLess(k.inner.op, k.lits, x, out)
+	default:
+		in := k.inner
+		sorted := in.sortedInts
+		if in.dom == domDecimal {
+			sorted = in.sortedDecInts
+		}
+		matchOrdered(in.op, k.lits, sorted, x, out)
+	}
 }
 
 // operand returns a register's values, or a literal's repeated in cx.

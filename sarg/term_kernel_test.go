@@ -58,6 +58,19 @@ var kernelPreds = []string{
 	"a IN (1, 2)",
 	"a > 9223372036854775.80",
 	"a >= -9223372036854775.80",
+	// NOT of < and <= that leaves give themselves (x >= c, x > c).
+	"i > 7",
+	"i >= -3",
+	"i > 9223372036854775807",
+	"i >= -9223372036854775808",
+	"a >= 5",
+	"NOT (a <= -0.01)",
+	"a * 2 >= b",
+	"NOT (a - b < c)",
+	"a + 1 > 0",
+	"i * 2 >= 10",
+	"a + b >= b + a", // equal sides in every row: NOT x < y is y <= x
+	"NOT (a + b <= b + a)",
 }
 
 // TestKernelCompiled checks which terms compile to kernels, and that a
@@ -130,13 +143,20 @@ func TestKernelDiff(t *testing.T) {
 			mb := b.NewMatcher()
 			mb.bounds = leastBounds(cols, n)
 			bnd, errB := mb.eval3(cols, n)
-			if errK != nil || errG != nil || errW != nil || errB != nil {
-				t.Fatalf("%s: errors %v / %v / %v / %v", p, errK, errG, errW, errB)
+			bnd = append([]uint8(nil), bnd...)
+			// And with NOT negating in a pass of its own, bounds given.
+			notFoldOff = true
+			mu := b.NewMatcher()
+			mu.bounds = mb.bounds
+			unf, errU := mu.eval3(cols, n)
+			notFoldOff = false
+			if errK != nil || errG != nil || errW != nil || errB != nil || errU != nil {
+				t.Fatalf("%s: errors %v / %v / %v / %v / %v", p, errK, errG, errW, errB, errU)
 			}
 			for i := range n {
-				if got[i] != gen[i] || got[i] != wide[i] || got[i] != bnd[i] {
-					t.Fatalf("%s trial %d row %d %v: kernel %d, general path %d, 128-bit path %d, bounded %d (bounds %v)",
-						p, trial, i, rows[i], got[i], gen[i], wide[i], bnd[i], mb.bounds)
+				if got[i] != gen[i] || got[i] != wide[i] || got[i] != bnd[i] || got[i] != unf[i] {
+					t.Fatalf("%s trial %d row %d %v: kernel %d, general path %d, 128-bit path %d, bounded %d, NOT apart %d (bounds %v)",
+						p, trial, i, rows[i], got[i], gen[i], wide[i], bnd[i], unf[i], mb.bounds)
 				}
 				if i%97 == 0 {
 					match, known := b.EvalRow(rows[i])
@@ -147,7 +167,7 @@ func TestKernelDiff(t *testing.T) {
 				}
 			}
 			if k := b.leaves[0].term; k != nil && k.kern != nil && n > 0 {
-				if k.kern.run(cols, nil, n, make([]uint8, n), k.kern.scratch()) {
+				if ok, _ := k.kern.run(cols, nil, n, make([]uint8, n), k.kern.scratch(), false); ok {
 					ran++
 				} else {
 					fellBack++
