@@ -1,5 +1,7 @@
 package orc
 
+import "unsafe"
+
 // Compact keeps rows (ascending, each below v's length) of v and of its
 // children, moved to the front in order, in place: afterwards row j of v is
 // what row rows[j] was. A list's or map's elements follow their rows.
@@ -69,12 +71,29 @@ func (b *Batch) Compact() {
 	b.Selected = b.Selected[:0]
 }
 
-// pick moves the values at rows (ascending) to the front of vals.
+// pick moves the values at rows (ascending) to the front of vals, eight
+// rows a step: the step's rows and destinations are fixed-size arrays
+// (at8), so that only the reads from vals, at the rows given, are checked
+// (a row out of range panics, as indexing does), and a row costs a few
+// instructions against 10 (int64) to 15 (Int128) one by one.
 func pick[T any](vals []T, rows []int32) []T {
-	for j, i := range rows {
-		vals[j] = vals[i]
+	dst := vals[:len(rows)] // rows ascending and in range: no more than vals
+	j := 0
+	for ; j+8 <= len(rows); j += 8 {
+		r, d := *at8(rows, j), at8(dst, j)
+		d[0], d[1], d[2], d[3] = vals[r[0]], vals[r[1]], vals[r[2]], vals[r[3]]
+		d[4], d[5], d[6], d[7] = vals[r[4]], vals[r[5]], vals[r[6]], vals[r[7]]
 	}
-	return vals[:len(rows)]
+	for ; j < len(rows); j++ {
+		dst[j] = vals[rows[j]]
+	}
+	return dst
+}
+
+// at8 returns s[i:i+8] as an array, with no bounds check: callers loop
+// with i+8 <= len(s).
+func at8[T any](s []T, i int) *[8]T {
+	return (*[8]T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*unsafe.Sizeof(s[0])))
 }
 
 func keepNulls(nulls []bool, rows []int32) []bool {

@@ -44,9 +44,7 @@ func TestVarint128RoundTrip(t *testing.T) {
 		got := make([]orc.Int128, len(vals))
 		for i := 0; i < len(vals); {
 			n := min(1+rng.IntN(100), len(vals)-i)
-			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
-				t.Fatal(err)
-			}
+			readVarintsChecked(t, r, got[i:i+n], vals[i:i+n])
 			i += n
 		}
 		for i := range vals {
@@ -96,9 +94,7 @@ func TestVarint128sUniform(t *testing.T) {
 		got := make([]orc.Int128, len(vals))
 		for i := 0; i < len(vals); {
 			n := min(1+rng.IntN(50), len(vals)-i)
-			if err := r.ReadVarint128s(got[i : i+n]); err != nil {
-				t.Fatal(err)
-			}
+			readVarintsChecked(t, r, got[i:i+n], vals[i:i+n])
 			i += n
 		}
 		for i := range vals {
@@ -106,6 +102,38 @@ func TestVarint128sUniform(t *testing.T) {
 				t.Fatalf("value %d: got %v, want %v", i, got[i], vals[i])
 			}
 		}
+	}
+}
+
+// readVarintsChecked reads len(dst) varints and checks the bound
+// ReadVarint128sBound returns against want, the values they encode: every
+// |v| < 2^bound, and the bound is at most 7 bits a byte of the longest
+// varint.
+//
+// Batches of odd length are read with ReadVarint128s, without a bound, so
+// that the values of both forms are checked by the callers.
+func readVarintsChecked(t *testing.T, r *ByteReader, dst, want []orc.Int128) {
+	t.Helper()
+	if len(dst)%2 == 1 {
+		if err := r.ReadVarint128s(dst); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	bound, err := r.ReadVarint128sBound(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for _, v := range want {
+		longest = max(longest, len(AppendVarint128(nil, v)))
+		a := new(big.Int).Abs(v.Big())
+		if a.BitLen() > bound || a.BitLen() == bound && a.Cmp(new(big.Int).Lsh(big.NewInt(1), uint(bound))) >= 0 {
+			t.Fatalf("value %v: |v| is not below 2^%d, the bound returned", v, bound)
+		}
+	}
+	if bound > 7*longest {
+		t.Fatalf("bound %d for varints of at most %d bytes, want at most %d", bound, longest, 7*longest)
 	}
 }
 

@@ -22,6 +22,21 @@ type decimalReader struct {
 	data64          format.IntDecoder
 	scales          format.IntDecoder
 	buf             []int64
+	// bound is the last batch's bound on its values' magnitudes (every
+	// |v| < 2^bound, null rows' zeros included), when known: the exact
+	// filter takes it (takeBound) for sarg.ColumnBounds. It is computed
+	// only with wantBound (a predicate column's reader).
+	bound      int
+	boundKnown bool
+	wantBound  bool
+}
+
+// takeBound returns the bound of the batch next read last, if known, and
+// forgets it, so that a batch this reader did not decode gets none.
+func (c *decimalReader) takeBound() (int, bool) {
+	b, ok := c.bound, c.boundKnown
+	c.boundKnown = false
+	return b, ok
 }
 
 func (c *decimalReader) startStripe(ctx *stripeCtx) error {
@@ -53,6 +68,7 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec.Scale = c.node.Scale
 	vec.Values = grow(vec.Values, n)
 	c.buf = grow(c.buf, k)
+	c.boundKnown = false
 	if c.data64 != nil {
 		if err := c.data64.Next(c.buf); err != nil {
 			return c.wrap(err, "DATA")
@@ -62,7 +78,13 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		}
 	} else {
 		vals := vec.Values[:k]
-		if err := c.data.ReadVarint128s(vals); err != nil {
+		if c.wantBound {
+			bound, err := c.data.ReadVarint128sBound(vals)
+			if err != nil {
+				return c.wrap(err, "DATA")
+			}
+			c.bound, c.boundKnown = bound, true
+		} else if err := c.data.ReadVarint128s(vals); err != nil {
 			return c.wrap(err, "DATA")
 		}
 		// Writers give every value the column's scale, so SECONDARY is
@@ -105,6 +127,7 @@ func (c *decimalReader) rescale(vals []orc.Int128, s int64) error {
 	if s < -100 || s > 100 {
 		return c.wrap(orc.Corruptf("decimal scale %d out of range", s), "SECONDARY")
 	}
+	c.boundKnown = false // the values change
 	for i, v := range vals {
 		r, _, ok := orc.Rescale(v, int(s), want)
 		if !ok {

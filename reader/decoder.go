@@ -71,7 +71,14 @@ func (d *stripeDecoder) decode(b *orc.Batch, n int) (kept int, late bool, err er
 		}
 		f.vecs[col] = v
 	}
-	f.matches, err = f.matcher.Match(f.vecs, n, f.matches[:0])
+	for _, db := range f.decs {
+		if b, ok := db.r.takeBound(); ok {
+			f.bounds[db.col] = b
+		} else {
+			delete(f.bounds, db.col)
+		}
+	}
+	f.matches, err = f.matcher.MatchBounded(f.vecs, f.bounds, n, f.matches[:0])
 	if err != nil {
 		return 0, false, err
 	}
@@ -211,7 +218,8 @@ func (d *stripeDecoder) seekRun(k int) bool {
 // newExactFilter makes the exact filter of a scan whose predicate reads
 // cols: where each of them lies in a batch of schema, read by root.
 func newExactFilter(m *sarg.Matcher, root columnReader, schema *orc.Schema, cols []int) *exactFilter {
-	f := &exactFilter{matcher: m, paths: map[int][]int{}, top: make([]bool, len(schema.Children)), vecs: sarg.ColumnVectors{}}
+	f := &exactFilter{matcher: m, paths: map[int][]int{}, top: make([]bool, len(schema.Children)),
+		vecs: sarg.ColumnVectors{}, bounds: sarg.ColumnBounds{}}
 	want := map[int]bool{}
 	for _, c := range cols {
 		want[c] = true
@@ -220,6 +228,10 @@ func newExactFilter(m *sarg.Matcher, root columnReader, schema *orc.Schema, cols
 	walk = func(c columnReader, path []int) {
 		if want[c.columnID()] {
 			f.paths[c.columnID()] = append([]int(nil), path...)
+			if dr, ok := c.(*decimalReader); ok {
+				dr.wantBound = true
+				f.decs = append(f.decs, decBound{c.columnID(), dr})
+			}
 			if len(path) > 0 {
 				f.top[path[0]] = true
 			}
@@ -323,6 +335,10 @@ type exactFilter struct {
 	top     []bool        // per batch column: holds a predicate column
 	matches []bool
 	vecs    sarg.ColumnVectors
+	// The predicate's decimal columns read by a decimalReader, whose
+	// bounds on each batch's values go to the matcher (bounds).
+	decs   []decBound
+	bounds sarg.ColumnBounds
 	// Of the batch being decoded: its root nulls, or nil, and how many of
 	// its rows match (decode hands them to finish).
 	mask []bool
@@ -336,6 +352,12 @@ type exactFilter struct {
 	// selects hands a batch's matches over as its selection (WithSelection)
 	// instead of moving them together, where all its fields are decoded.
 	selects bool
+}
+
+// decBound is a predicate column read by a decimalReader.
+type decBound struct {
+	col int
+	r   *decimalReader
 }
 
 // lateSegmentRows is how many rows of a batch the deferred fields must

@@ -1,26 +1,76 @@
 package reader
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"unsafe"
 
 	"github.com/orcgo/orc"
 )
 
-// selection appends to idx the indexes of the rows sel selects. It
-// writes every index and advances past the selected ones, without a
-// branch on sel: a filter's matches are often random, and a branch on them
-// is mispredicted as often.
+// selection appends to idx the indexes of the rows sel selects, eight
+// rows a step and without a branch on sel (a filter's matches are often
+// random, and a branch on them is mispredicted as often): the step's
+// eight bools become an 8-bit mask by one multiply, whose entry in
+// selTable lists its rows two to a word; the four words, plus the step's
+// first row in both halves, are stored whole and the index advances past
+// the selected rows (the slots after them are written over next).
 func selection(sel []bool, idx []int32) []int32 {
 	k := len(idx)
-	idx = slices.Grow(idx, len(sel)+1)[:k+len(sel)+1]
-	for i, ok := range sel {
+	idx = slices.Grow(idx, len(sel)+8)[:k+len(sel)+8]
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sel))), len(sel)) // a bool is one byte, 0 or 1
+	w := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(idx))), 4*len(idx))
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		m := binary.LittleEndian.Uint64(bytes8(b, i)[:]) * 0x0102040810204080 >> 56
+		t := &selTable[m]
+		base := uint64(i) * (1<<32 + 1)
+		d := (*[32]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(w)), 4*k)) // k+8 <= len(idx)
+		binary.LittleEndian.PutUint64(d[0:8], t[0]+base)
+		binary.LittleEndian.PutUint64(d[8:16], t[1]+base)
+		binary.LittleEndian.PutUint64(d[16:24], t[2]+base)
+		binary.LittleEndian.PutUint64(d[24:32], t[3]+base)
+		k += int(selCount[m])
+	}
+	for ; i < len(b); i++ {
 		idx[k] = int32(i)
-		k += int(*(*uint8)(unsafe.Pointer(&ok))) // a bool is one byte, 0 or 1
+		k += int(b[i])
 	}
 	return idx[:k]
 }
+
+// bytes8 returns b[i:i+8] as an array, with no bounds check: callers loop
+// with i+8 <= len(b).
+func bytes8(b []byte, i int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
+}
+
+// selCount is the number of set bits of each 8-bit mask (bits.OnesCount8
+// without its CPU feature test).
+var selCount = func() (c [256]uint8) {
+	for m := range c {
+		c[m] = uint8(bits.OnesCount8(uint8(m)))
+	}
+	return c
+}()
+
+// selTable lists, for each 8-bit mask, the positions of its set bits in
+// ascending order, two to a word (the first in the low half, as int32s
+// lie in memory), the rest of the eight slots zero.
+var selTable = func() (t [256][4]uint64) {
+	for m := range t {
+		k := 0
+		for j := range 8 {
+			if m>>j&1 == 1 {
+				t[m][k/2] |= uint64(j) << (32 * (k % 2))
+				k++
+			}
+		}
+	}
+	return t
+}()
 
 // appendRows appends the rows of src to dst, a vector of the same type.
 func appendRows(dst, src orc.Vector) {

@@ -59,7 +59,7 @@ func (b *Bound) evalRow3(n bnode, values map[int]any) (uint8, error) {
 		return l.evalPlain(values[l.colID])
 	case OpNot:
 		v, err := b.evalRow3(n.kids[0], values)
-		return rowTrue - v, err
+		return notOutcome(v), err
 	case OpAnd, OpOr:
 		res := rowTrue
 		if n.op == OpOr {

@@ -14,13 +14,19 @@ import (
 // top-level rows, null where the field or a struct above it is null.
 type ColumnVectors map[int]orc.Vector
 
-// Row outcomes in row-level evaluation, ordered so that Kleene's AND is the
-// minimum, OR the maximum and NOT 2-v.
+// Row outcomes in row-level evaluation. Bit 0 says "not FALSE", bit 1
+// "TRUE": the outcomes are ordered, Kleene's AND is the minimum and so
+// the bitwise AND, OR the maximum and the bitwise OR, eight rows a word
+// with no carry between bytes; NOT swaps the bits and turns them over
+// (notOutcome).
 const (
 	rowFalse uint8 = 0
 	rowNull  uint8 = 1
-	rowTrue  uint8 = 2
+	rowTrue  uint8 = 3
 )
+
+// notOutcome returns NOT v: TRUE and FALSE swapped, NULL kept.
+func notOutcome(v uint8) uint8 { return ^v>>1&1 | ^v<<1&2 }
 
 // setLinearMax is the largest set searched linearly; larger sets are
 // searched by binary search (numbers) or a map (strings).
@@ -34,7 +40,17 @@ type Matcher struct {
 	b       *Bound
 	scratch [][]uint8                   // one buffer per tree depth
 	terms   map[*boundTerm]*termScratch // buffers of the term leaves
+	bounds  ColumnBounds                // MatchBounded's, during the call
 }
+
+// ColumnBounds maps a decimal column's id to a bound on the magnitudes of
+// the values its vector holds for the rows of one batch, null rows
+// included: every |v| < 2^bound. A decoder knows one from the lengths of
+// the varints it read (format.ByteReader.ReadVarint128s); with it,
+// MatchBounded reads values below 2^63 by their low words without
+// checking each that it fits. A bound that a value breaks gives wrong
+// results: pass only bounds the values were decoded with.
+type ColumnBounds map[int]int
 
 // NewMatcher returns a Matcher for b.
 func (b *Bound) NewMatcher() *Matcher { return &Matcher{b: b} }
@@ -50,7 +66,16 @@ func (b *Bound) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
 // leaves read must be in cols with at least n rows and the vector type of
 // its kind; decimal vectors must be at the column's scale.
 func (m *Matcher) Match(cols ColumnVectors, n int, dst []bool) ([]bool, error) {
+	return m.MatchBounded(cols, nil, n, dst)
+}
+
+// MatchBounded is Match with bounds on some decimal columns' values for
+// the rows of this batch (see ColumnBounds); a column without one is
+// checked as Match checks it.
+func (m *Matcher) MatchBounded(cols ColumnVectors, bounds ColumnBounds, n int, dst []bool) ([]bool, error) {
+	m.bounds = bounds
 	out, err := m.eval3(cols, n)
+	m.bounds = nil
 	if err != nil {
 		return dst[:0], err
 	}
@@ -91,6 +116,40 @@ func fill(out []uint8, v uint8) {
 	}
 }
 
+// notFoldOff makes NOT negate its leaf's outcomes in a pass of their own,
+// so that tests can compare the leaves' own negation with it; it is never
+// set outside tests.
+var notFoldOff = false
+
+// evalLeaf evaluates leaf node nd on rows 0..n-1 into out; with neg it
+// may give NOT of the leaf instead, and reports whether it did.
+func (m *Matcher) evalLeaf(nd bnode, cols ColumnVectors, n int, out []uint8, neg bool) (negated bool, err error) {
+	l := m.b.leaves[nd.leaf]
+	if l.term != nil {
+		sc := m.terms[l.term]
+		if sc == nil {
+			if m.terms == nil {
+				m.terms = map[*boundTerm]*termScratch{}
+			}
+			sc = l.term.scratch()
+			m.terms[l.term] = sc
+		}
+		return l.term.match(cols, m.bounds, n, out, sc, neg)
+	}
+	v, ok := cols[l.colID]
+	if !ok || v == nil {
+		return false, fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
+	}
+	if l.col2 != nil {
+		v2, ok := cols[l.col2ID]
+		if !ok || v2 == nil {
+			return false, fmt.Errorf("sarg: no vector for column %d (%s)", l.col2ID, canonicalColumn(l.orig.Other))
+		}
+		return false, l.matchCols(v, v2, n, out)
+	}
+	return l.match(v, m.fits(l.colID), neg, n, out)
+}
+
 func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uint8) error {
 	switch nd.op {
 	case OpTrue:
@@ -100,32 +159,17 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 	case OpNull:
 		fill(out, rowNull)
 	case OpLeaf:
-		l := m.b.leaves[nd.leaf]
-		if l.term != nil {
-			sc := m.terms[l.term]
-			if sc == nil {
-				if m.terms == nil {
-					m.terms = map[*boundTerm]*termScratch{}
-				}
-				sc = l.term.scratch()
-				m.terms[l.term] = sc
-			}
-			return l.term.match(cols, n, out, sc)
-		}
-		v, ok := cols[l.colID]
-		if !ok || v == nil {
-			return fmt.Errorf("sarg: no vector for column %d (%s)", l.colID, canonicalColumn(l.orig.Column))
-		}
-		if l.col2 != nil {
-			v2, ok := cols[l.col2ID]
-			if !ok || v2 == nil {
-				return fmt.Errorf("sarg: no vector for column %d (%s)", l.col2ID, canonicalColumn(l.orig.Other))
-			}
-			return l.matchCols(v, v2, n, out)
-		}
-		return l.match(v, n, out)
+		_, err := m.evalLeaf(nd, cols, n, out, false)
+		return err
 	case OpNot:
-		if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
+		if k := nd.kids[0]; k.op == OpLeaf && !notFoldOff {
+			// A comparison negates itself where it can (x >= c for
+			// NOT x < c), sparing a pass over the outcomes.
+			done, err := m.evalLeaf(k, cols, n, out, true)
+			if err != nil || done {
+				return err
+			}
+		} else if err := m.evalNode(nd.kids[0], cols, n, depth, out); err != nil {
 			return err
 		}
 		negate(out)
@@ -150,21 +194,23 @@ func (m *Matcher) evalNode(nd bnode, cols ColumnVectors, n, depth int, out []uin
 	return nil
 }
 
-// The outcomes 0, 1 and 2 fit in a byte's low two bits, so eight rows
-// are turned at once in a 64-bit word, with no carry between bytes.
+// The outcomes fit in a byte's low two bits, so eight rows are turned at
+// once in a 64-bit word, with no carry between bytes.
 const (
 	bytes1 = 0x0101010101010101
 	bytes2 = 0x0202020202020202
 )
 
-// negate sets out[i] to NOT out[i], 2 - out[i], eight rows a step.
+// negate sets out[i] to NOT out[i] (notOutcome), eight rows a step.
 func negate(out []uint8) {
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		binary.LittleEndian.PutUint64(out[i:], bytes2-binary.LittleEndian.Uint64(out[i:]))
+		o := at8(out, i)[:]
+		x := ^binary.LittleEndian.Uint64(o)
+		binary.LittleEndian.PutUint64(o, x>>1&bytes1|x<<1&bytes2)
 	}
 	for ; i < len(out); i++ {
-		out[i] = rowTrue - out[i]
+		out[i] = notOutcome(out[i])
 	}
 }
 
@@ -177,44 +223,38 @@ func trueRows(dst []bool, out []uint8) {
 	d := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(out))
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		binary.LittleEndian.PutUint64(d[i:], binary.LittleEndian.Uint64(out[i:])>>1&bytes1)
+		binary.LittleEndian.PutUint64(at8(d, i)[:], binary.LittleEndian.Uint64(at8(out, i)[:])>>1&bytes1)
 	}
 	for ; i < len(out); i++ {
 		d[i] = out[i] >> 1 & 1
 	}
 }
 
-// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND, eight rows a
-// step: with bit 1 for TRUE and bit 0 for NULL, a row is TRUE where both
-// are, and NULL where neither is FALSE and not both are TRUE.
+// kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND: the bitwise
+// AND of the outcomes, eight rows a step.
 func kleeneAnd(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		a, b := binary.LittleEndian.Uint64(out[i:]), binary.LittleEndian.Uint64(v[i:])
-		a1, b1 := a>>1&bytes1, b>>1&bytes1
-		t := a1 & b1
-		some := (a1 | a&bytes1) & (b1 | b&bytes1) // neither is FALSE
-		binary.LittleEndian.PutUint64(out[i:], t<<1|some&^t)
+		o := at8(out, i)[:]
+		binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(o)&binary.LittleEndian.Uint64(at8(v, i)[:]))
 	}
 	for ; i < len(out); i++ {
-		out[i] = min(out[i], v[i])
+		out[i] &= v[i]
 	}
 }
 
-// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR, eight rows a
-// step: a row is TRUE where either is, and NULL where neither is TRUE and
-// one is NULL.
+// kleeneOr sets out[i] to max(out[i], v[i]), Kleene's OR: the bitwise OR
+// of the outcomes, eight rows a step.
 func kleeneOr(out, v []uint8) {
 	v = v[:len(out)]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		a, b := binary.LittleEndian.Uint64(out[i:]), binary.LittleEndian.Uint64(v[i:])
-		t := (a | b) >> 1 & bytes1
-		binary.LittleEndian.PutUint64(out[i:], t<<1|(a|b)&bytes1&^t)
+		o := at8(out, i)[:]
+		binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(o)|binary.LittleEndian.Uint64(at8(v, i)[:]))
 	}
 	for ; i < len(out); i++ {
-		out[i] = max(out[i], v[i])
+		out[i] |= v[i]
 	}
 }
 
@@ -245,30 +285,42 @@ func nullsOf(v orc.Vector) []bool {
 // t2 returns rowTrue or rowFalse, without a branch.
 func t2(b bool) uint8 { return b2u8(b) * rowTrue }
 
-// match evaluates the leaf on the first n rows of v into out.
-func (l *boundLeaf) match(v orc.Vector, n int, out []uint8) error {
+// fits reports whether MatchBounded's bounds prove every value of decimal
+// column col below 2^63 in magnitude.
+func (m *Matcher) fits(col int) bool {
+	b, ok := m.bounds[col]
+	return ok && b <= narrowMax && !forceWide
+}
+
+// match evaluates the leaf on the first n rows of v into out; fits
+// promises that v's values, if decimal, fit in an int64. With neg it may
+// give NOT of the leaf (for < and <= on integers, and on decimals that
+// fit: the comparisons' other sides, the null rows NULL either way), and
+// reports whether it did.
+func (l *boundLeaf) match(v orc.Vector, fits, neg bool, n int, out []uint8) (negated bool, err error) {
 	if v.Len() < n {
-		return fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
+		return false, fmt.Errorf("sarg: vector for column %d has %d rows, need %d", l.colID, v.Len(), n)
 	}
 	nulls := nullsOf(v)
 	if len(nulls) > 0 && len(nulls) < n {
-		return fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
+		return false, fmt.Errorf("sarg: null mask for column %d has %d rows, need %d", l.colID, len(nulls), n)
 	}
 	if l.op == LeafIsNull {
 		if len(nulls) == 0 {
 			fill(out, rowFalse)
-			return nil
+			return false, nil
 		}
 		for i := range out {
 			out[i] = t2(nulls[i])
 		}
-		return nil
+		return false, nil
 	}
-	if err := l.matchValues(v, n, out); err != nil {
-		return err
+	neg = neg && (l.op == LeafLessThan || l.op == LeafLessThanEquals)
+	if negated, err = l.matchValues(v, fits, neg, n, out); err != nil {
+		return false, err
 	}
 	l.applyNulls(nulls, n, out)
-	return nil
+	return negated, nil
 }
 
 // applyNulls sets the outcome of null rows (nulls empty: none is) and of
@@ -308,8 +360,9 @@ func (l *boundLeaf) matchNarrowDec(vals []int64, nulls []bool, n int, out []uint
 }
 
 // matchValues compares the values of rows 0..n-1 with the literals,
-// whatever their nulls.
-func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
+// whatever their nulls (fits, neg and negated as match's, neg only for
+// < and <=).
+func (l *boundLeaf) matchValues(v orc.Vector, fits, neg bool, n int, out []uint8) (negated bool, err error) {
 	bad := func() error {
 		return fmt.Errorf("sarg: column %d is %s but its vector is %T", l.colID, l.col.Kind, v)
 	}
@@ -317,13 +370,17 @@ func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 	case domInt, domBool:
 		x, ok := v.(*orc.LongVector)
 		if !ok {
-			return bad()
+			return false, bad()
+		}
+		if neg {
+			notLess(l.op, l.ints, x.Values[:n], out)
+			return true, nil
 		}
 		matchOrdered(l.op, l.ints, l.sortedInts, x.Values[:n], out)
 	case domFloat:
 		x, ok := v.(*orc.DoubleVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if l.nanLit {
 			matchFloatTotal(l.op, l.floats, x.Values[:n], out)
@@ -333,40 +390,44 @@ func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 	case domBytes:
 		x, ok := v.(*orc.BytesVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if len(x.Offsets) < n+1 {
-			return fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
+			return false, fmt.Errorf("sarg: bytes vector for column %d has %d offsets, need %d", l.colID, len(x.Offsets), n+1)
 		}
 		if err := l.matchBytes(x, n, out); err != nil {
-			return err
+			return false, err
 		}
 	case domDecimal:
 		x, ok := v.(*orc.DecimalVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if x.Scale != l.scale {
-			return fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
+			return false, fmt.Errorf("sarg: decimal vector for column %d has scale %d, the column %d", l.colID, x.Scale, l.scale)
 		}
-		l.matchDecimal(x.Values[:n], out)
+		if neg && fits && l.decInts != nil && !forceWide {
+			notLessLow(l.op, l.decInts, x.Values[:n], out)
+			return true, nil
+		}
+		l.matchDecimal(x.Values[:n], fits, out)
 	case domTime:
 		x, ok := v.(*orc.TimestampVector)
 		if !ok {
-			return bad()
+			return false, bad()
 		}
 		if len(x.Nanos) < n {
-			return fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
+			return false, fmt.Errorf("sarg: timestamp vector for column %d has %d nanos, need %d", l.colID, len(x.Nanos), n)
 		}
 		l.matchTime(x.Seconds[:n], x.Nanos[:n], out)
 	case domGeo:
 		if err := l.matchGeo(v, n, out); err != nil {
-			return err
+			return false, err
 		}
 	default:
-		return bad()
+		return false, bad()
 	}
-	return nil
+	return false, nil
 }
 
 // matchOrdered evaluates a comparison on integers, or on floats with a
@@ -375,6 +436,10 @@ func (l *boundLeaf) matchValues(v orc.Vector, n int, out []uint8) error {
 // Sets larger than setLinearMax are searched in sorted (vals without NaN,
 // sorted).
 func matchOrdered[T int64 | float64](op LeafOp, vals, sorted []T, xs []T, out []uint8) {
+	out = out[:len(xs)]
+	if ints, ok := any(xs).([]int64); ok && cmpConst(op, any(vals).([]int64), ints, out) {
+		return
+	}
 	switch op {
 	case LeafEquals:
 		c := vals[0]
@@ -494,10 +559,14 @@ func (l *boundLeaf) matchBytes(x *orc.BytesVector, n int, out []uint8) error {
 
 // matchDecimal compares decimal values with the literals: blocks whose
 // values all fit in int64 as int64 (when the literals do), others in 128
-// bits.
-func (l *boundLeaf) matchDecimal(xs []orc.Int128, out []uint8) {
+// bits. With fits (the values are known to fit) the values are compared
+// by their low words, unchecked (cmpConstLow, for =, <, <= and BETWEEN).
+func (l *boundLeaf) matchDecimal(xs []orc.Int128, fits bool, out []uint8) {
 	if l.decInts == nil || forceWide {
 		l.matchDecimalWide(xs, out)
+		return
+	}
+	if fits && cmpConstLow(l.op, l.decInts, xs, out) {
 		return
 	}
 	if ok, done := matchDecLow(l.op, l.decInts, xs, out); done {

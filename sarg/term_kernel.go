@@ -23,6 +23,7 @@ package sarg
 // arithmetic is exact, so it gives the general path's outcomes.
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/orcgo/orc"
@@ -85,6 +86,7 @@ type kernScratch struct {
 	mag   []int
 	vals  []orc.Vector // the columns' vectors of the batch
 	wides [][]orc.Int128
+	bound []int // per column: a ColumnBounds bound of at most narrowMax, else -1
 	longs [][]int64
 	nulls []bool // the term's null rows, when some column has nulls
 	merge []bool // nulls, when several columns have nulls
@@ -264,35 +266,34 @@ func constMag(c int64) int { return bits.Len64(uabs(c)) }
 func (k *kernel) scratch() *kernScratch {
 	n := len(k.cols)
 	return &kernScratch{regs: make([][kernChunk]int64, k.regs), mag: make([]int, k.regs),
-		vals: make([]orc.Vector, n), wides: make([][]orc.Int128, n), longs: make([][]int64, n)}
+		vals: make([]orc.Vector, n), wides: make([][]orc.Int128, n), bound: make([]int, n), longs: make([][]int64, n)}
 }
 
 // run computes the leaf's outcomes on rows 0..n-1 of cols into out and
 // reports whether it did; when it did not (a chunk failed the proof, or
 // the vectors are not what the general path takes without an error), out
-// is to be computed by the general path.
-func (k *kernel) run(cols ColumnVectors, n int, out []uint8, ks *kernScratch) bool {
-	if kernelOff || forceWide || !k.readCols(cols, n, ks) {
-		return false
+// is to be computed by the general path. A decimal column with a bound
+// in bounds is read by its low words unchecked, the bound its magnitude.
+// With neg it may give NOT of the leaf instead (a comparison by < or <=
+// turned to its other side, null rows NULL either way), and says so in
+// negated.
+func (k *kernel) run(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8, ks *kernScratch, neg bool) (ok, negated bool) {
+	if kernelOff || forceWide || !k.readCols(cols, bounds, n, ks) {
+		return false, false
+	}
+	if k.holds {
+		negated = neg && (k.cmp == cmpLt || k.cmp == cmpLe)
+	} else {
+		negated = neg && (k.inner.op == LeafLessThan || k.inner.op == LeafLessThanEquals)
 	}
 	for s := 0; s < n; s += kernChunk {
 		e := min(s+kernChunk, n)
 		for i := range k.code {
 			if !k.exec(&k.code[i], ks, s, e) {
-				return false
+				return false, false
 			}
 		}
-		x := k.operand(k.x, ks, e-s)
-		if k.holds {
-			outcomesOf(k.cmp, x, k.operand(k.y, ks, e-s), out[s:e])
-		} else {
-			in := k.inner
-			sorted := in.sortedInts
-			if in.dom == domDecimal {
-				sorted = in.sortedDecInts
-			}
-			matchOrdered(in.op, k.lits, sorted, x, out[s:e])
-		}
+		k.outcomes(ks, e-s, negated, out[s:e])
 	}
 	switch {
 	case !k.holds:
@@ -304,7 +305,33 @@ func (k *kernel) run(cols ColumnVectors, n int, out []uint8, ks *kernScratch) bo
 			}
 		}
 	}
-	return true
+	return true, negated
+}
+
+// outcomes sets out to the outcomes of a chunk of m rows whose registers
+// are computed, or to their NOT with neg (only for < and <=: NOT x < y is
+// y <= x, NOT x <= y is y < x, NOT x < c is x >= c), whatever the nulls.
+func (k *kernel) outcomes(ks *kernScratch, m int, neg bool, out []uint8) {
+	x := k.operand(k.x, ks, m)
+	switch {
+	case k.holds && neg:
+		flip := cmpLt
+		if k.cmp == cmpLt {
+			flip = cmpLe
+		}
+		outcomesOf(flip, k.operand(k.y, ks, m), x, out)
+	case k.holds:
+		outcomesOf(k.cmp, x, k.operand(k.y, ks, m), out)
+	case neg:
+		notLess(k.inner.op, k.lits, x, out)
+	default:
+		in := k.inner
+		sorted := in.sortedInts
+		if in.dom == domDecimal {
+			sorted = in.sortedDecInts
+		}
+		matchOrdered(in.op, k.lits, sorted, x, out)
+	}
 }
 
 // operand returns a register's values, or a literal's repeated in cx.
@@ -321,7 +348,7 @@ func (k *kernel) operand(o kopnd, ks *kernScratch, m int) []int64 {
 // readCols takes the columns' values of the batch and the term's null
 // rows, and reports whether every vector is as the general path wants
 // it (else it is left to report the error).
-func (k *kernel) readCols(cols ColumnVectors, n int, ks *kernScratch) bool {
+func (k *kernel) readCols(cols ColumnVectors, bounds ColumnBounds, n int, ks *kernScratch) bool {
 	var one []bool // the null mask of the first column with one, or merge
 	merged := false
 	for i, id := range k.cols {
@@ -336,6 +363,10 @@ func (k *kernel) readCols(cols ColumnVectors, n int, ks *kernScratch) bool {
 				return false
 			}
 			ks.wides[i], nulls = x.Values[:n], x.Nulls.Nulls
+			ks.bound[i] = -1
+			if b, ok := bounds[id]; ok && b <= narrowMax {
+				ks.bound[i] = b
+			}
 		case *orc.LongVector:
 			if k.wide[i] || len(x.Values) < n {
 				return false
@@ -375,30 +406,19 @@ func (k *kernel) exec(in *kinstr, ks *kernScratch, s, e int) bool {
 		copy(r, x)
 		mag = magOf(x)
 	case in.op == opLoad:
+		if mag = ks.bound[in.a.col]; mag >= 0 {
+			lowConst(opAdd, ks.wides[in.a.col][s:e], 0, r, true)
+			break
+		}
 		hs, acc := wideConst(opAdd, ks.wides[in.a.col][s:e], 0, r, true)
 		if mag = wideMag(hs, acc); mag > narrowMax {
 			return false
 		}
 	case in.a.kind == kWide || in.b.kind == kWide:
-		w, o, wideFirst := in.a, in.b, true
-		if o.kind == kWide {
-			w, o, wideFirst = in.b, in.a, false
-		}
-		ws := ks.wides[w.col][s:e]
-		var hs, acc uint64
-		mo := 0
-		if o.kind == kConst {
-			hs, acc = wideConst(in.op, ws, o.c, r, wideFirst)
-			mo = constMag(o.c)
-		} else {
-			hs, acc = wideRegs(in.op, ws, ks.regs[o.reg][:e-s], r, wideFirst)
-			mo = ks.mag[o.reg]
-		}
-		mw := wideMag(hs, acc)
-		if mw > narrowMax {
+		var ok bool
+		if mag, ok = k.execWide(in, ks, r, s, e); !ok {
 			return false
 		}
-		mag = resultMag(in.op, mw, mo)
 	case in.op == opNeg || in.op == opAbs:
 		arithRegs(in.op, ks.regs[in.a.reg][:e-s], nil, r)
 		mag = ks.mag[in.a.reg]
@@ -414,6 +434,40 @@ func (k *kernel) exec(in *kinstr, ks *kernScratch, s, e int) bool {
 	}
 	ks.mag[in.dst] = mag
 	return mag <= narrowMax
+}
+
+// execWide runs in, an operation reading a decimal column, on rows
+// s..e-1 into r and returns its result's magnitude bound; ok false when
+// some value of the column does not fit in an int64.
+func (k *kernel) execWide(in *kinstr, ks *kernScratch, r []int64, s, e int) (mag int, ok bool) {
+	w, o, wideFirst := in.a, in.b, true
+	if o.kind == kWide {
+		w, o, wideFirst = in.b, in.a, false
+	}
+	ws := ks.wides[w.col][s:e]
+	mw, mo := ks.bound[w.col], 0
+	var hs, acc uint64
+	switch {
+	case o.kind == kConst && mw >= 0:
+		lowConst(in.op, ws, o.c, r, wideFirst)
+	case o.kind == kConst:
+		hs, acc = wideConst(in.op, ws, o.c, r, wideFirst)
+	case mw >= 0:
+		lowRegs(in.op, ws, ks.regs[o.reg][:e-s], r, wideFirst)
+	default:
+		hs, acc = wideRegs(in.op, ws, ks.regs[o.reg][:e-s], r, wideFirst)
+	}
+	if o.kind == kConst {
+		mo = constMag(o.c)
+	} else {
+		mo = ks.mag[o.reg]
+	}
+	if mw < 0 {
+		if mw = wideMag(hs, acc); mw > narrowMax {
+			return 0, false
+		}
+	}
+	return resultMag(in.op, mw, mo), true
 }
 
 // resultMag bounds x op y from the bounds of x and y, as evalNarrow does.
@@ -559,4 +613,95 @@ func wideConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (
 		}
 	}
 	return hs, acc
+}
+
+// lowRegs sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst) on
+// w's low words, w's values known to fit in an int64; eight rows a step
+// (at8), then the rest one by one.
+func lowRegs(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) {
+	v, r = v[:len(w)], r[:len(w)]
+	i := 0
+	switch {
+	case op == opAdd:
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)+y[0], int64(x[1].Lo)+y[1], int64(x[2].Lo)+y[2], int64(x[3].Lo)+y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)+y[4], int64(x[5].Lo)+y[5], int64(x[6].Lo)+y[6], int64(x[7].Lo)+y[7]
+		}
+	case op == opMul:
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)*y[0], int64(x[1].Lo)*y[1], int64(x[2].Lo)*y[2], int64(x[3].Lo)*y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)*y[4], int64(x[5].Lo)*y[5], int64(x[6].Lo)*y[6], int64(x[7].Lo)*y[7]
+		}
+	case wideFirst:
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)-y[0], int64(x[1].Lo)-y[1], int64(x[2].Lo)-y[2], int64(x[3].Lo)-y[3]
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)-y[4], int64(x[5].Lo)-y[5], int64(x[6].Lo)-y[6], int64(x[7].Lo)-y[7]
+		}
+	default:
+		for ; i+8 <= len(w); i += 8 {
+			x, y, o := at8(w, i), at8(v, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = y[0]-int64(x[0].Lo), y[1]-int64(x[1].Lo), y[2]-int64(x[2].Lo), y[3]-int64(x[3].Lo)
+			o[4], o[5], o[6], o[7] = y[4]-int64(x[4].Lo), y[5]-int64(x[5].Lo), y[6]-int64(x[6].Lo), y[7]-int64(x[7].Lo)
+		}
+	}
+	for ; i < len(w); i++ {
+		x := int64(w[i].Lo)
+		switch {
+		case op == opAdd:
+			r[i] = x + v[i]
+		case op == opMul:
+			r[i] = x * v[i]
+		case wideFirst:
+			r[i] = x - v[i]
+		default:
+			r[i] = v[i] - x
+		}
+	}
+}
+
+// lowConst is lowRegs with the same value c in every row of v: a
+// difference with c a sum with -c (but for math.MinInt64, whose
+// negation overflows), so that three loops serve.
+func lowConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) {
+	r = r[:len(w)]
+	if op == opSub && wideFirst && c != math.MinInt64 {
+		op, c = opAdd, -c
+	}
+	i := 0
+	switch {
+	case op == opAdd:
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)+c, int64(x[1].Lo)+c, int64(x[2].Lo)+c, int64(x[3].Lo)+c
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)+c, int64(x[5].Lo)+c, int64(x[6].Lo)+c, int64(x[7].Lo)+c
+		}
+	case op == opMul:
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = int64(x[0].Lo)*c, int64(x[1].Lo)*c, int64(x[2].Lo)*c, int64(x[3].Lo)*c
+			o[4], o[5], o[6], o[7] = int64(x[4].Lo)*c, int64(x[5].Lo)*c, int64(x[6].Lo)*c, int64(x[7].Lo)*c
+		}
+	case !wideFirst:
+		for ; i+8 <= len(w); i += 8 {
+			x, o := at8(w, i), at8(r, i)
+			o[0], o[1], o[2], o[3] = c-int64(x[0].Lo), c-int64(x[1].Lo), c-int64(x[2].Lo), c-int64(x[3].Lo)
+			o[4], o[5], o[6], o[7] = c-int64(x[4].Lo), c-int64(x[5].Lo), c-int64(x[6].Lo), c-int64(x[7].Lo)
+		}
+	}
+	for ; i < len(w); i++ {
+		x := int64(w[i].Lo)
+		switch {
+		case op == opAdd:
+			r[i] = x + c
+		case op == opMul:
+			r[i] = x * c
+		case wideFirst:
+			r[i] = x - c
+		default:
+			r[i] = c - x
+		}
+	}
 }

@@ -47,6 +47,30 @@ var kernelPreds = []string{
 	"a % 7 > 3",
 	"a + b IS NULL",
 	"NOT (a * 2 > b)",
+	// Plain leaves: cmpConstLow where bounds prove the values fit.
+	"a < 12.5",
+	"a <= -3",
+	"b = 0",
+	"a BETWEEN -100 AND 100.01",
+	"w < 5",
+	"w BETWEEN -1 AND 1",
+	"c >= 7",
+	"a IN (1, 2)",
+	"a > 9223372036854775.80",
+	"a >= -9223372036854775.80",
+	// NOT of < and <= that leaves give themselves (x >= c, x > c).
+	"i > 7",
+	"i >= -3",
+	"i > 9223372036854775807",
+	"i >= -9223372036854775808",
+	"a >= 5",
+	"NOT (a <= -0.01)",
+	"a * 2 >= b",
+	"NOT (a - b < c)",
+	"a + 1 > 0",
+	"i * 2 >= 10",
+	"a + b >= b + a", // equal sides in every row: NOT x < y is y <= x
+	"NOT (a + b <= b + a)",
 }
 
 // TestKernelCompiled checks which terms compile to kernels, and that a
@@ -114,12 +138,25 @@ func TestKernelDiff(t *testing.T) {
 			forceWide = true
 			wide, errW := b.NewMatcher().eval3(cols, n)
 			kernelOff, forceWide = false, false
-			if errK != nil || errG != nil || errW != nil {
-				t.Fatalf("%s: errors %v / %v / %v", p, errK, errG, errW)
+			// With the least bounds the values keep: columns below 2^63 are
+			// read by their low words unchecked.
+			mb := b.NewMatcher()
+			mb.bounds = leastBounds(cols, n)
+			bnd, errB := mb.eval3(cols, n)
+			bnd = append([]uint8(nil), bnd...)
+			// And with NOT negating in a pass of its own, bounds given.
+			notFoldOff = true
+			mu := b.NewMatcher()
+			mu.bounds = mb.bounds
+			unf, errU := mu.eval3(cols, n)
+			notFoldOff = false
+			if errK != nil || errG != nil || errW != nil || errB != nil || errU != nil {
+				t.Fatalf("%s: errors %v / %v / %v / %v / %v", p, errK, errG, errW, errB, errU)
 			}
 			for i := range n {
-				if got[i] != gen[i] || got[i] != wide[i] {
-					t.Fatalf("%s trial %d row %d %v: kernel %d, general path %d, 128-bit path %d", p, trial, i, rows[i], got[i], gen[i], wide[i])
+				if got[i] != gen[i] || got[i] != wide[i] || got[i] != bnd[i] || got[i] != unf[i] {
+					t.Fatalf("%s trial %d row %d %v: kernel %d, general path %d, 128-bit path %d, bounded %d, NOT apart %d (bounds %v)",
+						p, trial, i, rows[i], got[i], gen[i], wide[i], bnd[i], unf[i], mb.bounds)
 				}
 				if i%97 == 0 {
 					match, known := b.EvalRow(rows[i])
@@ -130,7 +167,7 @@ func TestKernelDiff(t *testing.T) {
 				}
 			}
 			if k := b.leaves[0].term; k != nil && k.kern != nil && n > 0 {
-				if k.kern.run(cols, n, make([]uint8, n), k.kern.scratch()) {
+				if ok, _ := k.kern.run(cols, nil, n, make([]uint8, n), k.kern.scratch(), false); ok {
 					ran++
 				} else {
 					fellBack++
@@ -143,10 +180,29 @@ func TestKernelDiff(t *testing.T) {
 	}
 }
 
+// leastBounds returns, for each decimal column of cols, the least b with
+// every |v| < 2^b over rows 0..n-1, null rows included.
+func leastBounds(cols ColumnVectors, n int) ColumnBounds {
+	bs := ColumnBounds{}
+	for id, v := range cols {
+		d, ok := v.(*orc.DecimalVector)
+		if !ok {
+			continue
+		}
+		b := 0
+		for _, x := range d.Values[:n] {
+			b = max(b, new(big.Int).Abs(x.Big()).BitLen())
+		}
+		bs[id] = b
+	}
+	return bs
+}
+
 // kernelBatch returns n rows of kernelSchema's columns (ids 1 to 5) and
 // their EvalRow values. Trials 0-5 hold small values (money), 6-8 values at
 // the limits (±(10^18 - 1), ±(2^63 - 1), math.MinInt64 in w and i), 9-11
-// small values but one beyond int64 in w, late in the batch, the others
+// small values but one beyond int64 in w (2^63 in trial 10), late in the
+// batch, the others
 // values whose products and sums lie near 2^63, on either side.
 func kernelBatch(rng *rand.Rand, n, trial int) (ColumnVectors, []map[int]any) {
 	dec := func(scale int) *orc.DecimalVector {
@@ -203,6 +259,9 @@ func kernelBatch(rng *rand.Rand, n, trial int) (ColumnVectors, []map[int]any) {
 		}
 		if trial >= 9 && trial < 12 && r == n-n/5-1 {
 			w.Values[r], _ = orc.Int128FromBig(new(big.Int).Lsh(big.NewInt(3), 70))
+			if trial == 10 {
+				w.Values[r] = orc.Int128{Lo: 1 << 63} // 2^63, whose low word read alone is math.MinInt64
+			}
 		}
 		rows[r] = map[int]any{}
 		for k, d := range []*orc.DecimalVector{a, bv, c, w} {
@@ -305,6 +364,61 @@ func TestWideMag(t *testing.T) {
 		}
 		if taken && r[0] != x.Int64() {
 			t.Errorf("%s: read as %d", x.Big(), r[0])
+		}
+	}
+}
+
+// TestLowLoops compares the unchecked loops that read decimals known to
+// fit in an int64 (lowConst, lowRegs, cmpConstLow) with the checked ones
+// (wideConst, wideRegs, matchDecLow), for every operator and operand
+// order, on values up to the int64 limits.
+func TestLowLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(52, 2))
+	n := 300
+	w := make([]orc.Int128, n)
+	v := make([]int64, n)
+	for i := range w {
+		x := int64(rng.Uint64()) >> rng.IntN(64)
+		if i%50 == 0 {
+			x = []int64{math.MaxInt64, math.MinInt64, 0, -1, 1, -math.MaxInt64}[i/50]
+		}
+		w[i] = orc.Int128FromInt64(x)
+		v[i] = int64(rng.Uint64()) >> rng.IntN(64)
+	}
+	for _, c := range []int64{int64(rng.Uint64()) >> 20, math.MinInt64, math.MaxInt64, 0, -1} {
+		for _, m := range []int{n, n - 3, 7} { // eight rows a step, then the rest
+			for _, op := range []arithOp{opAdd, opSub, opMul} {
+				for _, wideFirst := range []bool{true, false} {
+					got, want := make([]int64, m), make([]int64, m)
+					lowConst(op, w[:m], c, got, wideFirst)
+					wideConst(op, w[:m], c, want, wideFirst)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("lowConst(%v, %d, wideFirst %v) on %d rows differs from wideConst", op, c, wideFirst, m)
+					}
+					lowRegs(op, w[:m], v[:m], got, wideFirst)
+					wideRegs(op, w[:m], v[:m], want, wideFirst)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("lowRegs(%v, wideFirst %v) on %d rows differs from wideRegs", op, wideFirst, m)
+					}
+				}
+			}
+		}
+	}
+	for _, op := range []LeafOp{LeafEquals, LeafLessThan, LeafLessThanEquals, LeafBetween} {
+		for _, lits := range [][]int64{{w[7].Int64(), w[9].Int64()}, {-5, 5}, {math.MinInt64, math.MaxInt64}, {0, 0}} {
+			if op == LeafBetween && lits[0] > lits[1] {
+				lits = []int64{lits[1], lits[0]}
+			}
+			got, want := make([]uint8, n), make([]uint8, n)
+			if !cmpConstLow(op, lits, w, got) {
+				t.Fatalf("cmpConstLow(%v) did not compare", op)
+			}
+			if ok, done := matchDecLow(op, lits, w, want); !ok || !done {
+				t.Fatalf("matchDecLow(%v): ok %v done %v", op, ok, done)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("cmpConstLow(%v, %v) differs from matchDecLow", op, lits)
+			}
 		}
 	}
 }

@@ -163,10 +163,18 @@ func (bt *boundTerm) wrappedRoot(src Source) (ival, ival, bool) {
 }
 
 // match evaluates the leaf on rows 0..n-1, in sc's buffers.
-func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
-	if bt.kern != nil && bt.kern.run(cols, n, out[:n], sc.kern) {
-		return nil
+func (bt *boundTerm) match(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8, sc *termScratch, neg bool) (negated bool, err error) {
+	if bt.kern != nil {
+		if ok, negated := bt.kern.run(cols, bounds, n, out[:n], sc.kern, neg); ok {
+			return negated, nil
+		}
 	}
+	return false, bt.matchGeneral(cols, n, out, sc)
+}
+
+// matchGeneral is match where the term has no kernel, or its kernel
+// gave up on the batch.
+func (bt *boundTerm) matchGeneral(cols ColumnVectors, n int, out []uint8, sc *termScratch) error {
 	var v *tvec
 	var err error
 	if f, ok := bt.node.fn.(compareFn); ok && bt.holds {
@@ -192,7 +200,8 @@ func (bt *boundTerm) match(cols ColumnVectors, n int, out []uint8, sc *termScrat
 		}
 		v.widenDec(n)
 	}
-	return bt.inner.match(v.vector(bt.node.t, n, &sc.out), n, out)
+	_, err = bt.inner.match(v.vector(bt.node.t, n, &sc.out), false, false, n, out)
+	return err
 }
 
 // plain evaluates the leaf on one row.

@@ -462,14 +462,8 @@ func (f compareFn) outcomes(args []*tvec, n int, out []uint8) bool {
 func outcomesOf(op cmpOp, x, y []int64, out []uint8) {
 	y, out = y[:len(x)], out[:len(x)]
 	switch op {
-	case cmpLt:
-		for i := range x {
-			out[i] = t2(x[i] < y[i])
-		}
-	case cmpLe:
-		for i := range x {
-			out[i] = t2(x[i] <= y[i])
-		}
+	case cmpLt, cmpLe:
+		lessRegs8(x, y, op == cmpLe, out)
 	default:
 		for i := range x {
 			out[i] = t2(x[i] == y[i])

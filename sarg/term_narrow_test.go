@@ -264,16 +264,18 @@ func TestNarrowToDouble(t *testing.T) {
 }
 
 // TestKleene checks kleeneAnd, kleeneOr, negate and trueRows, which turn
-// eight rows a step, against min, max, 2-v and v == rowTrue, on every
-// pair of outcomes at every place in a word and on lengths with every
-// tail.
+// eight rows a step, against min, max, NOT's table and v == rowTrue, on
+// every pair of outcomes at every place in a word and on lengths with
+// every tail.
 func TestKleene(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 52))
+	outcomes := []uint8{rowFalse, rowNull, rowTrue}
+	notTable := map[uint8]uint8{rowFalse: rowTrue, rowNull: rowNull, rowTrue: rowFalse}
 	for n := 0; n <= 40; n++ {
 		for trial := 0; trial < 50; trial++ {
 			a, b := make([]uint8, n), make([]uint8, n)
 			for i := range a {
-				a[i], b[i] = uint8(rng.IntN(3)), uint8(rng.IntN(3))
+				a[i], b[i] = outcomes[rng.IntN(3)], outcomes[rng.IntN(3)]
 			}
 			and, or, not := slices.Clone(a), slices.Clone(a), slices.Clone(a)
 			kleeneAnd(and, b)
@@ -285,7 +287,7 @@ func TestKleene(t *testing.T) {
 				if and[i] != min(a[i], b[i]) || or[i] != max(a[i], b[i]) {
 					t.Fatalf("%d AND %d = %d, OR = %d; want %d and %d", a[i], b[i], and[i], or[i], min(a[i], b[i]), max(a[i], b[i]))
 				}
-				if not[i] != rowTrue-a[i] || yes[i] != (a[i] == rowTrue) {
+				if not[i] != notTable[a[i]] || notOutcome(a[i]) != notTable[a[i]] || yes[i] != (a[i] == rowTrue) {
 					t.Fatalf("NOT %d = %d, TRUE %v", a[i], not[i], yes[i])
 				}
 			}
