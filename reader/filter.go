@@ -16,14 +16,18 @@ import (
 // eight bools become an 8-bit mask by one multiply, whose entry in
 // selTable lists its rows two to a word; the four words, plus the step's
 // first row in both halves, are stored whole and the index advances past
-// the selected rows (the slots after them are written over next).
+// the selected rows (the slots after them are written over next). A
+// big-endian machine, whose int32s lie otherwise, takes a row a step.
 func selection(sel []bool, idx []int32) []int32 {
 	k := len(idx)
 	idx = slices.Grow(idx, len(sel)+8)[:k+len(sel)+8]
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sel))), len(sel)) // a bool is one byte, 0 or 1
 	w := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(idx))), 4*len(idx))
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	i, whole := 0, 0
+	if littleEndian { // the words stored are two int32s each, low first
+		whole = len(b) &^ 7
+	}
+	for ; i < whole; i += 8 {
 		m := binary.LittleEndian.Uint64(bytes8(b, i)[:]) * 0x0102040810204080 >> 56
 		t := &selTable[m]
 		base := uint64(i) * (1<<32 + 1)
