@@ -28,6 +28,11 @@ package reader
 // decoder as a serial scan would. A decoder executes its chunk's plan like
 // a serial scan.
 //
+// A scan that the statistics leave at most one stripe starts no worker
+// until the caller claims a unit of that stripe with another after it: a
+// narrow range or a lookup that keeps one unit decodes it on the caller,
+// without making workers that would find nothing to do.
+//
 // Batches are handed over by swapping vectors: the caller's batch receives
 // the worker's vectors and the worker gets the caller's previous ones back,
 // so nothing is copied and each worker cycles through a fixed set of
@@ -138,6 +143,11 @@ type parallel struct {
 	mine  *chunk
 	spare []*orc.Batch
 	depth int
+	// A scan whose statistics leave at most one stripe starts no worker
+	// until the caller claims a unit of it with more after it (more): a
+	// scan of one unit, such as a narrow range, would pay for their start
+	// and decode nothing on them.
+	more bool
 
 	// Under claimMu: the next chunk to claim (chunk cc of stripe cs), and
 	// whether claiming has ended (no chunk left, or pruning failed).
@@ -155,6 +165,9 @@ type parallel struct {
 
 	mu    sync.Mutex
 	queue []*chunk // claimed chunks not returned yet, in claim order
+	// Whether the workers were started (on the caller's goroutine only),
+	// and whether the scan was closed (after which none is).
+	started, closed bool
 	// shared is per stripe, dropped once it and every stripe before it
 	// are done (released: the first stripe not dropped).
 	shared   []*sharedStripe
@@ -180,7 +193,35 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 	if err := owner.holdVectors(p.depth + 1); err != nil {
 		return nil, err
 	}
-	for w := 0; w < n-1; w++ {
+	wanted := 0
+	for i := 0; i < stripes && wanted < 2; i++ {
+		if owner.plan.wantedStripe(i) {
+			wanted++
+		}
+	}
+	if wanted < 2 {
+		// At most one stripe left by the statistics: its units, if it has
+		// more than one, start the workers (startLater).
+		return p, nil
+	}
+	if err := p.startWorkers(); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// startWorkers makes and starts the scan's cfg.parallel-1 workers, once;
+// none once the scan is closed.
+func (p *parallel) startWorkers() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started || p.closed {
+		return nil
+	}
+	p.started = true
+	r := p.owner.plan.r
+	for w := 0; w < p.owner.cfg.parallel-1; w++ {
 		inner, err := p.newInner()
 		if err == nil {
 			err = inner.dec.setupColumns(r, inner.plan.buf.dec, inner.cfg.colPar)
@@ -191,8 +232,7 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 			err = inner.holdVectors(p.depth + 2)
 		}
 		if err != nil {
-			p.close()
-			return nil, err
+			return err
 		}
 		p.workers = append(p.workers, &parWorker{br: inner, free: freeBatches{ready: make(chan struct{}, 1)}, depth: p.depth + 1, slot: w})
 	}
@@ -200,7 +240,21 @@ func (r *Reader) newParallel(owner *executor) (*parallel, error) {
 		p.wg.Add(1)
 		go p.run(pw)
 	}
-	return p, nil
+	return nil
+}
+
+// startLater starts the workers of a scan that has none yet once the
+// caller has claimed a unit of a stripe with units left after it
+// (p.more); the error making them met ends the scan. started is written
+// only on the caller's goroutine, which so reads it without the lock.
+func (p *parallel) startLater() error {
+	if p.started || !p.more {
+		return nil
+	}
+	if err := p.startWorkers(); err != nil {
+		return p.end(err)
+	}
+	return nil
 }
 
 // newInner makes an executor of the scan for a worker or the planner: a
@@ -455,6 +509,9 @@ func (p *parallel) claim(br *executor, pw *parWorker) *chunk {
 			n := min(unitChunks, len(ss.chunks)-p.cc)
 			ch = &chunk{s: s, c: p.cc, n: n, ss: ss}
 			p.cc += n
+			if pw == nil && p.cc < len(ss.chunks) {
+				p.more = true // read by the caller only
+			}
 		default:
 			p.cs, p.cc = s+1, 0
 			if len(ss.chunks) == 0 {
@@ -533,7 +590,7 @@ func (p *parallel) prepare(br *executor, s int) {
 		return // done
 	}
 	if !ss.claim() && p.owner.cfg.where != nil && !br.cfg.readAhead {
-		for t := s + 1; t < p.stripes && t <= s+len(p.workers)+1 && !ss.pruned.Load(); t++ {
+		for t := s + 1; t < p.stripes && t <= s+p.owner.cfg.parallel && !ss.pruned.Load(); t++ {
 			if ts := p.slot(t); ts != nil && br.plan.inRange(t) && ts.claim() {
 				p.prune(br.plan, ts, t)
 			}
@@ -666,6 +723,9 @@ func (p *parallel) next(b *orc.Batch) error {
 			}
 			if p.mine.err == nil {
 				p.owner.startChunk(p.mine)
+			}
+			if err := p.startLater(); err != nil {
+				return err
 			}
 			continue
 		}
@@ -833,7 +893,10 @@ func (p *parallel) end(err error) error {
 // close stops the workers and waits for them.
 func (p *parallel) close() {
 	p.once.Do(func() {
+		p.mu.Lock()
+		p.closed = true
 		close(p.stop)
+		p.mu.Unlock()
 		p.wg.Wait()
 		for _, pw := range p.workers {
 			p.keepBatches(pw)

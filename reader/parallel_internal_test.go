@@ -405,8 +405,11 @@ func TestParallelOnDiskReadsDirectly(t *testing.T) {
 func TestParallelKeepsWorkerBatches(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection would empty the pool
 	const size = 777                                 // no other test's batch size: a pool of its own
-	r := parFile(t, 40000, 40000, 1000, true)
-	where := WithSearchArgument(sarg.MustParse("id BETWEEN 5000 AND 7999"))
+	// Two stripes, each with rows that match: the workers start at once
+	// (a scan left one stripe by the statistics starts them only for a
+	// second unit, TestParallelStartsWorkersForASecondUnit).
+	r := parFile(t, 40000, 20000, 1000, true)
+	where := WithSearchArgument(sarg.MustParse("id BETWEEN 5000 AND 6499 OR id BETWEEN 25000 AND 26499"))
 	want, _ := parRows(t, r, where, WithExactFilter(true), WithBatchSize(size))
 	if len(want) != 3000 {
 		t.Fatalf("serial scan: %d rows, want 3000", len(want))
@@ -505,5 +508,59 @@ func TestFreeBatchesLastInFirstOut(t *testing.T) {
 	case <-f.ready:
 	default:
 		t.Fatal("no token after a push")
+	}
+}
+
+// A parallel scan that the statistics leave one stripe starts its workers
+// only when the caller claims a unit of it with another after it: a
+// narrow range of one unit decodes on the caller alone, with no worker
+// made. Rows are the serial scan's either way.
+func TestParallelStartsWorkersForASecondUnit(t *testing.T) {
+	one := parFile(t, 40000, 40000, 1000, true)
+	two := parFile(t, 40000, 20000, 1000, true)
+	for _, c := range []struct {
+		name    string
+		r       *Reader
+		where   string
+		started bool
+	}{
+		{"one group of one stripe", one, "id BETWEEN 5000 AND 5999", false},
+		{"every group of one stripe", one, "id >= 0", true},
+		{"one group of the second stripe", two, "id BETWEEN 25000 AND 25999", false},
+		{"both stripes", two, "id BETWEEN 5000 AND 5999 OR id BETWEEN 25000 AND 25999", true},
+		{"no predicate, one stripe", one, "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var opts []ScanOption
+			if c.where != "" {
+				opts = append(opts, WithSearchArgument(sarg.MustParse(c.where)), WithExactFilter(true))
+			}
+			want, _ := parRows(t, c.r, opts...)
+			br, err := c.r.NewBatchReader(append(opts, WithParallelism(2))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer br.Close()
+			var got []int64
+			for b, err := range br.All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d rows on 2 goroutines, want the serial scan's %d", len(got), len(want))
+			}
+			p, ok := br.scan.(*parallel)
+			if !ok {
+				t.Fatalf("the scan is a %T, not parallel", br.scan)
+			}
+			p.mu.Lock()
+			started, workers := p.started, len(p.workers)
+			p.mu.Unlock()
+			if started != c.started || started && workers != 1 || !started && workers != 0 {
+				t.Fatalf("workers started: %v (%d made), want %v", started, workers, c.started)
+			}
+		})
 	}
 }
