@@ -386,7 +386,9 @@ func WithRange(offset, length int64) ScanOption {
 // writers, files without a row index). Each goroutine, the caller's
 // included, has its own decompressor and buffers and may decode one unit
 // ahead of the rows Next returns, so memory grows with n by a unit's
-// batches (at most 256) and a read window per stream. The goroutines'
+// batches (at most 256) and a read window per stream. A scan that the
+// statistics leave at most one stripe starts the other goroutines only
+// once that stripe has a second unit for them. The goroutines'
 // batches are kept, once the scan ends, for the next parallel scan with
 // batches of the same type and size (a sync.Pool: the garbage collector
 // takes them when no scan does). Results and ScanStats' pruning counts
