@@ -11,9 +11,9 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/internal/dstest"
 	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
-	"github.com/orcgo/orc/writer"
 )
 
 // bloomStore is a dataset of 40 files whose values are drawn from wide
@@ -56,18 +56,7 @@ func bloomStore(t *testing.T) (*ixStore, map[string]string) {
 		}
 		b.Cols[3].(*orc.DecimalVector).Scale = 3
 		b.NumRows = rows
-		var buf bytes.Buffer
-		w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-		if err == nil {
-			err = w.Write(b)
-		}
-		if err == nil {
-			err = w.Close()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.put(fmt.Sprintf("part-%03d.orc", f), buf.Bytes())
+		st.put(fmt.Sprintf("part-%03d.orc", f), dstest.WriteORC(t, s, b))
 	}
 	const u = 123_456_789
 	lits["u"] = fmt.Sprint(u)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/internal/dstest"
 	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/sarg"
-	"github.com/orcgo/orc/writer"
 )
 
 const nestedSchema = "struct<id:bigint,s:struct<x:int,y:string>,t:struct<u:struct<v:date>>>"
@@ -46,18 +46,7 @@ func nestedFile(t *testing.T, r *rand.Rand, lo int) []byte {
 		tv.AppendRow()
 	}
 	b.NumRows = n
-	var buf bytes.Buffer
-	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-	if err == nil {
-		err = w.Write(b)
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return dstest.WriteORC(t, s, b)
 }
 
 // TestIndexNested: struct fields named by their paths are indexed columns:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/orcgo/orc"
 	"github.com/orcgo/orc/dataset"
+	"github.com/orcgo/orc/dataset/internal/dstest"
 	"github.com/orcgo/orc/dataset/statsindex"
 	"github.com/orcgo/orc/reader"
 	"github.com/orcgo/orc/sarg"
@@ -295,18 +296,7 @@ func ixOldFile(t testing.TB, r *rand.Rand) []byte {
 		b.Cols[1].(*orc.LongVector).Append(int64(lo*10 + r.IntN(10)))
 	}
 	b.NumRows = n
-	var buf bytes.Buffer
-	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-	if err == nil {
-		err = w.Write(b)
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return dstest.WriteORC(t, s, b)
 }
 
 func buildIndex(t testing.TB, d *dataset.Dataset, opts ...statsindex.Option) []byte {

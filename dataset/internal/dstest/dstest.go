@@ -187,18 +187,25 @@ func LatencyFiles(t testing.TB, n int) []File {
 			rows = append(rows, fmt.Sprintf(`{"id": %d, "name": "row %d"}`, id, id))
 		}
 		b.NumRows = 4
-		var buf bytes.Buffer
-		w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
-		if err == nil {
-			err = w.Write(b)
-		}
-		if err == nil {
-			err = w.Close()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, File{Name: fmt.Sprintf("part-%05d.orc", i), Data: buf.Bytes(), Rows: rows})
+		files = append(files, File{Name: fmt.Sprintf("part-%05d.orc", i), Data: WriteORC(t, s, b), Rows: rows})
 	}
 	return files
+}
+
+// WriteORC returns an uncompressed ORC file of schema s holding batch b's
+// rows, failing t if the writer fails.
+func WriteORC(t testing.TB, s *orc.Schema, b *orc.Batch) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := writer.NewWriter(&buf, s, writer.WithCompression(orc.CompressionNone))
+	if err == nil {
+		err = w.Write(b)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
