@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
 	"dataset/internal/dstest":     {"", "writer", "reader", "dataset"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper", "internal/countio"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper", "internal/countio", "internal/localfile"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its
