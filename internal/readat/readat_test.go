@@ -24,6 +24,7 @@ func TestReadAt(t *testing.T) {
 		{6, 4, 4, true, false},
 		{7, 2, 2, true, false},
 		{8, 5, 2, true, true}, // cut at the end
+		{9, 2, 1, true, true},
 		{10, 1, -1, false, true},
 		{11, 0, -1, false, true},
 		{3, 0, 0, false, false},
