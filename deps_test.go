@@ -31,12 +31,13 @@ var allowed = map[string][]string{
 	"reader":                      {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "internal/structmap", "internal/fanout", "geo"},
 	"dataset":                     {"", "stats", "sarg", "reader", "dataset/statsindex", "internal/structmap", "internal/localfile"},
 	"dataset/statsindex":          {"", "stats", "bloomfilter", "sarg", "reader", "writer", "format/orcpb", "internal/tempfile", "geo", "internal/localfile", "internal/countio"},
-	"httpfile":                    {"internal/latency"},
+	"httpfile":                    {"internal/latency", "internal/readat"},
 	"internal/examples":           {""},
 	"internal/fanout":             {},
 	"internal/tempfile":           {},
-	"internal/storegw":            {"internal/helper", "internal/latency"},
+	"internal/storegw":            {"internal/helper", "internal/latency", "internal/readat"},
 	"internal/latency":            {},
+	"internal/readat":             {},
 	"internal/localfile":          {},
 	"internal/helper":             {},
 	"internal/rowfmt":             {"", "reader", "geo"},
@@ -47,7 +48,7 @@ var allowed = map[string][]string{
 	"ingest":                      {"", "geo", "internal/civil", "internal/units"},
 	"internal/testutil":           {"", "format", "format/orcpb", "stats"},
 	"dataset/internal/dstest":     {"", "writer", "reader", "dataset"},
-	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper", "internal/countio"},
+	"cmd/orc":                     {"", "format", "format/orcpb", "stats", "bloomfilter", "rowindex", "sarg", "reader", "writer", "dataset", "dataset/statsindex", "httpfile", "geo", "internal/tempfile", "internal/civil", "internal/units", "ingest", "internal/storegw", "internal/rowfmt", "internal/helper", "internal/countio", "internal/localfile"},
 }
 
 // external lists, for each package, the third-party modules (prefixes) its

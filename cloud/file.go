@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc/internal/latency"
+	"github.com/orcgo/orc/internal/readat"
 	"github.com/orcgo/orc/reader"
 	gblob "gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -171,17 +172,15 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	if off < 0 {
 		return 0, fmt.Errorf("orccloud: %s: read at negative offset %d", f.url, off)
 	}
-	if off >= f.size {
-		return 0, io.EOF
+	want, err := readat.Clip(p, off, f.size)
+	if err != nil {
+		return 0, err
 	}
-	want := p[:min(int64(len(p)), f.size-off)]
-	if tail := f.tail; tail != nil && off >= f.tailOff {
+	if n, ok := readat.FromTail(want, off, f.tailOff, f.tail); ok {
 		f.cached.Add(1)
-		n := copy(want, tail[off-f.tailOff:])
-		return n, eofIf(n < len(p))
+		return readat.Done(n, p)
 	}
 	got := 0
-	var err error
 	for try := 0; try <= bodyRetries && got < len(want); try++ {
 		var n int
 		n, err = f.readRange(ctx, want[got:], off+int64(got))
@@ -193,7 +192,7 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	if err != nil && got < len(want) {
 		return got, f.s.storeError(fmt.Sprintf("reading bytes %d-%d of", off, off+int64(len(want))-1), f.url, err)
 	}
-	return got, eofIf(got < len(p))
+	return readat.Done(got, p)
 }
 
 // readRange is one ranged GET of len(p) bytes at off, pinned to f's
@@ -228,11 +227,4 @@ func retryBody(err error) bool {
 	var b *bodyError
 	return errors.As(err, &b) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
 		gcerrors.Code(err) != gcerrors.FailedPrecondition
-}
-
-func eofIf(short bool) error {
-	if short {
-		return io.EOF
-	}
-	return nil
 }

@@ -204,11 +204,11 @@ func (d localDir) Open(name string) (fs.File, error) {
 // openLocal opens a local file, which must be a regular file.
 func openLocal(p string) Opener {
 	return func() (io.ReaderAt, int64, io.Closer, error) {
-		f, size, err := localfile.Open(p)
+		f, fi, err := localfile.Open(p)
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		return f, size, f, nil
+		return f, fi.Size(), f, nil
 	}
 }
 

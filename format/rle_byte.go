@@ -28,25 +28,31 @@ const (
 	byteMaxLiteral = 128
 )
 
+// runState is what the byte and integer RLE decoders keep of where they
+// read and of the run they are in (a group, in byte RLE and RLE v1).
+type runState struct {
+	r       ByteReader
+	left    int  // values left in the current run
+	literal bool // the run's values are stored one by one (else repeated, or stepped)
+}
+
+// Reset drops the current run and reads from src next.
+func (s *runState) Reset(src ChunkSource) {
+	s.r.Reset(src)
+	s.left = 0
+}
+
 // ByteRLEDecoder reads a byte-RLE stream.
 type ByteRLEDecoder struct {
-	r       ByteReader
-	left    int  // values left in the current group
-	literal bool // current group is literal bytes (else a run of value)
-	value   byte
+	runState
+	value byte // a run's byte
 }
 
 // NewByteRLEDecoder returns a decoder reading from src.
 func NewByteRLEDecoder(src ChunkSource) *ByteRLEDecoder {
 	d := &ByteRLEDecoder{}
-	d.r.Reset(src)
+	d.Reset(src)
 	return d
-}
-
-// Reset drops the current group and reads from src next.
-func (d *ByteRLEDecoder) Reset(src ChunkSource) {
-	d.r.Reset(src)
-	d.left = 0
 }
 
 // readHeader starts the next group.

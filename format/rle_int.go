@@ -89,6 +89,37 @@ var codeFromWidth = func() (t [65]uint8) {
 	return t
 }()
 
+// intRun is the run state of both integer RLE decoders: a run that is not
+// literal holds value, value+delta, ...
+type intRun struct {
+	runState
+	signed bool // zigzag-decode the stream's values
+	value  int64
+	delta  int64
+}
+
+// repeat takes up to max values of the current run when it repeats one
+// value (NextRepeat's answer once a run is current), else none.
+func (s *intRun) repeat(max int) (int64, int, error) {
+	if s.literal || s.delta != 0 {
+		return 0, 0, nil
+	}
+	n := min(s.left, max)
+	s.left -= n
+	return s.value, n, nil
+}
+
+// step fills out with the current run's next values (value, value+delta,
+// ...) and moves value past them.
+func (s *intRun) step(out []int64) {
+	v, dl := s.value, s.delta
+	for i := range out {
+		out[i] = v
+		v += dl
+	}
+	s.value = v
+}
+
 // closestFixedBits rounds n (1..64) up to the next width that has a code;
 // patch-list entries of PATCHED_BASE use it.
 func closestFixedBits(n int) int {

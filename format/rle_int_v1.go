@@ -32,28 +32,18 @@ const (
 	v1MaxDelta   = 127
 )
 
-// IntRLEv1Decoder reads an integer RLE v1 stream.
+// IntRLEv1Decoder reads an integer RLE v1 stream: a group of varints is
+// a literal run.
 type IntRLEv1Decoder struct {
-	r       ByteReader
-	signed  bool
-	left    int  // values left in the current group
-	literal bool // current group is varints; else value, value+delta, ...
-	value   int64
-	delta   int64
+	intRun
 }
 
 // NewIntRLEv1Decoder returns a decoder reading from src; signed streams
 // zigzag-decode their varints.
 func NewIntRLEv1Decoder(src ChunkSource, signed bool) *IntRLEv1Decoder {
-	d := &IntRLEv1Decoder{signed: signed}
-	d.r.Reset(src)
+	d := &IntRLEv1Decoder{intRun{signed: signed}}
+	d.Reset(src)
 	return d
-}
-
-// Reset drops the current group and reads from src next.
-func (d *IntRLEv1Decoder) Reset(src ChunkSource) {
-	d.r.Reset(src)
-	d.left = 0
 }
 
 func (d *IntRLEv1Decoder) readHeader() error {
@@ -95,12 +85,7 @@ func (d *IntRLEv1Decoder) NextRepeat(max int) (int64, int, error) {
 			return 0, 0, err
 		}
 	}
-	if d.literal || d.delta != 0 {
-		return 0, 0, nil
-	}
-	n := min(d.left, max)
-	d.left -= n
-	return d.value, n, nil
+	return d.repeat(max)
 }
 
 // Next fills all of dst.
@@ -117,12 +102,7 @@ func (d *IntRLEv1Decoder) Next(dst []int64) error {
 				return err
 			}
 		} else {
-			v, dl := d.value, d.delta
-			for i := range dst[:n] {
-				dst[i] = v
-				v += dl
-			}
-			d.value = v
+			d.step(dst[:n])
 		}
 		d.left -= n
 		dst = dst[n:]

@@ -59,16 +59,10 @@ const (
 
 // IntRLEv2Decoder reads an integer RLE v2 stream.
 type IntRLEv2Decoder struct {
-	r      ByteReader
-	signed bool
-
 	// The current run: left values remain. When literal is set they are
 	// buf[pos:pos+left]; otherwise they are value, value+delta, ...
-	left    int
-	literal bool
-	pos     int
-	value   int64
-	delta   int64
+	intRun
+	pos int
 
 	// Allocated when first needed, so that a decoder costs a few hundred
 	// bytes until it decodes a literal run into itself (a file of 100,000
@@ -80,15 +74,9 @@ type IntRLEv2Decoder struct {
 
 // NewIntRLEv2Decoder returns a decoder reading from src.
 func NewIntRLEv2Decoder(src ChunkSource, signed bool) *IntRLEv2Decoder {
-	d := &IntRLEv2Decoder{signed: signed}
-	d.r.Reset(src)
+	d := &IntRLEv2Decoder{intRun: intRun{signed: signed}}
+	d.Reset(src)
 	return d
-}
-
-// Reset drops the current run and reads from src next.
-func (d *IntRLEv2Decoder) Reset(src ChunkSource) {
-	d.r.Reset(src)
-	d.left = 0
 }
 
 // Next fills all of dst.
@@ -114,12 +102,7 @@ func (d *IntRLEv2Decoder) Next(dst []int64) error {
 				out[i] = v
 			}
 		default:
-			v, dl := d.value, d.delta
-			for i := range out {
-				out[i] = v
-				v += dl
-			}
-			d.value = v
+			d.step(out)
 		}
 		d.left -= n
 		dst = dst[n:]
@@ -143,12 +126,7 @@ func (d *IntRLEv2Decoder) NextRepeat(max int) (int64, int, error) {
 			return 0, 0, err
 		}
 	}
-	if d.literal || d.delta != 0 {
-		return 0, 0, nil
-	}
-	n := min(d.left, max)
-	d.left -= n
-	return d.value, n, nil
+	return d.repeat(max)
 }
 
 // Skip discards the next n values. Whole DIRECT, PATCHED_BASE and DELTA

@@ -66,6 +66,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc/internal/latency"
+	"github.com/orcgo/orc/internal/readat"
 )
 
 // DefaultClient is the HTTP client of a File opened without WithClient:
@@ -452,32 +453,27 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	if ctx == nil {
 		return 0, errors.New("httpfile: ReadAtContext with a nil context")
 	}
-	if off >= f.size {
-		return 0, io.EOF
-	}
-	want := p
-	if rest := f.size - off; int64(len(want)) > rest {
-		want = want[:rest]
+	want, err := readat.Clip(p, off, f.size)
+	if err != nil {
+		return 0, err
 	}
 	f.mu.Lock()
 	whole, tail := f.whole, f.tail
 	f.mu.Unlock()
 	if whole != nil {
 		f.cached.Add(1)
-		n := copy(want, whole[off:])
-		return n, eofIfShort(n, len(p))
+		return readat.Done(copy(want, whole[off:]), p)
 	}
-	if tail != nil && off >= f.tailOff && off+int64(len(want)) <= f.tailOff+int64(len(tail)) {
+	if n, ok := readat.FromTail(want, off, f.tailOff, tail); ok {
 		f.cached.Add(1)
-		n := copy(want, tail[off-f.tailOff:])
-		return n, eofIfShort(n, len(p))
+		return readat.Done(n, p)
 	}
 	if err := f.ctxErr(ctx); err != nil {
 		return 0, &RequestError{URL: f.url, Method: http.MethodGet, Range: fmt.Sprintf("bytes=%d-%d", off, off+int64(len(want))-1), Err: err}
 	}
 	got := 0
 	req := &request{method: http.MethodGet}
-	err := f.retry(ctx, req, func() (bool, error) {
+	err = f.retry(ctx, req, func() (bool, error) {
 		// Each attempt asks for the rest of the range.
 		start := off + int64(got)
 		req.rng = fmt.Sprintf("bytes=%d-%d", start, off+int64(len(want))-1)
@@ -492,7 +488,7 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	if err != nil {
 		return got, err
 	}
-	return got, eofIfShort(got, len(p))
+	return readat.Done(got, p)
 }
 
 // body reads the answer to a range request for want[*got:], which starts
@@ -625,11 +621,4 @@ func (e *statusErr) Error() string { return "the server answered " + e.status }
 
 func (e *statusErr) Is(target error) bool {
 	return target == fs.ErrNotExist && (e.code == http.StatusNotFound || e.code == http.StatusGone)
-}
-
-func eofIfShort(n, want int) error {
-	if n < want {
-		return io.EOF
-	}
-	return nil
 }

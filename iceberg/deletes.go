@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
@@ -162,17 +161,15 @@ func (l *deleteLoader) eachORCBatch(path string, want *ice.Schema, mapping ice.N
 		return err
 	}
 	defer br.Close()
-	b := orc.NewBatch(rs, 1024)
-	for {
-		if err := br.Next(b); err == io.EOF {
-			return nil
-		} else if err != nil {
+	for b, err := range br.All() {
+		if err != nil {
 			return err
 		}
 		if err := fn(b); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 // positionFile returns the positions position delete file df deletes, by

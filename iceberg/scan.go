@@ -246,12 +246,9 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 		br.Close()
 		st.Read.Add(br.Stats())
 	}()
-	b := orc.NewBatch(rs, 1024)
 	var n int64
-	for {
-		if err := br.Next(b); err == io.EOF {
-			return n, nil
-		} else if err != nil {
+	for b, err := range br.All() {
+		if err != nil {
 			return n, err
 		}
 		b.Compact() // a reader option's selection (reader.WithSelection)
@@ -272,6 +269,7 @@ func readPart(r *reader.Reader, opts []reader.ScanOption, rs *orc.Schema, pred s
 			return n, err
 		}
 	}
+	return n, nil
 }
 
 // renameColumns returns e with each leaf's columns renamed from the table's

@@ -309,37 +309,58 @@ func decodeRowIndex(data []byte, withStats bool) (*orcpb.RowIndex, error) {
 	if err != nil {
 		return nil, rowIndexError(err)
 	}
-	ri := &orcpb.RowIndex{}
-	if c.entries == 0 {
-		return ri, nil
-	}
-	entries := make([]orcpb.RowIndexEntry, c.entries)
-	ri.Entry = make([]*orcpb.RowIndexEntry, c.entries)
-	var pos []uint64
-	if c.positions > 0 {
-		pos = make([]uint64, 0, c.positions)
-	}
+	pos := room[uint64](c.positions)
 	var stats []orcpb.ColumnStatistics
 	if withStats && c.stats > 0 {
 		stats = make([]orcpb.ColumnStatistics, c.stats)
 	}
+	entries := backed[orcpb.RowIndexEntry](c.entries)
 	err = eachChecked(data, func(k int, v []byte) error {
-		e := &entries[k]
-		ri.Entry[k] = e
+		e := entries[k]
 		start := len(pos)
 		var err error
 		if pos, stats, err = decodeEntry(v, e, pos, stats, withStats); err != nil {
 			return rowIndexError(fmt.Errorf("entry %d: %w", k, err))
 		}
-		if len(pos) > start {
-			e.Positions = pos[start:len(pos):len(pos)]
-		}
+		e.Positions = appended(pos, start)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return ri, nil
+	return &orcpb.RowIndex{Entry: entries}, nil
+}
+
+// backed returns pointers to n zero messages held in one backing array (an
+// index's entries or filters, allocated at once from the first pass's
+// count), or nil when n is 0.
+func backed[T any](n int) []*T {
+	if n == 0 {
+		return nil
+	}
+	msgs, ptrs := make([]T, n), make([]*T, n)
+	for k := range msgs {
+		ptrs[k] = &msgs[k]
+	}
+	return ptrs
+}
+
+// room returns an empty slice with room for n values, or nil when n is 0.
+func room[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
+}
+
+// appended returns what was appended to s after its first start values,
+// capped at its own length so that later appends to s cannot reach it, or
+// nil when nothing was.
+func appended[T any](s []T, start int) []T {
+	if len(s) == start {
+		return nil
+	}
+	return s[start:len(s):len(s)]
 }
 
 // eachChecked calls each with the field-1 messages of data (an index's
@@ -421,37 +442,20 @@ func DecodeBloomFilterIndex(data []byte) (*orcpb.BloomFilterIndex, error) {
 	if err != nil {
 		return nil, bloomError(err)
 	}
-	bi := &orcpb.BloomFilterIndex{}
-	if c.filters == 0 {
-		return bi, nil
-	}
-	filters := make([]orcpb.BloomFilter, c.filters)
-	bi.BloomFilter = make([]*orcpb.BloomFilter, c.filters)
-	var (
-		hashes []uint32
-		words  []uint64
-		utf8   []byte
-	)
+	var hashes []uint32
 	if c.hashes > 0 {
 		hashes = make([]uint32, c.hashes)
 	}
-	if c.words > 0 {
-		words = make([]uint64, 0, c.words)
-	}
-	if c.utf8 > 0 {
-		utf8 = make([]byte, 0, c.utf8)
-	}
+	words, utf8 := room[uint64](c.words), room[byte](c.utf8)
+	filters := backed[orcpb.BloomFilter](c.filters)
 	_ = eachChecked(data, func(k int, v []byte) error {
-		f := &filters[k]
-		bi.BloomFilter[k] = f
+		f := filters[k]
 		start := len(words)
 		words, hashes, utf8 = decodeFilter(v, f, words, hashes, utf8)
-		if len(words) > start {
-			f.Bitset = words[start:len(words):len(words)]
-		}
+		f.Bitset = appended(words, start)
 		return nil
 	})
-	return bi, nil
+	return &orcpb.BloomFilterIndex{BloomFilter: filters}, nil
 }
 
 // DecodeBloomBits parses the decompressed bytes of a BLOOM_FILTER_UTF8 (or
@@ -689,7 +693,7 @@ func decodeFilter(b []byte, f *orcpb.BloomFilter, words []uint64, hashes []uint3
 		} else {
 			start := len(utf8)
 			utf8 = append(utf8, u8...)
-			f.Utf8Bitset = utf8[start:len(utf8):len(utf8)]
+			f.Utf8Bitset = appended(utf8, start)
 		}
 	}
 	return words, hashes, utf8

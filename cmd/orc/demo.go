@@ -499,12 +499,9 @@ func demoQuery(w io.Writer, r *reader.Reader, batchSize int, name, where string,
 	if err != nil {
 		return err
 	}
-	b := br.NewBatch()
 	var got int64
-	for {
-		if err := br.Next(b); err == io.EOF {
-			break
-		} else if err != nil {
+	for b, err := range br.All() {
+		if err != nil {
 			return err
 		}
 		if err := check(b); err != nil {

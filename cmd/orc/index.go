@@ -5,13 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/orcgo/orc/dataset"
 	"github.com/orcgo/orc/dataset/statsindex"
+	"github.com/orcgo/orc/internal/localfile"
 )
 
 func init() {
@@ -140,7 +140,7 @@ func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.
 			strings.Join(info.Columns, ", "), info.Bytes, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
-	f, fi, err := openRegular(path)
+	f, fi, err := localfile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func indexUpdateCheck(sub, dir, path string, df datasetFlags, stdout, stderr io.
 
 // indexShow prints what the index at path covers.
 func indexShow(path string, stdout io.Writer) error {
-	f, fi, err := openRegular(path)
+	f, fi, err := localfile.Open(path)
 	if err != nil {
 		return err
 	}
@@ -172,24 +172,4 @@ func indexShow(path string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "columns: %s\n", strings.Join(info.Columns, ", "))
 	return nil
-}
-
-// openRegular opens a file that must be a regular file, such as an index:
-// anything else (a named pipe, a device) is an error naming it, returned
-// at once, since the open does not wait for a pipe's writer.
-func openRegular(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a regular file (mode %s)", path, fi.Mode().Type())
-	}
-	return f, fi, nil
 }

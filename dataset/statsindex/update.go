@@ -215,9 +215,9 @@ var trueExpr = sarg.True()
 
 // openLocal opens a local file that must be a regular file (localfile).
 func openLocal(p string) (io.ReaderAt, int64, io.Closer, error) {
-	f, size, err := localfile.Open(p)
+	f, fi, err := localfile.Open(p)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return f, size, f, nil
+	return f, fi.Size(), f, nil
 }

@@ -6,24 +6,37 @@ package localfile
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 )
 
-// Open opens path for reading with Flags and returns the file and its
-// size, or an error saying it is not a regular file.
-func Open(path string) (*os.File, int64, error) {
+// NotRegularError is Open's error for a path that holds something other
+// than a regular file: a named pipe, a device, a directory, a socket.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode // the type bits of what Path holds
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s: not a regular file (mode %s)", e.Path, e.Mode.Type())
+}
+
+// Open opens path for reading with Flags and returns the file and what
+// Stat says of it, or a *NotRegularError when path holds anything but a
+// regular file. On an error nothing is left open.
+func Open(path string) (*os.File, os.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|Flags, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("dataset: %s is not a regular file", path)
+		return nil, nil, &NotRegularError{Path: path, Mode: fi.Mode()}
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/orcgo/orc/internal/latency"
+	"github.com/orcgo/orc/internal/readat"
 )
 
 // Client talks to a helper. Its methods are safe for concurrent use.
@@ -192,13 +193,12 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 	if off < 0 {
 		return 0, fmt.Errorf("%s: read at negative offset %d", f.url, off)
 	}
-	if off >= f.size {
-		return 0, io.EOF
+	want, err := readat.Clip(p, off, f.size)
+	if err != nil {
+		return 0, err
 	}
-	want := p[:min(int64(len(p)), f.size-off)]
-	if off >= f.tailOff {
-		n := copy(want, f.tail[off-f.tailOff:])
-		return n, eof(n < len(p))
+	if n, ok := readat.FromTail(want, off, f.tailOff, f.tail); ok {
+		return readat.Done(n, p)
 	}
 	f.reqs.Add(1)
 	start := time.Now()
@@ -218,7 +218,7 @@ func (f *File) ReadAtContext(ctx context.Context, p []byte, off int64) (int, err
 		}
 		return n, fmt.Errorf("%s: reading %d bytes at %d: %w", f.url, len(want), off, err)
 	}
-	return n, eof(n < len(p))
+	return readat.Done(n, p)
 }
 
 // Close forgets the object in the helper.
@@ -228,13 +228,6 @@ func (f *File) Close() error {
 			resp.Body.Close()
 		}
 	})
-	return nil
-}
-
-func eof(short bool) error {
-	if short {
-		return io.EOF
-	}
 	return nil
 }
 

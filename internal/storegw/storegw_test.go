@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/orcgo/orc/internal/readat"
 )
 
 // memBackend is a store in memory: objects by URL, each with a version.
@@ -70,7 +72,7 @@ func (o *memObject) ReadAtContext(ctx context.Context, p []byte, off int64) (int
 		return 0, fmt.Errorf("%s: %w", o.url, ErrChanged)
 	}
 	n := copy(p, o.m.objs[o.url][off:])
-	return n, eof(n < len(p))
+	return readat.Done(n, p)
 }
 func (o *memObject) Size() int64           { return o.size }
 func (o *memObject) Version() string       { return fmt.Sprint(o.ver) }

@@ -166,12 +166,9 @@ func appendORC(tw *iceberg.TableWriter, f *os.File, opt appendOptions) (int64, e
 		return 0, err
 	}
 	defer br.Close()
-	b := orc.NewBatch(tw.Schema(), opt.batchSize)
 	var rows int64
-	for {
-		if err := br.Next(b); err == io.EOF {
-			return rows, nil
-		} else if err != nil {
+	for b, err := range br.All() {
+		if err != nil {
 			return rows, err
 		}
 		if err := tw.Write(b); err != nil {
@@ -179,4 +176,5 @@ func appendORC(tw *iceberg.TableWriter, f *os.File, opt appendOptions) (int64, e
 		}
 		rows += int64(b.NumRows)
 	}
+	return rows, nil
 }
