@@ -46,6 +46,7 @@ type Writer struct {
 	out    io.Writer
 	cfg    config
 	schema *orc.Schema
+	note   *schemaNote // what schema said at NewWriter, when it is the caller's (schemanote.go)
 	comp   format.Compressor
 	root   columnWriter
 	cols   []columnWriter // by column id
@@ -85,6 +86,13 @@ var ErrClosed = errors.New("orc: writer is closed")
 
 // NewWriter returns a writer of files with the given schema. It writes the
 // 3-byte header at once.
+//
+// The writer uses schema itself, not a copy, when it is numbered in
+// pre-order from 0 (as ParseSchema and Assign number a tree): the schema
+// must then not change while the writer is in use, and Write, Close and
+// Reset refuse with an error naming the column if it has. Any other tree
+// (a subtree of another schema, one never numbered) is copied and
+// numbered.
 func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -98,11 +106,14 @@ func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error)
 	if err := schema.Validate(); err != nil {
 		return nil, err
 	}
-	schema = schema.Copy()
+	note, ok := noteSchema(schema) // schemanote.go
+	if !ok {
+		schema = schema.Copy()
+	}
 	if cfg.blockSize == 0 {
 		cfg.blockSize = defaultBlockSize(cfg.stripeSize, schema.MaxID()+1)
 	}
-	wr := &Writer{out: w, cfg: cfg, schema: schema, pool: format.NewPagePool()}
+	wr := &Writer{out: w, cfg: cfg, schema: schema, note: note, pool: format.NewPagePool()}
 	if cfg.compression != orc.CompressionNone {
 		c, err := format.NewBlockCompressor(cfg.compression, cfg.level, cfg.blockSize)
 		if err != nil {
@@ -246,6 +257,9 @@ func (w *Writer) setupBlooms() error {
 // Bytes of the discarded file not yet written are dropped; nothing more is
 // written to the old io.Writer, and it is not closed.
 func (w *Writer) Reset(out io.Writer) error {
+	if err := w.checkSchema(); err != nil {
+		return err
+	}
 	if w.sink != nil {
 		w.sink.stop()
 	}
@@ -313,7 +327,8 @@ func (w *Writer) writeRaw(b []byte) error {
 	return nil
 }
 
-// Schema returns the writer's schema.
+// Schema returns the writer's schema: the one given to NewWriter, or the
+// writer's copy of it when it was not numbered from 0.
 func (w *Writer) Schema() *orc.Schema { return w.schema }
 
 // AddUserMetadata records a key and value in the file footer. Keys may
@@ -356,6 +371,9 @@ func (w *Writer) Write(b *orc.Batch) error {
 			w.err = err
 			return err
 		}
+	}
+	if err := w.checkSchema(); err != nil {
+		return err
 	}
 	if err := w.checkBatch(b); err != nil {
 		return invalidBatch{err}
@@ -1137,6 +1155,9 @@ func (w *Writer) Close() error {
 	}
 	if w.closed {
 		return nil
+	}
+	if err := w.checkSchema(); err != nil {
+		return err
 	}
 	if err := w.flushStripe(false); err != nil {
 		w.err = err

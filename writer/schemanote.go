@@ -1,0 +1,177 @@
+package writer
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/orcgo/orc"
+)
+
+// The writer uses the schema given to NewWriter rather than a copy of it:
+// a copy took 136 bytes a column (13 MB for a CSV line of 100,000
+// columns), and while NewWriter made it the caller's tree and the copy
+// were both live, which set the collector's goal for the rest of a
+// conversion. What the file depends on is noted instead (schemaNote,
+// about 25 bytes a column), and every Write, Close and Reset first
+// checks that the tree still says it: a schema changed after NewWriter
+// is an error naming the column, never a file whose footer and data
+// disagree. A tree not numbered from 0 (a subtree, a tree built by hand
+// and never numbered) is copied as before.
+
+// schemaNote is what a writer noted of its schema at NewWriter.
+type schemaNote struct {
+	// nodes holds a node a column id, in pre-order: its kind in the low
+	// byte and its number of children above it.
+	nodes []uint64
+	// names holds the structs' field names, struct after struct in
+	// column id order.
+	names []string
+	// params holds, by column id, what decimal, char, varchar and
+	// geospatial nodes and nodes with attributes add to their kind.
+	params map[int]nodeParams
+}
+
+// nodeParams is what a node's type holds beside its kind and children.
+type nodeParams struct {
+	precision, scale, maxLength int
+	crs                         string
+	edges                       orc.EdgeAlgorithm
+	attrs                       map[string]string
+}
+
+// hasParams reports whether n's type records more than its kind and
+// children.
+func hasParams(n *orc.Schema) bool {
+	switch n.Kind {
+	case orc.Decimal, orc.Char, orc.Varchar, orc.Geometry, orc.Geography:
+		return true
+	}
+	return len(n.Attributes) > 0
+}
+
+// paramsOf returns what n's type records beside its kind and children.
+func paramsOf(n *orc.Schema) nodeParams {
+	p := nodeParams{attrs: maps.Clone(n.Attributes)}
+	switch n.Kind {
+	case orc.Decimal:
+		p.precision, p.scale = n.Precision, n.Scale
+	case orc.Char, orc.Varchar:
+		p.maxLength = n.MaxLength
+	case orc.Geometry, orc.Geography:
+		p.crs, p.edges = n.CRS, n.Edges
+	}
+	return p
+}
+
+// same reports whether n, of the kind noted, has the parameters p.
+func (p nodeParams) same(n *orc.Schema) bool {
+	switch n.Kind {
+	case orc.Decimal:
+		if p.precision != n.Precision || p.scale != n.Scale {
+			return false
+		}
+	case orc.Char, orc.Varchar:
+		if p.maxLength != n.MaxLength {
+			return false
+		}
+	case orc.Geometry, orc.Geography:
+		if p.crs != n.CRS || p.edges != n.Edges {
+			return false
+		}
+	}
+	return maps.Equal(p.attrs, n.Attributes)
+}
+
+// noteSchema notes s, a valid tree, and reports false when s is not
+// numbered in pre-order from 0, its root's id 0 (the writer then copies
+// it).
+func noteSchema(s *orc.Schema) (*schemaNote, bool) {
+	note := &schemaNote{nodes: make([]uint64, 0, s.MaxID()+1)}
+	if s.ID() != 0 || !note.add(s) || len(note.nodes) != s.MaxID()+1 {
+		return nil, false
+	}
+	return note, true
+}
+
+// add notes n and its subtree, reporting false where an id is not the
+// next in pre-order.
+func (note *schemaNote) add(n *orc.Schema) bool {
+	id := len(note.nodes)
+	if n.ID() != id {
+		return false
+	}
+	note.nodes = append(note.nodes, uint64(n.Kind)|uint64(len(n.Children))<<8)
+	if hasParams(n) {
+		if note.params == nil {
+			note.params = make(map[int]nodeParams)
+		}
+		note.params[id] = paramsOf(n)
+	}
+	if n.Kind == orc.Struct {
+		note.names = append(note.names, n.FieldNames...)
+	}
+	for _, c := range n.Children {
+		if !note.add(c) {
+			return false
+		}
+	}
+	return n.MaxID() == len(note.nodes)-1
+}
+
+// checkSchema returns an error when the writer's schema is not what
+// NewWriter noted: a node changed, added, removed or replaced since.
+func (w *Writer) checkSchema() error {
+	if w.note == nil {
+		return nil // the writer's own copy
+	}
+	id, names := 0, w.note.names
+	if what := w.changed(w.schema, &id, &names); what != "" {
+		return fmt.Errorf("orc: the schema given to NewWriter was changed after it (%s); the writer uses it as it was given, so it must not change while the writer is in use", what)
+	}
+	return nil
+}
+
+// changed compares the subtree n, whose column id is *id, with the note,
+// consuming the ids and struct field names it covers, and returns what
+// differs, or "".
+func (w *Writer) changed(n *orc.Schema, id *int, names *[]string) string {
+	at := *id
+	if at >= len(w.note.nodes) {
+		return fmt.Sprintf("a node added after column %d", at-1)
+	}
+	*id++
+	shape := w.note.nodes[at]
+	switch {
+	case w.cols[at].base().node != n:
+		return fmt.Sprintf("column %d is another node", at)
+	case n.ID() != at || uint64(n.Kind) != shape&0xff:
+		return fmt.Sprintf("column %d was %s, is %s", at, orc.Kind(shape&0xff), n.Kind)
+	case uint64(len(n.Children)) != shape>>8:
+		return fmt.Sprintf("column %d had %d children, has %d", at, shape>>8, len(n.Children))
+	}
+	p, noted := w.note.params[at]
+	if hasParams(n) != noted || noted && !p.same(n) {
+		return fmt.Sprintf("column %d's type is %s now", at, n)
+	}
+	if n.Kind == orc.Struct {
+		k := len(n.Children)
+		if len(n.FieldNames) != k || len(*names) < k {
+			return fmt.Sprintf("column %d's field names", at)
+		}
+		for i, name := range n.FieldNames {
+			if (*names)[i] != name {
+				return fmt.Sprintf("column %d's field %d was %q, is %q", at, i, (*names)[i], name)
+			}
+		}
+		*names = (*names)[k:]
+	}
+	for _, c := range n.Children {
+		if what := w.changed(c, id, names); what != "" {
+			return what
+		}
+	}
+	if n.MaxID() != *id-1 {
+		return fmt.Sprintf("column %d's subtree was renumbered", at)
+	}
+	return ""
+}
