@@ -1,7 +1,9 @@
 package writer
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"maps"
 
 	"github.com/orcgo/orc"
@@ -12,7 +14,7 @@ import (
 // columns), and while NewWriter made it the caller's tree and the copy
 // were both live, which set the collector's goal for the rest of a
 // conversion. What the file depends on is noted instead (schemaNote,
-// about 25 bytes a column), and every Write, Close and Reset first
+// about 8 bytes a column), and every Write, Close and Reset first
 // checks that the tree still says it: a schema changed after NewWriter
 // is an error naming the column, never a file whose footer and data
 // disagree. A tree not numbered from 0 (a subtree, a tree built by hand
@@ -23,9 +25,11 @@ type schemaNote struct {
 	// nodes holds a node a column id, in pre-order: its kind in the low
 	// byte and its number of children above it.
 	nodes []uint64
-	// names holds the structs' field names, struct after struct in
-	// column id order.
-	names []string
+	// names holds a hash of each struct's field names, struct after
+	// struct in column id order (a copy of the names took 16 bytes a
+	// column).
+	names []uint64
+	seed  maphash.Seed
 	// params holds, by column id, what decimal, char, varchar and
 	// geospatial nodes and nodes with attributes add to their kind.
 	params map[int]nodeParams
@@ -86,7 +90,7 @@ func (p nodeParams) same(n *orc.Schema) bool {
 // numbered in pre-order from 0, its root's id 0 (the writer then copies
 // it).
 func noteSchema(s *orc.Schema) (*schemaNote, bool) {
-	note := &schemaNote{nodes: make([]uint64, 0, s.MaxID()+1)}
+	note := &schemaNote{nodes: make([]uint64, 0, s.MaxID()+1), seed: maphash.MakeSeed()}
 	if s.ID() != 0 || !note.add(s) || len(note.nodes) != s.MaxID()+1 {
 		return nil, false
 	}
@@ -108,7 +112,7 @@ func (note *schemaNote) add(n *orc.Schema) bool {
 		note.params[id] = paramsOf(n)
 	}
 	if n.Kind == orc.Struct {
-		note.names = append(note.names, n.FieldNames...)
+		note.names = append(note.names, note.hashNames(n.FieldNames))
 	}
 	for _, c := range n.Children {
 		if !note.add(c) {
@@ -116,6 +120,19 @@ func (note *schemaNote) add(n *orc.Schema) bool {
 		}
 	}
 	return n.MaxID() == len(note.nodes)-1
+}
+
+// hashNames returns a hash of names, each taken with its length.
+func (note *schemaNote) hashNames(names []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(note.seed)
+	var n [8]byte
+	for _, name := range names {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(name)))
+		h.Write(n[:])
+		h.WriteString(name)
+	}
+	return h.Sum64()
 }
 
 // checkSchema returns an error when the writer's schema is not what
@@ -134,7 +151,7 @@ func (w *Writer) checkSchema() error {
 // changed compares the subtree n, whose column id is *id, with the note,
 // consuming the ids and struct field names it covers, and returns what
 // differs, or "".
-func (w *Writer) changed(n *orc.Schema, id *int, names *[]string) string {
+func (w *Writer) changed(n *orc.Schema, id *int, names *[]uint64) string {
 	at := *id
 	if at >= len(w.note.nodes) {
 		return fmt.Sprintf("a node added after column %d", at-1)
@@ -154,16 +171,10 @@ func (w *Writer) changed(n *orc.Schema, id *int, names *[]string) string {
 		return fmt.Sprintf("column %d's type is %s now", at, n)
 	}
 	if n.Kind == orc.Struct {
-		k := len(n.Children)
-		if len(n.FieldNames) != k || len(*names) < k {
-			return fmt.Sprintf("column %d's field names", at)
+		if len(*names) == 0 || len(n.FieldNames) != len(n.Children) || w.note.hashNames(n.FieldNames) != (*names)[0] {
+			return fmt.Sprintf("column %d's field names are %s now", at, clipNames(n.FieldNames))
 		}
-		for i, name := range n.FieldNames {
-			if (*names)[i] != name {
-				return fmt.Sprintf("column %d's field %d was %q, is %q", at, i, (*names)[i], name)
-			}
-		}
-		*names = (*names)[k:]
+		*names = (*names)[1:]
 	}
 	for _, c := range n.Children {
 		if what := w.changed(c, id, names); what != "" {
@@ -174,4 +185,13 @@ func (w *Writer) changed(n *orc.Schema, id *int, names *[]string) string {
 		return fmt.Sprintf("column %d's subtree was renumbered", at)
 	}
 	return ""
+}
+
+// clipNames lists the first few of names.
+func clipNames(names []string) string {
+	const most = 5
+	if len(names) <= most {
+		return fmt.Sprintf("%q", names)
+	}
+	return fmt.Sprintf("%q and %d more", names[:most], len(names)-most)
 }

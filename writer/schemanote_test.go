@@ -57,7 +57,7 @@ func TestSchemaChangedAfterNewWriter(t *testing.T) {
 		{"name", func(s *orc.Schema) func() {
 			s.Children[1].FieldNames[1] = "x"
 			return func() { s.Children[1].FieldNames[1] = "d" }
-		}, `column 2's field 1 was "d", is "x"`},
+		}, `column 2's field names are ["c" "x"] now`},
 		{"attributes", func(s *orc.Schema) func() {
 			s.Children[0].Attributes = map[string]string{"k": "v"}
 			return func() { s.Children[0].Attributes = nil }
