@@ -67,7 +67,9 @@ func inferSchema(src *bufio.Reader, format string, opt *config) (*orc.Schema, *b
 			return nil, nil, err
 		}
 	}
-	src = bufio.NewReaderSize(&replayReader{buf: buf, r: src}, 1<<20)
+	// 64 KiB: src has a buffer of its own (and a 1 MiB one here took
+	// as much again as the buffer of a conversion's input).
+	src = bufio.NewReaderSize(&replayReader{buf: buf, r: src}, 64<<10)
 	var s *orc.Schema
 	var err error
 	if format == "csv" {
