@@ -646,23 +646,86 @@ func endMessage(dst []byte, at int) []byte {
 // appendMessage(dst, footerTypes, format.TypeOf(n)) does. A leaf with no
 // more than its kind (no attributes, not a char, varchar, decimal or
 // geospatial type) is encoded without making the message: a wide file's
-// footer made 160 bytes of garbage a column.
+// footer made 160 bytes of garbage a column. So is a compound type
+// without attributes (appendCompound).
 func appendType(dst []byte, n *orc.Schema) ([]byte, error) {
+	return appendTypeParts(dst, n, nil)
+}
+
+// appendTypeParts is appendType, calling part, when not nil, between
+// pieces of a compound type, with dst so far: part may write it and
+// return it emptied.
+func appendTypeParts(dst []byte, n *orc.Schema, part func([]byte) ([]byte, error)) ([]byte, error) {
 	switch n.Kind {
 	case orc.Char, orc.Varchar, orc.Decimal, orc.Geometry, orc.Geography:
 	default:
-		if len(n.Children) == 0 && len(n.Attributes) == 0 {
-			dst, at := beginMessage(dst, footerTypes)
-			dst = protowire.AppendTag(dst, typeKind, protowire.VarintType)
-			dst = protowire.AppendVarint(dst, uint64(n.Kind))
-			return endMessage(dst, at), nil
+		if len(n.Attributes) > 0 {
+			break
 		}
+		if len(n.Children) > 0 {
+			return appendCompound(dst, n, part)
+		}
+		dst, at := beginMessage(dst, footerTypes)
+		dst = protowire.AppendTag(dst, typeKind, protowire.VarintType)
+		dst = protowire.AppendVarint(dst, uint64(n.Kind))
+		return endMessage(dst, at), nil
 	}
 	return appendMessage(dst, footerTypes, format.TypeOf(n))
 }
 
-// typeKind is the field number of Type.kind.
-const typeKind protowire.Number = 1
+// appendCompound appends the type of n, a struct, list, map or union with
+// children and no attributes, as proto.Marshal encodes its message: its
+// kind, its children's ids (packed) and a struct's field names. The
+// message's size is summed first, so that it goes out in pieces (part):
+// the root of a file of 100,000 columns took a message of 400 KB and an
+// encoding of 1.3 MB at Close.
+func appendCompound(dst []byte, n *orc.Schema, part func([]byte) ([]byte, error)) ([]byte, error) {
+	ids := 0
+	for _, c := range n.Children {
+		ids += protowire.SizeVarint(uint64(uint32(c.ID())))
+	}
+	size := 1 + protowire.SizeVarint(uint64(n.Kind)) + 1 + protowire.SizeBytes(ids)
+	if n.Kind == orc.Struct {
+		for _, name := range n.FieldNames {
+			size += 1 + protowire.SizeBytes(len(name))
+		}
+	}
+	dst = protowire.AppendTag(dst, footerTypes, protowire.BytesType)
+	dst = protowire.AppendVarint(dst, uint64(size))
+	dst = protowire.AppendTag(dst, typeKind, protowire.VarintType)
+	dst = protowire.AppendVarint(dst, uint64(n.Kind))
+	dst = protowire.AppendTag(dst, typeSubtypes, protowire.BytesType)
+	dst = protowire.AppendVarint(dst, uint64(ids))
+	var err error
+	for i, c := range n.Children {
+		dst = protowire.AppendVarint(dst, uint64(uint32(c.ID())))
+		if part != nil && i%1024 == 1023 {
+			if dst, err = part(dst); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n.Kind != orc.Struct {
+		return dst, nil
+	}
+	for i, name := range n.FieldNames {
+		dst = protowire.AppendTag(dst, typeFieldNames, protowire.BytesType)
+		dst = protowire.AppendString(dst, name)
+		if part != nil && i%1024 == 1023 {
+			if dst, err = part(dst); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return dst, nil
+}
+
+// The field numbers of Type.kind, Type.subtypes and Type.field_names.
+const (
+	typeKind       protowire.Number = 1
+	typeSubtypes   protowire.Number = 2
+	typeFieldNames protowire.Number = 3
+)
 
 // appendMessage appends m to dst as field num of the message dst encodes,
 // as proto.Marshal writes an element of a repeated message field.
@@ -1234,8 +1297,9 @@ func (w *Writer) writeFooter(metaLen int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	part := func(b []byte) ([]byte, error) { return w.footerPart(b, false) }
 	for _, c := range w.cols {
-		if buf, err = appendType(buf, c.base().node); err != nil {
+		if buf, err = appendTypeParts(buf, c.base().node, part); err != nil {
 			return 0, err
 		}
 		if buf, err = w.footerPart(buf, false); err != nil {
