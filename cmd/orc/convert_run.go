@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -162,6 +163,15 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 	if c.budget.Skipped > 0 {
 		fmt.Fprintf(stderr, "orc convert: skipped %d bad row(s) (--max-errors %d)\n", c.budget.Skipped, opt.maxErrors)
 	}
+	// The batches, the readers and their buffers are garbage now, and
+	// Close makes the last stripe's index, its footer and the file's
+	// (memory in the number of columns): one collection here lets Close
+	// reuse theirs, where the collector would let the heap grow to
+	// twice what it last found live first. One CSV line of 100,000
+	// integers peaked at 66-76 MiB without it, 62-64 with it (issue 49
+	// item 10); it costs one collection a conversion (some 10-20 ms of
+	// CPU for that line's 33 MB left live, less for a narrow file).
+	runtime.GC()
 	if err := w.Close(); err != nil {
 		return err
 	}
