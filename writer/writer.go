@@ -12,7 +12,9 @@
 // and waits for them before returning, and writes each finished stripe to
 // the io.Writer from a goroutine of its own while the next one encodes
 // (Close waits for it); the file is the same as a serial write's. Write
-// copies what it keeps, so the caller may reuse the Batch at once. Close
+// copies what it keeps, so the caller may reuse the Batch at once; the
+// schema given to NewWriter is used as given and must not change while
+// the Writer is in use (Write, Close and Reset refuse if it has). Close
 // writes the file tail and does not close the io.Writer. Reset starts a
 // new file on another io.Writer with the buffers and compressors of the
 // last, for services that rotate files.
