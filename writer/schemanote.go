@@ -15,15 +15,17 @@ import (
 // were both live, which set the collector's goal for the rest of a
 // conversion. What the file depends on is noted instead (schemaNote,
 // about 8 bytes a column), and every Write, Close and Reset first
-// checks that the tree still says it: a schema changed after NewWriter
-// is an error naming the column, never a file whose footer and data
-// disagree. A tree not numbered from 0 (a subtree, a tree built by hand
+// checks that the tree still says it (Write all but the field names,
+// which only the footer holds): a schema changed after NewWriter is an
+// error naming the column, never a file whose footer and data disagree
+// nor a column writer handed a vector of another type. A tree not numbered from 0 (a subtree, a tree built by hand
 // and never numbered) is copied as before.
 
 // schemaNote is what a writer noted of its schema at NewWriter.
 type schemaNote struct {
 	// nodes holds a node a column id, in pre-order: its kind in the low
-	// byte and its number of children above it.
+	// byte, then a bit set when it has parameters (params), then its
+	// number of children.
 	nodes []uint64
 	// names holds a hash of each struct's field names, struct after
 	// struct in column id order (a copy of the names took 16 bytes a
@@ -104,13 +106,15 @@ func (note *schemaNote) add(n *orc.Schema) bool {
 	if n.ID() != id {
 		return false
 	}
-	note.nodes = append(note.nodes, uint64(n.Kind)|uint64(len(n.Children))<<8)
+	shape := uint64(n.Kind) | uint64(len(n.Children))<<shapeKids
 	if hasParams(n) {
 		if note.params == nil {
 			note.params = make(map[int]nodeParams)
 		}
 		note.params[id] = paramsOf(n)
+		shape |= shapeParams
 	}
+	note.nodes = append(note.nodes, shape)
 	if n.Kind == orc.Struct {
 		note.names = append(note.names, note.hashNames(n.FieldNames))
 	}
@@ -135,22 +139,35 @@ func (note *schemaNote) hashNames(names []string) uint64 {
 	return h.Sum64()
 }
 
+// The parts of a schemaNote.nodes word above the kind's byte.
+const (
+	shapeParams = 1 << 8 // the node has parameters
+	shapeKids   = 9      // the shift of the number of children
+)
+
 // checkSchema returns an error when the writer's schema is not what
-// NewWriter noted: a node changed, added, removed or replaced since.
-func (w *Writer) checkSchema() error {
+// NewWriter noted: a node changed, added, removed or replaced since; with
+// names, a struct's field names changed too. Write leaves the names out
+// (only the footer, which Close writes, holds them): for a Write of one
+// row of 10,000 columns, of some 0.9 ms, the check takes 0.09 ms without
+// them, 0.27 with.
+func (w *Writer) checkSchema(names bool) error {
 	if w.note == nil {
 		return nil // the writer's own copy
 	}
-	id, names := 0, w.note.names
-	if what := w.changed(w.schema, &id, &names); what != "" {
+	id, hashes := 0, w.note.names
+	if !names {
+		hashes = nil
+	}
+	if what := w.changed(w.schema, &id, &hashes); what != "" {
 		return fmt.Errorf("orc: the schema given to NewWriter was changed after it (%s); the writer uses it as it was given, so it must not change while the writer is in use", what)
 	}
 	return nil
 }
 
 // changed compares the subtree n, whose column id is *id, with the note,
-// consuming the ids and struct field names it covers, and returns what
-// differs, or "".
+// consuming the ids and, unless *names is nil, the hashes of the struct
+// field names it covers, and returns what differs, or "".
 func (w *Writer) changed(n *orc.Schema, id *int, names *[]uint64) string {
 	at := *id
 	if at >= len(w.note.nodes) {
@@ -163,14 +180,15 @@ func (w *Writer) changed(n *orc.Schema, id *int, names *[]uint64) string {
 		return fmt.Sprintf("column %d is another node", at)
 	case n.ID() != at || uint64(n.Kind) != shape&0xff:
 		return fmt.Sprintf("column %d was %s, is %s", at, orc.Kind(shape&0xff), n.Kind)
-	case uint64(len(n.Children)) != shape>>8:
-		return fmt.Sprintf("column %d had %d children, has %d", at, shape>>8, len(n.Children))
+	case uint64(len(n.Children)) != shape>>shapeKids:
+		return fmt.Sprintf("column %d had %d children, has %d", at, shape>>shapeKids, len(n.Children))
 	}
-	p, noted := w.note.params[at]
-	if hasParams(n) != noted || noted && !p.same(n) {
-		return fmt.Sprintf("column %d's type is %s now", at, n)
+	if noted := shape&shapeParams != 0; noted || hasParams(n) {
+		if p := w.note.params[at]; !noted || !hasParams(n) || !p.same(n) {
+			return fmt.Sprintf("column %d's type is %s now", at, n)
+		}
 	}
-	if n.Kind == orc.Struct {
+	if n.Kind == orc.Struct && *names != nil {
 		if len(*names) == 0 || len(n.FieldNames) != len(n.Children) || w.note.hashNames(n.FieldNames) != (*names)[0] {
 			return fmt.Sprintf("column %d's field names are %s now", at, clipNames(n.FieldNames))
 		}

@@ -14,7 +14,8 @@
 // (Close waits for it); the file is the same as a serial write's. Write
 // copies what it keeps, so the caller may reuse the Batch at once; the
 // schema given to NewWriter is used as given and must not change while
-// the Writer is in use (Write, Close and Reset refuse if it has). Close
+// the Writer is in use (Write, Close and Reset refuse if it has; see
+// NewWriter). Close
 // writes the file tail and does not close the io.Writer. Reset starts a
 // new file on another io.Writer with the buffers and compressors of the
 // last, for services that rotate files.
@@ -91,8 +92,9 @@ var ErrClosed = errors.New("orc: writer is closed")
 //
 // The writer uses schema itself, not a copy, when it is numbered in
 // pre-order from 0 (as ParseSchema and Assign number a tree): the schema
-// must then not change while the writer is in use, and Write, Close and
-// Reset refuse with an error naming the column if it has. Any other tree
+// must then not change while the writer is in use: Write refuses with an
+// error naming the column if a type or the tree's shape has, and Close
+// and Reset also if a struct's field names have. Any other tree
 // (a subtree of another schema, one never numbered) is copied and
 // numbered.
 func NewWriter(w io.Writer, schema *orc.Schema, opts ...Option) (*Writer, error) {
@@ -259,7 +261,7 @@ func (w *Writer) setupBlooms() error {
 // Bytes of the discarded file not yet written are dropped; nothing more is
 // written to the old io.Writer, and it is not closed.
 func (w *Writer) Reset(out io.Writer) error {
-	if err := w.checkSchema(); err != nil {
+	if err := w.checkSchema(true); err != nil {
 		return err
 	}
 	if w.sink != nil {
@@ -374,7 +376,7 @@ func (w *Writer) Write(b *orc.Batch) error {
 			return err
 		}
 	}
-	if err := w.checkSchema(); err != nil {
+	if err := w.checkSchema(false); err != nil {
 		return err
 	}
 	if err := w.checkBatch(b); err != nil {
@@ -1258,7 +1260,7 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return nil
 	}
-	if err := w.checkSchema(); err != nil {
+	if err := w.checkSchema(true); err != nil {
 		return err
 	}
 	if err := w.flushStripe(false); err != nil {
