@@ -188,11 +188,15 @@ func (w *Writer) changed(n *orc.Schema, id *int, names *[]uint64) string {
 			return fmt.Sprintf("column %d's type is %s now", at, n)
 		}
 	}
-	if n.Kind == orc.Struct && *names != nil {
-		if len(*names) == 0 || len(n.FieldNames) != len(n.Children) || w.note.hashNames(n.FieldNames) != (*names)[0] {
+	if n.Kind == orc.Struct {
+		// As many names as fields, always: Write's checks index them.
+		if len(n.FieldNames) != len(n.Children) ||
+			*names != nil && (len(*names) == 0 || w.note.hashNames(n.FieldNames) != (*names)[0]) {
 			return fmt.Sprintf("column %d's field names are %s now", at, clipNames(n.FieldNames))
 		}
-		*names = (*names)[1:]
+		if *names != nil {
+			*names = (*names)[1:]
+		}
 	}
 	for _, c := range n.Children {
 		if what := w.changed(c, id, names); what != "" {

@@ -59,6 +59,11 @@ func TestSchemaChangedAfterNewWriter(t *testing.T) {
 			s.Children[1].FieldNames[1] = "x"
 			return func() { s.Children[1].FieldNames[1] = "d" }
 		}, `column 2's field names are ["c" "x"] now`, true},
+		{"names", func(s *orc.Schema) func() {
+			names := s.FieldNames
+			s.FieldNames = names[:2]
+			return func() { s.FieldNames = names }
+		}, `column 0's field names are ["a" "b"] now`, false},
 		{"attributes", func(s *orc.Schema) func() {
 			s.Children[0].Attributes = map[string]string{"k": "v"}
 			return func() { s.Children[0].Attributes = nil }
