@@ -7,28 +7,50 @@ import (
 	"unicode/utf8"
 )
 
-// rowBuilder appends rows to a batch: one builder per top-level column of a
-// struct root, or one for a root of any other type.
+// rowBuilder appends rows to a batch: to the top-level columns of a
+// struct root, or to a root of any other type.
+//
+// A leaf column of a struct root has no builder of its own: col fills
+// one in for it as it is used, from its type and vector, which is all a
+// leaf's builder holds. One a column, kept, took 64 bytes a column of a
+// CSV line of 100,000 columns while the line was read.
 type rowBuilder struct {
 	schema *orc.Schema
-	cols   []*builder
-	env    *builderEnv // its builders'
+	vecs   []orc.Vector // the batch's columns
+	// kids holds the builders of a struct root's compound columns, nil
+	// for its leaves (nil itself when every column is a leaf), or the
+	// builder of a root of another type.
+	kids []*builder
+	leaf builder     // the last leaf's builder col filled in
+	env  *builderEnv // its builders'
 }
 
 func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
-	rb := &rowBuilder{schema: b.Schema, env: &builderEnv{zone: zone}}
-	if b.Schema.Kind == orc.Struct {
-		// The columns' builders in one array (initBuilder).
-		arr := make([]builder, len(b.Schema.Children))
-		rb.cols = make([]*builder, len(b.Schema.Children))
-		for i, c := range b.Schema.Children {
-			rb.env.initBuilder(&arr[i], c, b.Cols[i])
-			rb.cols[i] = &arr[i]
+	rb := &rowBuilder{schema: b.Schema, vecs: b.Cols, env: &builderEnv{zone: zone}}
+	if b.Schema.Kind != orc.Struct {
+		rb.kids = []*builder{rb.env.newBuilder(b.Schema, b.Cols[0])}
+		return rb
+	}
+	for i, c := range b.Schema.Children {
+		if len(c.Children) == 0 {
+			continue
 		}
-	} else {
-		rb.cols = []*builder{rb.env.newBuilder(b.Schema, b.Cols[0])}
+		if rb.kids == nil {
+			rb.kids = make([]*builder, len(b.Schema.Children))
+		}
+		rb.kids[i] = rb.env.newBuilder(c, b.Cols[i])
 	}
 	return rb
+}
+
+// col returns the builder of top-level column i (the root's, 0, when it
+// is not a struct). A leaf's is valid until the next call.
+func (rb *rowBuilder) col(i int) *builder {
+	if rb.kids != nil && rb.kids[i] != nil {
+		return rb.kids[i]
+	}
+	rb.leaf = builder{t: rb.schema.Children[i], vec: rb.vecs[i], builderEnv: rb.env}
+	return &rb.leaf
 }
 
 // builder appends values of one type-tree node to its vector, keeping the
@@ -37,10 +59,9 @@ func newRowBuilder(b *orc.Batch, zone *time.Location) *rowBuilder {
 // list and map children back to back behind offsets.
 //
 // A builder is 56 bytes (it was 80 with the text options, time zone and
-// decimal limit of its own; 64 allocated one at a time, before they were
-// made in an array for a row's or compound's columns): a wide table has
-// one a column, and what all of a row builder's share is kept once
-// (builderEnv).
+// decimal limit of its own): what all of a row builder's share is kept
+// once (builderEnv), and a struct root's leaves have none kept
+// (rowBuilder.col).
 type builder struct {
 	t    *orc.Schema
 	vec  orc.Vector

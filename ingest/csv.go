@@ -360,8 +360,7 @@ func (s *csvSource) read() (rec []string, body string, fast bool, err error) {
 // appendRow appends the record of n fields, rec or else body cut at the
 // delimiter, as a row.
 func (s *csvSource) appendRow(rec []string, body string, n int) error {
-	cols := s.rb.cols
-	want, of := len(cols), "the schema has %d columns"
+	want, of := len(s.rb.vecs), "the schema has %d columns"
 	if s.order != nil {
 		want, of = len(s.order), "the header has %d"
 	}
@@ -384,7 +383,7 @@ func (s *csvSource) appendRow(rec []string, body string, n int) error {
 				continue // a column the schema does not name
 			}
 		}
-		c := cols[ci]
+		c := s.rb.col(ci)
 		if c.isNullText(f) || (f == "" && (c.text == nil || !c.text.nullSet || !isStringKind(c.t.Kind))) {
 			c.appendNull()
 			continue
@@ -396,7 +395,7 @@ func (s *csvSource) appendRow(rec []string, body string, n int) error {
 	}
 	for j, named := range s.named {
 		if !named {
-			s.rb.cols[j].appendNull()
+			s.rb.col(j).appendNull()
 		}
 	}
 	return nil

@@ -130,11 +130,11 @@ func (rb *rowBuilder) appendJSON(v any) error {
 	var err error
 	switch {
 	case rb.schema.Kind != orc.Struct:
-		err = rb.cols[0].appendJSON(v)
+		err = rb.col(0).appendJSON(v)
 	case v == nil:
 		err = errors.New("the row is null; a struct row must be an object")
 	default:
-		err = appendFields(rb.schema, rb.cols, v)
+		err = appendFields(rb.schema, rb.col, v)
 	}
 	if err != nil {
 		rb.truncate(rows) // no half-appended row stays in the batch
@@ -144,22 +144,23 @@ func (rb *rowBuilder) appendJSON(v any) error {
 
 // rows returns the rows the builder's vectors hold.
 func (rb *rowBuilder) rows() int {
-	if len(rb.cols) == 0 {
+	if len(rb.vecs) == 0 {
 		return 0
 	}
-	return rb.cols[0].vec.Len()
+	return rb.vecs[0].Len()
 }
 
 // truncate cuts every column back to n rows.
 func (rb *rowBuilder) truncate(n int) {
-	for _, c := range rb.cols {
-		orc.Truncate(c.vec, n)
+	for _, v := range rb.vecs {
+		orc.Truncate(v, n)
 	}
 }
 
 // appendFields appends an object's fields to the builders of a struct's
-// fields: a missing field is null, an unknown one an error.
-func appendFields(t *orc.Schema, kids []*builder, v any) error {
+// fields, field i's kid(i): a missing field is null, an unknown one an
+// error.
+func appendFields(t *orc.Schema, kid func(i int) *builder, v any) error {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return fmt.Errorf("want an object for %s, have %s", t, jsonKind(v))
@@ -188,7 +189,7 @@ func appendFields(t *orc.Schema, kids []*builder, v any) error {
 		return fmt.Errorf("unknown field %q (the struct has %s)", unknown[0], listSome(t.FieldNames, 20))
 	}
 	for i, name := range t.FieldNames {
-		if err := kids[i].appendJSON(m[name]); err != nil {
+		if err := kid(i).appendJSON(m[name]); err != nil {
 			return atPath(name, err)
 		}
 	}
@@ -297,7 +298,7 @@ func (b *builder) appendJSON(v any) error {
 		return b.appendText(s)
 	case orc.Struct:
 		vec := b.vec.(*orc.StructVector)
-		if err := appendFields(b.t, b.kids, v); err != nil {
+		if err := appendFields(b.t, func(i int) *builder { return b.kids[i] }, v); err != nil {
 			return err
 		}
 		setValid(&vec.Nulls)

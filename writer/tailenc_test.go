@@ -2,6 +2,8 @@ package writer
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -42,6 +44,39 @@ func TestEndMessageLengths(t *testing.T) {
 		want = protowire.AppendBytes(want, body)
 		if !bytes.Equal(dst, want) {
 			t.Errorf("a message of %d bytes: %d bytes written, want %d", n, len(dst), len(want))
+		}
+	}
+}
+
+// appendTypeParts, handing pieces to its part function, writes what
+// appendMessage writes of format.TypeOf's message, for compound types
+// large and small.
+func TestAppendTypePartsAsMessage(t *testing.T) {
+	var fields strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&fields, ",f%d:int", i*i)
+	}
+	s := orc.MustParseSchema("struct<a:array<int>,m:map<string,double>,u:uniontype<int,string,date>,w:struct<é:int" + fields.String() + ">>")
+	var nodes []*orc.Schema
+	s.Walk(func(n *orc.Schema) { nodes = append(nodes, n) })
+	for _, n := range nodes {
+		want, err := appendMessage(nil, footerTypes, format.TypeOf(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		parts := 0
+		last, err := appendTypeParts([]byte{}, n, func(b []byte) ([]byte, error) {
+			got = append(got, b...)
+			parts++
+			return b[:0], nil
+		})
+		got = append(got, last...)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes in %d parts, %v; appendMessage %d bytes", n.StringDepth(1), len(got), parts, err, len(want))
+		}
+		if len(n.Children) > 2000 && parts < 2 {
+			t.Errorf("%s: %d parts", n.StringDepth(1), parts)
 		}
 	}
 }
