@@ -439,13 +439,31 @@ func (c *converter) copyORC(name string) error {
 
 // missingField returns the path of the first field of struct want that
 // struct have lacks, matching names as a read schema does (exactly, else
-// ignoring case) at every level of nested structs, or "".
+// ignoring case) at every level of nested structs, or "". Each name costs
+// constant time where the names match exactly (a map of have's names for a
+// wide struct), so that a file of 100,000 columns is not checked in time
+// quadratic in them; only a name without an exact match is looked for
+// ignoring case, field by field.
 func missingField(want, have *orc.Schema, prefix string) string {
 	if want.Kind != orc.Struct || have.Kind != orc.Struct {
 		return ""
 	}
+	var exact map[string]int // have's names to their first index, made when needed
 	for i, name := range want.FieldNames {
-		j := slices.Index(have.FieldNames, name)
+		j := -1
+		switch {
+		case i < len(have.FieldNames) && have.FieldNames[i] == name && firstAt(have.FieldNames, i, &exact):
+			j = i
+		case len(have.FieldNames) > 16:
+			if exact == nil {
+				exact = firstIndexes(have.FieldNames)
+			}
+			if k, ok := exact[name]; ok {
+				j = k
+			}
+		default:
+			j = slices.Index(have.FieldNames, name)
+		}
 		if j < 0 {
 			j = slices.IndexFunc(have.FieldNames, func(n string) bool { return strings.EqualFold(n, name) })
 		}
@@ -457,6 +475,30 @@ func missingField(want, have *orc.Schema, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// firstAt reports whether names[i] is the first of names with its value:
+// true at once when names hold no repeated name, which *exact (made here
+// for a wide struct, as firstIndexes) tells.
+func firstAt(names []string, i int, exact *map[string]int) bool {
+	if len(names) <= 16 {
+		return slices.Index(names, names[i]) == i
+	}
+	if *exact == nil {
+		*exact = firstIndexes(names)
+	}
+	return (*exact)[names[i]] == i
+}
+
+// firstIndexes maps each of names to the index it first stands at.
+func firstIndexes(names []string) map[string]int {
+	m := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, ok := m[n]; !ok {
+			m[n] = i
+		}
+	}
+	return m
 }
 
 // checkORCLengths refuses an ORC input some of whose values the output
