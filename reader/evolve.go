@@ -188,6 +188,7 @@ func mapStruct(n *evoNode, path string, byPos bool) error {
 	pos := byPos || hiveColumnNames(file)
 	same := len(read.Children) == len(file.Children)
 	taken := map[*orc.Schema]string{}
+	fields := fieldFinder{s: file}
 	for i, rc := range read.Children {
 		name := read.FieldNames[i]
 		var fc *orc.Schema
@@ -196,7 +197,7 @@ func mapStruct(n *evoNode, path string, byPos bool) error {
 				fc = file.Children[i]
 			}
 		} else {
-			fc = fieldByName(file, name)
+			fc = fields.find(name)
 		}
 		if fc == nil {
 			n.kids = append(n.kids, missingTree(rc))
@@ -299,13 +300,21 @@ func hiveColumnNames(s *orc.Schema) bool {
 // fieldByName finds a struct field by exact name, else by a unique
 // case-insensitive match.
 func fieldByName(s *orc.Schema, name string) *orc.Schema {
+	for i, n := range s.FieldNames {
+		if n == name && i < len(s.Children) {
+			return s.Children[i]
+		}
+	}
+	return foldedField(s, name)
+}
+
+// foldedField finds the one field of struct s whose name equals name
+// ignoring case, or nil (none, or several).
+func foldedField(s *orc.Schema, name string) *orc.Schema {
 	var fold *orc.Schema
 	folds := 0
 	for i, n := range s.FieldNames {
-		if n == name {
-			return s.Children[i]
-		}
-		if strings.EqualFold(n, name) {
+		if strings.EqualFold(n, name) && i < len(s.Children) {
 			fold = s.Children[i]
 			folds++
 		}
@@ -314,6 +323,33 @@ func fieldByName(s *orc.Schema, name string) *orc.Schema {
 		return fold
 	}
 	return nil
+}
+
+// fieldFinder finds the fields of a struct as fieldByName does, an exact
+// name of a wide struct in constant time (a map of its names, made at the
+// first lookup), so that a read schema of 100,000 fields is matched in
+// one pass over them, not a search of the file's fields for each.
+type fieldFinder struct {
+	s     *orc.Schema
+	exact map[string]int // each name's first index
+}
+
+func (f *fieldFinder) find(name string) *orc.Schema {
+	if len(f.s.FieldNames) <= 16 {
+		return fieldByName(f.s, name)
+	}
+	if f.exact == nil {
+		f.exact = make(map[string]int, len(f.s.FieldNames))
+		for i, n := range f.s.FieldNames {
+			if _, ok := f.exact[n]; !ok && i < len(f.s.Children) {
+				f.exact[n] = i
+			}
+		}
+	}
+	if i, ok := f.exact[name]; ok {
+		return f.s.Children[i]
+	}
+	return foldedField(f.s, name)
 }
 
 // evolution is the state of a scan with a read schema.
