@@ -453,6 +453,14 @@ func (e *executor) next(b *orc.Batch) error {
 		}
 		d.remaining -= n
 		e.stats.RowsDecoded += n
+		if d.remaining == 0 && d.cur != nil && d.run == len(d.cur.plan.runs) {
+			// The batch ends the stripe: its bytes, reads and plan go now,
+			// not at the next call, so that what the caller does with the
+			// batch (a writer's Write of a wide row) does not find them
+			// held too (streams, plans and pieces, about 200 bytes a
+			// column).
+			e.finishStripe()
+		}
 		if kept > 0 {
 			b.NumRows = kept
 			e.stats.RowsReturned += int64(kept)
