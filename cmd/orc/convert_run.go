@@ -33,6 +33,9 @@ type convertInput struct {
 	counter *countio.Reader
 	size    int64 // -1 when unknown
 	close   func()
+	// An ORC input the schema was taken from: kept open for its rows, so
+	// that its schema (the writer's) is not read a second time.
+	orc *reader.Reader
 }
 
 // openTextInput opens a CSV or JSON input, with its byte-order mark
@@ -243,8 +246,7 @@ func takeSchema(in, format string, opt *convertOptions, stderr io.Writer) (*conv
 			return nil, label(in, err)
 		}
 		opt.schema = r.Schema()
-		closeFn()
-		return nil, nil
+		return &convertInput{name: in, format: format, size: -1, close: closeFn, orc: r}, nil
 	}
 	first, err := openTextInput(in, format)
 	if err != nil {
@@ -310,7 +312,15 @@ func (c *converter) convertAll(ins, formats []string, first **convertInput) erro
 	for i, name := range ins {
 		var err error
 		if formats[i] == "orc" {
-			err = c.copyORC(name)
+			var r *reader.Reader
+			if i == 0 && *first != nil {
+				r = (*first).orc // open already: the writer's schema is its
+			}
+			err = c.copyORC(name, r)
+			if r != nil {
+				(*first).close()
+				*first = nil
+			}
 		} else {
 			in := *first
 			if i > 0 || in == nil {
@@ -398,19 +408,25 @@ func (c *converter) writeBatch(batch *orc.Batch, in *convertInput) error {
 }
 
 // copyORC writes the rows of an ORC input, read as the output's schema
-// (columns matched by name, as orc cat of several files does).
-func (c *converter) copyORC(name string) error {
-	r, closeFn, err := openORC(name)
-	if err != nil {
-		return err
+// (columns matched by name, as orc cat of several files does): through r
+// when the input is open already (its caller closes it), else opened here.
+func (c *converter) copyORC(name string, r *reader.Reader) error {
+	if r == nil {
+		var closeFn func()
+		var err error
+		if r, closeFn, err = openORC(name); err != nil {
+			return err
+		}
+		defer closeFn()
 	}
-	defer closeFn()
 	noteEncrypted(r, c.stderr, "convert")
 	opts := []reader.ScanOption{reader.WithBatchSize(c.opt.batchSize)}
 	if m := missingField(c.w.Schema(), r.Schema(), ""); m != "" && !c.opt.in.FillMissing {
 		return fmt.Errorf("the schema's field %q is not a column of this file (%s); --fill-missing writes such fields as nulls", m, r.Schema())
 	}
-	if r.Schema().String() != c.w.Schema().String() {
+	// The same tree (the writer's schema is the first input's) needs no
+	// comparison: its text is 16 bytes a column, made twice.
+	if r.Schema() != c.w.Schema() && r.Schema().String() != c.w.Schema().String() {
 		if !c.opt.in.Truncate {
 			if err := checkORCLengths(r, c.w.Schema()); err != nil {
 				return err
