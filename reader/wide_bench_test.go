@@ -18,8 +18,8 @@ var wide struct {
 	data map[int][]byte
 }
 
-// wideFile is a one-row file of n int columns.
-func wideFile(b *testing.B, n int) []byte {
+// wideFile is a one-row file of n int columns, each holding 1.
+func wideFile(b testing.TB, n int) []byte {
 	wide.Lock()
 	defer wide.Unlock()
 	if d, ok := wide.data[n]; ok {
