@@ -287,11 +287,11 @@ func childName(t *orc.Schema, i int) string {
 // vector and the rows kept are many, each column moves by the bits
 // (orc.CompactBits, a few instructions a row whatever it holds);
 // otherwise the kept rows are listed once and each column moves them
-// (orc.Compact, about twice that a row kept, plus the list). Costs a
-// row, from instruction counts: listing 3; by the list about 10 a kept
-// 16-byte value and 6 an 8-byte one; by the bits about 6 and 5 a row.
-// The bits win when 10·c·kept >= (6·c - 3)·n over c columns of 16-byte
-// values, about when more than half the rows are kept.
+// (orc.Compact, a few a row kept, plus the list). Costs a row, from
+// instruction counts (cachegrind, BenchmarkExactFilter): listing 4; by
+// the list about 8 a kept 16-byte value and 5 an 8-byte one; by the bits
+// about 6.3 and 5.5 a row. The bits win when 8·c·kept >= (6·c - 4)·n
+// over c columns: with four, beyond two kept rows in three.
 func (f *exactFilter) compact(cols []orc.Vector, set []uint64, n, kept int) {
 	if byBits(cols, n, kept) {
 		for _, c := range cols {
@@ -319,7 +319,7 @@ func byBits(cols []orc.Vector, n, kept int) bool {
 		}
 	}
 	c := len(cols)
-	return 10*c*kept >= (6*c-3)*n
+	return 8*c*kept >= (6*c-4)*n
 }
 
 // compactPath makes compact move rows by the bits (1) or by the list
