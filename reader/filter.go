@@ -356,13 +356,14 @@ func selectionBits(set []uint64, n int, idx []int32) []int32 {
 // there. (A function of its own, so that its loop keeps its values in
 // registers.)
 func selectEights(set []uint64, whole int, p unsafe.Pointer) unsafe.Pointer {
+	base := uint64(0) // the step's first row, in both halves of a word
 	for i := 0; i < whole; i += 8 {
 		m := set[uint(i)/64] >> (uint(i) % 64) & 0xff
 		t := &selTable[m]
-		base := uint64(i) * (1<<32 + 1)
 		d := (*[4]uint64)(p)
 		d[0], d[1], d[2], d[3] = t[0]+base, t[1]+base, t[2]+base, t[3]+base
 		p = unsafe.Add(p, 4*uintptr(selCount[m]))
+		base += 8 * (1<<32 + 1)
 	}
 	return p
 }

@@ -253,10 +253,9 @@ func trueRows(dst []bool, out []uint8) {
 
 // trueBits sets bit i%64 of dst[i/64] to whether out[i] is rowTrue (its
 // bit 1), the bits past len(out) clear, and returns how many are set.
-// Eight rows a step: their bits 1 moved to the low bits of their bytes
-// and gathered into a byte by one multiply (row j of the step in bit j;
-// the bytes are read in a fixed order, so this holds on any machine),
-// eight such bytes making a word.
+// Eight rows a step: their bits 1 gathered into a byte by one multiply
+// (true8; row j of the step in bit j, the bytes read in a fixed order,
+// so this holds on any machine), eight such bytes making a word.
 func trueBits(dst []uint64, out []uint8) int {
 	dst = dst[:(len(out)+63)/64]
 	whole := len(out) / 64
@@ -279,9 +278,12 @@ func trueBits(dst []uint64, out []uint8) int {
 	return kept
 }
 
-// true8 returns the 8-bit mask of the TRUE outcomes among eight.
+// true8 returns the 8-bit mask of the TRUE outcomes among eight: their
+// bits 1 (at 8j+1 in the word) gathered into the top byte by one
+// multiply, whose bits at 7t+6 move row j's to bit 56+j and no two
+// products to one place.
 func true8(o []uint8) uint64 {
-	return binary.LittleEndian.Uint64(o) >> 1 & bytes1 * 0x0102040810204080 >> 56
+	return binary.LittleEndian.Uint64(o) & bytes2 * 0x0081020408102040 >> 56
 }
 
 // kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND: the bitwise
