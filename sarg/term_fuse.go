@@ -6,20 +6,16 @@ package sarg
 // literals); run apart, it stores a chunk's results and the comparison
 // loads them back. Where that operation reads a decimal column known to
 // fit in an int64 (by its low words, lowConst's and lowRegs' case) and
-// the comparison is an interval test, the two run as one loop that
-// keeps each result in a register of the CPU: t = v, or t = v - o for a
-// comparison with another side o, is tested against [a, b] as between8
-// tests (t - a, modulo 2^64, at most b - a).
+// the comparison is one of those below, the two run as one loop that
+// keeps each result v in a register of the CPU.
 //
-// The comparisons become intervals so: x = c is [c, c], x < c is
-// [MinInt64, c-1], x <= c [MinInt64, c], BETWEEN c1 AND c2 [c1, c2],
-// their negations by < and <= (x >= c, x > c) [c, MaxInt64] and
-// [c+1, MaxInt64]. A comparison of two sides, one the fused value v,
-// tests d = v - o: v < o is d in [MinInt64, -1], o < v is d in
-// [1, MaxInt64], v <= o [MinInt64, 0], o <= v [0, MaxInt64], v = o
-// [0, 0]. That difference is exact only where |v| and |o| are below
-// 2^62, which the chunk's magnitude bounds must show; otherwise, and for
-// any other form, the operation and the comparison run apart.
+// The comparisons, each a test of v: with the literals, x = c is v in
+// [c, c], x < c is v <= c-1, x <= c v <= c, BETWEEN c1 AND c2 v in
+// [c1, c2], their negations by < and <= (x >= c, x > c) v >= c and
+// v >= c+1; an interval [a, b] is tested as between8 tests it (v - a,
+// modulo 2^64, at most b - a), a bound on one side by one comparison.
+// With another side o (a register, or a literal repeated), v < o,
+// v <= o, v > o, v >= o or v = o, compared as they are.
 
 import (
 	"math"
@@ -27,17 +23,59 @@ import (
 	"github.com/orcgo/orc"
 )
 
-// fuseMax is the largest magnitude bound (|v| < 2^fuseMax) of two sides
-// whose difference the fused comparison takes: it fits in an int64.
-const fuseMax = 62
-
-// fusedTest is the interval test of a fused comparison on t = v (other
-// nil, with no other side) or t = v - other[i]: t in [a, b], or no row
-// when none.
+// fusedTest is a fused comparison's test of v: its kind (a testKind's
+// length: testBetween and the others below), the interval [a, b] of
+// testBetween, a bound of testAtLeast (a) and testAtMost (b), or the
+// other side of the rest; none when no row passes.
 type fusedTest struct {
+	kind  int
 	a, b  int64
 	none  bool
 	other []int64
+}
+
+// Kinds of fused tests of v.
+const (
+	testBetween   = iota // a <= v <= b
+	testAtLeast          // v >= a
+	testAtMost           // v <= b
+	testLess             // v < other
+	testLessEq           // v <= other
+	testGreater          // v > other
+	testGreaterEq        // v >= other
+	testEqual            // v == other
+)
+
+// testKind names a fused test by an array's length, so that the fused
+// loops, generic in it, are compiled once per test with the test's
+// switch folded away.
+type testKind interface {
+	[testBetween]int8 | [testAtLeast]int8 | [testAtMost]int8 | [testLess]int8 |
+		[testLessEq]int8 | [testGreater]int8 | [testGreaterEq]int8 | [testEqual]int8
+}
+
+// pass reports whether v passes test K: p and q are the test's a and
+// b - a (testBetween), a (testAtLeast) or b (testAtMost), z the other
+// side's value. (Small enough to inline, its switch folded.)
+func pass[K testKind](v, z int64, p, q uint64) bool {
+	var k K
+	switch len(k) {
+	case testBetween:
+		return uint64(v)-p <= q
+	case testAtLeast:
+		return v >= int64(p)
+	case testAtMost:
+		return v <= int64(p)
+	case testLess:
+		return v < z
+	case testLessEq:
+		return v <= z
+	case testGreater:
+		return v > z
+	case testGreaterEq:
+		return v >= z
+	}
+	return v == z
 }
 
 // lastFusable reports whether the kernel's last operation may fuse with
@@ -72,26 +110,19 @@ func (k *kernel) lastFusable() bool {
 	return false
 }
 
-// fusedInterval returns the test of the comparison on the fused value,
-// with neg its NOT (only for < and <=, as outcomes takes it), or false
-// where the chunk's bounds (mv the fused value's) do not allow it.
-func (k *kernel) fusedInterval(ks *kernScratch, mv, m int, neg bool) (fusedTest, bool) {
+// fusedInterval returns the test of the comparison on the fused value
+// of a chunk of m rows, with neg its NOT (only for < and <=, as outcomes
+// takes it).
+func (k *kernel) fusedInterval(ks *kernScratch, m int, neg bool) fusedTest {
 	last := k.code[len(k.code)-1].dst
 	if !k.holds {
-		return k.literalInterval(neg), true
+		t := k.literalInterval(neg)
+		t.other = ks.cx[:m] // not read: a slice of the rows' length
+		return t
 	}
 	other, vLeft := k.y, true
 	if k.y.kind == kReg && k.y.reg == last {
 		other, vLeft = k.x, false
-	}
-	mo := 0
-	if other.kind == kConst {
-		mo = constMag(other.c)
-	} else {
-		mo = ks.mag[other.reg]
-	}
-	if mv > fuseMax || mo > fuseMax {
-		return fusedTest{}, false
 	}
 	op := k.cmp
 	if neg { // NOT x < y is y <= x, NOT x <= y is y < x
@@ -100,17 +131,17 @@ func (k *kernel) fusedInterval(ks *kernScratch, mv, m int, neg bool) (fusedTest,
 	t := fusedTest{other: k.operand(other, ks, m)}
 	switch {
 	case op == cmpEq:
-		t.a, t.b = 0, 0
+		t.kind = testEqual
 	case op == cmpLt && vLeft:
-		t.a, t.b = math.MinInt64, -1
+		t.kind = testLess
 	case op == cmpLt:
-		t.a, t.b = 1, math.MaxInt64
+		t.kind = testGreater
 	case vLeft: // v <= o
-		t.a, t.b = math.MinInt64, 0
+		t.kind = testLessEq
 	default: // o <= v
-		t.a, t.b = 0, math.MaxInt64
+		t.kind = testGreaterEq
 	}
-	return t, true
+	return t
 }
 
 // literalInterval returns the inner leaf's test of the fused value
@@ -119,23 +150,23 @@ func (k *kernel) literalInterval(neg bool) fusedTest {
 	c := k.lits[0]
 	switch op := k.inner.op; {
 	case neg && op == LeafLessThan:
-		return fusedTest{a: c, b: math.MaxInt64}
+		return fusedTest{kind: testAtLeast, a: c}
 	case neg:
-		return fusedTest{a: c + 1, b: math.MaxInt64, none: c == math.MaxInt64}
+		return fusedTest{kind: testAtLeast, a: c + 1, none: c == math.MaxInt64}
 	case op == LeafEquals:
-		return fusedTest{a: c, b: c}
+		return fusedTest{kind: testBetween, a: c, b: c}
 	case op == LeafLessThan:
-		return fusedTest{a: math.MinInt64, b: c - 1, none: c == math.MinInt64}
+		return fusedTest{kind: testAtMost, b: c - 1, none: c == math.MinInt64}
 	case op == LeafLessThanEquals:
-		return fusedTest{a: math.MinInt64, b: c}
+		return fusedTest{kind: testAtMost, b: c}
 	}
-	return fusedTest{a: c, b: k.lits[1], none: c > k.lits[1]} // BETWEEN
+	return fusedTest{kind: testBetween, a: c, b: k.lits[1], none: c > k.lits[1]} // BETWEEN
 }
 
 // execFused runs the last operation on rows s..e-1 fused with the
 // comparison into out, and reports whether it did: the column it reads
-// must be known to fit (a bound), the result's bound at most narrowMax
-// (as exec requires), and the comparison's test allowed by the bounds.
+// must be known to fit (a bound), and the result's bound be at most
+// narrowMax (as exec requires).
 func (k *kernel) execFused(ks *kernScratch, s, e int, neg bool, out []uint8) bool {
 	in := &k.code[len(k.code)-1]
 	w, o, wideFirst := in.a, in.b, true
@@ -152,248 +183,182 @@ func (k *kernel) execFused(ks *kernScratch, s, e int, neg bool, out []uint8) boo
 	} else {
 		mo = ks.mag[o.reg]
 	}
-	mv := resultMag(in.op, mw, mo)
-	if mv > narrowMax {
+	if resultMag(in.op, mw, mo) > narrowMax {
 		return false
 	}
 	m := e - s
-	t, ok := k.fusedInterval(ks, mv, m, neg)
-	if !ok {
-		return false
-	}
+	t := k.fusedInterval(ks, m, neg)
 	if t.none {
 		fill(out[:m], rowFalse)
 		return true
 	}
-	ws := ks.wides[w.col][s:e]
-	if o.kind == kConst {
-		fusedConst(in.op, ws, o.c, wideFirst, t, out[:m])
-	} else {
-		fusedRegs(in.op, ws, ks.regs[o.reg][:m], wideFirst, t, out[:m])
+	f := fusedArgs{op: in.op, ws: ks.wides[w.col][s:e], c: o.c, wideFirst: wideFirst, other: t.other, out: out[:m]}
+	if o.kind != kConst {
+		f.r = ks.regs[o.reg][:m]
+	}
+	f.p, f.q = uint64(t.a), uint64(t.b)-uint64(t.a)
+	switch t.kind {
+	case testAtLeast:
+		f.p = uint64(t.a)
+	case testAtMost:
+		f.p = uint64(t.b)
+	}
+	switch t.kind {
+	case testBetween:
+		runFused[[testBetween]int8](&f)
+	case testAtLeast:
+		runFused[[testAtLeast]int8](&f)
+	case testAtMost:
+		runFused[[testAtMost]int8](&f)
+	case testLess:
+		runFused[[testLess]int8](&f)
+	case testLessEq:
+		runFused[[testLessEq]int8](&f)
+	case testGreater:
+		runFused[[testGreater]int8](&f)
+	case testGreaterEq:
+		runFused[[testGreaterEq]int8](&f)
+	default:
+		runFused[[testEqual]int8](&f)
 	}
 	return true
 }
 
-// fusedConst runs fusedTest t on v = w op c (c op w unless wideFirst),
-// w's low words.
-func fusedConst(op arithOp, ws []orc.Int128, c int64, wideFirst bool, t fusedTest, out []uint8) {
-	ua, wd := uint64(t.a), uint64(t.b)-uint64(t.a)
+// fusedArgs are a fused loop's arguments: the operation (op, the column
+// ws, the literal c or the register r, wideFirst), the test's p and q
+// (pass) or other side, and the outcomes.
+type fusedArgs struct {
+	op        arithOp
+	ws        []orc.Int128
+	c         int64
+	r         []int64
+	wideFirst bool
+	p, q      uint64
+	other     []int64
+	out       []uint8
+}
+
+// runFused runs test K on v = w op c, or w op r (c or r op w unless
+// wideFirst), w's low words.
+func runFused[K testKind](f *fusedArgs) {
 	switch {
-	case op == opSub && wideFirst && c != math.MinInt64:
-		fusedAddConst(ws, -c, ua, wd, t.other, out)
-	case op == opSub && wideFirst: // lo - MinInt64 wraps as lo + MinInt64 (execFused's bounds rule it out)
-		fusedAddConst(ws, c, ua, wd, t.other, out)
-	case op == opAdd:
-		fusedAddConst(ws, c, ua, wd, t.other, out)
-	case op == opMul:
-		fusedMulConst(ws, c, ua, wd, t.other, out)
+	case f.r != nil && f.op == opAdd:
+		fusedAddRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
+	case f.r != nil && f.op == opMul:
+		fusedMulRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
+	case f.r != nil && f.wideFirst:
+		fusedSubRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
+	case f.r != nil:
+		fusedRSubRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
+	case f.op == opSub && f.wideFirst: // lo - c is lo + -c, wrapping alike at MinInt64 (execFused's bounds rule it out)
+		fusedAddConst[K](f.ws, -f.c, f.p, f.q, f.other, f.out)
+	case f.op == opAdd:
+		fusedAddConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
+	case f.op == opMul:
+		fusedMulConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
 	default:
-		fusedSubFromConst(ws, c, ua, wd, t.other, out)
+		fusedSubFromConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
 	}
 }
 
-// fusedRegs runs fusedTest t on v = w op r (r op w unless wideFirst),
-// w's low words.
-func fusedRegs(op arithOp, ws []orc.Int128, r []int64, wideFirst bool, t fusedTest, out []uint8) {
-	ua, wd := uint64(t.a), uint64(t.b)-uint64(t.a)
-	switch {
-	case op == opAdd:
-		fusedAddRegs(ws, r, ua, wd, t.other, out)
-	case op == opMul:
-		fusedMulRegs(ws, r, ua, wd, t.other, out)
-	case wideFirst:
-		fusedSubRegs(ws, r, ua, wd, t.other, out)
-	default:
-		fusedRSubRegs(ws, r, ua, wd, t.other, out)
-	}
-}
-
-// in returns the outcome of t - a, modulo 2^64, at most wd: TRUE for
-// the t in [a, a+wd].
-func in(t int64, ua, wd uint64) uint8 { return t2(uint64(t)-ua <= wd) }
-
-// fusedAddConst sets out[i] to the test of t = v or t = v - other[i], v = lo + c.
-func fusedAddConst(ws []orc.Int128, c int64, ua, wd uint64, other []int64, out []uint8) {
-	out = out[:len(ws)]
+// fusedAddConst sets out[i] to test K of v = lo + c (pass; z the other side).
+func fusedAddConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)+c-z[0], ua, wd), in(int64(x[1].Lo)+c-z[1], ua, wd), in(int64(x[2].Lo)+c-z[2], ua, wd), in(int64(x[3].Lo)+c-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)+c-z[4], ua, wd), in(int64(x[5].Lo)+c-z[5], ua, wd), in(int64(x[6].Lo)+c-z[6], ua, wd), in(int64(x[7].Lo)+c-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(int64(ws[i].Lo)+c-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, o := at8(ws, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)+c, ua, wd), in(int64(x[1].Lo)+c, ua, wd), in(int64(x[2].Lo)+c, ua, wd), in(int64(x[3].Lo)+c, ua, wd)
-		o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)+c, ua, wd), in(int64(x[5].Lo)+c, ua, wd), in(int64(x[6].Lo)+c, ua, wd), in(int64(x[7].Lo)+c, ua, wd)
+		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)+c, z[0], p, q)), t2(pass[K](int64(x[1].Lo)+c, z[1], p, q)), t2(pass[K](int64(x[2].Lo)+c, z[2], p, q)), t2(pass[K](int64(x[3].Lo)+c, z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)+c, z[4], p, q)), t2(pass[K](int64(x[5].Lo)+c, z[5], p, q)), t2(pass[K](int64(x[6].Lo)+c, z[6], p, q)), t2(pass[K](int64(x[7].Lo)+c, z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(int64(ws[i].Lo)+c, ua, wd)
+		out[i] = t2(pass[K](int64(ws[i].Lo)+c, other[i], p, q))
 	}
 }
 
-// fusedMulConst sets out[i] to the test of t = v or t = v - other[i], v = lo * c.
-func fusedMulConst(ws []orc.Int128, c int64, ua, wd uint64, other []int64, out []uint8) {
-	out = out[:len(ws)]
+// fusedMulConst sets out[i] to test K of v = lo * c (pass; z the other side).
+func fusedMulConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)*c-z[0], ua, wd), in(int64(x[1].Lo)*c-z[1], ua, wd), in(int64(x[2].Lo)*c-z[2], ua, wd), in(int64(x[3].Lo)*c-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)*c-z[4], ua, wd), in(int64(x[5].Lo)*c-z[5], ua, wd), in(int64(x[6].Lo)*c-z[6], ua, wd), in(int64(x[7].Lo)*c-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(int64(ws[i].Lo)*c-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, o := at8(ws, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)*c, ua, wd), in(int64(x[1].Lo)*c, ua, wd), in(int64(x[2].Lo)*c, ua, wd), in(int64(x[3].Lo)*c, ua, wd)
-		o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)*c, ua, wd), in(int64(x[5].Lo)*c, ua, wd), in(int64(x[6].Lo)*c, ua, wd), in(int64(x[7].Lo)*c, ua, wd)
+		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)*c, z[0], p, q)), t2(pass[K](int64(x[1].Lo)*c, z[1], p, q)), t2(pass[K](int64(x[2].Lo)*c, z[2], p, q)), t2(pass[K](int64(x[3].Lo)*c, z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)*c, z[4], p, q)), t2(pass[K](int64(x[5].Lo)*c, z[5], p, q)), t2(pass[K](int64(x[6].Lo)*c, z[6], p, q)), t2(pass[K](int64(x[7].Lo)*c, z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(int64(ws[i].Lo)*c, ua, wd)
+		out[i] = t2(pass[K](int64(ws[i].Lo)*c, other[i], p, q))
 	}
 }
 
-// fusedSubFromConst sets out[i] to the test of t = v or t = v - other[i], v = c - lo.
-func fusedSubFromConst(ws []orc.Int128, c int64, ua, wd uint64, other []int64, out []uint8) {
-	out = out[:len(ws)]
+// fusedSubFromConst sets out[i] to test K of v = c - lo (pass; z the other side).
+func fusedSubFromConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(c-int64(x[0].Lo)-z[0], ua, wd), in(c-int64(x[1].Lo)-z[1], ua, wd), in(c-int64(x[2].Lo)-z[2], ua, wd), in(c-int64(x[3].Lo)-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(c-int64(x[4].Lo)-z[4], ua, wd), in(c-int64(x[5].Lo)-z[5], ua, wd), in(c-int64(x[6].Lo)-z[6], ua, wd), in(c-int64(x[7].Lo)-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(c-int64(ws[i].Lo)-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, o := at8(ws, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(c-int64(x[0].Lo), ua, wd), in(c-int64(x[1].Lo), ua, wd), in(c-int64(x[2].Lo), ua, wd), in(c-int64(x[3].Lo), ua, wd)
-		o[4], o[5], o[6], o[7] = in(c-int64(x[4].Lo), ua, wd), in(c-int64(x[5].Lo), ua, wd), in(c-int64(x[6].Lo), ua, wd), in(c-int64(x[7].Lo), ua, wd)
+		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](c-int64(x[0].Lo), z[0], p, q)), t2(pass[K](c-int64(x[1].Lo), z[1], p, q)), t2(pass[K](c-int64(x[2].Lo), z[2], p, q)), t2(pass[K](c-int64(x[3].Lo), z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](c-int64(x[4].Lo), z[4], p, q)), t2(pass[K](c-int64(x[5].Lo), z[5], p, q)), t2(pass[K](c-int64(x[6].Lo), z[6], p, q)), t2(pass[K](c-int64(x[7].Lo), z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(c-int64(ws[i].Lo), ua, wd)
+		out[i] = t2(pass[K](c-int64(ws[i].Lo), other[i], p, q))
 	}
 }
 
-// fusedAddRegs sets out[i] to the test of t = v or t = v - other[i], v = lo + r.
-func fusedAddRegs(ws []orc.Int128, r []int64, ua, wd uint64, other []int64, out []uint8) {
+// fusedAddRegs sets out[i] to test K of v = lo + r (pass; z the other side).
+func fusedAddRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
 	r = r[:len(ws)]
-	out = out[:len(ws)]
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)+y[0]-z[0], ua, wd), in(int64(x[1].Lo)+y[1]-z[1], ua, wd), in(int64(x[2].Lo)+y[2]-z[2], ua, wd), in(int64(x[3].Lo)+y[3]-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)+y[4]-z[4], ua, wd), in(int64(x[5].Lo)+y[5]-z[5], ua, wd), in(int64(x[6].Lo)+y[6]-z[6], ua, wd), in(int64(x[7].Lo)+y[7]-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(int64(ws[i].Lo)+r[i]-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, y, o := at8(ws, i), at8(r, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)+y[0], ua, wd), in(int64(x[1].Lo)+y[1], ua, wd), in(int64(x[2].Lo)+y[2], ua, wd), in(int64(x[3].Lo)+y[3], ua, wd)
-		o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)+y[4], ua, wd), in(int64(x[5].Lo)+y[5], ua, wd), in(int64(x[6].Lo)+y[6], ua, wd), in(int64(x[7].Lo)+y[7], ua, wd)
+		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)+y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)+y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)+y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)+y[3], z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)+y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)+y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)+y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)+y[7], z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(int64(ws[i].Lo)+r[i], ua, wd)
+		out[i] = t2(pass[K](int64(ws[i].Lo)+r[i], other[i], p, q))
 	}
 }
 
-// fusedMulRegs sets out[i] to the test of t = v or t = v - other[i], v = lo * r.
-func fusedMulRegs(ws []orc.Int128, r []int64, ua, wd uint64, other []int64, out []uint8) {
+// fusedMulRegs sets out[i] to test K of v = lo * r (pass; z the other side).
+func fusedMulRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
 	r = r[:len(ws)]
-	out = out[:len(ws)]
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)*y[0]-z[0], ua, wd), in(int64(x[1].Lo)*y[1]-z[1], ua, wd), in(int64(x[2].Lo)*y[2]-z[2], ua, wd), in(int64(x[3].Lo)*y[3]-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)*y[4]-z[4], ua, wd), in(int64(x[5].Lo)*y[5]-z[5], ua, wd), in(int64(x[6].Lo)*y[6]-z[6], ua, wd), in(int64(x[7].Lo)*y[7]-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(int64(ws[i].Lo)*r[i]-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, y, o := at8(ws, i), at8(r, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)*y[0], ua, wd), in(int64(x[1].Lo)*y[1], ua, wd), in(int64(x[2].Lo)*y[2], ua, wd), in(int64(x[3].Lo)*y[3], ua, wd)
-		o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)*y[4], ua, wd), in(int64(x[5].Lo)*y[5], ua, wd), in(int64(x[6].Lo)*y[6], ua, wd), in(int64(x[7].Lo)*y[7], ua, wd)
+		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)*y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)*y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)*y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)*y[3], z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)*y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)*y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)*y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)*y[7], z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(int64(ws[i].Lo)*r[i], ua, wd)
+		out[i] = t2(pass[K](int64(ws[i].Lo)*r[i], other[i], p, q))
 	}
 }
 
-// fusedSubRegs sets out[i] to the test of t = v or t = v - other[i], v = lo - r.
-func fusedSubRegs(ws []orc.Int128, r []int64, ua, wd uint64, other []int64, out []uint8) {
+// fusedSubRegs sets out[i] to test K of v = lo - r (pass; z the other side).
+func fusedSubRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
 	r = r[:len(ws)]
-	out = out[:len(ws)]
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)-y[0]-z[0], ua, wd), in(int64(x[1].Lo)-y[1]-z[1], ua, wd), in(int64(x[2].Lo)-y[2]-z[2], ua, wd), in(int64(x[3].Lo)-y[3]-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)-y[4]-z[4], ua, wd), in(int64(x[5].Lo)-y[5]-z[5], ua, wd), in(int64(x[6].Lo)-y[6]-z[6], ua, wd), in(int64(x[7].Lo)-y[7]-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(int64(ws[i].Lo)-r[i]-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, y, o := at8(ws, i), at8(r, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(int64(x[0].Lo)-y[0], ua, wd), in(int64(x[1].Lo)-y[1], ua, wd), in(int64(x[2].Lo)-y[2], ua, wd), in(int64(x[3].Lo)-y[3], ua, wd)
-		o[4], o[5], o[6], o[7] = in(int64(x[4].Lo)-y[4], ua, wd), in(int64(x[5].Lo)-y[5], ua, wd), in(int64(x[6].Lo)-y[6], ua, wd), in(int64(x[7].Lo)-y[7], ua, wd)
+		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)-y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)-y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)-y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)-y[3], z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)-y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)-y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)-y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)-y[7], z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(int64(ws[i].Lo)-r[i], ua, wd)
+		out[i] = t2(pass[K](int64(ws[i].Lo)-r[i], other[i], p, q))
 	}
 }
 
-// fusedRSubRegs sets out[i] to the test of t = v or t = v - other[i], v = r - lo.
-func fusedRSubRegs(ws []orc.Int128, r []int64, ua, wd uint64, other []int64, out []uint8) {
+// fusedRSubRegs sets out[i] to test K of v = r - lo (pass; z the other side).
+func fusedRSubRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
 	r = r[:len(ws)]
-	out = out[:len(ws)]
+	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	if other != nil {
-		other = other[:len(ws)]
-		for ; i+8 <= len(ws); i += 8 {
-			x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-			o[0], o[1], o[2], o[3] = in(y[0]-int64(x[0].Lo)-z[0], ua, wd), in(y[1]-int64(x[1].Lo)-z[1], ua, wd), in(y[2]-int64(x[2].Lo)-z[2], ua, wd), in(y[3]-int64(x[3].Lo)-z[3], ua, wd)
-			o[4], o[5], o[6], o[7] = in(y[4]-int64(x[4].Lo)-z[4], ua, wd), in(y[5]-int64(x[5].Lo)-z[5], ua, wd), in(y[6]-int64(x[6].Lo)-z[6], ua, wd), in(y[7]-int64(x[7].Lo)-z[7], ua, wd)
-		}
-		for ; i < len(ws); i++ {
-			out[i] = in(r[i]-int64(ws[i].Lo)-other[i], ua, wd)
-		}
-		return
-	}
 	for ; i+8 <= len(ws); i += 8 {
-		x, y, o := at8(ws, i), at8(r, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = in(y[0]-int64(x[0].Lo), ua, wd), in(y[1]-int64(x[1].Lo), ua, wd), in(y[2]-int64(x[2].Lo), ua, wd), in(y[3]-int64(x[3].Lo), ua, wd)
-		o[4], o[5], o[6], o[7] = in(y[4]-int64(x[4].Lo), ua, wd), in(y[5]-int64(x[5].Lo), ua, wd), in(y[6]-int64(x[6].Lo), ua, wd), in(y[7]-int64(x[7].Lo), ua, wd)
+		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(pass[K](y[0]-int64(x[0].Lo), z[0], p, q)), t2(pass[K](y[1]-int64(x[1].Lo), z[1], p, q)), t2(pass[K](y[2]-int64(x[2].Lo), z[2], p, q)), t2(pass[K](y[3]-int64(x[3].Lo), z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](y[4]-int64(x[4].Lo), z[4], p, q)), t2(pass[K](y[5]-int64(x[5].Lo), z[5], p, q)), t2(pass[K](y[6]-int64(x[6].Lo), z[6], p, q)), t2(pass[K](y[7]-int64(x[7].Lo), z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = in(r[i]-int64(ws[i].Lo), ua, wd)
+		out[i] = t2(pass[K](r[i]-int64(ws[i].Lo), other[i], p, q))
 	}
 }

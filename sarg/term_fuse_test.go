@@ -29,9 +29,9 @@ var fusedPreds = []string{
 
 // fusedBatch returns n rows of kernelSchema's columns: most values small
 // (-4 to 4 hundredths, or whole numbers, so that sides often tie and
-// literals sit on the values), some
-// near ±2^62 in w and i (so that two sides' difference may leave int64,
-// where fusing must not happen), nulls now and then.
+// literals sit on the values), some near ±2^62 in w and i (two sides
+// whose difference leaves int64: compared, never subtracted), nulls now
+// and then.
 func fusedBatch(rng *rand.Rand, n int) ColumnVectors {
 	dec := func(scale int) *orc.DecimalVector {
 		return &orc.DecimalVector{Values: make([]orc.Int128, n), Scale: scale, Nulls: orc.Nulls{Nulls: make([]bool, n)}}
@@ -62,7 +62,8 @@ func fusedBatch(rng *rand.Rand, n int) ColumnVectors {
 // the comparison (bounds given, so that columns are read by their low
 // words) with the same kernels run in two steps and with the general
 // path, row by row, over batches of several chunks and rests; and checks
-// that every fused form ran fused on some batch.
+// that every fused form ran fused on some batch. Breaking any fused
+// loop, test kind or interval end fails it.
 func TestFusedKernel(t *testing.T) {
 	schema := orc.MustParseSchema(kernelSchema)
 	rng := rand.New(rand.NewPCG(52, 62))
