@@ -86,10 +86,18 @@ func keepRows[T any](vals []T, keep []uint64, n int) []T {
 	}
 	size := unsafe.Sizeof(*new(T))
 	offs := storeOffsets(size)
-	base := unsafe.Pointer(unsafe.SliceData(vals))
-	src := unsafe.Add(base, uintptr(i)*size)
-	dst := src // at or before the row read: stores land there
+	// The row read and the first free place (at or before it), carried
+	// from step to step; each moves at the top of a step, where it lies
+	// within vals (a pointer past its end would be invalid).
+	var src, dst unsafe.Pointer
+	k, kept := i, 0
 	for ; i+8 <= n; i += 8 {
+		if src == nil {
+			src = unsafe.Pointer(&vals[i])
+			dst = src
+		} else {
+			src, dst = unsafe.Add(src, 8*size), unsafe.Add(dst, uintptr(kept)*size)
+		}
 		m := keep[uint(i)/64] >> (uint(i) % 64) & 0xff
 		o := offs[m] // a copy: indexing the table entry made an address for each row
 		s := (*[8]T)(src)
@@ -101,12 +109,8 @@ func keepRows[T any](vals []T, keep []uint64, n int) []T {
 		*(*T)(unsafe.Add(dst, o[5])) = s[5]
 		*(*T)(unsafe.Add(dst, o[6])) = s[6]
 		*(*T)(unsafe.Add(dst, o[7])) = s[7]
-		dst = unsafe.Add(dst, uintptr(selCount8[m])*size)
-		src = unsafe.Add(src, 8*size)
-	}
-	k := 0
-	if size > 0 {
-		k = int((uintptr(dst) - uintptr(base)) / size)
+		kept = int(selCount8[m])
+		k += kept
 	}
 	for ; i < n; i++ {
 		vals[k] = vals[i]
