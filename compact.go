@@ -79,27 +79,29 @@ func (b *Batch) Compact() {
 func pick[T any](vals []T, rows []int32) []T {
 	dst := vals[:len(rows)] // rows ascending and in range: no more than vals
 	j := 0
-	var rp, dp unsafe.Pointer // step j's rows and places, moved at the top of a step (never past the slices' ends)
-	for ; j+8 <= len(rows); j += 8 {
+	if len(rows) >= 8 {
 		// One by one: row j goes to j <= rows[j] < rows[j+1], so no
 		// store lands on a row still to be read (and a statement's value
 		// need not wait in memory for the others, as in one assignment).
 		// The pointers advance a step at a time (indexing at j made an
-		// address for every row).
-		if rp == nil {
-			rp, dp = unsafe.Pointer(&rows[0]), unsafe.Pointer(&dst[0])
-		} else {
+		// address for every row), and only when another step follows
+		// (never past the slices' ends).
+		rp, dp := unsafe.Pointer(&rows[0]), unsafe.Pointer(&dst[0])
+		for {
+			r, d := (*[8]int32)(rp), (*[8]T)(dp)
+			d[0] = vals[r[0]]
+			d[1] = vals[r[1]]
+			d[2] = vals[r[2]]
+			d[3] = vals[r[3]]
+			d[4] = vals[r[4]]
+			d[5] = vals[r[5]]
+			d[6] = vals[r[6]]
+			d[7] = vals[r[7]]
+			if j += 8; j+8 > len(rows) {
+				break
+			}
 			rp, dp = unsafe.Add(rp, 8*4), unsafe.Add(dp, 8*unsafe.Sizeof(*new(T)))
 		}
-		r, d := (*[8]int32)(rp), (*[8]T)(dp)
-		d[0] = vals[r[0]]
-		d[1] = vals[r[1]]
-		d[2] = vals[r[2]]
-		d[3] = vals[r[3]]
-		d[4] = vals[r[4]]
-		d[5] = vals[r[5]]
-		d[6] = vals[r[6]]
-		d[7] = vals[r[7]]
 	}
 	for ; j < len(rows); j++ {
 		dst[j] = vals[rows[j]]

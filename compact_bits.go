@@ -87,30 +87,32 @@ func keepRows[T any](vals []T, keep []uint64, n int) []T {
 	size := unsafe.Sizeof(*new(T))
 	offs := storeOffsets(size)
 	// The row read and the first free place (at or before it), carried
-	// from step to step; each moves at the top of a step, where it lies
-	// within vals (a pointer past its end would be invalid).
-	var src, dst unsafe.Pointer
-	k, kept := i, 0
-	for ; i+8 <= n; i += 8 {
-		if src == nil {
-			src = unsafe.Pointer(&vals[i])
-			dst = src
-		} else {
+	// from step to step; they move only when another step follows, so
+	// that they stay within vals (a pointer past its end would be
+	// invalid).
+	k := i
+	if i+8 <= n {
+		src := unsafe.Pointer(&vals[i])
+		dst, kept := src, 0
+		for {
+			m := keep[uint(i)/64] >> (uint(i) % 64) & 0xff
+			o := offs[m] // a copy: indexing the table entry made an address for each row
+			s := (*[8]T)(src)
+			*(*T)(unsafe.Add(dst, o[0])) = s[0]
+			*(*T)(unsafe.Add(dst, o[1])) = s[1]
+			*(*T)(unsafe.Add(dst, o[2])) = s[2]
+			*(*T)(unsafe.Add(dst, o[3])) = s[3]
+			*(*T)(unsafe.Add(dst, o[4])) = s[4]
+			*(*T)(unsafe.Add(dst, o[5])) = s[5]
+			*(*T)(unsafe.Add(dst, o[6])) = s[6]
+			*(*T)(unsafe.Add(dst, o[7])) = s[7]
+			kept = int(selCount8[m])
+			if i += 8; i+8 > n {
+				break
+			}
 			src, dst = unsafe.Add(src, 8*size), unsafe.Add(dst, uintptr(kept)*size)
 		}
-		m := keep[uint(i)/64] >> (uint(i) % 64) & 0xff
-		o := offs[m] // a copy: indexing the table entry made an address for each row
-		s := (*[8]T)(src)
-		*(*T)(unsafe.Add(dst, o[0])) = s[0]
-		*(*T)(unsafe.Add(dst, o[1])) = s[1]
-		*(*T)(unsafe.Add(dst, o[2])) = s[2]
-		*(*T)(unsafe.Add(dst, o[3])) = s[3]
-		*(*T)(unsafe.Add(dst, o[4])) = s[4]
-		*(*T)(unsafe.Add(dst, o[5])) = s[5]
-		*(*T)(unsafe.Add(dst, o[6])) = s[6]
-		*(*T)(unsafe.Add(dst, o[7])) = s[7]
-		kept = int(selCount8[m])
-		k += kept
+		k = int((uintptr(dst)-uintptr(unsafe.Pointer(&vals[0])))/size) + kept
 	}
 	for ; i < n; i++ {
 		vals[k] = vals[i]
