@@ -14,7 +14,7 @@ func Compact(v Vector, rows []int32) {
 		vec.Values = pick(vec.Values, rows)
 		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, rows)
 	case *DecimalVector:
-		vec.Values = pick(vec.Values, rows)
+		vec.Values = pickInt128s(vec.Values, rows)
 		vec.Nulls.Nulls = keepNulls(vec.Nulls.Nulls, rows)
 	case *TimestampVector:
 		vec.Seconds = pick(vec.Seconds, rows)
@@ -79,10 +79,29 @@ func (b *Batch) Compact() {
 func pick[T any](vals []T, rows []int32) []T {
 	dst := vals[:len(rows)] // rows ascending and in range: no more than vals
 	j := 0
-	for ; j+8 <= len(rows); j += 8 {
-		r, d := *at8(rows, j), at8(dst, j)
-		d[0], d[1], d[2], d[3] = vals[r[0]], vals[r[1]], vals[r[2]], vals[r[3]]
-		d[4], d[5], d[6], d[7] = vals[r[4]], vals[r[5]], vals[r[6]], vals[r[7]]
+	if len(rows) >= 8 {
+		// One by one: row j goes to j <= rows[j] < rows[j+1], so no
+		// store lands on a row still to be read (and a statement's value
+		// need not wait in memory for the others, as in one assignment).
+		// The pointers advance a step at a time (indexing at j made an
+		// address for every row), and only when another step follows
+		// (never past the slices' ends).
+		rp, dp := unsafe.Pointer(&rows[0]), unsafe.Pointer(&dst[0])
+		for {
+			r, d := (*[8]int32)(rp), (*[8]T)(dp)
+			d[0] = vals[r[0]]
+			d[1] = vals[r[1]]
+			d[2] = vals[r[2]]
+			d[3] = vals[r[3]]
+			d[4] = vals[r[4]]
+			d[5] = vals[r[5]]
+			d[6] = vals[r[6]]
+			d[7] = vals[r[7]]
+			if j += 8; j+8 > len(rows) {
+				break
+			}
+			rp, dp = unsafe.Add(rp, 8*4), unsafe.Add(dp, 8*unsafe.Sizeof(*new(T)))
+		}
 	}
 	for ; j < len(rows); j++ {
 		dst[j] = vals[rows[j]]
@@ -90,10 +109,16 @@ func pick[T any](vals []T, rows []int32) []T {
 	return dst
 }
 
-// at8 returns s[i:i+8] as an array, with no bounds check: callers loop
-// with i+8 <= len(s).
-func at8[T any](s []T, i int) *[8]T {
-	return (*[8]T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*unsafe.Sizeof(s[0])))
+// pickInt128s is pick of 128-bit values, each moved whole as an array of
+// two words (one 16-byte load and store, where the struct's two fields
+// move one by one). Only bytes move: the order of the words in memory
+// does not matter.
+func pickInt128s(vals []Int128, rows []int32) []Int128 {
+	if len(vals) == 0 {
+		return pick(vals, rows) // no rows to move, or a row out of range
+	}
+	w := unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(vals))), len(vals))
+	return vals[:len(pick(w, rows))]
 }
 
 func keepNulls(nulls []bool, rows []int32) []bool {

@@ -78,11 +78,10 @@ func (d *stripeDecoder) decode(b *orc.Batch, n int) (kept int, late bool, err er
 			delete(f.bounds, db.col)
 		}
 	}
-	f.matches, err = f.matcher.MatchBounded(f.vecs, f.bounds, n, f.matches[:0])
+	f.matches, f.kept, err = f.matcher.MatchBits(f.vecs, f.bounds, n, f.matches[:0])
 	if err != nil {
 		return 0, false, err
 	}
-	f.kept = countTrue(f.matches[:n])
 	if (f.kept > 0 || mask != nil) && !d.deferredLoaded() {
 		return 0, true, nil
 	}
@@ -100,7 +99,7 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 	if d.def != nil && d.def.loaded {
 		d.def.at = d.runFirst + d.runRows - d.remaining + int64(n)
 	}
-	sel := f.matches[:n]
+	sel := f.matches
 	switch {
 	case kept == 0 && mask == nil:
 		if d.deferredLoaded() { // keep them in step with the rows
@@ -114,10 +113,10 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 			}
 		}
 		return 0, nil
-	case kept < n && mask == nil && d.def != nil && d.sparse(sel, kept):
+	case kept < n && mask == nil && d.def != nil && d.sparse(sel, n, kept):
 		// Late materialization: the other fields decode the selected
 		// rows only, skipping the rest.
-		f.idx = selection(sel, f.idx[:0])
+		f.idx = selectionBits(sel, n, f.idx[:0])
 		for i, c := range b.Cols {
 			if f.top[i] {
 				orc.Compact(c, f.idx)
@@ -130,13 +129,10 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 	}
 	if kept > 0 && kept < n {
 		if f.selects {
-			b.Selected = selection(sel, b.Selected[:0])
+			b.Selected = selectionBits(sel, n, b.Selected[:0])
 			return kept, nil
 		}
-		f.idx = selection(sel, f.idx[:0])
-		for _, c := range b.Cols {
-			orc.Compact(c, f.idx)
-		}
+		f.compact(b.Cols, sel, n, kept)
 	}
 	return kept, nil
 }
@@ -148,11 +144,11 @@ func (d *stripeDecoder) finish(b *orc.Batch, n int) (int, error) {
 // lateSegmentRows for each run it decodes apart: a batch of 94% matches in
 // 240 runs would decode nearly every row anyway, 240 times over. The runs
 // are counted first, without a store, and built only for a sparse batch.
-func (d *stripeDecoder) sparse(sel []bool, kept int) bool {
-	if countRunsTo(sel, (len(sel)-kept)/lateSegmentRows)*lateSegmentRows > len(sel)-kept {
+func (d *stripeDecoder) sparse(sel []uint64, n, kept int) bool {
+	if countRunsBitsTo(sel, n, (n-kept)/lateSegmentRows)*lateSegmentRows > n-kept {
 		return false
 	}
-	d.flt.sel = appendMask(d.flt.sel, sel)
+	d.flt.sel = appendBits(d.flt.sel, sel, n)
 	return true
 }
 
@@ -333,7 +329,7 @@ type exactFilter struct {
 	matcher *sarg.Matcher
 	paths   map[int][]int // predicate column id -> field path in the batch
 	top     []bool        // per batch column: holds a predicate column
-	matches []bool
+	matches []uint64      // row i in bit i%64 of matches[i/64]
 	vecs    sarg.ColumnVectors
 	// The predicate's decimal columns read by a decimalReader, whose
 	// bounds on each batch's values go to the matcher (bounds).

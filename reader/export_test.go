@@ -27,3 +27,8 @@ const RaceEnabled = raceEnabled
 
 // exec returns the executor of a serial scan, for tests of its internals.
 func (br *BatchReader) exec() *executor { return br.scan.(*executor) }
+
+// SetCompactPath makes the exact filter compact its batches by their
+// bits (1), by the list of their rows (-1), or as it chooses (0), for
+// every scan until set again (see the note above).
+func SetCompactPath(p int) { compactPath = p }

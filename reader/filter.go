@@ -281,3 +281,150 @@ func childName(t *orc.Schema, i int) string {
 	}
 	return fmt.Sprint("_", i)
 }
+
+// compact moves the rows of a filtered batch's columns (n rows) whose
+// bits are set (kept of them) to the front. Where every column is a flat
+// vector and the rows kept are many, each column moves by the bits
+// (orc.CompactBits, a few instructions a row whatever it holds);
+// otherwise the kept rows are listed once and each column moves them
+// (orc.Compact, a few a row kept, plus the list). Costs a row, from
+// instruction counts (cachegrind, BenchmarkExactFilter): listing 4; by
+// the list about 8 a kept 16-byte value and 5 an 8-byte one; by the bits
+// about 6.3 and 5.5 a row. The bits win when 8·c·kept >= (6·c - 4)·n
+// over c columns: with four, beyond two kept rows in three.
+func (f *exactFilter) compact(cols []orc.Vector, set []uint64, n, kept int) {
+	if byBits(cols, n, kept) {
+		for _, c := range cols {
+			orc.CompactBits(c, set, n)
+		}
+		return
+	}
+	f.idx = selectionBits(set, n, f.idx[:0])
+	for _, c := range cols {
+		orc.Compact(c, f.idx)
+	}
+}
+
+// byBits reports whether compact moves cols' kept rows by their bits:
+// every column flat, and kept of n rows enough.
+func byBits(cols []orc.Vector, n, kept int) bool {
+	if compactPath != 0 {
+		return compactPath > 0 // a test's choice
+	}
+	for _, c := range cols {
+		switch c.(type) {
+		case *orc.LongVector, *orc.DoubleVector, *orc.DecimalVector, *orc.TimestampVector:
+		default:
+			return false
+		}
+	}
+	c := len(cols)
+	return 8*c*kept >= (6*c-4)*n
+}
+
+// compactPath makes compact move rows by the bits (1) or by the list
+// (-1), whatever they hold, so that tests can compare the two; it is
+// never set outside tests.
+var compactPath = 0
+
+// selectionBits appends to idx the rows i < n whose bit i%64 of
+// set[i/64] is set, as selection does from bools: eight rows a step,
+// their 8-bit mask a byte of the word, whose entry in selTable lists
+// its rows two to a word, stored whole. A big-endian machine, whose
+// int32s lie otherwise, takes a row a step.
+func selectionBits(set []uint64, n int, idx []int32) []int32 {
+	k := len(idx)
+	idx = slices.Grow(idx, n+8)[:k+n+8]
+	set = set[:(n+63)/64]
+	i := 0
+	if littleEndian { // the words stored are two int32s each, low first
+		i = n &^ 7
+		first := unsafe.Pointer(unsafe.SliceData(idx))
+		p := selectEights(set, i, unsafe.Add(first, 4*k))
+		k = int((uintptr(p) - uintptr(first)) / 4)
+	}
+	for ; i < n; i++ {
+		idx[k] = int32(i)
+		k += int(set[uint(i)/64] >> (uint(i) % 64) & 1)
+	}
+	return idx[:k]
+}
+
+// selectEights stores at p the rows below whole (a multiple of 8) whose
+// bits are set, as selectionBits does on a little-endian machine, and
+// returns where the next row goes; the 8 slots after that must be
+// there. (A function of its own, so that its loop keeps its values in
+// registers.)
+func selectEights(set []uint64, whole int, p unsafe.Pointer) unsafe.Pointer {
+	base := uint64(0) // the step's first row, in both halves of a word
+	for i := 0; i < whole; i += 8 {
+		m := set[uint(i)/64] >> (uint(i) % 64) & 0xff
+		t := &selTable[m]
+		d := (*[4]uint64)(p)
+		d[0], d[1], d[2], d[3] = t[0]+base, t[1]+base, t[2]+base, t[3]+base
+		p = unsafe.Add(p, 4*uintptr(selCount[m]))
+		base += 8 * (1<<32 + 1)
+	}
+	return p
+}
+
+// countRunsBitsTo counts the runs of set bits among the first n of bits
+// (as selectionBits reads them), as countRunsTo counts a mask's runs of
+// true rows: a run starts at each set bit whose row before is clear,
+// 64 rows a step. It stops once the runs are more than limit.
+func countRunsBitsTo(set []uint64, n, limit int) int {
+	runs := 0
+	var carry uint64 // the previous word's last row
+	for wi := 0; wi*64 < n; wi++ {
+		w := set[wi]
+		if r := n - wi*64; r < 64 {
+			w &= 1<<r - 1
+		}
+		runs += bits.OnesCount64(w &^ (w<<1 | carry))
+		carry = w >> 63
+		if runs > limit {
+			return runs
+		}
+	}
+	return runs
+}
+
+// appendBits is appendMask of the first n rows of bits (as selectionBits
+// reads them): the runs found a word at a time, by the zero bits that
+// trail the word's rows not yet taken, for a run's start, and the ones,
+// for its end.
+func appendBits(s rowSelection, set []uint64, n int) rowSelection {
+	s.n = int64(n)
+	runs := s.runs[:0]
+	start := -1 // the open run's first row, or -1
+	for wi := 0; wi*64 < n; wi++ {
+		w := set[wi]
+		if r := n - wi*64; r < 64 {
+			w &= 1<<r - 1
+		}
+		pos := 0 // bits of w below pos are taken
+		for pos < 64 {
+			rest := w >> pos
+			if start < 0 {
+				if rest == 0 {
+					break
+				}
+				pos += bits.TrailingZeros64(rest)
+				start = wi*64 + pos
+				continue
+			}
+			ones := bits.TrailingZeros64(^rest) // 64 - pos at most: ^rest has its high bits set
+			if pos+ones >= 64 {
+				break // the run goes on into the next word
+			}
+			pos += ones
+			runs = append(runs, rowRun{start: int64(start), end: int64(wi*64 + pos)})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		runs = append(runs, rowRun{start: int64(start), end: int64(n)})
+	}
+	s.runs = runs
+	return s
+}

@@ -72,11 +72,11 @@ func notLess(op LeafOp, lits []int64, xs []int64, out []uint8) {
 	c := lits[0]
 	switch {
 	case op == LeafLessThan:
-		between8(xs, c, math.MaxInt64, out)
+		atLeast8(xs, c, out)
 	case c == math.MaxInt64:
 		fill(out[:len(xs)], rowFalse)
 	default:
-		between8(xs, c+1, math.MaxInt64, out)
+		atLeast8(xs, c+1, out)
 	}
 }
 
@@ -85,11 +85,11 @@ func notLessLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) {
 	c := lits[0]
 	switch {
 	case op == LeafLessThan:
-		betweenLow8(xs, c, math.MaxInt64, out)
+		atLeastLow8(xs, c, out)
 	case c == math.MaxInt64:
 		fill(out[:len(xs)], rowFalse)
 	default:
-		betweenLow8(xs, c+1, math.MaxInt64, out)
+		atLeastLow8(xs, c+1, out)
 	}
 }
 
@@ -104,6 +104,37 @@ func less8(xs []int64, c int64, out []uint8) {
 	}
 	for ; i < len(xs); i++ {
 		out[i] = t2(xs[i] < c)
+	}
+}
+
+// atLeast8 sets out[i] to t2(xs[i] >= c) (a row's instruction fewer
+// than between8 to math.MaxInt64).
+func atLeast8(xs []int64, c int64, out []uint8) {
+	out = out[:len(xs)]
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		x, o := at8(xs, i), at8(out, i)
+		o[0], o[1], o[2], o[3] = t2(x[0] >= c), t2(x[1] >= c), t2(x[2] >= c), t2(x[3] >= c)
+		o[4], o[5], o[6], o[7] = t2(x[4] >= c), t2(x[5] >= c), t2(x[6] >= c), t2(x[7] >= c)
+	}
+	for ; i < len(xs); i++ {
+		out[i] = t2(xs[i] >= c)
+	}
+}
+
+// atLeastLow8 sets out[i] to t2(int64(xs[i].Lo) >= c).
+func atLeastLow8(xs []orc.Int128, c int64, out []uint8) {
+	out = out[:len(xs)]
+	i := 0
+	for ; i+8 <= len(xs); i += 8 {
+		x, o := at8(xs, i), at8(out, i)
+		o[0], o[1] = t2(int64(x[0].Lo) >= c), t2(int64(x[1].Lo) >= c)
+		o[2], o[3] = t2(int64(x[2].Lo) >= c), t2(int64(x[3].Lo) >= c)
+		o[4], o[5] = t2(int64(x[4].Lo) >= c), t2(int64(x[5].Lo) >= c)
+		o[6], o[7] = t2(int64(x[6].Lo) >= c), t2(int64(x[7].Lo) >= c)
+	}
+	for ; i < len(xs); i++ {
+		out[i] = t2(int64(xs[i].Lo) >= c)
 	}
 }
 

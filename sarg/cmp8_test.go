@@ -59,6 +59,19 @@ func TestCmp8(t *testing.T) {
 					t.Fatalf("%v %v on %v: got %v and %v (low words), want %v", op, lits, xs, got, gotLow, want)
 				}
 			}
+			// NOT x < c and NOT x <= c: x >= c, x > c.
+			for _, op := range []LeafOp{LeafLessThan, LeafLessThanEquals} {
+				want := make([]uint8, n)
+				for i, x := range xs {
+					want[i] = t2(x > lits[0] || op == LeafLessThan && x == lits[0])
+				}
+				got, gotLow := make([]uint8, n), make([]uint8, n)
+				notLess(op, lits, xs, got)
+				notLessLow(op, lits, ws, gotLow)
+				if !slices.Equal(got, want) || !slices.Equal(gotLow, want) {
+					t.Fatalf("NOT %v %v on %v: got %v and %v (low words), want %v", op, lits, xs, got, gotLow, want)
+				}
+			}
 			for _, orEq := range []bool{false, true} {
 				want, got := make([]uint8, n), make([]uint8, n)
 				for i := range xs {

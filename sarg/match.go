@@ -3,6 +3,7 @@ package sarg
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -85,6 +86,26 @@ func (m *Matcher) MatchBounded(cols ColumnVectors, bounds ColumnBounds, n int, d
 	dst = dst[:n]
 	trueRows(dst, out[:n])
 	return dst, nil
+}
+
+// MatchBits is MatchBounded with the matching rows given as a bitmap,
+// row i in bit i%64 of dst[i/64] (the bits past n clear), which it
+// returns (grown if needed) with the number of rows matching. A bitmap
+// costs a bit a row where a []bool costs a byte, and its words count,
+// list and move the rows 64 at a time.
+func (m *Matcher) MatchBits(cols ColumnVectors, bounds ColumnBounds, n int, dst []uint64) ([]uint64, int, error) {
+	m.bounds = bounds
+	out, err := m.eval3(cols, n)
+	m.bounds = nil
+	if err != nil {
+		return dst[:0], 0, err
+	}
+	words := (n + 63) / 64
+	if cap(dst) < words {
+		dst = make([]uint64, words)
+	}
+	dst = dst[:words]
+	return dst, trueBits(dst, out[:n]), nil
 }
 
 // eval3 evaluates every row to rowFalse, rowNull or rowTrue, into a
@@ -228,6 +249,41 @@ func trueRows(dst []bool, out []uint8) {
 	for ; i < len(out); i++ {
 		d[i] = out[i] >> 1 & 1
 	}
+}
+
+// trueBits sets bit i%64 of dst[i/64] to whether out[i] is rowTrue (its
+// bit 1), the bits past len(out) clear, and returns how many are set.
+// Eight rows a step: their bits 1 gathered into a byte by one multiply
+// (true8; row j of the step in bit j, the bytes read in a fixed order,
+// so this holds on any machine), eight such bytes making a word.
+func trueBits(dst []uint64, out []uint8) int {
+	dst = dst[:(len(out)+63)/64]
+	whole := len(out) / 64
+	kept := 0
+	for wi := range whole {
+		o := (*[64]uint8)(out[wi*64:])
+		w := true8(o[0:8]) | true8(o[8:16])<<8 | true8(o[16:24])<<16 | true8(o[24:32])<<24 |
+			true8(o[32:40])<<32 | true8(o[40:48])<<40 | true8(o[48:56])<<48 | true8(o[56:64])<<56
+		dst[wi] = w
+		kept += bits.OnesCount64(w)
+	}
+	if whole < len(dst) {
+		var w uint64
+		for j, v := range out[whole*64:] {
+			w |= uint64(v>>1&1) << j
+		}
+		dst[whole] = w
+		kept += bits.OnesCount64(w)
+	}
+	return kept
+}
+
+// true8 returns the 8-bit mask of the TRUE outcomes among eight: their
+// bits 1 (at 8j+1 in the word) gathered into the top byte by one
+// multiply, whose bits at 7t+6 move row j's to bit 56+j and no two
+// products to one place.
+func true8(o []uint8) uint64 {
+	return binary.LittleEndian.Uint64(o) & bytes2 * 0x0081020408102040 >> 56
 }
 
 // kleeneAnd sets out[i] to min(out[i], v[i]), Kleene's AND: the bitwise

@@ -37,6 +37,11 @@ const kernChunk = 512
 // the general path; it is never set outside tests.
 var kernelOff = false
 
+// fuseOff keeps a kernel's last operation apart from its comparison, so
+// that tests can compare the fused loops with the two steps; it is never
+// set outside tests.
+var fuseOff = false
+
 // Operand kinds of a kernel operation.
 const (
 	kReg   uint8 = iota // a register: an earlier operation's result
@@ -78,6 +83,9 @@ type kernel struct {
 	holds bool
 	inner *boundLeaf
 	lits  []int64 // the inner leaf's literals
+	// fusable: the last operation may run fused with the comparison
+	// (term_fuse.go), where a chunk's bounds allow.
+	fusable bool
 }
 
 // kernScratch is a Matcher's buffers for a kernel.
@@ -109,6 +117,7 @@ func compileKernel(bt *boundTerm) *kernel {
 			return nil
 		}
 		k.x, k.y, k.cmp, k.holds = k.reg(x), k.reg(y), f.op, true
+		k.fusable = k.lastFusable()
 		return k
 	}
 	in := bt.inner
@@ -130,6 +139,7 @@ func compileKernel(bt *boundTerm) *kernel {
 		return nil
 	}
 	k.x, k.inner = k.reg(x), in
+	k.fusable = k.lastFusable()
 	return k
 }
 
@@ -286,12 +296,22 @@ func (k *kernel) run(cols ColumnVectors, bounds ColumnBounds, n int, out []uint8
 	} else {
 		negated = neg && (k.inner.op == LeafLessThan || k.inner.op == LeafLessThanEquals)
 	}
+	code, fuse := k.code, k.fusable && !fuseOff
+	if fuse {
+		code = code[:len(code)-1]
+	}
 	for s := 0; s < n; s += kernChunk {
 		e := min(s+kernChunk, n)
-		for i := range k.code {
-			if !k.exec(&k.code[i], ks, s, e) {
+		for i := range code {
+			if !k.exec(&code[i], ks, s, e) {
 				return false, false
 			}
+		}
+		if fuse && k.execFused(ks, s, e, negated, out[s:e]) {
+			continue
+		}
+		if fuse && !k.exec(&k.code[len(code)], ks, s, e) {
+			return false, false
 		}
 		k.outcomes(ks, e-s, negated, out[s:e])
 	}
