@@ -19,6 +19,19 @@ type Nulls struct {
 // IsNull reports whether row i is null.
 func (n *Nulls) IsNull(i int) bool { return len(n.Nulls) > i && n.Nulls[i] }
 
+// nullMask returns n: every vector of this package embeds a Nulls, and so
+// has the method (NullsOf).
+func (n *Nulls) nullMask() *Nulls { return n }
+
+// NullsOf returns the null mask of v, any vector of this package; nil for
+// a Vector of another package.
+func NullsOf(v Vector) *Nulls {
+	if m, ok := v.(interface{ nullMask() *Nulls }); ok {
+		return m.nullMask()
+	}
+	return nil
+}
+
 // HasNulls reports whether any row is null.
 func (n *Nulls) HasNulls() bool {
 	for _, b := range n.Nulls {

@@ -969,27 +969,8 @@ func convertValues(n *evoNode, out, in orc.Vector, rows int) {
 
 // hasNulls reports whether some row of v is null.
 func hasNulls(v orc.Vector) bool {
-	switch x := v.(type) {
-	case *orc.LongVector:
-		return x.HasNulls()
-	case *orc.DoubleVector:
-		return x.HasNulls()
-	case *orc.DecimalVector:
-		return x.HasNulls()
-	case *orc.TimestampVector:
-		return x.HasNulls()
-	case *orc.BytesVector:
-		return x.HasNulls()
-	case *orc.StructVector:
-		return x.HasNulls()
-	case *orc.ListVector:
-		return x.HasNulls()
-	case *orc.MapVector:
-		return x.HasNulls()
-	case *orc.UnionVector:
-		return x.HasNulls()
-	}
-	return false
+	n := orc.NullsOf(v)
+	return n != nil && n.HasNulls()
 }
 
 // fitChars truncates a value to a varchar's or char's length in characters

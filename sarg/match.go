@@ -314,26 +314,10 @@ func kleeneOr(out, v []uint8) {
 	}
 }
 
+// nullsOf returns v's null flags (empty when no row is null).
 func nullsOf(v orc.Vector) []bool {
-	switch x := v.(type) {
-	case *orc.LongVector:
-		return x.Nulls.Nulls
-	case *orc.DoubleVector:
-		return x.Nulls.Nulls
-	case *orc.BytesVector:
-		return x.Nulls.Nulls
-	case *orc.DecimalVector:
-		return x.Nulls.Nulls
-	case *orc.TimestampVector:
-		return x.Nulls.Nulls
-	case *orc.StructVector:
-		return x.Nulls.Nulls
-	case *orc.ListVector:
-		return x.Nulls.Nulls
-	case *orc.MapVector:
-		return x.Nulls.Nulls
-	case *orc.UnionVector:
-		return x.Nulls.Nulls
+	if n := orc.NullsOf(v); n != nil {
+		return n.Nulls
 	}
 	return nil
 }

@@ -375,7 +375,7 @@ func rowsOf[V orc.Vector](scratch *[]bool, v orc.Vector, start, n int, parent []
 	if err := checkLen(v, start, n); err != nil {
 		return vec, nil, err
 	}
-	nulls, err = effectiveNulls(scratch, parent, nullsOf(v), start, n)
+	nulls, err = effectiveNulls(scratch, parent, orc.NullsOf(v), start, n)
 	return vec, nulls, err
 }
 
@@ -652,7 +652,7 @@ type ptrDecoder struct {
 }
 
 func (d *ptrDecoder) decode(v orc.Vector, start, n int, nulls []bool, base unsafe.Pointer, stride uintptr) error {
-	own := nullsOf(v)
+	own := orc.NullsOf(v)
 	if own == nil {
 		return vectorError(v, "a vector")
 	}

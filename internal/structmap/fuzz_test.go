@@ -43,7 +43,7 @@ func fuzzBatch(data []byte) (*orc.Batch, int) {
 	rows := small()
 	var fill func(v orc.Vector, n int)
 	fill = func(v orc.Vector, n int) {
-		if m := nullsOf(v); next()%3 == 0 {
+		if m := orc.NullsOf(v); next()%3 == 0 {
 			for range n + int(next()%2) {
 				m.Nulls = append(m.Nulls, next()%2 == 0)
 			}

@@ -228,7 +228,7 @@ func checkConsistent(t *testing.T, s *orc.Schema, b *orc.Batch) {
 		if v.Len() != n {
 			t.Fatalf("%s: %d rows, want %d", path, v.Len(), n)
 		}
-		if m := nullsOf(v); len(m.Nulls) != 0 && len(m.Nulls) != n {
+		if m := orc.NullsOf(v); len(m.Nulls) != 0 && len(m.Nulls) != n {
 			t.Fatalf("%s: null mask of %d for %d rows", path, len(m.Nulls), n)
 		}
 		switch v := v.(type) {

@@ -58,31 +58,6 @@ func markNulls(m *orc.Nulls, old, k int, nulls []bool) {
 	m.Nulls = append(m.Nulls[:old], nulls...)
 }
 
-// nullsOf returns the null mask of a vector.
-func nullsOf(v orc.Vector) *orc.Nulls {
-	switch v := v.(type) {
-	case *orc.LongVector:
-		return &v.Nulls
-	case *orc.DoubleVector:
-		return &v.Nulls
-	case *orc.BytesVector:
-		return &v.Nulls
-	case *orc.DecimalVector:
-		return &v.Nulls
-	case *orc.TimestampVector:
-		return &v.Nulls
-	case *orc.StructVector:
-		return &v.Nulls
-	case *orc.ListVector:
-		return &v.Nulls
-	case *orc.MapVector:
-		return &v.Nulls
-	case *orc.UnionVector:
-		return &v.Nulls
-	}
-	return nil
-}
-
 // effectiveNulls returns the null flags of rows [start, start+n) of a
 // vector whose own mask is own, given its parent's flags for those rows
 // (nil when none is null): nil when no row is null, else n entries, held in
