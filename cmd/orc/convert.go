@@ -45,7 +45,13 @@ the header, --header=false says it is not; JSON: structs, arrays and those
 kinds, numbers widened to double over the sample). A row past the sample
 that does not fit is an error saying so: give --schema or more --infer-rows. Booleans read
 true/false, 1/0 and yes/no; JSON maps are arrays of {"key": k, "value": v}
-objects or objects {"k": v}. Several inputs are written in order into OUT.`,
+objects or objects {"k": v}. Several inputs are written in order into OUT.
+
+Memory: convert holds itself to 64 MiB plus 8 times the inputs' size (when all
+are regular files here: not standard input or a URL) by setting the Go runtime's memory
+limit to that, less what the process takes outside the runtime; a lower
+GOMEMLIMIT in the environment wins. An input whose rows need more than that
+still converts, with the collector running more often.`,
 		run: runConvert})
 }
 
