@@ -274,7 +274,7 @@ func (pl *planner) pruneStripe(i int) (*stripeMeta, *stripeIndex, planInput, err
 	}
 	in := planInput{meta: meta, schema: r.tail.Schema, cols: r.cols, version: r.tail.Version, selected: pl.selected,
 		compressed: r.tail.Compression != orc.CompressionNone, blockSize: r.tail.BlockSize,
-		stride: int64(r.RowIndexStride()), window: pl.cfg.window, gap: pl.cfg.coalesce}
+		stride: int64(r.RowIndexStride()), window: pl.cfg.window, gap: pl.cfg.dataGap(r.onDisk)}
 	in.deferred = pl.deferred
 	var ix *stripeIndex
 	if pl.sarg == nil || meta.info.NumRows > 0 {
