@@ -63,17 +63,7 @@ func (f *Bits) NumHashFunctions() int { return int(f.k) }
 
 // TestHash reports whether a value with hash h may have been added; the
 // positions are Filter.TestHash's.
-func (f *Bits) TestHash(h uint64) bool {
-	h1, h2 := int32(h), int32(h>>32)
-	b, magic, m, k := f.b, f.magic, uint64(f.numBits), f.k
-	for i := int32(1); i <= k; i++ {
-		p := probe(h1, h2, i, magic, m)
-		if b[p>>3]&(1<<(p&7)) == 0 {
-			return false
-		}
-	}
-	return true
-}
+func (f *Bits) TestHash(h uint64) bool { return mayHold(f.b, h, f.k, f.magic, uint64(f.numBits)) }
 
 // TestLong reports whether an integer value (also dates as days) may have
 // been added.

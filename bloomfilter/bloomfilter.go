@@ -149,12 +149,20 @@ func (f *Filter) AddHash(h uint64) {
 }
 
 // TestHash reports whether a value with hash h may have been added.
-func (f *Filter) TestHash(h uint64) bool {
+func (f *Filter) TestHash(h uint64) bool { return mayHold(f.words, h, f.k, f.magic, uint64(f.numBits)) }
+
+// mayHold reports whether the k bits that a value of hash h sets in a
+// filter of m bits (magic its reciprocal of m) are all set in set, the
+// filter's bitset in words of W: Filter's 64-bit words, or Bits' bytes,
+// the same words in little-endian order, in which bit p of the filter is
+// bit p%8 of byte p/8 as it is bit p%64 of word p/64.
+func mayHold[W uint8 | uint64](set []W, h uint64, k int32, magic, m uint64) bool {
+	width := uint64(bits.Len64(uint64(^W(0)))) // 8 or 64, a constant in each instance
+	shift := uint(bits.TrailingZeros64(width))
 	h1, h2 := int32(h), int32(h>>32)
-	words, magic, m, k := f.words, f.magic, uint64(f.numBits), f.k
 	for i := int32(1); i <= k; i++ {
 		p := probe(h1, h2, i, magic, m)
-		if words[p>>6]&(1<<(p&63)) == 0 {
+		if set[p>>shift]&(W(1)<<(p&(width-1))) == 0 {
 			return false
 		}
 	}

@@ -320,3 +320,19 @@ func TestAddHashMatchesDivision(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBitsTestLong probes a stored filter (Bits) as a reader does.
+func BenchmarkBitsTestLong(b *testing.B) {
+	f := New(10000, 0.01)
+	for i := range int64(10000) {
+		f.AddLong(i * 3)
+	}
+	bits, err := NewBits(f.Proto().Utf8Bitset, f.NumHashFunctions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := int64(0); b.Loop(); i++ {
+		_ = bits.TestLong(i)
+	}
+}

@@ -275,3 +275,45 @@ func BenchmarkIntRLEv2DecodeSmallChunks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRLESkip skips through byte-RLE and RLE v1 streams 50 values at
+// a time, as a scan passes over the rows its filter dropped.
+func BenchmarkRLESkip(b *testing.B) {
+	const step = 50
+	skipAll := func(b *testing.B, src *chunkedSource, reset func(), skip func(int64) error, n int) {
+		b.ReportAllocs()
+		for b.Loop() {
+			src.rewind()
+			reset()
+			for p := 0; p < n; p += step {
+				if err := skip(int64(min(step, n-p))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"literals", "runs"} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		vals := make([]byte, benchValues)
+		for i := range vals {
+			if name == "runs" {
+				vals[i] = byte(i / 100)
+			} else {
+				vals[i] = byte(rng.Uint32())
+			}
+		}
+		src := &chunkedSource{data: encodeBytes(b, vals), size: 256 << 10}
+		d := NewByteRLEDecoder(src)
+		b.Run("byte/"+name, func(b *testing.B) { skipAll(b, src, func() { d.Reset(src) }, d.Skip, len(vals)) })
+	}
+	for _, sh := range []benchShape{intShapes[2], intShapes[10]} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		vals := make([]int64, benchValues)
+		for i := range vals {
+			vals[i] = sh.gen(rng, i)
+		}
+		src := &chunkedSource{data: encodeV1(b, vals, sh.signed), size: 256 << 10}
+		d := NewIntRLEv1Decoder(src, sh.signed)
+		b.Run("v1/"+sh.name, func(b *testing.B) { skipAll(b, src, func() { d.Reset(src) }, d.Skip, len(vals)) })
+	}
+}

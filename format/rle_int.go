@@ -120,31 +120,22 @@ func (s *intRun) step(out []int64) {
 	s.value = v
 }
 
-// closestFixedBits rounds n (1..64) up to the next width that has a code;
-// patch-list entries of PATCHED_BASE use it.
-func closestFixedBits(n int) int {
-	switch {
-	case n <= 1:
-		return 1
-	case n <= 24:
-		return n
-	case n <= 26:
-		return 26
-	case n <= 28:
-		return 28
-	case n <= 30:
-		return 30
-	case n <= 32:
-		return 32
-	case n <= 40:
-		return 40
-	case n <= 48:
-		return 48
-	case n <= 56:
-		return 56
+// closestFixedBits rounds n (0 or more) up to the next width that has a
+// code (0 gives 1, over 64 gives 64); patch-list entries of PATCHED_BASE
+// use it.
+func closestFixedBits(n int) int { return int(closestFixed[min(n, 64)]) }
+
+// closestFixed is closestFixedBits as a table, derived from widthFromCode.
+var closestFixed = func() (t [65]uint8) {
+	w := uint8(64)
+	for n := 64; n >= 0; n-- {
+		if codeFromWidth[n] != 0xff {
+			w = uint8(n)
+		}
+		t[n] = w
 	}
-	return 64
-}
+	return t
+}()
 
 // alignedWidth rounds a bit count (0..64) up to the widths our writer uses:
 // 1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64. Bit counts 0 and 1 give 1.

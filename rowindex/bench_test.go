@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/orcgo/orc"
+	"github.com/orcgo/orc/bloomfilter"
 	"github.com/orcgo/orc/format/orcpb"
 )
 
@@ -136,4 +137,14 @@ func BenchmarkDecodeBloomFilterIndex(b *testing.B) {
 	_, _, utf8, legacy := benchStreams(b)
 	b.Run("utf8bitset", func(b *testing.B) { benchDecode(b, utf8, DecodeBloomFilterIndex, filters, 100) })
 	b.Run("bitset", func(b *testing.B) { benchDecode(b, legacy, DecodeBloomFilterIndex, filters, 100) })
+}
+
+// BenchmarkDecodeBloomBits decodes the same streams as a reader does, to
+// filters probed where they lie.
+func BenchmarkDecodeBloomBits(b *testing.B) {
+	_, _, utf8, legacy := benchStreams(b)
+	decode := func(data []byte) ([]bloomfilter.Bits, error) { return DecodeBloomBits(data, nil) }
+	count := func(fs []bloomfilter.Bits) int { return len(fs) }
+	b.Run("utf8bitset", func(b *testing.B) { benchDecode(b, utf8, decode, count, 100) })
+	b.Run("bitset", func(b *testing.B) { benchDecode(b, legacy, decode, count, 100) })
 }

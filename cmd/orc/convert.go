@@ -89,12 +89,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
 	cf := addConvertFlags(fs)
-	o := outFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	ins, out, err := outArgs(pos, *o)
+	ins, out, err := parseOutArgs(fs, args)
 	if err != nil {
 		return err
 	}

@@ -67,12 +67,7 @@ func runMerge(args []string, stdout, stderr io.Writer) (err error) {
 	fs.SetOutput(io.Discard)
 	addNetFlags(fs)
 	overwrite := fs.Bool("overwrite", false, "replace OUT if it exists (never an input)")
-	o := outFlag(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	ins, out, err := outArgs(pos, *o)
+	ins, out, err := parseOutArgs(fs, args)
 	if err != nil {
 		return err
 	}

@@ -15,9 +15,16 @@ import (
 // (by name or through a link): --overwrite does not replace a file
 // being read.
 
-// outFlag is the -o flag of the commands that write a file.
-func outFlag(fs *flag.FlagSet) *string {
-	return fs.String("o", "", "`OUT`: the file to write (default: the last argument; with -o every argument is an input)")
+// parseOutArgs parses the flags of a command that writes a file, adding
+// its -o flag to fs, and splits the positional arguments into the inputs
+// and OUT (outArgs).
+func parseOutArgs(fs *flag.FlagSet, args []string) (ins []string, out string, err error) {
+	o := fs.String("o", "", "`OUT`: the file to write (default: the last argument; with -o every argument is an input)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, "", err
+	}
+	return outArgs(pos, *o)
 }
 
 // outArgs splits a writing command's positional arguments into its inputs

@@ -70,6 +70,20 @@ func NewClient(base, token string) *Client {
 	}}}
 }
 
+// call sends one request under the client's timeout (bounded), hands the
+// answer to read and closes it; an error of either that the timeout
+// caused becomes an ErrTimeout saying what was asked (what) of storeURL.
+func (c *Client) call(ctx context.Context, method, path string, q url.Values, what, storeURL string, read func(*http.Response) error) error {
+	bctx, cancel := c.bounded(ctx)
+	defer cancel()
+	resp, err := c.request(bctx, method, path, q, nil)
+	if err == nil {
+		err = read(resp)
+		resp.Body.Close()
+	}
+	return c.timedOut(ctx, bctx, err, what, storeURL)
+}
+
 func (c *Client) request(ctx context.Context, method, path string, q url.Values, body io.Reader) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path+"?"+q.Encode(), body)
 	if err != nil {
@@ -143,17 +157,22 @@ func (c *Client) Open(ctx context.Context, storeURL string) (*File, error) {
 	return f, nil
 }
 
-func (c *Client) open(ctx context.Context, storeURL string) (_ *File, err error) {
+func (c *Client) open(ctx context.Context, storeURL string) (*File, error) {
 	start := time.Now()
-	bctx, cancel := c.bounded(ctx)
-	defer cancel()
-	defer func() { err = c.timedOut(ctx, bctx, err, "opening", storeURL) }()
-	resp, err := c.request(bctx, http.MethodPost, "/open", url.Values{"u": {storeURL}}, nil)
-	if err != nil {
+	f := &File{c: c, url: storeURL}
+	if err := c.call(ctx, http.MethodPost, "/open", url.Values{"u": {storeURL}}, "opening", storeURL, f.opened); err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	f := &File{c: c, url: storeURL, handle: resp.Header.Get("X-Orcgo-Handle"), version: resp.Header.Get("X-Orcgo-Version")}
+	f.reqs.Add(1)
+	f.latency.Note(time.Since(start))
+	return f, nil
+}
+
+// opened takes the helper's answer to an open: the handle, version, size
+// and the object's tail.
+func (f *File) opened(resp *http.Response) error {
+	f.handle, f.version = resp.Header.Get("X-Orcgo-Handle"), resp.Header.Get("X-Orcgo-Version")
+	var err error
 	f.size, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Size"), 10, 64)
 	if err == nil {
 		f.tailOff, err = strconv.ParseInt(resp.Header.Get("X-Orcgo-Tail-Offset"), 10, 64)
@@ -164,12 +183,7 @@ func (c *Client) open(ctx context.Context, storeURL string) (_ *File, err error)
 	if err == nil && (f.size < 0 || f.tailOff < 0 || f.tailOff+int64(len(f.tail)) != f.size) {
 		err = fmt.Errorf("the orc-cloud helper sent a tail of %d bytes at %d for an object of %d", len(f.tail), f.tailOff, f.size)
 	}
-	if err != nil {
-		return nil, err
-	}
-	f.reqs.Add(1)
-	f.latency.Note(time.Since(start))
-	return f, nil
+	return err
 }
 
 // Size returns the object's size.
@@ -232,27 +246,25 @@ func (f *File) Close() error {
 }
 
 // List lists the objects below the prefix storeURL.
-func (c *Client) List(ctx context.Context, storeURL string) (_ []Entry, err error) {
-	bctx, cancel := c.bounded(ctx)
-	defer cancel()
-	defer func() { err = c.timedOut(ctx, bctx, err, "listing", storeURL) }()
-	resp, err := c.request(bctx, http.MethodGet, "/list", url.Values{"u": {storeURL}}, nil)
+func (c *Client) List(ctx context.Context, storeURL string) ([]Entry, error) {
+	var list []Entry
+	err := c.call(ctx, http.MethodGet, "/list", url.Values{"u": {storeURL}}, "listing", storeURL, func(resp *http.Response) error {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var e Entry
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				return fmt.Errorf("listing %s: the orc-cloud helper sent %q: %v", storeURL, sc.Text(), err)
+			}
+			list = append(list, e)
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("listing %s: %w", storeURL, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer resp.Body.Close()
-	var list []Entry
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("listing %s: the orc-cloud helper sent %q: %v", storeURL, sc.Text(), err)
-		}
-		list = append(list, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("listing %s: %w", storeURL, err)
 	}
 	return list, nil
 }

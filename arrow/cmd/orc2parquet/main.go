@@ -34,7 +34,7 @@ func run(args []string, stderr io.Writer) error {
 	codec := c.Flags.String("codec", "zstd", "Parquet `codec`: none, snappy, gzip, brotli, zstd, lz4")
 	rowGroup := c.Flags.Int64("row-group", 1<<20, "most `rows` in a Parquet row group")
 	columns := c.Flags.String("columns", "", "comma-separated `names` of the columns to convert (nested as a.b); all when empty")
-	inPath, outPath, err := c.Parse(args, "IN.orc OUT.parquet")
+	inPath, outPath, err := c.Parse(args)
 	if err != nil {
 		return err
 	}

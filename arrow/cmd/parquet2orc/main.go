@@ -33,7 +33,7 @@ func run(args []string, stderr io.Writer) error {
 	codec := c.Flags.String("codec", "zstd", "ORC `codec`: none, zlib, snappy, lz4, zstd")
 	stripe := c.Flags.Int64("stripe-size", 0, "target stripe size in `bytes` (0: the ORC writer's default)")
 	stride := c.Flags.Int("row-index-stride", 0, "`rows` per row group of the row index (0: the ORC writer's default)")
-	inPath, outPath, err := c.Parse(args, "IN.parquet OUT.orc")
+	inPath, outPath, err := c.Parse(args)
 	if err != nil {
 		return err
 	}

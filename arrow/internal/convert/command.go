@@ -18,6 +18,7 @@ type Command struct {
 	Flags *flag.FlagSet
 
 	name      string
+	args      string // the usage line's file arguments
 	stderr    io.Writer
 	batch     *int
 	every     *time.Duration
@@ -37,6 +38,7 @@ func NewCommand(name, args, about string, stderr io.Writer) *Command {
 	return &Command{
 		Flags:     fs,
 		name:      name,
+		args:      args,
 		stderr:    stderr,
 		batch:     fs.Int("batch", 65536, "`rows` per Arrow record"),
 		every:     fs.Duration("progress", 2*time.Second, "print a progress line every `interval` (0 for none)"),
@@ -44,16 +46,16 @@ func NewCommand(name, args, about string, stderr io.Writer) *Command {
 	}
 }
 
-// Parse parses args (ParseFlags) and returns the two file arguments; want
-// names them in the error when there are not two.
-func (c *Command) Parse(args []string, want string) (in, out string, err error) {
+// Parse parses args (ParseFlags) and returns the two file arguments; the
+// error when there are not two names them as the usage line does.
+func (c *Command) Parse(args []string) (in, out string, err error) {
 	pos, err := ParseFlags(c.Flags, args)
 	if err != nil {
 		return "", "", err
 	}
 	if len(pos) != 2 {
 		c.Flags.Usage()
-		return "", "", errors.New("want two arguments: " + want)
+		return "", "", errors.New("want two arguments: " + c.args)
 	}
 	return pos[0], pos[1], nil
 }
