@@ -156,20 +156,7 @@ func (l *deleteLoader) eachORCBatch(path string, want *ice.Schema, mapping ice.N
 	if err != nil {
 		return err
 	}
-	br, err := r.NewBatchReader(reader.WithReadSchema(rs))
-	if err != nil {
-		return err
-	}
-	defer br.Close()
-	for b, err := range br.All() {
-		if err != nil {
-			return err
-		}
-		if err := fn(b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.EachBatch(fn, reader.WithReadSchema(rs))
 }
 
 // positionFile returns the positions position delete file df deletes, by

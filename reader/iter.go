@@ -44,6 +44,29 @@ func (br *executor) ctxErr() error {
 //	}
 func (br *BatchReader) All() iter.Seq2[*orc.Batch, error] { return Batches(br) }
 
+// EachBatch scans the file with opts and calls fn with each batch in
+// order: the same batch, refilled at each step (copy what must outlive the
+// call). It returns the first error of the scan or of fn (fn's as it is),
+// or nil once every batch is done, and closes its BatchReader either way.
+// It is NewBatchReader, Close and a loop over All in one call, for a
+// caller that needs nothing else of the BatchReader (its Stats, say).
+func (r *Reader) EachBatch(fn func(b *orc.Batch) error, opts ...ScanOption) error {
+	br, err := r.NewBatchReader(opts...)
+	if err != nil {
+		return err
+	}
+	defer br.Close()
+	for b, err := range br.All() {
+		if err != nil {
+			return err
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // BatchSource is a scan that fills batches: a BatchReader, or a scan of
 // many files (dataset.Scanner).
 type BatchSource interface {

@@ -143,3 +143,44 @@ func TestInvalidBatchNamesNestedColumn(t *testing.T) {
 		t.Fatalf("a bad vector at s.m._value.c: %v", err)
 	}
 }
+
+// TestEachBatch: EachBatch calls fn with every batch in order, returns
+// fn's error as it is and stops there, and a scan's error (a bad option)
+// before any call.
+func TestEachBatch(t *testing.T) {
+	r, _ := iterFile(t, 5000)
+	var ids []int64
+	calls := 0
+	err := r.EachBatch(func(b *orc.Batch) error {
+		calls++
+		ids = append(ids, b.Cols[0].(*orc.LongVector).Values[:b.NumRows]...)
+		return nil
+	}, reader.WithBatchSize(700), reader.WithColumns("id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 8 || len(ids) != 5000 {
+		t.Fatalf("%d calls, %d rows; want 8 and 5000", calls, len(ids))
+	}
+	for i, id := range ids {
+		if id != int64(i) {
+			t.Fatalf("row %d: id %d", i, id)
+		}
+	}
+	stop := errors.New("stop")
+	calls = 0
+	err = r.EachBatch(func(b *orc.Batch) error {
+		calls++
+		if calls == 3 {
+			return stop
+		}
+		return nil
+	}, reader.WithBatchSize(700))
+	if err != stop || calls != 3 {
+		t.Fatalf("fn's error: got %v after %d calls; want it as it is after 3", err, calls)
+	}
+	err = r.EachBatch(func(*orc.Batch) error { t.Fatal("fn called"); return nil }, reader.WithColumns("nosuch"))
+	if err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Fatalf("unknown column: %v", err)
+	}
+}

@@ -434,20 +434,16 @@ func (c *converter) copyORC(name string, r *reader.Reader) error {
 		}
 		opts = append(opts, reader.WithReadSchema(c.w.Schema()))
 	}
-	br, err := r.NewBatchReader(opts...)
-	if err != nil {
-		return err
-	}
-	defer br.Close()
-	for b, err := range br.All() {
-		if err != nil {
-			return err
-		}
+	err := r.EachBatch(func(b *orc.Batch) error {
 		if err := c.w.Write(b); err != nil {
 			return fmt.Errorf("near row %d: %w", c.rows, err)
 		}
 		c.rows += int64(b.NumRows)
 		c.prog.update(c.rows, c.bytesDone)
+		return nil
+	}, opts...)
+	if err != nil {
+		return err
 	}
 	c.bytesDone += r.Size()
 	return nil
@@ -549,16 +545,8 @@ func checkORCLengths(r *reader.Reader, want *orc.Schema) error {
 	if len(names) == 0 {
 		return nil
 	}
-	br, err := r.NewBatchReader(reader.WithColumns(names...))
-	if err != nil {
-		return err
-	}
-	defer br.Close()
 	row := int64(0)
-	for b, err := range br.All() {
-		if err != nil {
-			return err
-		}
+	return r.EachBatch(func(b *orc.Batch) error {
 		for k, col := range b.Cols {
 			v, ok := col.(*orc.BytesVector)
 			if !ok {
@@ -575,8 +563,8 @@ func checkORCLengths(r *reader.Reader, want *orc.Schema) error {
 			}
 		}
 		row += int64(b.NumRows)
-	}
-	return nil
+		return nil
+	}, reader.WithColumns(names...))
 }
 
 // mayBeLonger reports whether values of type t may be longer than n

@@ -184,15 +184,7 @@ func fileBlooms(r *reader.Reader, e *indexEntry, fileNames []string, types []*or
 	if len(cols) == 0 {
 		return out, nil
 	}
-	br, err := r.NewBatchReader(reader.WithColumns(cols...))
-	if err != nil {
-		return nil, err
-	}
-	defer br.Close()
-	for b, err := range br.All() {
-		if err != nil {
-			return nil, err
-		}
+	err := r.EachBatch(func(b *orc.Batch) error {
 		for _, c := range cols {
 			v := b.Col(c)
 			if v == nil {
@@ -201,6 +193,10 @@ func fileBlooms(r *reader.Reader, e *indexEntry, fileNames []string, types []*or
 			}
 			builders[c].addVector(v, b.NumRows)
 		}
+		return nil
+	}, reader.WithColumns(cols...))
+	if err != nil {
+		return nil, err
 	}
 	for c, bb := range builders {
 		if out[order[c]], err = bb.bytes(); err != nil {

@@ -426,20 +426,12 @@ func (ix *Index) scanIndex(cols []string, where sarg.Expr, fn func(b *orc.Batch,
 			opts = append(opts, reader.WithSearchArgument(where), reader.WithWholeRowGroups())
 		}
 	}
-	br, err := ix.r.NewBatchReader(opts...)
-	if err != nil {
-		return err
-	}
-	defer br.Close()
-	for b, err := range br.All() {
-		if err != nil {
-			return err
-		}
+	return ix.r.EachBatch(func(b *orc.Batch) error {
 		for i := range b.NumRows {
 			fn(b, i)
 		}
-	}
-	return nil
+		return nil
+	}, opts...)
 }
 
 // Query asks an Index which of a dataset's files it rules out.

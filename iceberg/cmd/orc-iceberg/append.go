@@ -161,20 +161,13 @@ func appendORC(tw *iceberg.TableWriter, f *os.File, opt appendOptions) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	br, err := r.NewBatchReader(reader.WithReadSchema(tw.Schema()))
-	if err != nil {
-		return 0, err
-	}
-	defer br.Close()
 	var rows int64
-	for b, err := range br.All() {
-		if err != nil {
-			return rows, err
-		}
+	err = r.EachBatch(func(b *orc.Batch) error {
 		if err := tw.Write(b); err != nil {
-			return rows, err
+			return err
 		}
 		rows += int64(b.NumRows)
-	}
-	return rows, nil
+		return nil
+	}, reader.WithReadSchema(tw.Schema()))
+	return rows, err
 }
