@@ -24,6 +24,9 @@ func allocatedPer(n int, fn func()) int {
 // 21 KB a column). Before, the encoder held room for 512 values (4 KiB),
 // and a stream a chunk buffer of a whole block and a 4 KiB page.
 func TestEncodersStartSmall(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	const n = 1000
 	sinks := make([]*OutStream, n)
 	for i := range sinks {
