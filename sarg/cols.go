@@ -455,17 +455,8 @@ func plainCmpValues(kind orc.Kind, a, b any) (int, error) {
 			return 1, nil
 		}
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
-		str := func(v any) (string, bool) {
-			switch t := v.(type) {
-			case string:
-				return t, true
-			case []byte:
-				return string(t), true
-			}
-			return "", false
-		}
-		x, ok1 := str(a)
-		y, ok2 := str(b)
+		x, ok1 := textOf(a)
+		y, ok2 := textOf(b)
 		if ok1 && ok2 {
 			return cmpOrdered(x, y), nil
 		}

@@ -139,19 +139,10 @@ func lowerLiteral(a Term, lit Literal, pos int, build func(col string) (Expr, er
 
 // withTerm returns e with the term t in place of the column of its leaves.
 func withTerm(e Expr, t Term) Expr {
-	switch e.Op {
-	case OpLeaf:
+	return mapLeaves(e, func(e Expr) Expr {
 		l := *e.Leaf
-		out := TermLeaf(l.Op, t, l.Literals...)
-		return out
-	case OpAnd, OpOr, OpNot:
-		kids := make([]Expr, len(e.Children))
-		for i, c := range e.Children {
-			kids[i] = withTerm(c, t)
-		}
-		return Expr{Op: e.Op, Children: kids}
-	}
-	return e
+		return TermLeaf(l.Op, t, l.Literals...)
+	})
 }
 
 // compareTerms makes a comparison of two terms: a boolean term, under NOT

@@ -25,12 +25,12 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"+", "-", "*", "/", "%"} {
-		termFuncs[op] = bindArith
+	for name, op := range arithOps {
+		termFuncs[name] = bindArith
+		if op == opNeg || op == opAbs {
+			termFuncs[name] = bindUnary
+		}
 	}
-	termFuncs["MOD"] = bindArith
-	termFuncs["NEG"] = bindUnary
-	termFuncs["ABS"] = bindUnary
 }
 
 // arithOp is one arithmetic operation.

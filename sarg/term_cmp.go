@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"=", "<", "<=", "<=>"} {
-		termFuncs[op] = bindCompare
+	for name := range cmpOps {
+		termFuncs[name] = bindCompare
 	}
 	termFuncs["COALESCE"] = bindCoalesce
 }

@@ -19,11 +19,9 @@ import (
 )
 
 func init() {
-	termFuncs["LENGTH"] = bindText
-	termFuncs["LOWER"] = bindText
-	termFuncs["UPPER"] = bindText
-	termFuncs["TRIM"] = bindText
-	termFuncs["||"] = bindText
+	for name := range textOps {
+		termFuncs[name] = bindText
+	}
 	termFuncs["SUBSTR"] = bindSubstr
 	termFuncs["REGEXP_LIKE"] = bindRegexp
 }
