@@ -102,10 +102,7 @@ func (p *parser) parseNegatable(t Term, depth int) (Expr, error) {
 
 // parseIn reads the list of t IN (...).
 func (p *parser) parseIn(t Term, depth int) (Expr, error) {
-	if !p.tok.punct("(") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \"(\" after IN, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.punct("("), "expected \"(\" after IN"); err != nil {
 		return Expr{}, err
 	}
 	if p.tok.punct(")") {
@@ -114,10 +111,7 @@ func (p *parser) parseIn(t Term, depth int) (Expr, error) {
 	var items []Term
 	for !p.tok.punct(")") {
 		if len(items) > 0 {
-			if !p.tok.punct(",") {
-				return Expr{}, p.errorf(p.tok.pos, "expected \",\" or \")\" in the IN list, found %s", p.tok.describe())
-			}
-			if err := p.advance(); err != nil {
+			if err := p.expect(p.tok.punct(","), "expected \",\" or \")\" in the IN list"); err != nil {
 				return Expr{}, err
 			}
 		}
@@ -140,10 +134,7 @@ func (p *parser) parseBetween(t Term, depth int) (Expr, error) {
 	if err != nil {
 		return Expr{}, err
 	}
-	if !p.tok.is("AND") {
-		return Expr{}, p.errorf(p.tok.pos, "expected AND in BETWEEN, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is("AND"), "expected AND in BETWEEN"); err != nil {
 		return Expr{}, err
 	}
 	hiPos := p.tok.pos
@@ -410,10 +401,7 @@ func (p *parser) parseFuncTerm(depth int) (Term, error) {
 		if p.tok.punct(")") {
 			return Term{Fn: fn, Args: args}, p.advance()
 		}
-		if !p.tok.punct(",") {
-			return Term{}, p.errorf(p.tok.pos, "expected \")\" or \",\" after an argument of %s, found %s", fn, p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
+		if err := p.expect(p.tok.punct(","), "expected \")\" or \",\" after an argument of %s", fn); err != nil {
 			return Term{}, err
 		}
 	}
@@ -433,10 +421,7 @@ func (p *parser) parseCast(depth int) (Term, error) {
 	if err != nil {
 		return Term{}, err
 	}
-	if !p.tok.is("AS") {
-		return Term{}, p.errorf(p.tok.pos, "expected AS in CAST, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is("AS"), "expected AS in CAST"); err != nil {
 		return Term{}, err
 	}
 	typPos := p.tok.pos
@@ -509,10 +494,7 @@ func (p *parser) parseExtract(depth int) (Term, error) {
 	if err := p.advance(); err != nil {
 		return Term{}, err
 	}
-	if !p.tok.is("FROM") {
-		return Term{}, p.errorf(p.tok.pos, "expected FROM in EXTRACT, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is("FROM"), "expected FROM in EXTRACT"); err != nil {
 		return Term{}, err
 	}
 	x, err := p.parseTerm(depth+1, "a term")
@@ -534,10 +516,7 @@ func (p *parser) parseTrunc(depth int) (Term, error) {
 	if err := p.advance(); err != nil {
 		return Term{}, err
 	}
-	if !p.tok.punct(",") {
-		return Term{}, p.errorf(p.tok.pos, "expected \",\" after the unit of DATE_TRUNC, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.punct(","), "expected \",\" after the unit of DATE_TRUNC"); err != nil {
 		return Term{}, err
 	}
 	x, err := p.parseTerm(depth+1, "a term")
