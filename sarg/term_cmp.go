@@ -17,9 +17,7 @@ import (
 )
 
 func init() {
-	for name := range cmpOps {
-		termFuncs[name] = bindCompare
-	}
+	registerFuncs(cmpOps, bindCompare)
 	termFuncs["COALESCE"] = bindCoalesce
 }
 

@@ -19,9 +19,7 @@ import (
 )
 
 func init() {
-	for name := range textOps {
-		termFuncs[name] = bindText
-	}
+	registerFuncs(textOps, bindText)
 	termFuncs["SUBSTR"] = bindSubstr
 	termFuncs["REGEXP_LIKE"] = bindRegexp
 }
