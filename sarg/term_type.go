@@ -107,27 +107,17 @@ func typeOfColumn(c *orc.Schema) (ttype, bool) {
 	return ttype{}, false
 }
 
+// tkindColumns holds the column kind each kind of term values is
+// compared as.
+var tkindColumns = [...]orc.Kind{tkInt: orc.Long, tkDec: orc.Decimal, tkDouble: orc.Double, tkStr: orc.String, tkBin: orc.Binary,
+	tkDate: orc.Date, tkTs: orc.Timestamp, tkInstant: orc.TimestampInstant, tkBool: orc.Boolean}
+
 // schema returns the column type a term's values are compared as.
 func (t ttype) schema() *orc.Schema {
-	switch t.k {
-	case tkInt:
-		return &orc.Schema{Kind: orc.Long}
-	case tkDec:
+	if t.k == tkDec {
 		return &orc.Schema{Kind: orc.Decimal, Precision: 38, Scale: t.scale}
-	case tkDouble:
-		return &orc.Schema{Kind: orc.Double}
-	case tkStr:
-		return &orc.Schema{Kind: orc.String}
-	case tkBin:
-		return &orc.Schema{Kind: orc.Binary}
-	case tkDate:
-		return &orc.Schema{Kind: orc.Date}
-	case tkTs:
-		return &orc.Schema{Kind: orc.Timestamp}
-	case tkInstant:
-		return &orc.Schema{Kind: orc.TimestampInstant}
 	}
-	return &orc.Schema{Kind: orc.Boolean}
+	return &orc.Schema{Kind: tkindColumns[t.k]}
 }
 
 // tvec holds a term's values for the rows of a batch. Which slices are
