@@ -121,12 +121,7 @@ func bindUnary(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 
 // ivalArith maps exact intervals.
 func ivalArith(op arithOp, args []ival) ival {
-	out := ival{null: false, val: true, bounded: true}
-	for _, a := range args {
-		out.null = out.null || a.null
-		out.val = out.val && a.val
-		out.bounded = out.bounded && a.bounded
-	}
+	out := strictIval(args)
 	if !out.val {
 		return ival{null: out.null}
 	}
@@ -440,12 +435,7 @@ func (f doubleArith) one(args []any) (any, error) {
 }
 
 func (f doubleArith) ival(args []ival) ival {
-	out := ival{val: true, bounded: true}
-	for _, a := range args {
-		out.null = out.null || a.null
-		out.val = out.val && a.val
-		out.bounded = out.bounded && a.bounded
-	}
+	out := strictIval(args)
 	if !out.val {
 		return ival{null: out.null}
 	}

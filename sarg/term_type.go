@@ -270,6 +270,20 @@ type tval struct {
 // anyIval is the interval that says nothing.
 var anyIval = ival{val: true, null: true}
 
+// strictIval returns what the intervals of a strict function's arguments
+// tell of its result, its bounds left to the caller: it may be NULL when
+// one argument may be, has a value only where every argument may have
+// one, and is bounded only when they all are.
+func strictIval(args []ival) ival {
+	out := ival{val: true, bounded: true}
+	for _, a := range args {
+		out.null = out.null || a.null
+		out.val = out.val && a.val
+		out.bounded = out.bounded && a.bounded
+	}
+	return out
+}
+
 // cmpTval compares two bounds of kind k.
 func cmpTval(k tkind, a, b tval) int {
 	switch k {
