@@ -491,17 +491,25 @@ func (p *parser) parseExtract(depth int) (Term, error) {
 	if _, ok := calParts[unit]; !ok || p.tok.kind != tIdent {
 		return Term{}, p.errorf(p.tok.pos, "expected a unit (YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE, SECOND, DOW) in EXTRACT, found %s", p.tok.describe())
 	}
+	return p.unitCall(depth, "EXTRACT", "FROM", "expected FROM in EXTRACT", func(x Term) Term { return Call(unit, x) })
+}
+
+// unitCall reads the rest of a call of fn after its unit, the current
+// token (the caller checked it): the separator sep (a keyword or
+// punctuation; what says what was expected), a term x and the closing
+// parenthesis, and returns call(x).
+func (p *parser) unitCall(depth int, fn, sep, what string, call func(x Term) Term) (Term, error) {
 	if err := p.advance(); err != nil {
 		return Term{}, err
 	}
-	if err := p.expect(p.tok.is("FROM"), "expected FROM in EXTRACT"); err != nil {
+	if err := p.expect(p.tok.is(sep) || p.tok.punct(sep), "%s", what); err != nil {
 		return Term{}, err
 	}
 	x, err := p.parseTerm(depth+1, "a term")
 	if err != nil {
 		return Term{}, err
 	}
-	return p.closeCall("EXTRACT", Call(unit, x))
+	return p.closeCall(fn, call(x))
 }
 
 // parseTrunc reads 'unit', x) of DATE_TRUNC.
@@ -513,17 +521,7 @@ func (p *parser) parseTrunc(depth int) (Term, error) {
 	if why := (&Func{Kind: FuncDateTrunc, Unit: unit}).check(); why != "" {
 		return Term{}, p.errorf(p.tok.pos, "%s", why)
 	}
-	if err := p.advance(); err != nil {
-		return Term{}, err
-	}
-	if err := p.expect(p.tok.punct(","), "expected \",\" after the unit of DATE_TRUNC"); err != nil {
-		return Term{}, err
-	}
-	x, err := p.parseTerm(depth+1, "a term")
-	if err != nil {
-		return Term{}, err
-	}
-	return p.closeCall("DATE_TRUNC", TruncTerm(unit, x))
+	return p.unitCall(depth, "DATE_TRUNC", ",", `expected "," after the unit of DATE_TRUNC`, func(x Term) Term { return TruncTerm(unit, x) })
 }
 
 // isZeroLit reports whether l is a numeric literal equal to zero.
