@@ -265,7 +265,28 @@ func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 		return nil
 	}
 	y := args[1].i[:len(r)]
-	switch f.op {
+	if arithLoop(f.op, x, y, r) || f.op != opMod {
+		return nil
+	}
+	for i := range r {
+		if y[i] == 0 {
+			out.setNull(i, n)
+			continue
+		}
+		r[i] = x[i] % y[i]
+	}
+	return nil
+}
+
+// arithLoop sets r[i] to x[i] op y[i] for op +, - or * (on int64 the
+// callers' bounds rule out wrapping), and reports whether op is one of
+// them. It is not inlined: inlined, it made its callers' own loops
+// (/ and % on doubles) keep their index on the stack.
+//
+//go:noinline
+func arithLoop[T int64 | float64](op arithOp, x, y, r []T) bool {
+	x, y = x[:len(r)], y[:len(r)] // no bounds checks in the loops
+	switch op {
 	case opAdd:
 		for i := range r {
 			r[i] = x[i] + y[i]
@@ -278,16 +299,10 @@ func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 		for i := range r {
 			r[i] = x[i] * y[i]
 		}
-	case opMod:
-		for i := range r {
-			if y[i] == 0 {
-				out.setNull(i, n)
-				continue
-			}
-			r[i] = x[i] % y[i]
-		}
+	default:
+		return false
 	}
-	return nil
+	return true
 }
 
 func (f intArith) ival(args []ival) ival            { return ivalArith(f.op, args) }
@@ -378,30 +393,18 @@ func (f doubleArith) eval(args []*tvec, n int, out *tvec) error {
 		return nil
 	}
 	y := args[1].f[:len(r)]
-	switch f.op {
-	case opAdd:
-		for i := range r {
-			r[i] = x[i] + y[i]
+	if arithLoop(f.op, x, y, r) {
+		return nil
+	}
+	for i := range r { // / and %
+		if y[i] == 0 {
+			out.setNull(i, n)
+			continue
 		}
-	case opSub:
-		for i := range r {
-			r[i] = x[i] - y[i]
-		}
-	case opMul:
-		for i := range r {
-			r[i] = x[i] * y[i]
-		}
-	case opDiv, opMod:
-		for i := range r {
-			if y[i] == 0 {
-				out.setNull(i, n)
-				continue
-			}
-			if f.op == opDiv {
-				r[i] = x[i] / y[i]
-			} else {
-				r[i] = math.Mod(x[i], y[i])
-			}
+		if f.op == opDiv {
+			r[i] = x[i] / y[i]
+		} else {
+			r[i] = math.Mod(x[i], y[i])
 		}
 	}
 	return nil

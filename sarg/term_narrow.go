@@ -156,18 +156,8 @@ func (f decArith) evalNarrow(args []*tvec, n int, out *tvec) bool {
 			s := v >> 63
 			r[i] = (v ^ s) - s
 		}
-	case opAdd:
-		for i := range r {
-			r[i] = x[i] + y[i]
-		}
-	case opSub:
-		for i := range r {
-			r[i] = x[i] - y[i]
-		}
-	case opMul:
-		for i := range r {
-			r[i] = x[i] * y[i]
-		}
+	case opAdd, opSub, opMul:
+		arithLoop(f.op, x, y, r)
 	case opMod:
 		for i := range r {
 			if y[i] == 0 {
