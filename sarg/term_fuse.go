@@ -203,25 +203,16 @@ func (k *kernel) execFused(ks *kernScratch, s, e int, neg bool, out []uint8) boo
 	case testAtMost:
 		f.p = uint64(t.b)
 	}
-	switch t.kind {
-	case testBetween:
-		runFused[[testBetween]int8](&f)
-	case testAtLeast:
-		runFused[[testAtLeast]int8](&f)
-	case testAtMost:
-		runFused[[testAtMost]int8](&f)
-	case testLess:
-		runFused[[testLess]int8](&f)
-	case testLessEq:
-		runFused[[testLessEq]int8](&f)
-	case testGreater:
-		runFused[[testGreater]int8](&f)
-	case testGreaterEq:
-		runFused[[testGreaterEq]int8](&f)
-	default:
-		runFused[[testEqual]int8](&f)
-	}
+	runFusedFor[t.kind](f)
 	return true
+}
+
+// runFusedFor holds runFused compiled for each kind of test, by kind.
+var runFusedFor = [...]func(fusedArgs){
+	testBetween: runFused[[testBetween]int8], testAtLeast: runFused[[testAtLeast]int8],
+	testAtMost: runFused[[testAtMost]int8], testLess: runFused[[testLess]int8],
+	testLessEq: runFused[[testLessEq]int8], testGreater: runFused[[testGreater]int8],
+	testGreaterEq: runFused[[testGreaterEq]int8], testEqual: runFused[[testEqual]int8],
 }
 
 // fusedArgs are a fused loop's arguments: the operation (op, the column
@@ -240,7 +231,7 @@ type fusedArgs struct {
 
 // runFused runs test K on v = w op c, or w op r (c or r op w unless
 // wideFirst), w's low words.
-func runFused[K testKind](f *fusedArgs) {
+func runFused[K testKind](f fusedArgs) {
 	switch {
 	case f.r != nil && f.op == opAdd:
 		fusedAddRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
