@@ -250,25 +250,23 @@ type intArith struct{ op arithOp }
 func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 	r := grow(out.i, n)
 	out.i = r
-	x := args[0].i[:len(r)] // no bounds checks in the loops
-	switch f.op {
-	case opNeg:
-		for i := range r {
-			r[i] = -x[i]
-		}
+	x, y := args[0].i, []int64(nil)
+	if len(args) > 1 {
+		y = args[1].i
+	}
+	if arithLoop(f.op, x, y, r) {
 		return nil
-	case opAbs:
+	}
+	x = x[:len(r)] // no bounds checks in the loops
+	if f.op == opAbs {
 		for i, v := range x {
 			s := v >> 63
 			r[i] = (v ^ s) - s // |v| without a branch (max is one)
 		}
 		return nil
 	}
-	y := args[1].i[:len(r)]
-	if arithLoop(f.op, x, y, r) || f.op != opMod {
-		return nil
-	}
-	for i := range r {
+	y = y[:len(r)]
+	for i := range r { // %
 		if y[i] == 0 {
 			out.setNull(i, n)
 			continue
@@ -278,14 +276,24 @@ func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 	return nil
 }
 
-// arithLoop sets r[i] to x[i] op y[i] for op +, - or * (on int64 the
-// callers' bounds rule out wrapping), and reports whether op is one of
-// them. It is not inlined: inlined, it made its callers' own loops
+// arithLoop sets r[i] to x[i] op y[i] for op +, - or *, or to -x[i] for
+// NEG (y unused; on int64 the callers' bounds rule out wrapping), and
+// reports whether op is one of them. It is not inlined: inlined, it made its callers' own loops
 // (/ and % on doubles) keep their index on the stack.
 //
 //go:noinline
 func arithLoop[T int64 | float64](op arithOp, x, y, r []T) bool {
-	x, y = x[:len(r)], y[:len(r)] // no bounds checks in the loops
+	x = x[:len(r)] // no bounds checks in the loops
+	if op == opNeg {
+		for i := range r {
+			r[i] = -x[i]
+		}
+		return true
+	}
+	if op != opAdd && op != opSub && op != opMul {
+		return false
+	}
+	y = y[:len(r)]
 	switch op {
 	case opAdd:
 		for i := range r {
@@ -295,12 +303,10 @@ func arithLoop[T int64 | float64](op arithOp, x, y, r []T) bool {
 		for i := range r {
 			r[i] = x[i] - y[i]
 		}
-	case opMul:
+	default:
 		for i := range r {
 			r[i] = x[i] * y[i]
 		}
-	default:
-		return false
 	}
 	return true
 }
@@ -379,23 +385,21 @@ type doubleArith struct{ op arithOp }
 func (f doubleArith) eval(args []*tvec, n int, out *tvec) error {
 	r := grow(out.f, n)
 	out.f = r
-	x := args[0].f[:len(r)] // no bounds checks in the loops
-	switch f.op {
-	case opNeg:
-		for i := range r {
-			r[i] = -x[i]
-		}
+	x, y := args[0].f, []float64(nil)
+	if len(args) > 1 {
+		y = args[1].f
+	}
+	if arithLoop(f.op, x, y, r) {
 		return nil
-	case opAbs:
+	}
+	x = x[:len(r)] // no bounds checks in the loops
+	if f.op == opAbs {
 		for i := range r {
 			r[i] = math.Abs(x[i])
 		}
 		return nil
 	}
-	y := args[1].f[:len(r)]
-	if arithLoop(f.op, x, y, r) {
-		return nil
-	}
+	y = y[:len(r)]
 	for i := range r { // / and %
 		if y[i] == 0 {
 			out.setNull(i, n)

@@ -147,17 +147,13 @@ func (f decArith) evalNarrow(args []*tvec, n int, out *tvec) bool {
 	r := grow(out.n64, n)
 	out.n64 = r
 	switch f.op {
-	case opNeg:
-		for i, v := range x {
-			r[i] = -v
-		}
+	case opNeg, opAdd, opSub, opMul:
+		arithLoop(f.op, x, y, r)
 	case opAbs:
 		for i, v := range x {
 			s := v >> 63
 			r[i] = (v ^ s) - s
 		}
-	case opAdd, opSub, opMul:
-		arithLoop(f.op, x, y, r)
 	case opMod:
 		for i := range r {
 			if y[i] == 0 {
