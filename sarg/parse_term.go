@@ -6,6 +6,7 @@ package sarg
 // (parse_lower.go) turn what they read into leaves.
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -39,12 +40,7 @@ func (p *parser) atTermContinuation() bool {
 func (p *parser) parseAfterTerm(t Term, pos, depth int) (Expr, error) {
 	switch {
 	case p.isComparisonOp():
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		rpos := p.tok.pos
-		r, err := p.parseTerm(depth, "a literal")
+		op, r, rpos, err := p.binary(func() (Term, error) { return p.parseTerm(depth, "a literal") })
 		if err != nil {
 			return Expr{}, err
 		}
@@ -233,66 +229,53 @@ func (p *parser) parseLikeTerm(t Term, ilike bool, kwPos int) (Expr, error) {
 	return e, nil
 }
 
-// parseTerm reads a term: || over + and - over *, / and % over unary
+// termLevels are the binary operators of terms, loosest first: || over
+// + and - over *, / and %; each associates to the left.
+var termLevels = [...][]string{{"||"}, {"+", "-"}, {"*", "/", "%"}}
+
+// parseTerm reads a term: its binary operators (termLevels) over unary
 // minus over atoms. what names what is expected first, for errors.
 func (p *parser) parseTerm(depth int, what string) (Term, error) {
-	left, err := p.parseSum(depth, what)
-	if err != nil {
-		return Term{}, err
-	}
-	for p.tok.punct("||") {
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		r, err := p.parseSum(depth, "a term")
-		if err != nil {
-			return Term{}, err
-		}
-		left = Call("||", left, r)
-	}
-	return left, nil
+	return p.parseLevel(0, depth, what)
 }
 
-func (p *parser) parseSum(depth int, what string) (Term, error) {
-	left, err := p.parseProduct(depth, what)
+// parseLevel reads operands joined by the operators of termLevels[level],
+// each operand of the next level, or unary below the last.
+func (p *parser) parseLevel(level, depth int, what string) (Term, error) {
+	operand := func(what string) (Term, error) {
+		if level+1 == len(termLevels) {
+			return p.parseUnary(depth, what)
+		}
+		return p.parseLevel(level+1, depth, what)
+	}
+	left, err := operand(what)
 	if err != nil {
 		return Term{}, err
 	}
-	for p.tok.punct("+") || p.tok.punct("-") {
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		r, err := p.parseProduct(depth, "a term")
+	for p.tok.kind == tPunct && slices.Contains(termLevels[level], p.tok.text) {
+		op, r, rpos, err := p.binary(func() (Term, error) { return operand("a term") })
 		if err != nil {
 			return Term{}, err
 		}
-		left = Call(op, left, r)
-	}
-	return left, nil
-}
-
-func (p *parser) parseProduct(depth int, what string) (Term, error) {
-	left, err := p.parseUnary(depth, what)
-	if err != nil {
-		return Term{}, err
-	}
-	for p.tok.punct("*") || p.tok.punct("/") || p.tok.punct("%") {
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		rpos := p.tok.pos
-		r, err := p.parseUnary(depth, "a term")
-		if err != nil {
-			return Term{}, err
-		}
-		if op != "*" && r.isLiteral() && isZeroLit(r.Lit) {
+		if (op == "/" || op == "%") && r.isLiteral() && isZeroLit(r.Lit) {
 			return Term{}, p.errorf(rpos, "division by zero")
 		}
 		left = Call(op, left, r)
 	}
 	return left, nil
+}
+
+// binary consumes the operator at the current token and reads its right
+// operand with operand; it returns the operator, the operand and where
+// the operand starts.
+func (p *parser) binary(operand func() (Term, error)) (op string, r Term, pos int, err error) {
+	op = p.tok.text
+	if err = p.advance(); err != nil {
+		return "", Term{}, 0, err
+	}
+	pos = p.tok.pos
+	r, err = operand()
+	return op, r, pos, err
 }
 
 // parseUnary reads -t, +t, or an atom; a sign before a number makes a
