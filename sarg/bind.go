@@ -338,36 +338,7 @@ func foldB(n bnode) bnode {
 		}
 		return bnode{op: OpNot, kids: []bnode{c}}
 	case OpAnd, OpOr:
-		absorb, identity := OpFalse, OpTrue
-		if n.op == OpOr {
-			absorb, identity = OpTrue, OpFalse
-		}
-		var kids []bnode
-		sawNull := false
-		for _, c := range n.kids {
-			c = foldB(c)
-			switch {
-			case c.op == absorb:
-				return bnode{op: absorb}
-			case c.op == identity:
-			case c.op == OpNull:
-				if !sawNull {
-					sawNull = true
-					kids = append(kids, c)
-				}
-			case c.op == n.op:
-				kids = append(kids, c.kids...)
-			default:
-				kids = append(kids, c)
-			}
-		}
-		switch len(kids) {
-		case 0:
-			return bnode{op: identity}
-		case 1:
-			return kids[0]
-		}
-		return bnode{op: n.op, kids: kids}
+		return foldJunction(n, foldB, func(op Op, kids []bnode) bnode { return bnode{op: op, kids: kids} })
 	}
 	return n
 }

@@ -24,21 +24,28 @@ func at8[T any](s []T, i int) *[8]T {
 
 // cmpConst sets out[i] to the outcome of xs[i] op c for op LeafEquals,
 // LeafLessThan, LeafLessThanEquals and LeafBetween (c the first of lits,
-// or lits[0] <= x <= lits[1]), and reports whether op is one of these.
+// or lits[0] <= x <= lits[1]: x - lits[0], modulo 2^64, at most
+// lits[1] - lits[0], as pass tests it), and reports whether op is one of
+// these. (It and the three below are written out, each calling its
+// loops directly: a shared decision cost some 55 instructions a call.)
 func cmpConst(op LeafOp, lits []int64, xs []int64, out []uint8) bool {
 	switch op {
 	case LeafEquals:
-		equal8(xs, lits[0], out)
+		test8[[testEqual]int8](xs, lits[0], 0, 0, out)
 	case LeafLessThan:
-		less8(xs, lits[0], out)
+		test8[[testLess]int8](xs, lits[0], 0, 0, out)
 	case LeafLessThanEquals:
 		if lits[0] == math.MaxInt64 {
 			fill(out[:len(xs)], rowTrue)
 			return true
 		}
-		less8(xs, lits[0]+1, out)
+		test8[[testLess]int8](xs, lits[0]+1, 0, 0, out)
 	case LeafBetween:
-		between8(xs, lits[0], lits[1], out)
+		if lits[0] > lits[1] {
+			fill(out[:len(xs)], rowFalse)
+			return true
+		}
+		test8[[testBetween]int8](xs, 0, uint64(lits[0]), uint64(lits[1])-uint64(lits[0]), out)
 	default:
 		return false
 	}
@@ -49,17 +56,21 @@ func cmpConst(op LeafOp, lits []int64, xs []int64, out []uint8) bool {
 func cmpConstLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) bool {
 	switch op {
 	case LeafEquals:
-		equalLow8(xs, lits[0], out)
+		testLow8[[testEqual]int8](xs, lits[0], 0, 0, out)
 	case LeafLessThan:
-		lessLow8(xs, lits[0], out)
+		testLow8[[testLess]int8](xs, lits[0], 0, 0, out)
 	case LeafLessThanEquals:
 		if lits[0] == math.MaxInt64 {
 			fill(out[:len(xs)], rowTrue)
 			return true
 		}
-		lessLow8(xs, lits[0]+1, out)
+		testLow8[[testLess]int8](xs, lits[0]+1, 0, 0, out)
 	case LeafBetween:
-		betweenLow8(xs, lits[0], lits[1], out)
+		if lits[0] > lits[1] {
+			fill(out[:len(xs)], rowFalse)
+			return true
+		}
+		testLow8[[testBetween]int8](xs, 0, uint64(lits[0]), uint64(lits[1])-uint64(lits[0]), out)
 	default:
 		return false
 	}
@@ -72,11 +83,11 @@ func notLess(op LeafOp, lits []int64, xs []int64, out []uint8) {
 	c := lits[0]
 	switch {
 	case op == LeafLessThan:
-		atLeast8(xs, c, out)
+		test8[[testGreaterEq]int8](xs, c, 0, 0, out)
 	case c == math.MaxInt64:
 		fill(out[:len(xs)], rowFalse)
 	default:
-		atLeast8(xs, c+1, out)
+		test8[[testGreaterEq]int8](xs, c+1, 0, 0, out)
 	}
 }
 
@@ -85,146 +96,39 @@ func notLessLow(op LeafOp, lits []int64, xs []orc.Int128, out []uint8) {
 	c := lits[0]
 	switch {
 	case op == LeafLessThan:
-		atLeastLow8(xs, c, out)
+		testLow8[[testGreaterEq]int8](xs, c, 0, 0, out)
 	case c == math.MaxInt64:
 		fill(out[:len(xs)], rowFalse)
 	default:
-		atLeastLow8(xs, c+1, out)
+		testLow8[[testGreaterEq]int8](xs, c+1, 0, 0, out)
 	}
 }
 
-// less8 sets out[i] to t2(xs[i] < c).
-func less8(xs []int64, c int64, out []uint8) {
+// test8 sets out[i] to t2 of test K of xs[i] (pass, z being c).
+func test8[K testKind](xs []int64, c int64, p, q uint64, out []uint8) {
 	out = out[:len(xs)]
 	i := 0
 	for ; i+8 <= len(xs); i += 8 {
 		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(x[0] < c), t2(x[1] < c), t2(x[2] < c), t2(x[3] < c)
-		o[4], o[5], o[6], o[7] = t2(x[4] < c), t2(x[5] < c), t2(x[6] < c), t2(x[7] < c)
+		o[0], o[1], o[2], o[3] = t2(pass[K](x[0], c, p, q)), t2(pass[K](x[1], c, p, q)), t2(pass[K](x[2], c, p, q)), t2(pass[K](x[3], c, p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](x[4], c, p, q)), t2(pass[K](x[5], c, p, q)), t2(pass[K](x[6], c, p, q)), t2(pass[K](x[7], c, p, q))
 	}
 	for ; i < len(xs); i++ {
-		out[i] = t2(xs[i] < c)
+		out[i] = t2(pass[K](xs[i], c, p, q))
 	}
 }
 
-// atLeast8 sets out[i] to t2(xs[i] >= c) (a row's instruction fewer
-// than between8 to math.MaxInt64).
-func atLeast8(xs []int64, c int64, out []uint8) {
+// testLow8 is test8 on the low words of xs.
+func testLow8[K testKind](xs []orc.Int128, c int64, p, q uint64, out []uint8) {
 	out = out[:len(xs)]
 	i := 0
 	for ; i+8 <= len(xs); i += 8 {
 		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(x[0] >= c), t2(x[1] >= c), t2(x[2] >= c), t2(x[3] >= c)
-		o[4], o[5], o[6], o[7] = t2(x[4] >= c), t2(x[5] >= c), t2(x[6] >= c), t2(x[7] >= c)
+		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo), c, p, q)), t2(pass[K](int64(x[1].Lo), c, p, q)), t2(pass[K](int64(x[2].Lo), c, p, q)), t2(pass[K](int64(x[3].Lo), c, p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo), c, p, q)), t2(pass[K](int64(x[5].Lo), c, p, q)), t2(pass[K](int64(x[6].Lo), c, p, q)), t2(pass[K](int64(x[7].Lo), c, p, q))
 	}
 	for ; i < len(xs); i++ {
-		out[i] = t2(xs[i] >= c)
-	}
-}
-
-// atLeastLow8 sets out[i] to t2(int64(xs[i].Lo) >= c).
-func atLeastLow8(xs []orc.Int128, c int64, out []uint8) {
-	out = out[:len(xs)]
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1] = t2(int64(x[0].Lo) >= c), t2(int64(x[1].Lo) >= c)
-		o[2], o[3] = t2(int64(x[2].Lo) >= c), t2(int64(x[3].Lo) >= c)
-		o[4], o[5] = t2(int64(x[4].Lo) >= c), t2(int64(x[5].Lo) >= c)
-		o[6], o[7] = t2(int64(x[6].Lo) >= c), t2(int64(x[7].Lo) >= c)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(int64(xs[i].Lo) >= c)
-	}
-}
-
-// equal8 sets out[i] to t2(xs[i] == c).
-func equal8(xs []int64, c int64, out []uint8) {
-	out = out[:len(xs)]
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(x[0] == c), t2(x[1] == c), t2(x[2] == c), t2(x[3] == c)
-		o[4], o[5], o[6], o[7] = t2(x[4] == c), t2(x[5] == c), t2(x[6] == c), t2(x[7] == c)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(xs[i] == c)
-	}
-}
-
-// between8 sets out[i] to t2(a <= xs[i] && xs[i] <= b): x - a, taken
-// modulo 2^64, is at most b - a exactly for the x in [a, b] (none when
-// a > b).
-func between8(xs []int64, a, b int64, out []uint8) {
-	out = out[:len(xs)]
-	if a > b {
-		fill(out, rowFalse)
-		return
-	}
-	w := uint64(b) - uint64(a)
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1] = t2(uint64(x[0])-uint64(a) <= w), t2(uint64(x[1])-uint64(a) <= w)
-		o[2], o[3] = t2(uint64(x[2])-uint64(a) <= w), t2(uint64(x[3])-uint64(a) <= w)
-		o[4], o[5] = t2(uint64(x[4])-uint64(a) <= w), t2(uint64(x[5])-uint64(a) <= w)
-		o[6], o[7] = t2(uint64(x[6])-uint64(a) <= w), t2(uint64(x[7])-uint64(a) <= w)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(uint64(xs[i])-uint64(a) <= w)
-	}
-}
-
-// lessLow8 sets out[i] to t2(int64(xs[i].Lo) < c).
-func lessLow8(xs []orc.Int128, c int64, out []uint8) {
-	out = out[:len(xs)]
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1] = t2(int64(x[0].Lo) < c), t2(int64(x[1].Lo) < c)
-		o[2], o[3] = t2(int64(x[2].Lo) < c), t2(int64(x[3].Lo) < c)
-		o[4], o[5] = t2(int64(x[4].Lo) < c), t2(int64(x[5].Lo) < c)
-		o[6], o[7] = t2(int64(x[6].Lo) < c), t2(int64(x[7].Lo) < c)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(int64(xs[i].Lo) < c)
-	}
-}
-
-// equalLow8 sets out[i] to t2(int64(xs[i].Lo) == c).
-func equalLow8(xs []orc.Int128, c int64, out []uint8) {
-	out = out[:len(xs)]
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1] = t2(int64(x[0].Lo) == c), t2(int64(x[1].Lo) == c)
-		o[2], o[3] = t2(int64(x[2].Lo) == c), t2(int64(x[3].Lo) == c)
-		o[4], o[5] = t2(int64(x[4].Lo) == c), t2(int64(x[5].Lo) == c)
-		o[6], o[7] = t2(int64(x[6].Lo) == c), t2(int64(x[7].Lo) == c)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(int64(xs[i].Lo) == c)
-	}
-}
-
-// betweenLow8 is between8 on the low words.
-func betweenLow8(xs []orc.Int128, a, b int64, out []uint8) {
-	out = out[:len(xs)]
-	if a > b {
-		fill(out, rowFalse)
-		return
-	}
-	w, ua := uint64(b)-uint64(a), uint64(a)
-	i := 0
-	for ; i+8 <= len(xs); i += 8 {
-		x, o := at8(xs, i), at8(out, i)
-		o[0], o[1] = t2(x[0].Lo-ua <= w), t2(x[1].Lo-ua <= w)
-		o[2], o[3] = t2(x[2].Lo-ua <= w), t2(x[3].Lo-ua <= w)
-		o[4], o[5] = t2(x[4].Lo-ua <= w), t2(x[5].Lo-ua <= w)
-		o[6], o[7] = t2(x[6].Lo-ua <= w), t2(x[7].Lo-ua <= w)
-	}
-	for ; i < len(xs); i++ {
-		out[i] = t2(xs[i].Lo-ua <= w)
+		out[i] = t2(pass[K](int64(xs[i].Lo), c, p, q))
 	}
 }
 

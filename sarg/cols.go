@@ -300,6 +300,13 @@ func (l *boundLeaf) matchCols(va, vb orc.Vector, n int, out []uint8) error {
 	return nil
 }
 
+// bothAs returns a and b as values of type T, ok false unless both are.
+func bothAs[T any](a, b any) (x, y T, ok bool) {
+	x, ok1 := a.(T)
+	y, ok2 := b.(T)
+	return x, y, ok1 && ok2
+}
+
 // colsCmp returns the comparison of row i of va with row i of vb, after
 // checking the vectors fit the columns.
 func (l *boundLeaf) colsCmp(va, vb orc.Vector, n int) (func(i int) int, error) {
@@ -320,23 +327,20 @@ func (l *boundLeaf) colsCmp(va, vb orc.Vector, n int) (func(i int) int, error) {
 	var cmp func(i int) int
 	switch l.dom {
 	case domInt, domBool:
-		x, ok1 := va.(*orc.LongVector)
-		y, ok2 := vb.(*orc.LongVector)
-		if !ok1 || !ok2 {
+		x, y, ok := bothAs[*orc.LongVector](va, vb)
+		if !ok {
 			return nil, bad()
 		}
 		cmp = func(i int) int { return cmpOrdered(x.Values[i], y.Values[i]) }
 	case domFloat:
-		x, ok1 := va.(*orc.DoubleVector)
-		y, ok2 := vb.(*orc.DoubleVector)
-		if !ok1 || !ok2 {
+		x, y, ok := bothAs[*orc.DoubleVector](va, vb)
+		if !ok {
 			return nil, bad()
 		}
 		cmp = func(i int) int { return cmpFloat(x.Values[i], y.Values[i]) }
 	case domBytes:
-		x, ok1 := va.(*orc.BytesVector)
-		y, ok2 := vb.(*orc.BytesVector)
-		if !ok1 || !ok2 {
+		x, y, ok := bothAs[*orc.BytesVector](va, vb)
+		if !ok {
 			return nil, bad()
 		}
 		for _, v := range [2]*orc.BytesVector{x, y} {
@@ -348,9 +352,8 @@ func (l *boundLeaf) colsCmp(va, vb orc.Vector, n int) (func(i int) int, error) {
 			return cmpOrdered(string(x.Data[x.Offsets[i]:x.Offsets[i+1]]), string(y.Data[y.Offsets[i]:y.Offsets[i+1]]))
 		}
 	case domDecimal:
-		x, ok1 := va.(*orc.DecimalVector)
-		y, ok2 := vb.(*orc.DecimalVector)
-		if !ok1 || !ok2 {
+		x, y, ok := bothAs[*orc.DecimalVector](va, vb)
+		if !ok {
 			return nil, bad()
 		}
 		if x.Scale != l.scale || y.Scale != l.scale2 {
@@ -364,9 +367,8 @@ func (l *boundLeaf) colsCmp(va, vb orc.Vector, n int) (func(i int) int, error) {
 			}
 		}
 	case domTime:
-		x, ok1 := va.(*orc.TimestampVector)
-		y, ok2 := vb.(*orc.TimestampVector)
-		if !ok1 || !ok2 {
+		x, y, ok := bothAs[*orc.TimestampVector](va, vb)
+		if !ok {
 			return nil, bad()
 		}
 		if len(x.Nanos) < n || len(y.Nanos) < n {
@@ -421,9 +423,7 @@ func (l *boundLeaf) evalPlainCols(a, b any) (uint8, error) {
 func plainCmpValues(kind orc.Kind, a, b any) (int, error) {
 	switch kind {
 	case orc.Float, orc.Double:
-		x, ok1 := a.(float64)
-		y, ok2 := b.(float64)
-		if ok1 && ok2 {
+		if x, y, ok := bothAs[float64](a, b); ok {
 			return cmpFloat(x, y), nil
 		}
 	case orc.Byte, orc.Short, orc.Int, orc.Long, orc.Decimal:
@@ -443,42 +443,21 @@ func plainCmpValues(kind orc.Kind, a, b any) (int, error) {
 			return x.Cmp(y), nil
 		}
 	case orc.Boolean:
-		x, ok1 := a.(bool)
-		y, ok2 := b.(bool)
-		if ok1 && ok2 {
-			switch {
-			case x == y:
-				return 0, nil
-			case !x:
-				return -1, nil
-			}
-			return 1, nil
+		if x, y, ok := bothAs[bool](a, b); ok {
+			return cmpOrdered(b2i(x), b2i(y)), nil // false < true
 		}
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
-		str := func(v any) (string, bool) {
-			switch t := v.(type) {
-			case string:
-				return t, true
-			case []byte:
-				return string(t), true
-			}
-			return "", false
-		}
-		x, ok1 := str(a)
-		y, ok2 := str(b)
+		x, ok1 := textOf(a)
+		y, ok2 := textOf(b)
 		if ok1 && ok2 {
 			return cmpOrdered(x, y), nil
 		}
 	case orc.Date:
-		x, ok1 := a.(int64)
-		y, ok2 := b.(int64)
-		if ok1 && ok2 {
+		if x, y, ok := bothAs[int64](a, b); ok {
 			return cmpOrdered(x, y), nil
 		}
 	case orc.Timestamp, orc.TimestampInstant:
-		x, ok1 := a.(TimestampValue)
-		y, ok2 := b.(TimestampValue)
-		if ok1 && ok2 {
+		if x, y, ok := bothAs[TimestampValue](a, b); ok {
 			return cmpTS(tsVal{x.Sec, x.Nanos}, tsVal{y.Sec, y.Nanos}), nil
 		}
 	}

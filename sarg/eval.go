@@ -56,9 +56,15 @@ func (m MapSource) Bloom(column int) BloomFilter {
 
 // Evaluate decides what the predicate can be on the unit whose statistics
 // src gives. Skip the unit when the result is not IsNeeded.
-func (b *Bound) Evaluate(src Source) TruthValue { return b.evalNode(b.root, src) }
+func (b *Bound) Evaluate(src Source) TruthValue {
+	return kleene(b.root, func(i int) TruthValue { return b.leaves[i].evaluate(src) })
+}
 
-func (b *Bound) evalNode(n bnode, src Source) TruthValue {
+// kleene computes the value of the tree n from its leaves' values,
+// leaf(i) giving leaf i's, by Kleene's three-valued logic extended to
+// the sets of TruthValue; AND stops at No and OR at Yes, which no
+// further value changes.
+func kleene(n bnode, leaf func(i int) TruthValue) TruthValue {
 	switch n.op {
 	case OpTrue:
 		return Yes
@@ -67,13 +73,13 @@ func (b *Bound) evalNode(n bnode, src Source) TruthValue {
 	case OpNull:
 		return Null
 	case OpLeaf:
-		return b.leaves[n.leaf].evaluate(src)
+		return leaf(n.leaf)
 	case OpNot:
-		return b.evalNode(n.kids[0], src).Not()
+		return kleene(n.kids[0], leaf).Not()
 	case OpAnd:
 		v := Yes
 		for _, k := range n.kids {
-			if v = v.And(b.evalNode(k, src)); v == No {
+			if v = v.And(kleene(k, leaf)); v == No {
 				return No
 			}
 		}
@@ -81,7 +87,7 @@ func (b *Bound) evalNode(n bnode, src Source) TruthValue {
 	case OpOr:
 		v := No
 		for _, k := range n.kids {
-			if v = v.Or(b.evalNode(k, src)); v == Yes {
+			if v = v.Or(kleene(k, leaf)); v == Yes {
 				return Yes
 			}
 		}
@@ -102,37 +108,13 @@ func (b *Bound) EvaluateLeaves(src Source, dst []TruthValue) []TruthValue {
 
 // Combine computes the predicate's value from its leaves' values (as
 // EvaluateLeaves returns them); missing values count as YesNoNull.
-func (b *Bound) Combine(leafValues []TruthValue) TruthValue { return b.combine(b.root, leafValues) }
-
-func (b *Bound) combine(n bnode, vals []TruthValue) TruthValue {
-	switch n.op {
-	case OpTrue:
-		return Yes
-	case OpFalse:
-		return No
-	case OpNull:
-		return Null
-	case OpLeaf:
-		if n.leaf < len(vals) && vals[n.leaf] != 0 {
-			return vals[n.leaf] & 7
+func (b *Bound) Combine(leafValues []TruthValue) TruthValue {
+	return kleene(b.root, func(i int) TruthValue {
+		if i < len(leafValues) && leafValues[i] != 0 {
+			return leafValues[i] & 7
 		}
 		return YesNoNull
-	case OpNot:
-		return b.combine(n.kids[0], vals).Not()
-	case OpAnd:
-		v := Yes
-		for _, k := range n.kids {
-			v = v.And(b.combine(k, vals))
-		}
-		return v
-	case OpOr:
-		v := No
-		for _, k := range n.kids {
-			v = v.Or(b.combine(k, vals))
-		}
-		return v
-	}
-	return YesNoNull
+	})
 }
 
 // evaluate decides one leaf against one unit's statistics, in the order

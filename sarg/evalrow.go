@@ -109,13 +109,8 @@ func (l *boundLeaf) evalPlain(v any) (uint8, error) {
 	}
 	switch op {
 	case LeafLike:
-		var s string
-		switch t := v.(type) {
-		case string:
-			s = t
-		case []byte:
-			s = string(t)
-		default:
+		s, ok := textOf(v)
+		if !ok {
 			return 0, fmt.Errorf("sarg: value %v (%T) for %s column %d", v, v, l.col.Kind, l.colID)
 		}
 		ok, err := likeReference(s, lits[0].s, lits[1].s, l.col.Kind == orc.Binary, l.col.Kind == orc.Char)
@@ -230,13 +225,8 @@ func (l *boundLeaf) plainCompare(v any, lit Literal, r role) (int, bool, error) 
 		}
 		return cmpOrdered(x, lit.i), true, nil
 	case orc.String, orc.Varchar, orc.Char, orc.Binary:
-		var s string
-		switch t := v.(type) {
-		case string:
-			s = t
-		case []byte:
-			s = string(t)
-		default:
+		s, ok := textOf(v)
+		if !ok {
 			return wrong()
 		}
 		c := lit.s
@@ -291,4 +281,16 @@ func cmpNum(a, b numVal) int {
 		return cmpOrdered(int64(a.inf), int64(b.inf)) // finite counts as 0
 	}
 	return a.r.Cmp(b.r)
+}
+
+// textOf returns a row value of a text or binary column (a string or a
+// []byte) as a string, and false for a value of another type.
+func textOf(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case []byte:
+		return string(t), true
+	}
+	return "", false
 }

@@ -16,44 +16,20 @@ func (b *Bound) format(n bnode, _ []TruthValue) string {
 }
 
 func (b *Bound) writeNode(sb *strings.Builder, n bnode) {
-	switch n.op {
-	case OpTrue:
-		sb.WriteString("TRUE")
-	case OpFalse:
-		sb.WriteString("FALSE")
-	case OpNull:
-		sb.WriteString("NULL")
-	case OpLeaf:
-		sb.WriteString(b.leaves[n.leaf].text)
-	case OpNot:
-		k := n.kids[0]
-		if k.op == OpLeaf && b.leaves[k.leaf].orig.hasNegatedForm() {
-			sb.WriteString(b.leaves[k.leaf].orig.text(true))
-			return
+	writeTree(sb, n, func(n bnode, neg bool) (string, bool) {
+		l := b.leaves[n.leaf]
+		switch {
+		case !neg:
+			return l.text, true
+		case !l.orig.hasNegatedForm():
+			return "", false
 		}
-		sb.WriteString("NOT (")
-		b.writeNode(sb, k)
-		sb.WriteString(")")
-	case OpAnd, OpOr:
-		sep := " AND "
-		if n.op == OpOr {
-			sep = " OR "
-		}
-		for i, c := range n.kids {
-			if i > 0 {
-				sb.WriteString(sep)
-			}
-			paren := c.op == OpOr || c.op == n.op
-			if paren {
-				sb.WriteByte('(')
-			}
-			b.writeNode(sb, c)
-			if paren {
-				sb.WriteByte(')')
-			}
-		}
-	}
+		return l.orig.text(true), true
+	})
 }
+
+func (n bnode) treeOp() Op        { return n.op }
+func (n bnode) treeKids() []bnode { return n.kids }
 
 // Effective returns the predicate that pruning effectively applies when
 // only the columns for which indexed returns true have statistics: every

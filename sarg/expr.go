@@ -215,6 +215,22 @@ func (l *Leaf) equal(o *Leaf) bool {
 	return true
 }
 
+// mapLeaves returns e with f(l) in place of every leaf l: the AND, OR and
+// NOT nodes above the leaves are new, the other nodes kept as they are.
+func mapLeaves(e Expr, f func(leaf Expr) Expr) Expr {
+	switch e.Op {
+	case OpLeaf:
+		return f(e)
+	case OpAnd, OpOr, OpNot:
+		kids := make([]Expr, len(e.Children))
+		for i, c := range e.Children {
+			kids[i] = mapLeaves(c, f)
+		}
+		return Expr{Op: e.Op, Children: kids}
+	}
+	return e
+}
+
 // String returns the predicate in the text form Parse reads, with as few
 // parentheses as precedence (NOT > AND > OR) allows. NOT over a leaf is
 // written in its negated form: x > 5, x <> 5, x NOT IN (...),
@@ -226,7 +242,34 @@ func (e Expr) String() string {
 }
 
 func (e Expr) write(b *strings.Builder) {
-	switch e.Op {
+	writeTree(b, e, func(e Expr, neg bool) (string, bool) {
+		switch {
+		case e.Leaf == nil:
+			return "<nil leaf>", !neg
+		case neg && !e.Leaf.hasNegatedForm():
+			return "", false
+		}
+		return e.Leaf.text(neg), true
+	})
+}
+
+func (e Expr) treeOp() Op       { return e.Op }
+func (e Expr) treeKids() []Expr { return e.Children }
+
+// treeNode is a node of a predicate tree as its text form sees it: an
+// Expr, or a node of a Bound's tree.
+type treeNode[N any] interface {
+	treeOp() Op
+	treeKids() []N
+}
+
+// writeTree writes the tree n in the text form Parse reads, with as few
+// parentheses as precedence (NOT > AND > OR) allows. leaf returns a
+// leaf's text, or with neg its negated form, false when it has none; NOT
+// over a leaf with a negated form is written in that form.
+func writeTree[N treeNode[N]](b *strings.Builder, n N, leaf func(n N, neg bool) (string, bool)) {
+	kids := n.treeKids()
+	switch op := n.treeOp(); op {
 	case OpTrue:
 		b.WriteString("TRUE")
 	case OpFalse:
@@ -234,41 +277,40 @@ func (e Expr) write(b *strings.Builder) {
 	case OpNull:
 		b.WriteString("NULL")
 	case OpLeaf:
-		if e.Leaf == nil {
-			b.WriteString("<nil leaf>")
-			return
-		}
-		b.WriteString(e.Leaf.text(false))
+		s, _ := leaf(n, false)
+		b.WriteString(s)
 	case OpNot:
-		if len(e.Children) == 1 && e.Children[0].Op == OpLeaf && e.Children[0].Leaf != nil && e.Children[0].Leaf.hasNegatedForm() {
-			b.WriteString(e.Children[0].Leaf.text(true))
-			return
+		if len(kids) == 1 && kids[0].treeOp() == OpLeaf {
+			if s, ok := leaf(kids[0], true); ok {
+				b.WriteString(s)
+				return
+			}
 		}
 		b.WriteString("NOT (")
-		for _, c := range e.Children {
-			c.write(b)
+		for _, c := range kids {
+			writeTree(b, c, leaf)
 		}
 		b.WriteString(")")
 	case OpAnd, OpOr:
 		sep := " AND "
-		if e.Op == OpOr {
+		if op == OpOr {
 			sep = " OR "
 		}
-		for i, c := range e.Children {
+		for i, c := range kids {
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			paren := c.Op == OpOr || (c.Op == OpAnd && e.Op == OpAnd)
+			paren := c.treeOp() == OpOr || c.treeOp() == OpAnd && op == OpAnd
 			if paren {
 				b.WriteByte('(')
 			}
-			c.write(b)
+			writeTree(b, c, leaf)
 			if paren {
 				b.WriteByte(')')
 			}
 		}
 	default:
-		fmt.Fprintf(b, "<op %d>", e.Op)
+		fmt.Fprintf(b, "<op %d>", op)
 	}
 }
 

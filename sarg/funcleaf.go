@@ -124,8 +124,7 @@ func Upper() Func { return Func{Kind: FuncUpper} }
 // or are geometry tests are left as they are (Bind refuses a function on
 // the latter two).
 func Apply(f Func, e Expr) Expr {
-	switch e.Op {
-	case OpLeaf:
+	return mapLeaves(e, func(e Expr) Expr {
 		if e.Leaf == nil || e.Leaf.Func != nil {
 			return e
 		}
@@ -133,14 +132,7 @@ func Apply(f Func, e Expr) Expr {
 		fc := f
 		l.Func = &fc
 		return Expr{Op: OpLeaf, Leaf: &l}
-	case OpAnd, OpOr, OpNot:
-		kids := make([]Expr, len(e.Children))
-		for i, c := range e.Children {
-			kids[i] = Apply(f, c)
-		}
-		return Expr{Op: e.Op, Children: kids}
-	}
-	return e
+	})
 }
 
 func (f *Func) equal(o *Func) bool {

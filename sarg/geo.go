@@ -110,10 +110,7 @@ func (p *parser) parseGeoCall() (Expr, error) {
 	}
 	var lits []Literal
 	for range 4 {
-		if !p.tok.punct(",") {
-			return Expr{}, p.errorf(p.tok.pos, "%s takes a column and 4 numbers (xmin, ymin, xmax, ymax), found %s", name, p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
+		if err := p.expect(p.tok.punct(","), "%s takes a column and 4 numbers (xmin, ymin, xmax, ymax)", name); err != nil {
 			return Expr{}, err
 		}
 		lit, pos, err := p.parseLiteral()

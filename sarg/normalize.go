@@ -50,25 +50,35 @@ func fold(e Expr) Expr {
 	if e.Op != OpAnd && e.Op != OpOr {
 		return e
 	}
-	absorb, identity := OpFalse, OpTrue // AND: FALSE absorbs, TRUE vanishes
-	if e.Op == OpOr {
+	return foldJunction(e, fold, func(op Op, kids []Expr) Expr { return Expr{Op: op, Children: kids} })
+}
+
+// foldJunction folds the AND or OR n of a tree (an Expr's or a Bound's):
+// each child folded by fold, a child that absorbs (FALSE under AND, TRUE
+// under OR) makes n that constant, one that is the identity (TRUE under
+// AND, FALSE under OR) vanishes, NULL stays once, and a child of n's own
+// op gives its children; node makes a node of the tree.
+func foldJunction[N treeNode[N]](n N, fold func(N) N, node func(op Op, kids []N) N) N {
+	op := n.treeOp()
+	absorb, identity := OpFalse, OpTrue
+	if op == OpOr {
 		absorb, identity = OpTrue, OpFalse
 	}
-	var kids []Expr
+	var kids []N
 	sawNull := false
-	var add func(c Expr) bool
-	add = func(c Expr) bool {
-		switch {
-		case c.Op == absorb:
+	var add func(c N) bool
+	add = func(c N) bool {
+		switch c.treeOp() {
+		case absorb:
 			return false
-		case c.Op == identity:
-		case c.Op == OpNull:
+		case identity:
+		case OpNull:
 			if !sawNull {
 				sawNull = true
 				kids = append(kids, c)
 			}
-		case c.Op == e.Op:
-			for _, g := range c.Children {
+		case op:
+			for _, g := range c.treeKids() {
 				if !add(g) {
 					return false
 				}
@@ -78,18 +88,18 @@ func fold(e Expr) Expr {
 		}
 		return true
 	}
-	for _, c := range e.Children {
+	for _, c := range n.treeKids() {
 		if !add(fold(c)) {
-			return Expr{Op: absorb}
+			return node(absorb, nil)
 		}
 	}
 	switch len(kids) {
 	case 0:
-		return Expr{Op: identity}
+		return node(identity, nil)
 	case 1:
 		return kids[0]
 	}
-	return Expr{Op: e.Op, Children: kids}
+	return node(op, kids)
 }
 
 // CNF returns the predicate normalized and rewritten as an AND of ORs of

@@ -137,6 +137,16 @@ func (p *parser) errorf(pos int, format string, args ...any) error {
 }
 
 // advance lexes the next token into p.tok.
+// expect consumes the token the grammar requires here, ok telling
+// whether the current one is it, or returns an error at the current token
+// saying what was expected (format and args) and what was found.
+func (p *parser) expect(ok bool, format string, args ...any) error {
+	if !ok {
+		return p.errorf(p.tok.pos, format+", found %s", append(args, p.tok.describe())...)
+	}
+	return p.advance()
+}
+
 func (p *parser) advance() error {
 	s := p.src
 	for p.pos < len(s) && (s[p.pos] == ' ' || s[p.pos] == '\t' || s[p.pos] == '\n' || s[p.pos] == '\r') {
@@ -278,39 +288,31 @@ func (p *parser) lexString() (string, error) {
 }
 
 func (p *parser) parseOr(depth int) (Expr, error) {
-	var parts []Expr
-	for {
-		e, err := p.parseAnd(depth)
-		if err != nil {
-			return Expr{}, err
-		}
-		parts = append(parts, e)
-		if !p.tok.is("OR") {
-			break
-		}
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-	}
-	return Or(parts...), nil
+	return p.parseJunction(depth, "OR", p.parseAnd, Or)
 }
 
 func (p *parser) parseAnd(depth int) (Expr, error) {
+	return p.parseJunction(depth, "AND", p.parseNot, And)
+}
+
+// parseJunction reads one or more parts, each read by part, joined by the
+// keyword word (OR, AND), and returns join of them.
+func (p *parser) parseJunction(depth int, word string, part func(depth int) (Expr, error), join func(...Expr) Expr) (Expr, error) {
 	var parts []Expr
 	for {
-		e, err := p.parseNot(depth)
+		e, err := part(depth)
 		if err != nil {
 			return Expr{}, err
 		}
 		parts = append(parts, e)
-		if !p.tok.is("AND") {
+		if !p.tok.is(word) {
 			break
 		}
 		if err := p.advance(); err != nil {
 			return Expr{}, err
 		}
 	}
-	return And(parts...), nil
+	return join(parts...), nil
 }
 
 func (p *parser) parseNot(depth int) (Expr, error) {
@@ -422,38 +424,13 @@ func (p *parser) atArithmetic() bool {
 }
 
 func (p *parser) isComparisonOp() bool {
-	if p.tok.kind != tPunct {
-		return false
-	}
-	switch p.tok.text {
-	case "=", "<=>", "<", "<=", ">", ">=", "<>", "!=":
-		return true
-	}
-	return false
+	_, ok := comparisons[p.tok.text]
+	return ok && p.tok.kind == tPunct
 }
 
 // atColumn reports whether the current token starts a column name.
 func (p *parser) atColumn() bool {
 	return p.tok.kind == tIdent && !keywords[strings.ToUpper(p.tok.text)] || p.tok.kind == tQuoted
-}
-
-// compareCols builds the comparison of two columns for an operator.
-func compareCols(col, op, other string) Expr {
-	switch op {
-	case "=":
-		return EqCol(col, other)
-	case "<=>":
-		return NullSafeEqCol(col, other)
-	case "<":
-		return LtCol(col, other)
-	case "<=":
-		return LeCol(col, other)
-	case ">":
-		return GtCol(col, other)
-	case ">=":
-		return GeCol(col, other)
-	}
-	return NeCol(col, other) // <> and !=
 }
 
 // parseColumn reads name { "." name }.
@@ -475,27 +452,6 @@ func (p *parser) parseColumn() (string, error) {
 			return "", err
 		}
 	}
-}
-
-func compare(col, op string, lit Literal, litPos int) (Expr, error) {
-	if lit.IsNull() && op != "<=>" {
-		return Expr{}, &ParseError{Pos: litPos, Msg: "NULL is only allowed in IN lists and with <=>; write IS NULL or IS NOT NULL"}
-	}
-	switch op {
-	case "=":
-		return Eq(col, lit), nil
-	case "<=>":
-		return NullSafeEq(col, lit), nil
-	case "<":
-		return Lt(col, lit), nil
-	case "<=":
-		return Le(col, lit), nil
-	case ">":
-		return Gt(col, lit), nil
-	case ">=":
-		return Ge(col, lit), nil
-	}
-	return Ne(col, lit), nil // <> and !=
 }
 
 // peekByte returns the next byte after the current token that is not a
@@ -537,10 +493,7 @@ func (p *parser) parseCall() (Expr, error) {
 	if err != nil {
 		return Expr{}, err
 	}
-	if !p.tok.punct(",") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \",\" after the column of %s, found %s", fn, p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.punct(","), "expected \",\" after the column of %s", fn); err != nil {
 		return Expr{}, err
 	}
 	lit, litPos, err := p.parseLiteral()

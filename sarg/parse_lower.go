@@ -75,24 +75,50 @@ func funcByName(name string) FuncKind {
 	return FuncNone
 }
 
-// flipped is the operator with its sides exchanged.
-var flipped = map[string]string{"=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=", "<>": "<>", "!=": "!="}
+// comparison is a comparison operator as Parse reads it: the leaf op
+// that decides it and the term function that computes it, negated for >,
+// >=, <> and != (x > y is NOT x <= y), and the operator with its sides
+// exchanged.
+type comparison struct {
+	leaf    LeafOp
+	fn      string
+	negated bool
+	flipped string
+}
+
+// comparisons holds every comparison operator Parse reads, by its text.
+var comparisons = map[string]comparison{
+	"=": {LeafEquals, "=", false, "="}, "<=>": {LeafNullSafeEquals, "<=>", false, "<=>"},
+	"<": {LeafLessThan, "<", false, ">"}, "<=": {LeafLessThanEquals, "<=", false, ">="},
+	">": {LeafLessThanEquals, "<=", true, "<"}, ">=": {LeafLessThan, "<", true, "<="},
+	"<>": {LeafEquals, "=", true, "<>"}, "!=": {LeafEquals, "=", true, "!="},
+}
+
+// of returns e, the comparison's leaf or term, under NOT when the
+// operator is a negated one.
+func (c comparison) of(e Expr) Expr {
+	if c.negated {
+		return Not(e)
+	}
+	return e
+}
 
 // lowerCompare makes the predicate a op b; pos is b's position.
 func lowerCompare(a Term, op string, b Term, pos int) (Expr, error) {
 	if a.isLiteral() && !b.isLiteral() {
-		a, b, op = b, a, flipped[op]
+		a, b, op = b, a, comparisons[op].flipped
 	}
+	c := comparisons[op]
 	if b.isLiteral() {
 		if b.Lit.IsNull() && op != "<=>" {
 			return Expr{}, &ParseError{Pos: pos, Msg: "NULL is only allowed in IN lists and with <=>; write IS NULL or IS NOT NULL"}
 		}
-		return lowerLiteral(a, b.Lit, pos, func(col string) (Expr, error) { return compare(col, op, b.Lit, pos) })
+		return lowerLiteral(a, b.Lit, pos, func(col string) (Expr, error) { return c.of(leaf(c.leaf, col, b.Lit)), nil })
 	}
 	if a.isColumn() && b.isColumn() {
-		return compareCols(a.Column, op, b.Column), nil
+		return c.of(colLeaf(c.leaf, a.Column, b.Column)), nil
 	}
-	return compareTerms(a, op, b), nil
+	return c.of(Holds(Call(c.fn, a, b))), nil
 }
 
 // atTerm is the position of a ParseError about the term of a predicate,
@@ -139,33 +165,10 @@ func lowerLiteral(a Term, lit Literal, pos int, build func(col string) (Expr, er
 
 // withTerm returns e with the term t in place of the column of its leaves.
 func withTerm(e Expr, t Term) Expr {
-	switch e.Op {
-	case OpLeaf:
+	return mapLeaves(e, func(e Expr) Expr {
 		l := *e.Leaf
-		out := TermLeaf(l.Op, t, l.Literals...)
-		return out
-	case OpAnd, OpOr, OpNot:
-		kids := make([]Expr, len(e.Children))
-		for i, c := range e.Children {
-			kids[i] = withTerm(c, t)
-		}
-		return Expr{Op: e.Op, Children: kids}
-	}
-	return e
-}
-
-// compareTerms makes a comparison of two terms: a boolean term, under NOT
-// for >, >= and <>.
-func compareTerms(a Term, op string, b Term) Expr {
-	switch op {
-	case ">":
-		return Not(Holds(Call("<=", a, b)))
-	case ">=":
-		return Not(Holds(Call("<", a, b)))
-	case "<>", "!=":
-		return Not(Holds(Call("=", a, b)))
-	}
-	return Holds(Call(op, a, b))
+		return TermLeaf(l.Op, t, l.Literals...)
+	})
 }
 
 // lowerIn makes t IN (items...): a leaf with a list of literals, or the

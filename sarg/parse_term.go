@@ -6,6 +6,7 @@ package sarg
 // (parse_lower.go) turn what they read into leaves.
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -39,12 +40,7 @@ func (p *parser) atTermContinuation() bool {
 func (p *parser) parseAfterTerm(t Term, pos, depth int) (Expr, error) {
 	switch {
 	case p.isComparisonOp():
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Expr{}, err
-		}
-		rpos := p.tok.pos
-		r, err := p.parseTerm(depth, "a literal")
+		op, r, rpos, err := p.binary(func() (Term, error) { return p.parseTerm(depth, "a literal") })
 		if err != nil {
 			return Expr{}, err
 		}
@@ -102,10 +98,7 @@ func (p *parser) parseNegatable(t Term, depth int) (Expr, error) {
 
 // parseIn reads the list of t IN (...).
 func (p *parser) parseIn(t Term, depth int) (Expr, error) {
-	if !p.tok.punct("(") {
-		return Expr{}, p.errorf(p.tok.pos, "expected \"(\" after IN, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.punct("("), "expected \"(\" after IN"); err != nil {
 		return Expr{}, err
 	}
 	if p.tok.punct(")") {
@@ -114,10 +107,7 @@ func (p *parser) parseIn(t Term, depth int) (Expr, error) {
 	var items []Term
 	for !p.tok.punct(")") {
 		if len(items) > 0 {
-			if !p.tok.punct(",") {
-				return Expr{}, p.errorf(p.tok.pos, "expected \",\" or \")\" in the IN list, found %s", p.tok.describe())
-			}
-			if err := p.advance(); err != nil {
+			if err := p.expect(p.tok.punct(","), "expected \",\" or \")\" in the IN list"); err != nil {
 				return Expr{}, err
 			}
 		}
@@ -140,10 +130,7 @@ func (p *parser) parseBetween(t Term, depth int) (Expr, error) {
 	if err != nil {
 		return Expr{}, err
 	}
-	if !p.tok.is("AND") {
-		return Expr{}, p.errorf(p.tok.pos, "expected AND in BETWEEN, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is("AND"), "expected AND in BETWEEN"); err != nil {
 		return Expr{}, err
 	}
 	hiPos := p.tok.pos
@@ -242,66 +229,53 @@ func (p *parser) parseLikeTerm(t Term, ilike bool, kwPos int) (Expr, error) {
 	return e, nil
 }
 
-// parseTerm reads a term: || over + and - over *, / and % over unary
+// termLevels are the binary operators of terms, loosest first: || over
+// + and - over *, / and %; each associates to the left.
+var termLevels = [...][]string{{"||"}, {"+", "-"}, {"*", "/", "%"}}
+
+// parseTerm reads a term: its binary operators (termLevels) over unary
 // minus over atoms. what names what is expected first, for errors.
 func (p *parser) parseTerm(depth int, what string) (Term, error) {
-	left, err := p.parseSum(depth, what)
-	if err != nil {
-		return Term{}, err
-	}
-	for p.tok.punct("||") {
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		r, err := p.parseSum(depth, "a term")
-		if err != nil {
-			return Term{}, err
-		}
-		left = Call("||", left, r)
-	}
-	return left, nil
+	return p.parseLevel(0, depth, what)
 }
 
-func (p *parser) parseSum(depth int, what string) (Term, error) {
-	left, err := p.parseProduct(depth, what)
+// parseLevel reads operands joined by the operators of termLevels[level],
+// each operand of the next level, or unary below the last.
+func (p *parser) parseLevel(level, depth int, what string) (Term, error) {
+	operand := func(what string) (Term, error) {
+		if level+1 == len(termLevels) {
+			return p.parseUnary(depth, what)
+		}
+		return p.parseLevel(level+1, depth, what)
+	}
+	left, err := operand(what)
 	if err != nil {
 		return Term{}, err
 	}
-	for p.tok.punct("+") || p.tok.punct("-") {
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		r, err := p.parseProduct(depth, "a term")
+	for p.tok.kind == tPunct && slices.Contains(termLevels[level], p.tok.text) {
+		op, r, rpos, err := p.binary(func() (Term, error) { return operand("a term") })
 		if err != nil {
 			return Term{}, err
 		}
-		left = Call(op, left, r)
-	}
-	return left, nil
-}
-
-func (p *parser) parseProduct(depth int, what string) (Term, error) {
-	left, err := p.parseUnary(depth, what)
-	if err != nil {
-		return Term{}, err
-	}
-	for p.tok.punct("*") || p.tok.punct("/") || p.tok.punct("%") {
-		op := p.tok.text
-		if err := p.advance(); err != nil {
-			return Term{}, err
-		}
-		rpos := p.tok.pos
-		r, err := p.parseUnary(depth, "a term")
-		if err != nil {
-			return Term{}, err
-		}
-		if op != "*" && r.isLiteral() && isZeroLit(r.Lit) {
+		if (op == "/" || op == "%") && r.isLiteral() && isZeroLit(r.Lit) {
 			return Term{}, p.errorf(rpos, "division by zero")
 		}
 		left = Call(op, left, r)
 	}
 	return left, nil
+}
+
+// binary consumes the operator at the current token and reads its right
+// operand with operand; it returns the operator, the operand and where
+// the operand starts.
+func (p *parser) binary(operand func() (Term, error)) (op string, r Term, pos int, err error) {
+	op = p.tok.text
+	if err = p.advance(); err != nil {
+		return "", Term{}, 0, err
+	}
+	pos = p.tok.pos
+	r, err = operand()
+	return op, r, pos, err
 }
 
 // parseUnary reads -t, +t, or an atom; a sign before a number makes a
@@ -410,10 +384,7 @@ func (p *parser) parseFuncTerm(depth int) (Term, error) {
 		if p.tok.punct(")") {
 			return Term{Fn: fn, Args: args}, p.advance()
 		}
-		if !p.tok.punct(",") {
-			return Term{}, p.errorf(p.tok.pos, "expected \")\" or \",\" after an argument of %s, found %s", fn, p.tok.describe())
-		}
-		if err := p.advance(); err != nil {
+		if err := p.expect(p.tok.punct(","), "expected \")\" or \",\" after an argument of %s", fn); err != nil {
 			return Term{}, err
 		}
 	}
@@ -433,10 +404,7 @@ func (p *parser) parseCast(depth int) (Term, error) {
 	if err != nil {
 		return Term{}, err
 	}
-	if !p.tok.is("AS") {
-		return Term{}, p.errorf(p.tok.pos, "expected AS in CAST, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is("AS"), "expected AS in CAST"); err != nil {
 		return Term{}, err
 	}
 	typPos := p.tok.pos
@@ -506,20 +474,25 @@ func (p *parser) parseExtract(depth int) (Term, error) {
 	if _, ok := calParts[unit]; !ok || p.tok.kind != tIdent {
 		return Term{}, p.errorf(p.tok.pos, "expected a unit (YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE, SECOND, DOW) in EXTRACT, found %s", p.tok.describe())
 	}
+	return p.unitCall(depth, "EXTRACT", "FROM", "expected FROM in EXTRACT", func(x Term) Term { return Call(unit, x) })
+}
+
+// unitCall reads the rest of a call of fn after its unit, the current
+// token (the caller checked it): the separator sep (a keyword or
+// punctuation; what says what was expected), a term x and the closing
+// parenthesis, and returns call(x).
+func (p *parser) unitCall(depth int, fn, sep, what string, call func(x Term) Term) (Term, error) {
 	if err := p.advance(); err != nil {
 		return Term{}, err
 	}
-	if !p.tok.is("FROM") {
-		return Term{}, p.errorf(p.tok.pos, "expected FROM in EXTRACT, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
+	if err := p.expect(p.tok.is(sep) || p.tok.punct(sep), "%s", what); err != nil {
 		return Term{}, err
 	}
 	x, err := p.parseTerm(depth+1, "a term")
 	if err != nil {
 		return Term{}, err
 	}
-	return p.closeCall("EXTRACT", Call(unit, x))
+	return p.closeCall(fn, call(x))
 }
 
 // parseTrunc reads 'unit', x) of DATE_TRUNC.
@@ -531,20 +504,7 @@ func (p *parser) parseTrunc(depth int) (Term, error) {
 	if why := (&Func{Kind: FuncDateTrunc, Unit: unit}).check(); why != "" {
 		return Term{}, p.errorf(p.tok.pos, "%s", why)
 	}
-	if err := p.advance(); err != nil {
-		return Term{}, err
-	}
-	if !p.tok.punct(",") {
-		return Term{}, p.errorf(p.tok.pos, "expected \",\" after the unit of DATE_TRUNC, found %s", p.tok.describe())
-	}
-	if err := p.advance(); err != nil {
-		return Term{}, err
-	}
-	x, err := p.parseTerm(depth+1, "a term")
-	if err != nil {
-		return Term{}, err
-	}
-	return p.closeCall("DATE_TRUNC", TruncTerm(unit, x))
+	return p.unitCall(depth, "DATE_TRUNC", ",", `expected "," after the unit of DATE_TRUNC`, func(x Term) Term { return TruncTerm(unit, x) })
 }
 
 // isZeroLit reports whether l is a numeric literal equal to zero.

@@ -25,12 +25,12 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"+", "-", "*", "/", "%"} {
-		termFuncs[op] = bindArith
+	for name, op := range arithOps {
+		termFuncs[name] = bindArith
+		if op == opNeg || op == opAbs {
+			termFuncs[name] = bindUnary
+		}
 	}
-	termFuncs["MOD"] = bindArith
-	termFuncs["NEG"] = bindUnary
-	termFuncs["ABS"] = bindUnary
 }
 
 // arithOp is one arithmetic operation.
@@ -121,12 +121,7 @@ func bindUnary(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error) {
 
 // ivalArith maps exact intervals.
 func ivalArith(op arithOp, args []ival) ival {
-	out := ival{null: false, val: true, bounded: true}
-	for _, a := range args {
-		out.null = out.null || a.null
-		out.val = out.val && a.val
-		out.bounded = out.bounded && a.bounded
-	}
+	out := strictIval(args)
 	if !out.val {
 		return ival{null: out.null}
 	}
@@ -255,22 +250,51 @@ type intArith struct{ op arithOp }
 func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 	r := grow(out.i, n)
 	out.i = r
-	x := args[0].i[:len(r)] // no bounds checks in the loops
-	switch f.op {
-	case opNeg:
-		for i := range r {
-			r[i] = -x[i]
-		}
+	x, y := args[0].i, []int64(nil)
+	if len(args) > 1 {
+		y = args[1].i
+	}
+	if arithLoop(f.op, x, y, r) {
 		return nil
-	case opAbs:
+	}
+	x = x[:len(r)] // no bounds checks in the loops
+	if f.op == opAbs {
 		for i, v := range x {
 			s := v >> 63
 			r[i] = (v ^ s) - s // |v| without a branch (max is one)
 		}
 		return nil
 	}
-	y := args[1].i[:len(r)]
-	switch f.op {
+	y = y[:len(r)]
+	for i := range r { // %
+		if y[i] == 0 {
+			out.setNull(i, n)
+			continue
+		}
+		r[i] = x[i] % y[i]
+	}
+	return nil
+}
+
+// arithLoop sets r[i] to x[i] op y[i] for op +, - or *, or to -x[i] for
+// NEG (y unused; on int64 the callers' bounds rule out wrapping), and
+// reports whether op is one of them. It is not inlined: inlined, it made its callers' own loops
+// (/ and % on doubles) keep their index on the stack.
+//
+//go:noinline
+func arithLoop[T int64 | float64](op arithOp, x, y, r []T) bool {
+	x = x[:len(r)] // no bounds checks in the loops
+	if op == opNeg {
+		for i := range r {
+			r[i] = -x[i]
+		}
+		return true
+	}
+	if op != opAdd && op != opSub && op != opMul {
+		return false
+	}
+	y = y[:len(r)]
+	switch op {
 	case opAdd:
 		for i := range r {
 			r[i] = x[i] + y[i]
@@ -279,20 +303,12 @@ func (f intArith) eval(args []*tvec, n int, out *tvec) error {
 		for i := range r {
 			r[i] = x[i] - y[i]
 		}
-	case opMul:
+	default:
 		for i := range r {
 			r[i] = x[i] * y[i]
 		}
-	case opMod:
-		for i := range r {
-			if y[i] == 0 {
-				out.setNull(i, n)
-				continue
-			}
-			r[i] = x[i] % y[i]
-		}
 	}
-	return nil
+	return true
 }
 
 func (f intArith) ival(args []ival) ival            { return ivalArith(f.op, args) }
@@ -369,44 +385,30 @@ type doubleArith struct{ op arithOp }
 func (f doubleArith) eval(args []*tvec, n int, out *tvec) error {
 	r := grow(out.f, n)
 	out.f = r
-	x := args[0].f[:len(r)] // no bounds checks in the loops
-	switch f.op {
-	case opNeg:
-		for i := range r {
-			r[i] = -x[i]
-		}
+	x, y := args[0].f, []float64(nil)
+	if len(args) > 1 {
+		y = args[1].f
+	}
+	if arithLoop(f.op, x, y, r) {
 		return nil
-	case opAbs:
+	}
+	x = x[:len(r)] // no bounds checks in the loops
+	if f.op == opAbs {
 		for i := range r {
 			r[i] = math.Abs(x[i])
 		}
 		return nil
 	}
-	y := args[1].f[:len(r)]
-	switch f.op {
-	case opAdd:
-		for i := range r {
-			r[i] = x[i] + y[i]
+	y = y[:len(r)]
+	for i := range r { // / and %
+		if y[i] == 0 {
+			out.setNull(i, n)
+			continue
 		}
-	case opSub:
-		for i := range r {
-			r[i] = x[i] - y[i]
-		}
-	case opMul:
-		for i := range r {
-			r[i] = x[i] * y[i]
-		}
-	case opDiv, opMod:
-		for i := range r {
-			if y[i] == 0 {
-				out.setNull(i, n)
-				continue
-			}
-			if f.op == opDiv {
-				r[i] = x[i] / y[i]
-			} else {
-				r[i] = math.Mod(x[i], y[i])
-			}
+		if f.op == opDiv {
+			r[i] = x[i] / y[i]
+		} else {
+			r[i] = math.Mod(x[i], y[i])
 		}
 	}
 	return nil
@@ -440,12 +442,7 @@ func (f doubleArith) one(args []any) (any, error) {
 }
 
 func (f doubleArith) ival(args []ival) ival {
-	out := ival{val: true, bounded: true}
-	for _, a := range args {
-		out.null = out.null || a.null
-		out.val = out.val && a.val
-		out.bounded = out.bounded && a.bounded
-	}
+	out := strictIval(args)
 	if !out.val {
 		return ival{null: out.null}
 	}

@@ -111,6 +111,14 @@ type fnBinder func(t Term, kids []*tnode) (fnImpl, ttype, []*tnode, error)
 // termFuncs is filled by the families' init functions.
 var termFuncs = map[string]fnBinder{}
 
+// registerFuncs makes bind the binder of every function a family's table
+// names.
+func registerFuncs[V any](family map[string]V, bind fnBinder) {
+	for name := range family {
+		termFuncs[name] = bind
+	}
+}
+
 // bindLiteralTerm binds a literal: its type and plain value.
 func bindLiteralTerm(t Term) (*tnode, error) {
 	l := t.Lit

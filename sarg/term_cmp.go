@@ -17,9 +17,7 @@ import (
 )
 
 func init() {
-	for _, op := range []string{"=", "<", "<=", "<=>"} {
-		termFuncs[op] = bindCompare
-	}
+	registerFuncs(cmpOps, bindCompare)
 	termFuncs["COALESCE"] = bindCoalesce
 }
 
@@ -286,7 +284,7 @@ func plainCmpFloatRat(f float64, r *big.Rat) int {
 
 func (f compareFn) ival(args []ival) ival {
 	a, b := args[0], args[1]
-	var t, fl, null bool
+	var t, fl bool
 	if a.val && b.val {
 		k := f.k
 		if f.mixed {
@@ -299,13 +297,18 @@ func (f compareFn) ival(args []ival) ival {
 			t, fl = colsOutcome(&ra, &rb, f.leafOp())
 		}
 	}
+	return boolIval(f.withNulls(t, fl, a.null, a.val, b.null, b.val))
+}
+
+// withNulls adds to the outcomes t and fl of the comparison on two
+// values those of rows where a side is null, given whether each side may
+// be null and may hold a value: <=> is TRUE for two nulls and FALSE for
+// one, the other comparisons NULL.
+func (f compareFn) withNulls(t, fl, aNull, aVal, bNull, bVal bool) (bool, bool, bool) {
 	if f.op == cmpNullSafe {
-		t = t || a.null && b.null
-		fl = fl || a.null && b.val || a.val && b.null
-	} else {
-		null = a.null || b.null
+		return t || aNull && bNull, fl || aNull && bVal || aVal && bNull, false
 	}
-	return boolIval(t, fl, null)
+	return t, fl, aNull || bNull
 }
 
 func (f compareFn) leafOp() LeafOp {

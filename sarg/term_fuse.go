@@ -203,25 +203,16 @@ func (k *kernel) execFused(ks *kernScratch, s, e int, neg bool, out []uint8) boo
 	case testAtMost:
 		f.p = uint64(t.b)
 	}
-	switch t.kind {
-	case testBetween:
-		runFused[[testBetween]int8](&f)
-	case testAtLeast:
-		runFused[[testAtLeast]int8](&f)
-	case testAtMost:
-		runFused[[testAtMost]int8](&f)
-	case testLess:
-		runFused[[testLess]int8](&f)
-	case testLessEq:
-		runFused[[testLessEq]int8](&f)
-	case testGreater:
-		runFused[[testGreater]int8](&f)
-	case testGreaterEq:
-		runFused[[testGreaterEq]int8](&f)
-	default:
-		runFused[[testEqual]int8](&f)
-	}
+	runFusedFor[t.kind](f)
 	return true
+}
+
+// runFusedFor holds runFused compiled for each kind of test, by kind.
+var runFusedFor = [...]func(fusedArgs){
+	testBetween: runFused[[testBetween]int8], testAtLeast: runFused[[testAtLeast]int8],
+	testAtMost: runFused[[testAtMost]int8], testLess: runFused[[testLess]int8],
+	testLessEq: runFused[[testLessEq]int8], testGreater: runFused[[testGreater]int8],
+	testGreaterEq: runFused[[testGreaterEq]int8], testEqual: runFused[[testEqual]int8],
 }
 
 // fusedArgs are a fused loop's arguments: the operation (op, the column
@@ -240,125 +231,43 @@ type fusedArgs struct {
 
 // runFused runs test K on v = w op c, or w op r (c or r op w unless
 // wideFirst), w's low words.
-func runFused[K testKind](f *fusedArgs) {
+func runFused[K testKind](f fusedArgs) {
 	switch {
-	case f.r != nil && f.op == opAdd:
-		fusedAddRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
-	case f.r != nil && f.op == opMul:
-		fusedMulRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
-	case f.r != nil && f.wideFirst:
-		fusedSubRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
-	case f.r != nil:
-		fusedRSubRegs[K](f.ws, f.r, f.p, f.q, f.other, f.out)
-	case f.op == opSub && f.wideFirst: // lo - c is lo + -c, wrapping alike at MinInt64 (execFused's bounds rule it out)
-		fusedAddConst[K](f.ws, -f.c, f.p, f.q, f.other, f.out)
 	case f.op == opAdd:
-		fusedAddConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
+		fusedLoop[[lowAdd]int8, K](f.ws, f.r, f.c, f.p, f.q, f.other, f.out)
 	case f.op == opMul:
-		fusedMulConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
+		fusedLoop[[lowMul]int8, K](f.ws, f.r, f.c, f.p, f.q, f.other, f.out)
+	case f.wideFirst:
+		fusedLoop[[lowSub]int8, K](f.ws, f.r, f.c, f.p, f.q, f.other, f.out)
 	default:
-		fusedSubFromConst[K](f.ws, f.c, f.p, f.q, f.other, f.out)
+		fusedLoop[[lowRSub]int8, K](f.ws, f.r, f.c, f.p, f.q, f.other, f.out)
 	}
 }
 
-// fusedAddConst sets out[i] to test K of v = lo + c (pass; z the other side).
-func fusedAddConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
+// fusedLoop sets out[i] to test K of v = lo op r[i] (operation O, lo
+// ws[i]'s low word), or with r nil of v = lo op c (pass; z the other
+// side), eight rows at a time.
+func fusedLoop[O lowKind, K testKind](ws []orc.Int128, r []int64, c int64, p, q uint64, other []int64, out []uint8) {
 	other, out = other[:len(ws)], out[:len(ws)]
 	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)+c, z[0], p, q)), t2(pass[K](int64(x[1].Lo)+c, z[1], p, q)), t2(pass[K](int64(x[2].Lo)+c, z[2], p, q)), t2(pass[K](int64(x[3].Lo)+c, z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)+c, z[4], p, q)), t2(pass[K](int64(x[5].Lo)+c, z[5], p, q)), t2(pass[K](int64(x[6].Lo)+c, z[6], p, q)), t2(pass[K](int64(x[7].Lo)+c, z[7], p, q))
+	if r == nil {
+		for ; i+8 <= len(ws); i += 8 {
+			x, z, o := at8(ws, i), at8(other, i), at8(out, i)
+			o[0], o[1], o[2], o[3] = t2(pass[K](lowOp[O](int64(x[0].Lo), c), z[0], p, q)), t2(pass[K](lowOp[O](int64(x[1].Lo), c), z[1], p, q)), t2(pass[K](lowOp[O](int64(x[2].Lo), c), z[2], p, q)), t2(pass[K](lowOp[O](int64(x[3].Lo), c), z[3], p, q))
+			o[4], o[5], o[6], o[7] = t2(pass[K](lowOp[O](int64(x[4].Lo), c), z[4], p, q)), t2(pass[K](lowOp[O](int64(x[5].Lo), c), z[5], p, q)), t2(pass[K](lowOp[O](int64(x[6].Lo), c), z[6], p, q)), t2(pass[K](lowOp[O](int64(x[7].Lo), c), z[7], p, q))
+		}
+		for ; i < len(ws); i++ {
+			out[i] = t2(pass[K](lowOp[O](int64(ws[i].Lo), c), other[i], p, q))
+		}
+		return
 	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](int64(ws[i].Lo)+c, other[i], p, q))
-	}
-}
-
-// fusedMulConst sets out[i] to test K of v = lo * c (pass; z the other side).
-func fusedMulConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)*c, z[0], p, q)), t2(pass[K](int64(x[1].Lo)*c, z[1], p, q)), t2(pass[K](int64(x[2].Lo)*c, z[2], p, q)), t2(pass[K](int64(x[3].Lo)*c, z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)*c, z[4], p, q)), t2(pass[K](int64(x[5].Lo)*c, z[5], p, q)), t2(pass[K](int64(x[6].Lo)*c, z[6], p, q)), t2(pass[K](int64(x[7].Lo)*c, z[7], p, q))
-	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](int64(ws[i].Lo)*c, other[i], p, q))
-	}
-}
-
-// fusedSubFromConst sets out[i] to test K of v = c - lo (pass; z the other side).
-func fusedSubFromConst[K testKind](ws []orc.Int128, c int64, p, q uint64, other []int64, out []uint8) {
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, z, o := at8(ws, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](c-int64(x[0].Lo), z[0], p, q)), t2(pass[K](c-int64(x[1].Lo), z[1], p, q)), t2(pass[K](c-int64(x[2].Lo), z[2], p, q)), t2(pass[K](c-int64(x[3].Lo), z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](c-int64(x[4].Lo), z[4], p, q)), t2(pass[K](c-int64(x[5].Lo), z[5], p, q)), t2(pass[K](c-int64(x[6].Lo), z[6], p, q)), t2(pass[K](c-int64(x[7].Lo), z[7], p, q))
-	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](c-int64(ws[i].Lo), other[i], p, q))
-	}
-}
-
-// fusedAddRegs sets out[i] to test K of v = lo + r (pass; z the other side).
-func fusedAddRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
 	r = r[:len(ws)]
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
 	for ; i+8 <= len(ws); i += 8 {
 		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)+y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)+y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)+y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)+y[3], z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)+y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)+y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)+y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)+y[7], z[7], p, q))
+		o[0], o[1], o[2], o[3] = t2(pass[K](lowOp[O](int64(x[0].Lo), y[0]), z[0], p, q)), t2(pass[K](lowOp[O](int64(x[1].Lo), y[1]), z[1], p, q)), t2(pass[K](lowOp[O](int64(x[2].Lo), y[2]), z[2], p, q)), t2(pass[K](lowOp[O](int64(x[3].Lo), y[3]), z[3], p, q))
+		o[4], o[5], o[6], o[7] = t2(pass[K](lowOp[O](int64(x[4].Lo), y[4]), z[4], p, q)), t2(pass[K](lowOp[O](int64(x[5].Lo), y[5]), z[5], p, q)), t2(pass[K](lowOp[O](int64(x[6].Lo), y[6]), z[6], p, q)), t2(pass[K](lowOp[O](int64(x[7].Lo), y[7]), z[7], p, q))
 	}
 	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](int64(ws[i].Lo)+r[i], other[i], p, q))
-	}
-}
-
-// fusedMulRegs sets out[i] to test K of v = lo * r (pass; z the other side).
-func fusedMulRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
-	r = r[:len(ws)]
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)*y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)*y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)*y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)*y[3], z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)*y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)*y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)*y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)*y[7], z[7], p, q))
-	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](int64(ws[i].Lo)*r[i], other[i], p, q))
-	}
-}
-
-// fusedSubRegs sets out[i] to test K of v = lo - r (pass; z the other side).
-func fusedSubRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
-	r = r[:len(ws)]
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](int64(x[0].Lo)-y[0], z[0], p, q)), t2(pass[K](int64(x[1].Lo)-y[1], z[1], p, q)), t2(pass[K](int64(x[2].Lo)-y[2], z[2], p, q)), t2(pass[K](int64(x[3].Lo)-y[3], z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](int64(x[4].Lo)-y[4], z[4], p, q)), t2(pass[K](int64(x[5].Lo)-y[5], z[5], p, q)), t2(pass[K](int64(x[6].Lo)-y[6], z[6], p, q)), t2(pass[K](int64(x[7].Lo)-y[7], z[7], p, q))
-	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](int64(ws[i].Lo)-r[i], other[i], p, q))
-	}
-}
-
-// fusedRSubRegs sets out[i] to test K of v = r - lo (pass; z the other side).
-func fusedRSubRegs[K testKind](ws []orc.Int128, r []int64, p, q uint64, other []int64, out []uint8) {
-	r = r[:len(ws)]
-	other, out = other[:len(ws)], out[:len(ws)]
-	i := 0
-	for ; i+8 <= len(ws); i += 8 {
-		x, y, z, o := at8(ws, i), at8(r, i), at8(other, i), at8(out, i)
-		o[0], o[1], o[2], o[3] = t2(pass[K](y[0]-int64(x[0].Lo), z[0], p, q)), t2(pass[K](y[1]-int64(x[1].Lo), z[1], p, q)), t2(pass[K](y[2]-int64(x[2].Lo), z[2], p, q)), t2(pass[K](y[3]-int64(x[3].Lo), z[3], p, q))
-		o[4], o[5], o[6], o[7] = t2(pass[K](y[4]-int64(x[4].Lo), z[4], p, q)), t2(pass[K](y[5]-int64(x[5].Lo), z[5], p, q)), t2(pass[K](y[6]-int64(x[6].Lo), z[6], p, q)), t2(pass[K](y[7]-int64(x[7].Lo), z[7], p, q))
-	}
-	for ; i < len(ws); i++ {
-		out[i] = t2(pass[K](r[i]-int64(ws[i].Lo), other[i], p, q))
+		out[i] = t2(pass[K](lowOp[O](int64(ws[i].Lo), r[i]), other[i], p, q))
 	}
 }

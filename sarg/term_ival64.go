@@ -300,7 +300,7 @@ func neg64(a int64) (int64, bool) { return -a, a != math.MinInt64 }
 
 // ival64 decides the comparison as ival does.
 func (f compareFn) ival64(a, b ival64) ival64 {
-	var t, fl, null bool
+	var t, fl bool
 	if a.val && b.val {
 		if !a.bounded || !b.bounded {
 			t, fl = true, true
@@ -310,12 +310,7 @@ func (f compareFn) ival64(a, b ival64) ival64 {
 			t, fl = colsOutcome(&ra, &rb, f.leafOp())
 		}
 	}
-	if f.op == cmpNullSafe {
-		t = t || a.null && b.null
-		fl = fl || a.null && b.val || a.val && b.null
-	} else {
-		null = a.null || b.null
-	}
+	t, fl, null := f.withNulls(t, fl, a.null, a.val, b.null, b.val)
 	// As boolIval: bounds 0 (false) and 1 (true).
 	iv := ival64{val: t || fl, null: null, bounded: t || fl, lo: 1}
 	if fl {

@@ -147,26 +147,12 @@ func (f decArith) evalNarrow(args []*tvec, n int, out *tvec) bool {
 	r := grow(out.n64, n)
 	out.n64 = r
 	switch f.op {
-	case opNeg:
-		for i, v := range x {
-			r[i] = -v
-		}
+	case opNeg, opAdd, opSub, opMul:
+		arithLoop(f.op, x, y, r)
 	case opAbs:
 		for i, v := range x {
 			s := v >> 63
 			r[i] = (v ^ s) - s
-		}
-	case opAdd:
-		for i := range r {
-			r[i] = x[i] + y[i]
-		}
-	case opSub:
-		for i := range r {
-			r[i] = x[i] - y[i]
-		}
-	case opMul:
-		for i := range r {
-			r[i] = x[i] * y[i]
 		}
 	case opMod:
 		for i := range r {
@@ -208,9 +194,9 @@ func (f decArith) evalFused(x, y *tvec, n int, out *tvec) (ok, done bool) {
 	var bad int64
 	var acc uint64
 	if nv.filled > 0 && n > 0 { // a literal: one value, held in a register
-		bad, acc = lowArithConst(f.op, w.d[:n], nv.n64[0], r, wideFirst)
+		bad, acc = lowArith(f.op, w.d[:n], nil, nv.n64[0], r, wideFirst)
 	} else {
-		bad, acc = lowArith(f.op, w.d[:n], nv.n64[:n], r, wideFirst)
+		bad, acc = lowArith(f.op, w.d[:n], nv.n64[:n], 0, r, wideFirst)
 	}
 	mw := bits.Len64(acc)
 	mag := max(mw, nv.mag) + 1
@@ -224,84 +210,74 @@ func (f decArith) evalFused(x, y *tvec, n int, out *tvec) (ok, done bool) {
 	return true, true
 }
 
-// lowArith sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst)
-// computed on w's low words, and returns whether some w[i] does not fit in
-// an int64 (nonzero) and the OR of the low words' magnitudes.
-func lowArith(op arithOp, w []orc.Int128, v, r []int64, wideFirst bool) (bad int64, acc uint64) {
-	v, r = v[:len(w)], r[:len(w)]
+// lowArith sets r[i] to w[i] op v[i] (v[i] op w[i] unless wideFirst),
+// or with v nil w[i] op c, computed on w's low words, and returns whether
+// some w[i] does not fit in an int64 (nonzero) and the OR of the low
+// words' magnitudes.
+func lowArith(op arithOp, w []orc.Int128, v []int64, c int64, r []int64, wideFirst bool) (bad int64, acc uint64) {
 	switch {
 	case op == opAdd:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = a + v[i]
-		}
+		return lowLoop[[lowAdd]int8](w, v, c, r)
 	case op == opMul:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = a * v[i]
-		}
+		return lowLoop[[lowMul]int8](w, v, c, r)
 	case wideFirst:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = a - v[i]
-		}
-	default:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = v[i] - a
-		}
+		return lowLoop[[lowSub]int8](w, v, c, r)
 	}
-	return bad, acc
+	return lowLoop[[lowRSub]int8](w, v, c, r)
 }
 
-// lowArithConst is lowArith with the same value c in every row of v.
-func lowArithConst(op arithOp, w []orc.Int128, c int64, r []int64, wideFirst bool) (bad int64, acc uint64) {
+// Operations of a column's low word a with the other side b (lowKind).
+const (
+	lowAdd  = iota // a + b
+	lowSub         // a - b
+	lowRSub        // b - a
+	lowMul         // a * b
+)
+
+// lowKind names an operation (lowAdd and the others) by an array's
+// length, so that the loops generic in it are compiled once per
+// operation with lowOp's switch folded away, as testKind does for tests.
+type lowKind interface {
+	[lowAdd]int8 | [lowSub]int8 | [lowRSub]int8 | [lowMul]int8
+}
+
+// lowOp returns a op b for operation O (wrapping; callers' bounds rule
+// that out). Small enough to inline, its switch folded.
+func lowOp[O lowKind](a, b int64) int64 {
+	var o O
+	switch len(o) {
+	case lowAdd:
+		return a + b
+	case lowSub:
+		return a - b
+	case lowRSub:
+		return b - a
+	}
+	return a * b
+}
+
+// lowLoop is lowArith for operation O. (Each loop reads a low word a,
+// ORs into bad the bits by which x differs from a sign-extended a, and
+// into acc |a|; a function for that step cost an instruction per row.)
+func lowLoop[O lowKind](w []orc.Int128, v []int64, c int64, r []int64) (bad int64, acc uint64) {
 	r = r[:len(w)]
-	switch {
-	case op == opAdd:
+	if v == nil {
 		for i, x := range w {
 			a := int64(x.Lo)
 			s := a >> 63
 			bad |= x.Hi ^ s
 			acc |= uint64((a ^ s) - s)
-			r[i] = a + c
+			r[i] = lowOp[O](a, c)
 		}
-	case op == opMul:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = a * c
-		}
-	case wideFirst:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = a - c
-		}
-	default:
-		for i, x := range w {
-			a := int64(x.Lo)
-			s := a >> 63
-			bad |= x.Hi ^ s
-			acc |= uint64((a ^ s) - s)
-			r[i] = c - a
-		}
+		return bad, acc
+	}
+	v = v[:len(w)]
+	for i, x := range w {
+		a := int64(x.Lo)
+		s := a >> 63
+		bad |= x.Hi ^ s
+		acc |= uint64((a ^ s) - s)
+		r[i] = lowOp[O](a, v[i])
 	}
 	return bad, acc
 }

@@ -19,11 +19,7 @@ import (
 )
 
 func init() {
-	termFuncs["LENGTH"] = bindText
-	termFuncs["LOWER"] = bindText
-	termFuncs["UPPER"] = bindText
-	termFuncs["TRIM"] = bindText
-	termFuncs["||"] = bindText
+	registerFuncs(textOps, bindText)
 	termFuncs["SUBSTR"] = bindSubstr
 	termFuncs["REGEXP_LIKE"] = bindRegexp
 }
@@ -141,12 +137,8 @@ func (f textFn) plain(args []any) (any, error) {
 }
 
 func (f textFn) ival(args []ival) ival {
-	out := ival{val: true}
-	for _, a := range args {
-		out.null = out.null || a.null
-		out.val = out.val && a.val
-	}
-	return out // unbounded: the values' order is not their arguments'
+	out := strictIval(args)
+	return ival{val: out.val, null: out.null} // unbounded: the values' order is not their arguments'
 }
 
 // bindSubstr binds SUBSTR(s, start[, length]) with integer constants.

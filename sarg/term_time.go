@@ -17,9 +17,7 @@ import (
 )
 
 func init() {
-	for name := range calParts {
-		termFuncs[name] = bindPart
-	}
+	registerFuncs(calParts, bindPart)
 	termFuncs["DATE_TRUNC"] = bindTrunc
 }
 

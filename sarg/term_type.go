@@ -107,27 +107,17 @@ func typeOfColumn(c *orc.Schema) (ttype, bool) {
 	return ttype{}, false
 }
 
+// tkindColumns holds the column kind each kind of term values is
+// compared as.
+var tkindColumns = [...]orc.Kind{tkInt: orc.Long, tkDec: orc.Decimal, tkDouble: orc.Double, tkStr: orc.String, tkBin: orc.Binary,
+	tkDate: orc.Date, tkTs: orc.Timestamp, tkInstant: orc.TimestampInstant, tkBool: orc.Boolean}
+
 // schema returns the column type a term's values are compared as.
 func (t ttype) schema() *orc.Schema {
-	switch t.k {
-	case tkInt:
-		return &orc.Schema{Kind: orc.Long}
-	case tkDec:
+	if t.k == tkDec {
 		return &orc.Schema{Kind: orc.Decimal, Precision: 38, Scale: t.scale}
-	case tkDouble:
-		return &orc.Schema{Kind: orc.Double}
-	case tkStr:
-		return &orc.Schema{Kind: orc.String}
-	case tkBin:
-		return &orc.Schema{Kind: orc.Binary}
-	case tkDate:
-		return &orc.Schema{Kind: orc.Date}
-	case tkTs:
-		return &orc.Schema{Kind: orc.Timestamp}
-	case tkInstant:
-		return &orc.Schema{Kind: orc.TimestampInstant}
 	}
-	return &orc.Schema{Kind: orc.Boolean}
+	return &orc.Schema{Kind: tkindColumns[t.k]}
 }
 
 // tvec holds a term's values for the rows of a batch. Which slices are
@@ -279,6 +269,20 @@ type tval struct {
 
 // anyIval is the interval that says nothing.
 var anyIval = ival{val: true, null: true}
+
+// strictIval returns what the intervals of a strict function's arguments
+// tell of its result, its bounds left to the caller: it may be NULL when
+// one argument may be, has a value only where every argument may have
+// one, and is bounded only when they all are.
+func strictIval(args []ival) ival {
+	out := ival{val: true, bounded: true}
+	for _, a := range args {
+		out.null = out.null || a.null
+		out.val = out.val && a.val
+		out.bounded = out.bounded && a.bounded
+	}
+	return out
+}
 
 // cmpTval compares two bounds of kind k.
 func cmpTval(k tkind, a, b tval) int {
