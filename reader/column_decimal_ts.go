@@ -61,23 +61,23 @@ func (c *decimalReader) startStripe(ctx *stripeCtx) error {
 
 func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.DecimalVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
 	vec.Scale = c.node.Scale
-	vec.Values = grow(vec.Values, n)
-	c.buf = grow(c.buf, k)
 	c.boundKnown = false
+	return nextValues(&c.presence, &vec.Nulls, &vec.Values, n, parentNulls, c.decode)
+}
+
+// decode reads the values of vals' rows.
+func (c *decimalReader) decode(vals []orc.Int128) error {
+	k := len(vals)
+	c.buf = grow(c.buf, k)
 	if c.data64 != nil {
 		if err := c.data64.Next(c.buf); err != nil {
 			return c.wrap(err, "DATA")
 		}
 		for i, u := range c.buf {
-			vec.Values[i] = orc.Int128FromInt64(u)
+			vals[i] = orc.Int128FromInt64(u)
 		}
 	} else {
-		vals := vec.Values[:k]
 		if c.wantBound {
 			bound, err := c.data.ReadVarint128sBound(vals)
 			if err != nil {
@@ -111,9 +111,6 @@ func (c *decimalReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			}
 			i += m
 		}
-	}
-	if k < n {
-		spread(vec.Values, k, vec.Nulls.Nulls)
 	}
 	return nil
 }
@@ -237,20 +234,32 @@ var nanosScale = [8]uint64{1, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000,
 
 func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.TimestampVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
-	vec.Seconds = grow(vec.Seconds, n)
-	vec.Nanos = grow(vec.Nanos, n)
-	if err := c.secs.Next(vec.Seconds[:k]); err != nil {
+	return nextValues(&c.presence, &vec.Nulls, &vec.Seconds, n, parentNulls, func(secs []int64) error {
+		// The nanoseconds are a second value a row: decoded beside the
+		// seconds, spread to their rows as nextValues does the seconds.
+		k := len(secs)
+		vec.Nanos = grow(vec.Nanos, n)
+		if err := c.decode(secs, vec.Nanos[:k]); err != nil {
+			return err
+		}
+		if k < n {
+			spread(vec.Nanos, k, vec.Nulls.Nulls)
+		}
+		return nil
+	})
+}
+
+// decode reads the seconds and nanoseconds of secs' rows.
+func (c *timestampReader) decode(secs []int64, nanos []int32) error {
+	k := len(secs)
+	if err := c.secs.Next(secs); err != nil {
 		return c.wrap(err, "DATA")
 	}
 	c.nbuf = grow(c.nbuf, k)
 	if err := c.nanos.Next(c.nbuf); err != nil {
 		return c.wrap(err, "SECONDARY")
 	}
-	secs, nanos, enc := vec.Seconds[:k], vec.Nanos[:k], c.nbuf[:k]
+	secs, nanos, enc := secs[:k], nanos[:k], c.nbuf[:k]
 	for i, e := range enc {
 		ns, ok := decodeNanos(e)
 		if !ok {
@@ -269,10 +278,6 @@ func (c *timestampReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		for i, s := range secs {
 			secs[i] = s + c.offset(s)
 		}
-	}
-	if k < n {
-		spread(vec.Seconds, k, vec.Nulls.Nulls)
-		spread(vec.Nanos, k, vec.Nulls.Nulls)
 	}
 	return nil
 }

@@ -253,11 +253,7 @@ func (c *unionReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.tagsIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
-	if c.tags == nil {
-		c.tags = ctx.pool.newByte(c.tagsIn)
-	} else {
-		c.tags.Reset(c.tagsIn)
-	}
+	ctx.pool.bindByte(&c.tags, c.tagsIn)
 	for _, k := range c.kids {
 		if err := k.startStripe(ctx); err != nil {
 			return err
