@@ -79,24 +79,23 @@ var selTable = func() (t [256][4]uint64) {
 // appendRows appends the rows of src to dst, a vector of the same type.
 func appendRows(dst, src orc.Vector) {
 	n, have := src.Len(), dst.Len()
+	if dn, sn := orc.NullsOf(dst), orc.NullsOf(src); dn != nil && sn != nil {
+		dn.Nulls = appendNulls(dn.Nulls, have, sn.Nulls, n)
+	}
 	switch d := dst.(type) {
 	case *orc.LongVector:
 		s := src.(*orc.LongVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.DoubleVector:
 		s := src.(*orc.DoubleVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.DecimalVector:
 		s := src.(*orc.DecimalVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.TimestampVector:
 		s := src.(*orc.TimestampVector)
 		d.Seconds = append(d.Seconds, s.Seconds[:n]...)
 		d.Nanos = append(d.Nanos, s.Nanos[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.BytesVector:
 		s := src.(*orc.BytesVector)
 		if len(d.Offsets) == 0 {
@@ -107,32 +106,27 @@ func appendRows(dst, src orc.Vector) {
 		for _, o := range s.Offsets[1 : n+1] {
 			d.Offsets = append(d.Offsets, o+base)
 		}
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.StructVector:
 		s := src.(*orc.StructVector)
 		for i, f := range d.Fields {
 			appendRows(f, s.Fields[i])
 		}
 		d.N += n
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.ListVector:
 		s := src.(*orc.ListVector)
 		d.Offsets = appendOffsets(d.Offsets, s.Offsets, n)
 		appendRows(d.Elem, s.Elem)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.MapVector:
 		s := src.(*orc.MapVector)
 		d.Offsets = appendOffsets(d.Offsets, s.Offsets, n)
 		appendRows(d.Keys, s.Keys)
 		appendRows(d.Values, s.Values)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.UnionVector:
 		s := src.(*orc.UnionVector)
 		d.Tags = append(d.Tags, s.Tags[:n]...)
 		for i, c := range d.Children {
 			appendRows(c, s.Children[i])
 		}
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	}
 }
 
