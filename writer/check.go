@@ -145,51 +145,33 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 	}
 	switch t.Kind {
 	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		vec, ok := v.(*orc.LongVector)
-		if !ok {
-			return c.bad("want *orc.LongVector, have %T", v)
-		}
-		return c.longs(vec)
+		return checkAs(&c, v, c.longs)
 	case orc.Float, orc.Double:
-		vec, ok := v.(*orc.DoubleVector)
-		if !ok {
-			return c.bad("want *orc.DoubleVector, have %T", v)
-		}
-		return c.nullsOK(vec.Nulls.Nulls)
+		return checkAs(&c, v, func(vec *orc.DoubleVector) error { return c.nullsOK(vec.Nulls.Nulls) })
 	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
-		vec, ok := v.(*orc.BytesVector)
-		if !ok {
-			return c.bad("want *orc.BytesVector, have %T", v)
-		}
-		return c.bytes(vec)
+		return checkAs(&c, v, c.bytes)
 	case orc.Decimal:
-		vec, ok := v.(*orc.DecimalVector)
-		if !ok {
-			return c.bad("want *orc.DecimalVector, have %T", v)
-		}
-		return c.decimals(vec)
+		return checkAs(&c, v, c.decimals)
 	case orc.Timestamp, orc.TimestampInstant:
-		vec, ok := v.(*orc.TimestampVector)
-		if !ok {
-			return c.bad("want *orc.TimestampVector, have %T", v)
-		}
-		return c.timestamps(vec)
+		return checkAs(&c, v, c.timestamps)
 	case orc.Struct:
-		vec, ok := v.(*orc.StructVector)
-		if !ok {
-			return c.bad("want *orc.StructVector, have %T", v)
-		}
-		return c.structs(vec)
+		return checkAs(&c, v, c.structs)
 	case orc.List, orc.Map:
 		return c.lists(v)
 	case orc.Union:
-		vec, ok := v.(*orc.UnionVector)
-		if !ok {
-			return c.bad("want *orc.UnionVector, have %T", v)
-		}
-		return c.unions(vec)
+		return checkAs(&c, v, c.unions)
 	}
 	return c.bad("unsupported type")
+}
+
+// checkAs checks v with check when it is a V, the vector type of c's
+// column, and refuses it otherwise.
+func checkAs[V orc.Vector](c *vcheck, v orc.Vector, check func(V) error) error {
+	vec, ok := v.(V)
+	if !ok {
+		return c.bad("want %T, have %T", vec, v)
+	}
+	return check(vec)
 }
 
 // vcheck is one vector's check: its type, rows, path for messages, and
