@@ -143,35 +143,29 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 	if v.Len() != n {
 		return c.bad("vector has %d rows, NumRows %d", v.Len(), n)
 	}
-	switch t.Kind {
-	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		return checkAs(&c, v, c.longs)
-	case orc.Float, orc.Double:
-		return checkAs(&c, v, func(vec *orc.DoubleVector) error { return c.nullsOK(vec.Nulls.Nulls) })
-	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
-		return checkAs(&c, v, c.bytes)
-	case orc.Decimal:
-		return checkAs(&c, v, c.decimals)
-	case orc.Timestamp, orc.TimestampInstant:
-		return checkAs(&c, v, c.timestamps)
-	case orc.Struct:
-		return checkAs(&c, v, c.structs)
-	case orc.List, orc.Map:
-		return c.lists(v)
-	case orc.Union:
-		return checkAs(&c, v, c.unions)
+	if !orc.VectorFits(t, v) {
+		if want := orc.NewVector(t, 0); want != nil {
+			return c.bad("want %T, have %T", want, v)
+		}
+		return c.bad("unsupported type")
 	}
-	return c.bad("unsupported type")
-}
-
-// checkAs checks v with check when it is a V, the vector type of c's
-// column, and refuses it otherwise.
-func checkAs[V orc.Vector](c *vcheck, v orc.Vector, check func(V) error) error {
-	vec, ok := v.(V)
-	if !ok {
-		return c.bad("want %T, have %T", vec, v)
+	switch vec := v.(type) {
+	case *orc.LongVector:
+		return c.longs(vec)
+	case *orc.DoubleVector:
+		return c.nullsOK(vec.Nulls.Nulls)
+	case *orc.BytesVector:
+		return c.bytes(vec)
+	case *orc.DecimalVector:
+		return c.decimals(vec)
+	case *orc.TimestampVector:
+		return c.timestamps(vec)
+	case *orc.StructVector:
+		return c.structs(vec)
+	case *orc.UnionVector:
+		return c.unions(vec)
 	}
-	return check(vec)
+	return c.lists(v)
 }
 
 // vcheck is one vector's check: its type, rows, path for messages, and
@@ -360,19 +354,11 @@ func (c *vcheck) lists(v orc.Vector) error {
 	var offs []int64
 	var nulls []bool
 	var kids []orc.Vector
-	switch vec := v.(type) {
+	switch vec := v.(type) { // the column's type, as vector checked
 	case *orc.ListVector:
-		if c.t.Kind != orc.List {
-			return c.bad("want *orc.MapVector, have %T", v)
-		}
 		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
 	case *orc.MapVector:
-		if c.t.Kind != orc.Map {
-			return c.bad("want *orc.ListVector, have %T", v)
-		}
 		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
-	default:
-		return c.bad("unexpected vector %T", v)
 	}
 	if err := c.nullsOK(nulls); err != nil {
 		return err

@@ -20,6 +20,9 @@ func TestWrongVectorTypeMessage(t *testing.T) {
 		{"decimal(5,2)", "want *orc.DecimalVector, have *orc.UnionVector"},
 		{"timestamp", "want *orc.TimestampVector, have *orc.UnionVector"},
 		{"struct<a:int>", "want *orc.StructVector, have *orc.UnionVector"},
+		{"array<int>", "want *orc.ListVector, have *orc.UnionVector"},
+		{"map<int,int>", "want *orc.MapVector, have *orc.UnionVector"},
+		{"geometry(OGC:CRS84)", "want *orc.BytesVector, have *orc.UnionVector"},
 		{"uniontype<int>", "want *orc.UnionVector, have *orc.LongVector"},
 	} {
 		s := orc.MustParseSchema("struct<c:" + c.typ + ">")
