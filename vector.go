@@ -78,10 +78,16 @@ type BytesVector struct {
 
 // Len returns the number of rows.
 func (v *BytesVector) Len() int {
-	if len(v.Offsets) == 0 {
+	return offsetRows(v.Offsets)
+}
+
+// offsetRows returns the rows of a vector whose rows are spans of
+// offsets: one offset more than rows, none before the first row.
+func offsetRows[T int | int64](offsets []T) int {
+	if len(offsets) == 0 {
 		return 0
 	}
-	return len(v.Offsets) - 1
+	return len(offsets) - 1
 }
 
 // Reset empties the vector.
@@ -198,10 +204,7 @@ type ListVector struct {
 
 // Len returns the number of rows.
 func (v *ListVector) Len() int {
-	if len(v.Offsets) == 0 {
-		return 0
-	}
-	return len(v.Offsets) - 1
+	return offsetRows(v.Offsets)
 }
 
 // Reset empties the vector and its elements.
@@ -222,10 +225,7 @@ type MapVector struct {
 
 // Len returns the number of rows.
 func (v *MapVector) Len() int {
-	if len(v.Offsets) == 0 {
-		return 0
-	}
-	return len(v.Offsets) - 1
+	return offsetRows(v.Offsets)
 }
 
 // Reset empties the vector, its keys and values.
