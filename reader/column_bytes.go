@@ -324,7 +324,9 @@ func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
 				if uint64(id) >= nd {
 					return c.badID(id, nd)
 				}
-				pos = copyShort(data, pos, dict, offs[id], offs[id+1])
+				s := offs[id]
+				move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
+				pos += offs[id+1] - s
 			}
 			out[i+1] = pos
 		}
@@ -345,7 +347,9 @@ func (c *bytesReader) copyShortEntries(vec *orc.BytesVector, n int) error {
 			if uint64(id) >= nd {
 				return c.badID(id, nd)
 			}
-			pos = copyShort(data, pos, dict, offs[id], offs[id+1])
+			s := offs[id]
+			move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
+			pos += offs[id+1] - s
 			out[i] = pos
 		}
 	}
@@ -372,16 +376,10 @@ const dictSlack = 32
 // copyEntry copies dict[s:e] to data[pos:] and returns the new end.
 func copyEntry(data []byte, pos int, dict []byte, s, e int) int {
 	if e-s <= dictSlack {
-		return copyShort(data, pos, dict, s, e)
+		move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
+		return pos + e - s
 	}
 	return pos + copy(data[pos:], dict[s:e])
-}
-
-// copyShort is copyEntry for an entry of at most dictSlack bytes: one
-// fixed-size move.
-func copyShort(data []byte, pos int, dict []byte, s, e int) int {
-	move32(data[pos:pos+dictSlack], dict[s:s+dictSlack])
-	return pos + e - s
 }
 
 // move32 copies the 32 bytes of src to dst as two 16-byte moves, which the
