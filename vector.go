@@ -78,10 +78,16 @@ type BytesVector struct {
 
 // Len returns the number of rows.
 func (v *BytesVector) Len() int {
-	if len(v.Offsets) == 0 {
+	return offsetRows(v.Offsets)
+}
+
+// offsetRows returns the rows of a vector whose rows are spans of
+// offsets: one offset more than rows, none before the first row.
+func offsetRows[T int | int64](offsets []T) int {
+	if len(offsets) == 0 {
 		return 0
 	}
-	return len(v.Offsets) - 1
+	return len(offsets) - 1
 }
 
 // Reset empties the vector.
@@ -198,10 +204,7 @@ type ListVector struct {
 
 // Len returns the number of rows.
 func (v *ListVector) Len() int {
-	if len(v.Offsets) == 0 {
-		return 0
-	}
-	return len(v.Offsets) - 1
+	return offsetRows(v.Offsets)
 }
 
 // Reset empties the vector and its elements.
@@ -222,10 +225,7 @@ type MapVector struct {
 
 // Len returns the number of rows.
 func (v *MapVector) Len() int {
-	if len(v.Offsets) == 0 {
-		return 0
-	}
-	return len(v.Offsets) - 1
+	return offsetRows(v.Offsets)
 }
 
 // Reset empties the vector, its keys and values.
@@ -257,32 +257,93 @@ func (v *UnionVector) Reset() {
 	}
 }
 
-// NewVector returns an empty vector for values of type s, with room for
-// capacity rows.
-func NewVector(s *Schema, capacity int) Vector {
-	switch s.Kind {
+// vectorType names the vector types of this package: the type values of a
+// kind take is vectorTypeOf's answer, which NewVector builds and
+// VectorFits checks.
+type vectorType uint8
+
+const (
+	noVector vectorType = iota // a kind without a vector type
+	longs
+	doubles
+	bytesType
+	decimals
+	timestamps
+	structs
+	lists
+	maps
+	unions
+)
+
+// vectorTypeOf returns the vector type values of kind k take.
+func vectorTypeOf(k Kind) vectorType {
+	switch k {
 	case Boolean, Byte, Short, Int, Long, Date:
-		return &LongVector{Values: make([]int64, 0, capacity)}
+		return longs
 	case Float, Double:
-		return &DoubleVector{Values: make([]float64, 0, capacity)}
+		return doubles
 	case String, Binary, Char, Varchar, Geometry, Geography:
-		return &BytesVector{Offsets: make([]int, 0, capacity+1)}
+		return bytesType
 	case Decimal:
-		return &DecimalVector{Values: make([]Int128, 0, capacity), Scale: s.Scale}
+		return decimals
 	case Timestamp, TimestampInstant:
-		return &TimestampVector{Seconds: make([]int64, 0, capacity), Nanos: make([]int32, 0, capacity)}
+		return timestamps
 	case Struct:
+		return structs
+	case List:
+		return lists
+	case Map:
+		return maps
+	case Union:
+		return unions
+	}
+	return noVector
+}
+
+func (*LongVector) vectorType() vectorType      { return longs }
+func (*DoubleVector) vectorType() vectorType    { return doubles }
+func (*BytesVector) vectorType() vectorType     { return bytesType }
+func (*DecimalVector) vectorType() vectorType   { return decimals }
+func (*TimestampVector) vectorType() vectorType { return timestamps }
+func (*StructVector) vectorType() vectorType    { return structs }
+func (*ListVector) vectorType() vectorType      { return lists }
+func (*MapVector) vectorType() vectorType       { return maps }
+func (*UnionVector) vectorType() vectorType     { return unions }
+
+// VectorFits reports whether v is of the type NewVector makes for values
+// of type s. It looks at v itself, not at its children: a nil pointer of
+// the right type fits, a nil Vector does not.
+func VectorFits(s *Schema, v Vector) bool {
+	t, ok := v.(interface{ vectorType() vectorType })
+	return ok && t.vectorType() != noVector && t.vectorType() == vectorTypeOf(s.Kind)
+}
+
+// NewVector returns an empty vector for values of type s, with room for
+// capacity rows; nil for a kind without one.
+func NewVector(s *Schema, capacity int) Vector {
+	switch vectorTypeOf(s.Kind) {
+	case longs:
+		return &LongVector{Values: make([]int64, 0, capacity)}
+	case doubles:
+		return &DoubleVector{Values: make([]float64, 0, capacity)}
+	case bytesType:
+		return &BytesVector{Offsets: make([]int, 0, capacity+1)}
+	case decimals:
+		return &DecimalVector{Values: make([]Int128, 0, capacity), Scale: s.Scale}
+	case timestamps:
+		return &TimestampVector{Seconds: make([]int64, 0, capacity), Nanos: make([]int32, 0, capacity)}
+	case structs:
 		v := &StructVector{Fields: make([]Vector, len(s.Children))}
 		for i, c := range s.Children {
 			v.Fields[i] = NewVector(c, capacity)
 		}
 		return v
-	case List:
+	case lists:
 		return &ListVector{Offsets: make([]int64, 0, capacity+1), Elem: NewVector(s.Children[0], capacity)}
-	case Map:
+	case maps:
 		return &MapVector{Offsets: make([]int64, 0, capacity+1),
 			Keys: NewVector(s.Children[0], capacity), Values: NewVector(s.Children[1], capacity)}
-	case Union:
+	case unions:
 		v := &UnionVector{Tags: make([]uint8, 0, capacity), Children: make([]Vector, len(s.Children))}
 		for i, c := range s.Children {
 			v.Children[i] = NewVector(c, capacity)

@@ -156,11 +156,7 @@ func (p *presence) startPresence(ctx *stripeCtx) error {
 	}
 	p.has = ok
 	if ok {
-		if p.present == nil {
-			p.present = ctx.pool.newBool(p.presentIn)
-		} else {
-			p.present.Reset(p.presentIn)
-		}
+		ctx.pool.bindBool(&p.present, p.presentIn)
 	}
 	return nil
 }

@@ -18,8 +18,13 @@ func (c *structReader) startStripe(ctx *stripeCtx) error {
 	if err := c.startPresence(ctx); err != nil {
 		return err
 	}
-	for _, f := range c.fields {
-		if err := f.startStripe(ctx); err != nil {
+	return startColumns(ctx, c.fields...)
+}
+
+// startColumns starts each of cols on the stripe.
+func startColumns(ctx *stripeCtx, cols ...columnReader) error {
+	for _, c := range cols {
+		if err := c.startStripe(ctx); err != nil {
 			return err
 		}
 	}
@@ -205,10 +210,7 @@ func (c *mapReader) startStripe(ctx *stripeCtx) error {
 	if err := c.startLengths(ctx); err != nil {
 		return err
 	}
-	if err := c.keys.startStripe(ctx); err != nil {
-		return err
-	}
-	return c.values.startStripe(ctx)
+	return startColumns(ctx, c.keys, c.values)
 }
 
 func (c *mapReader) next(v orc.Vector, n int, parentNulls []bool) error {
@@ -253,30 +255,19 @@ func (c *unionReader) startStripe(ctx *stripeCtx) error {
 	if _, err := ctx.open(&c.tagsIn, c.id, orcpb.Stream_DATA, true); err != nil {
 		return err
 	}
-	if c.tags == nil {
-		c.tags = ctx.pool.newByte(c.tagsIn)
-	} else {
-		c.tags.Reset(c.tagsIn)
-	}
-	for _, k := range c.kids {
-		if err := k.startStripe(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
+	ctx.pool.bindByte(&c.tags, c.tagsIn)
+	return startColumns(ctx, c.kids...)
 }
 
 func (c *unionReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.UnionVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
+	// A null row's tag is 0 (spread), and no variant's.
+	err := nextValues(&c.presence, &vec.Nulls, &vec.Tags, n, parentNulls, func(tags []byte) error {
+		return c.wrap(c.tags.Next(tags), "DATA")
+	})
 	if err != nil {
 		return err
 	}
-	c.buf = grow(c.buf, k)
-	if err := c.tags.Next(c.buf); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	vec.Tags = grow(vec.Tags, n)
 	if len(c.masks) < len(c.kids) {
 		c.masks = make([][]bool, len(c.kids))
 	}
@@ -286,18 +277,13 @@ func (c *unionReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			c.masks[t][i] = true
 		}
 	}
-	j := 0
-	for i := 0; i < n; i++ {
+	for i, t := range vec.Tags[:n] {
 		if len(vec.Nulls.Nulls) > 0 && vec.Nulls.Nulls[i] {
-			vec.Tags[i] = 0
 			continue
 		}
-		t := c.buf[j]
-		j++
 		if int(t) >= len(c.kids) {
 			return c.wrap(orc.Corruptf("union tag %d but the type has %d variants", t, len(c.kids)), "DATA")
 		}
-		vec.Tags[i] = t
 		c.masks[t][i] = false
 	}
 	for t, kid := range c.kids {

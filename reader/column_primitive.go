@@ -10,6 +10,25 @@ import (
 	"github.com/orcgo/orc/format/orcpb"
 )
 
+// nextValues is what next does for every column of one value a row: it
+// reads the nulls of n rows into nulls, grows *vals to n rows, has decode
+// fill the first k of them (k the rows not null), and spreads those to
+// their rows. decode's errors are returned as they are.
+func nextValues[T any](p *presence, nulls *orc.Nulls, vals *[]T, n int, parentNulls []bool, decode func(vals []T) error) error {
+	k, err := p.readNulls(nulls, n, parentNulls)
+	if err != nil {
+		return err
+	}
+	*vals = grow(*vals, n)
+	if err := decode((*vals)[:k]); err != nil {
+		return err
+	}
+	if k < n {
+		spread(*vals, k, nulls.Nulls)
+	}
+	return nil
+}
+
 // boolReader reads BOOLEAN: DATA is boolean RLE.
 type boolReader struct {
 	presence
@@ -19,40 +38,30 @@ type boolReader struct {
 }
 
 func (c *boolReader) startStripe(ctx *stripeCtx) error {
-	if _, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA); err != nil {
-		return err
+	_, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA)
+	if err == nil {
+		ctx.pool.bindBool(&c.data, c.dataIn)
 	}
-	if c.data == nil {
-		c.data = ctx.pool.newBool(c.dataIn)
-	} else {
-		c.data.Reset(c.dataIn)
-	}
-	return nil
+	return err
 }
 
 func (c *boolReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.LongVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
-	c.buf = grow(c.buf, k)
-	if err := c.data.Next(c.buf); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	vec.Values = grow(vec.Values, n)
-	vals := vec.Values[:len(c.buf)]
-	for i, b := range c.buf {
-		var x int64
-		if b {
-			x = 1
+	return nextValues(&c.presence, &vec.Nulls, &vec.Values, n, parentNulls, func(vals []int64) error {
+		c.buf = grow(c.buf, len(vals))
+		if err := c.data.Next(c.buf); err != nil {
+			return c.wrap(err, "DATA")
 		}
-		vals[i] = x
-	}
-	if k < n {
-		spread(vec.Values, k, vec.Nulls.Nulls)
-	}
-	return nil
+		vals = vals[:len(c.buf)]
+		for i, b := range c.buf {
+			var x int64
+			if b {
+				x = 1
+			}
+			vals[i] = x
+		}
+		return nil
+	})
 }
 
 func (c *boolReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
@@ -66,35 +75,25 @@ type byteReader struct {
 }
 
 func (c *byteReader) startStripe(ctx *stripeCtx) error {
-	if _, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA); err != nil {
-		return err
+	_, err := c.startDirect(ctx, &c.dataIn, orcpb.Stream_DATA)
+	if err == nil {
+		ctx.pool.bindByte(&c.data, c.dataIn)
 	}
-	if c.data == nil {
-		c.data = ctx.pool.newByte(c.dataIn)
-	} else {
-		c.data.Reset(c.dataIn)
-	}
-	return nil
+	return err
 }
 
 func (c *byteReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.LongVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
-	c.buf = grow(c.buf, k)
-	if err := c.data.Next(c.buf); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	vec.Values = grow(vec.Values, n)
-	for i, b := range c.buf {
-		vec.Values[i] = int64(int8(b))
-	}
-	if k < n {
-		spread(vec.Values, k, vec.Nulls.Nulls)
-	}
-	return nil
+	return nextValues(&c.presence, &vec.Nulls, &vec.Values, n, parentNulls, func(vals []int64) error {
+		c.buf = grow(c.buf, len(vals))
+		if err := c.data.Next(c.buf); err != nil {
+			return c.wrap(err, "DATA")
+		}
+		for i, b := range c.buf {
+			vals[i] = int64(int8(b))
+		}
+		return nil
+	})
 }
 
 func (c *byteReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
@@ -117,18 +116,9 @@ func (c *intReader) startStripe(ctx *stripeCtx) error {
 
 func (c *intReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.LongVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
-	vec.Values = grow(vec.Values, n)
-	if err := c.data.Next(vec.Values[:k]); err != nil {
-		return c.wrap(err, "DATA")
-	}
-	if k < n {
-		spread(vec.Values, k, vec.Nulls.Nulls)
-	}
-	return nil
+	return nextValues(&c.presence, &vec.Nulls, &vec.Values, n, parentNulls, func(vals []int64) error {
+		return c.wrap(c.data.Next(vals), "DATA")
+	})
 }
 
 func (c *intReader) skip(n int64) error { return c.skipData(c.data, n, 1) }
@@ -163,15 +153,16 @@ func (c *floatReader) width() int {
 
 func (c *floatReader) next(v orc.Vector, n int, parentNulls []bool) error {
 	vec := v.(*orc.DoubleVector)
-	k, err := c.readNulls(&vec.Nulls, n, parentNulls)
-	if err != nil {
-		return err
-	}
-	vec.Values = grow(vec.Values, n)
+	return nextValues(&c.presence, &vec.Nulls, &vec.Values, n, parentNulls, c.decode)
+}
+
+// decode reads the values of vals' rows.
+func (c *floatReader) decode(vals []float64) error {
+	k := len(vals)
 	switch {
 	case !c.is32 && littleEndian && k > 0:
 		// The stream's bytes are the vector's: one copy, no loop.
-		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vec.Values))), 8*k)
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vals))), 8*k)
 		if err := c.data.ReadFull(raw); err != nil {
 			return c.wrap(err, "DATA")
 		}
@@ -181,13 +172,12 @@ func (c *floatReader) next(v orc.Vector, n int, parentNulls []bool) error {
 			return c.wrap(err, "DATA")
 		}
 		if littleEndian && k > 0 {
-			vals := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(c.buf))), k)
-			for i, v := range vals {
-				vec.Values[i] = float64(v)
+			for i, v := range unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(c.buf))), k) {
+				vals[i] = float64(v)
 			}
 		} else {
-			for i := 0; i < k; i++ {
-				vec.Values[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(c.buf[4*i:])))
+			for i := range vals {
+				vals[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(c.buf[4*i:])))
 			}
 		}
 	default:
@@ -195,12 +185,9 @@ func (c *floatReader) next(v orc.Vector, n int, parentNulls []bool) error {
 		if err := c.data.ReadFull(c.buf); err != nil {
 			return c.wrap(err, "DATA")
 		}
-		for i := 0; i < k; i++ {
-			vec.Values[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(c.buf[8*i:]))
 		}
-	}
-	if k < n {
-		spread(vec.Values, k, vec.Nulls.Nulls)
 	}
 	return nil
 }

@@ -931,21 +931,16 @@ func convertValues(n *evoNode, out, in orc.Vector, rows int) {
 	case cvLongToDecimal:
 		o, s := out.(*orc.DecimalVector), in.(*orc.LongVector)
 		copyNulls(&o.Nulls, s, rows)
-		o.Scale = n.read.Scale
 		o.Values = o.Values[:0]
 		for _, v := range s.Values[:rows] {
-			d, _, _ := orc.Rescale(orc.Int128FromInt64(v), 0, n.read.Scale)
-			o.Values = append(o.Values, d)
+			o.Values = append(o.Values, orc.Int128FromInt64(v))
 		}
+		rescaleTo(o, 0, n.read.Scale)
 	case cvDecimal:
 		o, s := out.(*orc.DecimalVector), in.(*orc.DecimalVector)
 		copyNulls(&o.Nulls, s, rows)
-		o.Scale = n.read.Scale
-		o.Values = o.Values[:0]
-		for _, v := range s.Values[:rows] {
-			d, _, _ := orc.Rescale(v, s.Scale, n.read.Scale)
-			o.Values = append(o.Values, d)
-		}
+		o.Values = append(o.Values[:0], s.Values[:rows]...)
+		rescaleTo(o, s.Scale, n.read.Scale)
 	case cvBytes:
 		o, s := out.(*orc.BytesVector), in.(*orc.BytesVector)
 		o.Reset()
@@ -964,6 +959,16 @@ func convertValues(n *evoNode, out, in orc.Vector, rows int) {
 			o.Seconds = append(o.Seconds, d*86400)
 			o.Nanos = append(o.Nanos, 0)
 		}
+	}
+}
+
+// rescaleTo brings the values of o, at scale from, to scale to, which o
+// then has: each value is what Rescale returns, lost digits and overflow
+// not reported (the read schema's widening of integers and decimals).
+func rescaleTo(o *orc.DecimalVector, from, to int) {
+	o.Scale = to
+	for i, v := range o.Values {
+		o.Values[i], _, _ = orc.Rescale(v, from, to)
 	}
 }
 

@@ -79,24 +79,23 @@ var selTable = func() (t [256][4]uint64) {
 // appendRows appends the rows of src to dst, a vector of the same type.
 func appendRows(dst, src orc.Vector) {
 	n, have := src.Len(), dst.Len()
+	if dn, sn := orc.NullsOf(dst), orc.NullsOf(src); dn != nil && sn != nil {
+		dn.Nulls = appendNulls(dn.Nulls, have, sn.Nulls, n)
+	}
 	switch d := dst.(type) {
 	case *orc.LongVector:
 		s := src.(*orc.LongVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.DoubleVector:
 		s := src.(*orc.DoubleVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.DecimalVector:
 		s := src.(*orc.DecimalVector)
 		d.Values = append(d.Values, s.Values[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.TimestampVector:
 		s := src.(*orc.TimestampVector)
 		d.Seconds = append(d.Seconds, s.Seconds[:n]...)
 		d.Nanos = append(d.Nanos, s.Nanos[:n]...)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.BytesVector:
 		s := src.(*orc.BytesVector)
 		if len(d.Offsets) == 0 {
@@ -107,32 +106,27 @@ func appendRows(dst, src orc.Vector) {
 		for _, o := range s.Offsets[1 : n+1] {
 			d.Offsets = append(d.Offsets, o+base)
 		}
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.StructVector:
 		s := src.(*orc.StructVector)
 		for i, f := range d.Fields {
 			appendRows(f, s.Fields[i])
 		}
 		d.N += n
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.ListVector:
 		s := src.(*orc.ListVector)
 		d.Offsets = appendOffsets(d.Offsets, s.Offsets, n)
 		appendRows(d.Elem, s.Elem)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.MapVector:
 		s := src.(*orc.MapVector)
 		d.Offsets = appendOffsets(d.Offsets, s.Offsets, n)
 		appendRows(d.Keys, s.Keys)
 		appendRows(d.Values, s.Values)
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	case *orc.UnionVector:
 		s := src.(*orc.UnionVector)
 		d.Tags = append(d.Tags, s.Tags[:n]...)
 		for i, c := range d.Children {
 			appendRows(c, s.Children[i])
 		}
-		d.Nulls.Nulls = appendNulls(d.Nulls.Nulls, have, s.Nulls.Nulls, n)
 	}
 }
 
@@ -214,47 +208,20 @@ func checkVectorType(t *orc.Schema, v orc.Vector, path string) error {
 // under v is not of its type, with the vector and the child indexes that
 // lead to it from t, innermost first; a nil type when there is none.
 func badVector(t *orc.Schema, v orc.Vector) (*orc.Schema, orc.Vector, []int) {
+	if !orc.VectorFits(t, v) {
+		return t, v, nil
+	}
 	var kids []orc.Vector
 	ok := true
-	switch t.Kind {
-	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		_, ok = v.(*orc.LongVector)
-	case orc.Float, orc.Double:
-		_, ok = v.(*orc.DoubleVector)
-	case orc.String, orc.Binary, orc.Char, orc.Varchar:
-		_, ok = v.(*orc.BytesVector)
-	case orc.Decimal:
-		_, ok = v.(*orc.DecimalVector)
-	case orc.Timestamp, orc.TimestampInstant:
-		_, ok = v.(*orc.TimestampVector)
-	case orc.Struct:
-		var s *orc.StructVector
-		s, ok = v.(*orc.StructVector)
-		ok = ok && len(s.Fields) == len(t.Children)
-		if ok {
-			kids = s.Fields
-		}
-	case orc.List:
-		var l *orc.ListVector
-		l, ok = v.(*orc.ListVector)
-		ok = ok && l.Elem != nil
-		if ok {
-			kids = []orc.Vector{l.Elem}
-		}
-	case orc.Map:
-		var m *orc.MapVector
-		m, ok = v.(*orc.MapVector)
-		ok = ok && m.Keys != nil && m.Values != nil
-		if ok {
-			kids = []orc.Vector{m.Keys, m.Values}
-		}
-	case orc.Union:
-		var u *orc.UnionVector
-		u, ok = v.(*orc.UnionVector)
-		ok = ok && len(u.Children) == len(t.Children)
-		if ok {
-			kids = u.Children
-		}
+	switch vec := v.(type) {
+	case *orc.StructVector:
+		ok, kids = len(vec.Fields) == len(t.Children), vec.Fields
+	case *orc.ListVector:
+		ok, kids = vec.Elem != nil, []orc.Vector{vec.Elem}
+	case *orc.MapVector:
+		ok, kids = vec.Keys != nil && vec.Values != nil, []orc.Vector{vec.Keys, vec.Values}
+	case *orc.UnionVector:
+		ok, kids = len(vec.Children) == len(t.Children), vec.Children
 	}
 	if !ok {
 		return t, v, nil

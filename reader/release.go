@@ -125,15 +125,22 @@ func (p *streamPool) putBool(d **format.BoolRLEDecoder) {
 	give(&p.bools, d)
 }
 
-// newBool returns a boolean decoder reading from src, pooled when p has
-// one.
-func (p *streamPool) newBool(src format.ChunkSource) *format.BoolRLEDecoder {
-	if p != nil {
-		if d, ok := reuse(&p.bools, src); ok {
-			return d
+// bindDecoder points *d at src: the column's own decoder when it has one,
+// else one from the pool's list l (nil without a pool), else a new one
+// from mk.
+func bindDecoder[T decoder](d *T, l *[]T, src format.ChunkSource, mk func(format.ChunkSource) T) {
+	var zero T
+	if *d != zero {
+		(*d).Reset(src)
+		return
+	}
+	if l != nil {
+		if r, ok := reuse(l, src); ok {
+			*d = r
+			return
 		}
 	}
-	return format.NewBoolRLEDecoder(src)
+	*d = mk(src)
 }
 
 // putByte gives back *d and clears it.
@@ -141,14 +148,22 @@ func (p *streamPool) putByte(d **format.ByteRLEDecoder) {
 	give(&p.bytes, d)
 }
 
-// newByte returns a byte decoder reading from src, pooled when p has one.
-func (p *streamPool) newByte(src format.ChunkSource) *format.ByteRLEDecoder {
+// bindBool points *d, a boolean decoder, at src (bindDecoder).
+func (p *streamPool) bindBool(d **format.BoolRLEDecoder, src format.ChunkSource) {
+	var l *[]*format.BoolRLEDecoder
 	if p != nil {
-		if d, ok := reuse(&p.bytes, src); ok {
-			return d
-		}
+		l = &p.bools
 	}
-	return format.NewByteRLEDecoder(src)
+	bindDecoder(d, l, src, format.NewBoolRLEDecoder)
+}
+
+// bindByte points *d, a byte decoder, at src (bindDecoder).
+func (p *streamPool) bindByte(d **format.ByteRLEDecoder, src format.ChunkSource) {
+	var l *[]*format.ByteRLEDecoder
+	if p != nil {
+		l = &p.bytes
+	}
+	bindDecoder(d, l, src, format.NewByteRLEDecoder)
 }
 
 // A releaser gives its stream readers, and its children's, back to a

@@ -143,53 +143,29 @@ func (ck checker) vector(t *orc.Schema, v orc.Vector, n int, path string, skip [
 	if v.Len() != n {
 		return c.bad("vector has %d rows, NumRows %d", v.Len(), n)
 	}
-	switch t.Kind {
-	case orc.Boolean, orc.Byte, orc.Short, orc.Int, orc.Long, orc.Date:
-		vec, ok := v.(*orc.LongVector)
-		if !ok {
-			return c.bad("want *orc.LongVector, have %T", v)
+	if !orc.VectorFits(t, v) {
+		if want := orc.NewVector(t, 0); want != nil {
+			return c.bad("want %T, have %T", want, v)
 		}
+		return c.bad("unsupported type")
+	}
+	switch vec := v.(type) {
+	case *orc.LongVector:
 		return c.longs(vec)
-	case orc.Float, orc.Double:
-		vec, ok := v.(*orc.DoubleVector)
-		if !ok {
-			return c.bad("want *orc.DoubleVector, have %T", v)
-		}
+	case *orc.DoubleVector:
 		return c.nullsOK(vec.Nulls.Nulls)
-	case orc.String, orc.Varchar, orc.Char, orc.Binary, orc.Geometry, orc.Geography:
-		vec, ok := v.(*orc.BytesVector)
-		if !ok {
-			return c.bad("want *orc.BytesVector, have %T", v)
-		}
+	case *orc.BytesVector:
 		return c.bytes(vec)
-	case orc.Decimal:
-		vec, ok := v.(*orc.DecimalVector)
-		if !ok {
-			return c.bad("want *orc.DecimalVector, have %T", v)
-		}
+	case *orc.DecimalVector:
 		return c.decimals(vec)
-	case orc.Timestamp, orc.TimestampInstant:
-		vec, ok := v.(*orc.TimestampVector)
-		if !ok {
-			return c.bad("want *orc.TimestampVector, have %T", v)
-		}
+	case *orc.TimestampVector:
 		return c.timestamps(vec)
-	case orc.Struct:
-		vec, ok := v.(*orc.StructVector)
-		if !ok {
-			return c.bad("want *orc.StructVector, have %T", v)
-		}
+	case *orc.StructVector:
 		return c.structs(vec)
-	case orc.List, orc.Map:
-		return c.lists(v)
-	case orc.Union:
-		vec, ok := v.(*orc.UnionVector)
-		if !ok {
-			return c.bad("want *orc.UnionVector, have %T", v)
-		}
+	case *orc.UnionVector:
 		return c.unions(vec)
 	}
-	return c.bad("unsupported type")
+	return c.lists(v)
 }
 
 // vcheck is one vector's check: its type, rows, path for messages, and
@@ -378,19 +354,11 @@ func (c *vcheck) lists(v orc.Vector) error {
 	var offs []int64
 	var nulls []bool
 	var kids []orc.Vector
-	switch vec := v.(type) {
+	switch vec := v.(type) { // the column's type, as vector checked
 	case *orc.ListVector:
-		if c.t.Kind != orc.List {
-			return c.bad("want *orc.MapVector, have %T", v)
-		}
 		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Elem}
 	case *orc.MapVector:
-		if c.t.Kind != orc.Map {
-			return c.bad("want *orc.ListVector, have %T", v)
-		}
 		offs, nulls, kids = vec.Offsets, vec.Nulls.Nulls, []orc.Vector{vec.Keys, vec.Values}
-	default:
-		return c.bad("unexpected vector %T", v)
 	}
 	if err := c.nullsOK(nulls); err != nil {
 		return err

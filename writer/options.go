@@ -94,11 +94,17 @@ const SoftwareVersion = "orcgo-0.1.0"
 // whose root is not a struct, or has one field, writes serially.
 // Default 1; 1 to 64.
 func WithParallelism(n int) Option {
+	return rangeOption("WithParallelism", n, 1, 64, func(cfg *config) { cfg.parallel = n })
+}
+
+// rangeOption returns the option name(n): set, when n is within lo..hi,
+// else an error saying the range.
+func rangeOption[T int | int64](name string, n, lo, hi T, set func(cfg *config)) Option {
 	return func(cfg *config) error {
-		if n < 1 || n > 64 {
-			return fmt.Errorf("orc: WithParallelism(%d): must be 1..64", n)
+		if n < lo || n > hi {
+			return fmt.Errorf("orc: %s(%d): must be %d..%d", name, n, lo, hi)
 		}
-		cfg.parallel = n
+		set(cfg)
 		return nil
 	}
 }
@@ -164,13 +170,7 @@ func WithCompression(c orc.CompressionKind) Option {
 // high-compression mode), ignored by SNAPPY; 0 means the codec's fast
 // default. Default 0.
 func WithCompressionLevel(level int) Option {
-	return func(cfg *config) error {
-		if level < 0 || level > 9 {
-			return fmt.Errorf("orc: WithCompressionLevel(%d): must be 0..9", level)
-		}
-		cfg.level = level
-		return nil
-	}
+	return rangeOption("WithCompressionLevel", level, 0, 9, func(cfg *config) { cfg.level = level })
 }
 
 // WithCompressionBlockSize sets the largest uncompressed size of one
@@ -185,13 +185,7 @@ func WithCompressionLevel(level int) Option {
 // ZSTD loses several percent going from 256 KiB to 128 KiB on typical
 // tables. 1 KiB to 8 MiB - 1.
 func WithCompressionBlockSize(n int) Option {
-	return func(cfg *config) error {
-		if n < 1<<10 || n > format.MaxBlockSize {
-			return fmt.Errorf("orc: WithCompressionBlockSize(%d): must be %d..%d", n, 1<<10, format.MaxBlockSize)
-		}
-		cfg.blockSize = n
-		return nil
-	}
+	return rangeOption("WithCompressionBlockSize", n, 1<<10, format.MaxBlockSize, func(cfg *config) { cfg.blockSize = n })
 }
 
 // WithStripeSize sets the size at which a stripe is cut. The size counts
@@ -204,13 +198,7 @@ func WithCompressionBlockSize(n int) Option {
 // a large WithCompressionBlockSize, the memory is half a stripe plus the
 // buffers.) Default 64 MiB; 64 KiB to 2 GiB.
 func WithStripeSize(n int64) Option {
-	return func(cfg *config) error {
-		if n < 64<<10 || n > 2<<30 {
-			return fmt.Errorf("orc: WithStripeSize(%d): must be %d..%d", n, 64<<10, int64(2<<30))
-		}
-		cfg.stripeSize = n
-		return nil
-	}
+	return rangeOption("WithStripeSize", n, 64<<10, 2<<30, func(cfg *config) { cfg.stripeSize = n })
 }
 
 // WithStripeRowLimit cuts a stripe when it holds n rows, whatever its size.

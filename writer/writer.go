@@ -791,11 +791,17 @@ func (w *Writer) endCompressed() (int, error) {
 	if w.cfg.compression == orc.CompressionNone {
 		return w.partLen, nil
 	}
-	if err := w.scratch.Flush(); err != nil {
+	return w.flushOut(w.scratch)
+}
+
+// flushOut ends out's last chunk, writes its bytes to the file, and
+// returns how many they are.
+func (w *Writer) flushOut(out *format.OutStream) (int, error) {
+	if err := out.Flush(); err != nil {
 		return 0, err
 	}
-	n := int(w.scratch.Size())
-	if _, err := w.scratch.WriteTo(countingWriter{w}); err != nil {
+	n := int(out.Size())
+	if _, err := out.WriteTo(countingWriter{w}); err != nil {
 		return 0, w.err
 	}
 	return n, nil
@@ -1193,14 +1199,7 @@ func (w *Writer) writeStripeFooter(f *stripeFooter, hasTZ bool, tz string) (int,
 	defer f.out.Drop()
 	f.out.Write(streams) // an error stays in out: Flush returns it
 	f.out.Write(columns)
-	if err := f.out.Flush(); err != nil {
-		return 0, err
-	}
-	n := int(f.out.Size())
-	if _, err := f.out.WriteTo(countingWriter{w}); err != nil {
-		return 0, w.err
-	}
-	return n, nil
+	return w.flushOut(f.out)
 }
 
 // streamBytes is what a stream of a column id under 2^21 and a length
