@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/orcgo/orc"
 )
 
 // runConvertErr runs orc convert and returns stdout, stderr and the error.
@@ -116,6 +119,38 @@ func TestConvertHeader(t *testing.T) {
 		if _, err := convert(t, "--schema", "struct<id:int,v:string>", "--header", "--overwrite", in, out); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
+	}
+}
+
+// TestConvertInferWideNote: an inferred schema longer than maxSchemaNote
+// is summed up on stderr (fields per type, the command that prints it
+// whole) instead of printed whole: a CSV line of 100,000 numbers printed
+// one line of 1.6 MB.
+func TestConvertInferWideNote(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.orc")
+	var line strings.Builder
+	for i := range 3000 {
+		if i > 0 {
+			line.WriteByte(',')
+		}
+		if i%1000 == 999 {
+			line.WriteString("x")
+		} else {
+			fmt.Fprint(&line, i)
+		}
+	}
+	in := writeFile(t, dir, "wide.csv", line.String()+"\n")
+	_, errOut, err := runConvertErr(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "orc convert: inferred schema: a struct of 3000 fields (2997 bigint, 3 string), "
+	if !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "`orc schema "+out+"` prints it") || len(errOut) > 300 {
+		t.Errorf("stderr %q, want %q... and the command", errOut, want)
+	}
+	if got := schemaNote(orc.MustParseSchema("struct<a:int,b:string>"), out); got != "struct<a:int,b:string>" {
+		t.Errorf("a short schema: %q", got)
 	}
 }
 

@@ -118,7 +118,7 @@ func convertFiles(ins, formats []string, out string, opt *convertOptions, stdout
 		}
 	}()
 	if opt.schema == nil {
-		if first, err = takeSchema(ins[0], formats[0], opt, stderr); err != nil {
+		if first, err = takeSchema(ins[0], formats[0], out, opt, stderr); err != nil {
 			return err
 		}
 	}
@@ -238,8 +238,9 @@ func boundMemory(size int64) (restore func()) {
 
 // takeSchema sets opt.schema from the first input: an ORC file's schema,
 // or one inferred from a text input's first rows, which it returns open
-// (its sample read) for the conversion to go on with.
-func takeSchema(in, format string, opt *convertOptions, stderr io.Writer) (*convertInput, error) {
+// (its sample read) for the conversion to go on with, and says on stderr
+// what it inferred (schemaNote); out is the file being written.
+func takeSchema(in, format, out string, opt *convertOptions, stderr io.Writer) (*convertInput, error) {
 	if format == "orc" {
 		r, closeFn, err := openORC(in)
 		if err != nil {
@@ -267,8 +268,49 @@ func takeSchema(in, format string, opt *convertOptions, stderr io.Writer) (*conv
 		}
 		fmt.Fprintf(stderr, "orc convert: %s: the first line is %s: read as the header (--header=false to read it as a row)\n", in, what)
 	}
-	fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", opt.schema)
+	fmt.Fprintf(stderr, "orc convert: inferred schema: %s\n", schemaNote(opt.schema, out))
 	return first, nil
+}
+
+// maxSchemaNote is the longest schema text convert prints whole on stderr.
+const maxSchemaNote = 2000
+
+// schemaNote returns s's text for stderr: whole up to maxSchemaNote
+// bytes, else how many fields of each type the struct has (in the order
+// the types first appear) and the command that prints it whole from out. A
+// CSV line of 100,000 numbers would otherwise print one line of 1.6 MB.
+func schemaNote(s *orc.Schema, out string) string {
+	text := s.String()
+	if len(text) <= maxSchemaNote || s.Kind != orc.Struct {
+		return text
+	}
+	count := map[string]int{}
+	var order []string
+	for _, c := range s.Children {
+		t := c.String()
+		if count[t] == 0 {
+			order = append(order, t)
+		}
+		count[t]++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "a struct of %d fields (", len(s.Children))
+	for i, t := range order {
+		if i == 4 && len(order) > 5 {
+			fmt.Fprintf(&b, ", %d other types", len(order)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		shown := t
+		if len(shown) > 60 {
+			shown = shown[:57] + "..."
+		}
+		fmt.Fprintf(&b, "%d %s", count[t], shown)
+	}
+	fmt.Fprintf(&b, "), %d bytes as text; `orc schema %s` prints it", len(text), out)
+	return b.String()
 }
 
 // inputsSize returns the inputs' total size, or -1 when one is not a
