@@ -38,7 +38,8 @@ func init() {
 			"          [--metadata key=value] [--overwrite] [-o OUT.orc] IN.csv|IN.jsonl|IN.orc... OUT.orc",
 		desc: "write CSV, JSON lines or ORC files (IN may be -) as one ORC file",
 		help: `Without --schema the schema is an ORC input's, or inferred from the first
---infer-rows rows of the first input and printed on stderr (CSV: boolean,
+--infer-rows rows of the first input and printed on stderr (summed up when
+over 2,000 bytes: orc schema OUT.orc prints it whole) (CSV: boolean,
 bigint, decimal(p,s), double, date, timestamp or string per column, named by
 --header or _col0, _col1, ...; a first line of text above numbers is taken for
 the header, --header=false says it is not; JSON: structs, arrays and those
