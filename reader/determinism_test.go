@@ -32,6 +32,22 @@ func (l *rangeLog) Fd() uintptr { return l.f.Fd() }
 
 func (l *rangeLog) take() []string { return takeSorted(&l.mu, &l.reads) }
 
+// localRangeLog writes data to a file of the test's temporary directory
+// and opens it as a rangeLog, which the test closes at its end.
+func localRangeLog(t *testing.T, data []byte) *rangeLog {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.orc")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return &rangeLog{f: f}
+}
+
 // ioStats is the part of a scan's statistics that says what it read and
 // decided, without what depends on timing (how long it waited, how many
 // requests were in flight at once, which were issued before the decoder
@@ -53,16 +69,7 @@ func ioStats(st reader.ScanStats) reader.ScanStats {
 func TestRepeatedScansSameRequests(t *testing.T) {
 	const rows = 200_000
 	data := storeTable(t, rows)
-	path := filepath.Join(t.TempDir(), "f.orc")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	log := &rangeLog{f: f}
+	log := localRangeLog(t, data)
 	local, err := reader.Open(log, int64(len(data)))
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package reader_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/orcgo/orc/reader"
@@ -19,16 +17,7 @@ import (
 // reads.
 func TestParallelLocalDataBytes(t *testing.T) {
 	data := storeTable(t, 200_000)
-	path := filepath.Join(t.TempDir(), "f.orc")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := reader.Open(&rangeLog{f: f}, int64(len(data)))
+	r, err := reader.Open(localRangeLog(t, data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
