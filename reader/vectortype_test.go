@@ -1,14 +1,11 @@
 package reader_test
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/orcgo/orc"
-	"github.com/orcgo/orc/reader"
-	"github.com/orcgo/orc/writer"
 )
 
 // TestInvalidBatchEveryKind gives each column kind a vector of another
@@ -19,24 +16,10 @@ func TestInvalidBatchEveryKind(t *testing.T) {
 		"varchar(3)", "char(2)", "geometry(OGC:CRS84)", "geography(OGC:CRS84,spherical)", "decimal(5,2)",
 		"timestamp", "timestamp with local time zone", "struct<x:int>", "array<int>", "map<int,int>", "uniontype<int>"} {
 		s := orc.MustParseSchema("struct<c:" + typ + ">")
-		var buf bytes.Buffer
-		w, err := writer.NewWriter(&buf, s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		b := orc.NewBatch(s, 1)
 		b.Cols[0].(interface{ AppendNull() }).AppendNull()
 		b.NumRows = 1
-		if err := w.Write(b); err != nil {
-			t.Fatalf("%s: %v", typ, err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		r, err := reader.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, _ := writeOpen(t, s, []*orc.Batch{b})
 		br, err := r.NewBatchReader()
 		if err != nil {
 			t.Fatal(err)
